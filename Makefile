@@ -1,0 +1,130 @@
+# nvengine: fio external ioengine (libnvengine.so) and nvanalyze.
+#
+#   make            build ./libnvengine.so and ./nvanalyze
+#   make check      install missing deps, build, run every test
+#   make asan       the same suite built with ASan+UBSan
+#   make deps       install the Debian packages (idempotent)
+#   make FIO_SRC=/path/to/fio   build against your own configured fio tree
+#
+# Layout: engine/fio_*.c is the fio glue (needs fio's headers); every other
+# .c in engine/, trace/ and analyze/ (but analyze/main.c) is plain C that goes
+# into build/libnvcore.a, which the unit tests in tests/unit/ link against.
+
+CC      ?= cc
+O       ?= build
+V       ?= 0
+CFLAGS  ?= -O2 -g
+FIO_SRC ?= build/fio-src
+FIO_SRC_DEFAULT := build/fio-src
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wformat=2 -Wvla
+ifneq ($(CI),)
+WERROR ?= 1
+endif
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+ifeq ($(SAN),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -fPIC -pthread $(WARN) $(CFLAGS) -I. -MMD -MP
+FIO_CFLAGS := -isystem $(FIO_SRC) -include $(FIO_SRC)/config-host.h -DCONFIG_STRSEP
+
+ifeq ($(V),0)
+Q = @
+say = @printf '  %-7s %s\n' $(1) $(2);
+else
+Q =
+say =
+endif
+
+ENGINE_GLUE := $(wildcard engine/fio_*.c)
+CORE_SRC    := $(filter-out $(ENGINE_GLUE),$(wildcard engine/*.c)) \
+               $(wildcard trace/*.c) \
+               $(filter-out analyze/main.c,$(wildcard analyze/*.c))
+UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+
+CORE_OBJ    := $(CORE_SRC:%.c=$(O)/%.o)
+GLUE_OBJ    := $(ENGINE_GLUE:%.c=$(O)/%.o)
+UNIT_BIN    := $(UNIT_SRC:%.c=$(O)/%)
+
+ENGINE_LIBS  := -luring -lz -lpthread
+ANALYZE_LIBS := -ljansson -lz -lm -lpthread
+
+ENGINE_SO := libnvengine.so
+ANALYZER  := nvanalyze
+ifneq ($(O),build)
+ENGINE_SO := $(O)/libnvengine.so
+ANALYZER  := $(O)/nvanalyze
+endif
+
+.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz
+all: $(ENGINE_SO) $(ANALYZER)
+
+deps:
+	$(Q)tools/deps.sh
+
+# Fetch and configure the matching fio source (only for the default tree);
+# a user's FIO_SRC is only checked.
+$(FIO_SRC_DEFAULT)/config-host.h:
+	$(Q)tools/fio-src.sh $(FIO_SRC_DEFAULT)
+
+fio-src: $(FIO_SRC)/config-host.h
+	$(Q)tools/fio-src.sh --check $(FIO_SRC)
+
+$(O)/.fio-checked: $(FIO_SRC)/config-host.h tools/fio-src.sh
+	$(Q)tools/fio-src.sh --check $(FIO_SRC)
+	$(Q)mkdir -p $(@D) && touch $@
+
+$(O)/engine/fio_%.o: engine/fio_%.c $(O)/.fio-checked
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(FIO_CFLAGS) -c -o $@ $<
+
+$(O)/%.o: %.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/libnvcore.a: $(CORE_OBJ)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(ENGINE_SO): $(GLUE_OBJ) $(O)/libnvcore.a
+	$(call say,LD,$@)
+	$(Q)$(CC) -shared -pthread $(LDFLAGS) -o $@ $(GLUE_OBJ) $(O)/libnvcore.a $(ENGINE_LIBS)
+
+$(ANALYZER): $(O)/analyze/main.o $(O)/libnvcore.a
+	$(call say,LD,$@)
+	$(Q)$(CC) -pthread $(LDFLAGS) -o $@ $^ $(ANALYZE_LIBS)
+
+$(O)/tests/unit/%: tests/unit/%.c $(O)/libnvcore.a tests/unit/check.h
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
+
+unit: $(UNIT_BIN)
+
+# The suite: unit binaries, then tests/integration/*.sh, then the VM tests.
+check: deps
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)NVENGINE_SO=$(abspath $(ENGINE_SO)) NVANALYZE=$(abspath $(ANALYZER)) \
+	    UNIT_DIR=$(abspath $(O))/tests/unit tests/run $(TESTS)
+
+asan:
+	$(Q)$(MAKE) --no-print-directory O=build/asan SAN=1 check
+
+bench: all
+	$(Q)tools/bench.sh
+
+clean:
+	rm -rf $(O)/engine $(O)/trace $(O)/analyze $(O)/tests $(O)/libnvcore.a $(O)/asan \
+	       libnvengine.so nvanalyze
+
+distclean:
+	rm -rf build libnvengine.so nvanalyze
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)
