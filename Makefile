@@ -31,7 +31,7 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -fPIC -pthread $(WARN) $(CFLAGS) -I. -MMD -MP
-FIO_CFLAGS := -isystem $(FIO_SRC) -include $(FIO_SRC)/config-host.h -DCONFIG_STRSEP
+FIO_CFLAGS := -isystem $(FIO_SRC) -include $(FIO_SRC)/config-host.h
 
 ifeq ($(V),0)
 Q = @

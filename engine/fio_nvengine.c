@@ -1,0 +1,844 @@
+/*
+ * nvengine - fio external ioengine: io_uring on files, block devices and
+ * NVMe generic character devices, with an exact per-IO trace.
+ *
+ * Load with --ioengine=external:/path/to/libnvengine.so.  The options carry
+ * the names and meaning of fio's own io_uring engine (hipri, fixedbufs,
+ * registerfiles, sqthread_poll, sqthread_poll_cpu, nonvectored, force_async,
+ * nowait), so a job file ports by changing its ioengine line.
+ *
+ * Per-thread state lives in td->io_ops_data (struct nv_data), per-file state
+ * in the file's engine data (struct nv_file).  Submission is batched: queue()
+ * only fills SQEs, commit() submits them all with one io_uring_enter, and
+ * getevents() reaps every available completion in one pass.
+ *
+ * The engine never calls exit(): every failure is reported with log_err()
+ * and td_verror() and returned to fio.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <liburing.h>
+
+#include "fio.h"
+#include "optgroup.h"
+#include "lib/roundup.h"
+
+#include "engine/nv_glue.h"
+#include "engine/nv_target.h"
+#include "engine/nv_util.h"
+
+/*
+ * Engine options.  fio treats an option whose offset is 0 as "no storage",
+ * so the struct starts with a pointer fio fills with the thread (as in fio's
+ * own engines).
+ */
+struct nv_options {
+	struct thread_data *td;
+	unsigned int hipri;
+	unsigned int fixedbufs;
+	unsigned int registerfiles;
+	unsigned int sqpoll_thread;
+	unsigned int sqpoll_set;
+	unsigned int sqpoll_cpu;
+	int nonvectored;
+	unsigned int nowait;
+	unsigned int force_async;
+};
+
+static int nv_sqpoll_cb(void *data, unsigned long long *val)
+{
+	struct nv_options *o = data;
+
+	o->sqpoll_cpu = *val;
+	o->sqpoll_set = 1;
+	return 0;
+}
+
+static struct fio_option options[] = {
+	{
+		.name	= "hipri",
+		.lname	= "High Priority",
+		.type	= FIO_OPT_STR_SET,
+		.off1	= offsetof(struct nv_options, hipri),
+		.help	= "Use polled IO completions (IORING_SETUP_IOPOLL; needs poll queues on NVMe)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "fixedbufs",
+		.lname	= "Fixed (pre-mapped) IO buffers",
+		.type	= FIO_OPT_STR_SET,
+		.off1	= offsetof(struct nv_options, fixedbufs),
+		.help	= "Register the IO buffers with the ring once (READ_FIXED/WRITE_FIXED)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "registerfiles",
+		.lname	= "Register file set",
+		.type	= FIO_OPT_STR_SET,
+		.off1	= offsetof(struct nv_options, registerfiles),
+		.help	= "Open and register the job's files with the ring once (IOSQE_FIXED_FILE)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "sqthread_poll",
+		.lname	= "Kernel SQ thread polling",
+		.type	= FIO_OPT_STR_SET,
+		.off1	= offsetof(struct nv_options, sqpoll_thread),
+		.help	= "A kernel thread polls the submission queue (IORING_SETUP_SQPOLL); implies registerfiles",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "sqthread_poll_cpu",
+		.lname	= "SQ Thread Poll CPU",
+		.type	= FIO_OPT_INT,
+		.cb	= nv_sqpoll_cb,
+		.help	= "CPU the SQ polling thread is bound to (with sqthread_poll)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "nonvectored",
+		.lname	= "Non-vectored",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nonvectored),
+		.def	= "-1",
+		.minval	= -1,
+		.maxval	= 1,
+		.help	= "1: READ/WRITE, 0: READV/WRITEV, -1: READ/WRITE when the kernel has them",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "nowait",
+		.lname	= "RWF_NOWAIT",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct nv_options, nowait),
+		.help	= "Use RWF_NOWAIT for reads/writes (fail with EAGAIN instead of blocking)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "force_async",
+		.lname	= "Force async",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, force_async),
+		.minval	= 0,
+		.help	= "Set IOSQE_ASYNC on every Nth request (0: never)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= NULL,
+	},
+};
+
+/*
+ * Record the submission time and depth of the @nr SQEs just submitted.
+ * The time is taken after io_uring_enter() returned, the same point at which
+ * fio itself starts an IO's completion latency (FIO_ASYNCIO_SETS_ISSUE_TIME),
+ * so the trace's latencies and fio's clat measure the same interval.
+ */
+static void nv_mark_submitted(struct thread_data *td, struct nv_data *ld,
+			      struct io_u **ios, unsigned int nr)
+{
+	uint64_t now = nv_now_ns();
+	struct timespec ts;
+	int fill = fio_fill_issue_time(td);
+	unsigned int i;
+
+	if (fill)
+		fio_gettime(&ts, NULL);
+	for (i = 0; i < nr; i++) {
+		struct io_u *io_u = ios[i];
+
+		ld->inflight++;
+		ld->submit_ns[io_u->index] = now;
+		ld->submit_qd[io_u->index] = ld->inflight > UINT16_MAX ? UINT16_MAX : ld->inflight;
+		if (fill) {
+			io_u->issue_time = ts;
+			io_u_queued(td, io_u);
+		}
+	}
+}
+
+/*
+ * fio hook: prep.  Called once per io_u before queue().  Rejects what the
+ * target cannot do; the SQE itself is filled in queue(), where liburing
+ * hands out the next free slot.
+ */
+static int nv_prep(struct thread_data *td, struct io_u *io_u)
+{
+	struct nv_file *nf = nv_file_of(io_u->file);
+
+	if (!nf) {
+		log_err("nvengine: %s: file not opened by the engine\n", io_u->file->file_name);
+		return -EINVAL;
+	}
+	if (!ddir_rw(io_u->ddir) && !ddir_sync(io_u->ddir) && io_u->ddir != DDIR_TRIM) {
+		log_err("nvengine: %s: unsupported IO direction %d\n", io_u->file->file_name, io_u->ddir);
+		return -EINVAL;
+	}
+	(void)td;
+	return 0;
+}
+
+static void nv_fill_rw(struct thread_data *td, struct nv_data *ld,
+		       struct nv_options *o, struct io_uring_sqe *sqe,
+		       struct io_u *io_u)
+{
+	int is_read = io_u->ddir == DDIR_READ;
+	struct iovec *iov = &ld->iovecs[io_u->index];
+
+	if (o->fixedbufs) {
+		sqe->opcode = is_read ? IORING_OP_READ_FIXED : IORING_OP_WRITE_FIXED;
+		sqe->addr = (unsigned long)io_u->xfer_buf;
+		sqe->len = io_u->xfer_buflen;
+		sqe->buf_index = io_u->index;
+	} else if (o->nonvectored == 1) {
+		sqe->opcode = is_read ? IORING_OP_READ : IORING_OP_WRITE;
+		sqe->addr = (unsigned long)io_u->xfer_buf;
+		sqe->len = io_u->xfer_buflen;
+	} else {
+		/* requeue may have adjusted the buffer: refresh the iovec */
+		iov->iov_base = io_u->xfer_buf;
+		iov->iov_len = io_u->xfer_buflen;
+		sqe->opcode = is_read ? IORING_OP_READV : IORING_OP_WRITEV;
+		sqe->addr = (unsigned long)iov;
+		sqe->len = 1;
+	}
+	sqe->off = io_u->offset;
+	sqe->rw_flags = o->nowait ? RWF_NOWAIT : 0;
+	sqe->ioprio = td->ioprio;
+}
+
+static void nv_fill_sync(struct thread_data *td, struct io_uring_sqe *sqe,
+			 struct io_u *io_u)
+{
+	struct fio_file *f = io_u->file;
+
+	if (io_u->ddir == DDIR_SYNC_FILE_RANGE) {
+		sqe->opcode = IORING_OP_SYNC_FILE_RANGE;
+		sqe->off = f->first_write;
+		sqe->len = f->last_write - f->first_write;
+		sqe->sync_range_flags = td->o.sync_file_range;
+	} else {
+		sqe->opcode = IORING_OP_FSYNC;
+		sqe->fsync_flags = io_u->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0;
+	}
+}
+
+/*
+ * Trim runs synchronously (FIO_ASYNCIO_SYNC_TRIM): BLKDISCARD on block
+ * devices, a punched hole in regular files (fio 3.33's own os_trim() only
+ * knows BLKDISCARD and fails on files with ENOTTY).  It is only issued with
+ * nothing else in flight, so its latency is its own.
+ */
+static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
+					    struct nv_data *ld,
+					    struct io_u *io_u)
+{
+	struct nv_file *nf = nv_file_of(io_u->file);
+	int ret;
+
+	if (ld->queued || ld->inflight)
+		return FIO_Q_BUSY;
+	nv_mark_submitted(td, ld, &io_u, 1);
+	ret = nv_target_trim(io_u->file->fd, nf->kind, io_u->offset, io_u->xfer_buflen);
+	io_u->error = ret < 0 ? -ret : 0;
+	ld->inflight--;
+	nv_trace_sync_completion(td, ld, io_u);
+	io_u_mark_submit(td, 1);
+	io_u_mark_complete(td, 1);
+	return FIO_Q_COMPLETED;
+}
+
+/*
+ * fio hook: queue.  Fills one SQE for @io_u.  Returns FIO_Q_QUEUED (submitted
+ * later by commit()), FIO_Q_BUSY when the ring is full (fio calls commit()
+ * and getevents() and retries), or FIO_Q_COMPLETED for synchronous trims.
+ */
+static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct nv_data *ld = td->io_ops_data;
+	struct nv_options *o = td->eo;
+	struct fio_file *f = io_u->file;
+	struct io_uring_sqe *sqe;
+
+	fio_ro_check(td, io_u);
+
+	if (ld->queued + ld->inflight >= ld->iodepth)
+		return FIO_Q_BUSY;
+
+	if (io_u->ddir == DDIR_TRIM)
+		return nv_queue_sync_trim(td, ld, io_u);
+
+	sqe = io_uring_get_sqe(&ld->ring);
+	if (!sqe)
+		return FIO_Q_BUSY;
+	memset(sqe, 0, sizeof(*sqe));
+
+	if (o->registerfiles) {
+		sqe->fd = f->engine_pos;
+		sqe->flags = IOSQE_FIXED_FILE;
+	} else {
+		sqe->fd = f->fd;
+	}
+
+	if (io_u->ddir == DDIR_READ || io_u->ddir == DDIR_WRITE) {
+		nv_fill_rw(td, ld, o, sqe, io_u);
+	} else if (ddir_sync(io_u->ddir)) {
+		nv_fill_sync(td, sqe, io_u);
+	} else {
+		/* prep() refuses every other direction */
+		io_uring_prep_nop(sqe);
+	}
+
+	if (o->force_async && ++ld->prepped == o->force_async) {
+		ld->prepped = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
+	io_uring_sqe_set_data(sqe, io_u);
+	ld->pending[ld->queued++] = io_u;
+	return FIO_Q_QUEUED;
+}
+
+/*
+ * fio hook: commit.  Submits every SQE filled since the last commit with as
+ * few io_uring_enter() calls as the kernel allows.  With sqthread_poll the
+ * kernel thread submits; io_uring_submit() only wakes it when needed.
+ * liburing submits SQEs in the order they were filled, so the first ret
+ * entries of ld->pending are the ones the kernel took.
+ */
+static int nv_commit(struct thread_data *td)
+{
+	struct nv_data *ld = td->io_ops_data;
+
+	while (ld->queued) {
+		unsigned int done;
+		int ret;
+
+		ret = io_uring_submit(&ld->ring);
+		if (ret == -EAGAIN || ret == -EINTR || ret == 0) {
+			/* the kernel is short of resources: make room */
+			if (ld->inflight)
+				return 0;
+			continue;
+		}
+		if (ret < 0) {
+			log_err("nvengine: io_uring_submit: %s\n", strerror(-ret));
+			td_verror(td, -ret, "io_uring_submit");
+			return ret;
+		}
+		done = (unsigned int)ret < ld->queued ? (unsigned int)ret : ld->queued;
+		nv_mark_submitted(td, ld, ld->pending, done);
+		io_u_mark_submit(td, done);
+		ld->queued -= done;
+		if (ld->queued)
+			memmove(ld->pending, ld->pending + done, ld->queued * sizeof(*ld->pending));
+	}
+	return 0;
+}
+
+/*
+ * Turn one CQE into the io_u's result the way fio expects it: error is a
+ * positive errno, resid the bytes not transferred.
+ */
+static struct io_u *nv_complete_cqe(struct nv_data *ld, struct io_uring_cqe *cqe)
+{
+	struct io_u *io_u = io_uring_cqe_get_data(cqe);
+
+	if (!io_u)
+		return NULL;
+	ld->inflight--;
+	if (cqe->res < 0) {
+		io_u->error = -cqe->res;
+	} else if (ddir_rw(io_u->ddir) &&
+		   (unsigned long long)cqe->res != io_u->xfer_buflen) {
+		io_u->resid = io_u->xfer_buflen - cqe->res;
+		io_u->error = 0;
+	} else {
+		io_u->error = 0;
+	}
+	return io_u;
+}
+
+/* Move every available CQE into ld->events (up to @max). */
+static unsigned int nv_reap(struct nv_data *ld, unsigned int max)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int head, seen = 0;
+
+	io_uring_for_each_cqe(&ld->ring, head, cqe) {
+		struct io_u *io_u;
+
+		if (ld->nr_events >= max)
+			break;
+		seen++;
+		io_u = nv_complete_cqe(ld, cqe);
+		if (io_u)
+			ld->events[ld->nr_events++] = io_u;
+	}
+	if (seen)
+		io_uring_cq_advance(&ld->ring, seen);
+	return seen;
+}
+
+/*
+ * fio hook: getevents.  Returns between @min and @max completions, waiting
+ * (at most until @t, when given) for at least @min.  As in fio's io_uring
+ * engine, iodepth_batch_complete_min=0 means "do not block".
+ */
+static int nv_getevents(struct thread_data *td, unsigned int min,
+			unsigned int max, const struct timespec *t)
+{
+	struct nv_data *ld = td->io_ops_data;
+	unsigned int want = td->o.iodepth_batch_complete_min == 0 ? 0 : min;
+	struct __kernel_timespec kts, *ktsp = NULL;
+
+	if (t) {
+		kts.tv_sec = t->tv_sec;
+		kts.tv_nsec = t->tv_nsec;
+		ktsp = &kts;
+	}
+	if (max > ld->depth)
+		max = ld->depth;
+	ld->nr_events = 0;
+	for (;;) {
+		struct io_uring_cqe *cqe;
+		int ret;
+
+		nv_reap(ld, max);
+		if (ld->nr_events >= want || ld->nr_events >= max)
+			break;
+		ret = io_uring_wait_cqes(&ld->ring, &cqe, want - ld->nr_events, ktsp, NULL);
+		if (ret == -ETIME)
+			break;
+		if (ret < 0 && ret != -EAGAIN && ret != -EINTR) {
+			log_err("nvengine: waiting for completions: %s\n", strerror(-ret));
+			td_verror(td, -ret, "io_uring_wait_cqes");
+			return ret;
+		}
+	}
+	nv_trace_completions(td, ld);
+	return ld->nr_events;
+}
+
+/* fio hook: event.  The @event'th completion reaped by getevents(). */
+static struct io_u *nv_event(struct thread_data *td, int event)
+{
+	struct nv_data *ld = td->io_ops_data;
+
+	return ld->events[event];
+}
+
+/*
+ * Read /proc/sys/kernel/io_uring_disabled (Linux 6.6+); -1 when absent.
+ */
+static int nv_io_uring_disabled_sysctl(void)
+{
+	FILE *fp = fopen("/proc/sys/kernel/io_uring_disabled", "r");
+	int v = -1;
+
+	if (!fp)
+		return -1;
+	if (fscanf(fp, "%d", &v) != 1)
+		v = -1;
+	fclose(fp);
+	return v;
+}
+
+/* Explain why io_uring_setup() failed with @err, in words a user can act on. */
+static void nv_report_ring_error(struct thread_data *td, int err, unsigned int flags)
+{
+	int dis = nv_io_uring_disabled_sysctl();
+
+	if (err == ENOSYS) {
+		log_err("nvengine: this kernel has no io_uring (io_uring_setup: ENOSYS); "
+			"Linux 5.1+ built with CONFIG_IO_URING is needed\n");
+	} else if (err == EPERM && dis > 0) {
+		log_err("nvengine: io_uring is disabled on this system (kernel.io_uring_disabled=%d); "
+			"set it to 0 (sysctl -w kernel.io_uring_disabled=0)%s\n", dis,
+			dis == 1 ? " or run as a member of kernel.io_uring_group" : "");
+	} else if (err == EPERM && (flags & IORING_SETUP_SQPOLL)) {
+		log_err("nvengine: sqthread_poll needs CAP_SYS_NICE on this kernel (io_uring_setup: EPERM)\n");
+	} else if (err == EINVAL && (flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32))) {
+		log_err("nvengine: the kernel refused a 128-byte SQE ring: NVMe passthrough needs Linux 5.19+\n");
+	} else {
+		log_err("nvengine: io_uring_setup failed: %s\n", strerror(err));
+	}
+	td_verror(td, err, "io_uring_setup");
+}
+
+/*
+ * Create the ring.  Flags the kernel may not know (COOP_TASKRUN 5.19,
+ * SINGLE_ISSUER/DEFER_TASKRUN 6.0/6.1) are dropped one by one on EINVAL,
+ * as fio's io_uring engine does; the flags the user asked for are not.
+ */
+static int nv_ring_setup(struct thread_data *td, struct nv_data *ld,
+			 struct nv_options *o, int passthru)
+{
+	struct io_uring_params p;
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	if (o->hipri)
+		p.flags |= IORING_SETUP_IOPOLL;
+	if (o->sqpoll_thread) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		if (o->sqpoll_set) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = o->sqpoll_cpu;
+		}
+	}
+	if (passthru)
+		p.flags |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
+	p.flags |= IORING_SETUP_CQSIZE;
+	p.cq_entries = ld->depth;
+	p.flags |= IORING_SETUP_COOP_TASKRUN;
+	if (!o->sqpoll_thread)
+		p.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+
+	for (;;) {
+		unsigned int flags = p.flags;
+
+		ret = io_uring_queue_init_params(ld->depth, &ld->ring, &p);
+		if (ret != -EINVAL)
+			break;
+		p.flags = flags;
+		if (p.flags & IORING_SETUP_DEFER_TASKRUN)
+			p.flags &= ~(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER);
+		else if (p.flags & IORING_SETUP_COOP_TASKRUN)
+			p.flags &= ~IORING_SETUP_COOP_TASKRUN;
+		else if (p.flags & IORING_SETUP_CQSIZE)
+			p.flags &= ~IORING_SETUP_CQSIZE;
+		else
+			break;
+	}
+	if (ret < 0) {
+		nv_report_ring_error(td, -ret, p.flags);
+		return ret;
+	}
+	ld->ring_ok = 1;
+	ld->ring_flags = p.flags;
+	return 0;
+}
+
+/* nonvectored=-1: use READ/WRITE when the kernel has them (5.6+). */
+static void nv_probe_nonvectored(struct nv_data *ld, struct nv_options *o)
+{
+	struct io_uring_probe *probe;
+
+	if (o->nonvectored != -1)
+		return;
+	o->nonvectored = 0;
+	probe = io_uring_get_probe_ring(&ld->ring);
+	if (!probe)
+		return;
+	if (io_uring_opcode_supported(probe, IORING_OP_READ) &&
+	    io_uring_opcode_supported(probe, IORING_OP_WRITE))
+		o->nonvectored = 1;
+	io_uring_free_probe(probe);
+}
+
+/*
+ * Open every file of the job once and register the descriptors with the
+ * ring (registerfiles).  The files then look closed to fio; open_file()
+ * hands out the registered descriptor.
+ */
+static int nv_register_files(struct thread_data *td, struct nv_data *ld)
+{
+	struct fio_file *f;
+	unsigned int i;
+	int ret = 0;
+
+	ld->fds = calloc(td->o.nr_files, sizeof(int));
+	if (!ld->fds)
+		return -ENOMEM;
+	for_each_file(td, f, i) {
+		ret = generic_open_file(td, f);
+		if (ret) {
+			ret = -(td->error ? td->error : EINVAL);
+			break;
+		}
+		ld->fds[i] = f->fd;
+		f->engine_pos = i;
+	}
+	if (!ret)
+		ret = io_uring_register_files(&ld->ring, ld->fds, td->o.nr_files);
+	for_each_file(td, f, i) {
+		if (ret && f->fd != -1) {
+			int fio_unused ret2 = generic_close_file(td, f);
+		} else
+			f->fd = -1;
+	}
+	if (ret) {
+		free(ld->fds);
+		ld->fds = NULL;
+	}
+	return ret;
+}
+
+/* Is any of the job's targets a character device (NVMe passthrough)? */
+static int nv_job_has_char_targets(struct thread_data *td)
+{
+	struct fio_file *f;
+	unsigned int i;
+
+	for_each_file(td, f, i) {
+		struct stat st;
+
+		if (!stat(f->file_name, &st) && S_ISCHR(st.st_mode))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * fio hook: init.  Allocates the per-thread state; the ring is created in
+ * post_init(), once fio has allocated the io_us whose buffers fixedbufs
+ * registers.  Returns 0, or 1 with the error reported.
+ */
+static int nv_init(struct thread_data *td)
+{
+	struct nv_options *o = td->eo;
+	struct nv_data *ld;
+
+	/* sqthread submission requires registered files */
+	if (o->sqpoll_thread)
+		o->registerfiles = 1;
+	if (o->registerfiles && td->o.nr_files != td->o.open_files) {
+		log_err("nvengine: registerfiles (and sqthread_poll) need nr_files equal to "
+			"open_files (nr_files=%u open_files=%u)\n", td->o.nr_files, td->o.open_files);
+		td_verror(td, EINVAL, "nvengine init");
+		return 1;
+	}
+
+	ld = calloc(1, sizeof(*ld));
+	if (!ld)
+		goto nomem;
+	ld->iodepth = td->o.iodepth;
+	/* ring depth must be a power of two */
+	td->o.iodepth = roundup_pow2(td->o.iodepth);
+	ld->depth = td->o.iodepth;
+	ld->io_u_index = calloc(ld->depth, sizeof(*ld->io_u_index));
+	ld->iovecs = calloc(ld->depth, sizeof(*ld->iovecs));
+	ld->pending = calloc(ld->depth, sizeof(*ld->pending));
+	ld->events = calloc(ld->depth, sizeof(*ld->events));
+	ld->submit_ns = calloc(ld->depth, sizeof(*ld->submit_ns));
+	ld->submit_qd = calloc(ld->depth, sizeof(*ld->submit_qd));
+	td->io_ops_data = ld;
+	if (!ld->io_u_index || !ld->iovecs || !ld->pending || !ld->events ||
+	    !ld->submit_ns || !ld->submit_qd)
+		goto nomem;
+	return 0;
+nomem:
+	log_err("nvengine: out of memory setting up the job\n");
+	td_verror(td, ENOMEM, "nvengine init");
+	return 1;
+}
+
+/* fio hook: io_u_init.  Remembers each io_u by index (fixed buffers). */
+static int nv_io_u_init(struct thread_data *td, struct io_u *io_u)
+{
+	struct nv_data *ld = td->io_ops_data;
+
+	ld->io_u_index[io_u->index] = io_u;
+	return 0;
+}
+
+/*
+ * fio hook: post_init.  Creates the ring (with 128-byte SQEs and 32-byte
+ * CQEs when a target is an NVMe char device), registers buffers and files
+ * as asked, and opens the trace.  Returns 0, or 1 with the error reported.
+ */
+static int nv_post_init(struct thread_data *td)
+{
+	struct nv_data *ld = td->io_ops_data;
+	struct nv_options *o = td->eo;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ld->depth; i++) {
+		struct io_u *io_u = ld->io_u_index[i];
+
+		ld->iovecs[i].iov_base = io_u ? io_u->buf : NULL;
+		ld->iovecs[i].iov_len = td_max_bs(td);
+	}
+	if (nv_ring_setup(td, ld, o, nv_job_has_char_targets(td)))
+		return 1;
+	nv_probe_nonvectored(ld, o);
+
+	if (o->fixedbufs) {
+		ret = io_uring_register_buffers(&ld->ring, ld->iovecs, ld->depth);
+		if (ret < 0) {
+			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes failed: %s%s\n",
+				ld->depth, (unsigned long long)td_max_bs(td), strerror(-ret),
+				ret == -ENOMEM ? " (raise the memlock limit: ulimit -l)" : "");
+			td_verror(td, -ret, "io_uring_register_buffers");
+			return 1;
+		}
+	}
+	if (o->registerfiles) {
+		ret = nv_register_files(td, ld);
+		if (ret < 0) {
+			log_err("nvengine: registerfiles: %s\n", strerror(-ret));
+			td_verror(td, -ret, "io_uring_register_files");
+			return 1;
+		}
+	}
+	return nv_trace_open(td, ld) ? 1 : 0;
+}
+
+/* fio hook: cleanup.  Releases everything init()/post_init() set up. */
+static void nv_cleanup(struct thread_data *td)
+{
+	struct nv_data *ld = td->io_ops_data;
+
+	if (!ld)
+		return;
+	nv_trace_close(td, ld);
+	if (ld->ring_ok && !(td->flags & TD_F_CHILD))
+		io_uring_queue_exit(&ld->ring);
+	free(ld->submit_qd);
+	free(ld->submit_ns);
+	free(ld->events);
+	free(ld->pending);
+	free(ld->fds);
+	free(ld->iovecs);
+	free(ld->io_u_index);
+	free(ld);
+	td->io_ops_data = NULL;
+}
+
+/*
+ * Check what kind of target an opened file is.  Sets @f's engine data and
+ * returns 0, or reports why the engine cannot drive it and returns 1.
+ */
+static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
+{
+	struct nv_file *nf = nv_file_of(f);
+	char why[192];
+	struct stat st;
+	int kind, nsid = 0;
+
+	if (fstat(f->fd, &st)) {
+		td_verror(td, errno, "fstat");
+		return 1;
+	}
+	if (S_ISCHR(st.st_mode))
+		nsid = nv_nvme_ns_id(f->fd);
+	kind = nv_target_classify(st.st_mode, nsid, why, sizeof(why));
+	if (kind < 0) {
+		log_err("nvengine: %s %s\n", f->file_name, why);
+		td_verror(td, -kind, "nvengine: unsupported target");
+		return 1;
+	}
+	if (!nf) {
+		nf = calloc(1, sizeof(*nf));
+		if (!nf) {
+			td_verror(td, ENOMEM, "nvengine open");
+			return 1;
+		}
+		FILE_SET_ENG_DATA(f, nf);
+	}
+	nf->kind = kind;
+	nf->index = f->fileno;
+	return nv_nvme_file_setup(td, f, nf);
+}
+
+/* fio hook: open_file.  Opens (or takes the registered descriptor of) @f. */
+static int nv_open_file(struct thread_data *td, struct fio_file *f)
+{
+	struct nv_data *ld = td->io_ops_data;
+	struct nv_options *o = td->eo;
+	struct stat st;
+	int ret;
+
+	if (!stat(f->file_name, &st) && S_ISDIR(st.st_mode)) {
+		log_err("nvengine: %s is a directory; give a file inside it (filename=DIR/file) "
+			"or use directory= with a job name\n", f->file_name);
+		td_verror(td, EISDIR, "nvengine open");
+		return 1;
+	}
+	if (ld && o->registerfiles && ld->fds) {
+		f->fd = ld->fds[f->engine_pos];
+	} else {
+		ret = generic_open_file(td, f);
+		if (ret)
+			return ret;
+	}
+	ret = nv_classify_open_file(td, f);
+	if (ret && !(ld && o->registerfiles && ld->fds)) {
+		int fio_unused ret2 = generic_close_file(td, f);
+	}
+	return ret;
+}
+
+/* fio hook: close_file. */
+static int nv_close_file(struct thread_data *td, struct fio_file *f)
+{
+	struct nv_data *ld = td->io_ops_data;
+	struct nv_options *o = td->eo;
+
+	free(nv_file_of(f));
+	FILE_SET_ENG_DATA(f, NULL);
+	if (!ld || !o->registerfiles || !ld->fds)
+		return generic_close_file(td, f);
+	f->fd = -1;
+	return 0;
+}
+
+/*
+ * fio hook: get_file_size.  NVMe char devices report no size through
+ * stat(); their size comes from Identify Namespace.
+ */
+static int nv_get_file_size(struct thread_data *td, struct fio_file *f)
+{
+	struct stat st;
+
+	if (fio_file_size_known(f))
+		return 0;
+	if (!stat(f->file_name, &st) && S_ISDIR(st.st_mode)) {
+		log_err("nvengine: %s is a directory; give a file inside it (filename=DIR/file) "
+			"or use directory= with a job name\n", f->file_name);
+		td_verror(td, EISDIR, "nvengine: filename");
+		return 1;
+	}
+	if (!stat(f->file_name, &st) && S_ISCHR(st.st_mode))
+		return nv_nvme_get_file_size(td, f);
+	return generic_get_file_size(td, f);
+}
+
+/* fio finds the engine by this symbol name (dlsym "ioengine"). */
+struct ioengine_ops ioengine;
+struct ioengine_ops ioengine = {
+	.name			= "nvengine",
+	.version		= FIO_IOOPS_VERSION,
+	.flags			= FIO_ASYNCIO_SYNC_TRIM | FIO_NO_OFFLOAD |
+				  FIO_ASYNCIO_SETS_ISSUE_TIME,
+	.init			= nv_init,
+	.post_init		= nv_post_init,
+	.io_u_init		= nv_io_u_init,
+	.prep			= nv_prep,
+	.queue			= nv_queue,
+	.commit			= nv_commit,
+	.getevents		= nv_getevents,
+	.event			= nv_event,
+	.cleanup		= nv_cleanup,
+	.open_file		= nv_open_file,
+	.close_file		= nv_close_file,
+	.get_file_size		= nv_get_file_size,
+	.options		= options,
+	.option_struct_size	= sizeof(struct nv_options),
+};
