@@ -373,6 +373,20 @@ static struct io_u *nv_complete_cqe(struct nv_data *ld, struct io_uring_cqe *cqe
 	return io_u;
 }
 
+/*
+ * A polled ring (hipri) fails IOs with EOPNOTSUPP when the target cannot
+ * poll; say once what is needed instead of leaving a bare strerror.
+ */
+static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
+{
+	if (io_u->error == EOPNOTSUPP && (ld->ring_flags & IORING_SETUP_IOPOLL) && !ld->warned_poll) {
+		ld->warned_poll = 1;
+		log_err("nvengine: %s: polled IO (hipri) is not supported here: it needs direct=1 on a "
+			"block device or NVMe namespace whose driver has poll queues "
+			"(e.g. nvme.poll_queues=N on the kernel command line)\n", io_u->file->file_name);
+	}
+}
+
 /* Move every available CQE into ld->events (up to @max). */
 static unsigned int nv_reap(struct nv_data *ld, unsigned int max)
 {
@@ -386,8 +400,11 @@ static unsigned int nv_reap(struct nv_data *ld, unsigned int max)
 			break;
 		seen++;
 		io_u = nv_complete_cqe(ld, cqe);
-		if (io_u)
-			ld->events[ld->nr_events++] = io_u;
+		if (!io_u)
+			continue;
+		if (io_u->error)
+			nv_explain_error(ld, io_u);
+		ld->events[ld->nr_events++] = io_u;
 	}
 	if (seen)
 		io_uring_cq_advance(&ld->ring, seen);

@@ -33,6 +33,7 @@ struct nv_data {
 	unsigned int queued;		/* SQEs filled, not yet submitted */
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int prepped;		/* force_async counter */
+	int warned_poll;		/* hipri hint already printed */
 
 	struct io_u **pending;		/* filled SQEs in ring order, not submitted */
 	struct io_u **events;		/* completions reaped by getevents() */

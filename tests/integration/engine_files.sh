@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The engine on regular files, tmpfs and a loop block device, driven by the
+# installed fio; results checked in fio's JSON output.
+. "$(dirname "$0")/../lib.sh"
+
+if ! [ -f "$NVENGINE_SO" ]; then
+	fail load "engine not built: $NVENGINE_SO"
+	exit 1
+fi
+
+# jobcheck NAME JSON PYEXPR: PASS when the Python expression over the parsed
+# JSON `j` (jobs in `J`) is true, FAIL with the value of `why` otherwise.
+jobcheck() {
+	local name=$1 json=$2 expr=$3 out
+	out=$(python3 - "$json" "$expr" <<'PY' 2>&1
+import json, sys
+txt = open(sys.argv[1]).read()
+j = json.loads(txt[txt.index('{'):])
+J = j['jobs']
+ok = eval(sys.argv[2])
+if not ok:
+    print("condition false; jobs:", [(x['jobname'], x['error'], x['read']['total_ios'],
+          x['write']['total_ios'], x['trim']['total_ios'], x['sync']['lat_ns']['N']) for x in J])
+    sys.exit(1)
+PY
+)
+	if [ $? -eq 0 ]; then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"; fi
+}
+
+# run NAME FIO-ARGS...: fio with the engine, JSON to $T/NAME.json, stderr to $T/NAME.err
+run() {
+	local name=$1; shift
+	nvfio --output-format=json --output="$T/$name.json" "$@" 2>"$T/$name.err"
+}
+
+# --- acceptance: 256M randrw with crc32c verify, O_DIRECT -------------------
+if run verify256 --name=v --filename="$T/x" --size=256M --rw=randrw --verify=crc32c --direct=1; then
+	jobcheck verify_crc32c_randrw_256M "$T/verify256.json" \
+		"J[0]['error']==0 and J[0]['read']['total_ios']>0 and J[0]['write']['total_ios']>0"
+else
+	fail verify_crc32c_randrw_256M "fio exit $?: $(tail -n 3 "$T/verify256.err")"
+fi
+rm -f "$T/x"
+
+# --- md5 verify with fixed buffers and registered files -----------------------
+run md5 --name=m --filename="$T/m" --size=32M --rw=randwrite --bs=16k --iodepth=16 \
+	--verify=md5 --fixedbufs --registerfiles --direct=1
+jobcheck verify_md5_fixedbufs_registerfiles "$T/md5.json" \
+	"J[0]['error']==0 and J[0]['write']['total_ios']==2048 and J[0]['read']['total_ios']==2048"
+
+# --- numjobs=4 thread=1 randrw: every IO accounted for -------------------------
+run numjobs --name=n --directory="$T" --size=16M --rw=randrw --numjobs=4 --thread=1 \
+	--iodepth=32 --verify=crc32c
+jobcheck randrw_numjobs4_thread "$T/numjobs.json" \
+	"len(J)==4 and all(x['error']==0 and x['write']['total_ios']+x['read']['total_ios']>=4096 for x in J)"
+
+# --- ring options: every combination completes the exact IO count -------------
+for opt in "--sqthread_poll=1" "--nonvectored=0" "--nonvectored=1" "--force_async=2" \
+	   "--fixedbufs=1 --nonvectored=0" "--iodepth_batch_submit=8 --iodepth_batch_complete_min=4"; do
+	n=$(echo "$opt" | tr -c 'a-z0-9\n' '_' | sed 's/^_*//; s/_*$//')
+	run "opt_$n" --name=o --filename="$T/o" --size=8M --rw=randread --iodepth=16 $opt
+	jobcheck "option_$n" "$T/opt_$n.json" "J[0]['error']==0 and J[0]['read']['total_ios']==2048"
+done
+
+# --- fsync / fdatasync become IORING_OP_FSYNC ---------------------------------
+run fsync --name=f --filename="$T/f" --size=4M --rw=write --fsync=4 --iodepth=8
+jobcheck fsync_every_4 "$T/fsync.json" "J[0]['error']==0 and J[0]['write']['total_ios']==1024 and J[0]['sync']['lat_ns']['N']>=256"
+run fdatasync --name=f --filename="$T/f" --size=4M --rw=write --fdatasync=4 --iodepth=8
+jobcheck fdatasync_every_4 "$T/fdatasync.json" "J[0]['error']==0 and J[0]['sync']['lat_ns']['N']>=256"
+
+# --- trim on a file punches holes: the data reads back as zeroes --------------
+head -c 4M /dev/urandom >"$T/t"
+run trim --name=t --filename="$T/t" --size=4M --rw=trim --bs=64k
+jobcheck trim_file "$T/trim.json" "J[0]['error']==0 and J[0]['trim']['total_ios']==64"
+if cmp -s -n 4194304 "$T/t" /dev/zero; then pass trim_file_reads_zero; else fail trim_file_reads_zero "data still there after trim"; fi
+
+# --- size= larger than the file: laid out like fio's own engines ---------------
+head -c 1M /dev/zero >"$T/small"
+run bigsize --name=b --filename="$T/small" --size=8M --rw=read
+jobcheck size_larger_than_file "$T/bigsize.json" "J[0]['error']==0 and J[0]['read']['total_ios']==2048"
+
+# --- a loop block device: direct randrw verify and BLKDISCARD trim -------------
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && truncate -s 64M "$T/loopimg" &&
+   loopdev=$(losetup -f --show "$T/loopimg" 2>/dev/null); then
+	run loop --name=l --filename="$loopdev" --size=32M --rw=randrw --verify=crc32c --direct=1 --iodepth=16
+	jobcheck blockdev_verify_crc32c "$T/loop.json" "J[0]['error']==0 and J[0]['write']['total_ios']>0"
+	run looptrim --name=l --filename="$loopdev" --size=8M --rw=trim --bs=1M
+	jobcheck blockdev_trim_blkdiscard "$T/looptrim.json" "J[0]['error']==0 and J[0]['trim']['total_ios']==8"
+	losetup -d "$loopdev"
+else
+	skip blockdev "no root or no free loop device"
+fi
+
+# --- bad input: clear errors, no crash -------------------------------------
+expect_error() {	# NAME PATTERN FIO-ARGS...
+	local name=$1 pat=$2; shift 2
+	nvfio "$@" >"$T/$name.out" 2>&1
+	local rc=$?
+	if [ $rc -eq 0 ]; then
+		fail "$name" "fio exited 0"
+	elif [ $rc -ge 128 ]; then
+		fail "$name" "fio died with signal $((rc-128))"
+	elif grep -q -- "$pat" "$T/$name.out"; then
+		pass "$name"
+	else
+		fail "$name" "no '$pat' in: $(tail -n 3 "$T/$name.out" | tr '\n' ' ')"
+	fi
+}
+expect_error error_directory "nvengine: $T is a directory" --name=d --filename="$T" --size=1M --rw=read
+expect_error error_char_device "/dev/null is a character device but not an NVMe" --name=c --filename=/dev/null --size=1M --rw=read
+expect_error error_option_value "failed parsing nonvectored=abc" --name=o --filename="$T/o" --size=1M --rw=read --nonvectored=abc
+expect_error error_option_range "nonvectored" --name=o --filename="$T/o" --size=1M --rw=read --nonvectored=7
+expect_error error_registerfiles_open_files "registerfiles (and sqthread_poll) need nr_files" --name=o \
+	--directory="$T" --nrfiles=4 --openfiles=2 --size=1M --rw=read --registerfiles
+expect_error error_hipri_on_file "polled IO (hipri) is not supported here" --name=p --filename="$T/o" --size=1M --rw=read --hipri
+
+# io_uring switched off system-wide (Linux 6.6+): reported, not a crash.
+if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/io_uring_disabled ]; then
+	old=$(cat /proc/sys/kernel/io_uring_disabled)
+	trap 'echo "$old" >/proc/sys/kernel/io_uring_disabled' EXIT
+	echo 2 >/proc/sys/kernel/io_uring_disabled
+	nvfio --name=u --filename="$T/o" --size=1M --rw=read >"$T/disabled.out" 2>&1
+	rc=$?
+	echo "$old" >/proc/sys/kernel/io_uring_disabled
+	trap - EXIT
+	if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "io_uring is disabled on this system (kernel.io_uring_disabled=2)" "$T/disabled.out"; then
+		pass error_io_uring_disabled
+	else
+		fail error_io_uring_disabled "rc=$rc: $(tail -n 3 "$T/disabled.out" | tr '\n' ' ')"
+	fi
+else
+	skip error_io_uring_disabled "needs root and kernel.io_uring_disabled (Linux 6.6+)"
+fi
+
+# --- info: IOPS beside fio's own io_uring on tmpfs (a comparison, not a test) ---
+shm=/dev/shm
+if [ -d "$shm" ] && [ -w "$shm" ]; then
+	f=$(mktemp "$shm/nvtest.XXXXXX")
+	head -c 64M /dev/zero >"$f"
+	for eng in "external:$NVENGINE_SO" io_uring; do
+		"$FIO" --name=cmp --ioengine="$eng" --filename="$f" --size=64M --rw=randread --bs=4k \
+			--iodepth=32 --time_based --runtime=2 --output-format=json --output="$T/cmp.json" 2>/dev/null
+		echo "info: tmpfs 4k randread iodepth=32 ${eng##*/}: $(json_get "$T/cmp.json" "int(j['jobs'][0]['read']['iops'])") IOPS"
+	done
+	rm -f "$f"
+fi
