@@ -34,24 +34,6 @@
 #include "engine/nv_target.h"
 #include "engine/nv_util.h"
 
-/*
- * Engine options.  fio treats an option whose offset is 0 as "no storage",
- * so the struct starts with a pointer fio fills with the thread (as in fio's
- * own engines).
- */
-struct nv_options {
-	struct thread_data *td;
-	unsigned int hipri;
-	unsigned int fixedbufs;
-	unsigned int registerfiles;
-	unsigned int sqpoll_thread;
-	unsigned int sqpoll_set;
-	unsigned int sqpoll_cpu;
-	int nonvectored;
-	unsigned int nowait;
-	unsigned int force_async;
-};
-
 static int nv_sqpoll_cb(void *data, unsigned long long *val)
 {
 	struct nv_options *o = data;
@@ -135,6 +117,39 @@ static struct fio_option options[] = {
 		.off1	= offsetof(struct nv_options, force_async),
 		.minval	= 0,
 		.help	= "Set IOSQE_ASYNC on every Nth request (0: never)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "nv_trace",
+		.lname	= "nvengine trace directory",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct nv_options, nv_trace),
+		.help	= "Record every IO (ns timestamps) in DIR/JOBNAME.THREAD.nvt (read with nvanalyze)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "nv_trace_level",
+		.lname	= "nvengine trace zlib level",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nv_trace_level),
+		.def	= "1",
+		.minval	= 1,
+		.maxval	= 9,
+		.help	= "zlib level of the trace blocks (1 fastest .. 9 smallest)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "nv_trace_block",
+		.lname	= "nvengine trace block records",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nv_trace_block),
+		.def	= "65536",
+		.minval	= 16,
+		.maxval	= 1048576,
+		.help	= "Records per trace block (a block is also sealed after 1 s of completions)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -257,7 +272,8 @@ static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
 	ret = nv_target_trim(io_u->file->fd, nf->kind, io_u->offset, io_u->xfer_buflen);
 	io_u->error = ret < 0 ? -ret : 0;
 	ld->inflight--;
-	nv_trace_sync_completion(td, ld, io_u);
+	if (nv_trace_io(td, ld, io_u, ret, nv_now_ns()))
+		io_u->error = EIO;
 	io_u_mark_submit(td, 1);
 	io_u_mark_complete(td, 1);
 	return FIO_Q_COMPLETED;
@@ -361,6 +377,7 @@ static struct io_u *nv_complete_cqe(struct nv_data *ld, struct io_uring_cqe *cqe
 	if (!io_u)
 		return NULL;
 	ld->inflight--;
+	ld->last_res = cqe->res;
 	if (cqe->res < 0) {
 		io_u->error = -cqe->res;
 	} else if (ddir_rw(io_u->ddir) &&
@@ -387,17 +404,26 @@ static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
 	}
 }
 
-/* Move every available CQE into ld->events (up to @max). */
-static unsigned int nv_reap(struct nv_data *ld, unsigned int max)
+/*
+ * Move every available CQE into ld->events (up to @max), tracing each.  The
+ * completion time is read once per pass: every IO reaped in one pass was
+ * complete at that instant.  Returns the CQEs consumed, or -errno when the
+ * trace cannot store a record (the job must then fail).
+ */
+static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, seen = 0;
+	uint64_t now = 0;
+	int err = 0;
 
 	io_uring_for_each_cqe(&ld->ring, head, cqe) {
 		struct io_u *io_u;
 
 		if (ld->nr_events >= max)
 			break;
+		if (!now)
+			now = nv_now_ns();
 		seen++;
 		io_u = nv_complete_cqe(ld, cqe);
 		if (!io_u)
@@ -405,10 +431,12 @@ static unsigned int nv_reap(struct nv_data *ld, unsigned int max)
 		if (io_u->error)
 			nv_explain_error(ld, io_u);
 		ld->events[ld->nr_events++] = io_u;
+		if (!err)
+			err = nv_trace_io(td, ld, io_u, ld->last_res, now);
 	}
 	if (seen)
 		io_uring_cq_advance(&ld->ring, seen);
-	return seen;
+	return err ? err : (int)seen;
 }
 
 /*
@@ -435,7 +463,9 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 		struct io_uring_cqe *cqe;
 		int ret;
 
-		nv_reap(ld, max);
+		ret = nv_reap(td, ld, max);
+		if (ret < 0)
+			return ret;
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
 		ret = io_uring_wait_cqes(&ld->ring, &cqe, want - ld->nr_events, ktsp, NULL);
@@ -447,7 +477,6 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 			return ret;
 		}
 	}
-	nv_trace_completions(td, ld);
 	return ld->nr_events;
 }
 

@@ -28,3 +28,15 @@ int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f)
 {
 	return generic_get_file_size(td, f);
 }
+
+void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i,
+		      struct nv_kvlist *l, const char *when)
+{
+	(void)td; (void)f; (void)i; (void)l; (void)when;
+}
+
+uint8_t nv_write_op(const struct io_u *io_u)
+{
+	(void)io_u;
+	return NVT_OP_WRITE;
+}

@@ -10,6 +10,7 @@
 #include <liburing.h>
 
 #include "fio.h"
+#include "trace/nvtrace.h"
 #include "engine/nv_target.h"
 
 /* Per-file engine state: what kind of target the file is. */
@@ -34,6 +35,11 @@ struct nv_data {
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int prepped;		/* force_async counter */
 	int warned_poll;		/* hipri hint already printed */
+	int last_res;			/* cqe->res of the CQE being completed */
+
+	struct nvt_writer *trace;	/* per-IO trace, NULL without nv_trace */
+	char *trace_path;
+	int trace_failed;		/* error already reported */
 
 	struct io_u **pending;		/* filled SQEs in ring order, not submitted */
 	struct io_u **events;		/* completions reaped by getevents() */
@@ -43,20 +49,68 @@ struct nv_data {
 	uint16_t *submit_qd;		/* per io_u index: depth at submission */
 };
 
+/*
+ * Engine options.  fio treats an option whose offset is 0 as "no storage",
+ * so the struct starts with a pointer fio fills with the thread (as in fio's
+ * own engines).
+ */
+struct nv_options {
+	struct thread_data *td;
+	unsigned int hipri;
+	unsigned int fixedbufs;
+	unsigned int registerfiles;
+	unsigned int sqpoll_thread;
+	unsigned int sqpoll_set;
+	unsigned int sqpoll_cpu;
+	int nonvectored;
+	unsigned int nowait;
+	unsigned int force_async;
+	char *nv_trace;			/* trace directory; NULL: no trace */
+	unsigned int nv_trace_level;	/* zlib level */
+	unsigned int nv_trace_block;	/* records per trace block */
+};
+
 static inline struct nv_file *nv_file_of(struct fio_file *f)
 {
 	return FILE_ENG_DATA(f);
 }
 
+/* A growable list of owned key/value strings (trace header and footer). */
+struct nv_kvlist {
+	struct nvt_kv *kv;
+	size_t n, cap;
+	int oom;		/* an allocation failed: the list is incomplete */
+};
+
+/* Append KEY=printf(FMT, ...) to @l (engine/fio_trace.c). */
+void nv_kv_add(struct nv_kvlist *l, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* engine/fio_nvme.c: NVMe generic char devices (passthrough). */
+/*
+ * Add what is known of file @i (@f) to @l: with @when "" its identity (model,
+ * serial, firmware, LBA format) and SMART log as "smart.before.*"; with
+ * "after" the SMART log again as "smart.after.*".  Nothing for targets that
+ * are not NVMe.
+ */
+void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i,
+		      struct nv_kvlist *l, const char *when);
+/* Trace operation of a write io_u (write, or the passthrough write_mode). */
+uint8_t nv_write_op(const struct io_u *io_u);
 int nv_nvme_ns_id(int fd);
 int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_file *nf);
 int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f);
 
 /* engine/fio_trace.c: the per-IO trace. */
 int nv_trace_open(struct thread_data *td, struct nv_data *ld);
-void nv_trace_completions(struct thread_data *td, struct nv_data *ld);
-void nv_trace_sync_completion(struct thread_data *td, struct nv_data *ld, struct io_u *io_u);
+/*
+ * Record one completed IO: @res is the raw completion result (cqe->res, or
+ * the -errno of a synchronous operation), @now the completion time.
+ * Returns 0, or -errno once the trace cannot be written (the job fails with
+ * a message naming the trace file).  A no-op without nv_trace.
+ */
+int nv_trace_io(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
+		int res, uint64_t now);
 void nv_trace_close(struct thread_data *td, struct nv_data *ld);
 
 #endif
