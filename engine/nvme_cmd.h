@@ -59,7 +59,6 @@ enum {
 #define NV_DSM_ATTR_DEALLOCATE	(1u << 2)	/* cdw11 AD */
 #define NV_DSM_MAX_RANGES	256
 #define NV_MAX_NLB		65536u		/* 16-bit 0's based NLB */
-#define NV_URING_CMD_MAX_FLUSH_NSID	0xffffffffu
 
 /* One Dataset Management range, as the device reads it (little endian). */
 struct nv_dsm_range {
@@ -100,16 +99,27 @@ struct nv_io {
 };
 
 /*
- * nv_geom_init - geometry for namespace nsid from parsed Identify data and
- * the transfer limit (see nv_max_transfer()); src names that limit.
+ * nv_geom_init - geometry for namespace nsid from parsed Identify data, the
+ * job's PRINFO (NV_PRINFO_*, from pi_act/pi_chk) and the transfer limit (see
+ * nv_max_transfer()); src names that limit.  With PRACT on a PI namespace
+ * whose metadata is only the 8-byte PI, the controller inserts and strips
+ * the PI and the host moves no metadata at all: the geometry then has
+ * md_size 0 and no extended LBAs (as fio's io_uring_cmd engine does), so
+ * buffers and offsets are plain lba_size blocks.
  */
 void nv_geom_init(struct nv_geom *g, uint32_t nsid, const struct nv_ns_info *ns,
-		  uint64_t max_xfer, const char *src);
+		  uint8_t prinfo, uint64_t max_xfer, const char *src);
 
 /* Bytes per logical block as addressed: lba_size (+ md_size if ext_lba). */
 static inline uint32_t nv_geom_block(const struct nv_geom *g)
 {
 	return g->lba_size + (g->ext_lba ? g->md_size : 0);
+}
+
+/* The size fio should see for a namespace of nsze blocks (real_file_size). */
+static inline uint64_t nv_geom_size(const struct nv_geom *g, uint64_t nsze)
+{
+	return nsze * nv_geom_block(g);
 }
 
 /* Opcode name ("Read", "Write Zeroes", ...), "Unknown" for others. */
