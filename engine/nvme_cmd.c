@@ -6,7 +6,6 @@
  */
 #include <endian.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,19 +14,7 @@
 
 #include "engine/nvme_cmd.h"
 #include "engine/nvme_id.h"
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+#include "engine/nvme_msg.h"
 
 void nv_geom_init(struct nv_geom *g, uint32_t nsid, const struct nv_ns_info *ns,
 		  uint8_t prinfo, uint64_t max_xfer, const char *src)
@@ -99,9 +86,9 @@ int nv_check_offset(const struct nv_geom *g, uint64_t offset, char *msg, size_t 
 	char d[80];
 
 	if (!g->lba_size)
-		return fail(msg, msglen, "namespace %u: LBA size unknown", g->nsid);
+		return nv_msg_fail(msg, msglen, "namespace %u: LBA size unknown", g->nsid);
 	if (offset % blk)
-		return fail(msg, msglen, "offset %llu is not a multiple of the %s",
+		return nv_msg_fail(msg, msglen, "offset %llu is not a multiple of the %s",
 			    (unsigned long long)offset, block_desc(g, d, sizeof(d)));
 	return 0;
 }
@@ -115,18 +102,18 @@ int nv_check_len(const struct nv_geom *g, uint8_t opcode, uint64_t len,
 	if (opcode == NV_OPC_FLUSH)
 		return 0;
 	if (!g->lba_size)
-		return fail(msg, msglen, "namespace %u: LBA size unknown", g->nsid);
+		return nv_msg_fail(msg, msglen, "namespace %u: LBA size unknown", g->nsid);
 	if (!len)
-		return fail(msg, msglen, "zero length %s", nv_opc_name(opcode));
+		return nv_msg_fail(msg, msglen, "zero length %s", nv_opc_name(opcode));
 	if (len % blk)
-		return fail(msg, msglen, "length %llu is not a multiple of the %s",
+		return nv_msg_fail(msg, msglen, "length %llu is not a multiple of the %s",
 			    (unsigned long long)len, block_desc(g, d, sizeof(d)));
 	if (opc_has_range(opcode) && len / blk > NV_MAX_NLB)
-		return fail(msg, msglen, "length %llu is %llu blocks, above the limit of %u blocks per %s command",
+		return nv_msg_fail(msg, msglen, "length %llu is %llu blocks, above the limit of %u blocks per %s command",
 			    (unsigned long long)len, (unsigned long long)(len / blk),
 			    NV_MAX_NLB, nv_opc_name(opcode));
 	if (nv_opc_has_data(opcode) && g->max_xfer && len > g->max_xfer)
-		return fail(msg, msglen, "length %llu exceeds max transfer %llu bytes (%s)",
+		return nv_msg_fail(msg, msglen, "length %llu exceeds max transfer %llu bytes (%s)",
 			    (unsigned long long)len, (unsigned long long)g->max_xfer,
 			    g->max_xfer_src ? g->max_xfer_src : "max transfer");
 	return 0;
@@ -148,15 +135,15 @@ static int check_data(const struct nv_io *io, char *msg, size_t msglen)
 
 	if (!io->iov) {
 		if (!io->buf)
-			return fail(msg, msglen, "%s without a data buffer", nv_opc_name(io->opcode));
+			return nv_msg_fail(msg, msglen, "%s without a data buffer", nv_opc_name(io->opcode));
 		return 0;
 	}
 	if (!io->nr_iov)
-		return fail(msg, msglen, "%s with an empty iovec", nv_opc_name(io->opcode));
+		return nv_msg_fail(msg, msglen, "%s with an empty iovec", nv_opc_name(io->opcode));
 	for (unsigned int i = 0; i < io->nr_iov; i++)
 		total += io->iov[i].iov_len;
 	if (total != io->len)
-		return fail(msg, msglen, "iovec total %llu bytes differs from length %llu",
+		return nv_msg_fail(msg, msglen, "iovec total %llu bytes differs from length %llu",
 			    (unsigned long long)total, (unsigned long long)io->len);
 	return 0;
 }
@@ -168,19 +155,19 @@ int nv_io_check(const struct nv_geom *g, const struct nv_io *io, char *msg, size
 	int ret;
 
 	if (io->opcode == NV_OPC_DSM)
-		return fail(msg, msglen, "Dataset Management is built with nv_cmd_dsm");
+		return nv_msg_fail(msg, msglen, "Dataset Management is built with nv_cmd_dsm");
 	if (!opc_has_range(io->opcode) && io->opcode != NV_OPC_FLUSH)
-		return fail(msg, msglen, "unsupported opcode 0x%02x", io->opcode);
+		return nv_msg_fail(msg, msglen, "unsupported opcode 0x%02x", io->opcode);
 	if (io->fua && !opc_has_fua_prinfo(io->opcode))
-		return fail(msg, msglen, "FUA is not defined for %s", name);
+		return nv_msg_fail(msg, msglen, "FUA is not defined for %s", name);
 	if (io->deac && io->opcode != NV_OPC_WRITE_ZEROES)
-		return fail(msg, msglen, "deallocate is only defined for Write Zeroes, not %s", name);
+		return nv_msg_fail(msg, msglen, "deallocate is only defined for Write Zeroes, not %s", name);
 	if (io->prinfo > 0xf)
-		return fail(msg, msglen, "PRINFO 0x%x is wider than 4 bits", io->prinfo);
+		return nv_msg_fail(msg, msglen, "PRINFO 0x%x is wider than 4 bits", io->prinfo);
 	if (io->prinfo && !opc_has_fua_prinfo(io->opcode))
-		return fail(msg, msglen, "protection information flags are not defined for %s", name);
+		return nv_msg_fail(msg, msglen, "protection information flags are not defined for %s", name);
 	if (io->prinfo && !g->pi_type)
-		return fail(msg, msglen, "pi_act/pi_chk given but namespace %u has no protection information",
+		return nv_msg_fail(msg, msglen, "pi_act/pi_chk given but namespace %u has no protection information",
 			    g->nsid);
 	if (io->opcode == NV_OPC_FLUSH)
 		return 0;
@@ -196,11 +183,11 @@ int nv_io_check(const struct nv_geom *g, const struct nv_io *io, char *msg, size
 			return ret;
 	}
 	if (io->md_len && (!g->md_size || g->ext_lba))
-		return fail(msg, msglen, "separate metadata buffer given but namespace %u has %s",
+		return nv_msg_fail(msg, msglen, "separate metadata buffer given but namespace %u has %s",
 			    g->nsid, g->md_size ? "extended LBAs (metadata inline)" : "no metadata");
 	need = md_need(g, io, io->len / nv_geom_block(g));
 	if (need && (!io->md || io->md_len < need))
-		return fail(msg, msglen, "metadata buffer is %u bytes, %s needs %llu (%llu blocks x %u bytes): set md_per_io_size",
+		return nv_msg_fail(msg, msglen, "metadata buffer is %u bytes, %s needs %llu (%llu blocks x %u bytes): set md_per_io_size",
 			    io->md ? io->md_len : 0, name, (unsigned long long)need,
 			    (unsigned long long)(io->len / nv_geom_block(g)), g->md_size);
 	return 0;
@@ -270,7 +257,7 @@ int nv_dsm_range_set(struct nv_dsm_range *r, const struct nv_geom *g, uint64_t o
 	if (ret)
 		return ret;
 	if (len / blk > UINT32_MAX)
-		return fail(msg, msglen, "trim length %llu is %llu blocks, above the limit of %u blocks per range",
+		return nv_msg_fail(msg, msglen, "trim length %llu is %llu blocks, above the limit of %u blocks per range",
 			    (unsigned long long)len, (unsigned long long)(len / blk), UINT32_MAX);
 	r->cattr = htole32(cattr);
 	r->nlb = htole32((uint32_t)(len / blk));
@@ -328,7 +315,7 @@ int nv_pi_chk_parse(const char *s, uint8_t *prchk, char *msg, size_t msglen)
 			if (strlen(words[i].word) == n && !strncasecmp(s, words[i].word, n))
 				break;
 		if (n && i == sizeof(words) / sizeof(words[0]))
-			return fail(msg, msglen, "pi_chk: unknown check '%.*s' (use GUARD, REFTAG, APPTAG)",
+			return nv_msg_fail(msg, msglen, "pi_chk: unknown check '%.*s' (use GUARD, REFTAG, APPTAG)",
 				    (int)n, s);
 		if (n)
 			bits |= words[i].bit;

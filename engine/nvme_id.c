@@ -5,11 +5,11 @@
  * Information log page); all multi-byte fields are little endian.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/nvme_id.h"
+#include "engine/nvme_msg.h"
 
 static uint16_t get_le16(const uint8_t *p)
 {
@@ -31,19 +31,6 @@ static unsigned __int128 get_le128(const uint8_t *p)
 {
 	return (unsigned __int128)get_le64(p) |
 	       (unsigned __int128)get_le64(p + 8) << 64;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
 }
 
 void nv_admin_identify(struct nvme_passthru_cmd *cmd, uint8_t cns, uint32_t nsid,
@@ -93,7 +80,7 @@ int nv_parse_id_ns(const void *buf, size_t len, struct nv_ns_info *ns,
 	unsigned lbads;
 
 	if (!buf || len < IDNS_MIN_LEN)
-		return fail(msg, msglen, "Identify Namespace data is %zu bytes, need at least %d",
+		return nv_msg_fail(msg, msglen, "Identify Namespace data is %zu bytes, need at least %d",
 			    buf ? len : 0, IDNS_MIN_LEN);
 	n.nsze = get_le64(p + IDNS_NSZE);
 	n.ncap = get_le64(p + IDNS_NCAP);
@@ -104,15 +91,15 @@ int nv_parse_id_ns(const void *buf, size_t len, struct nv_ns_info *ns,
 	n.dpc = p[IDNS_DPC];
 	n.dps = p[IDNS_DPS];
 	if (!n.nsze)
-		return fail(msg, msglen, "namespace size is 0 blocks (inactive namespace?)");
+		return nv_msg_fail(msg, msglen, "namespace size is 0 blocks (inactive namespace?)");
 	if (p[IDNS_NLBAF] > 63)
-		return fail(msg, msglen, "NLBAF %u is above the maximum 63", p[IDNS_NLBAF]);
+		return nv_msg_fail(msg, msglen, "NLBAF %u is above the maximum 63", p[IDNS_NLBAF]);
 
 	n.fmt_index = n.flbas & 0x0f;
 	if (n.nlbaf > 16)
 		n.fmt_index |= ((n.flbas >> 5) & 0x3) << 4;
 	if (n.fmt_index >= n.nlbaf)
-		return fail(msg, msglen, "format index %u out of range (%u formats)",
+		return nv_msg_fail(msg, msglen, "format index %u out of range (%u formats)",
 			    n.fmt_index, n.nlbaf);
 
 	lbaf = p + IDNS_LBAF + 4 * n.fmt_index;
@@ -120,7 +107,7 @@ int nv_parse_id_ns(const void *buf, size_t len, struct nv_ns_info *ns,
 	lbads = lbaf[2];
 	n.rp = lbaf[3] & 0x3;
 	if (lbads < 9 || lbads > 31)
-		return fail(msg, msglen, "LBA format %u has unsupported data size 2^%u",
+		return nv_msg_fail(msg, msglen, "LBA format %u has unsupported data size 2^%u",
 			    n.fmt_index, lbads);
 	n.lba_size = 1u << lbads;
 	n.ext_lba = n.md_size && (n.flbas & 0x10);
@@ -128,13 +115,13 @@ int nv_parse_id_ns(const void *buf, size_t len, struct nv_ns_info *ns,
 	n.pi_type = n.dps & 0x7;
 	n.pi_first = !!(n.dps & 0x8);
 	if (n.pi_type > 3)
-		return fail(msg, msglen, "reserved protection information type %u (dps 0x%x)",
+		return nv_msg_fail(msg, msglen, "reserved protection information type %u (dps 0x%x)",
 			    n.pi_type, n.dps);
 	if (n.pi_type && n.md_size < 8)
-		return fail(msg, msglen, "PI type %u with %u metadata bytes (need 8)",
+		return nv_msg_fail(msg, msglen, "PI type %u with %u metadata bytes (need 8)",
 			    n.pi_type, n.md_size);
 	if (n.nsze > UINT64_MAX / n.lba_size)
-		return fail(msg, msglen, "namespace size %llu blocks overflows",
+		return nv_msg_fail(msg, msglen, "namespace size %llu blocks overflows",
 			    (unsigned long long)n.nsze);
 	n.capacity = n.nsze * n.lba_size;
 	*ns = n;
@@ -170,7 +157,7 @@ int nv_parse_id_ctrl(const void *buf, size_t len, struct nv_ctrl_info *ctrl,
 	struct nv_ctrl_info c = { 0 };
 
 	if (!buf || len < IDC_MIN_LEN)
-		return fail(msg, msglen, "Identify Controller data is %zu bytes, need at least %d",
+		return nv_msg_fail(msg, msglen, "Identify Controller data is %zu bytes, need at least %d",
 			    buf ? len : 0, IDC_MIN_LEN);
 	c.vid = get_le16(p + IDC_VID);
 	c.ssvid = get_le16(p + IDC_SSVID);
@@ -229,7 +216,7 @@ int nv_parse_smart(const void *buf, size_t len, struct nv_smart *s,
 	const uint8_t *p = buf;
 
 	if (!buf || len < NV_SMART_LOG_LEN)
-		return fail(msg, msglen, "SMART log data is %zu bytes, need %d",
+		return nv_msg_fail(msg, msglen, "SMART log data is %zu bytes, need %d",
 			    buf ? len : 0, NV_SMART_LOG_LEN);
 	memset(s, 0, sizeof(*s));
 	s->critical_warning = p[SM_CRIT];
