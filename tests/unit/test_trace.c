@@ -1,0 +1,631 @@
+/*
+ * test_trace.c - the trace writer and reader end to end: round trips across
+ * many blocks, size per IO, truncation at every byte, bit flips, foreign
+ * files, write errors, back-pressure with tiny chunks, seeking.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/unit/check.h"
+#include "tests/unit/trace_gen.h"
+#include "trace/nvtrace.h"
+#include "trace/nvtrace_fmt.h"
+
+static char tmpdir[256];
+
+static const char *tpath(const char *name)
+{
+	static char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
+	return p;
+}
+
+static const struct nvt_kv hdr_kv[] = {
+	{ "job.name", "randread" },
+	{ "job.number", "3" },
+	{ "clock", "CLOCK_MONOTONIC" },
+	{ "file.0.path", "/dev/ng0n1" },
+	{ "empty", "" },
+};
+
+static const struct nvt_kv foot_kv[] = {
+	{ "smart.after.temperature", "310" },
+};
+
+/* Write n generated records; return them through *out (malloc'd) if wanted. */
+static int write_trace(const char *path, enum gen_pattern pat, unsigned qd, uint64_t seed,
+		       size_t n, const struct nvt_writer_opts *o, struct nvt_record **out)
+{
+	struct nvt_writer *w;
+	struct nvt_record *keep = NULL;
+	struct gen g;
+	int err;
+
+	err = nvt_writer_open(&w, path, hdr_kv, 5, o);
+	if (err)
+		return err;
+	if (out) {
+		keep = malloc((n ? n : 1) * sizeof(*keep));
+		if (!keep) {
+			nvt_writer_close(w, NULL, 0);
+			return -ENOMEM;
+		}
+	}
+	gen_init(&g, pat, qd, seed);
+	for (size_t i = 0; i < n; i++) {
+		struct nvt_record r;
+
+		gen_record(&g, &r);
+		if (keep)
+			keep[i] = r;
+		err = nvt_writer_append(w, &r);
+		if (err)
+			break;
+	}
+	if (err)
+		nvt_writer_close(w, foot_kv, 1);
+	else
+		err = nvt_writer_close(w, foot_kv, 1);
+	if (out)
+		*out = keep;
+	return err;
+}
+
+static int rec_eq(const struct nvt_record *a, const struct nvt_record *b)
+{
+	return a->submit_ns == b->submit_ns && a->complete_ns == b->complete_ns &&
+	       a->offset == b->offset && a->length == b->length && a->status == b->status &&
+	       a->qd == b->qd && a->op == b->op && a->file == b->file;
+}
+
+/*
+ * Read path completely, comparing each record with want[].  Returns the
+ * number of records read and matching, or -1 at the first differing record.
+ * *rc gets the reader's final return (0 or -errno).
+ */
+static long read_compare(const char *path, const struct nvt_record *want, size_t nwant,
+			 int *rc, struct nvt_read_info *info)
+{
+	struct nvt_reader *r;
+	const struct nvt_record *recs;
+	size_t n, got = 0;
+	int err;
+
+	err = nvt_reader_open(&r, path);
+	if (err) {
+		*rc = err;
+		if (info)
+			memset(info, 0, sizeof(*info));
+		nvt_reader_close(r);
+		return 0;
+	}
+	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1) {
+		for (size_t i = 0; i < n; i++, got++)
+			if (got >= nwant || !rec_eq(&recs[i], &want[got])) {
+				nvt_reader_close(r);
+				return -1;
+			}
+	}
+	*rc = err;
+	if (info)
+		nvt_reader_info(r, info);
+	nvt_reader_close(r);
+	return (long)got;
+}
+
+static void roundtrip(enum gen_pattern pat, unsigned qd, size_t n, unsigned block_records)
+{
+	struct nvt_writer_opts o = { .block_records = block_records };
+	struct nvt_record *want = NULL;
+	struct nvt_read_info info;
+	const char *p = tpath("rt.nvt");
+	int rc = 0;
+	long got;
+
+	CHECK_EQ_I64(write_trace(p, pat, qd, 42 + pat, n, &o, &want), 0);
+	got = read_compare(p, want, n, &rc, &info);
+	CHECK_EQ_I64(got, (long)n);
+	CHECK_EQ_I64(rc, 0);
+	CHECK_EQ_I64(info.footer, 1);
+	CHECK_EQ_I64(info.truncated, 0);
+	CHECK_EQ_U64(info.unused_bytes, 0);
+	CHECK_EQ_U64(info.records, n);
+	CHECK_EQ_U64(info.blocks, (n + block_records - 1) / block_records);
+	free(want);
+}
+
+TEST(roundtrip_randread)
+{
+	roundtrip(GEN_RANDREAD, 32, 200000, 4096);
+}
+
+TEST(roundtrip_seqwrite)
+{
+	roundtrip(GEN_SEQWRITE, 4, 100000, 1000);
+}
+
+TEST(roundtrip_mixed)
+{
+	roundtrip(GEN_MIXED, 64, 150000, 777);
+	roundtrip(GEN_MIXED, 1, 10, 1);		/* one record per block */
+}
+
+/* Extreme field values, including time going backwards and u64 wrap. */
+TEST(roundtrip_extremes)
+{
+	struct nvt_record rec[6] = {
+		{ 0, 0, 0, 0, 0, 0, 0, 0 },
+		{ UINT64_MAX, 0, UINT64_MAX, UINT32_MAX, INT32_MIN, UINT16_MAX, NVT_OP_VERIFY, 255 },
+		{ 5, 5000000000ull, 1, 1, INT32_MAX, 1, NVT_OP_TRIM, 1 },
+		{ 1ull << 63, 7, (1ull << 63) + 4096, 4096, -5, 2, NVT_OP_UNCOR, 0 },
+		{ 100, 50, 4096, 0, 0, 3, NVT_OP_FLUSH, 0 },
+		{ 3, UINT64_MAX, 0, 4096, 0x4281, 4, NVT_OP_ZEROES, 2 },
+	};
+	struct nvt_writer *w;
+	struct nvt_read_info info;
+	const char *p = tpath("ext.nvt");
+	int rc = 0;
+
+	CHECK_EQ_I64(nvt_writer_open(&w, p, NULL, 0, NULL), 0);
+	for (int i = 0; i < 6; i++)
+		CHECK_EQ_I64(nvt_writer_append(w, &rec[i]), 0);
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+	CHECK_EQ_I64(read_compare(p, rec, 6, &rc, &info), 6);
+	CHECK_EQ_I64(rc, 0);
+	/* time-based sealing: completion times jump, so several blocks */
+	CHECK(info.blocks > 1);
+}
+
+/* Empty trace: header and footer only. */
+TEST(empty_trace)
+{
+	struct nvt_writer *w;
+	struct nvt_read_info info;
+	int rc = 0;
+
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("empty.nvt"), hdr_kv, 5, NULL), 0);
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+	CHECK_EQ_I64(read_compare(tpath("empty.nvt"), NULL, 0, &rc, &info), 0);
+	CHECK_EQ_I64(rc, 0);
+	CHECK_EQ_I64(info.footer, 1);
+	CHECK_EQ_U64(info.blocks, 0);
+}
+
+TEST(header_footer_kv)
+{
+	struct nvt_reader *r;
+	const struct nvt_record *recs;
+	const struct nvt_footer *f;
+	size_t n;
+	int err;
+
+	CHECK_EQ_I64(write_trace(tpath("kv.nvt"), GEN_MIXED, 8, 7, 5000, NULL, NULL), 0);
+	CHECK_EQ_I64(nvt_reader_open(&r, tpath("kv.nvt")), 0);
+	CHECK_EQ_U64(nvt_reader_nkv(r), 5);
+	CHECK_STR(nvt_reader_get(r, "job.name"), "randread");
+	CHECK_STR(nvt_reader_get(r, "empty"), "");
+	CHECK(nvt_reader_get(r, "nope") == NULL);
+	CHECK(nvt_reader_footer(r) == NULL);
+	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1)
+		;
+	CHECK_EQ_I64(err, 0);
+	f = nvt_reader_footer(r);
+	CHECK(f != NULL);
+	if (f) {
+		uint64_t sum = 0;
+
+		CHECK_EQ_U64(f->records, 5000);
+		for (int i = 0; i < NVT_OP__MAX; i++)
+			sum += f->op[i].records;
+		CHECK_EQ_U64(sum, 5000);
+		CHECK_EQ_U64(f->nkv, 1);
+		if (f->nkv == 1)
+			CHECK_STR(f->kv[0].value, "310");
+		CHECK(f->nindex >= 1);
+	}
+	nvt_reader_close(r);
+}
+
+/*
+ * Bytes per IO for 4k randread over 1 GiB at QD 32: the issue's bound is 6.
+ * The stream is deterministic, so the size is too.
+ */
+TEST(size_randread_1g)
+{
+	const char *p = tpath("size.nvt");
+	const size_t n = 1000000;
+	struct stat st;
+	double bpio;
+
+	CHECK_EQ_I64(write_trace(p, GEN_RANDREAD, 32, 1, n, NULL, NULL), 0);
+	CHECK_EQ_I64(stat(p, &st), 0);
+	bpio = (double)st.st_size / (double)n;
+	printf("size: 4k randread 1 GiB qd32: %.3f bytes/IO (%lld bytes for %zu IOs)\n",
+	       bpio, (long long)st.st_size, n);
+	CHECK(bpio <= 6.0);
+}
+
+static int slurp(const char *path, uint8_t **buf, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len ? *len : 1);
+	if (!*buf || read(fd, *buf, *len) != (ssize_t)*len) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int spit(const char *path, const uint8_t *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, buf, len) == (ssize_t)len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Small trace with several blocks, for the byte-level tests. */
+static int small_trace(const char *p, struct nvt_record **want, size_t *n, uint8_t **buf, size_t *len)
+{
+	struct nvt_writer_opts o = { .block_records = 7 };
+
+	*n = 40;
+	if (write_trace(p, GEN_MIXED, 4, 99, *n, &o, want))
+		return -1;
+	return slurp(p, buf, len);
+}
+
+TEST(truncate_every_byte)
+{
+	struct nvt_record *want = NULL;
+	uint8_t *buf = NULL;
+	size_t n, len;
+	const char *p = tpath("cut.nvt");
+	uint64_t hdr_end = 0;
+	int bad = 0;
+
+	CHECK_EQ_I64(small_trace(tpath("small.nvt"), &want, &n, &buf, &len), 0);
+	if (!buf)
+		return;
+	for (size_t cut = 0; cut < len; cut++) {
+		struct nvt_read_info info;
+		int rc = 0;
+		long got;
+
+		spit(p, buf, cut);
+		got = read_compare(p, want, n, &rc, &info);
+		if (rc == 0 && !hdr_end)
+			hdr_end = cut;
+		if (got < 0) {
+			bad++;	/* wrong numbers */
+			continue;
+		}
+		if (cut < hdr_end || (!hdr_end && rc != 0)) {
+			/* inside the file header: an error, never records */
+			if (got != 0 || rc == 0)
+				bad++;
+			continue;
+		}
+		/* complete blocks only, the rest reported, never a footer */
+		if (rc != 0 || info.footer || !info.truncated ||
+		    (uint64_t)got != info.records || info.used_bytes + info.unused_bytes != cut ||
+		    (got % 7 && (size_t)got != n))
+			bad++;
+	}
+	CHECK(hdr_end > 0);
+	CHECK_EQ_I64(bad, 0);
+	free(want);
+	free(buf);
+}
+
+TEST(bit_flips)
+{
+	struct nvt_record *want = NULL;
+	uint8_t *buf = NULL;
+	size_t n, len;
+	const char *p = tpath("flip.nvt");
+	int bad = 0, errors = 0;
+
+	CHECK_EQ_I64(small_trace(tpath("small2.nvt"), &want, &n, &buf, &len), 0);
+	if (!buf)
+		return;
+	for (size_t at = 0; at < len; at++) {
+		for (int bit = 0; bit < 8; bit += 3) {
+			struct nvt_read_info info;
+			int rc = 0;
+			long got;
+
+			buf[at] ^= (uint8_t)(1 << bit);
+			spit(p, buf, len);
+			buf[at] ^= (uint8_t)(1 << bit);
+			got = read_compare(p, want, n, &rc, &info);
+			if (got < 0)
+				bad++;		/* a record decoded to wrong numbers */
+			else if (rc == 0 && (size_t)got == n && info.footer)
+				bad++;		/* the flip went unnoticed */
+			else if (rc != 0)
+				errors++;
+		}
+	}
+	CHECK_EQ_I64(bad, 0);
+	CHECK(errors > 0);
+	free(want);
+	free(buf);
+}
+
+/* The error message names the block and the offset. */
+TEST(flip_message)
+{
+	struct nvt_record *want = NULL;
+	uint8_t *buf = NULL;
+	size_t n, len;
+	struct nvt_reader *r;
+	const struct nvt_record *recs;
+	size_t k;
+	int err, blocks = 0;
+	uint32_t kv_len;
+	size_t b1;
+	char expect[700];
+
+	CHECK_EQ_I64(small_trace(tpath("small3.nvt"), &want, &n, &buf, &len), 0);
+	if (!buf)
+		return;
+	kv_len = nvt_get32(buf + 12);
+	/* second block: after the header and the first block */
+	b1 = NVT_FILE_HDR_FIXED + kv_len + 4;
+	b1 += NVT_BLOCK_HDR_LEN + nvt_get32(buf + b1 + 16);
+	buf[b1 + NVT_BLOCK_HDR_LEN + 3] ^= 0x10;	/* inside block 1's payload */
+	spit(tpath("msg.nvt"), buf, len);
+	CHECK_EQ_I64(nvt_reader_open(&r, tpath("msg.nvt")), 0);
+	while ((err = nvt_reader_next_block(r, &recs, &k)) == 1)
+		blocks++;
+	CHECK_EQ_I64(blocks, 1);
+	CHECK_EQ_I64(err, -EBADMSG);
+	snprintf(expect, sizeof(expect), "%s: damaged: block 1 at offset %zu: payload CRC mismatch",
+		 tpath("msg.nvt"), b1);
+	CHECK(strcmp(nvt_reader_strerror(r), expect) == 0);
+	nvt_reader_close(r);
+	free(want);
+	free(buf);
+}
+
+TEST(foreign_and_version)
+{
+	struct nvt_reader *r;
+	uint8_t *buf = NULL;
+	size_t len;
+	int err;
+
+	spit(tpath("foreign"), (const uint8_t *)"hello, this is not a trace\n", 27);
+	err = nvt_reader_open(&r, tpath("foreign"));
+	CHECK_EQ_I64(err, -EINVAL);
+	CHECK(strstr(nvt_reader_strerror(r), "not an nvtrace file") != NULL);
+	CHECK(strstr(nvt_reader_strerror(r), tpath("foreign")) != NULL);
+	nvt_reader_close(r);
+
+	err = nvt_reader_open(&r, tpath("does-not-exist"));
+	CHECK_EQ_I64(err, -ENOENT);
+	nvt_reader_close(r);
+
+	CHECK_EQ_I64(write_trace(tpath("v.nvt"), GEN_RANDREAD, 2, 1, 10, NULL, NULL), 0);
+	CHECK_EQ_I64(slurp(tpath("v.nvt"), &buf, &len), 0);
+	if (!buf)
+		return;
+	nvt_put16(buf + 8, 2);	/* major 2 */
+	spit(tpath("v2.nvt"), buf, len);
+	err = nvt_reader_open(&r, tpath("v2.nvt"));
+	CHECK_EQ_I64(err, -ENOTSUP);
+	CHECK(strstr(nvt_reader_strerror(r), "version 2.0") != NULL);
+	nvt_reader_close(r);
+	free(buf);
+}
+
+/* A minor version bump is readable (forward compatible within a major). */
+TEST(minor_version_readable)
+{
+	struct nvt_reader *r;
+	uint8_t *buf = NULL;
+	size_t len;
+	uint32_t kv_len;
+
+	CHECK_EQ_I64(write_trace(tpath("m.nvt"), GEN_RANDREAD, 2, 1, 10, NULL, NULL), 0);
+	CHECK_EQ_I64(slurp(tpath("m.nvt"), &buf, &len), 0);
+	if (!buf)
+		return;
+	nvt_put16(buf + 10, 7);
+	kv_len = nvt_get32(buf + 12);
+	nvt_put32(buf + 16 + kv_len, nvt_crc32(buf, 16 + kv_len));
+	spit(tpath("m7.nvt"), buf, len);
+	CHECK_EQ_I64(nvt_reader_open(&r, tpath("m7.nvt")), 0);
+	nvt_reader_close(r);
+	free(buf);
+}
+
+TEST(enospc_sticky)
+{
+	struct nvt_writer_opts o = { .block_records = 16 };
+	struct nvt_writer *w;
+	struct nvt_record rec = { 1, 2, 0, 4096, 0, 1, 0, 0 };
+	char msg[256];
+	int err = 0;
+
+	if (access("/dev/full", W_OK)) {
+		printf("SKIP: test_trace/enospc_sticky (no /dev/full)\n");
+		return;
+	}
+	CHECK_EQ_I64(nvt_writer_open(&w, "/dev/full", hdr_kv, 5, &o), 0);
+	for (int i = 0; i < 100000 && !err; i++)
+		err = nvt_writer_append(w, &rec);
+	CHECK_EQ_I64(err, -ENOSPC);
+	CHECK_STR(nvt_writer_strerror(w), "write /dev/full: No space left on device");
+	CHECK_EQ_I64(nvt_writer_append(w, &rec), -ENOSPC);	/* sticky */
+	CHECK_EQ_I64(nvt_writer_close_msg(w, NULL, 0, msg, sizeof(msg)), -ENOSPC);
+	CHECK_STR(msg, "write /dev/full: No space left on device");
+}
+
+TEST(open_errors)
+{
+	struct nvt_writer *w = (struct nvt_writer *)1;
+	struct nvt_writer_opts bad = { .zlevel = 10 };
+	struct nvt_kv badkv[] = { { "", "x" } };
+	struct nvt_record r = { 0 };
+
+	CHECK_EQ_I64(nvt_writer_open(&w, "/nonexistent-dir/x.nvt", NULL, 0, NULL), -ENOENT);
+	CHECK(w == NULL);
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("x.nvt"), NULL, 0, &bad), -EINVAL);
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("x.nvt"), badkv, 1, NULL), -EINVAL);
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("x.nvt"), NULL, 0, NULL), 0);
+	r.op = NVT_OP__MAX;
+	CHECK_EQ_I64(nvt_writer_append(w, &r), -EINVAL);
+	r.op = 0;
+	CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
+	/* a bad footer kv is reported, and the records still land */
+	CHECK_EQ_I64(nvt_writer_close(w, badkv, 1), -EINVAL);
+	{
+		int rc = 1;
+		struct nvt_read_info info;
+
+		CHECK_EQ_I64(read_compare(tpath("x.nvt"), &r, 1, &rc, &info), 1);
+		CHECK_EQ_I64(rc, 0);
+		CHECK_EQ_I64(info.footer, 1);
+	}
+}
+
+/* Tiny chunks, two of them: the appender must wait for the writer thread. */
+TEST(backpressure_tiny_chunks)
+{
+	struct nvt_writer_opts o = { .block_records = 3, .nchunks = 2, .zlevel = 9 };
+	struct nvt_record *want = NULL;
+	struct nvt_read_info info;
+	int rc = 0;
+
+	CHECK_EQ_I64(write_trace(tpath("bp.nvt"), GEN_MIXED, 16, 5, 30000, &o, &want), 0);
+	CHECK_EQ_I64(read_compare(tpath("bp.nvt"), want, 30000, &rc, &info), 30000);
+	CHECK_EQ_I64(rc, 0);
+	CHECK_EQ_U64(info.blocks, 10000);
+	free(want);
+}
+
+/* Time-based sealing and the index used for seeking. */
+TEST(seek_time)
+{
+	struct nvt_writer_opts o = { .block_ns = 1000000 };	/* 1 ms blocks */
+	struct nvt_record *want = NULL;
+	struct nvt_reader *r;
+	const struct nvt_record *recs;
+	size_t n, nrec = 100000, first = 0;
+	uint64_t t;
+	int err;
+
+	CHECK_EQ_I64(write_trace(tpath("seek.nvt"), GEN_RANDREAD, 32, 3, nrec, &o, &want), 0);
+	if (!want)
+		return;
+	t = want[nrec / 2].complete_ns;
+	CHECK_EQ_I64(nvt_reader_open(&r, tpath("seek.nvt")), 0);
+	CHECK_EQ_I64(nvt_reader_seek_time(r, t), 0);
+	err = nvt_reader_next_block(r, &recs, &n);
+	CHECK_EQ_I64(err, 1);
+	if (err == 1) {
+		/* the block starts at or before t, less than 1 ms before it */
+		CHECK(recs[0].complete_ns <= t);
+		CHECK(t - recs[0].complete_ns < 1000000);
+		while (first < nrec && !rec_eq(&want[first], &recs[0]))
+			first++;
+		CHECK(first < nrec);
+	}
+	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1)
+		;
+	CHECK_EQ_I64(err, 0);
+	nvt_reader_close(r);
+	free(want);
+}
+
+/* Many blocks: the index stays bounded and its stride grows. */
+TEST(index_bounded)
+{
+	struct nvt_writer_opts o = { .block_records = 1 };
+	struct nvt_reader *r;
+	const struct nvt_record *recs;
+	const struct nvt_footer *f;
+	size_t n;
+	int err;
+
+	CHECK_EQ_I64(write_trace(tpath("idx.nvt"), GEN_RANDREAD, 4, 3, 3 * NVT_INDEX_MAX + 5, &o, NULL), 0);
+	CHECK_EQ_I64(nvt_reader_open(&r, tpath("idx.nvt")), 0);
+	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1)
+		;
+	CHECK_EQ_I64(err, 0);
+	f = nvt_reader_footer(r);
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(f->nindex <= NVT_INDEX_MAX);
+		CHECK_EQ_U64(f->index_stride, 4);
+		for (uint32_t i = 0; i < f->nindex; i++)
+			CHECK_EQ_U64(f->index[i].seq, i * f->index_stride);
+	}
+	nvt_reader_close(r);
+}
+
+TEST(op_names)
+{
+	CHECK_STR(nvt_op_name(NVT_OP_READ), "read");
+	CHECK_STR(nvt_op_name(NVT_OP_ZEROES), "zeroes");
+	CHECK_STR(nvt_op_name(NVT_OP_VERIFY), "verify");
+	CHECK(nvt_op_name(NVT_OP__MAX) == NULL);
+	CHECK_EQ_I64(nvt_op_parse("uncor"), NVT_OP_UNCOR);
+	CHECK_EQ_I64(nvt_op_parse("bogus"), -1);
+}
+
+int main(void)
+{
+	const char *base = getenv("TESTTMP");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace.XXXXXX", base ? base : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	RUN(op_names);
+	RUN(roundtrip_randread);
+	RUN(roundtrip_seqwrite);
+	RUN(roundtrip_mixed);
+	RUN(roundtrip_extremes);
+	RUN(empty_trace);
+	RUN(header_footer_kv);
+	RUN(size_randread_1g);
+	RUN(truncate_every_byte);
+	RUN(bit_flips);
+	RUN(flip_message);
+	RUN(foreign_and_version);
+	RUN(minor_version_readable);
+	RUN(enospc_sticky);
+	RUN(open_errors);
+	RUN(backpressure_tiny_chunks);
+	RUN(seek_time);
+	RUN(index_bounded);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+	return check_summary();
+}

@@ -1,0 +1,187 @@
+/*
+ * nvtrace.h - the per-IO trace: record type, background writer, streaming reader.
+ *
+ * One codec shared by the engine (writer) and nvanalyze (reader).  The file
+ * format is specified in docs/trace-format.md.
+ *
+ * Writer: nvt_writer_open() starts one background thread; the IO thread calls
+ * nvt_writer_append() for every completion, which copies the record into the
+ * current in-memory chunk.  A full chunk (block_records records, or block_ns
+ * of completion time) is handed to the background thread, which encodes,
+ * compresses and writes it as one block.  Memory is bounded by nchunks
+ * chunks; when all are busy the IO thread waits, records are never dropped.
+ * Any write error is sticky: append and close return it, and
+ * nvt_writer_strerror() names the file.  One writer has one producer: append
+ * and close must be called from one thread at a time.
+ *
+ * Reader: nvt_reader_open() checks the file header; nvt_reader_next_block()
+ * returns the records of one block at a time (memory: one block).  A file
+ * cut short is readable up to its last complete block; nvt_reader_info()
+ * says how many bytes at the end were unusable and whether the footer was
+ * present.  A CRC mismatch is an error (-EBADMSG) naming the block sequence
+ * number and file offset; damaged data is never decoded.
+ */
+#ifndef NV_TRACE_H
+#define NV_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum nvt_op {
+	NVT_OP_READ = 0,
+	NVT_OP_WRITE,
+	NVT_OP_TRIM,
+	NVT_OP_FLUSH,
+	NVT_OP_ZEROES,
+	NVT_OP_UNCOR,
+	NVT_OP_VERIFY,
+	NVT_OP__MAX
+};
+
+/* "read", "write", "trim", "flush", "zeroes", "uncor", "verify"; NULL if out of range. */
+const char *nvt_op_name(unsigned op);
+/* The inverse of nvt_op_name(): the op number, or -1 for an unknown word. */
+int nvt_op_parse(const char *name);
+
+struct nvt_record {
+	uint64_t submit_ns;	/* CLOCK_MONOTONIC ns at submission */
+	uint64_t complete_ns;	/* CLOCK_MONOTONIC ns when the completion was reaped */
+	uint64_t offset;	/* bytes */
+	uint32_t length;	/* bytes */
+	int32_t status;		/* 0 ok, >0 NVMe status as the kernel returns it, <0 -errno */
+	uint16_t qd;		/* IOs in flight at submission, this one included */
+	uint8_t op;		/* enum nvt_op */
+	uint8_t file;		/* index in the job's file list */
+};
+
+struct nvt_kv {
+	const char *key;	/* non-empty, no NUL inside (it is a C string) */
+	const char *value;	/* C string, may be empty */
+};
+
+/* Limits the format imposes (see docs/trace-format.md). */
+#define NVT_MAX_BLOCK_RECORDS	(1u << 20)
+#define NVT_MAX_KV_BYTES	(16u << 20)
+
+struct nvt_writer_opts {
+	int zlevel;		/* zlib level 1..9; 0 selects the default, 1 */
+	unsigned block_records;	/* max records per block; 0: 65536; at most NVT_MAX_BLOCK_RECORDS */
+	uint64_t block_ns;	/* max completion-time span of a block; 0: 1e9 (1 s) */
+	unsigned nchunks;	/* in-memory chunks (>= 2); 0: 4 */
+};
+
+struct nvt_writer;
+
+/*
+ * Create (truncate) the trace file at path and start the writer thread.  The
+ * header (hdr, nhdr key/value pairs; copied) is written by the thread, so a
+ * write error on it shows up as the sticky error of append/close.  opts may
+ * be NULL.  Returns 0, or -errno (-EINVAL for bad opts or a bad kv, the
+ * open(2) or pthread_create error otherwise) with *w = NULL.
+ */
+int nvt_writer_open(struct nvt_writer **w, const char *path,
+		    const struct nvt_kv *hdr, size_t nhdr,
+		    const struct nvt_writer_opts *opts);
+
+/*
+ * Hot path: copy *r into the current chunk.  May block while all chunks wait
+ * for the writer thread.  Returns 0, -EINVAL for an op >= NVT_OP__MAX (not
+ * stored, not sticky), or the sticky -errno once the writer thread failed
+ * (the record is then not stored; the job must fail).
+ */
+int nvt_writer_append(struct nvt_writer *w, const struct nvt_record *r);
+
+/*
+ * Seal the last block, write the footer (per-op totals, time index, the
+ * footer kv), join the thread, close the file and free w (w may be NULL).
+ * Returns 0 or the first error.  The message: nvt_writer_strerror() before
+ * close, or through nvt_writer_close_msg()'s errbuf (may be NULL), which gets
+ * a copy since w is gone on return.  A footer kv that cannot be stored is
+ * left out (the footer is still written) and close returns -EINVAL.
+ */
+int nvt_writer_close(struct nvt_writer *w, const struct nvt_kv *footer, size_t nfooter);
+int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size_t nfooter,
+			 char *errbuf, size_t errlen);
+
+/* The sticky error as text, e.g. "write /path/trace.nvt: No space left on device"; "" if none. */
+const char *nvt_writer_strerror(struct nvt_writer *w);
+
+/* Per-operation totals, as stored in the footer. */
+struct nvt_totals {
+	uint64_t records;
+	uint64_t bytes;		/* sum of length */
+	uint64_t errors;	/* records with status != 0 */
+};
+
+struct nvt_footer {
+	uint32_t blocks;
+	uint64_t records;
+	uint64_t min_complete_ns, max_complete_ns;	/* 0, 0 if no records */
+	struct nvt_totals op[NVT_OP__MAX];
+	uint32_t index_stride;	/* every index_stride-th block is indexed */
+	uint32_t nindex;
+	struct nvt_index_entry {
+		uint64_t file_offset;	/* of the block header */
+		uint64_t min_complete_ns;
+		uint32_t seq;
+		uint32_t nrec;
+	} *index;
+	size_t nkv;
+	struct nvt_kv *kv;
+};
+
+struct nvt_reader;
+
+/* What the reader has seen so far; final once next_block returned 0 or < 0. */
+struct nvt_read_info {
+	unsigned major, minor;	/* format version of the file */
+	uint32_t blocks;	/* complete, verified blocks returned */
+	uint64_t records;	/* records in them */
+	uint64_t used_bytes;	/* header + those blocks (+ footer) */
+	uint64_t unused_bytes;	/* bytes after that which could not be used */
+	int footer;		/* 1: a valid footer was read and matched the blocks */
+	int truncated;		/* 1: the file ends inside a block or the footer, or without footer */
+	uint64_t last_block_offset;	/* file offset of the last good block's header */
+};
+
+/*
+ * Open path (or "-" for stdin) and verify the file header.  Returns 0, or
+ * -errno: -EINVAL not an nvtrace file, -ENOTSUP unsupported major version,
+ * -EBADMSG damaged or truncated header, or the open/read error.  On failure
+ * *r is still set when errmsg is wanted: call nvt_reader_strerror(*r) and
+ * then nvt_reader_close(*r); *r is NULL only when out of memory.
+ */
+int nvt_reader_open(struct nvt_reader **r, const char *path);
+
+/*
+ * Read the next block: *recs points to its *n records (valid until the next
+ * call).  Returns 1 with a block, 0 at the end of usable data (clean end or
+ * truncation: see nvt_reader_info), or -errno on damage (-EBADMSG: CRC
+ * mismatch, bad framing, footer inconsistent with the blocks) or I/O error;
+ * the message names the block sequence number and file offset.
+ */
+int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, size_t *n);
+
+/*
+ * Position the reader at the last indexed block that starts at or before
+ * complete time t_ns (from the footer's index; records with complete_ns >= t
+ * follow if completion times are non-decreasing, as the engine writes them).
+ * Needs a seekable file with a valid footer.  Returns 0 or -errno
+ * (-ENOENT: no footer/index, -ESPIPE: not seekable).
+ */
+int nvt_reader_seek_time(struct nvt_reader *r, uint64_t t_ns);
+
+/* Header kv pairs, in file order. */
+size_t nvt_reader_nkv(const struct nvt_reader *r);
+const struct nvt_kv *nvt_reader_kv(const struct nvt_reader *r);
+/* The value for key in the header, or NULL. */
+const char *nvt_reader_get(const struct nvt_reader *r, const char *key);
+/* The footer once it has been read (after next_block returned 0), else NULL. */
+const struct nvt_footer *nvt_reader_footer(const struct nvt_reader *r);
+void nvt_reader_info(const struct nvt_reader *r, struct nvt_read_info *info);
+/* Last error message, naming the file; "" if none. */
+const char *nvt_reader_strerror(const struct nvt_reader *r);
+const char *nvt_reader_path(const struct nvt_reader *r);
+void nvt_reader_close(struct nvt_reader *r);
+
+#endif

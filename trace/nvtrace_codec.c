@@ -1,0 +1,674 @@
+/*
+ * nvtrace_codec.c - pure encode/decode of the nvtrace format pieces: op names,
+ * block headers, the column-encoded record payload, kv areas and the footer.
+ * docs/trace-format.md is the specification; keep the two in step.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "trace/nvtrace_fmt.h"
+
+static const char *const op_names[NVT_OP__MAX] = {
+	[NVT_OP_READ] = "read",
+	[NVT_OP_WRITE] = "write",
+	[NVT_OP_TRIM] = "trim",
+	[NVT_OP_FLUSH] = "flush",
+	[NVT_OP_ZEROES] = "zeroes",
+	[NVT_OP_UNCOR] = "uncor",
+	[NVT_OP_VERIFY] = "verify",
+};
+
+const char *nvt_op_name(unsigned op)
+{
+	return op < NVT_OP__MAX ? op_names[op] : NULL;
+}
+
+int nvt_op_parse(const char *name)
+{
+	for (unsigned i = 0; i < NVT_OP__MAX; i++)
+		if (!strcmp(op_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+uint32_t nvt_crc32(const void *p, size_t n)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	const Bytef *b = p;
+
+	while (n) {	/* crc32() takes a uInt length */
+		uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+		c = crc32(c, b, chunk);
+		b += chunk;
+		n -= chunk;
+	}
+	return (uint32_t)c;
+}
+
+int nvt_buf_reserve(struct nvt_buf *b, size_t more)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (b->cap - b->len >= more)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap - b->len < more)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -ENOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void nvt_buf_free(struct nvt_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- block header ---- */
+
+void nvt_block_hdr_pack(uint8_t *out, const struct nvt_block_hdr *h)
+{
+	memcpy(out, NVT_BLOCK_MAGIC, 4);
+	nvt_put32(out + 4, h->seq);
+	nvt_put32(out + 8, h->nrec);
+	nvt_put32(out + 12, h->raw_len);
+	nvt_put32(out + 16, h->comp_len);
+	nvt_put32(out + 20, h->payload_crc);
+	nvt_put64(out + 24, h->min_complete_ns);
+	nvt_put64(out + 32, h->max_complete_ns);
+	out[40] = h->codec;
+	out[41] = h->zlevel;
+	nvt_put16(out + 42, 0);
+	nvt_put32(out + 44, nvt_crc32(out, 44));
+}
+
+int nvt_block_hdr_unpack(const uint8_t *in, struct nvt_block_hdr *h, const char **why)
+{
+	if (memcmp(in, NVT_BLOCK_MAGIC, 4)) {
+		*why = "no block sync magic";
+		return -EBADMSG;
+	}
+	if (nvt_get32(in + 44) != nvt_crc32(in, 44)) {
+		*why = "block header CRC mismatch";
+		return -EBADMSG;
+	}
+	h->seq = nvt_get32(in + 4);
+	h->nrec = nvt_get32(in + 8);
+	h->raw_len = nvt_get32(in + 12);
+	h->comp_len = nvt_get32(in + 16);
+	h->payload_crc = nvt_get32(in + 20);
+	h->min_complete_ns = nvt_get64(in + 24);
+	h->max_complete_ns = nvt_get64(in + 32);
+	h->codec = in[40];
+	h->zlevel = in[41];
+	if (h->codec != NVT_CODEC_ZLIB) {
+		*why = "unknown block codec";
+		return -EBADMSG;
+	}
+	if (!h->nrec || h->nrec > NVT_MAX_BLOCK_RECORDS || h->raw_len > NVT_RAW_BOUND(h->nrec) ||
+	    h->min_complete_ns > h->max_complete_ns) {
+		*why = "block header fields out of range";
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* ---- integer columns ---- */
+
+/* Append v as LEB128 (7 bits per byte, low first); room must be reserved. */
+static void put_varint(struct nvt_buf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		b->p[b->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b->p[b->len++] = (uint8_t)v;
+}
+
+/* Read a LEB128 value of at most 10 bytes; 0 or -EBADMSG past the end. */
+static int get_varint(const uint8_t *in, size_t len, size_t *pos, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned shift = 0; shift < 70; shift += 7) {
+		uint8_t c;
+
+		if (*pos >= len)
+			return -EBADMSG;
+		c = in[(*pos)++];
+		if (shift == 63 && c > 1)
+			return -EBADMSG;
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+	}
+	return -EBADMSG;
+}
+
+/*
+ * Zigzag of the signed value (sign, mag << shift), done in unsigned
+ * arithmetic so that every 64-bit pattern round-trips: d is the two's
+ * complement difference, and shift divides it exactly.
+ */
+static uint64_t zz_shift(uint64_t d, unsigned shift)
+{
+	if ((int64_t)d < 0) {
+		uint64_t mag = (0 - d) >> shift;
+		return (mag << 1) - 1;
+	}
+	return (d >> shift) << 1;
+}
+
+static uint64_t unzz_shift(uint64_t u, unsigned shift)
+{
+	if (u & 1)
+		return 0 - (((u >> 1) + 1) << shift);
+	return (u >> 1) << shift;
+}
+
+static unsigned byte_width(uint64_t v)
+{
+	unsigned w = 0;
+
+	while (v) {
+		w++;
+		v >>= 8;
+	}
+	return w;
+}
+
+/*
+ * Append an integer column of m values: u8 width, varint base (the minimum),
+ * then width byte planes of m bytes each (plane k = byte k of value - base).
+ * Constant columns cost two bytes.  Room must be reserved.
+ */
+static void put_column(struct nvt_buf *b, const uint64_t *v, size_t m)
+{
+	uint64_t lo = m ? v[0] : 0, hi = lo;
+	unsigned w;
+
+	for (size_t i = 1; i < m; i++) {
+		if (v[i] < lo)
+			lo = v[i];
+		if (v[i] > hi)
+			hi = v[i];
+	}
+	w = byte_width(hi - lo);
+	b->p[b->len++] = (uint8_t)w;
+	put_varint(b, lo);
+	for (unsigned k = 0; k < w; k++) {
+		uint8_t *plane = b->p + b->len;
+		unsigned sh = 8 * k;
+
+		for (size_t i = 0; i < m; i++)
+			plane[i] = (uint8_t)((v[i] - lo) >> sh);
+		b->len += m;
+	}
+}
+
+/* Inverse of put_column: 0, or -EBADMSG if the column does not fit in len. */
+static int get_column(const uint8_t *in, size_t len, size_t *pos, uint64_t *v, size_t m)
+{
+	uint64_t base;
+	unsigned w;
+
+	if (*pos >= len)
+		return -EBADMSG;
+	w = in[(*pos)++];
+	if (w > 8 || get_varint(in, len, pos, &base))
+		return -EBADMSG;
+	if (w && (len - *pos) / w < m)
+		return -EBADMSG;
+	for (size_t i = 0; i < m; i++)
+		v[i] = 0;
+	for (unsigned k = 0; k < w; k++) {
+		const uint8_t *plane = in + *pos;
+		unsigned sh = 8 * k;
+
+		for (size_t i = 0; i < m; i++)
+			v[i] |= (uint64_t)plane[i] << sh;
+		*pos += m;
+	}
+	for (size_t i = 0; i < m; i++)
+		v[i] += base;
+	return 0;
+}
+
+/* The common power-of-two alignment of all offsets and lengths (capped). */
+static unsigned common_shift(const struct nvt_record *r, size_t n)
+{
+	uint64_t acc = 0;
+	unsigned s;
+
+	for (size_t i = 0; i < n; i++)
+		acc |= r[i].offset | r[i].length;
+	if (!acc)
+		return 0;
+	s = (unsigned)__builtin_ctzll(acc);
+	return s > NVT_MAX_SHIFT ? NVT_MAX_SHIFT : s;
+}
+
+/*
+ * The payload (see docs/trace-format.md, "Block payload"): completion times
+ * as first value + zigzag deltas, latency (complete - submit) zigzag, offset
+ * in units of the block's alignment either absolute or as zigzag distance
+ * from the previous record's end (whichever needs fewer bytes), length in
+ * the same units, zigzag status, qd, op, file.
+ */
+int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
+		       uint64_t *min_complete, uint64_t *max_complete)
+{
+	uint64_t lo = r[0].complete_ns, hi = lo, amax = 0, dmax = 0;
+	unsigned shift;
+	int err;
+
+	err = nvt_buf_reserve(out, NVT_RAW_BOUND(n));
+	if (err)
+		return err;
+
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].complete_ns < lo)
+			lo = r[i].complete_ns;
+		if (r[i].complete_ns > hi)
+			hi = r[i].complete_ns;
+	}
+	*min_complete = lo;
+	*max_complete = hi;
+
+	put_varint(out, r[0].complete_ns);
+	for (size_t i = 1; i < n; i++)
+		tmp[i - 1] = zz_shift(r[i].complete_ns - r[i - 1].complete_ns, 0);
+	put_column(out, tmp, n - 1);
+
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = zz_shift(r[i].complete_ns - r[i].submit_ns, 0);
+	put_column(out, tmp, n);
+
+	/* Offsets: pick absolute or delta mode by the wider value. */
+	shift = common_shift(r, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = r[i].offset >> shift;
+
+		if (a > amax)
+			amax = a;
+		if (i) {
+			uint64_t d = zz_shift(r[i].offset - (r[i - 1].offset + r[i - 1].length), shift);
+			if (d > dmax)
+				dmax = d;
+		}
+	}
+	out->p[out->len++] = (uint8_t)shift;
+	if (byte_width(dmax) < byte_width(amax)) {
+		out->p[out->len++] = NVT_OFFSET_DELTA;
+		put_varint(out, r[0].offset >> shift);
+		for (size_t i = 1; i < n; i++)
+			tmp[i - 1] = zz_shift(r[i].offset - (r[i - 1].offset + r[i - 1].length), shift);
+		put_column(out, tmp, n - 1);
+	} else {
+		out->p[out->len++] = NVT_OFFSET_ABS;
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = r[i].offset >> shift;
+		put_column(out, tmp, n);
+	}
+
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = r[i].length >> shift;
+	put_column(out, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = zz_shift((uint64_t)(int64_t)r[i].status, 0);
+	put_column(out, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = r[i].qd;
+	put_column(out, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = r[i].op;
+	put_column(out, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = r[i].file;
+	put_column(out, tmp, n);
+	return 0;
+}
+
+/* A decoded column must fit the field it goes to. */
+static int col_fits(const uint64_t *v, size_t m, uint64_t max)
+{
+	for (size_t i = 0; i < m; i++)
+		if (v[i] > max)
+			return 0;
+	return 1;
+}
+
+int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
+		       struct nvt_record *out, const char **why)
+{
+	size_t pos = 0;
+	uint64_t c0, first_off;
+	unsigned shift, mode;
+
+	*why = "malformed block payload";
+	if (!n)
+		return -EBADMSG;
+	memset(out, 0, n * sizeof(*out));
+
+	if (get_varint(in, len, &pos, &c0) || get_column(in, len, &pos, tmp, n - 1))
+		return -EBADMSG;
+	out[0].complete_ns = c0;
+	for (size_t i = 1; i < n; i++)
+		out[i].complete_ns = out[i - 1].complete_ns + unzz_shift(tmp[i - 1], 0);
+
+	if (get_column(in, len, &pos, tmp, n))
+		return -EBADMSG;
+	for (size_t i = 0; i < n; i++)
+		out[i].submit_ns = out[i].complete_ns - unzz_shift(tmp[i], 0);
+
+	if (len - pos < 2)
+		return -EBADMSG;
+	shift = in[pos++];
+	mode = in[pos++];
+	if (shift > NVT_MAX_SHIFT)
+		return -EBADMSG;
+	/* Delta mode needs the lengths, which come after the offsets: park the
+	 * zigzag deltas in out[].offset until the lengths are known. */
+	if (mode == NVT_OFFSET_DELTA) {
+		if (get_varint(in, len, &pos, &first_off) || get_column(in, len, &pos, tmp, n - 1))
+			return -EBADMSG;
+		if ((first_off << shift) >> shift != first_off)
+			return -EBADMSG;
+		out[0].offset = first_off << shift;
+		for (size_t i = 1; i < n; i++)
+			out[i].offset = tmp[i - 1];
+		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT32_MAX >> shift))
+			return -EBADMSG;
+		for (size_t i = 0; i < n; i++)
+			out[i].length = (uint32_t)(tmp[i] << shift);
+		for (size_t i = 1; i < n; i++)
+			out[i].offset = out[i - 1].offset + out[i - 1].length +
+					unzz_shift(out[i].offset, shift);
+	} else if (mode == NVT_OFFSET_ABS) {
+		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT64_MAX >> shift))
+			return -EBADMSG;
+		for (size_t i = 0; i < n; i++)
+			out[i].offset = tmp[i] << shift;
+		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT32_MAX >> shift))
+			return -EBADMSG;
+		for (size_t i = 0; i < n; i++)
+			out[i].length = (uint32_t)(tmp[i] << shift);
+	} else {
+		return -EBADMSG;
+	}
+
+	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT32_MAX))
+		return -EBADMSG;
+	for (size_t i = 0; i < n; i++)
+		out[i].status = (int32_t)unzz_shift(tmp[i], 0);
+	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT16_MAX))
+		return -EBADMSG;
+	for (size_t i = 0; i < n; i++)
+		out[i].qd = (uint16_t)tmp[i];
+	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT8_MAX))
+		return -EBADMSG;
+	for (size_t i = 0; i < n; i++)
+		out[i].op = (uint8_t)tmp[i];
+	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT8_MAX))
+		return -EBADMSG;
+	for (size_t i = 0; i < n; i++)
+		out[i].file = (uint8_t)tmp[i];
+	if (pos != len) {
+		*why = "block payload has trailing bytes";
+		return -EBADMSG;
+	}
+	*why = NULL;
+	return 0;
+}
+
+/* ---- kv areas ---- */
+
+int nvt_kv_check(const struct nvt_kv *kv, size_t n)
+{
+	uint64_t total = 4;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t kl, vl;
+
+		if (!kv[i].key || !kv[i].value)
+			return -EINVAL;
+		kl = strlen(kv[i].key);
+		vl = strlen(kv[i].value);
+		if (!kl || kl > UINT16_MAX)
+			return -EINVAL;
+		total += 6 + kl + vl;
+		if (total > NVT_MAX_KV_BYTES)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int nvt_kv_encode(const struct nvt_kv *kv, size_t n, struct nvt_buf *out)
+{
+	int err = nvt_kv_check(kv, n);
+
+	if (err)
+		return err;
+	if (nvt_buf_reserve(out, 4))
+		return -ENOMEM;
+	nvt_put32(out->p + out->len, (uint32_t)n);
+	out->len += 4;
+	for (size_t i = 0; i < n; i++) {
+		size_t kl = strlen(kv[i].key), vl = strlen(kv[i].value);
+
+		if (nvt_buf_reserve(out, 6 + kl + vl))
+			return -ENOMEM;
+		nvt_put16(out->p + out->len, (uint16_t)kl);
+		nvt_put32(out->p + out->len + 2, (uint32_t)vl);
+		memcpy(out->p + out->len + 6, kv[i].key, kl);
+		memcpy(out->p + out->len + 6 + kl, kv[i].value, vl);
+		out->len += 6 + kl + vl;
+	}
+	return 0;
+}
+
+void nvt_kv_free(struct nvt_kv *kv, size_t n)
+{
+	if (!kv)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free((char *)kv[i].key);
+		free((char *)kv[i].value);
+	}
+	free(kv);
+}
+
+/* A copy of in[0..n) as a C string; NULL if it holds a NUL or on ENOMEM. */
+static char *dup_field(const uint8_t *in, size_t n)
+{
+	char *s;
+
+	if (memchr(in, 0, n))
+		return NULL;
+	s = malloc(n + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, in, n);
+	s[n] = 0;
+	return s;
+}
+
+int nvt_kv_decode(const uint8_t *in, size_t len, size_t *used, struct nvt_kv **kvp, size_t *np,
+		  const char **why)
+{
+	struct nvt_kv *kv = NULL;
+	size_t pos = 4, n, i;
+
+	*why = "malformed key/value area";
+	if (len < 4)
+		return -EBADMSG;
+	n = nvt_get32(in);
+	if (n > (len - 4) / 6)
+		return -EBADMSG;
+	kv = calloc(n ? n : 1, sizeof(*kv));
+	if (!kv) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		size_t kl, vl;
+
+		if (len - pos < 6)
+			goto bad;
+		kl = nvt_get16(in + pos);
+		vl = nvt_get32(in + pos + 2);
+		pos += 6;
+		if (!kl || kl > len - pos || vl > len - pos - kl)
+			goto bad;
+		kv[i].key = dup_field(in + pos, kl);
+		kv[i].value = dup_field(in + pos + kl, vl);
+		pos += kl + vl;
+		if (!kv[i].key || !kv[i].value) {
+			i++;
+			goto bad;
+		}
+	}
+	*used = pos;
+	*kvp = kv;
+	*np = n;
+	*why = NULL;
+	return 0;
+bad:
+	nvt_kv_free(kv, i);
+	return -EBADMSG;
+}
+
+/* ---- footer ---- */
+
+int nvt_footer_encode(const struct nvt_footer *f, struct nvt_buf *out)
+{
+	size_t start = out->len, body, need;
+	uint8_t *p;
+	int err;
+
+	need = 8 + 4 + 8 + 16 + 4 + (size_t)NVT_OP__MAX * 24 + 8 + (size_t)f->nindex * 24;
+	err = nvt_buf_reserve(out, need);
+	if (err)
+		return err;
+	p = out->p + start;
+	memcpy(p, NVT_FOOTER_MAGIC, 4);
+	/* p + 4: body length, filled in below */
+	p += 8;
+	nvt_put32(p, f->blocks);
+	nvt_put64(p + 4, f->records);
+	nvt_put64(p + 12, f->min_complete_ns);
+	nvt_put64(p + 20, f->max_complete_ns);
+	nvt_put32(p + 28, NVT_OP__MAX);
+	p += 32;
+	for (unsigned i = 0; i < NVT_OP__MAX; i++, p += 24) {
+		nvt_put64(p, f->op[i].records);
+		nvt_put64(p + 8, f->op[i].bytes);
+		nvt_put64(p + 16, f->op[i].errors);
+	}
+	nvt_put32(p, f->index_stride);
+	nvt_put32(p + 4, f->nindex);
+	p += 8;
+	for (uint32_t i = 0; i < f->nindex; i++, p += 24) {
+		nvt_put64(p, f->index[i].file_offset);
+		nvt_put64(p + 8, f->index[i].min_complete_ns);
+		nvt_put32(p + 16, f->index[i].seq);
+		nvt_put32(p + 20, f->index[i].nrec);
+	}
+	out->len = (size_t)(p - out->p);
+	err = nvt_kv_encode(f->kv, f->nkv, out);
+	if (err)
+		return err;
+	body = out->len - start - 8;
+	if (body + 12 + NVT_TRAILER_LEN > NVT_MAX_FOOTER_BYTES)
+		return -E2BIG;
+	err = nvt_buf_reserve(out, 4 + NVT_TRAILER_LEN);
+	if (err)
+		return err;
+	p = out->p + start;
+	nvt_put32(p + 4, (uint32_t)body);
+	nvt_put32(out->p + out->len, nvt_crc32(p, 8 + body));
+	out->len += 4;
+	nvt_put32(out->p + out->len, (uint32_t)(8 + body + 4));
+	memcpy(out->p + out->len + 4, NVT_TRAILER_MAGIC, 4);
+	out->len += NVT_TRAILER_LEN;
+	return 0;
+}
+
+int nvt_footer_decode_body(const uint8_t *in, size_t len, struct nvt_footer *f, const char **why)
+{
+	size_t pos, used, nops;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	*why = "malformed footer";
+	if (len < 32)
+		return -EBADMSG;
+	f->blocks = nvt_get32(in);
+	f->records = nvt_get64(in + 4);
+	f->min_complete_ns = nvt_get64(in + 12);
+	f->max_complete_ns = nvt_get64(in + 20);
+	nops = nvt_get32(in + 28);
+	pos = 32;
+	if (nops > (len - pos) / 24)
+		return -EBADMSG;
+	for (size_t i = 0; i < nops; i++, pos += 24) {
+		if (i >= NVT_OP__MAX) {
+			/* an op this reader does not know: it cannot be reported */
+			if (nvt_get64(in + pos)) {
+				*why = "footer counts an operation this reader does not know";
+				return -EBADMSG;
+			}
+			continue;
+		}
+		f->op[i].records = nvt_get64(in + pos);
+		f->op[i].bytes = nvt_get64(in + pos + 8);
+		f->op[i].errors = nvt_get64(in + pos + 16);
+	}
+	if (len - pos < 8)
+		return -EBADMSG;
+	f->index_stride = nvt_get32(in + pos);
+	f->nindex = nvt_get32(in + pos + 4);
+	pos += 8;
+	if (f->nindex > (len - pos) / 24)
+		return -EBADMSG;
+	if (f->nindex) {
+		f->index = calloc(f->nindex, sizeof(*f->index));
+		if (!f->index) {
+			*why = "out of memory";
+			return -ENOMEM;
+		}
+	}
+	for (uint32_t i = 0; i < f->nindex; i++, pos += 24) {
+		f->index[i].file_offset = nvt_get64(in + pos);
+		f->index[i].min_complete_ns = nvt_get64(in + pos + 8);
+		f->index[i].seq = nvt_get32(in + pos + 16);
+		f->index[i].nrec = nvt_get32(in + pos + 20);
+	}
+	err = nvt_kv_decode(in + pos, len - pos, &used, &f->kv, &f->nkv, why);
+	if (err) {
+		nvt_footer_free(f);
+		return err;
+	}
+	/* bytes after the kv area belong to later minor versions: ignored */
+	*why = NULL;
+	return 0;
+}
+
+void nvt_footer_free(struct nvt_footer *f)
+{
+	free(f->index);
+	f->index = NULL;
+	nvt_kv_free(f->kv, f->nkv);
+	f->kv = NULL;
+	f->nkv = 0;
+}

@@ -1,0 +1,445 @@
+/*
+ * nvtrace_write.c - the trace writer: IO-thread side append into fixed chunks,
+ * one background thread that encodes, compresses and writes blocks.
+ *
+ * Chunks form a ring used in order.  A chunk is FILLING (owned by the IO
+ * thread), READY (sealed, waiting for the writer thread) or FREE.  The IO
+ * thread touches the mutex only when it seals a chunk; the writer thread
+ * processes READY chunks in ring order and frees them.  After a write error
+ * the thread keeps freeing chunks (so the IO thread never deadlocks) and the
+ * error is sticky: append and close return it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "trace/nvtrace_fmt.h"
+
+enum chunk_state { CHUNK_FREE, CHUNK_FILLING, CHUNK_READY };
+
+struct chunk {
+	struct nvt_record *rec;
+	unsigned n;
+	enum chunk_state state;
+};
+
+struct nvt_writer {
+	/* IO-thread side */
+	struct chunk *cur;
+	unsigned cur_idx;
+	uint64_t cur_first_ns;
+
+	/* configuration (read-only after open) */
+	char *path;
+	int fd;
+	int zlevel;
+	unsigned block_records;
+	uint64_t block_ns;
+	unsigned nchunks;
+	struct chunk *chunks;
+
+	/* shared, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t cv_ready;	/* a chunk became READY, or closing */
+	pthread_cond_t cv_free;		/* a chunk became FREE */
+	bool closing;
+	const struct nvt_kv *footer_kv;
+	size_t nfooter;
+	pthread_t thread;
+	bool thread_started;
+
+	/* sticky error: message written before err is published */
+	atomic_int err;
+	char errmsg[512];
+
+	/* writer-thread side */
+	struct nvt_buf hdr;		/* encoded file header, written first */
+	struct nvt_buf raw, comp;
+	uint64_t *tmp;
+	uint64_t file_off;
+	uint32_t seq;
+	struct nvt_footer foot;
+};
+
+static void set_error(struct nvt_writer *w, int err, const char *what)
+{
+	if (atomic_load_explicit(&w->err, memory_order_relaxed))
+		return;
+	snprintf(w->errmsg, sizeof(w->errmsg), "%s %s: %s", what, w->path, strerror(-err));
+	atomic_store_explicit(&w->err, err, memory_order_release);
+}
+
+/* write(2) all of buf, retrying short writes and EINTR; 0 or -errno. */
+static int write_all(int fd, const uint8_t *buf, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, buf, n);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (k == 0)
+			return -EIO;
+		buf += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int emit(struct nvt_writer *w, const uint8_t *buf, size_t n)
+{
+	int err = write_all(w->fd, buf, n);
+
+	if (err) {
+		set_error(w, err, "write");
+		return err;
+	}
+	w->file_off += n;
+	return 0;
+}
+
+/* Keep at most NVT_INDEX_MAX entries: when full, keep every other one and
+ * double the stride, so memory does not grow with the run length. */
+static void index_add(struct nvt_writer *w, uint64_t off, const struct nvt_block_hdr *h)
+{
+	struct nvt_footer *f = &w->foot;
+
+	if (h->seq % f->index_stride)
+		return;
+	if (f->nindex == NVT_INDEX_MAX) {
+		uint32_t j = 0;
+
+		for (uint32_t i = 0; i < f->nindex; i += 2)
+			f->index[j++] = f->index[i];
+		f->nindex = j;
+		f->index_stride *= 2;
+		if (h->seq % f->index_stride)
+			return;
+	}
+	f->index[f->nindex].file_offset = off;
+	f->index[f->nindex].min_complete_ns = h->min_complete_ns;
+	f->index[f->nindex].seq = h->seq;
+	f->index[f->nindex].nrec = h->nrec;
+	f->nindex++;
+}
+
+/* Encode, compress and write the n records as one block; account totals. */
+static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigned n)
+{
+	struct nvt_block_hdr h = { .seq = w->seq, .nrec = n, .codec = NVT_CODEC_ZLIB,
+				   .zlevel = (uint8_t)w->zlevel };
+	uint8_t hb[NVT_BLOCK_HDR_LEN];
+	uLongf clen;
+	int err;
+
+	w->raw.len = 0;
+	err = nvt_encode_records(r, n, w->tmp, &w->raw, &h.min_complete_ns, &h.max_complete_ns);
+	if (err) {
+		set_error(w, err, "encode block for");
+		return err;
+	}
+	clen = (uLongf)w->comp.cap;
+	if (compress2(w->comp.p, &clen, w->raw.p, (uLong)w->raw.len, w->zlevel) != Z_OK) {
+		set_error(w, -EIO, "compress block for");
+		return -EIO;
+	}
+	h.raw_len = (uint32_t)w->raw.len;
+	h.comp_len = (uint32_t)clen;
+	h.payload_crc = nvt_crc32(w->comp.p, clen);
+	nvt_block_hdr_pack(hb, &h);
+
+	index_add(w, w->file_off, &h);
+	err = emit(w, hb, sizeof(hb));
+	if (!err)
+		err = emit(w, w->comp.p, clen);
+	if (err)
+		return err;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct nvt_totals *t = &w->foot.op[r[i].op];	/* checked by append */
+
+		t->records++;
+		t->bytes += r[i].length;
+		t->errors += r[i].status != 0;
+	}
+	if (!w->foot.records || h.min_complete_ns < w->foot.min_complete_ns)
+		w->foot.min_complete_ns = h.min_complete_ns;
+	if (h.max_complete_ns > w->foot.max_complete_ns)
+		w->foot.max_complete_ns = h.max_complete_ns;
+	w->foot.records += n;
+	w->foot.blocks++;
+	w->seq++;
+	return 0;
+}
+
+static void write_footer(struct nvt_writer *w)
+{
+	struct nvt_buf b = { 0 };
+	int err;
+
+	w->foot.kv = (struct nvt_kv *)w->footer_kv;
+	w->foot.nkv = w->nfooter;
+	err = nvt_footer_encode(&w->foot, &b);
+	w->foot.kv = NULL;
+	w->foot.nkv = 0;
+	if (err)
+		set_error(w, err, "encode footer for");
+	else
+		emit(w, b.p, b.len);
+	nvt_buf_free(&b);
+}
+
+static void *writer_thread(void *arg)
+{
+	struct nvt_writer *w = arg;
+	unsigned idx = 0;
+
+	emit(w, w->hdr.p, w->hdr.len);
+	nvt_buf_free(&w->hdr);
+
+	for (;;) {
+		struct chunk *c = &w->chunks[idx];
+
+		pthread_mutex_lock(&w->mu);
+		while (c->state != CHUNK_READY && !w->closing)
+			pthread_cond_wait(&w->cv_ready, &w->mu);
+		if (c->state != CHUNK_READY) {	/* closing, and nothing left */
+			pthread_mutex_unlock(&w->mu);
+			break;
+		}
+		pthread_mutex_unlock(&w->mu);
+
+		if (!atomic_load_explicit(&w->err, memory_order_relaxed))
+			write_block(w, c->rec, c->n);
+
+		pthread_mutex_lock(&w->mu);
+		c->n = 0;
+		c->state = CHUNK_FREE;
+		pthread_cond_signal(&w->cv_free);
+		pthread_mutex_unlock(&w->mu);
+		idx = (idx + 1) % w->nchunks;
+	}
+	if (!atomic_load_explicit(&w->err, memory_order_relaxed))
+		write_footer(w);
+	return NULL;
+}
+
+/* Mark the current chunk READY and take the next one, waiting until it is FREE. */
+static void seal_current(struct nvt_writer *w)
+{
+	unsigned next = (w->cur_idx + 1) % w->nchunks;
+
+	pthread_mutex_lock(&w->mu);
+	w->cur->state = CHUNK_READY;
+	pthread_cond_signal(&w->cv_ready);
+	while (w->chunks[next].state != CHUNK_FREE)
+		pthread_cond_wait(&w->cv_free, &w->mu);
+	w->chunks[next].state = CHUNK_FILLING;
+	pthread_mutex_unlock(&w->mu);
+	w->cur_idx = next;
+	w->cur = &w->chunks[next];
+}
+
+int nvt_writer_append(struct nvt_writer *w, const struct nvt_record *r)
+{
+	int err = atomic_load_explicit(&w->err, memory_order_relaxed);
+	struct chunk *c = w->cur;
+
+	if (err)
+		return err;
+	if (r->op >= NVT_OP__MAX)
+		return -EINVAL;
+	if (c->n && (int64_t)(r->complete_ns - w->cur_first_ns) >= (int64_t)w->block_ns) {
+		seal_current(w);
+		c = w->cur;
+	}
+	if (!c->n)
+		w->cur_first_ns = r->complete_ns;
+	c->rec[c->n++] = *r;
+	if (c->n == w->block_records)
+		seal_current(w);
+	return 0;
+}
+
+const char *nvt_writer_strerror(struct nvt_writer *w)
+{
+	if (!atomic_load_explicit(&w->err, memory_order_acquire))
+		return "";
+	return w->errmsg;
+}
+
+static void writer_free(struct nvt_writer *w)
+{
+	if (w->chunks)
+		for (unsigned i = 0; i < w->nchunks; i++)
+			free(w->chunks[i].rec);
+	free(w->chunks);
+	free(w->tmp);
+	free(w->foot.index);
+	nvt_buf_free(&w->hdr);
+	nvt_buf_free(&w->raw);
+	nvt_buf_free(&w->comp);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv_ready);
+	pthread_cond_destroy(&w->cv_free);
+	free(w->path);
+	free(w);
+}
+
+/* The file header: magic, version, kv length, kv area, CRC. */
+static int encode_file_header(struct nvt_buf *b, const struct nvt_kv *hdr, size_t nhdr)
+{
+	size_t kv_len;
+	int err;
+
+	err = nvt_buf_reserve(b, NVT_FILE_HDR_FIXED);
+	if (err)
+		return err;
+	memcpy(b->p, NVT_FILE_MAGIC, 8);
+	nvt_put16(b->p + 8, NVT_VERSION_MAJOR);
+	nvt_put16(b->p + 10, NVT_VERSION_MINOR);
+	b->len = NVT_FILE_HDR_FIXED;
+	err = nvt_kv_encode(hdr, nhdr, b);
+	if (err)
+		return err;
+	kv_len = b->len - NVT_FILE_HDR_FIXED;
+	nvt_put32(b->p + 12, (uint32_t)kv_len);
+	err = nvt_buf_reserve(b, 4);
+	if (err)
+		return err;
+	nvt_put32(b->p + b->len, nvt_crc32(b->p, b->len));
+	b->len += 4;
+	return 0;
+}
+
+/* Fill in defaults and check ranges; -EINVAL for nonsense. */
+static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
+{
+	struct nvt_writer_opts d = { 0 };
+
+	if (o)
+		d = *o;
+	w->zlevel = d.zlevel ? d.zlevel : 1;
+	w->block_records = d.block_records ? d.block_records : 65536;
+	w->block_ns = d.block_ns ? d.block_ns : 1000000000ull;
+	w->nchunks = d.nchunks ? d.nchunks : 4;
+	if (w->zlevel < 1 || w->zlevel > 9 || w->block_records > NVT_MAX_BLOCK_RECORDS ||
+	    w->nchunks < 2 || w->nchunks > 64 || w->block_ns > INT64_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+int nvt_writer_open(struct nvt_writer **wp, const char *path,
+		    const struct nvt_kv *hdr, size_t nhdr,
+		    const struct nvt_writer_opts *opts)
+{
+	struct nvt_writer *w;
+	int err;
+
+	*wp = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = -1;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv_ready, NULL);
+	pthread_cond_init(&w->cv_free, NULL);
+	atomic_init(&w->err, 0);
+
+	err = apply_opts(w, opts);
+	if (err)
+		goto fail;
+	err = encode_file_header(&w->hdr, hdr, nhdr);
+	if (err)
+		goto fail;
+	err = -ENOMEM;
+	w->path = strdup(path);
+	w->chunks = calloc(w->nchunks, sizeof(*w->chunks));
+	w->tmp = malloc(w->block_records * sizeof(*w->tmp));
+	w->foot.index = malloc(NVT_INDEX_MAX * sizeof(*w->foot.index));
+	w->foot.index_stride = 1;
+	if (!w->path || !w->chunks || !w->tmp || !w->foot.index)
+		goto fail;
+	for (unsigned i = 0; i < w->nchunks; i++) {
+		w->chunks[i].rec = malloc(w->block_records * sizeof(struct nvt_record));
+		if (!w->chunks[i].rec)
+			goto fail;
+	}
+	if (nvt_buf_reserve(&w->raw, NVT_RAW_BOUND(w->block_records)) ||
+	    nvt_buf_reserve(&w->comp, compressBound((uLong)NVT_RAW_BOUND(w->block_records))))
+		goto fail;
+
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	w->chunks[0].state = CHUNK_FILLING;
+	w->cur = &w->chunks[0];
+	err = -pthread_create(&w->thread, NULL, writer_thread, w);
+	if (err)
+		goto fail;
+	w->thread_started = true;
+	*wp = w;
+	return 0;
+fail:
+	if (w->fd >= 0) {
+		close(w->fd);
+		unlink(path);
+	}
+	writer_free(w);
+	return err;
+}
+
+int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size_t nfooter,
+			 char *errbuf, size_t errlen)
+{
+	bool bad_kv;
+	int err;
+
+	if (errbuf && errlen)
+		errbuf[0] = 0;
+	if (!w)
+		return 0;
+	/* A bad footer kv must not cost the records: write the footer without it. */
+	bad_kv = nvt_kv_check(footer, nfooter) != 0;
+	if (bad_kv) {
+		footer = NULL;
+		nfooter = 0;
+	}
+
+	pthread_mutex_lock(&w->mu);
+	if (w->cur->n)
+		w->cur->state = CHUNK_READY;
+	w->footer_kv = footer;
+	w->nfooter = nfooter;
+	w->closing = true;
+	pthread_cond_signal(&w->cv_ready);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thread, NULL);
+
+	if (close(w->fd) && errno != EINTR)
+		set_error(w, -errno, "close");
+	if (bad_kv)
+		set_error(w, -EINVAL, "footer key/value rejected (empty key or too long) for");
+	w->fd = -1;
+	err = atomic_load_explicit(&w->err, memory_order_acquire);
+	if (err && errbuf && errlen)
+		snprintf(errbuf, errlen, "%s", w->errmsg);
+	writer_free(w);
+	return err;
+}
+
+int nvt_writer_close(struct nvt_writer *w, const struct nvt_kv *footer, size_t nfooter)
+{
+	return nvt_writer_close_msg(w, footer, nfooter, NULL, 0);
+}
