@@ -1,0 +1,346 @@
+#!/usr/bin/env bash
+# Boot the emulated-NVMe test guest once and bring its results back.
+#
+#   tests/vm/boot.sh --out DIR [--cases DIR] [--extra PATH]... [--work DIR]
+#                    [--timeout SECS] [--case-timeout SECS]
+#
+# Boots Debian's cloud kernel in QEMU (TCG) with a busybox initramfs that
+# carries fio and its libraries, $NVENGINE_SO and $NVANALYZE (when they exist)
+# and every *.sh of the cases directory; the guest's /init (tests/vm/guest/init)
+# runs the cases in name order, one per process group with a timeout, and
+# writes /results as a tar stream onto a raw results namespace, which is
+# extracted into --out.  --extra copies files or directories to /extra/NAME in
+# the guest.  See tests/vm/README.md for the namespace map.
+#
+# Exit status: 0 when the guest ran every case and its results are in --out
+# (the cases' own PASS/FAIL lines are in DIR/summary); 77 when QEMU cannot run
+# here at all (the reason is printed as "boot: skip: WHY"); 1 when the boot
+# failed or hung (the console log tail is printed; the log is DIR/console.log).
+#
+# Environment: TOP (repo root), NVENGINE_SO, NVANALYZE, TESTTMP, and
+# NVVM_ACCEL (default tcg), NVVM_MEM (1G), NVVM_SMP (2), NVVM_BUILD
+# (build/vm: kernel and base initramfs cache), NVVM_NS_MB (namespace size
+# scale, default 128), NVVM_RESULTS_MB (512).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${TOP:=$(cd "$here/../.." && pwd)}"
+: "${NVENGINE_SO:=$TOP/libnvengine.so}"
+: "${NVANALYZE:=$TOP/nvanalyze}"
+: "${NVVM_BUILD:=$TOP/build/vm}"
+: "${NVVM_ACCEL:=tcg}"
+: "${NVVM_MEM:=1G}"
+: "${NVVM_SMP:=2}"
+: "${NVVM_NS_MB:=128}"
+: "${NVVM_RESULTS_MB:=512}"
+KERNEL_META=linux-image-cloud-amd64
+
+cases=$here/cases
+out=
+work=
+timeout=600
+case_timeout=120
+extras=()
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cases) cases=$(cd "$2" && pwd); shift 2;;
+	--out) out=$2; shift 2;;
+	--extra) extras+=("$2"); shift 2;;
+	--work) work=$2; shift 2;;
+	--timeout) timeout=$2; shift 2;;
+	--case-timeout) case_timeout=$2; shift 2;;
+	-h|--help) usage;;
+	*) echo "boot: unknown argument '$1' (see --help)" >&2; exit 2;;
+	esac
+done
+[ -n "$out" ] || { echo "boot: --out DIR is required" >&2; exit 2; }
+for x in "${extras[@]+"${extras[@]}"}"; do
+	[ -e "$x" ] || { echo "boot: --extra $x: no such file or directory" >&2; exit 2; }
+done
+
+skip() { echo "boot: skip: $*"; exit 77; }
+die() { echo "boot: error: $*" >&2; exit 1; }
+log() { echo "boot: $*" >&2; }
+
+# The namespaces of the test controller (serial nvtest0): nsid, role, size in
+# units of NVVM_NS_MB/128 MiB, nvme-ns properties.  The guest gets this table
+# as /vm/namespaces; 00-devices.sh checks the guest sees exactly this.
+NAMESPACES="\
+1 ns512  128 logical_block_size=512,physical_block_size=512
+2 ns4k   128 logical_block_size=4096,physical_block_size=4096
+3 pi     64  logical_block_size=512,physical_block_size=512,ms=8,mset=0,pi=1,pil=0
+4 piext  64  logical_block_size=512,physical_block_size=512,ms=8,mset=1,pi=1,pil=0
+5 zoned  128 logical_block_size=4096,physical_block_size=4096,zoned=true,zoned.zone_size=16M"
+
+# ensure_qemu: QEMU, busybox and cpio present, installing them with
+# tools/deps.sh when missing; skips (exit 77) when that is impossible.
+ensure_qemu() {
+	local need=0 t
+	for t in qemu-system-x86_64 cpio; do command -v "$t" >/dev/null || need=1; done
+	[ -x /bin/busybox ] || need=1
+	if [ $need -eq 1 ]; then
+		log "installing the VM packages with tools/deps.sh"
+		"$TOP/tools/deps.sh" >&2 || true
+	fi
+	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed and could not be installed (apt-get install qemu-system-x86)"
+	command -v cpio >/dev/null || skip "cpio not installed"
+	[ -x /bin/busybox ] || skip "/bin/busybox missing (apt-get install busybox-static)"
+	ldd /bin/busybox >/dev/null 2>&1 && skip "/bin/busybox is dynamically linked; install busybox-static"
+	qemu-system-x86_64 -device nvme-ns,help 2>/dev/null | grep -q 'ms=' ||
+		skip "this QEMU has no nvme-ns device with metadata (need QEMU >= 6.1)"
+}
+
+# ensure_kernel: sets KERNEL (vmlinuz) and KMODDIR (its modules) from the
+# image package linux-image-cloud-amd64 depends on, downloaded with
+# `apt-get download` and unpacked with dpkg -x into $NVVM_BUILD/kernel/PKG;
+# a previous unpack is reused.  Nothing is installed on the host.
+ensure_kernel() {
+	local pkg deb dir
+	pkg=$(apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
+	if [ -z "$pkg" ]; then
+		# No apt metadata: reuse whatever was unpacked before.
+		dir=$(ls -d "$NVVM_BUILD"/kernel/linux-image-* 2>/dev/null | tail -n 1) || true
+		[ -n "$dir" ] || skip "cannot resolve $KERNEL_META with apt-cache (run apt-get update) and no kernel cached in $NVVM_BUILD/kernel"
+		pkg=$(basename "$dir")
+	fi
+	dir=$NVVM_BUILD/kernel/$pkg
+	if ! [ -f "$dir/.unpacked" ]; then
+		log "fetching kernel $pkg"
+		rm -rf "$dir" && mkdir -p "$dir/deb"
+		chmod 777 "$dir/deb" # apt's _apt user downloads into it
+		if (cd "$dir/deb" && apt-get download "$pkg" >/dev/null 2>"$dir/download.log"); then
+			deb=$(ls "$dir"/deb/*.deb)
+			dpkg -x "$deb" "$dir/root" || die "dpkg -x $deb failed"
+			rm -f "$deb"
+		elif [ -f "/boot/vmlinuz-${pkg#linux-image-}" ] && [ -f "/boot/config-${pkg#linux-image-}" ]; then
+			# Offline, but the host happens to have this kernel.
+			log "apt-get download failed; using /boot/vmlinuz-${pkg#linux-image-}"
+			mkdir -p "$dir/root/boot"
+			cp "/boot/vmlinuz-${pkg#linux-image-}" "/boot/config-${pkg#linux-image-}" "$dir/root/boot/"
+			if [ -d "/lib/modules/${pkg#linux-image-}" ]; then
+				mkdir -p "$dir/root/lib/modules"
+				cp -r "/lib/modules/${pkg#linux-image-}" "$dir/root/lib/modules/"
+			fi
+		else
+			skip "apt-get download $pkg failed: $(tail -n 1 "$dir/download.log")"
+		fi
+		touch "$dir/.unpacked"
+	fi
+	KERNEL=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | head -n 1)
+	KCONFIG=$(ls "$dir"/root/boot/config-* 2>/dev/null | head -n 1)
+	KMODDIR=$(ls -d "$dir"/root/lib/modules/* 2>/dev/null | head -n 1)
+	[ -n "$KERNEL" ] || skip "no vmlinuz in $pkg"
+	[ -n "$KCONFIG" ] || die "no config file in $pkg; cannot tell whether NVMe is built in"
+}
+
+# add_ldd ROOT FILE...: copy each FILE's shared libraries (and the dynamic
+# loader) into ROOT at their host paths.  Returns 1 with a message on stderr
+# when ldd fails or cannot find a library.
+add_ldd() {
+	local root=$1 f lib out
+	shift
+	for f in "$@"; do
+		if ! out=$(ldd "$f" 2>&1); then
+			log "ldd $f failed: $out"
+			return 1
+		fi
+		if grep -q 'not found' <<<"$out"; then
+			log "$f: missing libraries: $(grep 'not found' <<<"$out" | tr -s ' \t\n' ' ')"
+			return 1
+		fi
+		for lib in $(awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' <<<"$out"); do
+			[ -e "$root$lib" ] && continue
+			grep -qxF "$lib" "$NVVM_BUILD/base.libs" 2>/dev/null && continue
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+			echo "$(dirname "$lib")" >>"$root/.libdirs"
+		done
+	done
+}
+
+# kernel_modules ROOT: when the kernel has NVMe as a module instead of built
+# in, copy nvme.ko and its dependencies (in load order) into ROOT/lib/kmod
+# and list them in ROOT/vm/modules for /init to insmod.
+kernel_modules() {
+	local root=$1 order=() seen=" "
+	grep -q '^CONFIG_BLK_DEV_NVME=y' "$KCONFIG" && return 0
+	grep -q '^CONFIG_BLK_DEV_NVME=m' "$KCONFIG" || skip "kernel $(basename "$KERNEL") has no NVMe driver"
+	[ -n "$KMODDIR" ] || die "NVMe is a module but the kernel package has no modules"
+	add_mod() {
+		local name=$1 ko dep
+		case "$seen" in *" $name "*) return;; esac
+		seen="$seen$name "
+		ko=$(find "$KMODDIR" -name "$name.ko*" -print -quit)
+		[ -n "$ko" ] || ko=$(find "$KMODDIR" -name "${name//_/-}.ko*" -print -quit)
+		[ -n "$ko" ] || die "module $name not in the kernel package"
+		for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do add_mod "$dep"; done
+		order+=("$ko")
+	}
+	add_mod nvme
+	mkdir -p "$root/lib/kmod" "$root/vm"
+	for ko in "${order[@]}"; do
+		case $ko in
+		*.xz) xz -dc "$ko" >"$root/lib/kmod/$(basename "$ko" .xz)";;
+		*.zst) zstd -qdc "$ko" >"$root/lib/kmod/$(basename "$ko" .zst)";;
+		*) cp "$ko" "$root/lib/kmod/";;
+		esac
+		echo "$(basename "${ko%.xz}" .zst)" >>"$root/vm/modules"
+	done
+}
+
+# make_cpio DIR FILE: an uncompressed newc archive of DIR (uncompressed
+# because unpacking under TCG is faster than gunzip).
+make_cpio() {
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$2"
+}
+
+# ensure_base: $NVVM_BUILD/base.cpio with busybox, fio, their libraries and
+# the kernel modules (if any); rebuilt when fio, busybox, the kernel or this
+# script change.
+ensure_base() {
+	local stamp root a fio
+	fio=$(command -v fio) || skip "fio not installed"
+	stamp=$(cat "$fio" /bin/busybox "$KERNEL" "$0" | md5sum | cut -d' ' -f1)
+	if [ -f "$NVVM_BUILD/base.cpio" ] && [ "$(cat "$NVVM_BUILD/base.stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	log "building base initramfs (busybox, fio and libraries)"
+	root=$NVVM_BUILD/base-root
+	rm -rf "$root" "$NVVM_BUILD/base.libs"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,results,vm,nv,extra}
+	cp /bin/busybox "$root/bin/busybox"
+	for a in $(/bin/busybox --list); do
+		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
+	done
+	cp -L "$fio" "$root/usr/bin/fio"
+	add_ldd "$root" "$fio" || die "cannot collect the libraries of $fio"
+	kernel_modules "$root"
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' >"$root/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+	sort -u "$root/.libdirs" >"$NVVM_BUILD/base.libdirs"
+	rm "$root/.libdirs"
+	make_cpio "$root" "$NVVM_BUILD/base.cpio.tmp"
+	mv "$NVVM_BUILD/base.cpio.tmp" "$NVVM_BUILD/base.cpio"
+	(cd "$root" && find . -name '*.so*' | sed 's/^\.//') >"$NVVM_BUILD/base.libs"
+	echo "$stamp" >"$NVVM_BUILD/base.stamp"
+	rm -rf "$root"
+}
+
+# make_boot_cpio FILE: the per-boot archive: /init, the guest library, the
+# namespace table, the engine and analyzer with their libraries, the cases
+# and the extras.  Appended to base.cpio (the kernel unpacks both).
+make_boot_cpio() {
+	local root=$work/boot-root x
+	rm -rf "$root"
+	mkdir -p "$root/vm/cases" "$root/nv" "$root/extra"
+	cp "$here/guest/init" "$root/init"
+	chmod 755 "$root/init"
+	cp "$here/guest/lib.sh" "$root/vm/lib.sh"
+	# The guest's copy has the real sizes in MiB.
+	echo "$NAMESPACES" | awk -v s="$NVVM_NS_MB" '{ $3 = int($3 * s / 128); print }' >"$root/vm/namespaces"
+	cp "$cases"/*.sh "$root/vm/cases/" 2>/dev/null || die "no *.sh cases in $cases"
+	# A missing or broken engine or analyzer is left out; the cases that
+	# need them report SKIP with the reason.
+	if [ -f "$NVENGINE_SO" ] && add_ldd "$root" "$NVENGINE_SO"; then
+		cp -L "$NVENGINE_SO" "$root/nv/libnvengine.so"
+	fi
+	if [ -x "$NVANALYZE" ] && add_ldd "$root" "$NVANALYZE"; then
+		cp -L "$NVANALYZE" "$root/nv/nvanalyze"
+	fi
+	for x in "${extras[@]+"${extras[@]}"}"; do
+		cp -rL "$x" "$root/extra/"
+	done
+	cat "$NVVM_BUILD/base.libdirs" "$root/.libdirs" 2>/dev/null | sort -u | tr '\n' ':' |
+		sed 's/:$//' >"$root/vm/libpath"
+	rm -f "$root/.libdirs"
+	{
+		echo "CASE_TIMEOUT=$case_timeout"
+		echo "NS_COUNT=$(echo "$NAMESPACES" | wc -l)"
+	} >"$root/vm/boot.conf"
+	make_cpio "$root" "$1"
+	rm -rf "$root"
+}
+
+# make_images: fresh sparse backing files for the namespaces and the
+# results disk in $work; prints the matching QEMU arguments into QARGS.
+make_images() {
+	local nsid role size props img
+	QARGS=(-device "nvme,id=nvme0,serial=nvtest0,addr=0x10")
+	while read -r nsid role size props; do
+		img=$work/ns$nsid-$role.img
+		rm -f "$img"
+		truncate -s "$((size * NVVM_NS_MB / 128))M" "$img" # same rounding as the awk above
+		QARGS+=(-drive "file=$img,if=none,id=ns$nsid,format=raw,cache=unsafe,discard=unmap"
+			-device "nvme-ns,drive=ns$nsid,bus=nvme0,nsid=$nsid,$props")
+	done <<<"$NAMESPACES"
+	rm -f "$work/results.img"
+	truncate -s "${NVVM_RESULTS_MB}M" "$work/results.img"
+	QARGS+=(-drive "file=$work/results.img,if=none,id=results,format=raw,cache=unsafe"
+		-device "nvme,id=nvme1,serial=nvresults,addr=0x11"
+		-device "nvme-ns,drive=results,bus=nvme1,nsid=1")
+}
+
+main() {
+	local t0 t1 rc initrd
+	ensure_qemu
+	mkdir -p "$NVVM_BUILD"
+	ensure_kernel
+	ensure_base
+	if [ -z "$work" ]; then
+		work=$(mktemp -d "${TESTTMP:-/tmp}/vm.XXXXXX")
+	fi
+	mkdir -p "$work" "$out"
+	out=$(cd "$out" && pwd)
+	make_boot_cpio "$work/boot.cpio"
+	initrd=$work/initrd.cpio
+	cat "$NVVM_BUILD/base.cpio" "$work/boot.cpio" >"$initrd"
+	make_images
+
+	local console=$out/console.log
+	log "booting $(basename "$KERNEL") ($NVVM_ACCEL, timeout ${timeout}s)"
+	t0=$(date +%s.%N)
+	rc=0
+	timeout -k 5 "$timeout" qemu-system-x86_64 \
+		-machine "q35,accel=$NVVM_ACCEL" -cpu max -m "$NVVM_MEM" -smp "$NVVM_SMP" \
+		-nographic -no-reboot -nic none -monitor none \
+		-serial "file:$console" \
+		-kernel "$KERNEL" -initrd "$initrd" \
+		-append "console=ttyS0 rdinit=/init panic=-1 oops=panic mitigations=off loglevel=4 nvme.poll_queues=1" \
+		"${QARGS[@]}" </dev/null >"$work/qemu.out" 2>&1 || rc=$?
+	t1=$(date +%s.%N)
+	echo "$t0 $t1" | awk '{printf "%.1f\n", $2 - $1}' >"$out/qemu-seconds"
+	rm -f "$initrd" "$work/boot.cpio"
+
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "boot: QEMU killed after ${timeout}s (hung guest); console tail:"
+		tail -n 40 "$console" | sed 's/^/    | /'
+		return 1
+	fi
+	if [ $rc -ne 0 ]; then
+		echo "boot: QEMU exited $rc: $(tail -n 5 "$work/qemu.out" | tr '\n' ' ')"
+		tail -n 40 "$console" | sed 's/^/    | /'
+		return 1
+	fi
+	# The guest wrote a tar stream at the start of the results namespace;
+	# tar stops at its end-of-archive blocks.
+	if ! tar -xf "$work/results.img" -C "$out" 2>"$work/tar.err" || ! [ -f "$out/summary" ]; then
+		echo "boot: guest left no results ($(head -c 200 "$work/tar.err")); console tail:"
+		tail -n 40 "$console" | sed 's/^/    | /'
+		return 1
+	fi
+	if ! [ -f "$out/done" ]; then
+		echo "boot: guest stopped before finishing the cases; console tail:"
+		tail -n 40 "$console" | sed 's/^/    | /'
+		return 1
+	fi
+	rm -f "$work"/*.img
+	return 0
+}
+
+main

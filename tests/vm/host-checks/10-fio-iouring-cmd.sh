@@ -1,0 +1,10 @@
+# Host side of cases/10-fio-iouring-cmd.sh: every fio JSON it brought back
+# parses, has no job error, moved data; logs the IOPS of fio's io_uring_cmd
+# (passthrough) and io_uring on the block device side by side.
+. "$TOP/tests/vm/host-lib.sh"
+
+for r in ns512 ns4k; do
+	for j in randwrite-verify write-verify randread randread-blockdev; do
+		check_fio_json "$r-$j"
+	done
+done

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The emulated-NVMe tests, as run by tests/run (`tests/run vm`).
+#
+# Boots the guest once (tests/vm/boot.sh) with every tests/vm/cases/*.sh,
+# prints the guest's PASS/FAIL/SKIP/INFO lines prefixed with "vm/", then
+# runs tests/vm/host-checks/CASE.sh for each case that ran (host-side checks
+# of the files the case brought back, with python3).  Prints
+# "SKIP: vm (reason)" and exits 0 when QEMU cannot run here; a boot that
+# fails or hangs is "FAIL: vm/boot" with the console tail.  The results stay
+# in build/vm/results (console.log, CASE.log, CASE/, dmesg.txt) until the
+# next run.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${TOP:=$(cd "$here/../.." && pwd)}"
+: "${TESTTMP:=$(mktemp -d /tmp/nvtest.XXXXXX)}"
+: "${NVVM_BUILD:=$TOP/build/vm}"
+export TOP TESTTMP NVVM_BUILD
+
+out=$NVVM_BUILD/results
+
+# main ARGS: everything above, printing the lines; its output is scanned
+# for FAIL lines for the exit status.
+main() {
+	local bootlog=$TESTTMP/vm/boot.out rc t0 t1 c h name suite
+	t0=$(date +%s.%N)
+	bash "$here/boot.sh" --out "$out" --work "$TESTTMP/vm/work" "$@" >"$bootlog" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+
+	if [ $rc -eq 77 ]; then
+		echo "SKIP: vm ($(sed -n 's/^boot: skip: //p' "$bootlog" | head -n 1))"
+		return 0
+	fi
+	cat "$bootlog"
+	if [ $rc -eq 0 ]; then
+		echo "PASS: vm/boot"
+	else
+		echo "FAIL: vm/boot: $(grep -v '^boot: \(fetching\|building\|booting\)' "$bootlog" |
+			grep -m1 '^boot: ' || echo "boot.sh exited $rc") (console: $out/console.log)"
+	fi
+
+	# The guest's lines, with the vm/ prefix.
+	if [ -f "$out/summary" ]; then
+		sed -E 's/^(PASS|FAIL|SKIP|INFO): /\1: vm\//' "$out/summary"
+	fi
+	# A case with no line at all never ran (the boot died before it).
+	for c in "$here"/cases/*.sh; do
+		name=$(basename "$c" .sh)
+		suite=$(echo "$name" | sed 's/^[0-9]*-//')
+		grep -qE "^(PASS|FAIL|SKIP): $suite(/|:)" "$out/summary" 2>/dev/null ||
+			echo "FAIL: vm/$suite: did not run (boot died before it; see $out/console.log)"
+	done
+
+	for h in "$here"/host-checks/*.sh; do
+		[ -f "$h" ] || continue
+		name=$(basename "$h" .sh)
+		[ -d "$out/$name" ] || continue
+		VMOUT=$out VMRES=$out/$name bash "$h"
+	done
+
+	if [ -f "$out/boot-info" ]; then
+		awk -v q="$(cat "$out/qemu-seconds" 2>/dev/null)" \
+			-v tot="$(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}')" '
+			$1 == "init_s" { i = $2 } $1 == "cases_start_s" { s = $2 } $1 == "cases_end_s" { e = $2 }
+			END { printf "INFO: vm/timing: kernel to /init %ss, cases %.1fs, QEMU %ss, with build %ss\n", i, e - s, q, tot }
+		' "$out/boot-info"
+	fi
+}
+
+rm -rf "$out"
+mkdir -p "$out" "$TESTTMP/vm"
+main "$@" | tee "$TESTTMP/vm/run.out"
+! grep -q '^FAIL:' "$TESTTMP/vm/run.out"
