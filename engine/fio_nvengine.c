@@ -121,6 +121,97 @@ static struct fio_option options[] = {
 		.group	= FIO_OPT_G_IOURING,
 	},
 	{
+		.name	= "cmd_type",
+		.lname	= "Uring cmd type",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct nv_options, cmd_type),
+		.help	= "nvme: require NVMe generic char devices (/dev/ngXnY) and passthrough; "
+			  "without it char devices are detected",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "write_mode",
+		.lname	= "Write mode",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct nv_options, write_mode),
+		.def	= "write",
+		.help	= "Passthrough writes as write, zeroes (Write Zeroes), uncor (Write Uncorrectable) "
+			  "or verify (Verify)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "readfua",
+		.lname	= "Read Force Unit Access",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct nv_options, readfua),
+		.def	= "0",
+		.help	= "Set FUA on passthrough reads",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "writefua",
+		.lname	= "Write Force Unit Access",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct nv_options, writefua),
+		.def	= "0",
+		.help	= "Set FUA on passthrough writes",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "md_per_io_size",
+		.lname	= "Separate metadata buffer size per I/O",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, md_per_io_size),
+		.def	= "0",
+		.help	= "Bytes of the separate metadata buffer of each IO (namespaces with metadata, "
+			  "not extended LBA); 0: computed from bs",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "pi_act",
+		.lname	= "Protection Information Action",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct nv_options, pi_act),
+		.def	= "1",
+		.help	= "PRACT: the controller inserts (writes) and strips (reads) protection information",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "pi_chk",
+		.lname	= "Protection Information Check",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct nv_options, pi_chk),
+		.help	= "PRCHK: fields the controller checks, any of GUARD,REFTAG,APPTAG",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "apptag",
+		.lname	= "Application Tag used in Protection Information",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, apptag),
+		.def	= "0x1234",
+		.help	= "Application tag (LBAT) written and checked with protection information",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "apptag_mask",
+		.lname	= "Application Tag Mask",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, apptag_mask),
+		.def	= "0xffff",
+		.help	= "Bits of the application tag that are checked (LBATM)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
 		.name	= "nv_trace",
 		.lname	= "nvengine trace directory",
 		.type	= FIO_OPT_STR_STORE,
@@ -204,7 +295,8 @@ static int nv_prep(struct thread_data *td, struct io_u *io_u)
 		log_err("nvengine: %s: unsupported IO direction %d\n", io_u->file->file_name, io_u->ddir);
 		return -EINVAL;
 	}
-	(void)td;
+	if (nf->kind == NV_TARGET_NVME_CHAR)
+		return nv_nvme_prep(td, td->io_ops_data, io_u);
 	return 0;
 }
 
@@ -290,18 +382,34 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 	struct nv_options *o = td->eo;
 	struct fio_file *f = io_u->file;
 	struct io_uring_sqe *sqe;
+	struct nv_file *nf;
 
 	fio_ro_check(td, io_u);
 
 	if (ld->queued + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
 
-	if (io_u->ddir == DDIR_TRIM)
+	nf = nv_file_of(f);
+	if (io_u->ddir == DDIR_TRIM && nf->kind != NV_TARGET_NVME_CHAR)
 		return nv_queue_sync_trim(td, ld, io_u);
 
 	sqe = io_uring_get_sqe(&ld->ring);
 	if (!sqe)
 		return FIO_Q_BUSY;
+	if (nf->kind == NV_TARGET_NVME_CHAR) {
+		int ret = nv_nvme_fill_sqe(td, ld, sqe, io_u);
+
+		if (ret) {
+			/* prep() checked the IO: only a bug gets here */
+			io_uring_prep_nop(sqe);
+			io_u->error = -ret;
+			io_uring_sqe_set_data(sqe, NULL);
+			ld->queued++;
+			ld->pending[ld->queued - 1] = NULL;
+			return FIO_Q_COMPLETED;
+		}
+		goto queued;
+	}
 	memset(sqe, 0, sizeof(*sqe));
 
 	if (o->registerfiles) {
@@ -320,6 +428,7 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 		io_uring_prep_nop(sqe);
 	}
 
+queued:
 	if (o->force_async && ++ld->prepped == o->force_async) {
 		ld->prepped = 0;
 		sqe->flags |= IOSQE_ASYNC;
@@ -370,15 +479,20 @@ static int nv_commit(struct thread_data *td)
  * Turn one CQE into the io_u's result the way fio expects it: error is a
  * positive errno, resid the bytes not transferred.
  */
-static struct io_u *nv_complete_cqe(struct nv_data *ld, struct io_uring_cqe *cqe)
+static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
+				    struct io_uring_cqe *cqe)
 {
 	struct io_u *io_u = io_uring_cqe_get_data(cqe);
+	struct nv_file *nf;
 
 	if (!io_u)
 		return NULL;
 	ld->inflight--;
 	ld->last_res = cqe->res;
-	if (cqe->res < 0) {
+	nf = nv_file_of(io_u->file);
+	if (nf && nf->kind == NV_TARGET_NVME_CHAR) {
+		nv_nvme_complete(td, ld, io_u, cqe->res);
+	} else if (cqe->res < 0) {
 		io_u->error = -cqe->res;
 	} else if (ddir_rw(io_u->ddir) &&
 		   (unsigned long long)cqe->res != io_u->xfer_buflen) {
@@ -425,7 +539,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		if (!now)
 			now = nv_now_ns();
 		seen++;
-		io_u = nv_complete_cqe(ld, cqe);
+		io_u = nv_complete_cqe(td, ld, cqe);
 		if (!io_u)
 			continue;
 		if (io_u->error)
@@ -670,6 +784,8 @@ static int nv_init(struct thread_data *td)
 		return 1;
 	}
 
+	if (nv_nvme_check_options(td))
+		return 1;
 	ld = calloc(1, sizeof(*ld));
 	if (!ld)
 		goto nomem;
@@ -754,6 +870,7 @@ static void nv_cleanup(struct thread_data *td)
 	if (!ld)
 		return;
 	nv_trace_close(td, ld);
+	nv_nvme_cleanup(ld);
 	if (ld->ring_ok && !(td->flags & TD_F_CHILD))
 		io_uring_queue_exit(&ld->ring);
 	free(ld->submit_qd);
@@ -837,7 +954,7 @@ static int nv_close_file(struct thread_data *td, struct fio_file *f)
 	struct nv_data *ld = td->io_ops_data;
 	struct nv_options *o = td->eo;
 
-	free(nv_file_of(f));
+	nv_nvme_file_free(nv_file_of(f));
 	FILE_SET_ENG_DATA(f, NULL);
 	if (!ld || !o->registerfiles || !ld->fds)
 		return generic_close_file(td, f);

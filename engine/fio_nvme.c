@@ -1,11 +1,44 @@
 /*
- * fio_nvme.c - NVMe generic character devices (/dev/ngXnY).
+ * fio_nvme.c - NVMe generic character devices (/dev/ngXnY): io_uring
+ * passthrough (IORING_OP_URING_CMD with struct nvme_uring_cmd).
+ *
+ * The pure parts (command building, Identify and SMART parsing, status
+ * decoding, protection information) live in engine/nvme_*.c; this file does
+ * the ioctls, the checks against the job's parameters and the fio glue.
+ *
+ * Passthrough requests are not split by the kernel, so every limit (LBA
+ * alignment, the controller's maximum transfer) is checked when a file is
+ * opened, against the job's block sizes, and refused with a message that
+ * names the limit.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/nvme_ioctl.h>
 
 #include "engine/nv_glue.h"
+#include "engine/nvme_cmd.h"
+#include "engine/nvme_id.h"
+#include "engine/nvme_status.h"
+
+/* What the engine knows about one NVMe namespace. */
+struct nv_nvme {
+	struct nv_geom g;
+	struct nv_ns_info ns;
+	struct nv_ctrl_info ctrl;
+	int have_ctrl;
+	char blkname[64];		/* nvmeXnY, the block sibling */
+	char max_xfer_src[32];
+};
+
+/* Longest NVMe failures logged in full per job; all are counted by fio. */
+#define NV_NVME_ERRORS_LOGGED	16
 
 /* Namespace id of an NVMe generic char device, or 0 if @fd is not one. */
 int nv_nvme_ns_id(int fd)
@@ -15,28 +48,608 @@ int nv_nvme_ns_id(int fd)
 	return ret > 0 ? ret : 0;
 }
 
-int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_file *nf)
+/* An admin command through the char device: 0, NVMe status > 0, or -errno. */
+static int nv_admin(int fd, struct nvme_passthru_cmd *cmd)
 {
-	if (nf->kind != NV_TARGET_NVME_CHAR)
+	int ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, cmd);
+
+	return ret < 0 ? -errno : ret;
+}
+
+/*
+ * The block device name of a generic char device: /dev/ng0n1 -> nvme0n1.
+ * Returns 0, or -EINVAL when the name is not of that form.
+ */
+static int nv_ng_to_blk(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	unsigned int c, n;
+	char tail;
+
+	b = b ? b + 1 : path;
+	if (sscanf(b, "ng%un%u%c", &c, &n, &tail) != 2)
+		return -EINVAL;
+	snprintf(buf, len, "nvme%un%u", c, n);
+	return 0;
+}
+
+/* queue/max_hw_sectors_kb of block device @blk, 0 when unknown. */
+static uint64_t nv_sysfs_max_hw_kb(const char *blk)
+{
+	char p[128];
+	unsigned long long v = 0;
+	FILE *fp;
+
+	snprintf(p, sizeof(p), "/sys/block/%s/queue/max_hw_sectors_kb", blk);
+	fp = fopen(p, "r");
+	if (!fp)
 		return 0;
-	log_err("nvengine: %s: NVMe passthrough is not available in this build\n", f->file_name);
-	td_verror(td, ENOTSUP, "nvengine: passthrough");
+	if (fscanf(fp, "%llu", &v) != 1)
+		v = 0;
+	fclose(fp);
+	return v;
+}
+
+/* Explain a failed open of an NVMe char device. */
+static void nv_report_open_error(struct thread_data *td, const char *path, int err)
+{
+	if (err == EACCES || err == EPERM)
+		log_err("nvengine: %s: permission denied: NVMe passthrough needs root or read/write "
+			"access to the char device (e.g. a udev rule: KERNEL==\"ng*\", GROUP=\"disk\", "
+			"MODE=\"0660\")\n", path);
+	else
+		log_err("nvengine: %s: %s\n", path, strerror(err));
+	td_verror(td, err, "nvengine: open NVMe device");
+}
+
+/* PRINFO bits of the job: PRACT from pi_act, PRCHK from pi_chk. */
+static uint8_t nv_job_prinfo(const struct nv_options *o)
+{
+	uint8_t prchk = 0;
+
+	if (nv_pi_chk_parse(o->pi_chk, &prchk, NULL, 0))
+		prchk = 0;
+	return prchk | (o->pi_act ? NV_PRINFO_PRACT : 0);
+}
+
+/*
+ * Identify the namespace (and, when allowed, the controller) behind @fd and
+ * fill @nv.  Returns 0, or 1 with the error reported.
+ */
+static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
+			    struct nv_nvme *nv)
+{
+	struct nvme_passthru_cmd cmd;
+	char msg[256];
+	uint64_t mdts = 0, hwkb;
+	const char *src = NULL;
+	void *buf;
+	int nsid, ret;
+
+	nsid = nv_nvme_ns_id(fd);
+	if (nsid <= 0) {
+		log_err("nvengine: %s is not an NVMe generic namespace device (NVME_IOCTL_ID failed); "
+			"passthrough needs /dev/ngXnY\n", path);
+		td_verror(td, ENOTTY, "nvengine: NVME_IOCTL_ID");
+		return 1;
+	}
+	if (posix_memalign(&buf, 4096, NV_IDENTIFY_LEN)) {
+		td_verror(td, ENOMEM, "nvengine: identify");
+		return 1;
+	}
+	memset(buf, 0, NV_IDENTIFY_LEN);
+	nv_admin_identify(&cmd, NV_CNS_NS, (uint32_t)nsid, 0, buf);
+	ret = nv_admin(fd, &cmd);
+	if (ret) {
+		char st[128];
+
+		log_err("nvengine: %s: Identify Namespace failed: %s\n", path,
+			nv_status_str(ret, st, sizeof(st)));
+		td_verror(td, ret < 0 ? -ret : EIO, "nvengine: identify namespace");
+		goto err;
+	}
+	if (nv_parse_id_ns(buf, NV_IDENTIFY_LEN, &nv->ns, msg, sizeof(msg))) {
+		log_err("nvengine: %s: %s\n", path, msg);
+		td_verror(td, EINVAL, "nvengine: identify namespace");
+		goto err;
+	}
+	memset(buf, 0, NV_IDENTIFY_LEN);
+	nv_admin_identify(&cmd, NV_CNS_CTRL, 0, 0, buf);
+	if (!nv_admin(fd, &cmd) &&
+	    !nv_parse_id_ctrl(buf, NV_IDENTIFY_LEN, &nv->ctrl, msg, sizeof(msg))) {
+		nv->have_ctrl = 1;
+		mdts = nv_mdts_bytes(nv->ctrl.mdts, 4096);
+	}
+	free(buf);
+
+	if (nv_ng_to_blk(path, nv->blkname, sizeof(nv->blkname)))
+		nv->blkname[0] = 0;
+	hwkb = nv->blkname[0] ? nv_sysfs_max_hw_kb(nv->blkname) : 0;
+	nv_geom_init(&nv->g, (uint32_t)nsid, &nv->ns, nv_job_prinfo(td->eo),
+		     nv_max_transfer(mdts, hwkb, &src), src ? src : "unknown");
+	return 0;
+err:
+	free(buf);
 	return 1;
 }
 
+/* Addressable bytes of the namespace as fio sees them. */
+static uint64_t nv_nvme_size(const struct nv_nvme *nv)
+{
+	return nv->ns.nsze * (uint64_t)nv_geom_block(&nv->g);
+}
+
+/*
+ * fio hook helper: the size of an NVMe char device from Identify Namespace
+ * (stat() reports none).  Returns 0, or 1 with the error reported.
+ */
 int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f)
 {
-	return generic_get_file_size(td, f);
+	struct nv_nvme nv;
+	int fd, ret;
+
+	fd = open(f->file_name, O_RDONLY);
+	if (fd < 0) {
+		nv_report_open_error(td, f->file_name, errno);
+		return 1;
+	}
+	memset(&nv, 0, sizeof(nv));
+	ret = nv_nvme_identify(td, f->file_name, fd, &nv);
+	close(fd);
+	if (ret)
+		return 1;
+	f->real_file_size = nv_nvme_size(&nv);
+	fio_file_set_size_known(f);
+	return 0;
+}
+
+/* The write opcode of the job's write_mode. */
+static uint8_t nv_write_opcode(const struct nv_options *o)
+{
+	if (!o->write_mode || !strcmp(o->write_mode, "write"))
+		return NV_OPC_WRITE;
+	if (!strcmp(o->write_mode, "zeroes"))
+		return NV_OPC_WRITE_ZEROES;
+	if (!strcmp(o->write_mode, "uncor"))
+		return NV_OPC_WRITE_UNCOR;
+	return NV_OPC_VERIFY;
+}
+
+uint8_t nv_write_op(struct thread_data *td, const struct io_u *io_u)
+{
+	struct nv_file *nf = nv_file_of(io_u->file);
+
+	if (!nf || nf->kind != NV_TARGET_NVME_CHAR)
+		return NVT_OP_WRITE;
+	switch (nv_write_opcode(td->eo)) {
+	case NV_OPC_WRITE_ZEROES:
+		return NVT_OP_ZEROES;
+	case NV_OPC_WRITE_UNCOR:
+		return NVT_OP_UNCOR;
+	case NV_OPC_VERIFY:
+		return NVT_OP_VERIFY;
+	default:
+		return NVT_OP_WRITE;
+	}
+}
+
+/*
+ * Check the passthrough options once, at init: values that fio's parser
+ * cannot check (strings).  Returns 0, or 1 with the error reported.
+ */
+int nv_nvme_check_options(struct thread_data *td)
+{
+	struct nv_options *o = td->eo;
+	char msg[192];
+	uint8_t prchk;
+
+	if (o->cmd_type && *o->cmd_type && strcmp(o->cmd_type, "nvme")) {
+		log_err("nvengine: cmd_type=%s: the only command type is nvme\n", o->cmd_type);
+		goto bad;
+	}
+	if (o->write_mode && *o->write_mode && strcmp(o->write_mode, "write") &&
+	    strcmp(o->write_mode, "zeroes") && strcmp(o->write_mode, "uncor") &&
+	    strcmp(o->write_mode, "verify")) {
+		log_err("nvengine: write_mode=%s: use write, zeroes, uncor or verify\n", o->write_mode);
+		goto bad;
+	}
+	if (nv_pi_chk_parse(o->pi_chk, &prchk, msg, sizeof(msg))) {
+		log_err("nvengine: pi_chk=%s: %s\n", o->pi_chk, msg);
+		goto bad;
+	}
+	if (o->apptag > 0xffff || o->apptag_mask > 0xffff) {
+		log_err("nvengine: apptag and apptag_mask are 16-bit values (apptag=0x%x apptag_mask=0x%x)\n",
+			o->apptag, o->apptag_mask);
+		goto bad;
+	}
+	return 0;
+bad:
+	td_verror(td, EINVAL, "nvengine: options");
+	return 1;
+}
+
+/*
+ * The block devices and partitions of the namespace (nvmeXnY, nvmeXnYpZ)
+ * that are mounted or used as swap, from /proc/mounts and /proc/swaps.
+ * Writes the first one found and where into @what.  Returns 1 if mounted.
+ */
+static int nv_nvme_mounted(const char *blk, char *what, size_t len)
+{
+	static const char *const tables[] = { "/proc/mounts", "/proc/swaps" };
+	char dev[96], line[1024];
+	size_t i, dl;
+
+	snprintf(dev, sizeof(dev), "/dev/%s", blk);
+	dl = strlen(dev);
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		FILE *fp = fopen(tables[i], "r");
+
+		if (!fp)
+			continue;
+		while (fgets(line, sizeof(line), fp)) {
+			char src[512], dst[512] = "";
+
+			if (sscanf(line, "%511s %511s", src, dst) < 1)
+				continue;
+			if (strncmp(src, dev, dl) || (src[dl] && src[dl] != 'p'))
+				continue;
+			snprintf(what, len, "%s is %s %s", src, i ? "used as swap" : "mounted on", i ? "" : dst);
+			fclose(fp);
+			return 1;
+		}
+		fclose(fp);
+	}
+	return 0;
+}
+
+/*
+ * Check the job's block sizes and offsets against the namespace: LBA
+ * alignment and the largest transfer.  Returns 0 or 1 with the error reported.
+ */
+static int nv_nvme_check_job(struct thread_data *td, struct fio_file *f, struct nv_nvme *nv)
+{
+	struct nv_options *o = td->eo;
+	char msg[256];
+	int d;
+
+	for (d = DDIR_READ; d <= DDIR_TRIM; d++) {
+		uint8_t opc = d == DDIR_READ ? NV_OPC_READ :
+			      d == DDIR_WRITE ? nv_write_opcode(o) : NV_OPC_DSM;
+		unsigned long long bs[2] = { td->o.min_bs[d], td->o.max_bs[d] };
+		int i;
+
+		if ((d == DDIR_READ && !td_read(td)) || (d == DDIR_WRITE && !td_write(td)) ||
+		    (d == DDIR_TRIM && !td_trim(td)))
+			continue;
+		for (i = 0; i < 2; i++) {
+			if (nv_check_len(&nv->g, opc, bs[i], msg, sizeof(msg)))
+				goto bad_bs;
+		}
+		if (td->o.ba[d] && nv_check_offset(&nv->g, td->o.ba[d], msg, sizeof(msg)))
+			goto bad_ba;
+	}
+	if (nv_check_offset(&nv->g, td->o.start_offset, msg, sizeof(msg))) {
+		log_err("nvengine: %s: offset=%llu: %s\n", f->file_name,
+			(unsigned long long)td->o.start_offset, msg);
+		goto bad;
+	}
+	if (nv->g.md_size && !nv->g.ext_lba && !o->md_per_io_size) {
+		log_err("nvengine: %s: the namespace has %u metadata bytes per block in a separate "
+			"buffer; set md_per_io_size (at least %llu for bs=%llu)%s\n", f->file_name,
+			nv->ns.md_size,
+			(unsigned long long)(td_max_bs(td) / nv->g.lba_size * nv->ns.md_size),
+			(unsigned long long)td_max_bs(td),
+			nv->ns.pi_type ? ", or pi_act=1 to let the controller insert and strip PI" : "");
+		goto bad;
+	}
+	return 0;
+bad_bs:
+	log_err("nvengine: %s: bs for %s: %s\n", f->file_name, io_ddir_name(d), msg);
+	goto bad;
+bad_ba:
+	log_err("nvengine: %s: blockalign for %s: %s\n", f->file_name, io_ddir_name(d), msg);
+bad:
+	td_verror(td, EINVAL, "nvengine: job parameters");
+	return 1;
+}
+
+/* Allocate the job's separate metadata buffers (once, on first use). */
+static int nv_nvme_md_alloc(struct thread_data *td, struct nv_data *ld, struct nv_nvme *nv)
+{
+	struct nv_options *o = td->eo;
+	uint32_t need = o->md_per_io_size;
+	unsigned int i;
+
+	if (!need && nv->g.md_size && !nv->g.ext_lba)
+		need = (uint32_t)(td_max_bs(td) / nv->g.lba_size * nv->g.md_size);
+	if (!need || (ld->md_bufs && ld->md_len >= need))
+		return 0;
+	if (ld->md_bufs) {
+		log_err("nvengine: files of one job need different metadata buffer sizes; "
+			"set md_per_io_size to the largest (%u)\n", need);
+		return -EINVAL;
+	}
+	ld->md_bufs = calloc(ld->depth, sizeof(*ld->md_bufs));
+	if (!ld->md_bufs)
+		return -ENOMEM;
+	for (i = 0; i < ld->depth; i++) {
+		if (posix_memalign(&ld->md_bufs[i], 4096, need))
+			return -ENOMEM;
+		memset(ld->md_bufs[i], 0, need);
+	}
+	ld->md_len = need;
+	return 0;
+}
+
+/*
+ * Set up an opened NVMe char device: identify it, check the job against it,
+ * refuse writes to a namespace whose block device is mounted (unless
+ * allow_mounted_write=1), allocate metadata and DSM buffers.  Other targets:
+ * refuse cmd_type=nvme.  Returns 0, or 1 with the error reported.
+ */
+int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_file *nf)
+{
+	struct nv_data *ld = td->io_ops_data;
+	struct nv_options *o = td->eo;
+	struct nv_nvme *nv;
+	char what[700];
+	int ret;
+
+	if (nf->kind != NV_TARGET_NVME_CHAR) {
+		if (o->cmd_type && !strcmp(o->cmd_type, "nvme")) {
+			log_err("nvengine: cmd_type=nvme needs the NVMe generic char device /dev/ngXnY; "
+				"%s is a %s (drop cmd_type to use it through the block layer)\n",
+				f->file_name, nv_target_kind_name(nf->kind));
+			td_verror(td, EINVAL, "nvengine: cmd_type");
+			return 1;
+		}
+		return 0;
+	}
+	if (!(ld->ring_flags & IORING_SETUP_SQE128)) {
+		log_err("nvengine: %s: the ring was set up without 128-byte SQEs; "
+			"NVMe passthrough needs the char device to exist when the job starts\n", f->file_name);
+		td_verror(td, EINVAL, "nvengine: passthrough ring");
+		return 1;
+	}
+	nv = nf->nvme;
+	if (!nv) {
+		nv = calloc(1, sizeof(*nv));
+		if (!nv) {
+			td_verror(td, ENOMEM, "nvengine: open");
+			return 1;
+		}
+		nf->nvme = nv;
+	}
+	if (nv_nvme_identify(td, f->file_name, f->fd, nv))
+		return 1;
+	if (nv_nvme_check_job(td, f, nv))
+		return 1;
+	if ((td_write(td) || td_trim(td)) && !td->o.allow_mounted_write && nv->blkname[0] &&
+	    nv_nvme_mounted(nv->blkname, what, sizeof(what))) {
+		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it anyway\n",
+			f->file_name, what);
+		td_verror(td, EBUSY, "nvengine: mounted namespace");
+		return 1;
+	}
+	ret = nv_nvme_md_alloc(td, ld, nv);
+	if (!ret && !ld->dsm) {
+		ret = posix_memalign(&ld->dsm, 4096, ld->depth * sizeof(struct nv_dsm_range)) ? -ENOMEM : 0;
+		if (!ret)
+			memset(ld->dsm, 0, ld->depth * sizeof(struct nv_dsm_range));
+	}
+	if (ret) {
+		td_verror(td, -ret, "nvengine: metadata buffers");
+		return 1;
+	}
+	return 0;
+}
+
+/* Describe io_u as an nv_io for the command builder. */
+static void nv_nvme_io(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
+		       struct nv_io *io)
+{
+	struct nv_options *o = td->eo;
+
+	memset(io, 0, sizeof(*io));
+	io->offset = io_u->offset;
+	io->len = io_u->xfer_buflen;
+	switch (io_u->ddir) {
+	case DDIR_READ:
+		io->opcode = NV_OPC_READ;
+		io->fua = o->readfua;
+		break;
+	case DDIR_WRITE:
+		io->opcode = nv_write_opcode(o);
+		io->fua = o->writefua && io->opcode == NV_OPC_WRITE;
+		break;
+	default:
+		io->opcode = NV_OPC_FLUSH;
+		io->len = 0;
+		return;
+	}
+	if (nv_opc_has_data(io->opcode)) {
+		if (o->nonvectored == 1 || o->fixedbufs) {
+			io->buf = io_u->xfer_buf;
+		} else {
+			ld->iovecs[io_u->index].iov_base = io_u->xfer_buf;
+			ld->iovecs[io_u->index].iov_len = io_u->xfer_buflen;
+			io->iov = &ld->iovecs[io_u->index];
+			io->nr_iov = 1;
+		}
+		if (ld->md_bufs) {
+			io->md = ld->md_bufs[io_u->index];
+			io->md_len = ld->md_len;
+		}
+	}
+	io->prinfo = nv_job_prinfo(o);
+	io->apptag = (uint16_t)o->apptag;
+	io->apptag_mask = (uint16_t)o->apptag_mask;
+}
+
+int nv_nvme_prep(struct thread_data *td, struct nv_data *ld, struct io_u *io_u)
+{
+	struct nv_file *nf = nv_file_of(io_u->file);
+	struct nv_io io;
+	char msg[256];
+
+	if (io_u->ddir == DDIR_TRIM) {
+		struct nv_dsm_range r;
+
+		if (nv_dsm_range_set(&r, &nf->nvme->g, io_u->offset, io_u->xfer_buflen, 0,
+				     msg, sizeof(msg)))
+			goto bad;
+		return 0;
+	}
+	nv_nvme_io(td, ld, io_u, &io);
+	if (io.opcode != NV_OPC_FLUSH && nv_io_check(&nf->nvme->g, &io, msg, sizeof(msg)))
+		goto bad;
+	return 0;
+bad:
+	log_err("nvengine: %s: %s at offset %llu: %s\n", io_u->file->file_name,
+		io_ddir_name(io_u->ddir), (unsigned long long)io_u->offset, msg);
+	return -EINVAL;
+}
+
+int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring_sqe *sqe,
+		     struct io_u *io_u)
+{
+	struct nv_options *o = td->eo;
+	struct nv_file *nf = nv_file_of(io_u->file);
+	struct nv_geom *g = &nf->nvme->g;
+	struct nvme_uring_cmd cmd;
+	uint32_t cmd_op = NVME_URING_CMD_IO;
+	int fd = o->registerfiles ? (int)io_u->file->engine_pos : io_u->file->fd;
+	int buf_index = -1, ret;
+
+	if (io_u->ddir == DDIR_TRIM) {
+		struct nv_dsm_range *r = (struct nv_dsm_range *)ld->dsm + io_u->index;
+
+		ret = nv_dsm_range_set(r, g, io_u->offset, io_u->xfer_buflen, 0, NULL, 0);
+		if (!ret)
+			ret = nv_cmd_dsm(&cmd, g, r, 1);
+	} else {
+		struct nv_io io;
+
+		nv_nvme_io(td, ld, io_u, &io);
+		ret = nv_cmd_build(&cmd, g, &io, &cmd_op);
+		if (o->fixedbufs && io.buf)
+			buf_index = io_u->index;
+	}
+	if (ret)
+		return ret;
+	nv_sqe_uring_cmd(sqe, fd, o->registerfiles, cmd_op, &cmd, buf_index);
+	return 0;
+}
+
+void nv_nvme_complete(struct thread_data *td, struct nv_data *ld, struct io_u *io_u, int res)
+{
+	char st[160];
+
+	if (!res) {
+		io_u->error = 0;
+		return;
+	}
+	io_u->error = nv_status_errno(res);
+	nv_status_str(res, st, sizeof(st));
+	if (ld->nvme_errors_logged < NV_NVME_ERRORS_LOGGED) {
+		ld->nvme_errors_logged++;
+		log_err("nvengine: %s: %s offset=%llu len=%llu: NVMe %s%s\n", io_u->file->file_name,
+			io_ddir_name(io_u->ddir), (unsigned long long)io_u->offset,
+			(unsigned long long)io_u->xfer_buflen, st,
+			ld->nvme_errors_logged == NV_NVME_ERRORS_LOGGED ?
+			" (further NVMe errors are counted, not printed)" : "");
+	}
+	/* the job's error text carries the decoded status */
+	if (!td->error)
+		td_vmsg(td, io_u->error, st, "nvme passthrough");
+}
+
+/* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed. */
+static void nv_nvme_smart(int fd, struct nv_kvlist *l, const char *prefix)
+{
+	struct nvme_passthru_cmd cmd;
+	struct nv_kv kv[NV_SMART_KV_MAX];
+	struct nv_smart s;
+	void *buf;
+	int i, n;
+
+	if (posix_memalign(&buf, 4096, NV_SMART_LOG_LEN))
+		return;
+	memset(buf, 0, NV_SMART_LOG_LEN);
+	if (nv_admin_get_log(&cmd, NV_LOG_SMART, NV_NSID_ALL, buf, NV_SMART_LOG_LEN, 0) ||
+	    nv_admin(fd, &cmd) || nv_parse_smart(buf, NV_SMART_LOG_LEN, &s, NULL, 0)) {
+		free(buf);
+		return;
+	}
+	free(buf);
+	n = nv_smart_kv(&s, kv, NV_SMART_KV_MAX);
+	for (i = 0; i < n; i++) {
+		char key[128];
+
+		snprintf(key, sizeof(key), "%s%s", prefix, kv[i].key);
+		nv_kv_add(l, key, "%s", kv[i].val);
+	}
 }
 
 void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i,
 		      struct nv_kvlist *l, const char *when)
 {
-	(void)td; (void)f; (void)i; (void)l; (void)when;
+	struct nv_nvme nv;
+	char key[96], prefix[96];
+	int fd;
+
+	(void)td;
+	fd = open(f->file_name, O_RDONLY);
+	if (fd < 0)
+		return;
+	if (nv_nvme_ns_id(fd) <= 0) {
+		close(fd);
+		return;
+	}
+	if (!*when) {
+		memset(&nv, 0, sizeof(nv));
+		/* errors were or will be reported by the open path */
+		if (!nv_nvme_identify(td, f->file_name, fd, &nv)) {
+#define KV(k, ...) do { snprintf(key, sizeof(key), "file.%u." k, i); nv_kv_add(l, key, __VA_ARGS__); } while (0)
+			KV("nsid", "%u", nv.g.nsid);
+			KV("lba_size", "%u", nv.g.lba_size);
+			KV("md_size", "%u", nv.ns.md_size);
+			KV("ext_lba", "%d", nv.ns.ext_lba ? 1 : 0);
+			KV("pi_type", "%u", nv.ns.pi_type);
+			KV("nsze", "%llu", (unsigned long long)nv.ns.nsze);
+			KV("max_transfer", "%llu", (unsigned long long)nv.g.max_xfer);
+			if (nv.have_ctrl) {
+				KV("nvme.model", "%s", nv.ctrl.mn);
+				KV("nvme.serial", "%s", nv.ctrl.sn);
+				KV("nvme.firmware", "%s", nv.ctrl.fr);
+			}
+#undef KV
+		}
+		snprintf(prefix, sizeof(prefix), "file.%u.smart.before.", i);
+	} else {
+		snprintf(prefix, sizeof(prefix), "file.%u.smart.%s.", i, when);
+	}
+	nv_nvme_smart(fd, l, prefix);
+	close(fd);
 }
 
-uint8_t nv_write_op(const struct io_u *io_u)
+void nv_nvme_file_free(struct nv_file *nf)
 {
-	(void)io_u;
-	return NVT_OP_WRITE;
+	if (nf)
+		free(nf->nvme);
+	free(nf);
+}
+
+void nv_nvme_cleanup(struct nv_data *ld)
+{
+	unsigned int i;
+
+	if (ld->md_bufs) {
+		for (i = 0; i < ld->depth; i++)
+			free(ld->md_bufs[i]);
+		free(ld->md_bufs);
+		ld->md_bufs = NULL;
+	}
+	free(ld->dsm);
+	ld->dsm = NULL;
 }

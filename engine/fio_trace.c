@@ -160,13 +160,13 @@ int nv_trace_open(struct thread_data *td, struct nv_data *ld)
 }
 
 /* fio direction (and passthrough write mode) to the trace's operation. */
-static uint8_t nv_trace_op(const struct io_u *io_u)
+static uint8_t nv_trace_op(struct thread_data *td, const struct io_u *io_u)
 {
 	switch (io_u->ddir) {
 	case DDIR_READ:
 		return NVT_OP_READ;
 	case DDIR_WRITE:
-		return nv_write_op(io_u);
+		return nv_write_op(td, io_u);
 	case DDIR_TRIM:
 		return NVT_OP_TRIM;
 	default:
@@ -204,7 +204,7 @@ int nv_trace_io(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
 	else
 		r.status = res < 0 ? res : 0;
 	r.qd = ld->submit_qd[io_u->index];
-	r.op = nv_trace_op(io_u);
+	r.op = nv_trace_op(td, io_u);
 	r.file = io_u->file->fileno > 255 ? 255 : (uint8_t)io_u->file->fileno;
 	ret = nvt_writer_append(ld->trace, &r);
 	return ret ? nv_trace_fail(td, ld, ret) : 0;

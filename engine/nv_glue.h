@@ -13,10 +13,13 @@
 #include "trace/nvtrace.h"
 #include "engine/nv_target.h"
 
+struct nv_nvme;
+
 /* Per-file engine state: what kind of target the file is. */
 struct nv_file {
 	enum nv_target_kind kind;
 	unsigned int index;		/* position in the job's file list */
+	struct nv_nvme *nvme;		/* NVMe namespace state (char devices) */
 };
 
 /* Per-thread engine state (td->io_ops_data). */
@@ -36,6 +39,11 @@ struct nv_data {
 	unsigned int prepped;		/* force_async counter */
 	int warned_poll;		/* hipri hint already printed */
 	int last_res;			/* cqe->res of the CQE being completed */
+
+	void **md_bufs;			/* per io_u index: separate metadata buffer */
+	uint32_t md_len;		/* bytes of each md buffer */
+	void *dsm;			/* per io_u index: one DSM range (16 bytes) */
+	unsigned int nvme_errors_logged;
 
 	struct nvt_writer *trace;	/* per-IO trace, NULL without nv_trace */
 	char *trace_path;
@@ -65,6 +73,15 @@ struct nv_options {
 	int nonvectored;
 	unsigned int nowait;
 	unsigned int force_async;
+	char *cmd_type;			/* "nvme": require passthrough targets */
+	char *write_mode;		/* write|zeroes|uncor|verify */
+	unsigned int readfua;
+	unsigned int writefua;
+	unsigned int md_per_io_size;	/* separate metadata buffer bytes per IO */
+	unsigned int pi_act;		/* PRACT */
+	char *pi_chk;			/* "GUARD,REFTAG,APPTAG" */
+	unsigned int apptag;
+	unsigned int apptag_mask;
 	char *nv_trace;			/* trace directory; NULL: no trace */
 	unsigned int nv_trace_level;	/* zlib level */
 	unsigned int nv_trace_block;	/* records per trace block */
@@ -96,7 +113,19 @@ void nv_kv_add(struct nv_kvlist *l, const char *key, const char *fmt, ...)
 void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i,
 		      struct nv_kvlist *l, const char *when);
 /* Trace operation of a write io_u (write, or the passthrough write_mode). */
-uint8_t nv_write_op(const struct io_u *io_u);
+uint8_t nv_write_op(struct thread_data *td, const struct io_u *io_u);
+/* Check the passthrough options once per job (init); 0 or 1 with the error reported. */
+int nv_nvme_check_options(struct thread_data *td);
+/* Fill @sqe (128 bytes) for @io_u on an NVMe char device; 0 or -errno. */
+int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring_sqe *sqe,
+		     struct io_u *io_u);
+/* Per-IO checks before queueing on an NVMe char device; 0 or -errno (reported). */
+int nv_nvme_prep(struct thread_data *td, struct nv_data *ld, struct io_u *io_u);
+/* Completion of a passthrough io_u with result @res: sets io_u->error. */
+void nv_nvme_complete(struct thread_data *td, struct nv_data *ld, struct io_u *io_u, int res);
+/* Free the per-file NVMe state and the job's metadata buffers. */
+void nv_nvme_file_free(struct nv_file *nf);
+void nv_nvme_cleanup(struct nv_data *ld);
 int nv_nvme_ns_id(int fd);
 int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_file *nf);
 int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f);
