@@ -7,8 +7,9 @@
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
 #
 # Layout: engine/fio_*.c is the fio glue (needs fio's headers); every other
-# .c in engine/, trace/ and analyze/ (but analyze/main.c) is plain C that goes
-# into build/libnvcore.a, which the unit tests in tests/unit/ link against.
+# .c in engine/ and trace/ is plain C in build/libnvcore.a (engine and
+# analyzer), analyze/*.c but main.c is build/libnvanalyze.a; the unit tests in
+# tests/unit/ link against both.
 
 CC      ?= cc
 O       ?= build
@@ -43,11 +44,12 @@ endif
 
 ENGINE_GLUE := $(wildcard engine/fio_*.c)
 CORE_SRC    := $(filter-out $(ENGINE_GLUE),$(wildcard engine/*.c)) \
-               $(wildcard trace/*.c) \
-               $(filter-out analyze/main.c,$(wildcard analyze/*.c))
+               $(wildcard trace/*.c)
+ANA_SRC     := $(filter-out analyze/main.c,$(wildcard analyze/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 
 CORE_OBJ    := $(CORE_SRC:%.c=$(O)/%.o)
+ANA_OBJ     := $(ANA_SRC:%.c=$(O)/%.o)
 GLUE_OBJ    := $(ENGINE_GLUE:%.c=$(O)/%.o)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(O)/%)
 
@@ -93,18 +95,22 @@ $(O)/libnvcore.a: $(CORE_OBJ)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(O)/libnvanalyze.a: $(ANA_OBJ)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 $(ENGINE_SO): $(GLUE_OBJ) $(O)/libnvcore.a
 	$(call say,LD,$@)
 	$(Q)$(CC) -shared -pthread $(LDFLAGS) -o $@ $(GLUE_OBJ) $(O)/libnvcore.a $(ENGINE_LIBS)
 
-$(ANALYZER): $(O)/analyze/main.o $(O)/libnvcore.a
+$(ANALYZER): $(O)/analyze/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 	$(call say,LD,$@)
 	$(Q)$(CC) -pthread $(LDFLAGS) -o $@ $^ $(ANALYZE_LIBS)
 
-$(O)/tests/unit/%: tests/unit/%.c $(O)/libnvcore.a tests/unit/check.h
+$(O)/tests/unit/%: tests/unit/%.c $(O)/libnvanalyze.a $(O)/libnvcore.a tests/unit/check.h
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
 
 unit: $(UNIT_BIN)
 
@@ -121,7 +127,7 @@ bench: all
 	$(Q)tools/bench.sh
 
 clean:
-	rm -rf $(O)/engine $(O)/trace $(O)/analyze $(O)/tests $(O)/libnvcore.a $(O)/asan \
+	rm -rf $(O)/engine $(O)/trace $(O)/analyze $(O)/tests $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
 	       libnvengine.so nvanalyze
 
 distclean:
