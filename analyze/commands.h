@@ -12,4 +12,8 @@ int cmd_compare(int argc, char **argv);	/* nvanalyze [compare] a.json b.json ...
 int cmd_dump(int argc, char **argv);	/* nvanalyze dump TRACE... */
 int cmd_stat(int argc, char **argv);	/* nvanalyze stat TRACE... */
 
+/* nvanalyze's usage text (all subcommands and the comparison's options). */
+#include <stdio.h>
+void cmd_compare_usage(FILE *out);
+
 #endif

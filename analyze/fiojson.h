@@ -1,0 +1,95 @@
+/*
+ * fiojson.h - fio JSON output (any fio from 2.x to 3.4x) read into a model.
+ *
+ * One file becomes one struct nv_run: its jobs (or client_stats entries),
+ * each with per-direction statistics converted to common units: latencies
+ * in nanoseconds, bandwidth in bytes per second, IO sizes in bytes.
+ *
+ * Every value carries its source (struct nv_val): NV_SRC_NONE means the file
+ * does not have it (absent percentile, no IOs: printed as missing, never as
+ * zero), NV_SRC_FIO a number read from fio's output.  NV_SRC_EXACT is for
+ * values computed later from nvengine traces (exact percentiles), which may
+ * replace fio's bucketed ones in the same slots; the tables label them.
+ */
+#ifndef NV_ANALYZE_FIOJSON_H
+#define NV_ANALYZE_FIOJSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum nv_dir { NV_DIR_READ, NV_DIR_WRITE, NV_DIR_TRIM, NV_DIR_SYNC, NV_DIR_MIXED, NV_DIR_NR };
+enum nv_latkind { NV_LAT_SLAT, NV_LAT_CLAT, NV_LAT_TOTAL, NV_LAT_NR };
+enum nv_src { NV_SRC_NONE = 0, NV_SRC_FIO, NV_SRC_EXACT };
+
+/* The percentiles the tables show, in order (see nv_pct_value). */
+enum { NV_P50, NV_P95, NV_P99, NV_P999, NV_P9999, NV_PCT_NR };
+
+struct nv_val {
+	double v;
+	unsigned char src;	/* enum nv_src; NV_SRC_NONE = missing */
+};
+
+struct nv_latstat {		/* all in nanoseconds */
+	struct nv_val min, max, mean, stdev;
+	struct nv_val pct[NV_PCT_NR];
+};
+
+struct nv_dirstat {
+	bool present;		/* the direction's object is in the file */
+	bool have_ios;		/* total_ios given (fio >= 2.2) */
+	uint64_t ios;		/* IOs completed (total_ios) */
+	uint64_t io_bytes;	/* bytes (old fio's KiB converted) */
+	struct nv_val iops;
+	struct nv_val bw;	/* bytes per second */
+	struct nv_latstat lat[NV_LAT_NR];
+};
+
+struct nv_job {
+	char *name;		/* fio's jobname */
+	char *host;		/* client/server: the hostname, else NULL */
+	char *key;		/* matching key, unique in the run (see fiojson.c) */
+	char *desc;		/* "rw=randread bs=4k ..." from the options, or "" */
+	int groupid;
+	int error;		/* fio's "error" (an errno), 0 if none */
+	struct nv_dirstat dir[NV_DIR_NR];
+};
+
+struct nv_run {
+	char *path;
+	char *fio_version;	/* "fio-3.33", or "unknown" */
+	bool client;		/* client/server output (client_stats) */
+	size_t njobs;
+	struct nv_job *jobs;
+	unsigned objects;	/* JSON objects found in the file */
+	uint64_t digest;	/* hash of the object used: spots the same run twice */
+	size_t nnotes;
+	char **notes;		/* warnings about the file, for stderr */
+};
+
+extern const double nv_pct_list[NV_PCT_NR];	/* 50, 95, 99, 99.9, 99.99 */
+extern const char *const nv_pct_name[NV_PCT_NR];	/* "p50" ... "p99.99" */
+
+const char *nv_dir_name(enum nv_dir d);		/* "read" ... ; "?" if out of range */
+int nv_dir_parse(const char *s, enum nv_dir *d);	/* 0 or -EINVAL */
+const char *nv_latkind_name(enum nv_latkind k);	/* "slat" "clat" "lat" */
+int nv_latkind_parse(const char *s, enum nv_latkind *k);
+
+/*
+ * Parse fio output held in buf (len bytes, need not be NUL-terminated) and
+ * named path in messages.  Returns 0 and fills *run (free with nv_run_free),
+ * or -EINVAL with a one-line message "path:line:col: what" in err (and
+ * nothing to free).  Warnings about the framing go to run->notes.
+ */
+int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
+		 char *err, size_t errlen);
+
+/* Read the file at path and nv_fio_parse it; -errno / -EINVAL with err set. */
+int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen);
+
+void nv_run_free(struct nv_run *run);
+
+/* True when the direction did any IO (its latencies mean something). */
+bool nv_dir_active(const struct nv_dirstat *ds);
+
+#endif
