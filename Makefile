@@ -52,6 +52,7 @@ CORE_OBJ    := $(CORE_SRC:%.c=$(O)/%.o)
 ANA_OBJ     := $(ANA_SRC:%.c=$(O)/%.o)
 GLUE_OBJ    := $(ENGINE_GLUE:%.c=$(O)/%.o)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(O)/%)
+UNIT_HELP   := $(patsubst %.c,$(O)/%,$(wildcard tests/unit/gen_*.c))	# helpers, not tests
 
 ENGINE_LIBS  := -luring -lz -lpthread
 ANALYZE_LIBS := -ljansson -lz -lm -lpthread
@@ -63,7 +64,7 @@ ENGINE_SO := $(O)/libnvengine.so
 ANALYZER  := $(O)/nvanalyze
 endif
 
-.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz
+.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz bench-trace
 all: $(ENGINE_SO) $(ANALYZER)
 
 deps:
@@ -112,7 +113,7 @@ $(O)/tests/unit/%: tests/unit/%.c $(O)/libnvanalyze.a $(O)/libnvcore.a tests/uni
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
 
-unit: $(UNIT_BIN)
+unit: $(UNIT_BIN) $(UNIT_HELP)
 
 # The suite: unit binaries, then tests/integration/*.sh, then the VM tests.
 check: deps
@@ -126,8 +127,17 @@ asan:
 bench: all
 	$(Q)tools/bench.sh
 
+# Trace writer throughput and bytes per IO (tools/bench_trace.c).
+$(O)/tools/bench_trace: tools/bench_trace.c $(O)/libnvcore.a
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvcore.a $(ENGINE_LIBS) $(LDFLAGS)
+
+bench-trace: $(O)/tools/bench_trace
+	$(Q)$(O)/tools/bench_trace $(BENCH_TRACE_ARGS)
+
 clean:
-	rm -rf $(O)/engine $(O)/trace $(O)/analyze $(O)/tests $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
+	rm -rf $(O)/engine $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
 	       libnvengine.so nvanalyze
 
 distclean:

@@ -101,6 +101,24 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
 		       struct nvt_record *out, const char **why);
 
+/*
+ * A block encoder: columns, then deflate (Z_RLE strategy at level 1, the
+ * default strategy at 2..9), then CRCs.  Holds buffers for max_records.
+ */
+struct nvt_encoder {
+	unsigned max_records;
+	struct nvt_buf raw, comp;
+	uint64_t *tmp;
+	void *z;		/* z_stream */
+	int zlevel;
+};
+int nvt_encoder_init(struct nvt_encoder *e, int zlevel, unsigned max_records);
+/* Encode r[0..n) (n <= max_records) as block seq: fills *h; the payload is
+ * e->comp.p[0..h->comp_len).  0 or -ENOMEM / -EIO. */
+int nvt_encoder_block(struct nvt_encoder *e, const struct nvt_record *r, unsigned n,
+		      uint32_t seq, struct nvt_block_hdr *h);
+void nvt_encoder_free(struct nvt_encoder *e);
+
 /* kv area: u32 count, then per entry u16 key_len, u32 value_len, key, value. */
 int nvt_kv_encode(const struct nvt_kv *kv, size_t n, struct nvt_buf *out);
 int nvt_kv_decode(const uint8_t *in, size_t len, size_t *used, struct nvt_kv **kv, size_t *n,

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "trace/nvtrace_fmt.h"
 
@@ -61,8 +60,7 @@ struct nvt_writer {
 
 	/* writer-thread side */
 	struct nvt_buf hdr;		/* encoded file header, written first */
-	struct nvt_buf raw, comp;
-	uint64_t *tmp;
+	struct nvt_encoder enc;
 	uint64_t file_off;
 	uint32_t seq;
 	struct nvt_footer foot;
@@ -135,32 +133,20 @@ static void index_add(struct nvt_writer *w, uint64_t off, const struct nvt_block
 /* Encode, compress and write the n records as one block; account totals. */
 static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigned n)
 {
-	struct nvt_block_hdr h = { .seq = w->seq, .nrec = n, .codec = NVT_CODEC_ZLIB,
-				   .zlevel = (uint8_t)w->zlevel };
 	uint8_t hb[NVT_BLOCK_HDR_LEN];
-	uLongf clen;
+	struct nvt_block_hdr h;
 	int err;
 
-	w->raw.len = 0;
-	err = nvt_encode_records(r, n, w->tmp, &w->raw, &h.min_complete_ns, &h.max_complete_ns);
+	err = nvt_encoder_block(&w->enc, r, n, w->seq, &h);
 	if (err) {
 		set_error(w, err, "encode block for");
 		return err;
 	}
-	clen = (uLongf)w->comp.cap;
-	if (compress2(w->comp.p, &clen, w->raw.p, (uLong)w->raw.len, w->zlevel) != Z_OK) {
-		set_error(w, -EIO, "compress block for");
-		return -EIO;
-	}
-	h.raw_len = (uint32_t)w->raw.len;
-	h.comp_len = (uint32_t)clen;
-	h.payload_crc = nvt_crc32(w->comp.p, clen);
 	nvt_block_hdr_pack(hb, &h);
-
 	index_add(w, w->file_off, &h);
 	err = emit(w, hb, sizeof(hb));
 	if (!err)
-		err = emit(w, w->comp.p, clen);
+		err = emit(w, w->enc.comp.p, h.comp_len);
 	if (err)
 		return err;
 
@@ -283,11 +269,9 @@ static void writer_free(struct nvt_writer *w)
 		for (unsigned i = 0; i < w->nchunks; i++)
 			free(w->chunks[i].rec);
 	free(w->chunks);
-	free(w->tmp);
 	free(w->foot.index);
 	nvt_buf_free(&w->hdr);
-	nvt_buf_free(&w->raw);
-	nvt_buf_free(&w->comp);
+	nvt_encoder_free(&w->enc);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv_ready);
 	pthread_cond_destroy(&w->cv_free);
@@ -364,18 +348,16 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	err = -ENOMEM;
 	w->path = strdup(path);
 	w->chunks = calloc(w->nchunks, sizeof(*w->chunks));
-	w->tmp = malloc(w->block_records * sizeof(*w->tmp));
 	w->foot.index = malloc(NVT_INDEX_MAX * sizeof(*w->foot.index));
 	w->foot.index_stride = 1;
-	if (!w->path || !w->chunks || !w->tmp || !w->foot.index)
+	if (!w->path || !w->chunks || !w->foot.index)
 		goto fail;
 	for (unsigned i = 0; i < w->nchunks; i++) {
 		w->chunks[i].rec = malloc(w->block_records * sizeof(struct nvt_record));
 		if (!w->chunks[i].rec)
 			goto fail;
 	}
-	if (nvt_buf_reserve(&w->raw, NVT_RAW_BOUND(w->block_records)) ||
-	    nvt_buf_reserve(&w->comp, compressBound((uLong)NVT_RAW_BOUND(w->block_records))))
+	if (nvt_encoder_init(&w->enc, w->zlevel, w->block_records))
 		goto fail;
 
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

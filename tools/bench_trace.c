@@ -1,0 +1,157 @@
+/*
+ * bench_trace - trace writer throughput and size.
+ *
+ *   bench_trace [-n RECORDS] [-z LEVEL] [-p randread|seqwrite|mixed] [-o FILE]
+ *
+ * Pre-generates a synthetic completion stream (tests/unit/trace_gen.h, QD 32),
+ * then reports:
+ *   encode: one thread encoding + compressing blocks of 65536 records, no I/O
+ *           (the background thread's work; the issue's >= 5 M records/s goal);
+ *   append: nvt_writer_append() of every record then nvt_writer_close(), to
+ *           FILE (default /tmp/bench_trace.nvt), i.e. the
+ *           IO thread's view including waits for the writer thread;
+ *   size:   bytes per IO of the trace written;
+ *   read:   streaming read-back rate.
+ * Built by `make bench-trace`.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/unit/trace_gen.h"
+#include "trace/nvtrace.h"
+#include "trace/nvtrace_fmt.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One thread: encode + compress + CRC every block, as the writer thread does. */
+static double bench_encode(const struct nvt_record *r, size_t n, int level, size_t *bytes)
+{
+	const unsigned B = 65536;
+	struct nvt_encoder e;
+	struct nvt_block_hdr h;
+	double t0;
+
+	if (nvt_encoder_init(&e, level, B)) {
+		fprintf(stderr, "bench_trace: out of memory\n");
+		exit(2);
+	}
+	*bytes = 0;
+	t0 = now_s();
+	for (size_t i = 0; i < n; i += B) {
+		unsigned k = n - i < B ? (unsigned)(n - i) : B;
+
+		if (nvt_encoder_block(&e, r + i, k, (uint32_t)(i / B), &h)) {
+			fprintf(stderr, "bench_trace: encode failed\n");
+			exit(2);
+		}
+		*bytes += h.comp_len + NVT_BLOCK_HDR_LEN;
+	}
+	t0 = now_s() - t0;
+	nvt_encoder_free(&e);
+	return t0;
+}
+
+int main(int argc, char **argv)
+{
+	enum gen_pattern pat = GEN_RANDREAD;
+	size_t n = 8u << 20, bytes;
+	const char *path = "/tmp/bench_trace.nvt";
+	struct nvt_writer_opts o = { 0 };
+	struct nvt_record *r;
+	struct nvt_writer *w;
+	struct nvt_reader *rd;
+	const struct nvt_record *recs;
+	struct stat st;
+	struct gen g;
+	double t, c;
+	size_t k, got = 0;
+	int opt, err;
+
+	while ((opt = getopt(argc, argv, "n:z:p:o:h")) != -1) {
+		switch (opt) {
+		case 'n': n = strtoull(optarg, NULL, 0); break;
+		case 'z': o.zlevel = atoi(optarg); break;
+		case 'o': path = optarg; break;
+		case 'p':
+			if (!strcmp(optarg, "randread")) pat = GEN_RANDREAD;
+			else if (!strcmp(optarg, "seqwrite")) pat = GEN_SEQWRITE;
+			else if (!strcmp(optarg, "mixed")) pat = GEN_MIXED;
+			else { fprintf(stderr, "bench_trace: unknown pattern %s\n", optarg); return 2; }
+			break;
+		default:
+			printf("usage: bench_trace [-n RECORDS] [-z LEVEL] [-p randread|seqwrite|mixed] [-o FILE]\n");
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	r = malloc(n * sizeof(*r));
+	if (!r || !n) {
+		fprintf(stderr, "bench_trace: cannot allocate %zu records\n", n);
+		return 2;
+	}
+	gen_init(&g, pat, 32, 1);
+	for (size_t i = 0; i < n; i++)
+		gen_record(&g, &r[i]);
+
+	t = bench_encode(r, n, o.zlevel ? o.zlevel : 1, &bytes);
+	printf("encode  %.2f M records/s (one thread, level %d, %.3f bytes/IO)\n",
+	       n / t / 1e6, o.zlevel ? o.zlevel : 1, (double)bytes / n);
+
+	err = nvt_writer_open(&w, path, NULL, 0, &o);
+	if (err) {
+		fprintf(stderr, "bench_trace: %s: %s\n", path, strerror(-err));
+		return 2;
+	}
+	c = cpu_s();
+	t = now_s();
+	for (size_t i = 0; i < n && !err; i++)
+		err = nvt_writer_append(w, &r[i]);
+	err = nvt_writer_close(w, NULL, 0);
+	t = now_s() - t;
+	c = cpu_s() - c;
+	if (err) {
+		fprintf(stderr, "bench_trace: %s\n", strerror(-err));
+		return 2;
+	}
+	stat(path, &st);
+	printf("append  %.2f M records/s end to end (%.2f s wall, %.2f s CPU both threads)\n",
+	       n / t / 1e6, t, c);
+	printf("size    %.3f bytes/IO (%lld bytes, %zu records)\n",
+	       (double)st.st_size / n, (long long)st.st_size, n);
+
+	t = now_s();
+	if (nvt_reader_open(&rd, path)) {
+		fprintf(stderr, "bench_trace: %s\n", nvt_reader_strerror(rd));
+		return 2;
+	}
+	while ((err = nvt_reader_next_block(rd, &recs, &k)) == 1)
+		got += k;
+	if (err || got != n) {
+		fprintf(stderr, "bench_trace: read back: %s (%zu of %zu records)\n",
+			nvt_reader_strerror(rd), got, n);
+		return 2;
+	}
+	nvt_reader_close(rd);
+	t = now_s() - t;
+	printf("read    %.2f M records/s\n", n / t / 1e6);
+	free(r);
+	return 0;
+}
