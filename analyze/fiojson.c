@@ -253,7 +253,7 @@ static void parse_dir(const json_t *d, struct nv_dirstat *ds)
 /*
  * "job options" / "global options" may be an object, or (client mode in some
  * fio versions) an array of per-host objects: take the one whose "hostname"
- * matches, else the first object.
+ * matches, else the first without a hostname, else the first object.
  */
 static const json_t *options_for(const json_t *o, const char *host)
 {
@@ -270,6 +270,9 @@ static const json_t *options_for(const json_t *o, const char *host)
 		if (json_is_object(e) && host && h && !strcmp(h, host))
 			return e;
 	}
+	json_array_foreach(o, i, e)
+		if (json_is_object(e) && !json_object_get(e, "hostname"))
+			return e;
 	json_array_foreach(o, i, e)
 		if (json_is_object(e))
 			return e;
@@ -406,6 +409,25 @@ static void line_col(const char *buf, size_t off, int *line, int *col)
 	}
 }
 
+/*
+ * "path:line:col" of a jansson error in a parse that started at offset off
+ * of buf (jansson counts from its own start).  A column jansson gives as 0
+ * (at the end of input) is left out.
+ */
+static void err_pos(char *out, size_t n, const char *path, const char *buf, size_t off,
+		    const json_error_t *e)
+{
+	int line, col, el = e->line > 0 ? e->line : 1;
+
+	line_col(buf, off, &line, &col);
+	line += el - 1;
+	col = el == 1 ? col + e->column - 1 : e->column;
+	if (e->column > 0)
+		snprintf(out, n, "%s:%d:%d", path, line, col);
+	else
+		snprintf(out, n, "%s:%d", path, line);
+}
+
 /* Is offset i a place a JSON object may start: '{' first in its line? */
 static bool line_start_brace(const char *buf, size_t i)
 {
@@ -485,23 +507,23 @@ static bool blank(char c)
 }
 
 /*
- * Find the fio JSON objects in buf.  Candidates are '{' at the start of a
- * line, and the very first '{' of the file (a stray character before it);
- * each is decoded with JSON_DISABLE_EOF_CHECK so that what follows it may be
- * text or another object.  Inner objects of a truncated file decode fine but
- * are not fio objects (no "jobs"/"client_stats"), so they are skipped.
+ * Find the fio JSON objects in buf.  Every '{' is a candidate (fio's
+ * messages, or a stray character, may precede the JSON on its line); each is
+ * decoded with JSON_DISABLE_EOF_CHECK so that what follows it may be text or
+ * another object.  Inner objects of a truncated file decode fine but are not
+ * fio objects (no "jobs"/"client_stats"), so they are skipped.  After a
+ * complete object, a failing candidate at the start of a line is reported as
+ * an incomplete trailing object (an interrupted status-interval dump).
  */
 static void find_objects(const char *buf, size_t len, struct framing *f)
 {
 	size_t pos = 0, textstart = 0;
-	const char *first = memchr(buf, '{', len);
-	size_t first_off = first ? (size_t)(first - buf) : len;
 
 	while (pos < len) {
 		json_error_t e;
 		json_t *o;
 
-		if (!(pos == first_off || line_start_brace(buf, pos))) {
+		if (buf[pos] != '{') {
 			pos++;
 			continue;
 		}
@@ -511,7 +533,7 @@ static void find_objects(const char *buf, size_t len, struct framing *f)
 				f->first_err = e;
 				f->first_err_off = pos;
 				f->have_err = true;
-			} else if (!o && f->objects && !f->trailing_err) {
+			} else if (!o && f->objects && !f->trailing_err && line_start_brace(buf, pos)) {
 				f->trail_err = e;
 				f->trail_off = pos;
 				f->trailing_err = true;
@@ -542,7 +564,7 @@ static void find_objects(const char *buf, size_t len, struct framing *f)
 
 static void framing_notes(struct nv_run *run, const char *buf, const struct framing *f)
 {
-	int line, col;
+	char pos[512];
 
 	if (f->before)
 		run_note(run, "%s: %zu bytes of text before the JSON ignored (fio messages?)",
@@ -554,11 +576,9 @@ static void framing_notes(struct nv_run *run, const char *buf, const struct fram
 		run_note(run, "%s: %u JSON objects (status-interval snapshots?); using the last one",
 			 run->path, f->objects);
 	if (f->trailing_err) {
-		line_col(buf, f->trail_off, &line, &col);
-		run_note(run, "%s:%d:%d: incomplete JSON object after the last complete one ignored: %s",
-			 run->path, line + f->trail_err.line - 1,
-			 f->trail_err.line == 1 ? col + f->trail_err.column - 1 : f->trail_err.column,
-			 f->trail_err.text);
+		err_pos(pos, sizeof(pos), run->path, buf, f->trail_off, &f->trail_err);
+		run_note(run, "%s: incomplete JSON object after the last complete one ignored: %s",
+			 pos, f->trail_err.text);
 	}
 	if (f->after && !f->trailing_err)
 		run_note(run, "%s: %zu bytes of text after the JSON ignored (json,normal output?)",
@@ -600,7 +620,7 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 	const unsigned char *u = (const unsigned char *)buf;
 	struct framing f = { 0 };
 	char *conv = NULL;
-	int ret, line, col;
+	int ret;
 
 	memset(run, 0, sizeof(*run));
 	run->path = strdup(path);
@@ -619,11 +639,10 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 	if (!f.objects) {
 		ret = -EINVAL;
 		if (f.have_err) {
-			line_col(buf, f.first_err_off, &line, &col);
-			snprintf(err, errlen, "%s:%d:%d: not valid JSON: %s", path,
-				 line + f.first_err.line - 1,
-				 f.first_err.line == 1 ? col + f.first_err.column - 1 : f.first_err.column,
-				 f.first_err.text);
+			char pos[512];
+
+			err_pos(pos, sizeof(pos), path, buf, f.first_err_off, &f.first_err);
+			snprintf(err, errlen, "%s: not valid JSON: %s", pos, f.first_err.text);
 		} else if (f.first_not_fio) {
 			snprintf(err, errlen, "%s: JSON but not fio output (no \"jobs\" or \"client_stats\" array)",
 				 path);

@@ -1,0 +1,266 @@
+/*
+ * test_compare.c - statistics, changes, claims, prices, formatting and the
+ * report model (matching, missing values, the "exact" source label).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "tests/unit/check.h"
+#include "analyze/cliutil.h"
+#include "analyze/compare.h"
+#include "analyze/table.h"
+
+static bool near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+TEST(t_quantiles)
+{
+	/* two-sided 95% critical values from the t table */
+	CHECK(near(nv_t_quantile(0.975, 1), 12.706205, 1e-5));
+	CHECK(near(nv_t_quantile(0.975, 2), 4.302653, 1e-6));
+	CHECK(near(nv_t_quantile(0.975, 4), 2.776445, 1e-6));
+	CHECK(near(nv_t_quantile(0.975, 10), 2.228139, 1e-6));
+	CHECK(near(nv_t_quantile(0.975, 30), 2.042272, 1e-6));
+	CHECK(near(nv_t_quantile(0.975, 1e7), 1.959964, 1e-5));
+	CHECK(near(nv_t_quantile(0.025, 4), -2.776445, 1e-6));
+	CHECK(isnan(nv_t_quantile(1.0, 4)) && isnan(nv_t_quantile(0.5, 0)));
+}
+
+TEST(cells_and_welch)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct nv_cell ca, cb;
+	struct nv_change ch;
+
+	nv_cell_compute(a, 3, &ca);
+	nv_cell_compute(b, 3, &cb);
+	CHECK(ca.n == 3 && ca.mean == 2 && ca.sd == 1 && ca.min == 1 && ca.max == 3);
+	/* equal variances and sizes: df = 4, t = 2.776445, se = sqrt(2/3) */
+	nv_change_compute(&ca, &cb, true, &ch);
+	CHECK(ch.have && near(ch.pct, -60, 1e-12) && ch.verdict == NV_WORSE);
+	CHECK(ch.have_ci && !ch.noise);
+	CHECK(near(ch.lo, 100 * (-3 - 2.776445 * sqrt(2.0 / 3)) / 5, 1e-4));
+	CHECK(near(ch.hi, 100 * (-3 + 2.776445 * sqrt(2.0 / 3)) / 5, 1e-4));
+
+	/* overlapping samples: the interval spans zero */
+	double c[] = { 4.5, 5.2, 5.9 };
+	struct nv_cell cc;
+
+	nv_cell_compute(c, 3, &cc);
+	nv_change_compute(&cc, &cb, false, &ch);
+	CHECK(ch.have_ci && ch.noise);
+
+	/* one run per side: a change, no interval */
+	nv_cell_compute(a, 1, &ca);
+	nv_cell_compute(b, 1, &cb);
+	nv_change_compute(&ca, &cb, false, &ch);
+	CHECK(ch.have && !ch.have_ci && ch.verdict == NV_BETTER && near(ch.pct, -75, 1e-12));
+
+	/* missing or zero baseline: no change */
+	nv_cell_compute(a, 0, &cb);
+	nv_change_compute(&ca, &cb, true, &ch);
+	CHECK(!ch.have);
+}
+
+/* The example table: i7i.large vs i4i.large. */
+TEST(example_table)
+{
+	struct nv_cell a = { .n = 1, .mean = 77282 }, b = { .n = 1, .mean = 51470 };
+	struct nv_change ch;
+	char buf[128];
+
+	nv_change_compute(&a, &b, true, &ch);
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "+50.1% (better)");
+	a.mean = 72, b.mean = 101;
+	nv_change_compute(&a, &b, false, &ch);
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "-28.7% (better)");
+	a.mean = 254, b.mean = 119;
+	nv_change_compute(&a, &b, false, &ch);
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "+113.4% (worse)");
+	a.mean = 10, b.mean = 8;
+	nv_change_compute(&a, &b, false, &ch);
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "+25.0% (worse)");
+
+	/* $0.1888/h at 77,282 IOPS -> $0.00244 per 1k IOPS */
+	CHECK(near(nv_cost_per_kiops(0.1888, 77282), 0.0024430010, 1e-9));
+	nv_fmt_value(buf, sizeof(buf), nv_cost_per_kiops(0.1888, 77282), NV_U_USD_KIOPS);
+	CHECK_STR(buf, "$0.00244");
+	nv_fmt_value(buf, sizeof(buf), 0.1888, NV_U_USD_H);
+	CHECK_STR(buf, "$0.1888/h");
+	CHECK(isnan(nv_cost_per_kiops(0.1888, 0)));
+}
+
+TEST(formatting)
+{
+	char buf[64];
+	struct nv_change ch = { .have = true, .pct = 1.23, .have_ci = true, .lo = -3.14, .hi = 5.36,
+				.noise = true, .verdict = NV_BETTER };
+
+	nv_fmt_value(buf, sizeof(buf), 77282.4, NV_U_IOPS);
+	CHECK_STR(buf, "77,282");
+	nv_fmt_value(buf, sizeof(buf), 1234567.0, NV_U_IOPS);
+	CHECK_STR(buf, "1,234,567");
+	nv_fmt_value(buf, sizeof(buf), 70.4235, NV_U_IOPS);
+	CHECK_STR(buf, "70.42");
+	nv_fmt_value(buf, sizeof(buf), 316.52, NV_U_MBPS);
+	CHECK_STR(buf, "316.5 MB/s");
+	nv_fmt_value(buf, sizeof(buf), 72000, NV_U_NS);
+	CHECK_STR(buf, "72.0 us");
+	nv_fmt_value(buf, sizeof(buf), 999.7, NV_U_NS);
+	CHECK_STR(buf, "1.00 us");
+	nv_fmt_value(buf, sizeof(buf), 46, NV_U_NS);
+	CHECK_STR(buf, "46 ns");
+	nv_fmt_value(buf, sizeof(buf), 4.09e9, NV_U_NS);
+	CHECK_STR(buf, "4.09 s");
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "+1.2% within noise [-3.1%, +5.4%]");
+	ch.noise = false;
+	ch.lo = 0.5;
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "+1.2% (better) [+0.5%, +5.4%]");
+	ch.have = false;
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "n/a");
+	nv_fmt_exact(buf, sizeof(buf), 0.1);
+	CHECK_STR(buf, "0.1");
+	nv_fmt_exact(buf, sizeof(buf), 49.781863);
+	CHECK_STR(buf, "49.781863");
+	nv_fmt_exact(buf, sizeof(buf), 1.0 / 3);
+	CHECK(strtod(buf, NULL) == 1.0 / 3);
+}
+
+TEST(claims)
+{
+	struct nv_claim c;
+	char err[200];
+
+	CHECK(nv_claim_parse("iops:+50%", &c, err, sizeof(err)) == 0);
+	CHECK(c.metric == NV_M_IOPS && c.pct == 50);
+	CHECK(nv_claim_met(&c, 50.1, true) && !nv_claim_met(&c, 49.9, true));
+	free(c.text);
+	CHECK(nv_claim_parse("lat_mean:-50%", &c, err, sizeof(err)) == 0);
+	CHECK(c.metric == NV_M_MEAN && c.pct == -50);
+	CHECK(nv_claim_met(&c, -60, false) && !nv_claim_met(&c, -40, false));
+	free(c.text);
+	CHECK(nv_claim_parse("p99.9:-10", &c, err, sizeof(err)) == 0);
+	CHECK(c.metric == NV_M_P999);
+	free(c.text);
+	CHECK(nv_claim_parse("stdev:0%", &c, err, sizeof(err)) == 0);
+	CHECK(nv_claim_met(&c, -1, false) && !nv_claim_met(&c, 1, false));
+	free(c.text);
+	CHECK(nv_claim_parse("iops", &c, err, sizeof(err)) == -EINVAL);
+	CHECK(nv_claim_parse("speed:+5%", &c, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "unknown metric 'speed'") != NULL);
+	CHECK(nv_claim_parse("iops:lots", &c, err, sizeof(err)) == -EINVAL);
+	CHECK(nv_claim_parse("iops:+5%%", &c, err, sizeof(err)) == -EINVAL);
+}
+
+TEST(cli_numbers)
+{
+	double v;
+	unsigned long n;
+
+	CHECK(nv_parse_double("0.1888", &v) == 0 && v == 0.1888);
+	CHECK(nv_parse_double("+50", &v) == 0 && v == 50);
+	CHECK(nv_parse_double("", &v) == -EINVAL);
+	CHECK(nv_parse_double(" 1", &v) == -EINVAL);
+	CHECK(nv_parse_double("1x", &v) == -EINVAL);
+	CHECK(nv_parse_double("nan", &v) == -EINVAL);
+	CHECK(nv_parse_double("1e999", &v) == -ERANGE);
+	CHECK(nv_parse_index("2", &n) == 0 && n == 2);
+	CHECK(nv_parse_index("0", &n) == -ERANGE);
+	CHECK(nv_parse_index("-1", &n) == -EINVAL);
+}
+
+/* A run with one job "j" reading at iops (p99.9 missing unless given). */
+static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, double iops, double p999)
+{
+	memset(run, 0, sizeof(*run));
+	memset(job, 0, sizeof(*job));
+	run->path = (char *)"x.json";
+	run->njobs = 1;
+	run->jobs = job;
+	job->name = job->key = (char *)name;
+	job->desc = (char *)"";
+	job->dir[NV_DIR_READ].present = true;
+	job->dir[NV_DIR_READ].have_ios = true;
+	job->dir[NV_DIR_READ].ios = 10;
+	job->dir[NV_DIR_READ].iops = (struct nv_val){ iops, NV_SRC_FIO };
+	job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].mean = (struct nv_val){ 1000, NV_SRC_FIO };
+	if (p999 > 0)
+		job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999] = (struct nv_val){ p999, NV_SRC_EXACT };
+}
+
+static const struct nv_row *row_of(const struct nv_block *b, enum nv_metric m)
+{
+	for (size_t i = 0; i < b->nrows; i++)
+		if (b->rows[i].metric == m)
+			return &b->rows[i];
+	return NULL;
+}
+
+TEST(report)
+{
+	struct nv_run ra[2], rb, rc;
+	struct nv_job ja[2], jb, jc;
+	struct nv_side sides[3] = {
+		{ .label = "new", .nruns = 2, .runs = ra, .have_price = true, .price = 0.1888 },
+		{ .label = "solo", .nruns = 1, .runs = &rc },
+		{ .label = "old", .nruns = 1, .runs = &rb },
+	};
+	struct nv_claim claim = { .metric = NV_M_IOPS, .pct = 50, .text = (char *)"iops:+50%" };
+	struct nv_report r;
+	const struct nv_row *row;
+
+	mkrun(&ra[0], &ja[0], "j", 77282, 0);
+	mkrun(&ra[1], &ja[1], "j", 77282, 0);
+	mkrun(&rb, &jb, "j", 51470, 0);
+	mkrun(&rc, &jc, "other", 10, 2000);
+	CHECK(nv_report_build(sides, 3, 2, NV_LAT_CLAT, NULL, &claim, 1, &r) == 0);
+	CHECK_EQ_U64(r.nblocks, 2);
+	CHECK_STR(r.blocks[0].key, "j");
+	CHECK(r.blocks[0].present[0] && !r.blocks[0].present[1] && r.blocks[0].present[2]);
+	row = row_of(&r.blocks[0], NV_M_IOPS);
+	CHECK(row && row->cells[0].n == 2 && row->cells[0].mean == 77282);
+	CHECK(row && row->cells[1].n == 0 && row->cells[1].absent == 1);
+	CHECK(row && near(row->chg[0].pct, 50.149601709733, 1e-9));
+	row = row_of(&r.blocks[0], NV_M_P999);	/* missing everywhere: kept, empty */
+	CHECK(row && row->cells[0].n == 0 && row->cells[2].n == 0 && !row->chg[0].have);
+	CHECK(row_of(&r.blocks[0], NV_M_P50) != NULL);
+	CHECK(row_of(&r.blocks[0], NV_M_BW) == NULL);	/* nobody has it */
+	row = row_of(&r.blocks[0], NV_M_COST);
+	CHECK(row && row->cells[0].n == 2 && near(row->cells[0].mean, 0.0024430010, 1e-9));
+	row = row_of(&r.blocks[0], NV_M_PRICE);
+	CHECK(row && row->cells[0].n == 1 && row->cells[2].n == 0);
+	row = row_of(&r.blocks[1], NV_M_P999);
+	CHECK(row && row->cells[1].src == NV_SRC_EXACT);
+	/* claim: new vs old met (+50.1%), "solo" has no job j and old no "other" */
+	CHECK(r.nclaims >= 1 && r.claims[0].met && r.claims[0].side == 0);
+	CHECK(r.claims_failed);	/* solo vs old for "other": no data on one side */
+	nv_report_free(&r);
+
+	struct nv_select sel = { .njobs = 1, .jobs = (char *[]){ "oth*" } };
+
+	CHECK(nv_report_build(sides, 3, 0, NV_LAT_CLAT, &sel, NULL, 0, &r) == 0);
+	CHECK(r.nblocks == 1 && !strcmp(r.blocks[0].key, "other") && r.baseline == 0);
+	nv_report_free(&r);
+}
+
+int main(void)
+{
+	RUN(t_quantiles);
+	RUN(cells_and_welch);
+	RUN(example_table);
+	RUN(formatting);
+	RUN(claims);
+	RUN(cli_numbers);
+	RUN(report);
+	return check_summary();
+}
