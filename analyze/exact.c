@@ -1,0 +1,405 @@
+/*
+ * exact.c - exact nearest-rank percentiles in bounded memory (see exact.h).
+ *
+ * State per requested percentile ("target"): its rank, and once pass 1 is
+ * over the value range [lo, hi] known to hold it, with `below` values
+ * smaller than lo and `cnt` values inside.  Targets whose ranges coincide
+ * share one probe (the collected values or the sub-range counters).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/exact.h"
+
+#define SUB_BITS	8
+#define NBUCKETS	((64 - SUB_BITS + 1) << SUB_BITS)	/* 14592 */
+
+enum probe_mode { PROBE_COLLECT, PROBE_COUNT };
+
+struct probe {
+	uint64_t lo, hi;	/* value range */
+	uint64_t below;		/* values < lo (all passes agree) */
+	uint64_t cnt;		/* values in [lo, hi] */
+	enum probe_mode mode;
+	uint64_t *vals;		/* COLLECT: up to cnt values */
+	uint64_t nvals;		/* values seen in range this pass */
+	uint64_t *sub;		/* COUNT: nsub counters */
+	uint64_t nsub, subw;
+};
+
+struct target {
+	double pct;
+	uint64_t rank;		/* 1-based */
+	bool done;
+	uint64_t value;
+	int probe;		/* index in probes while pending */
+};
+
+struct nv_exact {
+	size_t ntarget;
+	struct target *t;
+	struct probe *probes;
+	size_t nprobes;
+	size_t collect_cap, nsub_max;
+	unsigned pass;		/* passes completed */
+	bool finished;
+	bool bad;		/* a value outside pass 1's range */
+
+	uint64_t *hist;		/* pass 1 */
+	uint64_t n, pass_n, min, max;
+	double mean, m2;
+};
+
+static unsigned bucket_of(uint64_t v)
+{
+	unsigned e;
+
+	if (v < (1u << SUB_BITS))
+		return (unsigned)v;
+	e = 63u - (unsigned)__builtin_clzll(v);
+	return (1u << SUB_BITS) + ((e - SUB_BITS) << SUB_BITS) +
+	       (unsigned)((v >> (e - SUB_BITS)) & ((1u << SUB_BITS) - 1));
+}
+
+static void bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
+{
+	unsigned e, m;
+
+	if (b < (1u << SUB_BITS)) {
+		*lo = *hi = b;
+		return;
+	}
+	e = ((b - (1u << SUB_BITS)) >> SUB_BITS) + SUB_BITS;
+	m = b & ((1u << SUB_BITS) - 1);
+	*lo = (1ull << e) + ((uint64_t)m << (e - SUB_BITS));
+	*hi = *lo + (1ull << (e - SUB_BITS)) - 1;
+}
+
+uint64_t nv_exact_rank(double p, uint64_t n)
+{
+	/* p in units of 1e-4 percent, so 99.9 is exact: rank = ceil(P * n / 1e6) */
+	unsigned __int128 P, r;
+
+	if (!(p > 0))
+		return 1;
+	if (p >= 100)
+		return n;
+	P = (unsigned __int128)llround(p * 1e4);
+	r = (P * n + 999999) / 1000000;
+	if (r < 1)
+		r = 1;
+	if (r > n)
+		r = n;
+	return (uint64_t)r;
+}
+
+int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
+{
+	struct nv_exact *e;
+
+	*ep = NULL;
+	for (size_t i = 0; i < npct; i++)
+		if (!(pct[i] >= 0 && pct[i] <= 100))
+			return -EINVAL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->ntarget = npct;
+	e->t = calloc(npct ? npct : 1, sizeof(*e->t));
+	e->probes = calloc(npct ? npct : 1, sizeof(*e->probes));
+	e->hist = calloc(NBUCKETS, sizeof(*e->hist));
+	if (!e->t || !e->probes || !e->hist) {
+		nv_exact_free(e);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < npct; i++)
+		e->t[i].pct = pct[i];
+	e->collect_cap = 1u << 18;
+	e->nsub_max = 1u << 16;
+	*ep = e;
+	return 0;
+}
+
+void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub)
+{
+	e->collect_cap = collect_cap;
+	e->nsub_max = nsub < 2 ? 2 : nsub;
+}
+
+void nv_exact_add(struct nv_exact *e, uint64_t v)
+{
+	if (e->finished)
+		return;
+	e->pass_n++;
+	if (e->pass == 0) {
+		double d;
+
+		e->hist[bucket_of(v)]++;
+		if (e->pass_n == 1 || v < e->min)
+			e->min = v;
+		if (e->pass_n == 1 || v > e->max)
+			e->max = v;
+		d = (double)v - e->mean;
+		e->mean += d / (double)e->pass_n;
+		e->m2 += d * ((double)v - e->mean);
+		return;
+	}
+	if (v < e->min || v > e->max)
+		e->bad = true;
+	for (size_t i = 0; i < e->nprobes; i++) {
+		struct probe *p = &e->probes[i];
+
+		if (v < p->lo || v > p->hi)
+			continue;
+		if (p->mode == PROBE_COLLECT) {
+			if (p->nvals < p->cnt)
+				p->vals[p->nvals] = v;
+			p->nvals++;
+		} else {
+			p->sub[(v - p->lo) / p->subw]++;
+			p->nvals++;
+		}
+	}
+}
+
+static void swap64(uint64_t *a, uint64_t *b)
+{
+	uint64_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* The k-th smallest (0-based) of a[0..n): quickselect with a three-way
+ * partition (many equal values are common in latency data). */
+static uint64_t select_kth(uint64_t *a, size_t n, size_t k)
+{
+	size_t l = 0, r = n;	/* [l, r) holds the answer */
+
+	while (r - l > 1) {
+		size_t m = l + (r - l) / 2, lt = l, i = l, gt = r;
+		uint64_t x = a[l], y = a[m], z = a[r - 1], piv;
+
+		/* median of three */
+		piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+		while (i < gt) {
+			if (a[i] < piv)
+				swap64(&a[lt++], &a[i++]);
+			else if (a[i] > piv)
+				swap64(&a[i], &a[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			r = lt;
+		else if (k >= gt)
+			l = gt;
+		else
+			return piv;
+	}
+	return a[l];
+}
+
+static void probe_free(struct probe *p)
+{
+	free(p->vals);
+	free(p->sub);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Attach target t, known to lie in [lo, hi] with `below` smaller values and
+ * cnt inside, to a probe for the next pass (sharing one with the same
+ * range), or finish it if the range is a single value.
+ */
+static int plan(struct nv_exact *e, struct target *t, uint64_t lo, uint64_t hi,
+		uint64_t below, uint64_t cnt)
+{
+	struct probe *p;
+	uint64_t w;
+
+	if (lo == hi) {
+		t->value = lo;
+		t->done = true;
+		return 0;
+	}
+	for (size_t i = 0; i < e->nprobes; i++)
+		if (e->probes[i].lo == lo && e->probes[i].hi == hi) {
+			t->probe = (int)i;
+			return 0;
+		}
+	p = &e->probes[e->nprobes];
+	memset(p, 0, sizeof(*p));
+	p->lo = lo;
+	p->hi = hi;
+	p->below = below;
+	p->cnt = cnt;
+	if (cnt <= e->collect_cap) {
+		p->mode = PROBE_COLLECT;
+		p->vals = malloc((cnt ? cnt : 1) * sizeof(*p->vals));
+		if (!p->vals)
+			return -ENOMEM;
+	} else {
+		p->mode = PROBE_COUNT;
+		w = hi - lo;	/* width - 1; hi - lo + 1 cannot overflow for buckets */
+		p->nsub = w + 1 < e->nsub_max ? w + 1 : e->nsub_max;
+		p->subw = w / p->nsub + 1;
+		p->sub = calloc(p->nsub, sizeof(*p->sub));
+		if (!p->sub)
+			return -ENOMEM;
+	}
+	t->probe = (int)e->nprobes++;
+	return 0;
+}
+
+/* After pass 1: locate every rank in the histogram. */
+static int plan_from_hist(struct nv_exact *e)
+{
+	for (size_t i = 0; i < e->ntarget; i++) {
+		struct target *t = &e->t[i];
+		uint64_t below = 0, lo, hi;
+		unsigned b = 0;
+		int err;
+
+		t->rank = nv_exact_rank(t->pct, e->n);
+		if (t->rank == 1 || t->rank == e->n) {
+			t->value = t->rank == 1 ? e->min : e->max;
+			t->done = true;
+			continue;
+		}
+		while (below + e->hist[b] < t->rank)
+			below += e->hist[b++];
+		bucket_range(b, &lo, &hi);
+		if (lo < e->min)
+			lo = e->min;
+		if (hi > e->max)
+			hi = e->max;
+		err = plan(e, t, lo, hi, below, e->hist[b]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* After pass >= 2: resolve or narrow each pending target with its probe. */
+static int resolve(struct nv_exact *e)
+{
+	struct probe *old = e->probes;
+	size_t nold = e->nprobes;
+	int err = 0;
+
+	for (size_t i = 0; i < nold; i++)
+		if (old[i].nvals != old[i].cnt)
+			return -EINVAL;	/* the values changed between passes */
+	e->probes = calloc(e->ntarget ? e->ntarget : 1, sizeof(*e->probes));
+	if (!e->probes) {
+		e->probes = old;
+		return -ENOMEM;
+	}
+	e->nprobes = 0;
+	for (size_t i = 0; i < e->ntarget && !err; i++) {
+		struct target *t = &e->t[i];
+		struct probe *p;
+		uint64_t k, below, j;
+
+		if (t->done)
+			continue;
+		p = &old[t->probe];
+		k = t->rank - p->below - 1;	/* 0-based within the range */
+		if (p->mode == PROBE_COLLECT) {
+			t->value = select_kth(p->vals, p->cnt, k);
+			t->done = true;
+			continue;
+		}
+		below = p->below;
+		for (j = 0; below + p->sub[j] <= t->rank - 1; j++)
+			below += p->sub[j];
+		{
+			uint64_t lo = p->lo + j * p->subw;
+			uint64_t hi = p->hi - lo < p->subw - 1 ? p->hi : lo + p->subw - 1;
+
+			err = plan(e, t, lo, hi, below, p->sub[j]);
+		}
+	}
+	for (size_t i = 0; i < nold; i++)
+		probe_free(&old[i]);
+	free(old);
+	return err;
+}
+
+int nv_exact_end_pass(struct nv_exact *e)
+{
+	int err;
+
+	if (e->finished)
+		return 0;
+	if (e->pass == 0) {
+		e->n = e->pass_n;
+	} else if (e->pass_n != e->n || e->bad) {
+		return -EINVAL;
+	}
+	e->pass_n = 0;
+	err = e->pass == 0 ? (e->n ? plan_from_hist(e) : 0) : resolve(e);
+	e->pass++;
+	if (err)
+		return err;
+	for (size_t i = 0; i < e->ntarget; i++)
+		if (!e->t[i].done && e->n)
+			return 1;
+	e->finished = true;
+	free(e->hist);
+	e->hist = NULL;
+	return 0;
+}
+
+unsigned nv_exact_passes(const struct nv_exact *e)
+{
+	return e->pass;
+}
+
+uint64_t nv_exact_count(const struct nv_exact *e)
+{
+	return e->pass ? e->n : e->pass_n;
+}
+
+uint64_t nv_exact_min(const struct nv_exact *e)
+{
+	return e->min;
+}
+
+uint64_t nv_exact_max(const struct nv_exact *e)
+{
+	return e->max;
+}
+
+double nv_exact_mean(const struct nv_exact *e)
+{
+	return e->mean;
+}
+
+double nv_exact_stdev(const struct nv_exact *e)
+{
+	uint64_t n = nv_exact_count(e);
+
+	return n < 2 ? 0.0 : sqrt(e->m2 / (double)(n - 1));
+}
+
+uint64_t nv_exact_value(const struct nv_exact *e, size_t i)
+{
+	return i < e->ntarget && e->t[i].done ? e->t[i].value : 0;
+}
+
+void nv_exact_free(struct nv_exact *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->nprobes; i++)
+		probe_free(&e->probes[i]);
+	free(e->probes);
+	free(e->t);
+	free(e->hist);
+	free(e);
+}

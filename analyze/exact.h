@@ -1,0 +1,64 @@
+/*
+ * exact.h - exact nearest-rank percentiles of a stream of uint64 values, in
+ * bounded memory, by feeding the same values in several passes.
+ *
+ * Usage:
+ *	struct nv_exact *e;
+ *	double pct[] = { 50, 99, 99.99 };
+ *	nv_exact_new(&e, pct, 3);
+ *	do {
+ *		for each value v: nv_exact_add(e, v);	// same values, any order
+ *	} while ((err = nv_exact_end_pass(e)) == 1);
+ *	if (err) ... // -EINVAL: the passes saw different values; -ENOMEM
+ *	nv_exact_value(e, 0) ... nv_exact_count/min/max/mean/stdev(e)
+ *
+ * Pass 1 counts values in log-linear buckets (256 per power of two) and
+ * takes count, min, max, mean and stdev (Welford).  Each requested rank then
+ * lies in one bucket; later passes either collect the values of that bucket
+ * (when few: at most collect_cap) and select, or count them in nsub equal
+ * sub-ranges to narrow the range.  A range of width 1 is the answer.
+ * Memory: about 117 KB + per distinct pending range collect_cap*8 or nsub*8
+ * bytes (defaults 2 MiB / 512 KiB), whatever the number of values.  Typical
+ * latency data needs 2 passes, rarely 3; ranges narrow by nsub per pass, so
+ * never more than 5 passes.
+ *
+ * Nearest rank: the value at percentile p among n values is the
+ * ceil(p/100 * n)-th smallest (the 1st for p = 0); p is taken to 1e-4
+ * (99.9999 is distinct from 100).
+ */
+#ifndef NV_EXACT_H
+#define NV_EXACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nv_exact;
+
+/* pct[0..npct): percentiles in [0, 100] (copied).  0, -EINVAL or -ENOMEM. */
+int nv_exact_new(struct nv_exact **e, const double *pct, size_t npct);
+/* Tune memory (tests): values collected per range, sub-ranges per pass (>= 2).
+ * Only before the first value. */
+void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub);
+void nv_exact_add(struct nv_exact *e, uint64_t v);
+/*
+ * End the current pass: 1 = feed the same values again, 0 = results ready
+ * (also for zero values), -EINVAL = this pass saw a different number of
+ * values than pass 1 or values outside what pass 1 saw, -ENOMEM.
+ */
+int nv_exact_end_pass(struct nv_exact *e);
+/* Passes completed so far. */
+unsigned nv_exact_passes(const struct nv_exact *e);
+
+uint64_t nv_exact_count(const struct nv_exact *e);
+uint64_t nv_exact_min(const struct nv_exact *e);	/* 0 if no values */
+uint64_t nv_exact_max(const struct nv_exact *e);
+double nv_exact_mean(const struct nv_exact *e);		/* 0 if no values */
+double nv_exact_stdev(const struct nv_exact *e);	/* sample (n-1); 0 if n < 2 */
+/* The value at pct[i] once end_pass returned 0 (0 if there were no values). */
+uint64_t nv_exact_value(const struct nv_exact *e, size_t i);
+void nv_exact_free(struct nv_exact *e);
+
+/* The 1-based nearest rank of percentile p among n >= 1 values. */
+uint64_t nv_exact_rank(double p, uint64_t n);
+
+#endif
