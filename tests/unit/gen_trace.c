@@ -1,0 +1,88 @@
+/*
+ * gen_trace - test helper (not a test): write a synthetic trace through the
+ * real writer, and optionally the records it appended as the CSV that
+ * `nvanalyze dump` must print (the expected output, made without the reader).
+ *
+ *   gen_trace [-p randread|seqwrite|mixed] [-n RECORDS] [-b BLOCK_RECORDS]
+ *             [-q QD] [-s SEED] OUT.nvt [EXPECTED.csv]
+ *
+ * Used by tests/integration/trace_cli.sh.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/unit/trace_gen.h"
+#include "trace/nvtrace.h"
+
+static const char *const op_words[] = {
+	"read", "write", "trim", "flush", "zeroes", "uncor", "verify",
+};
+
+int main(int argc, char **argv)
+{
+	struct nvt_writer_opts o = { 0 };
+	enum gen_pattern pat = GEN_MIXED;
+	unsigned long n = 10000, qd = 8, seed = 1;
+	const struct nvt_kv hdr[] = {
+		{ "job.name", "gen" }, { "job.number", "0" }, { "clock", "CLOCK_MONOTONIC" },
+		{ "file.0.path", "/synthetic" }, { "note", "a value with spaces, = and \"quotes\"" },
+	};
+	const struct nvt_kv foot[] = { { "smart.after.temperature", "305" } };
+	struct nvt_writer *w;
+	FILE *csv = NULL;
+	struct gen g;
+	char msg[600];
+	int opt, err = 0;
+
+	while ((opt = getopt(argc, argv, "p:n:b:q:s:")) != -1) {
+		switch (opt) {
+		case 'p':
+			pat = !strcmp(optarg, "randread") ? GEN_RANDREAD :
+			      !strcmp(optarg, "seqwrite") ? GEN_SEQWRITE : GEN_MIXED;
+			break;
+		case 'n': n = strtoul(optarg, NULL, 0); break;
+		case 'b': o.block_records = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 'q': qd = strtoul(optarg, NULL, 0); break;
+		case 's': seed = strtoul(optarg, NULL, 0); break;
+		default: return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "usage: gen_trace [-p PAT] [-n N] [-b BLOCK] [-q QD] [-s SEED] OUT.nvt [EXPECTED.csv]\n");
+		return 2;
+	}
+	if (optind + 1 < argc && !(csv = fopen(argv[optind + 1], "w"))) {
+		perror(argv[optind + 1]);
+		return 2;
+	}
+	err = nvt_writer_open(&w, argv[optind], hdr, sizeof(hdr) / sizeof(hdr[0]), &o);
+	if (err) {
+		fprintf(stderr, "gen_trace: %s: %s\n", argv[optind], strerror(-err));
+		return 2;
+	}
+	gen_init(&g, pat, (unsigned)qd, seed);
+	for (unsigned long i = 0; i < n && !err; i++) {
+		struct nvt_record r;
+
+		gen_record(&g, &r);
+		err = nvt_writer_append(w, &r);
+		if (csv)
+			fprintf(csv, "%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%u,%s,%d,%u,%u\n",
+				r.submit_ns, r.complete_ns, (int64_t)(r.complete_ns - r.submit_ns),
+				r.offset, (unsigned)r.length, op_words[r.op], (int)r.status,
+				(unsigned)r.qd, (unsigned)r.file);
+	}
+	err = nvt_writer_close_msg(w, foot, 1, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "gen_trace: %s\n", msg);
+		return 2;
+	}
+	if (csv && fclose(csv)) {
+		perror("gen_trace: expected csv");
+		return 2;
+	}
+	return 0;
+}
