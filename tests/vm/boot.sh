@@ -290,6 +290,9 @@ main() {
 	local t0 t1 rc initrd
 	ensure_qemu
 	mkdir -p "$NVVM_BUILD"
+	# Concurrent boots (make check and make asan) share the cache.
+	exec 9>"$NVVM_BUILD/.lock"
+	flock 9
 	ensure_kernel
 	ensure_base
 	if [ -z "$work" ]; then
@@ -300,6 +303,7 @@ main() {
 	make_boot_cpio "$work/boot.cpio"
 	initrd=$work/initrd.cpio
 	cat "$NVVM_BUILD/base.cpio" "$work/boot.cpio" >"$initrd"
+	flock -u 9
 	make_images
 
 	local console=$out/console.log

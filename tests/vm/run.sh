@@ -7,7 +7,7 @@
 # of the files the case brought back, with python3).  Prints
 # "SKIP: vm (reason)" and exits 0 when QEMU cannot run here; a boot that
 # fails or hangs is "FAIL: vm/boot" with the console tail.  The results stay
-# in build/vm/results (console.log, CASE.log, CASE/, dmesg.txt) until the
+# in build/vm/results (or next to a non-default $NVENGINE_SO) (console.log, CASE.log, CASE/, dmesg.txt) until the
 # next run.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,7 +16,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${NVVM_BUILD:=$TOP/build/vm}"
 export TOP TESTTMP NVVM_BUILD
 
-out=$NVVM_BUILD/results
+# Results of the default build go to build/vm/results; another build's
+# engine (make asan: build/asan/libnvengine.so) keeps its own next to it.
+: "${NVENGINE_SO:=$TOP/libnvengine.so}"
+if [ "$NVENGINE_SO" -ef "$TOP/libnvengine.so" ] || ! [ -e "$NVENGINE_SO" ]; then
+	out=$NVVM_BUILD/results
+else
+	out=$(dirname "$NVENGINE_SO")/vm-results
+fi
 
 # main ARGS: everything above, printing the lines; its output is scanned
 # for FAIL lines for the exit status.
