@@ -212,6 +212,17 @@ static struct fio_option options[] = {
 		.group	= FIO_OPT_G_IOURING,
 	},
 	{
+		.name	= "pi_gen",
+		.lname	= "Host-generated protection information",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct nv_options, pi_gen),
+		.def	= "1",
+		.help	= "With pi_act=0 the engine writes the PI of every write and checks that of every "
+			  "read; 0 leaves the metadata as it is (to test a device's own checks)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
 		.name	= "nv_trace",
 		.lname	= "nvengine trace directory",
 		.type	= FIO_OPT_STR_STORE,
@@ -287,12 +298,15 @@ static int nv_prep(struct thread_data *td, struct io_u *io_u)
 {
 	struct nv_file *nf = nv_file_of(io_u->file);
 
+	/* fio ends a job quietly when prep fails: td_verror makes it an error */
 	if (!nf) {
 		log_err("nvengine: %s: file not opened by the engine\n", io_u->file->file_name);
+		td_verror(td, EINVAL, "nvengine: prep");
 		return -EINVAL;
 	}
 	if (!ddir_rw(io_u->ddir) && !ddir_sync(io_u->ddir) && io_u->ddir != DDIR_TRIM) {
 		log_err("nvengine: %s: unsupported IO direction %d\n", io_u->file->file_name, io_u->ddir);
+		td_verror(td, EINVAL, "nvengine: prep");
 		return -EINVAL;
 	}
 	if (nf->kind == NV_TARGET_NVME_CHAR)

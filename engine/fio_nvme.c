@@ -22,9 +22,13 @@
 #include <unistd.h>
 #include <linux/nvme_ioctl.h>
 
+#include "verify.h"
+
 #include "engine/nv_glue.h"
 #include "engine/nvme_cmd.h"
+#include "engine/nvme_dev.h"
 #include "engine/nvme_id.h"
+#include "engine/nvme_pi.h"
 #include "engine/nvme_status.h"
 
 /* What the engine knows about one NVMe namespace. */
@@ -33,8 +37,10 @@ struct nv_nvme {
 	struct nv_ns_info ns;
 	struct nv_ctrl_info ctrl;
 	int have_ctrl;
-	char blkname[64];		/* nvmeXnY, the block sibling */
-	char max_xfer_src[32];
+	struct nv_devname dev;		/* parsed name; kind NV_DEV_NONE if unusual */
+	char blkname[64];		/* nvmeXnY, the block sibling ("" if unknown) */
+	int host_pi;			/* the engine writes and checks PI (pi_act=0) */
+	struct nv_pi_fmt pi;
 };
 
 /* Longest NVMe failures logged in full per job; all are counted by fio. */
@@ -56,31 +62,15 @@ static int nv_admin(int fd, struct nvme_passthru_cmd *cmd)
 	return ret < 0 ? -errno : ret;
 }
 
-/*
- * The block device name of a generic char device: /dev/ng0n1 -> nvme0n1.
- * Returns 0, or -EINVAL when the name is not of that form.
- */
-static int nv_ng_to_blk(const char *path, char *buf, size_t len)
+/* queue/max_hw_sectors_kb of the namespace's block device, 0 when unknown. */
+static uint64_t nv_sysfs_max_hw_kb(const struct nv_devname *d)
 {
-	const char *b = strrchr(path, '/');
-	unsigned int c, n;
-	char tail;
-
-	b = b ? b + 1 : path;
-	if (sscanf(b, "ng%un%u%c", &c, &n, &tail) != 2)
-		return -EINVAL;
-	snprintf(buf, len, "nvme%un%u", c, n);
-	return 0;
-}
-
-/* queue/max_hw_sectors_kb of block device @blk, 0 when unknown. */
-static uint64_t nv_sysfs_max_hw_kb(const char *blk)
-{
-	char p[128];
 	unsigned long long v = 0;
+	char p[256];
 	FILE *fp;
 
-	snprintf(p, sizeof(p), "/sys/block/%s/queue/max_hw_sectors_kb", blk);
+	if (nv_dev_sysfs(d, "queue/max_hw_sectors_kb", p, sizeof(p)))
+		return 0;
 	fp = fopen(p, "r");
 	if (!fp)
 		return 0;
@@ -162,10 +152,12 @@ static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
 	}
 	free(buf);
 
-	if (nv_ng_to_blk(path, nv->blkname, sizeof(nv->blkname)))
+	if (nv_dev_parse(path, &nv->dev) || nv_dev_block_name(&nv->dev, nv->blkname, sizeof(nv->blkname))) {
+		nv->dev.kind = NV_DEV_NONE;
 		nv->blkname[0] = 0;
-	hwkb = nv->blkname[0] ? nv_sysfs_max_hw_kb(nv->blkname) : 0;
-	nv_geom_init(&nv->g, (uint32_t)nsid, &nv->ns, nv_job_prinfo(td->eo),
+	}
+	hwkb = nv->blkname[0] ? nv_sysfs_max_hw_kb(&nv->dev) : 0;
+	nv_geom_init(&nv->g, (uint32_t)nsid, &nv->ns, nv->ns.pi_type ? nv_job_prinfo(td->eo) : 0,
 		     nv_max_transfer(mdts, hwkb, &src), src ? src : "unknown");
 	return 0;
 err:
@@ -268,38 +260,71 @@ bad:
 	return 1;
 }
 
-/*
- * The block devices and partitions of the namespace (nvmeXnY, nvmeXnYpZ)
- * that are mounted or used as swap, from /proc/mounts and /proc/swaps.
- * Writes the first one found and where into @what.  Returns 1 if mounted.
- */
-static int nv_nvme_mounted(const char *blk, char *what, size_t len)
+/* The whole of a small /proc file as a string (caller frees), NULL on error. */
+static char *nv_read_text(const char *path)
 {
-	static const char *const tables[] = { "/proc/mounts", "/proc/swaps" };
-	char dev[96], line[1024];
-	size_t i, dl;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	FILE *fp = fopen(path, "r");
 
-	snprintf(dev, sizeof(dev), "/dev/%s", blk);
-	dl = strlen(dev);
-	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		FILE *fp = fopen(tables[i], "r");
+	if (!fp)
+		return NULL;
+	for (;;) {
+		size_t n;
 
-		if (!fp)
-			continue;
-		while (fgets(line, sizeof(line), fp)) {
-			char src[512], dst[512] = "";
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap + 65536);
 
-			if (sscanf(line, "%511s %511s", src, dst) < 1)
-				continue;
-			if (strncmp(src, dev, dl) || (src[dl] && src[dl] != 'p'))
-				continue;
-			snprintf(what, len, "%s is %s %s", src, i ? "used as swap" : "mounted on", i ? "" : dst);
-			fclose(fp);
-			return 1;
+			if (!nb) {
+				free(buf);
+				fclose(fp);
+				return NULL;
+			}
+			buf = nb;
+			cap += 65536;
 		}
-		fclose(fp);
+		n = fread(buf + len, 1, cap - len - 1, fp);
+		len += n;
+		if (n == 0)
+			break;
 	}
-	return 0;
+	fclose(fp);
+	buf[len] = 0;
+	return buf;
+}
+
+/*
+ * Whether a block device or partition of the namespace is mounted
+ * (/proc/mounts) or used as swap (/proc/swaps).  Writes what and where into
+ * @what.  Returns 1 if so.
+ */
+static int nv_nvme_mounted(const struct nv_nvme *nv, char *what, size_t len)
+{
+	char *text = nv_read_text("/proc/mounts");
+	char hit[600];
+	int ret = 0;
+
+	if (text && nv_dev_mounted(text, &nv->dev, hit, sizeof(hit)) == 1) {
+		/* hit reads "DEV on DIR" */
+		const char *on = strstr(hit, " on ");
+
+		if (on)
+			snprintf(what, len, "%.*s is mounted on %s", (int)(on - hit), hit, on + 4);
+		else
+			snprintf(what, len, "%s is mounted", hit);
+		ret = 1;
+	}
+	free(text);
+	if (ret)
+		return 1;
+	/* /proc/swaps has the same first column: one "mounts" scan finds it */
+	text = nv_read_text("/proc/swaps");
+	if (text && nv_dev_mounted(text, &nv->dev, hit, sizeof(hit)) == 1) {
+		snprintf(what, len, "%.*s is in use as swap", (int)strcspn(hit, " "), hit);
+		ret = 1;
+	}
+	free(text);
+	return ret;
 }
 
 /*
@@ -333,13 +358,13 @@ static int nv_nvme_check_job(struct thread_data *td, struct fio_file *f, struct 
 			(unsigned long long)td->o.start_offset, msg);
 		goto bad;
 	}
-	if (nv->g.md_size && !nv->g.ext_lba && !o->md_per_io_size) {
-		log_err("nvengine: %s: the namespace has %u metadata bytes per block in a separate "
-			"buffer; set md_per_io_size (at least %llu for bs=%llu)%s\n", f->file_name,
-			nv->ns.md_size,
-			(unsigned long long)(td_max_bs(td) / nv->g.lba_size * nv->ns.md_size),
-			(unsigned long long)td_max_bs(td),
-			nv->ns.pi_type ? ", or pi_act=1 to let the controller insert and strip PI" : "");
+	if (nv->g.md_size && !nv->g.ext_lba && o->md_per_io_size &&
+	    o->md_per_io_size < td_max_bs(td) / nv->g.lba_size * nv->g.md_size) {
+		log_err("nvengine: %s: md_per_io_size=%u is smaller than the %llu metadata bytes of "
+			"bs=%llu (%u per %u-byte block); raise it or leave it 0 to size it from bs\n",
+			f->file_name, o->md_per_io_size,
+			(unsigned long long)(td_max_bs(td) / nv->g.lba_size * nv->g.md_size),
+			(unsigned long long)td_max_bs(td), nv->g.md_size, nv->g.lba_size);
 		goto bad;
 	}
 	return 0;
@@ -379,6 +404,53 @@ static int nv_nvme_md_alloc(struct thread_data *td, struct nv_data *ld, struct n
 	}
 	ld->md_len = need;
 	return 0;
+}
+
+/*
+ * With pi_act=0 on a namespace with protection information the host owns
+ * the PI: the engine generates the tuples of every write (pi_gen=1) and
+ * checks those of every read (the pi_chk fields, all three when pi_chk is
+ * empty), so end-to-end protection holds even where the device is not asked
+ * to check.  On extended LBAs the PI lies inside fio's data buffer, which
+ * fio's verify= would then report as corrupt: that combination is refused.
+ * Returns 0 or 1 with the error reported.
+ */
+static int nv_nvme_host_pi_setup(struct thread_data *td, struct fio_file *f, struct nv_nvme *nv)
+{
+	struct nv_options *o = td->eo;
+	char msg[192];
+
+	nv->host_pi = nv->ns.pi_type && !o->pi_act;
+	if (!nv->host_pi)
+		return 0;
+	if (nv_pi_fmt_init(&nv->pi, &nv->ns, msg, sizeof(msg))) {
+		log_err("nvengine: %s: %s\n", f->file_name, msg);
+		td_verror(td, EINVAL, "nvengine: protection information");
+		return 1;
+	}
+	if (nv->ns.ext_lba && o->pi_gen && td->o.verify != VERIFY_NONE && td_write(td)) {
+		log_err("nvengine: %s: with pi_act=0 on an extended-LBA namespace the engine writes the "
+			"PI into fio's data buffer, which verify= would report as corrupt; use pi_act=1, "
+			"pi_gen=0, or a separate-metadata format\n", f->file_name);
+		td_verror(td, EINVAL, "nvengine: verify with host PI");
+		return 1;
+	}
+	return 0;
+}
+
+/* The PI tags of an IO at byte @offset. */
+static void nv_nvme_pi_tags(const struct nv_options *o, const struct nv_nvme *nv, uint64_t offset,
+			    struct nv_pi_tags *t)
+{
+	uint8_t prchk = 0;
+
+	if (nv_pi_chk_parse(o->pi_chk, &prchk, NULL, 0) || !prchk)
+		prchk = NV_PRINFO_PRCHK_GUARD | NV_PRINFO_PRCHK_APP | NV_PRINFO_PRCHK_REF;
+	memset(t, 0, sizeof(*t));
+	t->ref_init = (uint32_t)(offset / nv_geom_block(&nv->g));
+	t->apptag = (uint16_t)o->apptag;
+	t->apptag_mask = (uint16_t)o->apptag_mask;
+	t->prchk = prchk;
 }
 
 /*
@@ -424,8 +496,10 @@ int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_fil
 		return 1;
 	if (nv_nvme_check_job(td, f, nv))
 		return 1;
-	if ((td_write(td) || td_trim(td)) && !td->o.allow_mounted_write && nv->blkname[0] &&
-	    nv_nvme_mounted(nv->blkname, what, sizeof(what))) {
+	if (nv_nvme_host_pi_setup(td, f, nv))
+		return 1;
+	if ((td_write(td) || td_trim(td)) && !td->o.allow_mounted_write &&
+	    nv->dev.kind != NV_DEV_NONE && nv_nvme_mounted(nv, what, sizeof(what))) {
 		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it anyway\n",
 			f->file_name, what);
 		td_verror(td, EBUSY, "nvengine: mounted namespace");
@@ -481,9 +555,11 @@ static void nv_nvme_io(struct thread_data *td, struct nv_data *ld, struct io_u *
 			io->md_len = ld->md_len;
 		}
 	}
-	io->prinfo = nv_job_prinfo(o);
-	io->apptag = (uint16_t)o->apptag;
-	io->apptag_mask = (uint16_t)o->apptag_mask;
+	if (nv_file_of(io_u->file)->nvme->ns.pi_type) {
+		io->prinfo = nv_job_prinfo(o);
+		io->apptag = (uint16_t)o->apptag;
+		io->apptag_mask = (uint16_t)o->apptag_mask;
+	}
 }
 
 int nv_nvme_prep(struct thread_data *td, struct nv_data *ld, struct io_u *io_u)
@@ -507,6 +583,8 @@ int nv_nvme_prep(struct thread_data *td, struct nv_data *ld, struct io_u *io_u)
 bad:
 	log_err("nvengine: %s: %s at offset %llu: %s\n", io_u->file->file_name,
 		io_ddir_name(io_u->ddir), (unsigned long long)io_u->offset, msg);
+	/* fio ends a job quietly when prep fails: make it an error */
+	td_verror(td, EINVAL, "nvengine: prep");
 	return -EINVAL;
 }
 
@@ -531,6 +609,13 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring
 		struct nv_io io;
 
 		nv_nvme_io(td, ld, io_u, &io);
+		if (nf->nvme->host_pi && o->pi_gen && io.opcode == NV_OPC_WRITE) {
+			struct nv_pi_tags t;
+
+			nv_nvme_pi_tags(o, nf->nvme, io_u->offset, &t);
+			nv_pi_generate(&nf->nvme->pi, io_u->xfer_buf, io.md,
+				       (uint32_t)(io_u->xfer_buflen / nv_geom_block(g)), &t);
+		}
 		ret = nv_cmd_build(&cmd, g, &io, &cmd_op);
 		if (o->fixedbufs && io.buf)
 			buf_index = io_u->index;
@@ -541,27 +626,51 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring
 	return 0;
 }
 
+/*
+ * The host's check of the PI returned by a read (host_pi).  Returns 0, or 1
+ * with the failing block and field described in @msg.
+ */
+static int nv_nvme_pi_check(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
+			    const struct nv_nvme *nv, char *msg, size_t len)
+{
+	uint32_t block = nv_geom_block(&nv->g);
+	struct nv_pi_tags t;
+	struct nv_pi_err err;
+
+	nv_nvme_pi_tags(td->eo, nv, io_u->offset, &t);
+	if (!nv_pi_verify(&nv->pi, io_u->xfer_buf, ld->md_bufs ? ld->md_bufs[io_u->index] : NULL,
+			  (uint32_t)(io_u->xfer_buflen / block), &t, &err))
+		return 0;
+	nv_pi_err_str(&err, io_u->offset / block, msg, len);
+	return 1;
+}
+
 void nv_nvme_complete(struct thread_data *td, struct nv_data *ld, struct io_u *io_u, int res)
 {
-	char st[160];
+	struct nv_file *nf = nv_file_of(io_u->file);
+	char st[200];
 
-	if (!res) {
+	if (!res && io_u->ddir == DDIR_READ && nf->nvme->host_pi &&
+	    nv_nvme_pi_check(td, ld, io_u, nf->nvme, st, sizeof(st))) {
+		io_u->error = EILSEQ;
+	} else if (!res) {
 		io_u->error = 0;
 		return;
+	} else {
+		io_u->error = nv_status_errno(res);
+		nv_status_str(res, st, sizeof(st));
 	}
-	io_u->error = nv_status_errno(res);
-	nv_status_str(res, st, sizeof(st));
 	if (ld->nvme_errors_logged < NV_NVME_ERRORS_LOGGED) {
 		ld->nvme_errors_logged++;
-		log_err("nvengine: %s: %s offset=%llu len=%llu: NVMe %s%s\n", io_u->file->file_name,
+		log_err("nvengine: %s: %s offset=%llu len=%llu: %s%s%s\n", io_u->file->file_name,
 			io_ddir_name(io_u->ddir), (unsigned long long)io_u->offset,
-			(unsigned long long)io_u->xfer_buflen, st,
+			(unsigned long long)io_u->xfer_buflen, res ? "NVMe " : "", st,
 			ld->nvme_errors_logged == NV_NVME_ERRORS_LOGGED ?
 			" (further NVMe errors are counted, not printed)" : "");
 	}
 	/* the job's error text carries the decoded status */
 	if (!td->error)
-		td_vmsg(td, io_u->error, st, "nvme passthrough");
+		td_vmsg(td, io_u->error, st, res ? "nvme passthrough" : "nvengine PI check");
 }
 
 /* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed. */

@@ -82,6 +82,7 @@ struct nv_options {
 	char *pi_chk;			/* "GUARD,REFTAG,APPTAG" */
 	unsigned int apptag;
 	unsigned int apptag_mask;
+	unsigned int pi_gen;		/* pi_act=0: the engine writes the PI */
 	char *nv_trace;			/* trace directory; NULL: no trace */
 	unsigned int nv_trace_level;	/* zlib level */
 	unsigned int nv_trace_block;	/* records per trace block */

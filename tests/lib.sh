@@ -37,3 +37,6 @@ PY
 nvfio() {
 	"$FIO" --ioengine="external:$NVENGINE_SO" "$@"
 }
+
+# fio leaves verify state files (*-verify.state) in its working directory.
+cd "$T" || exit 1

@@ -1,0 +1,61 @@
+# Host side of cases/30-nvengine-passthru.sh: IO counts in fio's JSON, the
+# traces against fio's totals, the IOPS beside fio's io_uring_cmd.
+. "$TOP/tests/vm/host-lib.sh"
+
+# ios NAME EXPR-OK: python condition over J (jobs) of $VMRES/NAME.json
+ios() {
+	local n=$1 cond=$2 out
+	if ! [ -s "$VMRES/$n.json" ]; then
+		fail "$n-counts" "no $n.json (the guest case failed first)"
+		return
+	fi
+	out=$(json_get "$VMRES/$n.json" "'ok' if (lambda J: $cond)(j['jobs']) else [(x['jobname'], x['error'], x['read']['total_ios'], x['write']['total_ios'], x['trim']['total_ios'], x['sync']['lat_ns']['N']) for x in j['jobs']]" 2>&1)
+	if [ "$out" = ok ]; then pass "$n-counts"; else fail "$n-counts" "$out"; fi
+}
+
+for r in ns512 ns4k pi piext; do
+	ios "$r-randwrite-verify" "J[0]['write']['total_ios'] == 2048 and J[0]['read']['total_ios'] == 2048"
+	ios "$r-write-verify" "J[0]['write']['total_ios'] == 128 and J[0]['read']['total_ios'] == 128"
+	ios "$r-randread" "J[0]['read']['total_ios'] == 4096"
+	ios "$r-read" "J[0]['read']['total_ios'] == 128"
+	# the trace holds exactly the IOs fio counted, and the same mean latency
+	for t in "$VMRES/trace-$r"/rr*.nvt; do
+		[ -f "$t" ] || { fail "$r-trace" "no randread trace"; continue; }
+		if "$NVANALYZE" dump "$t" >"$TESTTMP/vm/$r.csv" 2>"$TESTTMP/vm/$r.err"; then
+			out=$(python3 - "$TESTTMP/vm/$r.csv" "$VMRES/$r-randread.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+j = json.load(open(sys.argv[2]))['jobs'][0]
+reads = [r for r in rows if r['op'] == 'read']
+bad = [r for r in rows if r['status'] != '0']
+mean = sum(int(r['lat_ns']) for r in reads) / max(1, len(reads))
+fmean = j['read']['clat_ns']['mean']
+ok = len(reads) == j['read']['total_ios'] and not bad and abs(mean - fmean) <= 0.02 * fmean + 2000
+print('ok' if ok else 'trace %d reads (%d errors), mean %.0f ns; fio %d ios, clat mean %.0f ns'
+      % (len(reads), len(bad), mean, j['read']['total_ios'], fmean))
+PY
+)
+			if [ "$out" = ok ]; then pass "$r-trace-matches-fio"; else fail "$r-trace-matches-fio" "$out"; fi
+		else
+			fail "$r-trace-matches-fio" "nvanalyze dump: $(tail -n 2 "$TESTTMP/vm/$r.err")"
+		fi
+		if grep -aq "file.0.nvme.model" "$t" && grep -aq "smart.before.temperature_c" "$t"; then
+			pass "$r-trace-identity-smart"
+		else
+			fail "$r-trace-identity-smart" "trace header lacks device identity or SMART"
+		fi
+	done
+done
+ios ns4k-fixedbufs "J[0]['read']['total_ios'] + J[0]['write']['total_ios'] >= 1024"
+ios pi-checks "J[0]['write']['total_ios'] == 1024 and J[0]['read']['total_ios'] == 1024"
+ios pi-host-generated "J[0]['write']['total_ios'] == 1024 and J[0]['read']['total_ios'] == 1024"
+ios piext-host-generated "J[0]['write']['total_ios'] == 1024"
+ios piext-host-read "J[0]['read']['total_ios'] == 1024"
+ios xpath-read-blk "J[0]['read']['total_ios'] == 256"
+ios xpath-read-ng "J[0]['read']['total_ios'] == 256"
+ios trim-dsm "J[0]['trim']['total_ios'] == 16"
+ios write-zeroes "J[0]['write']['total_ios'] == 16"
+ios verify-cmd "J[0]['write']['total_ios'] == 32"
+ios flush "J[0]['sync']['lat_ns']['N'] >= 32"
+check_fio_json cmp-nvengine
+check_fio_json cmp-io_uring_cmd
