@@ -330,6 +330,8 @@ static int read_header(struct nvt_reader *r)
 	k = read_full(r, fixed, sizeof(fixed));
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
+	if (k == 0)
+		return fail(r, -EBADMSG, "empty file: no trace header (the writer never wrote it)");
 	if (k < 8 || memcmp(fixed, NVT_FILE_MAGIC, 8)) {
 		if (k < 8 && !memcmp(fixed, NVT_FILE_MAGIC, (size_t)k))
 			return fail(r, -EBADMSG, "truncated: the file ends inside the trace header (%zd bytes)", k);
