@@ -103,6 +103,13 @@ int nvt_writer_close(struct nvt_writer *w, const struct nvt_kv *footer, size_t n
 int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size_t nfooter,
 			 char *errbuf, size_t errlen);
 
+/*
+ * How many times append had to wait because every chunk was busy (the
+ * writer thread fell behind).  Call from the appending thread; an engine
+ * may report it so a user sees that tracing slowed the IO loop.
+ */
+uint64_t nvt_writer_waits(const struct nvt_writer *w);
+
 /* The sticky error as text, e.g. "write /path/trace.nvt: No space left on device"; "" if none. */
 const char *nvt_writer_strerror(struct nvt_writer *w);
 

@@ -34,6 +34,7 @@ struct nvt_writer {
 	struct chunk *cur;
 	unsigned cur_idx;
 	uint64_t cur_first_ns;
+	uint64_t waits;			/* times append had to wait for a free chunk */
 
 	/* configuration (read-only after open) */
 	char *path;
@@ -227,6 +228,8 @@ static void seal_current(struct nvt_writer *w)
 	pthread_mutex_lock(&w->mu);
 	w->cur->state = CHUNK_READY;
 	pthread_cond_signal(&w->cv_ready);
+	if (w->chunks[next].state != CHUNK_FREE)
+		w->waits++;
 	while (w->chunks[next].state != CHUNK_FREE)
 		pthread_cond_wait(&w->cv_free, &w->mu);
 	w->chunks[next].state = CHUNK_FILLING;
@@ -254,6 +257,11 @@ int nvt_writer_append(struct nvt_writer *w, const struct nvt_record *r)
 	if (c->n == w->block_records)
 		seal_current(w);
 	return 0;
+}
+
+uint64_t nvt_writer_waits(const struct nvt_writer *w)
+{
+	return w->waits;
 }
 
 const char *nvt_writer_strerror(struct nvt_writer *w)
