@@ -1,0 +1,116 @@
+# Golden-output tests of the nvanalyze CLI (in the manner of zstd's
+# tests/cli-tests): each case runs nvanalyze from the repository root and
+# compares stdout, stderr and the exit status with tests/golden/NAME.out.
+#
+#   tests/run golden                      check (a mismatch prints a diff)
+#   UPDATE_GOLDEN=1 tests/run golden      rewrite the expected outputs
+#
+# Inputs: the real-world fixtures in ../shared/fixtures/fio-json (cases SKIP
+# when that directory is missing) and the fio outputs in tests/data/fio-json.
+. "$(dirname "$0")/../lib.sh"
+
+cd "$TOP" || exit 1
+G=tests/golden
+D=tests/data/fio-json
+X=../shared/fixtures/fio-json
+mkdir -p "$G"
+
+# golden NAME ARGS...: run nvanalyze ARGS and compare with $G/NAME.out.
+golden() {
+	local name=$1; shift
+	local a
+	for a in "$@"; do
+		case "$a" in
+		$X/*) [ -e "${a%%,*}" ] || { skip "$name" "no $X"; return; };;
+		esac
+	done
+	{
+		printf '$ nvanalyze'
+		[ $# -eq 0 ] || printf ' %q' "$@"
+		printf '\n'
+		"$NVANALYZE" "$@" 2>"$T/stderr"
+		local rc=$?
+		printf -- '--- stderr\n'
+		cat "$T/stderr"
+		printf -- '--- exit %d\n' "$rc"
+	} >"$T/$name.out"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$T/$name.out" "$G/$name.out"
+		pass "$name (updated)"
+	elif [ ! -f "$G/$name.out" ]; then
+		fail "$name" "no $G/$name.out (run UPDATE_GOLDEN=1 tests/run golden)"
+	elif diff -u "$G/$name.out" "$T/$name.out" >"$T/$name.diff"; then
+		pass "$name"
+	else
+		sed 's/^/    /' "$T/$name.diff" | head -n 40
+		fail "$name" "output differs from $G/$name.out (diff above)"
+	fi
+}
+
+# Every real-world fixture on its own (Markdown), one also as text and CSV.
+for f in PerfKitBenchmarker__fio-parser-sample-result SO-Kernel-trace-extraction__fio_output \
+	 VirtualClient__FIOExample fio-analyzer__fio_client_1client \
+	 fio-analyzer__fio_results_example_readwrite fio-blog__Figure1 \
+	 fio-plot__HPDL380G8-H420i-Crucial-MX200_randread-1-1 fio-plot__deleteme-4k_randread-1-1 \
+	 fio-plot__party-1m-run-1_write-64-1 fio-plot__test-data73gb10raptor_randread-4-2 \
+	 SO-Kernel-trace-extraction__results_baseline_mix_1G_result_1G_run1 \
+	 SO-Kernel-trace-extraction__results_ml_mix_1G_result_1G_run1; do
+	golden "fixture-$f" "$X/$f.json"
+done
+golden fixture-text-perfkit --format text "$X/PerfKitBenchmarker__fio-parser-sample-result.json"
+golden fixture-csv-readwrite --format csv "$X/fio-analyzer__fio_results_example_readwrite.json"
+golden fixture-json-hdd --format json "$X/fio-plot__test-data73gb10raptor_randread-4-2.json"
+# The fixtures' own A/B pair: "ml" kernel vs baseline kernel.
+golden fixture-ab-ml-vs-baseline --label ml --label baseline \
+	"$X/SO-Kernel-trace-extraction__results_ml_mix_1G_result_1G_run1.json" \
+	"$X/SO-Kernel-trace-extraction__results_baseline_mix_1G_result_1G_run1.json"
+# Different jobs on both sides: unmatched jobs are listed.
+golden fixture-unmatched "$X/fio-plot__deleteme-4k_randread-1-1.json" \
+	"$X/fio-plot__HPDL380G8-H420i-Crucial-MX200_randread-1-1.json"
+
+# Generated outputs.
+golden two-runs "$D/uring-run1.json" "$D/psync-run1.json"
+golden two-runs-baseline-first --baseline 1 --lat lat "$D/uring-run1.json" "$D/psync-run1.json"
+golden repeats-text --format text -l io_uring -l psync \
+	"$D/uring-run1.json,$D/uring-run2.json,$D/uring-run3.json" \
+	"$D/psync-run1.json,$D/psync-run2.json,$D/psync-run3.json"
+golden repeats-csv --format csv -j randread \
+	"$D/uring-run1.json,$D/uring-run2.json,$D/uring-run3.json" \
+	"$D/psync-run1.json,$D/psync-run2.json,$D/psync-run3.json"
+golden repeats-json --format json -j randread -d read \
+	"$D/uring-run1.json,$D/uring-run2.json,$D/uring-run3.json" \
+	"$D/psync-run1.json,$D/psync-run2.json,$D/psync-run3.json"
+golden repeats-same-file-twice "$D/uring-run1.json,$D/uring-run1.json,$D/uring-run2.json" \
+	"$D/psync-run1.json"
+golden price-claims -l i7i.large -l i4i.large --price i7i.large=0.1888 --price i4i.large=0.156 \
+	--claim 'iops:+50%' --claim 'lat_mean:-50%' --claim 'stdev:-60%' -j randread -d read \
+	"$D/uring-run1.json" "$D/psync-run1.json"
+golden price-claims-json --format json -l new -l old --price new=0.1888 --claim 'iops:-10%' \
+	-j randread -d read "$D/uring-run1.json" "$D/psync-run1.json"
+golden client-2hosts "$D/client-2hosts.json"
+golden client-vs-local "$D/client-1host.json" "$D/null-trim.json"
+golden jsonplus-per-job "$D/null-randrw-jsonplus.json"
+golden pctlist-missing "$D/null-grouped-pctlist.json"
+golden unified-mixed "$D/null-unified-mixed.json" "$D/null-unified-both.json"
+golden trim "$D/null-trim.json"
+golden status-interval "$D/null-status-interval.json"
+golden json-normal "$D/null-json-normal.json"
+golden job-error "$D/psync-error.json"
+golden stray-char "$D/bad/stray-char.json"
+golden pasted-twice "$D/bad/pasted-twice.json"
+golden utf16le-crlf "$D/bad/utf16le-crlf.json"
+
+# Errors: message naming the file (with line:column), exit 2.
+golden err-truncated "$D/bad/truncated.json"
+golden err-notfio "$D/bad/notfio.json"
+golden err-garbage "$D/bad/garbage.txt"
+golden err-empty "$D/bad/empty.json"
+golden err-missing-file "$D/bad/no-such-file.json"
+golden err-slat-missing --lat slat "$D/psync-run1.json"
+golden err-bad-format --format xml "$D/psync-run1.json"
+golden err-bad-claim --claim 'speed:+5%' "$D/psync-run1.json"
+golden err-bad-price --price nosuch=1 "$D/psync-run1.json"
+golden err-no-job-match -j nosuch "$D/psync-run1.json"
+golden err-no-args
+golden err-unknown-option --frobnicate "$D/psync-run1.json"
+golden help --help
