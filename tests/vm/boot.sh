@@ -103,6 +103,11 @@ ensure_qemu() {
 ensure_kernel() {
 	local pkg deb dir
 	pkg=$(apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
+	if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ] && ! ls -d "$NVVM_BUILD"/kernel/linux-image-* >/dev/null 2>&1; then
+		# A fresh machine may have no package lists yet.
+		apt-get update -qq >/dev/null 2>&1 || true
+		pkg=$(apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
+	fi
 	if [ -z "$pkg" ]; then
 		# No apt metadata: reuse whatever was unpacked before.
 		dir=$(ls -d "$NVVM_BUILD"/kernel/linux-image-* 2>/dev/null | tail -n 1) || true

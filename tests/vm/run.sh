@@ -16,14 +16,17 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${NVVM_BUILD:=$TOP/build/vm}"
 export TOP TESTTMP NVVM_BUILD
 
-# Results of the default build go to build/vm/results; another build's
-# engine (make asan: build/asan/libnvengine.so) keeps its own next to it.
+# The boot writes into this run's own TESTTMP (other engineers' runs may boot
+# at the same time); the finished results are then copied to build/vm/results
+# (the default engine) or next to a non-default $NVENGINE_SO (make asan:
+# build/asan/vm-results), and the lines name that copy.
 : "${NVENGINE_SO:=$TOP/libnvengine.so}"
 if [ "$NVENGINE_SO" -ef "$TOP/libnvengine.so" ] || ! [ -e "$NVENGINE_SO" ]; then
-	out=$NVVM_BUILD/results
+	keep=$NVVM_BUILD/results
 else
-	out=$(dirname "$NVENGINE_SO")/vm-results
+	keep=$(dirname "$NVENGINE_SO")/vm-results
 fi
+out=$TESTTMP/vm/results
 
 # main ARGS: everything above, printing the lines; its output is scanned
 # for FAIL lines for the exit status.
@@ -43,7 +46,7 @@ main() {
 		echo "PASS: vm/boot"
 	else
 		echo "FAIL: vm/boot: $(grep -v '^boot: \(fetching\|building\|booting\)' "$bootlog" |
-			grep -m1 '^boot: ' || echo "boot.sh exited $rc") (console: $out/console.log)"
+			grep -m1 '^boot: ' || echo "boot.sh exited $rc") (console: $keep/console.log)"
 	fi
 
 	# The guest's lines, with the vm/ prefix.
@@ -55,7 +58,7 @@ main() {
 		name=$(basename "$c" .sh)
 		suite=$(echo "$name" | sed 's/^[0-9]*-//')
 		grep -qE "^(PASS|FAIL|SKIP): $suite(/|:)" "$out/summary" 2>/dev/null ||
-			echo "FAIL: vm/$suite: did not run (boot died before it; see $out/console.log)"
+			echo "FAIL: vm/$suite: did not run (boot died before it; see $keep/console.log)"
 	done
 
 	for h in "$here"/host-checks/*.sh; do
@@ -77,4 +80,8 @@ main() {
 rm -rf "$out"
 mkdir -p "$out" "$TESTTMP/vm"
 main "$@" | tee "$TESTTMP/vm/run.out"
+if [ -f "$out/console.log" ]; then
+	mkdir -p "$(dirname "$keep")"
+	rm -rf "$keep.$$" && cp -r "$out" "$keep.$$" && rm -rf "$keep" && mv "$keep.$$" "$keep"
+fi
 ! grep -q '^FAIL:' "$TESTTMP/vm/run.out"
