@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Every job file in jobs/ parses with fio --parse-only and the engine loaded,
+# both with its variables set by hand (plain fio) and through jobs/run, and
+# in jobs/run -e io_uring form (the kernel block path of make demo).  Also:
+# each file starts with "# Reproduces:" and has tracing on; the instance
+# suite agrees with the single-test files; an unset variable stops fio and
+# jobs/run with a message naming it; one short real run through jobs/run
+# leaves fio JSON and a trace that nvanalyze reads.
+. "$(dirname "$0")/../lib.sh"
+
+JOBS=$TOP/jobs
+RUN=$JOBS/run
+if ! [ -f "$NVENGINE_SO" ]; then
+	fail load "engine not built: $NVENGINE_SO"
+	exit 1
+fi
+mapfile -t files < <(cd "$TOP" && find jobs -name '*.fio' | LC_ALL=C sort)
+if [ ${#files[@]} -lt 18 ]; then
+	fail count "expected at least 18 job files in jobs/, found ${#files[@]}"
+fi
+target=$T/target.img
+truncate -s 64M "$target"
+
+# vars_of FILE: the ${VAR} names FILE uses, one per line.
+vars_of() {
+	grep -o '\${[A-Z_][A-Z0-9_]*}' "$1" | sort -u | tr -d '${}'
+}
+
+# plain_env FILE: VAR=VALUE words setting every variable of FILE.
+plain_env() {
+	local v
+	for v in $(vars_of "$1"); do
+		case $v in
+		NVENGINE_SO) echo "NVENGINE_SO=$NVENGINE_SO";;
+		NVDEV) echo "NVDEV=$target";;
+		NVDIRECT) echo "NVDIRECT=1";;
+		NVTRACE) echo "NVTRACE=$T";;
+		CDM_SIZE) echo "CDM_SIZE=16m";;
+		*) echo "$v=1";;
+		esac
+	done
+}
+
+for f in "${files[@]}"; do
+	n=${f#jobs/}
+	path=$TOP/$f
+	if head -n 1 "$path" | grep -q '^# Reproduces: ..*'; then
+		pass "$n/header"
+	else
+		fail "$n/header" "first line is not '# Reproduces: ...': $(head -n 1 "$path")"
+	fi
+	missing=
+	for line in 'ioengine=external:${NVENGINE_SO}' 'filename=${NVDEV}' 'nv_trace=${NVTRACE}'; do
+		grep -qxF "$line" "$path" || missing="$missing $line"
+	done
+	if [ -z "$missing" ]; then pass "$n/engine-trace-target"; else fail "$n/engine-trace-target" "missing:$missing"; fi
+
+	# plain fio, every variable set by hand
+	if out=$(env $(plain_env "$path") "$FIO" --parse-only "$path" 2>&1) && [ -z "$out" ]; then
+		pass "$n/parse"
+	else
+		fail "$n/parse" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+	# through jobs/run (its defaults), nvengine and fio's io_uring
+	if out=$(env -u RUNTIME NVDEV="$target" "$RUN" -n "$path" 2>&1) && [ -z "$out" ]; then
+		pass "$n/run-parse"
+	else
+		fail "$n/run-parse" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+	if out=$(NVDEV="$target" "$RUN" -n -e io_uring "$path" 2>&1) && [ -z "$out" ]; then
+		pass "$n/run-parse-io_uring"
+	else
+		fail "$n/run-parse-io_uring" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+done
+
+# The checks above can fail: a misspelt engine option is refused.
+sed 's/^nv_trace=/nv_trcae=/' "$TOP/jobs/instance/latency.fio" >"$T/typo.fio"
+if env $(plain_env "$T/typo.fio") "$FIO" --parse-only "$T/typo.fio" >/dev/null 2>&1; then
+	fail parse-catches-typo "fio --parse-only accepted nv_trcae="
+else
+	pass parse-catches-typo
+fi
+
+# An unset variable stops plain fio with the option's name, and jobs/run
+# with a message naming NVDEV; neither creates a file.
+out=$(cd "$T" && env -u NVDEV $(plain_env "$TOP/jobs/instance/latency.fio" | grep -v '^NVDEV=') \
+	"$FIO" --output-format=json --output="$T/unset.json" "$TOP/jobs/instance/latency.fio" 2>&1)
+st=$?
+if [ $st -ne 0 ] && grep -qF 'failed parsing filename=${NVDEV}' <<<"$out" && ! ls "$T"/latency* >/dev/null 2>&1; then
+	pass unset-nvdev-plain-fio
+else
+	fail unset-nvdev-plain-fio "exit $st: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+fi
+out=$(env -u NVDEV "$RUN" -o "$T/unset" "$TOP/jobs/instance/latency.fio" 2>&1)
+st=$?
+if [ $st -eq 2 ] && grep -q 'NVDEV is not set' <<<"$out" && ! [ -e "$T/unset" ]; then
+	pass unset-nvdev-run
+else
+	fail unset-nvdev-run "exit $st: $(echo "$out" | head -n 2 | tr '\n' ' ')"
+fi
+out=$(NVDEV=$T/absent "$RUN" -n "$TOP/jobs/instance/latency.fio" 2>&1)
+if [ $? -eq 2 ] && grep -q "'$T/absent' does not exist" <<<"$out"; then
+	pass missing-target-run
+else
+	fail missing-target-run "$(echo "$out" | head -n 2 | tr '\n' ' ')"
+fi
+
+# "# default:" lines: the long cloud-disk run defaults to 30 minutes; the
+# environment wins.
+check_default() {
+	local name=$1 want=$2 file=$3 got
+	shift 3
+	got=$(env "$@" NVDEV="$target" FIO=echo "$RUN" -o "$T/def" "$TOP/$file" 2>&1 >/dev/null |
+		sed -n 's/.*RUNTIME=\([0-9]*\)).*/\1/p')
+	if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "RUNTIME '$got', expected $want"; fi
+}
+check_default default-runtime-long 1800 jobs/cloud-disk/seqwrite-128k-long.fio -u RUNTIME
+check_default default-runtime-env 7 jobs/cloud-disk/seqwrite-128k-long.fio RUNTIME=7
+check_default default-runtime-plain 60 jobs/instance/latency.fio -u RUNTIME
+
+# The instance suite is the single-test files in order, each with stonewall.
+out=$(python3 - "$TOP/jobs/instance" <<'PY' 2>&1
+import sys, os
+d = sys.argv[1]
+order = ["precondition", "randread", "randwrite", "seqread", "seqwrite", "latency", "maxiops"]
+
+def sections(path):
+    secs, cur = [], None
+    for line in open(path):
+        line = line.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            cur = (line[1:-1], [])
+            secs.append(cur)
+        else:
+            cur[1].append(line)
+    return secs
+
+suite = sections(os.path.join(d, "suite.fio"))
+want = None
+jobs = []
+for n in order:
+    s = sections(os.path.join(d, n + ".fio"))
+    if len(s) != 2 or s[0][0] != "global":
+        sys.exit(f"{n}.fio: expected [global] and one job section")
+    if want is None:
+        want = s[0]
+    elif s[0] != want:
+        sys.exit(f"{n}.fio: [global] differs from precondition.fio's")
+    jobs.append((s[1][0], s[1][1] + ["stonewall"]))
+if suite != [want] + jobs:
+    got = [x[0] for x in suite]
+    sys.exit(f"suite.fio differs from the single-test files (sections {got})")
+PY
+)
+if [ $? -eq 0 ]; then pass instance-suite-matches-singles; else fail instance-suite-matches-singles "$out"; fi
+
+# One real run: JSON with IOs, the job file and variables kept, a trace that
+# nvanalyze stat reads.
+res=$T/res
+if out=$(NVDEV="$target" RUNTIME=1 "$RUN" -o "$res" "$TOP/jobs/single-thread/randread-128k-qd1.fio" 2>&1); then
+	ios=$(json_get "$res/single-thread-randread-128k-qd1.json" \
+		"[x for x in j['jobs'] if x['jobname']=='randread-128k-qd1'][0]['read']['total_ios']" 2>&1)
+	trace=$(ls "$res"/traces/single-thread-randread-128k-qd1/randread-128k-qd1.*.nvt 2>/dev/null | head -n 1)
+	if [ "${ios:-0}" -gt 0 ] 2>/dev/null && [ -n "$trace" ] &&
+		[ -f "$res/single-thread-randread-128k-qd1.fio" ] &&
+		grep -q "^NVDEV=$target\$" "$res/single-thread-randread-128k-qd1.env"; then
+		pass real-run
+	else
+		fail real-run "read IOs '$ios', trace '$trace', files: $(ls "$res" | tr '\n' ' ')"
+	fi
+	if [ -n "$trace" ] && st=$("$NVANALYZE" stat "$trace" 2>&1); then
+		pass real-run-trace-readable
+	else
+		fail real-run-trace-readable "$(echo "${st:-no trace}" | tail -n 2 | tr '\n' ' ')"
+	fi
+else
+	fail real-run "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+fi
