@@ -46,7 +46,8 @@ main() {
 		echo "PASS: vm/boot"
 	else
 		echo "FAIL: vm/boot: $(grep -v '^boot: \(fetching\|building\|booting\)' "$bootlog" |
-			grep -m1 '^boot: ' || echo "boot.sh exited $rc") (console: $keep/console.log)"
+			grep -m1 '^boot: ' | sed 's/^boot: //; s/[;:]* console tail:$//' ||
+			echo "boot.sh exited $rc") (console: $keep/console.log)"
 	fi
 
 	# The guest's lines, with the vm/ prefix.
@@ -58,7 +59,7 @@ main() {
 		name=$(basename "$c" .sh)
 		suite=$(echo "$name" | sed 's/^[0-9]*-//')
 		grep -qE "^(PASS|FAIL|SKIP): $suite(/|:)" "$out/summary" 2>/dev/null ||
-			echo "FAIL: vm/$suite: did not run (boot died before it; see $keep/console.log)"
+			echo "FAIL: vm/$suite: did not finish (the boot died during or before it; see $keep/console.log)"
 	done
 
 	for h in "$here"/host-checks/*.sh; do
