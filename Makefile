@@ -127,6 +127,10 @@ asan:
 bench: all
 	$(Q)tools/bench.sh
 
+# Packages, build, emulated-NVMe guest, the instance suite twice, demo/report.md.
+demo:
+	$(Q)MAKE="$(MAKE)" tools/demo.sh
+
 # Trace writer throughput and bytes per IO (tools/bench_trace.c).
 $(O)/tools/bench_trace: tools/bench_trace.c $(O)/libnvcore.a
 	$(call say,CC,$<)
