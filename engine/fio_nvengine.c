@@ -400,6 +400,11 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 
 	fio_ro_check(td, io_u);
 
+	if (ld->trace_failed) {
+		/* the trace cannot record it: do not do it (the job has failed) */
+		io_u->error = EIO;
+		return FIO_Q_COMPLETED;
+	}
 	if (ld->queued + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
 
@@ -535,15 +540,16 @@ static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
 /*
  * Move every available CQE into ld->events (up to @max), tracing each.  The
  * completion time is read once per pass: every IO reaped in one pass was
- * complete at that instant.  Returns the CQEs consumed, or -errno when the
- * trace cannot store a record (the job must then fail).
+ * complete at that instant.  Returns the CQEs consumed.  A trace that cannot
+ * store a record has already failed the job (td_verror); the completions
+ * still go to fio, which would otherwise wait for them forever, and queue()
+ * refuses further IO.
  */
 static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, seen = 0;
 	uint64_t now = 0;
-	int err = 0;
 
 	io_uring_for_each_cqe(&ld->ring, head, cqe) {
 		struct io_u *io_u;
@@ -559,12 +565,12 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		if (io_u->error)
 			nv_explain_error(ld, io_u);
 		ld->events[ld->nr_events++] = io_u;
-		if (!err)
-			err = nv_trace_io(td, ld, io_u, ld->last_res, now);
+		if (!ld->trace_failed)
+			nv_trace_io(td, ld, io_u, ld->last_res, now);
 	}
 	if (seen)
 		io_uring_cq_advance(&ld->ring, seen);
-	return err ? err : (int)seen;
+	return (int)seen;
 }
 
 /*
@@ -591,9 +597,7 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 		struct io_uring_cqe *cqe;
 		int ret;
 
-		ret = nv_reap(td, ld, max);
-		if (ret < 0)
-			return ret;
+		nv_reap(td, ld, max);
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
 		ret = io_uring_wait_cqes(&ld->ring, &cqe, want - ld->nr_events, ktsp, NULL);

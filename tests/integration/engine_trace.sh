@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The engine's per-IO trace (nv_trace=DIR) against fio's own accounting:
+# record counts per operation equal fio's total_ios exactly, the mean
+# latency agrees with fio's clat mean, and traces survive SIGKILL and a full
+# disk as the format promises.
+. "$(dirname "$0")/../lib.sh"
+
+# compare NAME JSON TRACEGLOB: every trace matching the glob against fio's
+# JSON (jobs summed per direction; flushes against sync lat N).
+compare() {
+	local name=$1 json=$2 glob=$3 out
+	# shellcheck disable=SC2086
+	if ! "$NVANALYZE" dump $glob >"$T/$name.csv" 2>"$T/$name.dumperr"; then
+		fail "$name" "nvanalyze dump failed: $(tail -n 2 "$T/$name.dumperr" | tr '\n' ' ')"
+		return
+	fi
+	out=$(python3 - "$T/$name.csv" "$json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+txt = open(sys.argv[2]).read()
+jobs = json.loads(txt[txt.index('{'):])['jobs']
+problems = []
+fio = {d: sum(j[d]['total_ios'] for j in jobs) for d in ('read', 'write', 'trim')}
+fio['flush'] = sum(j['sync']['lat_ns']['N'] for j in jobs)
+for d, n in fio.items():
+    got = sum(1 for r in rows if r['op'] == d)
+    if got != n:
+        problems.append('%s: trace %d, fio %d' % (d, got, n))
+for d in ('read', 'write'):
+    lats = [int(r['lat_ns']) for r in rows if r['op'] == d]
+    if not lats:
+        continue
+    # fio's clat mean over all jobs, weighted by their IO counts
+    n = sum(j[d]['clat_ns']['N'] for j in jobs)
+    fm = sum(j[d]['clat_ns']['mean'] * j[d]['clat_ns']['N'] for j in jobs) / max(1, n)
+    tm = sum(lats) / len(lats)
+    if abs(tm - fm) > 0.02 * fm:
+        problems.append('%s mean latency: trace %.0f ns, fio clat %.0f ns (%.1f%%)' % (d, tm, fm, 100 * (tm - fm) / fm))
+bad = [r for r in rows if r['status'] != '0']
+if bad:
+    problems.append('%d records with errors' % len(bad))
+print('; '.join(problems) if problems else 'ok')
+PY
+)
+	if [ "$out" = ok ]; then pass "$name"; else fail "$name" "$out"; fi
+}
+
+# traced NAME ARGS...: fio with the engine and a trace directory $T/NAME
+traced() {
+	local name=$1; shift
+	mkdir -p "$T/$name"
+	nvfio --output-format=json --output="$T/$name.json" --nv_trace="$T/$name" "$@" 2>"$T/$name.err"
+}
+
+F=$T/data
+head -c 64M /dev/zero >"$F"
+
+traced randread --name=rr --filename="$F" --size=64M --rw=randread --iodepth=32 --number_ios=40000 --direct=1
+compare trace_randread "$T/randread.json" "$T/randread/*.nvt"
+traced randwrite --name=rw --filename="$F" --size=32M --rw=randwrite --iodepth=16 --direct=1
+compare trace_randwrite "$T/randwrite.json" "$T/randwrite/*.nvt"
+traced mix --name=mx --filename="$F" --size=32M --rw=randrw --rwmixread=70 --iodepth=8 --bs=8k --direct=1
+compare trace_randrw_70_30 "$T/mix.json" "$T/mix/*.nvt"
+traced trim --name=tr --filename="$F" --size=16M --rw=randtrim --bs=64k
+compare trace_trim "$T/trim.json" "$T/trim/*.nvt"
+traced fsync --name=fs --filename="$F" --size=4M --rw=write --fsync=4 --iodepth=4
+compare trace_write_fsync "$T/fsync.json" "$T/fsync/*.nvt"
+traced nj4 --name=nj --directory="$T" --size=8M --rw=randrw --numjobs=4 --thread=1 --iodepth=16
+compare trace_numjobs4_thread "$T/nj4.json" "$T/nj4/*.nvt"
+n=$(ls "$T/nj4"/*.nvt 2>/dev/null | wc -l)
+if [ "$n" -eq 4 ]; then pass trace_numjobs4_one_file_each; else fail trace_numjobs4_one_file_each "$n trace files"; fi
+traced njp --name=np --directory="$T" --size=8M --rw=randread --numjobs=3 --iodepth=8 --group_reporting
+compare trace_numjobs3_processes "$T/njp.json" "$T/njp/*.nvt"
+traced files3 --name=f3 --directory="$T" --nrfiles=3 --filesize=4M --rw=randread --iodepth=8
+compare trace_three_files "$T/files3.json" "$T/files3/*.nvt"
+if [ "$(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')" = "0 1 2 " ]; then
+	pass trace_file_index
+else
+	fail trace_file_index "file column: $(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')"
+fi
+
+# The header names the job, the clock and the target.
+if "$NVANALYZE" stat "$T"/randread/*.nvt >"$T/stat.txt" 2>&1 &&
+   grep -q "job.name = rr" "$T/stat.txt" && grep -q "clock = CLOCK_MONOTONIC" "$T/stat.txt" &&
+   grep -q "file.0.path = $F" "$T/stat.txt" && grep -q "fio.version = fio-" "$T/stat.txt"; then
+	pass trace_header
+else
+	fail trace_header "$(head -n 20 "$T/stat.txt" | tr '\n' ' ')"
+fi
+
+# SIGKILL mid-run: readable up to the last complete block, loss reported.
+mkdir -p "$T/kill"
+nvfio --name=k --filename="$F" --size=64M --rw=randread --iodepth=8 --time_based --runtime=30 \
+	--nv_trace="$T/kill" --nv_trace_block=1024 >"$T/kill.out" 2>&1 &
+fpid=$!
+sleep 3
+pkill -KILL -P $fpid fio 2>/dev/null
+kill -KILL $fpid 2>/dev/null
+pkill -KILL -f -- "--nv_trace=$T/kill" 2>/dev/null
+wait $fpid 2>/dev/null
+tr=$(ls "$T"/kill/*.nvt 2>/dev/null | head -n 1)
+if [ -n "$tr" ] && "$NVANALYZE" stat "$tr" >"$T/kill.stat" 2>"$T/kill.err"; then
+	recs=$(sed -n 's/^records: *\([0-9]*\).*/\1/p' "$T/kill.stat" | head -n 1)
+	if [ "${recs:-0}" -gt 1000 ] && grep -qi "truncated\|footer" "$T/kill.err"; then
+		pass trace_sigkill_readable
+	else
+		fail trace_sigkill_readable "records=${recs:-?}; stderr: $(head -n 3 "$T/kill.err" | tr '\n' ' ')"
+	fi
+else
+	fail trace_sigkill_readable "no trace or stat failed: $(tail -n 3 "$T/kill.err" 2>/dev/null | tr '\n' ' ')"
+fi
+
+# A full trace filesystem fails the job with a message naming the file.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	nvfio --name=full --filename="$F" --size=64M --rw=randread --iodepth=8 --number_ios=300000 \
+		--nv_trace="$T/full" --nv_trace_block=4096 >"$T/full.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "$T/full/full.1.nvt" "$T/full.out" &&
+	   grep -qi "no space left" "$T/full.out"; then
+		pass trace_enospc_fails_job
+	else
+		fail trace_enospc_fails_job "rc=$rc: $(grep -i 'nvengine\|err' "$T/full.out" | head -n 3 | tr '\n' ' ')"
+	fi
+	if "$NVANALYZE" stat "$T"/full/*.nvt >"$T/full.stat" 2>&1 || grep -qi "truncated\|footer" "$T/full.stat"; then
+		pass trace_enospc_partial_readable
+	else
+		fail trace_enospc_partial_readable "$(tail -n 3 "$T/full.stat" | tr '\n' ' ')"
+	fi
+	umount "$T/full"
+else
+	skip trace_enospc_fails_job "needs root to mount a small tmpfs"
+fi
+
+# nv_trace naming a missing directory is refused at start.
+nvfio --name=nd --filename="$F" --size=1M --rw=read --nv_trace="$T/nonexistent" >"$T/nd.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "nv_trace=$T/nonexistent: not a directory" "$T/nd.out"; then
+	pass trace_dir_missing
+else
+	fail trace_dir_missing "rc=$rc: $(tail -n 2 "$T/nd.out" | tr '\n' ' ')"
+fi
