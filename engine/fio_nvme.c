@@ -118,9 +118,11 @@ static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
 
 	nsid = nv_nvme_ns_id(fd);
 	if (nsid <= 0) {
-		log_err("nvengine: %s is not an NVMe generic namespace device (NVME_IOCTL_ID failed); "
-			"passthrough needs /dev/ngXnY\n", path);
-		td_verror(td, ENOTTY, "nvengine: NVME_IOCTL_ID");
+		char why[192];
+
+		nv_target_classify(S_IFCHR, 0, why, sizeof(why));
+		log_err("nvengine: %s %s\n", path, why);
+		td_verror(td, ENOTSUP, "nvengine: unsupported target");
 		return 1;
 	}
 	if (posix_memalign(&buf, 4096, NV_IDENTIFY_LEN)) {
