@@ -106,6 +106,21 @@ else
 	fail missing-target-run "$(echo "$out" | head -n 2 | tr '\n' ' ')"
 fi
 
+# A character device (/dev/null stands in for /dev/ngXnY, which refuses
+# O_DIRECT) gets NVDIRECT=0, and fio's own engines are refused on it.
+NVDEV=/dev/null FIO=true "$RUN" -o "$T/chr" "$TOP/jobs/instance/latency.fio" 2>/dev/null
+if grep -qx 'NVDIRECT=0' "$T/chr/instance-latency.env" 2>/dev/null; then
+	pass char-device-nvdirect-0
+else
+	fail char-device-nvdirect-0 "$(cat "$T/chr/instance-latency.env" 2>&1 | tr '\n' ' ')"
+fi
+out=$(NVDEV=/dev/null "$RUN" -n -e io_uring "$TOP/jobs/instance/latency.fio" 2>&1)
+if [ $? -eq 2 ] && grep -q 'need a block device or file' <<<"$out"; then
+	pass char-device-refuses-fio-engine
+else
+	fail char-device-refuses-fio-engine "$(echo "$out" | head -n 2 | tr '\n' ' ')"
+fi
+
 # "# default:" lines: the long cloud-disk run defaults to 30 minutes; the
 # environment wins.
 check_default() {
