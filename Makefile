@@ -70,19 +70,26 @@ all: $(ENGINE_SO) $(ANALYZER)
 deps:
 	$(Q)tools/deps.sh
 
-# Fetch and configure the matching fio source (only for the default tree);
-# a user's FIO_SRC is only checked.
-$(FIO_SRC_DEFAULT)/config-host.h:
+# The default tree is fetched and configured from Debian's fio source; a
+# user's FIO_SRC is only checked (the check explains what is missing).
+ifeq ($(FIO_SRC),$(FIO_SRC_DEFAULT))
+$(FIO_SRC)/config-host.h:
 	$(Q)tools/fio-src.sh $(FIO_SRC_DEFAULT)
+else
+$(FIO_SRC)/config-host.h:
+	$(Q)tools/fio-src.sh --check $(FIO_SRC)
+endif
 
 fio-src: $(FIO_SRC)/config-host.h
 	$(Q)tools/fio-src.sh --check $(FIO_SRC)
 
-$(O)/.fio-checked: $(FIO_SRC)/config-host.h tools/fio-src.sh
+# Checked once per fio tree (the stamp names the tree).
+FIO_STAMP := $(O)/.fio-checked$(subst /,_,$(abspath $(FIO_SRC)))
+$(FIO_STAMP): $(FIO_SRC)/config-host.h tools/fio-src.sh
 	$(Q)tools/fio-src.sh --check $(FIO_SRC)
 	$(Q)mkdir -p $(@D) && touch $@
 
-$(O)/engine/fio_%.o: engine/fio_%.c $(O)/.fio-checked
+$(O)/engine/fio_%.o: engine/fio_%.c $(FIO_STAMP)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(FIO_CFLAGS) -c -o $@ $<

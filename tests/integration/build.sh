@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The build's guard rails: the fio source must match the installed fio.
+. "$(dirname "$0")/../lib.sh"
+
+fake=$T/fio-3.99
+mkdir -p "$fake"
+printf 'DEF_VER=fio-3.99\n' >"$fake/FIO-VERSION-GEN"
+out=$("$TOP/tools/fio-src.sh" --check "$fake" 2>&1)
+rc=$?
+have=$(fio --version | sed -n 's/^\(fio-[0-9.]*\).*/\1/p')
+if [ $rc -ne 0 ] && echo "$out" | grep -q "version mismatch: installed fio is $have but the source in $fake is fio-3.99" &&
+   echo "$out" | grep -q "make FIO_SRC="; then
+	pass fio_src_version_mismatch
+else
+	fail fio_src_version_mismatch "rc=$rc: $out"
+fi
+
+printf 'DEF_VER=%s\n' "$have" >"$fake/FIO-VERSION-GEN"
+out=$("$TOP/tools/fio-src.sh" --check "$fake" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "is not configured (no config-host.h)"; then
+	pass fio_src_not_configured
+else
+	fail fio_src_not_configured "rc=$rc: $out"
+fi
+
+out=$("$TOP/tools/fio-src.sh" --check "$T" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "is not a fio source tree"; then
+	pass fio_src_not_a_tree
+else
+	fail fio_src_not_a_tree "rc=$rc: $out"
+fi
+
+# the default tree the build uses matches
+if "$TOP/tools/fio-src.sh" --check "$TOP/build/fio-src" >/dev/null 2>&1; then
+	pass fio_src_default_matches
+else
+	fail fio_src_default_matches "$("$TOP/tools/fio-src.sh" --check "$TOP/build/fio-src" 2>&1)"
+fi
+
+# fio loads the engine under its registered name
+out=$(fio --ioengine="external:$NVENGINE_SO" --name=p --filename="$T/p" --size=64k 2>&1)
+if echo "$out" | grep -q "ioengine=nvengine"; then
+	pass engine_loads
+else
+	fail engine_loads "$(echo "$out" | tail -n 2)"
+fi
+
+# every option fio's io_uring engine has, and ours, with a help text
+help=$(fio --enghelp="$NVENGINE_SO" 2>&1)
+missing=
+for o in hipri fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async nowait \
+	 cmd_type write_mode readfua writefua md_per_io_size pi_act pi_chk apptag apptag_mask pi_gen \
+	 nv_trace nv_trace_level nv_trace_block; do
+	echo "$help" | grep -Eq "^$o +: .{10,}" || missing="$missing $o"
+done
+if [ -z "$missing" ]; then pass engine_options_have_help; else fail engine_options_have_help "missing:$missing"; fi
