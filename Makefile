@@ -30,6 +30,10 @@ ifeq ($(SAN),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+ifeq ($(SAN),fuzz)	# clang: libraries instrumented for libFuzzer (make fuzz)
+CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -fPIC -pthread $(WARN) $(CFLAGS) -I. -MMD -MP
 FIO_CFLAGS := -isystem $(FIO_SRC) -include $(FIO_SRC)/config-host.h
@@ -53,6 +57,11 @@ ANA_OBJ     := $(ANA_SRC:%.c=$(O)/%.o)
 GLUE_OBJ    := $(ENGINE_GLUE:%.c=$(O)/%.o)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(O)/%)
 UNIT_HELP   := $(patsubst %.c,$(O)/%,$(wildcard tests/unit/gen_*.c))	# helpers, not tests
+FUZZ_SRC    := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_TEST   := $(FUZZ_SRC:tests/fuzz/%.c=$(O)/tests/unit/test_%)	# replay regress/ + corpus/
+FUZZ_BIN    := $(FUZZ_SRC:tests/fuzz/%.c=$(O)/tests/fuzz/%)		# libFuzzer (make fuzz)
+FUZZ_SECONDS ?= 60
+FUZZ_CC     ?= clang
 
 ENGINE_LIBS  := -luring -lz -lpthread
 ANALYZE_LIBS := -ljansson -lz -lm -lpthread
@@ -64,7 +73,7 @@ ENGINE_SO := $(O)/libnvengine.so
 ANALYZER  := $(O)/nvanalyze
 endif
 
-.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz bench-trace
+.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz fuzz-build bench-trace
 all: $(ENGINE_SO) $(ANALYZER)
 
 deps:
@@ -120,7 +129,29 @@ $(O)/tests/unit/%: tests/unit/%.c $(O)/libnvanalyze.a $(O)/libnvcore.a tests/uni
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
 
-unit: $(UNIT_BIN) $(UNIT_HELP)
+# A fuzz target with tests/fuzz/driver.c as main is the unit test test_fuzz_*.
+$(O)/tests/unit/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c tests/fuzz/util.c tests/fuzz/fuzz.h \
+			     $(O)/libnvanalyze.a $(O)/libnvcore.a
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -o $@ $< tests/fuzz/driver.c tests/fuzz/util.c \
+	    $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
+
+$(O)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/util.c tests/fuzz/fuzz.h $(O)/libnvanalyze.a $(O)/libnvcore.a
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -fsanitize=fuzzer -o $@ $< tests/fuzz/util.c \
+	    $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
+
+unit: $(UNIT_BIN) $(UNIT_HELP) $(FUZZ_TEST)
+
+# libFuzzer targets built with clang in build/fuzz, each run FUZZ_SECONDS from
+# the seeds (tests/fuzz/run); crashes land in build/fuzz/artifacts/.
+fuzz:
+	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SAN=fuzz WERROR=0 fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run build/fuzz
+
+fuzz-build: $(FUZZ_BIN) $(O)/tests/unit/gen_trace
 
 # The suite: unit binaries, then tests/integration/*.sh, then the VM tests.
 check: deps

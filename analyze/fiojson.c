@@ -149,21 +149,83 @@ static void set_val(struct nv_val *val, double v)
  * old fio also "0.00" duplicates), values the latency in the object's unit.
  * Only the percentiles in nv_pct_list are kept; others are ignored.
  */
+static int cmp_pctpt(const void *a, const void *b)
+{
+	const struct nv_pctpt *x = a, *y = b;
+
+	return (x->pct > y->pct) - (x->pct < y->pct);
+}
+
+static int cmp_bin(const void *a, const void *b)
+{
+	const struct nv_bin *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
 static void parse_percentiles(const json_t *po, double mult, struct nv_latstat *ls)
 {
 	const char *k;
 	json_t *v;
 
+	ls->points = calloc(json_object_size(po) + 1, sizeof(*ls->points));
 	json_object_foreach((json_t *)po, k, v) {
 		char *end;
 		double p = strtod(k, &end);
 
-		if (*end || p <= 0 || !json_is_number(v))
+		if (*end || p <= 0 || p > 100 || !json_is_number(v))
 			continue;
+		if (ls->points) {
+			ls->points[ls->npoints].pct = p;
+			ls->points[ls->npoints++].ns = json_number_value(v) * mult;
+		}
 		for (unsigned i = 0; i < NV_PCT_NR; i++)
 			if (fabs(p - nv_pct_list[i]) < 1e-6)
 				set_val(&ls->pct[i], json_number_value(v) * mult);
 	}
+	if (ls->points)
+		qsort(ls->points, ls->npoints, sizeof(*ls->points), cmp_pctpt);
+}
+
+/* json+ "bins": {"VALUE": count, ...}, VALUE in the object's unit. */
+static void parse_bins(const json_t *bo, double mult, struct nv_latstat *ls)
+{
+	const char *k;
+	json_t *v;
+
+	ls->bins = calloc(json_object_size(bo) + 1, sizeof(*ls->bins));
+	if (!ls->bins)
+		return;
+	json_object_foreach((json_t *)bo, k, v) {
+		char *end;
+		double ns = strtod(k, &end) * mult;
+
+		if (*end || ns < 0 || !json_is_integer(v) || json_integer_value(v) <= 0)
+			continue;
+		ls->bins[ls->nbins].ns = ns;
+		ls->bins[ls->nbins++].count = (uint64_t)json_integer_value(v);
+	}
+	qsort(ls->bins, ls->nbins, sizeof(*ls->bins), cmp_bin);
+}
+
+int nv_fio_bin_range(double ns, double *lo, double *hi)
+{
+	uint64_t v = (uint64_t)ns, half;
+	unsigned e;
+
+	if (!(ns >= 0) || ns != (double)v || ns >= 1.8e19)
+		return -EINVAL;
+	if (v < 128) {
+		*lo = *hi = ns;
+		return 0;
+	}
+	e = 63u - (unsigned)__builtin_clzll(v) - 6;	/* bin width 2^e, e >= 1 */
+	half = 1ull << (e - 1);
+	if ((v - half) % (1ull << e))
+		return -EINVAL;		/* not the middle of a bin */
+	*lo = (double)(v - half);
+	*hi = (double)(v - half + (1ull << e) - 1);
+	return 0;
 }
 
 /*
@@ -204,6 +266,8 @@ static void parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct
 		set_val(&ls->mean, v * mult);
 	if (get_num(o, "stddev", &v))
 		set_val(&ls->stdev, v * mult);
+	if (json_is_object(json_object_get(o, "bins")))
+		parse_bins(json_object_get(o, "bins"), mult, ls);
 	o = json_object_get(o, "percentile");
 	if (json_is_object(o))
 		parse_percentiles(o, mult, ls);
@@ -323,6 +387,13 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 			     options_for(gopts, host));
 	if (!job->name || (host && !job->host) || !job->desc)
 		return -ENOMEM;
+	{
+		const char *td = option(options_for(json_object_get(e, "job options"), host),
+					options_for(gopts, host), "nv_trace");
+
+		if (td && *td && !(job->trace_dir = strdup(td)))
+			return -ENOMEM;
+	}
 	if (get_num(e, "groupid", &v))
 		job->groupid = (int)v;
 	if (get_num(e, "error", &v))
@@ -409,16 +480,73 @@ static void line_col(const char *buf, size_t off, int *line, int *col)
 	}
 }
 
+/* Length of the valid UTF-8 sequence at p[0..n) (1 to 4), or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	size_t need;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		need = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		need = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		need = 4;
+	else
+		return 0;
+	/* overlong forms, surrogates and values above U+10FFFF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (n < need || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < need; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return need;
+}
+
+/* Offset of the first byte at or after off that is not valid UTF-8, or len. */
+static size_t first_bad_utf8(const char *buf, size_t len, size_t off)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+
+	while (off < len) {
+		size_t k = utf8_seq(u + off, len - off);
+
+		if (!k)
+			return off;
+		off += k;
+	}
+	return len;
+}
+
 /*
  * "path:line:col" of a jansson error in a parse that started at offset off
- * of buf (jansson counts from its own start).  A column jansson gives as 0
- * (at the end of input) is left out.
+ * of buf (len bytes; jansson counts from its own start).  A column jansson
+ * gives as 0 (at the end of input) is left out.  Bytes that are not UTF-8
+ * jansson reports without a column (outside strings without a line): the
+ * position is then that of the first such byte.
  */
-static void err_pos(char *out, size_t n, const char *path, const char *buf, size_t off,
-		    const json_error_t *e)
+static void err_pos(char *out, size_t n, const char *path, const char *buf, size_t len,
+		    size_t off, const json_error_t *e)
 {
 	int line, col, el = e->line > 0 ? e->line : 1;
+	size_t bad;
 
+	if (json_error_code(e) == json_error_invalid_utf8 &&
+	    (bad = first_bad_utf8(buf, len, off)) < len) {
+		line_col(buf, bad, &line, &col);
+		snprintf(out, n, "%s:%d:%d", path, line, col);
+		return;
+	}
 	line_col(buf, off, &line, &col);
 	line += el - 1;
 	col = el == 1 ? col + e->column - 1 : e->column;
@@ -562,7 +690,7 @@ static void find_objects(const char *buf, size_t len, struct framing *f)
 			f->after++;
 }
 
-static void framing_notes(struct nv_run *run, const char *buf, const struct framing *f)
+static void framing_notes(struct nv_run *run, const char *buf, size_t len, const struct framing *f)
 {
 	char pos[512];
 
@@ -576,7 +704,7 @@ static void framing_notes(struct nv_run *run, const char *buf, const struct fram
 		run_note(run, "%s: %u JSON objects (status-interval snapshots?); using the last one",
 			 run->path, f->objects);
 	if (f->trailing_err) {
-		err_pos(pos, sizeof(pos), run->path, buf, f->trail_off, &f->trail_err);
+		err_pos(pos, sizeof(pos), run->path, buf, len, f->trail_off, &f->trail_err);
 		run_note(run, "%s: incomplete JSON object after the last complete one ignored: %s",
 			 pos, f->trail_err.text);
 	}
@@ -641,7 +769,7 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		if (f.have_err) {
 			char pos[512];
 
-			err_pos(pos, sizeof(pos), path, buf, f.first_err_off, &f.first_err);
+			err_pos(pos, sizeof(pos), path, buf, len, f.first_err_off, &f.first_err);
 			snprintf(err, errlen, "%s: not valid JSON: %s", pos, f.first_err.text);
 		} else if (f.first_not_fio) {
 			snprintf(err, errlen, "%s: JSON but not fio output (no \"jobs\" or \"client_stats\" array)",
@@ -652,7 +780,7 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		}
 		goto out;
 	}
-	framing_notes(run, buf, &f);
+	framing_notes(run, buf, len, &f);
 	ret = parse_root(f.last, run);
 	if (ret)
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -717,6 +845,12 @@ void nv_run_free(struct nv_run *run)
 		free(run->jobs[i].host);
 		free(run->jobs[i].key);
 		free(run->jobs[i].desc);
+		free(run->jobs[i].trace_dir);
+		for (unsigned d = 0; d < NV_DIR_NR; d++)
+			for (unsigned k = 0; k < NV_LAT_NR; k++) {
+				free(run->jobs[i].dir[d].lat[k].bins);
+				free(run->jobs[i].dir[d].lat[k].points);
+			}
 	}
 	for (size_t i = 0; i < run->nnotes; i++)
 		free(run->notes[i]);

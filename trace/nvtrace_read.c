@@ -136,6 +136,35 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/*
+ * Read a block's n-byte stored payload into r->comp, growing the buffer only
+ * as the data arrives (1 MiB, then doubling): comp_len is only covered by
+ * the header CRC, so a damaged or crafted header must not make the reader
+ * allocate gigabytes for a file that ends much sooner.  Returns the count
+ * (short only at EOF), -ENOMEM, or the read error.
+ */
+static ssize_t read_payload(struct nvt_reader *r, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		size_t step = got > (1u << 20) ? got : (1u << 20);
+		ssize_t k;
+
+		if (step > n - got)
+			step = n - got;
+		if (grow((void **)&r->comp, &r->comp_cap, got + step, 1))
+			return -ENOMEM;
+		k = read_full(r, r->comp + got, step);
+		if (k < 0)
+			return k;
+		got += (size_t)k;
+		if ((size_t)k < step)
+			break;
+	}
+	return (ssize_t)got;
+}
+
 static int read_footer(struct nvt_reader *r, const uint8_t magic[4]);
 
 int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, size_t *n)
@@ -186,13 +215,14 @@ int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, 
 		return fail(r, -EBADMSG, "damaged: block at offset %" PRIu64 " has sequence %" PRIu32
 			    ", expected %" PRIu32, at, h.seq, r->next_seq);
 
-	if (grow((void **)&r->comp, &r->comp_cap, h.comp_len ? h.comp_len : 1, 1) ||
-	    grow((void **)&r->raw, &r->raw_cap, h.raw_len ? h.raw_len : 1, 1) ||
+	if (grow((void **)&r->raw, &r->raw_cap, h.raw_len ? h.raw_len : 1, 1) ||
 	    grow((void **)&r->recs, &r->rec_cap, h.nrec, sizeof(*r->recs)) ||
 	    grow((void **)&r->tmp, &r->tmp_cap, h.nrec, sizeof(*r->tmp)))
 		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
 
-	k = read_full(r, r->comp, h.comp_len);
+	k = read_payload(r, h.comp_len);
+	if (k == -ENOMEM)
+		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if ((size_t)k < h.comp_len)
