@@ -730,6 +730,25 @@ static void nv_probe_nonvectored(struct nv_data *ld, struct nv_options *o)
 }
 
 /*
+ * fio's generic_open_file(), except that an NVMe char device is opened
+ * without O_DIRECT: passthrough never uses the page cache, and the char
+ * device refuses O_DIRECT, so direct=1 job files (and those ported from block
+ * devices) work unchanged.
+ */
+static int nv_generic_open(struct thread_data *td, struct fio_file *f)
+{
+	unsigned int odirect = td->o.odirect;
+	struct stat st;
+	int ret;
+
+	if (odirect && !stat(f->file_name, &st) && S_ISCHR(st.st_mode))
+		td->o.odirect = 0;
+	ret = generic_open_file(td, f);
+	td->o.odirect = odirect;
+	return ret;
+}
+
+/*
  * Open every file of the job once and register the descriptors with the
  * ring (registerfiles).  The files then look closed to fio; open_file()
  * hands out the registered descriptor.
@@ -744,7 +763,7 @@ static int nv_register_files(struct thread_data *td, struct nv_data *ld)
 	if (!ld->fds)
 		return -ENOMEM;
 	for_each_file(td, f, i) {
-		ret = generic_open_file(td, f);
+		ret = nv_generic_open(td, f);
 		if (ret) {
 			ret = -(td->error ? td->error : EINVAL);
 			break;
@@ -955,7 +974,7 @@ static int nv_open_file(struct thread_data *td, struct fio_file *f)
 	if (ld && o->registerfiles && ld->fds) {
 		f->fd = ld->fds[f->engine_pos];
 	} else {
-		ret = generic_open_file(td, f);
+		ret = nv_generic_open(td, f);
 		if (ret)
 			return ret;
 	}

@@ -59,6 +59,10 @@ run_fio ns4k-registerfiles-sqpoll $E --name=sq --filename="$NG_NS4K" --rw=randre
 	--iodepth=8 --sqthread_poll=1
 run_fio ns512-cmd-type $E --name=ct --filename="$NG_NS512" --cmd_type=nvme --rw=randread --bs=512 --size=1M \
 	--iodepth=4
+# direct=1 (as in job files written for block devices) is accepted on the
+# char device, which refuses O_DIRECT itself: passthrough never caches
+run_fio ns4k-direct1 $E --name=d1 --filename="$NG_NS4K" --direct=1 --rw=randrw --bs=4k --size=2M \
+	--iodepth=8 --verify=crc32c
 run_fio ns4k-fua $E --name=fua --filename="$NG_NS4K" --rw=randwrite --bs=4k --size=2M --iodepth=4 \
 	--writefua=1 --readfua=1 --verify=crc32c
 
