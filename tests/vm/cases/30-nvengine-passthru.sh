@@ -95,6 +95,11 @@ expect_fail pi-corrupt-guard-device-read "End-to-end Guard Check Error" $E --nam
 expect_fail pi-corrupt-guard-host-read "PI guard check failed at block 0" $E --name=hr \
 	--filename="$NG_PI" --rw=read --bs=4k --offset=16M --size=64k --pi_act=0
 
+# zoned namespace: sequential writes from a zone's start follow the write
+# pointer (no zone management needed), reads of the written zone verify
+run_fio zoned-seq-write-verify $E --name=zn --filename="$NG_ZONED" --rw=write --bs=64k --size=16M \
+	--iodepth=1 --verify=crc32c --verify_fatal=1
+
 # --- data crosses paths: passthrough writes, block layer reads, and back ---
 run_fio xpath-write-ng $E --name=x1 --filename="$NG_NS4K" --rw=write --bs=16k --offset=32M --size=4M \
 	--verify=crc32c --do_verify=0 --randseed=4242
