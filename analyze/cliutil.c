@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "analyze/cliutil.h"
@@ -44,4 +46,24 @@ int nv_parse_index(const char *s, unsigned long *v)
 		return -ERANGE;
 	*v = n;
 	return 0;
+}
+
+void nv_note_add(char ***notes, size_t *n, const char *fmt, ...)
+{
+	char *s, **nn;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	nn = realloc(*notes, (*n + 1) * sizeof(*nn));
+	if (!nn) {
+		free(s);
+		return;
+	}
+	*notes = nn;
+	(*notes)[(*n)++] = s;
 }

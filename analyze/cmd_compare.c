@@ -11,13 +11,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/commands.h"
 #include "analyze/cliutil.h"
 #include "analyze/compare.h"
 #include "analyze/fiojson.h"
 #include "analyze/table.h"
+#include "analyze/outdir.h"
+#include "analyze/tracereport.h"
+#include "analyze/traces.h"
 
 void cmd_compare_usage(FILE *out)
 {
@@ -47,6 +52,23 @@ void cmd_compare_usage(FILE *out)
 	      "                        check a claim, e.g. 'iops:+50%', 'p99:-20%';\n"
 	      "                        metrics: iops bw mean p50 p95 p99 p99.9 p99.99 max\n"
 	      "                        stdev cost; exit status 1 if one is not met\n"
+	      "\n"
+	      "Traces (nvengine's per-IO traces, nv_trace=DIR):\n"
+	      "  A job whose options name nv_trace=DIR has its traces DIR/NAME.THREAD.nvt\n"
+	      "  found and read: its completion-latency rows become exact (nearest rank\n"
+	      "  over every IO, marked '(exact)'; --format json keeps fio's as *_fio) and\n"
+	      "  per-operation, queue-depth and behaviour-over-time sections follow.\n"
+	      "  -t, --trace [RUN:][JOB=]FILE[,FILE...]\n"
+	      "                        use these traces for job JOB (default: the job the\n"
+	      "                        trace header names, or the only job) of RUN (label\n"
+	      "                        or 1-based position; default: the only RUN)\n"
+	      "      --no-traces       ignore traces: fio's values only\n"
+	      "      --interval SEC    time-series interval (default 1)\n"
+	      "      --spike-factor F  latency spike: an IO >= F x the median interval\n"
+	      "                        p99.9 (default 10)\n"
+	      "  -o, --outdir DIR      also write DIR/report.md, tables (md, csv, json),\n"
+	      "                        data files, gnuplot scripts and PNG/SVG figures\n"
+	      "                        (see docs/analysis.md)\n"
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
@@ -69,12 +91,22 @@ struct opts {
 	char *prices[MAX_SIDES];
 	size_t nclaims;
 	struct nv_claim *claims;
+	size_t ntraces;
+	const char *traces[MAX_SIDES * 4];
+	bool no_traces;
+	struct nv_tan_opts tan;
+	const char *outdir;
 };
 
 struct side_store {
 	struct nv_side side;
 	struct nv_run *runs;
 	char *label;
+};
+
+struct side_list {
+	const struct side_store *st;
+	size_t n;
 };
 
 static int __attribute__((format(printf, 1, 2)))
@@ -126,7 +158,7 @@ static int add_claim(struct opts *o, const char *s)
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM };
+	enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "label", required_argument, NULL, 'l' },
@@ -136,14 +168,20 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "price", required_argument, NULL, OPT_PRICE },
 		{ "claim", required_argument, NULL, OPT_CLAIM },
+		{ "trace", required_argument, NULL, 't' },
+		{ "no-traces", no_argument, NULL, OPT_NOTRACE },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "spike-factor", required_argument, NULL, OPT_SPIKE },
+		{ "outdir", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	double d;
 	int c, ret;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+f:l:b:j:d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+f:l:b:j:d:t:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (nv_format_parse(optarg, &o->format))
@@ -184,6 +222,28 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_CLAIM:
 			if ((ret = add_claim(o, optarg)))
 				return ret;
+			break;
+		case 't':
+			if (o->ntraces == sizeof(o->traces) / sizeof(o->traces[0]))
+				return usage_error("--trace '%s': too many --trace options", optarg);
+			o->traces[o->ntraces++] = optarg;
+			break;
+		case OPT_NOTRACE:
+			o->no_traces = true;
+			break;
+		case OPT_INTERVAL:
+			if (nv_parse_double(optarg, &d) || !(d >= 1e-6 && d <= 86400))
+				return usage_error("--interval '%s': seconds between 0.000001 and 86400",
+						   optarg);
+			o->tan.interval_ns = (uint64_t)llround(d * 1e9);
+			break;
+		case OPT_SPIKE:
+			if (nv_parse_double(optarg, &d) || !(d > 1))
+				return usage_error("--spike-factor '%s': a number > 1", optarg);
+			o->tan.spike_factor = d;
+			break;
+		case 'o':
+			o->outdir = optarg;
 			break;
 		case 'h':
 			cmd_compare_usage(stdout);
@@ -416,8 +476,125 @@ static int check_lat(const struct side_store *st, size_t n, const struct opts *o
 	return 0;
 }
 
-static int report(struct side_store *st, size_t n, const struct opts *o)
+/* The label of the side a run belongs to. */
+static const char *run_label(const struct nv_run *run, void *arg)
 {
+	const struct side_store *st = ((const struct side_list *)arg)->st;
+	size_t n = ((const struct side_list *)arg)->n;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < st[i].side.nruns; k++)
+			if (&st[i].runs[k] == run)
+				return st[i].label;
+	return "?";
+}
+
+/* The side index of a --trace RUN (label or position); -1 after an error. */
+static int trace_side(const struct side_store *st, size_t n, const char *run, const char *arg)
+{
+	unsigned long idx;
+
+	if (!run) {
+		if (n == 1)
+			return 0;
+		usage_error("--trace '%s': several runs: say which, e.g. --trace %s:FILE", arg,
+			    st[0].label);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(st[i].label, run))
+			return (int)i;
+	if (!nv_parse_index(run, &idx) && idx <= n)
+		return (int)idx - 1;
+	usage_error("--trace '%s': '%s' is neither a run label nor a position", arg, run);
+	return -1;
+}
+
+/* The job of a --trace: named, the only one, or the one the trace header names. */
+static int trace_job(const struct nv_run *run, const struct nv_trace_arg *a, const char *arg)
+{
+	const char *name = a->job;
+	struct nvt_reader *r = NULL;
+	int found = -1;
+
+	if (!name && run->njobs == 1)
+		return 0;
+	if (!name) {
+		if (nvt_reader_open(&r, a->paths[0])) {
+			fprintf(stderr, "nvanalyze: --trace '%s': %s\n", arg,
+				r ? nvt_reader_strerror(r) : "cannot open");
+			nvt_reader_close(r);
+			return -1;
+		}
+		name = nvt_reader_get(r, "job.name");
+	}
+	for (size_t j = 0; name && j < run->njobs; j++)
+		if (!strcmp(run->jobs[j].key, name) || (!a->job && !strcmp(run->jobs[j].name, name))) {
+			if (found >= 0 && !a->job) {
+				found = -2;
+				break;
+			}
+			found = (int)j;
+		}
+	if (found < 0)
+		usage_error("--trace '%s': %s job '%s' in %s; name it: --trace [RUN:]JOB=FILE",
+			    arg, found == -2 ? "more than one" : "no", name ? name : "?", run->path);
+	nvt_reader_close(r);
+	return found < 0 ? -1 : found;
+}
+
+static int explicit_traces(struct side_store *st, size_t n, const struct opts *o,
+			   struct nv_traceset *ts)
+{
+	char err[512];
+
+	for (size_t i = 0; i < o->ntraces; i++) {
+		struct nv_trace_arg a;
+		int s, j, ret = 0;
+
+		if (nv_trace_arg_parse(o->traces[i], &a, err, sizeof(err)))
+			return usage_error("%s", err);
+		s = trace_side(st, n, a.run, o->traces[i]);
+		if (s >= 0 && st[s].side.nruns != 1) {
+			usage_error("--trace '%s': run '%s' has %zu repeated files; traces of repeats "
+				    "are found through nv_trace only", o->traces[i], st[s].label,
+				    st[s].side.nruns);
+			s = -1;
+		}
+		j = s < 0 ? -1 : trace_job(&st[s].runs[0], &a, o->traces[i]);
+		if (j >= 0)
+			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths);
+		for (size_t k = 0; j >= 0 && k < ts->n; k++)
+			if (ts->jt[k].run == &st[s].runs[0] && ts->jt[k].job == (size_t)j)
+				ts->jt[k].explicit_ = true;
+		nv_trace_arg_free(&a);
+		if (j < 0)
+			return 2;
+		if (ret)
+			return usage_error("%s", "out of memory");
+	}
+	return 0;
+}
+
+static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts)
+{
+	int ret = explicit_traces(st, n, o, ts);
+
+	for (size_t i = 0; !ret && !o->no_traces && i < n; i++)
+		for (size_t k = 0; !ret && k < st[i].side.nruns; k++)
+			if (nv_traces_discover(&st[i].runs[k], ts))
+				ret = usage_error("%s", "out of memory");
+	o->tan.progress = isatty(STDERR_FILENO);
+	if (!ret)
+		ret = nv_traces_apply(ts, &o->tan);
+	for (size_t i = 0; i < ts->nnotes; i++)
+		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
+	return ret;
+}
+
+static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
+{
+	struct side_list sl = { st, n };
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_report r;
 	size_t base;
@@ -438,8 +615,12 @@ static int report(struct side_store *st, size_t n, const struct opts *o)
 	if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
-	} else if (nv_report_print(stdout, &r, o->format)) {
+	} else if (nv_report_print(stdout, &r, o->format) ||
+		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
+		    nv_tracereport_print(stdout, ts, run_label, &sl, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
+		ret = 2;
+	} else if (o->outdir && (ret = nv_outdir_write(o->outdir, &r, ts, run_label, &sl)) != 0) {
 		ret = 2;
 	} else if (r.claims_failed) {
 		fprintf(stderr, "nvanalyze: some claims are not met\n");
@@ -454,6 +635,7 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT };
+	struct nv_traceset ts = { 0 };
 	struct side_store *st = NULL;
 	size_t n = 0;
 	int ret = parse_opts(argc, argv, &o);
@@ -482,8 +664,11 @@ int cmd_compare(int argc, char **argv)
 	if (!ret)
 		ret = check_lat(st, n, &o);
 	if (!ret)
-		ret = report(st, n, &o);
+		ret = load_traces(st, n, &o, &ts);
+	if (!ret)
+		ret = report(st, n, &o, &ts);
 out:
+	nv_traceset_free(&ts);
 	for (size_t i = 0; st && i < n; i++) {
 		for (size_t k = 0; k < st[i].side.nruns; k++)
 			nv_run_free(&st[i].runs[k]);

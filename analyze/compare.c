@@ -62,11 +62,14 @@ int nv_metric_parse(const char *s, enum nv_metric *m)
 	return -EINVAL;
 }
 
-int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			bool fio, double *v)
 {
 	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
 	const struct nv_val *val;
 
+	if (fio && ds->exact && ls == &ds->lat[NV_LAT_CLAT])
+		ls = &ds->fio_clat;
 	if (!ds->present)
 		return NV_SRC_NONE;
 	switch (m) {
@@ -87,6 +90,16 @@ int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latki
 		return NV_SRC_NONE;
 	*v = m == NV_M_BW ? val->v / 1e6 : val->v;
 	return val->src;
+}
+
+int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+{
+	return metric_value(ds, m, lat, false, v);
+}
+
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+{
+	return metric_value(ds, m, lat, true, v);
 }
 
 void nv_cell_compute(const double *v, size_t n, struct nv_cell *c)
@@ -355,7 +368,7 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 
 /* The values of one metric over the runs of one side. */
 static void side_cell(const struct nv_report *r, const struct nv_block *b, size_t s,
-		      enum nv_metric m, double *buf, struct nv_cell *c)
+		      enum nv_metric m, bool fio, double *buf, struct nv_cell *c)
 {
 	const struct nv_side *side = &r->sides[s];
 	size_t n = 0, absent = 0;
@@ -380,7 +393,7 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			if (!isfinite(v))
 				got = NV_SRC_NONE;
 		} else {
-			got = nv_metric_value(&j->dir[b->dir], m, b->lat, &v);
+			got = metric_value(&j->dir[b->dir], m, b->lat, fio, &v);
 		}
 		if (got == NV_SRC_NONE)
 			continue;
@@ -424,15 +437,21 @@ static int fill_rows(struct nv_report *r, struct nv_block *b, double *buf)
 			free(row->chg);
 			return -ENOMEM;
 		}
+		row->fio = NULL;
 		for (size_t s = 0; s < r->nsides; s++) {
-			side_cell(r, b, s, (enum nv_metric)m, buf, &row->cells[s]);
+			side_cell(r, b, s, (enum nv_metric)m, false, buf, &row->cells[s]);
 			any |= row->cells[s].n > 0;
+			if (row->cells[s].src == NV_SRC_EXACT && !row->fio)
+				row->fio = calloc(r->nsides, sizeof(*row->fio));
 		}
 		if (!any && !(b->active && m >= NV_M_P50 && m <= NV_M_P9999)) {
 			free(row->cells);
 			free(row->chg);
+			free(row->fio);
 			continue;
 		}
+		for (size_t s = 0; row->fio && s < r->nsides; s++)
+			side_cell(r, b, s, (enum nv_metric)m, true, buf, &row->fio[s]);
 		for (size_t s = 0; s < r->nsides; s++)
 			if (s != r->baseline)
 				nv_change_compute(&row->cells[s], &row->cells[r->baseline],
@@ -530,6 +549,7 @@ void nv_report_free(struct nv_report *r)
 		for (size_t k = 0; k < r->blocks[i].nrows; k++) {
 			free(r->blocks[i].rows[k].cells);
 			free(r->blocks[i].rows[k].chg);
+			free(r->blocks[i].rows[k].fio);
 		}
 		free(r->blocks[i].key);
 		free(r->blocks[i].present);

@@ -37,6 +37,8 @@ int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "lat_mean", "band
  * (NV_SRC_NONE: missing).  Price and cost are not in runs (see nv_report).
  */
 int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+/* The same, but fio's own value where exact trace values replaced it. */
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
 
 /* The n values one side has for a metric: mean, sample stdev, range. */
 struct nv_cell {
@@ -93,6 +95,7 @@ struct nv_side {
 struct nv_row {
 	enum nv_metric metric;
 	struct nv_cell *cells;		/* [nsides] */
+	struct nv_cell *fio;		/* [nsides] fio's own values where cells are exact, else NULL */
 	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
 };
 

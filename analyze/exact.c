@@ -15,7 +15,8 @@
 #include "analyze/exact.h"
 
 #define SUB_BITS	8
-#define NBUCKETS	((64 - SUB_BITS + 1) << SUB_BITS)	/* 14592 */
+#define NBUCKETS	NV_EXACT_NBUCKETS
+_Static_assert(NBUCKETS == ((64 - SUB_BITS + 1) << SUB_BITS), "bucket count");
 
 enum probe_mode { PROBE_COLLECT, PROBE_COUNT };
 
@@ -64,7 +65,7 @@ static unsigned bucket_of(uint64_t v)
 	       (unsigned)((v >> (e - SUB_BITS)) & ((1u << SUB_BITS) - 1));
 }
 
-static void bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
+void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
 {
 	unsigned e, m;
 
@@ -173,9 +174,9 @@ static void swap64(uint64_t *a, uint64_t *b)
 	*b = t;
 }
 
-/* The k-th smallest (0-based) of a[0..n): quickselect with a three-way
- * partition (many equal values are common in latency data). */
-static uint64_t select_kth(uint64_t *a, size_t n, size_t k)
+/* Quickselect with a three-way partition (many equal values are common in
+ * latency data); on return a[k] is in its sorted place and partitions a. */
+uint64_t nv_select_kth(uint64_t *a, size_t n, size_t k)
 {
 	size_t l = 0, r = n;	/* [l, r) holds the answer */
 
@@ -198,7 +199,7 @@ static uint64_t select_kth(uint64_t *a, size_t n, size_t k)
 		else if (k >= gt)
 			l = gt;
 		else
-			return piv;
+			return a[k];	/* == piv: [lt, gt) all hold it */
 	}
 	return a[l];
 }
@@ -272,7 +273,7 @@ static int plan_from_hist(struct nv_exact *e)
 		}
 		while (below + e->hist[b] < t->rank)
 			below += e->hist[b++];
-		bucket_range(b, &lo, &hi);
+		nv_exact_bucket_range(b, &lo, &hi);
 		if (lo < e->min)
 			lo = e->min;
 		if (hi > e->max)
@@ -310,7 +311,7 @@ static int resolve(struct nv_exact *e)
 		p = &old[t->probe];
 		k = t->rank - p->below - 1;	/* 0-based within the range */
 		if (p->mode == PROBE_COLLECT) {
-			t->value = select_kth(p->vals, p->cnt, k);
+			t->value = nv_select_kth(p->vals, p->cnt, k);
 			t->done = true;
 			continue;
 		}
@@ -350,8 +351,6 @@ int nv_exact_end_pass(struct nv_exact *e)
 		if (!e->t[i].done && e->n)
 			return 1;
 	e->finished = true;
-	free(e->hist);
-	e->hist = NULL;
 	return 0;
 }
 
@@ -385,6 +384,11 @@ double nv_exact_stdev(const struct nv_exact *e)
 	uint64_t n = nv_exact_count(e);
 
 	return n < 2 ? 0.0 : sqrt(e->m2 / (double)(n - 1));
+}
+
+const uint64_t *nv_exact_hist(const struct nv_exact *e)
+{
+	return e->pass ? e->hist : NULL;
 }
 
 uint64_t nv_exact_value(const struct nv_exact *e, size_t i)

@@ -61,4 +61,21 @@ void nv_exact_free(struct nv_exact *e);
 /* The 1-based nearest rank of percentile p among n >= 1 values. */
 uint64_t nv_exact_rank(double p, uint64_t n);
 
+/*
+ * The log-linear histogram of pass 1 (256 buckets per power of two, so a
+ * bucket spans at most 1/256 = 0.39% of its values; values < 256 exactly),
+ * for CDF plots: counts of NV_EXACT_NBUCKETS buckets, kept until
+ * nv_exact_free() (NULL before pass 1 ended).  nv_exact_bucket_range()
+ * gives the smallest and largest value of bucket b.
+ */
+#define NV_EXACT_NBUCKETS ((64 - 8 + 1) << 8)	/* 14592 */
+const uint64_t *nv_exact_hist(const struct nv_exact *e);
+void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi);
+
+/*
+ * The k-th smallest (0-based, k < n) of a[0..n), reordering a so that
+ * a[0..k) <= a[k] <= a[k+1..n) (quickselect, three-way partition).
+ */
+uint64_t nv_select_kth(uint64_t *a, size_t n, size_t k);
+
 #endif

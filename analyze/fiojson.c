@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "analyze/cliutil.h"
 #include "analyze/fiojson.h"
 
 const double nv_pct_list[NV_PCT_NR] = { 50.0, 95.0, 99.0, 99.9, 99.99 };
@@ -85,26 +86,7 @@ bool nv_dir_active(const struct nv_dirstat *ds)
 	return ds->io_bytes > 0 || (ds->iops.src && ds->iops.v > 0);
 }
 
-static void __attribute__((format(printf, 2, 3)))
-run_note(struct nv_run *run, const char *fmt, ...)
-{
-	char *s, **n;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s)
-		return;
-	n = realloc(run->notes, (run->nnotes + 1) * sizeof(*n));
-	if (!n) {
-		free(s);
-		return;
-	}
-	run->notes = n;
-	run->notes[run->nnotes++] = s;
-}
+#define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
 /* ---- numbers ----------------------------------------------------------- */
 
@@ -641,7 +623,8 @@ static bool blank(char c)
  * another object.  Inner objects of a truncated file decode fine but are not
  * fio objects (no "jobs"/"client_stats"), so they are skipped.  After a
  * complete object, a failing candidate at the start of a line is reported as
- * an incomplete trailing object (an interrupted status-interval dump).
+ * an incomplete trailing object (an interrupted status-interval dump).  The
+ * search stops at nesting too deep for jansson (crafted or damaged input).
  */
 static void find_objects(const char *buf, size_t len, struct framing *f)
 {
@@ -656,6 +639,17 @@ static void find_objects(const char *buf, size_t len, struct framing *f)
 			continue;
 		}
 		o = json_loadb(buf + pos, len - pos, JSON_DISABLE_EOF_CHECK, &e);
+		if (!o && json_error_code(&e) == json_error_stack_overflow) {
+			/* Nested deeper than jansson goes (2048): so is every
+			 * '{' inside, and trying each is quadratic.  No fio
+			 * output looks like this; stop here. */
+			if (!f->objects && !f->have_err) {
+				f->first_err = e;
+				f->first_err_off = pos;
+				f->have_err = true;
+			}
+			break;
+		}
 		if (!is_fio_object(o)) {
 			if (!o && !f->objects && !f->have_err) {
 				f->first_err = e;

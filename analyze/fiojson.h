@@ -30,9 +30,23 @@ struct nv_val {
 	unsigned char src;	/* enum nv_src; NV_SRC_NONE = missing */
 };
 
+struct nv_bin {
+	double ns;		/* fio's value for the bin: the middle of its range */
+	uint64_t count;
+};
+
+struct nv_pctpt {
+	double pct;		/* 0 < pct <= 100 */
+	double ns;
+};
+
 struct nv_latstat {		/* all in nanoseconds */
 	struct nv_val min, max, mean, stdev;
 	struct nv_val pct[NV_PCT_NR];
+	size_t nbins;		/* json+ "bins", ascending by ns (0: not json+) */
+	struct nv_bin *bins;
+	size_t npoints;		/* fio's whole percentile list, ascending */
+	struct nv_pctpt *points;
 };
 
 struct nv_dirstat {
@@ -43,6 +57,8 @@ struct nv_dirstat {
 	struct nv_val iops;
 	struct nv_val bw;	/* bytes per second */
 	struct nv_latstat lat[NV_LAT_NR];
+	bool exact;		/* lat[NV_LAT_CLAT] holds exact values from traces */
+	struct nv_latstat fio_clat;	/* then: fio's own clat values (no bins/points) */
 };
 
 struct nv_job {
@@ -50,6 +66,7 @@ struct nv_job {
 	char *host;		/* client/server: the hostname, else NULL */
 	char *key;		/* matching key, unique in the run (see fiojson.c) */
 	char *desc;		/* "rw=randread bs=4k ..." from the options, or "" */
+	char *trace_dir;	/* the engine's nv_trace=DIR option, or NULL */
 	int groupid;
 	int error;		/* fio's "error" (an errno), 0 if none */
 	struct nv_dirstat dir[NV_DIR_NR];
@@ -88,6 +105,15 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen);
 
 void nv_run_free(struct nv_run *run);
+
+/*
+ * The range [lo, hi] (ns) of the fio latency bin whose reported value is
+ * ns: fio's plat_idx_to_val() (stat.c) gives the middle of a bin 2^e ns wide
+ * for values in [2^(e+6), 2^(e+7)), values below 128 are exact.  So a binned
+ * percentile is within 1/128 (0.78%) of the true value.  -EINVAL if ns is not
+ * a value fio can report.
+ */
+int nv_fio_bin_range(double ns, double *lo, double *hi);
 
 /* True when the direction did any IO (its latencies mean something). */
 bool nv_dir_active(const struct nv_dirstat *ds);

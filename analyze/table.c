@@ -158,12 +158,7 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 
 /* ---- grids (Markdown and text) ----------------------------------------- */
 
-struct grid {
-	size_t rows, cols;
-	char **cell;		/* rows * cols strings */
-};
-
-static int grid_init(struct grid *g, size_t rows, size_t cols)
+int nv_grid_init(struct nv_grid *g, size_t rows, size_t cols)
 {
 	g->rows = rows;
 	g->cols = cols;
@@ -171,20 +166,20 @@ static int grid_init(struct grid *g, size_t rows, size_t cols)
 	return g->cell ? 0 : -ENOMEM;
 }
 
-static void grid_set(struct grid *g, size_t r, size_t c, const char *s)
+void nv_grid_set(struct nv_grid *g, size_t r, size_t c, const char *s)
 {
 	free(g->cell[r * g->cols + c]);
 	g->cell[r * g->cols + c] = strdup(s);
 }
 
-static const char *grid_get(const struct grid *g, size_t r, size_t c)
+static const char *grid_get(const struct nv_grid *g, size_t r, size_t c)
 {
 	const char *s = g->cell[r * g->cols + c];
 
 	return s ? s : "";
 }
 
-static void grid_free(struct grid *g)
+void nv_grid_free(struct nv_grid *g)
 {
 	for (size_t i = 0; i < g->rows * g->cols; i++)
 		free(g->cell[i]);
@@ -202,7 +197,7 @@ static size_t width(const char *s)
 }
 
 /* Markdown: first column left-aligned, the rest right-aligned. */
-static void grid_print(FILE *out, const struct grid *g, enum nv_format f)
+void nv_grid_print(FILE *out, const struct nv_grid *g, enum nv_format f)
 {
 	size_t *w = calloc(g->cols, sizeof(*w));
 
@@ -287,42 +282,42 @@ static void fmt_cell(char *buf, size_t n, const struct nv_cell *c, const struct 
 	snprintf(buf, n, "%s%s", v, extra);
 }
 
-static int block_grid(const struct nv_report *r, const struct nv_block *b, struct grid *g)
+static int block_grid(const struct nv_report *r, const struct nv_block *b, struct nv_grid *g)
 {
 	size_t cols = 1 + r->nsides + (r->nsides - 1);
 	char buf[256];
 	size_t c;
 
-	if (grid_init(g, b->nrows + 1, cols))
+	if (nv_grid_init(g, b->nrows + 1, cols))
 		return -ENOMEM;
-	grid_set(g, 0, 0, "metric");
+	nv_grid_set(g, 0, 0, "metric");
 	for (size_t s = 0; s < r->nsides; s++) {
 		side_header(buf, sizeof(buf), &r->sides[s]);
-		grid_set(g, 0, 1 + s, buf);
+		nv_grid_set(g, 0, 1 + s, buf);
 	}
 	c = 1 + r->nsides;
 	for (size_t s = 0; s < r->nsides; s++) {
 		if (s == r->baseline)
 			continue;
 		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[s].label, r->sides[r->baseline].label);
-		grid_set(g, 0, c++, buf);
+		nv_grid_set(g, 0, c++, buf);
 	}
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct nv_row *row = &b->rows[i];
 		enum nv_unit u = nv_metric(row->metric)->unit;
 
 		row_title(buf, sizeof(buf), b, row->metric);
-		grid_set(g, i + 1, 0, buf);
+		nv_grid_set(g, i + 1, 0, buf);
 		for (size_t s = 0; s < r->nsides; s++) {
 			fmt_cell(buf, sizeof(buf), &row->cells[s], &r->sides[s], u);
-			grid_set(g, i + 1, 1 + s, buf);
+			nv_grid_set(g, i + 1, 1 + s, buf);
 		}
 		c = 1 + r->nsides;
 		for (size_t s = 0; s < r->nsides; s++) {
 			if (s == r->baseline)
 				continue;
 			nv_fmt_change(buf, sizeof(buf), &row->chg[s]);
-			grid_set(g, i + 1, c++, buf);
+			nv_grid_set(g, i + 1, c++, buf);
 		}
 	}
 	return 0;
@@ -411,36 +406,36 @@ static void claim_verdict(char *buf, size_t n, const struct nv_claim_result *c)
 
 static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f)
 {
-	struct grid g;
+	struct nv_grid g;
 	char buf[256];
 
 	if (!r->nclaims)
 		return 0;
-	if (grid_init(&g, r->nclaims + 1, 5))
+	if (nv_grid_init(&g, r->nclaims + 1, 5))
 		return -ENOMEM;
-	grid_set(&g, 0, 0, "job · direction");
-	grid_set(&g, 0, 1, "run");
-	grid_set(&g, 0, 2, "claim");
-	grid_set(&g, 0, 3, "measured");
-	grid_set(&g, 0, 4, "verdict");
+	nv_grid_set(&g, 0, 0, "job · direction");
+	nv_grid_set(&g, 0, 1, "run");
+	nv_grid_set(&g, 0, 2, "claim");
+	nv_grid_set(&g, 0, 3, "measured");
+	nv_grid_set(&g, 0, 4, "verdict");
 	for (size_t i = 0; i < r->nclaims; i++) {
 		const struct nv_claim_result *c = &r->claims[i];
 		const struct nv_block *b = &r->blocks[c->block];
 
 		snprintf(buf, sizeof(buf), "%s · %s", b->key, nv_dir_name(b->dir));
-		grid_set(&g, i + 1, 0, buf);
+		nv_grid_set(&g, i + 1, 0, buf);
 		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[c->side].label, r->sides[r->baseline].label);
-		grid_set(&g, i + 1, 1, buf);
-		grid_set(&g, i + 1, 2, c->claim->text);
+		nv_grid_set(&g, i + 1, 1, buf);
+		nv_grid_set(&g, i + 1, 2, c->claim->text);
 		nv_fmt_change(buf, sizeof(buf), &c->chg);
-		grid_set(&g, i + 1, 3, buf);
+		nv_grid_set(&g, i + 1, 3, buf);
 		claim_verdict(buf, sizeof(buf), c);
-		grid_set(&g, i + 1, 4, buf);
+		nv_grid_set(&g, i + 1, 4, buf);
 	}
 	fprintf(out, f == NV_FMT_MD ? "### Claims\n\n" : "== Claims ==\n");
-	grid_print(out, &g, f);
+	nv_grid_print(out, &g, f);
 	fputc('\n', out);
-	grid_free(&g);
+	nv_grid_free(&g);
 	return 0;
 }
 
@@ -451,16 +446,16 @@ static int print_human(FILE *out, const struct nv_report *r, enum nv_format f)
 	print_heading(out, r, f);
 	for (size_t i = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];
-		struct grid g;
+		struct nv_grid g;
 
 		if (!b->active)
 			continue;
 		if (block_grid(r, b, &g))
 			return -ENOMEM;
 		print_block_title(out, b, f);
-		grid_print(out, &g, f);
+		nv_grid_print(out, &g, f);
 		fputc('\n', out);
-		grid_free(&g);
+		nv_grid_free(&g);
 		shown++;
 	}
 	if (!shown)
@@ -703,8 +698,12 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 
 		json_key(key, sizeof(key), b, b->rows[k].metric);
 		jset(o, key, jnum(c->n > 0, c->mean));
-		if (c->src == NV_SRC_EXACT)
+		if (c->src == NV_SRC_EXACT) {
+			const struct nv_cell *f = b->rows[k].fio ? &b->rows[k].fio[s] : NULL;
+
 			jset_suffix(o, key, "_source", json_string("exact"));
+			jset_suffix(o, key, "_fio", jnum(f && f->n > 0, f ? f->mean : 0));
+		}
 		if (!rep)
 			continue;
 		jset_suffix(o, key, "_stdev", jnum(c->n > 1, c->sd));

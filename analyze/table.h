@@ -30,6 +30,21 @@ void nv_fmt_value(char *buf, size_t n, double v, enum nv_unit u);
 /* "+50.1% (better)", "+1.2% within noise [-3.1%, +5.4%]", "n/a". */
 void nv_fmt_change(char *buf, size_t n, const struct nv_change *c);
 
+/*
+ * A table of strings (row 0 the header) printed as Markdown (first column
+ * left-aligned, the others right-aligned) or aligned text; any other format
+ * prints as text.  init: 0 or -ENOMEM; set copies s.
+ */
+struct nv_grid {
+	size_t rows, cols;
+	char **cell;		/* rows * cols strings */
+};
+
+int nv_grid_init(struct nv_grid *g, size_t rows, size_t cols);
+void nv_grid_set(struct nv_grid *g, size_t r, size_t c, const char *s);
+void nv_grid_print(FILE *out, const struct nv_grid *g, enum nv_format f);
+void nv_grid_free(struct nv_grid *g);
+
 /* The shortest "%.*g" text that reads back as exactly v. */
 void nv_fmt_exact(char *buf, size_t n, double v);
 
