@@ -33,6 +33,30 @@ print(eval(sys.argv[2]))
 PY
 }
 
+# make asan: the engine is built with ASan+UBSan, fio is not, so the ASan
+# runtime must be the first library fio loads.  FIO then names a wrapper
+# (also first in PATH as plain "fio") that preloads it, leaves fio's own
+# leaks alone (detect_leaks=0; the engine's are found by the unit tests and
+# nvanalyze runs) and turns any ASan or UBSan report into SIGABRT, so a test
+# that expects fio to fail still sees a crash as a crash.  NV_ASAN is 1 then.
+NV_ASAN=0
+if ldd "$NVENGINE_SO" 2>/dev/null | grep -q 'libasan\.so'; then
+	NV_ASAN=1
+	nv_asan_rt=$(ldd "$NVENGINE_SO" | awk '/libasan\.so/ { print $3; exit }')
+	nv_real_fio=$(command -v "$FIO")
+	mkdir -p "$T/asan-bin"
+	cat >"$T/asan-bin/fio" <<-EOF
+	#!/bin/sh
+	LD_PRELOAD="$nv_asan_rt\${LD_PRELOAD:+:\$LD_PRELOAD}" \\
+	ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:\${ASAN_OPTIONS:-}" \\
+	UBSAN_OPTIONS="abort_on_error=1:print_stacktrace=1:\${UBSAN_OPTIONS:-}" \\
+	exec "$nv_real_fio" "\$@"
+	EOF
+	chmod +x "$T/asan-bin/fio"
+	FIO=$T/asan-bin/fio
+	PATH=$T/asan-bin:$PATH
+fi
+
 # nvfio ARGS...: fio with the engine under test loaded.
 nvfio() {
 	"$FIO" --ioengine="external:$NVENGINE_SO" "$@"
