@@ -1,0 +1,348 @@
+#!/usr/bin/env bash
+# tools/bench.sh - `make bench`: paired benchmarks of nvengine against fio's
+# own engines and per-IO logs; rewrites BENCHMARKS.md and bench/bench.png.
+#
+#   make bench                      full run (about 20 minutes on 2 cores)
+#   BENCH_QUICK=1 make bench        every section, shorter (about 5 minutes)
+#   BENCH_SMOKE=1 tools/bench.sh    seconds per section, no VM (make check)
+#
+# Sections (issue 8): 1 files: engine overhead on a tmpfs file; 2 vm:
+# passthrough in the emulated-NVMe guest; 3 trace: trace size and writer
+# throughput; 4 analyze: nvanalyze on a 100 M IO trace and a 50 MB json+
+# file; 5 memory: resident memory of a traced job over time.
+#
+# Pairing: the machines are small and noisy, so every configuration that is
+# compared runs once per round, rounds alternate (the order is reversed every
+# other round) and the report takes medians and per-round ratios.  Raw
+# outputs (fio JSON, /usr/bin/time lines, tool output) stay in $BENCH_OUT;
+# tools/bench_report.py turns them into the markdown and the chart.
+#
+# Environment:
+#   BENCH_OUT      work directory (default build/bench; emptied first)
+#   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
+#   BENCH_PNG      chart path (default bench/bench.png)
+#   BENCH_SECTIONS subset of "files trace analyze memory vm" (default all)
+#   BENCH_VM=0     leave out the VM section (smoke mode does)
+#   BENCH_TASKSET  CPU list to pin every benchmarked process to (taskset -c);
+#                  default empty: not pinned (see BENCHMARKS.md for why)
+#   BENCH_SHM      directory on tmpfs for the target files (default /dev/shm)
+#   NVENGINE_SO, NVANALYZE   the binaries (default ./libnvengine.so, ./nvanalyze)
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+: "${NVENGINE_SO:=$TOP/libnvengine.so}"
+: "${NVANALYZE:=$TOP/nvanalyze}"
+: "${BENCH_OUT:=$TOP/build/bench}"
+: "${BENCH_MD:=$TOP/BENCHMARKS.md}"
+: "${BENCH_PNG:=$TOP/bench/bench.png}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm}"
+: "${BENCH_TASKSET:=}"
+: "${BENCH_SHM:=/dev/shm}"
+: "${O:=build}"
+FIO=${FIO:-fio}
+
+die() { echo "bench: error: $*" >&2; exit 1; }
+log() { echo "bench: $(date +%H:%M:%S) $*" >&2; }
+
+# --- mode -------------------------------------------------------------------
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	MODE=smoke
+	ROUNDS=1 RUNTIME=1 FILE_MB=64
+	TRACE_IOS=20000 BT_RECORDS=1000000 BT_REPEATS=1
+	ANA_IOS=1000000 ANA_REPEATS=1 JSON_MB=1
+	MEM_SECS=4 MEM_EARLY=1 MEM_STEP=1 MEM_RATE=5000
+	VM_ROUNDS=1 VM_RUNTIME=1
+	: "${BENCH_VM:=0}"
+elif [ "${BENCH_QUICK:-0}" = 1 ]; then
+	MODE=quick
+	ROUNDS=3 RUNTIME=1 FILE_MB=1024
+	TRACE_IOS=200000 BT_RECORDS=4000000 BT_REPEATS=2
+	ANA_IOS=10000000 ANA_REPEATS=2 JSON_MB=10
+	MEM_SECS=30 MEM_EARLY=10 MEM_STEP=1 MEM_RATE=10000
+	VM_ROUNDS=3 VM_RUNTIME=1
+else
+	MODE=full
+	ROUNDS=5 RUNTIME=3 FILE_MB=1024
+	TRACE_IOS=1000000 BT_RECORDS=8000000 BT_REPEATS=3
+	ANA_IOS=100000000 ANA_REPEATS=3 JSON_MB=50
+	MEM_SECS=300 MEM_EARLY=10 MEM_STEP=2 MEM_RATE=10000
+	VM_ROUNDS=5 VM_RUNTIME=2
+fi
+: "${BENCH_VM:=1}"
+QDS="1 32"
+
+# --- checks -----------------------------------------------------------------
+[ -f "$NVENGINE_SO" ] || die "$NVENGINE_SO not built (run make)"
+[ -x "$NVANALYZE" ] || die "$NVANALYZE not built (run make)"
+command -v "$FIO" >/dev/null || die "fio not installed (make deps)"
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
+command -v python3 >/dev/null || die "python3 missing"
+[ -d "$BENCH_SHM" ] && [ -w "$BENCH_SHM" ] || die "BENCH_SHM=$BENCH_SHM is not a writable directory"
+case "$(stat -f -c %T "$BENCH_SHM")" in
+tmpfs) ;;
+*) die "BENCH_SHM=$BENCH_SHM is not on tmpfs (the files section needs a CPU-bound target)";;
+esac
+"$FIO" --ioengine="external:$NVENGINE_SO" --parse-only --name=probe --filename=/dev/null \
+	--size=1M >/dev/null 2>&1 || die "fio cannot load $NVENGINE_SO"
+
+# Helpers: tests/unit/gen_trace writes synthetic traces through the real
+# writer (the 100 M IO trace); tools/bench_trace is the codec's own bench.
+make --no-print-directory -s "$O/tools/bench_trace" "$O/tests/unit/gen_trace" >&2 ||
+	die "cannot build $O/tools/bench_trace and $O/tests/unit/gen_trace"
+BENCH_TRACE=$TOP/$O/tools/bench_trace
+GEN_TRACE=$TOP/$O/tests/unit/gen_trace
+
+W=$BENCH_OUT
+rm -rf "$W"
+mkdir -p "$W"
+SHM=$(mktemp -d "$BENCH_SHM/nvbench.XXXXXX")
+cleanup() { rm -rf "$SHM"; }
+trap cleanup EXIT
+PIN=()
+[ -n "$BENCH_TASKSET" ] && PIN=(taskset -c "$BENCH_TASKSET")
+
+want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
+
+# --- the machine ------------------------------------------------------------
+{
+	echo "mode=$MODE"
+	echo "rounds=$ROUNDS"
+	echo "runtime=$RUNTIME"
+	echo "file_mb=$FILE_MB"
+	echo "trace_ios=$TRACE_IOS"
+	echo "bt_records=$BT_RECORDS"
+	echo "ana_ios=$ANA_IOS"
+	echo "json_mb=$JSON_MB"
+	echo "mem_secs=$MEM_SECS"
+	echo "mem_early=$MEM_EARLY"
+	echo "mem_rate=$MEM_RATE"
+	echo "vm_rounds=$VM_ROUNDS"
+	echo "vm_runtime=$VM_RUNTIME"
+	echo "sections=$BENCH_SECTIONS"
+	echo "vm=$BENCH_VM"
+	echo "taskset=$BENCH_TASKSET"
+	echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "cores=$(nproc)"
+	echo "mem_total=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+	echo "kernel=$(uname -r)"
+	echo "virt=$(systemd-detect-virt 2>/dev/null || lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: *//p' || true)"
+	echo "fio=$("$FIO" --version)"
+	echo "cc=$(${CC:-cc} --version | head -n 1)"
+	echo "liburing=$(dpkg-query -W -f '${Version}' liburing-dev 2>/dev/null || echo unknown)"
+	echo "zlib=$(dpkg-query -W -f '${Version}' zlib1g 2>/dev/null || echo unknown)"
+	echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- engine trace analyze 2>/dev/null || echo ' (engine/trace/analyze modified)')"
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "busy_start=$(ps -eo pcpu=,comm= --sort=-pcpu | awk '$1 >= 10 {printf "%s%s (%s%%)", s, $2, $1; s=", "}')"
+} >"$W/meta.env"
+T_START=$(date +%s)
+
+# timed PREFIX CMD...: CMD's stdout to PREFIX.out, stderr to PREFIX.err and
+# "wall user sys maxrss_kb" of the whole process tree to PREFIX.time.
+timed() {
+	local p=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$p.time" "${PIN[@]+"${PIN[@]}"}" "$@" >"$p.out" 2>"$p.err"
+}
+
+# fio_job ENGINE-CONFIG: the engine options of one compared configuration.
+fio_engine() {
+	case $1 in
+	null) echo "--ioengine=null";;
+	uring) echo "--ioengine=io_uring";;
+	uring_log) echo "--ioengine=io_uring --write_lat_log=$SHM/latlog/l --log_avg_msec=0";;
+	nv_off) echo "--ioengine=external:$NVENGINE_SO";;
+	nv_on) echo "--ioengine=external:$NVENGINE_SO --nv_trace=$SHM/trace";;
+	*) die "unknown configuration $1";;
+	esac
+}
+
+# --- 1. engine overhead on a tmpfs file --------------------------------------
+section_files() {
+	local d=$W/files r q c order
+	mkdir -p "$d" "$SHM/latlog" "$SHM/trace"
+	log "files: ${FILE_MB} MiB tmpfs file, $ROUNDS rounds of ${RUNTIME}s runs"
+	dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
+	# warm-up (not reported): the first runs after the file is created are slow
+	"$FIO" --ioengine=io_uring --name=warm --filename="$SHM/f" --size="${FILE_MB}M" --rw=randread \
+		--bs=4k --iodepth=32 --time_based --runtime=1 --output-format=json >/dev/null 2>&1 || true
+	for r in $(seq 1 "$ROUNDS"); do
+		order="null uring uring_log nv_off nv_on"
+		[ $((r % 2)) -eq 0 ] && order="nv_on nv_off uring_log uring null"
+		for q in $QDS; do
+			for c in $order; do
+				# the same job stopped after one IO: fio's fixed start/stop
+				# CPU cost, subtracted from the timed run's CPU
+				timed "$d/s$r-$c-qd$q" "$FIO" $(fio_engine "$c") --name=bench \
+					--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \
+					--iodepth="$q" --number_ios=1 --output-format=json ||
+					die "files: $c qd$q startup run failed: $(tail -n 3 "$d/s$r-$c-qd$q.err")"
+				timed "$d/r$r-$c-qd$q" "$FIO" $(fio_engine "$c") --name=bench \
+					--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \
+					--iodepth="$q" --time_based --runtime="$RUNTIME" --output-format=json ||
+					die "files: $c qd$q failed: $(tail -n 3 "$d/r$r-$c-qd$q.err")"
+				rm -f "$SHM"/latlog/* "$SHM"/trace/*
+			done
+		done
+	done
+}
+
+# --- 3. trace size and writer throughput --------------------------------------
+# One fio run per target, pattern and zlib level through nvengine with
+# nv_trace; the level-1 run also writes fio's own per-IO logs (write_lat_log,
+# log_avg_msec=0: lat, clat and slat), so both record exactly the same IOs.
+# A third run stores fio's logs compressed (log_compression +
+# log_store_compressed).  The large target is a sparse 1 TiB tmpfs file.
+section_trace() {
+	local d=$W/trace tgt size pat rw bs n lvl base
+	mkdir -p "$d"
+	log "trace: sizes of $TRACE_IOS-IO traces and fio logs; bench_trace $BT_RECORDS records"
+	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
+	truncate -s 1T "$SHM/big"
+	for tgt in 1g big; do
+		if [ $tgt = 1g ]; then size=${FILE_MB}M; else size=1T; fi
+		for pat in rand4k seq128k; do
+			if [ $pat = rand4k ]; then rw=randread bs=4k n=$TRACE_IOS
+			else rw=read bs=128k n=$((TRACE_IOS / 4)); fi
+			for lvl in 1 6 fz; do
+				base=$d/$tgt-$pat-$lvl
+				mkdir -p "$base.d"
+				local extra=(--nv_trace="$base.d" --nv_trace_level="${lvl/fz/1}")
+				case $lvl in
+				1) extra+=(--write_lat_log="$base.d/fio" --log_avg_msec=0);;
+				fz) extra+=(--write_lat_log="$base.d/fio" --log_avg_msec=0
+					--log_compression=4M --log_store_compressed=1);;
+				esac
+				"$FIO" --ioengine="external:$NVENGINE_SO" --name=t --filename="$SHM/$( [ $tgt = 1g ] && echo f || echo big)" \
+					--size="$size" --rw="$rw" --bs="$bs" --iodepth=32 --io_size="$((n * ${bs%k}))k" \
+					--norandommap --output-format=json "${extra[@]}" >"$base.json" 2>"$base.err" ||
+					die "trace: $tgt $pat level $lvl failed: $(tail -n 3 "$base.err")"
+				(cd "$base.d" && for f in *; do echo "$f $(stat -c %s "$f")"; done) >"$base.sizes"
+				rm -rf "$base.d"
+			done
+		done
+	done
+	rm -f "$SHM/big"
+
+	local p z i
+	for i in $(seq 1 "$BT_REPEATS"); do
+		for p in randread seqwrite; do
+			for z in 1 6; do
+				timed "$d/bt-$p-z$z-$i" "$BENCH_TRACE" -n "$BT_RECORDS" -z "$z" -p "$p" \
+					-o "$d/bt.nvt" || die "bench_trace -p $p -z $z failed: $(cat "$d/bt-$p-z$z-$i.err")"
+			done
+		done
+	done
+	rm -f "$d/bt.nvt"
+}
+
+# --- 4. analyzer --------------------------------------------------------------
+section_analyze() {
+	local d=$W/analyze need avail i
+	mkdir -p "$d"
+	# ~5 bytes per IO; ask for twice that plus 1 GiB of slack
+	need=$((ANA_IOS * 10 / 1024 + 1048576))
+	avail=$(df -Pk "$d" | awk 'NR == 2 {print $4}')
+	[ "$avail" -ge "$need" ] ||
+		die "analyze: $d has $((avail / 1024)) MiB free, a $ANA_IOS-IO trace needs about $((need / 1024)) MiB (set BENCH_OUT)"
+	log "analyze: generating a $ANA_IOS-IO trace (tests/unit/gen_trace, randread, QD 32)"
+	timed "$d/gen" "$GEN_TRACE" -p randread -q 32 -n "$ANA_IOS" "$d/big.nvt" ||
+		die "gen_trace failed: $(cat "$d/gen.err")"
+	stat -c %s "$d/big.nvt" >"$d/big.size"
+	cat "$d/big.nvt" >/dev/null	# the same (cached) start for every repeat
+	for i in $(seq 1 "$ANA_REPEATS"); do
+		log "analyze: nvanalyze stat, repeat $i"
+		timed "$d/stat-$i" "$NVANALYZE" stat "$d/big.nvt" || die "nvanalyze stat failed: $(cat "$d/stat-$i.err")"
+	done
+	rm -f "$d/big.nvt"
+
+	log "analyze: ${JSON_MB} MB json+ file"
+	mkdir -p "$SHM/jp"
+	"$FIO" --ioengine="external:$NVENGINE_SO" --name=jp --directory="$SHM/jp" --size=16M --rw=randrw \
+		--bs=4k --iodepth=8 --numjobs=4 --time_based --runtime=1 --output-format=json+ \
+		>"$d/seed.json" 2>"$d/seed.err" || die "json+ seed run failed: $(tail -n 3 "$d/seed.err")"
+	rm -rf "$SHM/jp"
+	python3 "$TOP/tools/bench_report.py" --grow-json "$d/seed.json" "$JSON_MB" "$d/big.json" >"$d/big.json.info"
+	cat "$d/big.json" >/dev/null
+	for i in $(seq 1 "$ANA_REPEATS"); do
+		timed "$d/json-$i" "$NVANALYZE" -f csv "$d/big.json" || die "nvanalyze on json+ failed: $(tail -n 3 "$d/json-$i.err")"
+	done
+	stat -c %s "$d/big.json" >"$d/big.json.size"
+	rm -f "$d/big.json"
+}
+
+# --- 5. resident memory over time --------------------------------------------
+# job_pid FIO_PID: the job process fio forked (empty while there is none).
+job_pid() {
+	pgrep -P "$1" -x fio | head -n 1 || true
+}
+
+rss_kb() {
+	[ -n "$1" ] && awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || true
+}
+
+# nvengine traced at full speed, and beside it (same time, same file) fio's
+# io_uring with its per-IO log, rate-limited so its in-memory log stays small.
+section_memory() {
+	local d=$W/memory a b ja= jb= t0 now ra rb
+	mkdir -p "$d/trace"
+	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
+	log "memory: ${MEM_SECS}s traced nvengine job and a fio write_lat_log job side by side"
+	"$FIO" --ioengine="external:$NVENGINE_SO" --nv_trace="$d/trace" --name=mem --filename="$SHM/f" \
+		--size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 --time_based --runtime="$MEM_SECS" \
+		--output-format=json >"$d/nv.json" 2>"$d/nv.err" &
+	a=$!
+	"$FIO" --ioengine=io_uring --write_lat_log="$d/fiolog" --log_avg_msec=0 --rate_iops="$MEM_RATE" \
+		--name=mem --filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 \
+		--time_based --runtime="$MEM_SECS" --output-format=json >"$d/fio.json" 2>"$d/fio.err" &
+	b=$!
+	t0=$(date +%s%N)
+	echo "t_ms nvengine_kb fio_latlog_kb" >"$d/rss.tsv"
+	while kill -0 "$a" 2>/dev/null || kill -0 "$b" 2>/dev/null; do
+		[ -n "$ja" ] || ja=$(job_pid "$a")
+		[ -n "$jb" ] || jb=$(job_pid "$b")
+		ra=$(rss_kb "$ja") rb=$(rss_kb "$jb")
+		now=$(date +%s%N)
+		echo "$(((now - t0) / 1000000)) ${ra:--} ${rb:--}" >>"$d/rss.tsv"
+		sleep "$MEM_STEP"
+	done
+	wait "$a" || die "memory: nvengine job failed: $(tail -n 3 "$d/nv.err")"
+	wait "$b" || die "memory: fio job failed: $(tail -n 3 "$d/fio.err")"
+	du -sb "$d/trace" | cut -f1 >"$d/size-trace"
+	cat "$d"/fiolog* | wc -c >"$d/size-fiolog"
+	rm -rf "$d/trace" "$d"/fiolog*
+}
+
+# --- 2. passthrough in the emulated-NVMe guest -------------------------------
+section_vm() {
+	local d=$W/vm rc=0
+	mkdir -p "$d/cases"
+	cp "$TOP/tools/bench-vm/50-bench-passthru.sh" "$d/cases/"
+	printf 'ROUNDS=%s\nRUNTIME=%s\nQDS="%s"\n' "$VM_ROUNDS" "$VM_RUNTIME" "$QDS" >"$d/bench-vm.conf"
+	log "vm: booting the emulated-NVMe guest ($VM_ROUNDS rounds of ${VM_RUNTIME}s runs)"
+	TESTTMP=$d NVENGINE_SO=$NVENGINE_SO NVANALYZE=$NVANALYZE bash "$TOP/tests/vm/boot.sh" \
+		--cases "$d/cases" --out "$d/results" --work "$d/work" --extra "$d/bench-vm.conf" \
+		--timeout 1800 >"$d/boot.out" 2>&1 || rc=$?
+	echo "$rc" >"$d/boot.rc"
+	rm -rf "$d/work"
+	case $rc in
+	0) ;;
+	77) log "vm: skipped: $(sed -n 's/^boot: skip: //p' "$d/boot.out" | head -n 1)";;
+	*) log "vm: boot failed (status $rc), see $d/boot.out";;
+	esac
+}
+
+want files && section_files
+want trace && section_trace
+want analyze && section_analyze
+want memory && section_memory
+if want vm; then
+	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
+fi
+echo "elapsed_s=$(($(date +%s) - T_START))" >>"$W/meta.env"
+echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$W/meta.env"
+
+log "report: $BENCH_MD, $BENCH_PNG"
+mkdir -p "$(dirname "$BENCH_PNG")"
+python3 "$TOP/tools/bench_report.py" "$W" "$BENCH_MD" "$BENCH_PNG"

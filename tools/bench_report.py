@@ -1,0 +1,715 @@
+#!/usr/bin/env python3
+"""bench_report.py - turn the raw outputs of tools/bench.sh into BENCHMARKS.md
+and a gnuplot chart.
+
+    bench_report.py WORKDIR OUT.md OUT.png
+    bench_report.py --grow-json SEED.json MB OUT.json
+
+WORKDIR is $BENCH_OUT of tools/bench.sh (meta.env, files/, trace/, analyze/,
+memory/, vm/).  Every number in the report is computed here from those files:
+medians over rounds, and for each compared pair the per-round ratio A/B
+(both measured in the same round, next to each other) with its median and
+range.  A section whose outputs are missing is reported as "not run", never
+as zero.  The goals table compares the medians with the goals of issue 8.
+
+--grow-json builds a large json+ file for the analyzer section from a real
+fio json+ output: the seed's jobs are repeated (with new job names) until the
+file reaches MB megabytes; every value stays one fio really wrote.
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def fmt(x, spec="{:.2f}", none="not run"):
+    return none if x is None else spec.format(x)
+
+
+def kfmt(x):
+    """IOPS in k with 1 decimal, or 'not run'."""
+    return "not run" if x is None else "{:.1f}k".format(x / 1e3)
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            txt = f.read()
+        return json.loads(txt[txt.index("{"):])
+    except (OSError, ValueError):
+        return None
+
+
+def read_time(path):
+    """'wall user sys maxrss_kb' written by /usr/bin/time -f; None if absent."""
+    try:
+        with open(path) as f:
+            lines = [l.split() for l in f if l.strip()]
+        # a killed command adds a "Command exited/terminated" line first
+        w, u, s, m = lines[-1][:4]
+        return {"wall": float(w), "user": float(u), "sys": float(s), "cpu": float(u) + float(s),
+                "maxrss_kb": int(m)}
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def read_meta(wd):
+    meta = {}
+    try:
+        with open(os.path.join(wd, "meta.env")) as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                meta[k] = v
+    except OSError:
+        pass
+    return meta
+
+
+def job0(j):
+    return j["jobs"][0] if j and j.get("jobs") else None
+
+
+# ---------------------------------------------------------------- pairing
+def pair_stats(runs, a, b, key):
+    """runs[(cfg, round)] = dict; per-round ratios of key for a over b."""
+    rounds = sorted({r for (c, r) in runs if c == a} & {r for (c, r) in runs if c == b})
+    ratios = []
+    for r in rounds:
+        x, y = runs[(a, r)].get(key), runs[(b, r)].get(key)
+        if x is not None and y:
+            ratios.append(x / y)
+    ma = med([runs[(a, r)].get(key) for r in rounds])
+    mb = med([runs[(b, r)].get(key) for r in rounds])
+    return {
+        "a": ma, "b": mb, "n": len(ratios),
+        "ratio": med(ratios),
+        "rmin": min(ratios) if ratios else None,
+        "rmax": max(ratios) if ratios else None,
+    }
+
+
+def ratio_cell(p):
+    if p["ratio"] is None:
+        return "not run"
+    return "**{:.3f}x** ({:.3f}-{:.3f}, n={})".format(p["ratio"], p["rmin"], p["rmax"], p["n"])
+
+
+# ---------------------------------------------------------------- sections
+CFG_FILES = [
+    ("null", "fio `null` (framework ceiling)"),
+    ("uring", "fio `io_uring`"),
+    ("uring_log", "fio `io_uring` + `write_lat_log`, `log_avg_msec=0`"),
+    ("nv_off", "nvengine, tracing off"),
+    ("nv_on", "nvengine, tracing on (`nv_trace`, level 1)"),
+]
+PAIRS_FILES = [
+    ("nv_off", "uring", "nvengine off / fio io_uring"),
+    ("nv_on", "nv_off", "nvengine on / nvengine off"),
+    ("uring_log", "uring", "fio io_uring + lat log / fio io_uring"),
+    ("nv_on", "uring_log", "nvengine on / fio io_uring + lat log"),
+    ("uring", "null", "fio io_uring / fio null"),
+]
+
+
+def files_runs(wd, qd):
+    runs = {}
+    for p in glob.glob(os.path.join(wd, "files", "r*-qd%d.out" % qd)):
+        m = re.match(r"r(\d+)-(\w+)-qd\d+\.out$", os.path.basename(p))
+        if not m:
+            continue
+        r, cfg = int(m.group(1)), m.group(2)
+        j = job0(load_json(p))
+        t = read_time(p[:-4] + ".time")
+        s = read_time(os.path.join(wd, "files", "s%d-%s-qd%d.time" % (r, cfg, qd)))
+        if not j or not t:
+            continue
+        ios = j["read"]["total_ios"]
+        rt = j.get("job_runtime") or j["read"].get("runtime")
+        cpu = t["cpu"] - (s["cpu"] if s else 0)
+        runs[(cfg, r)] = {
+            "iops": j["read"]["iops"],
+            "ios": ios,
+            "cpu_io_us": cpu / ios * 1e6 if ios else None,
+            "fio_cpu_io_us": ((j["usr_cpu"] + j["sys_cpu"]) / 100 * rt / 1000 / ios * 1e6) if ios and rt else None,
+            "startup_cpu": s["cpu"] if s else None,
+            "mean_lat_us": j["read"]["clat_ns"]["mean"] / 1e3,
+        }
+    return runs
+
+
+def vm_runs(wd, qd):
+    runs = {}
+    pat = os.path.join(wd, "vm", "results", "*bench-passthru*", "r*-qd%d.json" % qd)
+    for p in glob.glob(pat):
+        m = re.match(r"r(\d+)-(\w+)-qd\d+\.json$", os.path.basename(p))
+        j = job0(load_json(p)) if m else None
+        if not j or j.get("error"):
+            continue
+        runs[(m.group(2), int(m.group(1)))] = {"iops": j["read"]["iops"], "ios": j["read"]["total_ios"],
+                                               "mean_lat_us": j["read"]["clat_ns"]["mean"] / 1e3}
+    return runs
+
+
+def trace_sizes(wd):
+    """(tgt, pat, lvl) -> {ios, nvt, fio_logs{name: bytes}}"""
+    out = {}
+    for p in glob.glob(os.path.join(wd, "trace", "*.json")):
+        m = re.match(r"(\w+)-(\w+)-(\w+)\.json$", os.path.basename(p))
+        j = job0(load_json(p)) if m else None
+        if not j:
+            continue
+        sizes = {}
+        try:
+            with open(p[:-5] + ".sizes") as f:
+                for line in f:
+                    n, s = line.rsplit(None, 1)
+                    sizes[n] = int(s)
+        except (OSError, ValueError):
+            continue
+        nvt = sum(s for n, s in sizes.items() if n.endswith(".nvt"))
+        logs = {n: s for n, s in sizes.items() if n.startswith("fio_")}
+        out[m.groups()] = {"ios": j["read"]["total_ios"], "nvt": nvt, "logs": logs,
+                           "iops": j["read"]["iops"]}
+    return out
+
+
+BT_RE = {
+    "encode": re.compile(r"^encode\s+([\d.]+) M records/s"),
+    "encode_cpu": re.compile(r"^encode.*?([\d.]+) M per CPU second"),
+    "append": re.compile(r"^append\s+([\d.]+) M records/s"),
+    "size": re.compile(r"^size\s+([\d.]+) bytes/IO"),
+    "read": re.compile(r"^read\s+([\d.]+) M records/s"),
+}
+
+
+def bench_trace(wd):
+    """(pattern, level) -> {metric: [values]}"""
+    out = {}
+    for p in glob.glob(os.path.join(wd, "trace", "bt-*.out")):
+        m = re.match(r"bt-(\w+)-z(\d)-\d+\.out$", os.path.basename(p))
+        if not m:
+            continue
+        d = out.setdefault((m.group(1), int(m.group(2))), {})
+        with open(p) as f:
+            for line in f:
+                for k, rx in BT_RE.items():
+                    mm = rx.search(line)
+                    if mm:
+                        d.setdefault(k, []).append(float(mm.group(1)))
+    return out
+
+
+def analyzer(wd, meta):
+    d = os.path.join(wd, "analyze")
+    res = {"ios": int(meta.get("ana_ios", 0) or 0)}
+    try:
+        res["trace_bytes"] = int(open(os.path.join(d, "big.size")).read())
+    except (OSError, ValueError):
+        return None
+    res["gen"] = read_time(os.path.join(d, "gen.time"))
+    stats = [read_time(p) for p in sorted(glob.glob(os.path.join(d, "stat-*.time")))]
+    stats = [s for s in stats if s]
+    recs = None
+    for p in glob.glob(os.path.join(d, "stat-*.out")):
+        m = re.search(r"^records: (\d+)", open(p).read(), re.M)
+        if m:
+            recs = int(m.group(1))
+    res["records_seen"] = recs
+    res["stat"] = stats
+    res["wall"] = med([s["wall"] for s in stats])
+    res["cpu"] = med([s["cpu"] for s in stats])
+    res["maxrss_mib"] = max([s["maxrss_kb"] for s in stats]) / 1024 if stats else None
+    res["per_core"] = res["ios"] / res["cpu"] if res["cpu"] else None
+    res["per_wall"] = res["ios"] / res["wall"] if res["wall"] else None
+    js = [read_time(p) for p in sorted(glob.glob(os.path.join(d, "json-*.time")))]
+    js = [s for s in js if s]
+    res["json_wall"] = med([s["wall"] for s in js])
+    res["json_cpu"] = med([s["cpu"] for s in js])
+    res["json_rss_mib"] = max([s["maxrss_kb"] for s in js]) / 1024 if js else None
+    try:
+        res["json_bytes"] = int(open(os.path.join(d, "big.json.size")).read())
+        res["json_info"] = open(os.path.join(d, "big.json.info")).read().strip()
+    except (OSError, ValueError):
+        res["json_bytes"] = None
+        res["json_info"] = ""
+    return res
+
+
+def memory(wd, meta):
+    d = os.path.join(wd, "memory")
+    try:
+        rows = [l.split() for l in open(os.path.join(d, "rss.tsv"))][1:]
+    except OSError:
+        return None
+    early = float(meta.get("mem_early", 10))
+    res = {"series": []}
+    for col, name in ((1, "nv"), (2, "fio")):
+        pts = [(int(r[0]) / 1000, int(r[col])) for r in rows if len(r) > col and r[col] != "-"]
+        res["series"].append(pts)
+        at = [v for t, v in pts if t >= early]
+        res[name + "_early"] = at[0] if at else None
+        res[name + "_early_t"] = next((t for t, v in pts if t >= early), None)
+        res[name + "_last"] = pts[-1][1] if pts else None
+        res[name + "_last_t"] = pts[-1][0] if pts else None
+        res[name + "_max"] = max(v for t, v in pts) if pts else None
+    res["nv_ios"] = (job0(load_json(os.path.join(d, "nv.json"))) or {}).get("read", {}).get("total_ios")
+    res["fio_ios"] = (job0(load_json(os.path.join(d, "fio.json"))) or {}).get("read", {}).get("total_ios")
+    for k in ("trace", "fiolog"):
+        try:
+            res[k + "_bytes"] = int(open(os.path.join(d, "size-" + k)).read())
+        except (OSError, ValueError):
+            res[k + "_bytes"] = None
+    return res
+
+
+# ---------------------------------------------------------------- report
+def goal_row(rows, goal, target, measured, ok, note=""):
+    if measured is None:
+        res = "not run"
+    else:
+        res = "PASS" if ok else "**FAIL**"
+    rows.append("| {} | {} | {} | {} | {} |".format(goal, target, measured if measured is not None else "not run",
+                                                   res, note))
+
+
+def section_files(md, wd, meta, goals, chart):
+    md.append("## 1. Engine overhead on a tmpfs file\n")
+    md.append("4k `randread` of a {} MiB file on tmpfs (`/dev/shm`, buffered: the page cache is the device, so the "
+              "run is CPU-bound), `time_based`, {} s per run, {} rounds; in each round every configuration runs once "
+              "per iodepth, the order reversed every other round.  CPU per IO = user+sys CPU of the whole fio process "
+              "tree (`/usr/bin/time`: job thread, io_uring workers, trace writer thread) minus the same job stopped "
+              "after one IO (fio's fixed start/stop cost), divided by the IOs.  fio's own `usr_cpu`/`sys_cpu` are "
+              "`RUSAGE_THREAD` of the job thread only (they miss the trace writer thread and io-wq), shown as "
+              "\"job thread\" for reference.\n".format(meta.get("file_mb"), meta.get("runtime"), meta.get("rounds")))
+    any_run = False
+    for qd in (1, 32):
+        runs = files_runs(wd, qd)
+        if not runs:
+            continue
+        any_run = True
+        md.append("### iodepth {}\n".format(qd))
+        md.append("| configuration | IOPS (median) | IOPS range | CPU/IO, all threads | CPU/IO, job thread | mean clat |")
+        md.append("|---|---|---|---|---|---|")
+        for cfg, label in CFG_FILES:
+            vals = [v for (c, r), v in runs.items() if c == cfg]
+            if not vals:
+                md.append("| {} | not run | | | | |".format(label))
+                continue
+            iops = [v["iops"] for v in vals]
+            md.append("| {} | {} | {}-{} | {} us | {} us | {} us |".format(
+                label, kfmt(med(iops)), kfmt(min(iops)), kfmt(max(iops)),
+                fmt(med([v["cpu_io_us"] for v in vals]), "{:.2f}"),
+                fmt(med([v["fio_cpu_io_us"] for v in vals]), "{:.2f}"),
+                fmt(med([v["mean_lat_us"] for v in vals]), "{:.1f}")))
+            chart.setdefault("files", []).append((qd, cfg, med(iops)))
+        md.append("")
+        md.append("| pair (A / B) | A IOPS | B IOPS | IOPS ratio, median of rounds (range) | CPU/IO ratio |")
+        md.append("|---|---|---|---|---|")
+        for a, b, label in PAIRS_FILES:
+            p = pair_stats(runs, a, b, "iops")
+            c = pair_stats(runs, a, b, "cpu_io_us")
+            md.append("| {} | {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p),
+                                                          fmt(c["ratio"], "{:.3f}x")))
+            if (a, b) == ("nv_off", "uring"):
+                goal_row(goals, "nvengine tracing off vs fio `io_uring`, files, QD {}".format(qd), ">= 1.00x",
+                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
+                         p["ratio"] is not None and p["ratio"] >= 1.0,
+                         "range {:.3f}-{:.3f}".format(p["rmin"], p["rmax"]) if p["ratio"] else "")
+            if (a, b) == ("nv_on", "nv_off"):
+                goal_row(goals, "tracing on vs off, files, QD {}".format(qd), ">= 0.97x",
+                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
+                         p["ratio"] is not None and p["ratio"] >= 0.97,
+                         "range {:.3f}-{:.3f}".format(p["rmin"], p["rmax"]) if p["ratio"] else "")
+            if (a, b) == ("uring_log", "uring"):
+                goal_row(goals, "(reference) fio `write_lat_log` vs no log, files, QD {}".format(qd), "-",
+                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]), True, "no goal; beside the row above")
+        md.append("")
+    if not any_run:
+        md.append("Not run in this mode.\n")
+
+
+def section_vm(md, wd, meta, goals, chart):
+    md.append("## 2. NVMe passthrough in the emulated guest\n")
+    rc = None
+    try:
+        rc = open(os.path.join(wd, "vm", "boot.rc")).read().strip()
+    except OSError:
+        pass
+    if rc in (None, "off"):
+        md.append("Not run in this mode (BENCH_VM=0 or the section was not selected).\n")
+        return
+    if rc != "0":
+        why = ""
+        try:
+            why = "; ".join(l.strip() for l in open(os.path.join(wd, "vm", "boot.out"))
+                            if l.startswith("boot:"))[-600:]
+        except OSError:
+            pass
+        md.append("The guest did not run (tests/vm/boot.sh exit {}): {}\n".format(rc, why or "see build/bench/vm/boot.out"))
+    md.append("One boot of the QEMU guest (tests/vm/boot.sh, TCG emulation, 2 vCPUs, Debian cloud kernel), "
+              "namespace `ns4k` (4096-byte LBAs) as `/dev/ng0n2`, 4k `randread` over 64 MiB, {} s per run, "
+              "{} rounds alternating inside the guest (order reversed every other round); fio JSON comes back "
+              "to the host.  **The absolute IOPS measure QEMU's emulation (TCG), not NVMe hardware**: every "
+              "configuration goes through the same emulated controller, so the ratios compare the engines' "
+              "submission and completion paths, but the emulator's own cost dilutes any difference.\n"
+              .format(meta.get("vm_runtime"), meta.get("vm_rounds")))
+    any_run = False
+    for qd in (1, 32):
+        runs = vm_runs(wd, qd)
+        if not runs:
+            continue
+        any_run = True
+        md.append("### iodepth {}\n".format(qd))
+        md.append("| configuration | IOPS (median) | IOPS range | mean clat |")
+        md.append("|---|---|---|---|")
+        for cfg, label in (("io_uring_cmd", "fio `io_uring_cmd`"), ("nv_off", "nvengine, tracing off"),
+                           ("nv_on", "nvengine, tracing on")):
+            vals = [v for (c, r), v in runs.items() if c == cfg]
+            if not vals:
+                md.append("| {} | not run | | |".format(label))
+                continue
+            iops = [v["iops"] for v in vals]
+            md.append("| {} | {} | {}-{} | {} us |".format(label, kfmt(med(iops)), kfmt(min(iops)), kfmt(max(iops)),
+                                                           fmt(med([v["mean_lat_us"] for v in vals]), "{:.1f}")))
+            chart.setdefault("vm", []).append((qd, cfg, med(iops)))
+        md.append("")
+        md.append("| pair (A / B) | A IOPS | B IOPS | IOPS ratio, median of rounds (range) |")
+        md.append("|---|---|---|---|")
+        for a, b, label in (("nv_off", "io_uring_cmd", "nvengine off / fio io_uring_cmd"),
+                            ("nv_on", "nv_off", "nvengine on / nvengine off")):
+            p = pair_stats(runs, a, b, "iops")
+            md.append("| {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p)))
+            tgt, lim = (">= 1.00x", 1.0) if b == "io_uring_cmd" else (">= 0.97x", 0.97)
+            name = ("nvengine tracing off vs fio `io_uring_cmd`, passthrough, QD {}" if b == "io_uring_cmd"
+                    else "tracing on vs off, passthrough, QD {}").format(qd)
+            goal_row(goals, name, tgt, None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
+                     p["ratio"] is not None and p["ratio"] >= lim,
+                     "range {:.3f}-{:.3f}, TCG guest".format(p["rmin"], p["rmax"]) if p["ratio"] else "")
+        md.append("")
+    if not any_run:
+        md.append("No results came back.\n")
+        for qd in (1, 32):
+            goal_row(goals, "nvengine tracing off vs fio `io_uring_cmd`, passthrough, QD {}".format(qd),
+                     ">= 1.00x", None, False)
+
+
+def section_trace(md, wd, meta, goals, chart):
+    md.append("## 3. Trace size and writer throughput\n")
+    ts = trace_sizes(wd)
+    if ts:
+        md.append("One fio run per row through nvengine (`iodepth=32`, `norandommap`), {} IOs for 4k randread and a "
+                  "quarter of that for 128k sequential read; the level-1 run also wrote fio's own per-IO logs "
+                  "(`write_lat_log`, `log_avg_msec=0`: lat, clat and slat), so both record the same IOs.  "
+                  "\"fio logs, compressed\" is a third run with `log_compression=4M` and `log_store_compressed=1`.  "
+                  "The large target is a sparse 1 TiB tmpfs file (offsets need 28 bits instead of 18).\n"
+                  .format(meta.get("trace_ios")))
+        md.append("| target | workload | IOs | nv_trace level 1 | nv_trace level 6 | fio lat log (one log, text) "
+                  "| fio lat+clat+slat (text) | fio lat+clat+slat (`log_compression`) |")
+        md.append("|---|---|---|---|---|---|---|---|")
+        for tgt, tname in (("1g", "{} MiB file".format(meta.get("file_mb"))), ("big", "1 TiB sparse file")):
+            for pat, pname in (("rand4k", "4k randread"), ("seq128k", "128k read")):
+                l1, l6, fz = (ts.get((tgt, pat, l)) for l in ("1", "6", "fz"))
+                if not l1:
+                    continue
+                bpi = lambda x, b: "{:.2f} B/IO".format(b / x["ios"]) if x and x["ios"] and b is not None else "-"
+                lat = sum(s for n, s in l1["logs"].items() if "_lat." in n)
+                allt = sum(l1["logs"].values())
+                allz = sum(fz["logs"].values()) if fz else None
+                md.append("| {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                    tname, pname, l1["ios"], bpi(l1, l1["nvt"]), bpi(l6, l6["nvt"] if l6 else None),
+                    bpi(l1, lat), bpi(l1, allt), bpi(fz, allz)))
+                chart.setdefault("size", []).append(("{} {}".format(pname, "1G" if tgt == "1g" else "1T"),
+                                                     l1["nvt"] / l1["ios"],
+                                                     l6["nvt"] / l6["ios"] if l6 else 0,
+                                                     allt / l1["ios"],
+                                                     allz / fz["ios"] if fz and allz else 0))
+                if tgt == "1g" and pat == "rand4k":
+                    v = l1["nvt"] / l1["ios"]
+                    goal_row(goals, "trace size, 4k randread over {} MiB, level 1".format(meta.get("file_mb")),
+                             "<= 6 B/IO", "{:.2f} B/IO".format(v), v <= 6.0,
+                             "fio's text lat log: {:.1f} B/IO".format(lat / l1["ios"]) if lat else "")
+        md.append("")
+    else:
+        md.append("Trace sizes: not run in this mode.\n")
+    bt = bench_trace(wd)
+    if bt:
+        md.append("Writer throughput: `tools/bench_trace` ({} synthetic records from tests/unit/trace_gen.h, QD 32, "
+                  "blocks of 65536 records).  *encode* is one thread doing what the writer thread does per block "
+                  "(column encoding, zlib, CRC), no I/O: the records/s one writer thread sustains.  *append* is "
+                  "end to end through `nvt_writer_append()` and the background thread to a file.  Medians of {} "
+                  "repeats.\n".format(meta.get("bt_records"), len(next(iter(bt.values())).get("encode", []))))
+        md.append("| pattern | zlib level | encode, one thread (M rec/s) | per CPU second | append, end to end | "
+                  "bytes/IO | read back |")
+        md.append("|---|---|---|---|---|---|---|")
+        for (pat, lvl) in sorted(bt):
+            d = bt[(pat, lvl)]
+            m = {k: med(v) for k, v in d.items()}
+            md.append("| {} | {} | {} | {} | {} | {} | {} |".format(
+                pat, lvl, fmt(m.get("encode")), fmt(m.get("encode_cpu"), none="-"), fmt(m.get("append")),
+                fmt(m.get("size"), "{:.3f}"), fmt(m.get("read"))))
+            if pat == "randread" and lvl == 1:
+                e = m.get("encode")
+                goal_row(goals, "one writer thread, level 1 (randread records)", ">= 5 M records/s",
+                         None if e is None else "{:.2f} M/s".format(e), e is not None and e >= 5.0,
+                         "range {:.2f}-{:.2f}".format(min(d["encode"]), max(d["encode"])) if e else "")
+        md.append("")
+
+
+def section_analyze(md, wd, meta, goals):
+    md.append("## 4. Analyzer\n")
+    a = analyzer(wd, meta)
+    if not a:
+        md.append("Not run in this mode.\n")
+        return
+    md.append("A synthetic trace of {:,} 4k randread IOs at QD 32 (tests/unit/gen_trace through the real writer, "
+              "level 1: {:.1f} MB, {:.2f} B/IO; generated in {} s), then `nvanalyze stat` (decode every block, "
+              "per-op exact nearest-rank percentiles: several passes over the file, bounded memory) timed with "
+              "`/usr/bin/time`, {} repeats, file in the page cache.\n".format(
+                  a["ios"], a["trace_bytes"] / 1e6, a["trace_bytes"] / a["ios"] if a["ios"] else 0,
+                  fmt(a["gen"]["wall"] if a["gen"] else None, "{:.1f}"), len(a["stat"])))
+    md.append("| measure | value |")
+    md.append("|---|---|")
+    md.append("| records reported by `nvanalyze stat` | {} |".format(a["records_seen"] if a["records_seen"] else "?"))
+    md.append("| wall time (median) | {} s |".format(fmt(a["wall"])))
+    md.append("| CPU time user+sys (median) | {} s |".format(fmt(a["cpu"])))
+    md.append("| IOs per second per core (IOs / CPU s) | {} M |".format(fmt(a["per_core"] / 1e6 if a["per_core"] else None)))
+    md.append("| IOs per second, wall | {} M |".format(fmt(a["per_wall"] / 1e6 if a["per_wall"] else None)))
+    md.append("| peak resident memory (max RSS) | {} MiB |".format(fmt(a["maxrss_mib"], "{:.1f}")))
+    if a.get("json_bytes"):
+        md.append("| json+ file: size | {:.1f} MB |".format(a["json_bytes"] / 1e6))
+        md.append("| json+ file: `nvanalyze -f csv` wall (median) | {} s |".format(fmt(a["json_wall"])))
+        md.append("| json+ file: CPU user+sys | {} s |".format(fmt(a["json_cpu"])))
+        md.append("| json+ file: peak RSS | {} MiB |".format(fmt(a["json_rss_mib"], "{:.1f}")))
+    md.append("")
+    if a.get("json_info"):
+        md.append("The json+ file: {}\n".format(a["json_info"]))
+    goal_row(goals, "analyzer, decode + exact percentiles", ">= 20 M IOs/s per core",
+             None if not a["per_core"] else "{:.1f} M/s".format(a["per_core"] / 1e6),
+             a["per_core"] is not None and a["per_core"] >= 20e6, "{:,} IOs".format(a["ios"]))
+    goal_row(goals, "analyzer peak memory, {:,} IOs".format(a["ios"]), "<= 256 MiB",
+             None if a["maxrss_mib"] is None else "{:.1f} MiB".format(a["maxrss_mib"]),
+             a["maxrss_mib"] is not None and a["maxrss_mib"] <= 256, "")
+
+
+def section_memory(md, wd, meta, goals, chart):
+    md.append("## 5. Resident memory of a traced job\n")
+    m = memory(wd, meta)
+    if not m or m["nv_last"] is None:
+        md.append("Not run in this mode.\n")
+        return
+    md.append("nvengine with `nv_trace` (4k randread, QD 32, full speed) for {} s, and at the same time on the same "
+              "file fio's `io_uring` with `write_lat_log`/`log_avg_msec=0` at `rate_iops={}` (rate-limited so that "
+              "its in-memory log stays within this machine's memory).  VmRSS of each job process (the process fio "
+              "forks per job) is read from /proc every {} s.\n".format(meta.get("mem_secs"), meta.get("mem_rate"),
+                                                                       "few"))
+    md.append("| job | IOs | RSS at {:.0f} s | RSS at end ({:.0f} s) | max RSS | growth per million IOs | on disk |".format(
+        m["nv_early_t"] or 0, m["nv_last_t"] or 0))
+    md.append("|---|---|---|---|---|---|---|")
+    for k, label, disk in (("nv", "nvengine, tracing on", m["trace_bytes"]),
+                           ("fio", "fio io_uring + write_lat_log", m["fiolog_bytes"])):
+        ios = m[k + "_ios"]
+        e, l = m[k + "_early"], m[k + "_last"]
+        growth = (l - e) / 1024 / (ios / 1e6) if ios and e is not None and l is not None else None
+        md.append("| {} | {} | {} | {} | {} | {} | {} |".format(
+            label, ios if ios else "?", fmt(e / 1024 if e else None, "{:.1f} MiB"),
+            fmt(l / 1024 if l else None, "{:.1f} MiB"), fmt(m[k + "_max"] / 1024 if m[k + "_max"] else None, "{:.1f} MiB"),
+            fmt(growth, "{:+.2f} MiB", none="-"),
+            fmt(disk / 1e6 if disk else None, "{:.1f} MB", none="-")))
+    md.append("")
+    chart["rss"] = m["series"]
+    e, l = m["nv_early"], m["nv_last"]
+    if e is not None and l is not None:
+        goal_row(goals, "engine RSS constant, {:.0f} s vs {:.0f} s".format(m["nv_early_t"], m["nv_last_t"]),
+                 "growth <= 1 MiB", "{:.1f} -> {:.1f} MiB".format(e / 1024, l / 1024), (l - e) <= 1024,
+                 "{} IOs traced".format(m["nv_ios"]))
+
+
+# ---------------------------------------------------------------- chart
+def write_chart(wd, chart, png):
+    """Bar charts (files, VM, bytes/IO) and the RSS curves in one PNG."""
+    if not chart:
+        return None
+    gp = []
+    plots = []
+    labels = {"null": "fio null", "uring": "fio io_uring", "uring_log": "io_uring+lat log",
+              "nv_off": "nvengine", "nv_on": "nvengine+trace", "io_uring_cmd": "fio io_uring_cmd"}
+    for key, title in (("files", "tmpfs file, 4k randread: IOPS (k)"), ("vm", "passthrough in TCG guest: IOPS (k)")):
+        rows = chart.get(key)
+        if not rows:
+            continue
+        cfgs = []
+        for qd, cfg, v in rows:
+            if cfg not in cfgs:
+                cfgs.append(cfg)
+        dat = os.path.join(wd, "chart-%s.dat" % key)
+        with open(dat, "w") as f:
+            f.write("cfg qd1 qd32\n")
+            for c in cfgs:
+                v = {qd: val for qd, cc, val in rows if cc == c}
+                f.write('"{}" {} {}\n'.format(labels.get(c, c), (v.get(1) or 0) / 1e3, (v.get(32) or 0) / 1e3))
+        plots.append('set title "{}"; set style data histograms; set style histogram clustered gap 1; '
+                     'set style fill solid 0.8 border -1; set xtics rotate by -25 font ",8"; set key top right; '
+                     'set yrange [0:*]; unset logscale y; '
+                     'plot "{}" using 2:xtic(1) title "QD 1", "" using 3 title "QD 32"'.format(title, dat))
+    if chart.get("size"):
+        dat = os.path.join(wd, "chart-size.dat")
+        with open(dat, "w") as f:
+            f.write("w nv1 nv6 fio fioz\n")
+            for r in chart["size"]:
+                f.write('"{}" {} {} {} {}\n'.format(*r))
+        plots.append('set title "bytes per IO (log scale)"; set style data histograms; set style histogram clustered gap 1; '
+                     'set style fill solid 0.8 border -1; set xtics rotate by -25 font ",8"; set logscale y; '
+                     'set yrange [1:*]; set key top left font ",8"; '
+                     'plot "{}" using 2:xtic(1) title "nv_trace L1", "" using 3 title "nv_trace L6", '
+                     '"" using 4 title "fio logs (text)", "" using 5 title "fio logs (compressed)"'.format(dat))
+    if chart.get("rss"):
+        dat = os.path.join(wd, "chart-rss.dat")
+        with open(dat, "w") as f:
+            for i, pts in enumerate(chart["rss"]):
+                for t, v in pts:
+                    f.write("{} {}\n".format(t, v / 1024))
+                f.write("\n\n")
+        plots.append('set title "job resident memory (MiB) over time (s)"; unset logscale y; set yrange [0:*]; '
+                     'set xtics norotate font ",9"; set key top left; set style data lines; '
+                     'plot "{0}" index 0 using 1:2 with lines lw 2 title "nvengine + nv\\_trace", '
+                     '"{0}" index 1 using 1:2 with lines lw 2 title "fio io\\_uring + write\\_lat\\_log"'.format(dat))
+    if not plots:
+        return None
+    cols = 2 if len(plots) > 1 else 1
+    nrows = (len(plots) + cols - 1) // cols
+    term = "pngcairo" if "pngcairo" in subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True,
+                                                       text=True).stdout + subprocess.run(
+        ["gnuplot", "-e", "set terminal"], capture_output=True, text=True).stderr else "png"
+    gp.append('set terminal {} size {},{} font ",10"'.format(term, 1100, 420 * nrows))
+    gp.append('set output "{}"'.format(png))
+    gp.append("set multiplot layout {},{}".format(nrows, cols))
+    gp.append("set grid ytics")
+    gp.extend(plots)
+    gp.append("unset multiplot")
+    script = os.path.join(wd, "chart.gp")
+    with open(script, "w") as f:
+        f.write("\n".join(gp) + "\n")
+    r = subprocess.run(["gnuplot", script], capture_output=True, text=True)
+    if r.returncode:
+        sys.stderr.write("bench_report: gnuplot failed: {}\n".format(r.stderr.strip()[-500:]))
+        return None
+    return png
+
+
+def report(wd, out_md, png):
+    meta = read_meta(wd)
+    goals, chart = [], {}
+    body = []
+    section_files(body, wd, meta, goals, chart)
+    if "vm" in meta.get("sections", "vm"):
+        section_vm(body, wd, meta, goals, chart)
+    else:
+        body.append("## 2. NVMe passthrough in the emulated guest\n\nNot run in this mode.\n")
+    section_trace(body, wd, meta, goals, chart)
+    section_analyze(body, wd, meta, goals)
+    section_memory(body, wd, meta, goals, chart)
+    # every goal of issue 8 has a row, also when its section did not run
+    for prefix, target in (("nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.00x"),
+                           ("tracing on vs off, files, QD 1", ">= 0.97x"),
+                           ("nvengine tracing off vs fio `io_uring`, files, QD 32", ">= 1.00x"),
+                           ("tracing on vs off, files, QD 32", ">= 0.97x"),
+                           ("nvengine tracing off vs fio `io_uring_cmd`, passthrough, QD 1", ">= 1.00x"),
+                           ("tracing on vs off, passthrough, QD 1", ">= 0.97x"),
+                           ("nvengine tracing off vs fio `io_uring_cmd`, passthrough, QD 32", ">= 1.00x"),
+                           ("tracing on vs off, passthrough, QD 32", ">= 0.97x"),
+                           ("trace size, 4k randread", "<= 6 B/IO"),
+                           ("one writer thread, level 1", ">= 5 M records/s"),
+                           ("analyzer, decode + exact percentiles", ">= 20 M IOs/s per core"),
+                           ("analyzer peak memory", "<= 256 MiB"),
+                           ("engine RSS constant", "growth <= 1 MiB")):
+        if not any(g.startswith("| " + prefix) for g in goals):
+            goal_row(goals, prefix, target, None, False, "section not run in this mode")
+    made = write_chart(wd, chart, png)
+
+    md = ["# Benchmarks", ""]
+    md.append("Generated by `make bench` (tools/bench.sh, tools/bench_report.py) on {}; mode **{}**, "
+              "the whole run took {} s.  Do not edit by hand: rerun `make bench`.\n".format(
+                  meta.get("date", "?"), meta.get("mode", "?"), meta.get("elapsed_s", "?")))
+    md.append("## Machine\n")
+    md.append("| | |")
+    md.append("|---|---|")
+    for k, label in (("cpu", "CPU"), ("cores", "cores"), ("mem_total", "memory"), ("virt", "virtualization"),
+                     ("kernel", "kernel"), ("fio", "fio"), ("liburing", "liburing"), ("zlib", "zlib"),
+                     ("cc", "compiler"), ("commit", "nvengine commit"), ("loadavg_start", "load average at start"),
+                     ("busy_start", "other processes >= 10% CPU at start"), ("loadavg_end", "load average at end")):
+        md.append("| {} | {} |".format(label, meta.get(k) or "-"))
+    md.append("")
+    md.append("## Method\n")
+    md.append("- **Paired, alternating runs.** Each compared configuration runs once per round, next to the others, "
+              "in one process tree (this script); the order is reversed every other round.  Tables show the median "
+              "over rounds; a pair's ratio is the median of the per-round ratios A/B (each from two runs seconds "
+              "apart), with the smallest and largest per-round ratio.  The machine is small and shared, so the range "
+              "matters as much as the median.")
+    md.append("- **Pinning:** {}.".format(
+        "every benchmarked process pinned with `taskset -c {}`".format(meta["taskset"]) if meta.get("taskset") else
+        "none.  On 2 cores the fio job thread, its io_uring worker threads and nvengine's trace writer thread "
+        "need both cores; pinning the job to one core puts the writer on the IO core (it inherits the affinity), "
+        "which measures a configuration nobody runs.  Set BENCH_TASKSET to pin anyway"))
+    md.append("- fio 3.33 from Debian, the engine loaded as `external:libnvengine.so`; every configuration uses "
+              "the same job options apart from the engine and its logging.")
+    md.append("")
+    md.append("## Goals\n")
+    md.append("| goal | target | measured | result | note |")
+    md.append("|---|---|---|---|---|")
+    md.extend(goals)
+    md.append("")
+    md.extend(body)
+    if made:
+        md.append("## Chart\n")
+        md.append("![benchmarks]({})\n".format(os.path.relpath(made, os.path.dirname(os.path.abspath(out_md)))))
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "analysis.md")
+    if os.path.exists(notes) and meta.get("mode") != "smoke":
+        md.append(open(notes).read().rstrip() + "\n")
+    with open(out_md, "w") as f:
+        f.write("\n".join(md))
+    return 0
+
+
+def grow_json(seed, mb, out):
+    """Repeat the seed's jobs (renamed) until the file is at least mb MB."""
+    with open(seed) as f:
+        txt = f.read()
+    j = json.loads(txt[txt.index("{"):])
+    base = j["jobs"]
+    if not base:
+        sys.exit("bench_report: {} has no jobs".format(seed))
+    one = len(json.dumps(base[0], indent=2))
+    n = max(1, int(float(mb) * 1e6 / one) + 1)
+    jobs = []
+    for i in range(n):
+        x = dict(base[i % len(base)])
+        x["jobname"] = "{}-{}".format(x["jobname"], i)
+        jobs.append(x)
+    j["jobs"] = jobs
+    with open(out, "w") as f:
+        json.dump(j, f, indent=2)
+    print("{} jobs: the {} json+ jobs of a real fio {} run (nvengine, 4k randrw, numjobs={}) repeated with "
+          "distinct job names; {:.1f} MB.".format(n, len(base), j.get("fio version", "?"), len(base),
+                                                 os.path.getsize(out) / 1e6))
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "--grow-json":
+        grow_json(argv[2], argv[3], argv[4])
+        return 0
+    if len(argv) != 4:
+        sys.stderr.write(__doc__)
+        return 2
+    return report(argv[1], argv[2], argv[3])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
