@@ -387,7 +387,7 @@ int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
 		out[0].offset = first_off << shift;
 		for (size_t i = 1; i < n; i++)
 			out[i].offset = tmp[i - 1];
-		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT32_MAX >> shift))
+		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, (uint64_t)UINT32_MAX >> shift))
 			return -EBADMSG;
 		for (size_t i = 0; i < n; i++)
 			out[i].length = (uint32_t)(tmp[i] << shift);
@@ -399,7 +399,7 @@ int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
 			return -EBADMSG;
 		for (size_t i = 0; i < n; i++)
 			out[i].offset = tmp[i] << shift;
-		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT32_MAX >> shift))
+		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, (uint64_t)UINT32_MAX >> shift))
 			return -EBADMSG;
 		for (size_t i = 0; i < n; i++)
 			out[i].length = (uint32_t)(tmp[i] << shift);

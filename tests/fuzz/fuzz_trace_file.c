@@ -57,7 +57,7 @@ static void fix_crcs(uint8_t *f, size_t n)
 		} else if (!memcmp(f + pos, NVT_FOOTER_MAGIC, 4)) {
 			size_t body = nvt_get32(f + pos + 4);
 
-			if (body > n - pos - 12)
+			if (n - pos < 12 || body > n - pos - 12)
 				return;
 			nvt_put32(f + pos + 8 + body, nvt_crc32(f + pos, 8 + body));
 			return;

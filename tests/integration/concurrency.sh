@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Many jobs at once and fio's client/server mode: every trace complete, and
+# its record counts equal to what fio reports.
+#
+#  - numjobs=8 as threads and as processes, 3 files per job, group_reporting
+#    on and off: 8 traces per run, each with its footer and no warning, each
+#    using all 3 files, per-op records summed over the traces equal to fio's
+#    total_ios summed over its JSON jobs (one entry with group_reporting).
+#  - two fio servers on loopback (127.0.0.1 and 127.0.0.2, one port), one
+#    client with a job file per server loading the engine on the server side:
+#    the traces are written by the servers, the client's JSON has
+#    client_stats per host plus "All clients", and nvanalyze reads it: its
+#    IOPS per host and for All clients are fio's, and each host's trace
+#    records equal that host's total_ios.  The servers are stopped within a
+#    bounded time whatever happens.
+. "$(dirname "$0")/../lib.sh"
+
+if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
+	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
+	exit 1
+fi
+
+# check_traces NAME JSON NTRACES NFILES TRACE...: the checks above, printing
+# "ok ..." or the problems.
+check_traces() {
+	python3 - "$NVANALYZE" "$@" <<'PY'
+import csv, io, json, subprocess, sys
+nva, name, js, ntr, nfiles, traces = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6:]
+problems = []
+if len(traces) != ntr:
+    problems.append('%d traces, expected %d' % (len(traces), ntr))
+count = {}
+for t in traces:
+    st = subprocess.run([nva, 'stat', t], capture_output=True, text=True)
+    if st.returncode != 0 or 'footer: present' not in st.stdout or st.stderr:
+        problems.append('%s incomplete: rc %d %s' % (t, st.returncode, st.stderr.strip()[:200]))
+        continue
+    d = subprocess.run([nva, 'dump', t], capture_output=True, text=True)
+    rows = list(csv.DictReader(io.StringIO(d.stdout)))
+    files = {r['file'] for r in rows}
+    if len(files) != nfiles:
+        problems.append('%s uses files %s, expected %d' % (t, sorted(files), nfiles))
+    bad = [r for r in rows if r['status'] != '0']
+    if bad:
+        problems.append('%s: %d failed IOs' % (t, len(bad)))
+    for r in rows:
+        count[r['op']] = count.get(r['op'], 0) + 1
+txt = open(js).read()
+jobs = json.loads(txt[txt.index('{'):])['jobs']
+for op in ('read', 'write'):
+    fio = sum(j[op]['total_ios'] for j in jobs)
+    if count.get(op, 0) != fio:
+        problems.append('%s: traces %d records, fio total_ios %d' % (op, count.get(op, 0), fio))
+print('; '.join(problems) if problems else
+      'ok %d traces, %d records, %d fio job entries' % (len(traces), sum(count.values()), len(jobs)))
+PY
+}
+
+# ---- numjobs=8, threads and processes, group_reporting on and off -----------
+mkdir -p "$T/files"
+for mode in thread process; do
+	for gr in 0 1; do
+		name=nj8_${mode}_gr$gr
+		args=()
+		[ $mode = thread ] && args+=(--thread=1)
+		[ $gr = 1 ] && args+=(--group_reporting=1)
+		mkdir -p "$T/$name"
+		nvfio --name=nj --directory="$T/files" --nrfiles=3 --filesize=2M --rw=randrw --bs=4k \
+			--iodepth=8 --numjobs=8 --nv_trace="$T/$name" --nv_trace_block=256 \
+			--output-format=json --output="$T/$name.json" "${args[@]}" >"$T/$name.out" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			fail "$name" "fio exit $rc: $(tail -n 3 "$T/$name.out" | tr '\n' ' ')"
+			continue
+		fi
+		out=$(check_traces "$name" "$T/$name.json" 8 3 "$T/$name"/*.nvt 2>&1)
+		case "$out" in
+		ok*) pass "$name"; echo "info: $name: ${out#ok }";;
+		*) fail "$name" "$out";;
+		esac
+	done
+done
+
+# ---- client/server on loopback ---------------------------------------------
+port=$(python3 -c '
+import socket
+for _ in range(50):
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]
+    t = socket.socket()
+    try:
+        t.bind(("127.0.0.2", p)); print(p); break
+    except OSError:
+        pass
+' 2>/dev/null)
+if [ -z "$port" ]; then
+	skip client_server "no free port on 127.0.0.1 and 127.0.0.2"
+	exit 0
+fi
+srv_pids=()
+stop_servers() {	# TERM, up to 5 s, then KILL: never hangs the suite
+	local p
+	for p in "${srv_pids[@]+"${srv_pids[@]}"}"; do kill -TERM "$p" 2>/dev/null; done
+	for _ in $(seq 1 50); do
+		local alive=0
+		for p in "${srv_pids[@]+"${srv_pids[@]}"}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive = 0 ] && break
+		sleep 0.1
+	done
+	for p in "${srv_pids[@]+"${srv_pids[@]}"}"; do
+		if kill -0 "$p" 2>/dev/null; then
+			echo "info: fio server $p ignored SIGTERM, killed"
+			kill -KILL "$p" 2>/dev/null
+		fi
+		wait "$p" 2>/dev/null
+	done
+	srv_pids=()
+}
+trap stop_servers EXIT
+
+hosts=(127.0.0.1 127.0.0.2)
+for i in 0 1; do
+	h=${hosts[$i]}
+	mkdir -p "$T/cs/trace$i" "$T/cs/files$i"
+	"$FIO" --server="ip:$h,$port" >"$T/cs/server$i.log" 2>&1 &
+	srv_pids+=($!)
+	# The engine is named in the job file: the server loads it.
+	cat >"$T/cs/job$i.fio" <<-EOF
+	[global]
+	ioengine=external:$NVENGINE_SO
+	nv_trace=$T/cs/trace$i
+	directory=$T/cs/files$i
+	rw=randrw
+	bs=4k
+	size=4M
+	iodepth=8
+	numjobs=2
+	group_reporting=1
+	[cs]
+	EOF
+done
+# Wait (at most 10 s) until both listen.
+up=0
+for _ in $(seq 1 100); do
+	if [ "$(ss -Hltn "( sport = :$port )" 2>/dev/null | wc -l)" -ge 2 ]; then up=1; break; fi
+	sleep 0.1
+done
+if [ $up = 0 ]; then
+	fail client_server_start "servers not listening on port $port: $(cat "$T"/cs/server*.log | tail -n 3 | tr '\n' ' ')"
+	exit 1
+fi
+timeout 120 "$FIO" --output-format=json --client="ip:127.0.0.1,$port" "$T/cs/job0.fio" \
+	--client="ip:127.0.0.2,$port" "$T/cs/job1.fio" >"$T/cs/client.json" 2>"$T/cs/client.err"
+rc=$?
+stop_servers
+trap - EXIT
+if [ $rc -ne 0 ]; then
+	fail client_server_run "fio client exit $rc: $(tail -n 3 "$T/cs/client.err" | tr '\n' ' ')"
+	exit 1
+fi
+pass client_server_run
+
+out=$(python3 - "$NVANALYZE" "$T/cs" <<'PY' 2>&1
+import csv, io, json, glob, subprocess, sys
+nva, d = sys.argv[1], sys.argv[2]
+problems = []
+txt = open(d + '/client.json').read()
+cs = json.loads(txt[txt.index('{'):])['client_stats']
+hosts = {'127.0.0.1': 0, '127.0.0.2': 1}
+byname = {}
+for e in cs:
+    key = 'All clients' if e['jobname'] == 'All clients' else 'cs@' + e['hostname']
+    byname[key] = e
+want = ['cs@127.0.0.1', 'cs@127.0.0.2', 'All clients']
+if sorted(byname) != sorted(want):
+    problems.append('client_stats entries %s, expected %s' % (sorted(byname), want))
+# nvanalyze reads the client JSON
+p = subprocess.run([nva, '-f', 'json', d + '/client.json'], capture_output=True, text=True)
+if p.returncode != 0:
+    sys.exit('nvanalyze exit %d: %s' % (p.returncode, p.stderr.strip()[:300]))
+res = json.loads(p.stdout)['results']
+side = json.loads(p.stdout)['sides'][0]['label']
+for key in want:
+    e = byname.get(key)
+    for op in ('read', 'write'):
+        got = [r for r in res if r['job'] == key and r['direction'] == op]
+        if not got or e is None:
+            problems.append('nvanalyze has no %s %s' % (key, op))
+            continue
+        iops = got[0]['sides'][side].get('iops')
+        if iops is None or abs(iops - e[op]['iops']) > 1e-6 * max(1, e[op]['iops']):
+            problems.append('%s %s: nvanalyze IOPS %s, fio %s' % (key, op, iops, e[op]['iops']))
+# the traces, written by each server, against that host's total_ios
+total = 0
+for h, i in hosts.items():
+    e = byname.get('cs@' + h)
+    traces = sorted(glob.glob('%s/trace%d/*.nvt' % (d, i)))
+    if len(traces) != 2:
+        problems.append('host %s: %d traces, expected 2 (numjobs=2)' % (h, len(traces)))
+    n = {}
+    for t in traces:
+        st = subprocess.run([nva, 'stat', t], capture_output=True, text=True)
+        if st.returncode != 0 or 'footer: present' not in st.stdout or st.stderr:
+            problems.append('%s incomplete: %s' % (t, st.stderr.strip()[:200]))
+        rows = list(csv.DictReader(io.StringIO(subprocess.run([nva, 'dump', t], capture_output=True, text=True).stdout)))
+        for r in rows:
+            n[r['op']] = n.get(r['op'], 0) + 1
+    for op in ('read', 'write'):
+        if e is not None and n.get(op, 0) != e[op]['total_ios']:
+            problems.append('host %s %s: traces %d records, fio total_ios %d' % (h, op, n.get(op, 0), e[op]['total_ios']))
+        total += n.get(op, 0)
+a = byname.get('All clients')
+if a is not None and total != a['read']['total_ios'] + a['write']['total_ios']:
+    problems.append('All clients: traces %d records, fio %d' % (total, a['read']['total_ios'] + a['write']['total_ios']))
+print('; '.join(problems) if problems else 'ok %d records over 2 hosts' % total)
+PY
+)
+case "$out" in
+ok*) pass client_server_traces_and_json; echo "info: client/server: ${out#ok }";;
+*) fail client_server_traces_and_json "$out";;
+esac
