@@ -86,7 +86,7 @@ void nv_find_step(const double *x, size_t n, double min_drop, struct nv_step *s)
 		double a = pre[k], b = pre[n] - pre[k];
 		double sse = (pre2[k] - a * a / (double)k) + (pre2[n] - pre2[k] - b * b / (double)(n - k));
 
-		if (sse < best - 1e-12 * fabs(best)) {
+		if (k == m || sse < best - 1e-12 * fabs(best)) {
 			best = sse;
 			s->at = k;
 		}
