@@ -28,7 +28,6 @@
 
 #include "fio.h"
 #include "optgroup.h"
-#include "lib/roundup.h"
 
 #include "engine/nv_glue.h"
 #include "engine/nv_target.h"
@@ -827,9 +826,11 @@ static int nv_init(struct thread_data *td)
 	if (!ld)
 		goto nomem;
 	ld->iodepth = td->o.iodepth;
-	/* ring depth must be a power of two */
-	td->o.iodepth = roundup_pow2(td->o.iodepth);
-	ld->depth = td->o.iodepth;
+	/* ring depth must be a power of two (not fio's roundup_pow2(): its
+	 * __fls() shifts bits into the sign of an int, which UBSan stops) */
+	for (ld->depth = 1; ld->depth < td->o.iodepth; ld->depth <<= 1)
+		;
+	td->o.iodepth = ld->depth;
 	ld->io_u_index = calloc(ld->depth, sizeof(*ld->io_u_index));
 	ld->iovecs = calloc(ld->depth, sizeof(*ld->iovecs));
 	ld->pending = calloc(ld->depth, sizeof(*ld->pending));
