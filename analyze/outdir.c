@@ -530,7 +530,7 @@ static int run_series(struct out *o, const struct nv_jobtraces *jt)
 		(double)t->interval_ns / 1e9);
 	fprintf(f, "set xlabel \"time since the first IO (%s)\"\nset ylabel \"IOPS\"\n"
 		"set y2label \"MB/s (10^6 bytes/s)\" offset -0.8,0\nset y2tics nomirror\nset ytics nomirror\n"
-		"set yrange [0:*]\nset y2range [0:*]\n"
+		"set yrange [0:*]\nset y2range [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
 		"set key bottom right\n", tunit);
 	if (fd.step.found) {
 		nv_fmt_rate(x, sizeof(x), fd.step.after);

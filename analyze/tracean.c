@@ -62,7 +62,7 @@ struct src {
 struct ibuf {			/* latencies of the open interval, one op */
 	uint64_t *v;
 	size_t n, cap;
-	uint64_t bytes;
+	uint64_t bytes, max;
 };
 
 struct state {
@@ -234,30 +234,6 @@ static int start_op(struct state *st, unsigned op)
 	return 0;
 }
 
-/* Reduce the open interval's latencies into series[k][st->cur]. */
-static void close_interval(struct state *st)
-{
-	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		struct ibuf *b = &st->ib[k];
-		struct nv_tan_point *p;
-		size_t n = b->n;
-
-		if (!st->t->series[k])
-			continue;
-		p = &st->t->series[k][st->cur];
-		p->ios = n;
-		p->bytes = b->bytes;
-		if (n) {
-			p->p50 = nv_select_kth(b->v, n, nv_exact_rank(50, n) - 1);
-			p->p99 = nv_select_kth(b->v, n, nv_exact_rank(99, n) - 1);
-			p->p999 = nv_select_kth(b->v, n, nv_exact_rank(99.9, n) - 1);
-			p->max = nv_select_kth(b->v, n, n - 1);
-		}
-		b->n = 0;
-		b->bytes = 0;
-	}
-}
-
 static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len)
 {
 	if (b->n == b->cap) {
@@ -271,6 +247,70 @@ static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len)
 	}
 	b->v[b->n++] = v;
 	b->bytes += len;
+	if (v > b->max)
+		b->max = v;
+	return 0;
+}
+
+/*
+ * Exact p50/p99/p99.9/max of b's values into p.  Each selection leaves the
+ * array partitioned around its rank, so the next (higher) rank is searched
+ * only above it: about 3n work instead of 4 full selections.
+ */
+static void reduce(struct ibuf *b, struct nv_tan_point *p)
+{
+	size_t n = b->n, k50, k99, k999;
+
+	p->ios = n;
+	p->bytes = b->bytes;
+	if (!n)
+		return;
+	k50 = nv_exact_rank(50, n) - 1;
+	k99 = nv_exact_rank(99, n) - 1;
+	k999 = nv_exact_rank(99.9, n) - 1;
+	p->p50 = nv_select_kth(b->v, n, k50);
+	p->p99 = k99 == k50 ? p->p50 : nv_select_kth(b->v + k50 + 1, n - k50 - 1, k99 - k50 - 1);
+	p->p999 = k999 == k99 ? p->p99 : nv_select_kth(b->v + k99 + 1, n - k99 - 1, k999 - k99 - 1);
+	p->max = b->max;
+}
+
+/*
+ * Close the open interval: series[k][st->cur] for every operation; the
+ * all-operations point is a copy when one operation had every IO.
+ */
+static int close_interval(struct state *st)
+{
+	struct ibuf *all = &st->ib[NV_TAN_ALL];
+	int only = -1, nonempty = 0;
+
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		if (!st->t->series[k] || !st->ib[k].n)
+			continue;
+		nonempty++;
+		only = (int)k;
+	}
+	if (nonempty > 1) {	/* gather every op's values for the all row */
+		for (unsigned k = 0; k < NVT_OP__MAX; k++)
+			for (size_t i = 0; i < st->ib[k].n; i++)
+				if (ibuf_push(all, st->ib[k].v[i], 0))
+					return -ENOMEM;
+		for (unsigned k = 0; k < NVT_OP__MAX; k++)
+			all->bytes += st->ib[k].bytes;
+	}
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		if (st->t->series[k])
+			reduce(&st->ib[k], &st->t->series[k][st->cur]);
+	if (st->t->series[NV_TAN_ALL]) {
+		if (nonempty == 1)
+			st->t->series[NV_TAN_ALL][st->cur] = st->t->series[only][st->cur];
+		else
+			reduce(all, &st->t->series[NV_TAN_ALL][st->cur]);
+	}
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
+		st->ib[k].n = 0;
+		st->ib[k].bytes = 0;
+		st->ib[k].max = 0;
+	}
 	return 0;
 }
 
@@ -292,11 +332,11 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 	if (idx >= st->cap && (err = grow_series(st, idx + 1)))
 		return err;
 	while (st->cur < idx) {
-		close_interval(st);
+		if ((err = close_interval(st)))
+			return err;
 		st->cur++;
 	}
-	if ((err = ibuf_push(&st->ib[x->op], lat, x->length)) ||
-	    (err = ibuf_push(&st->ib[NV_TAN_ALL], lat, x->length)))
+	if ((err = ibuf_push(&st->ib[x->op], lat, x->length)))
 		return err;
 	{
 		struct nv_tan_op *o = &t->op[x->op];
@@ -348,7 +388,10 @@ static int pass1(struct state *st, struct src *s)
 			return err;
 	}
 	if (st->any) {
-		close_interval(st);
+		if ((err = close_interval(st))) {
+			snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
+			return err;
+		}
 		st->t->nint = st->cur + 1;
 	}
 	return 0;

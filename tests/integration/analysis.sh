@@ -103,11 +103,18 @@ for label, path in csvs.items():
         for key, want in (("clat_mean_ns", mean), ("clat_stdev_ns", sd)):
             if abs(side[key] - want) > 1e-6 * want:
                 print("MISMATCH %s %s %s: %s vs %s" % (label, op, key, side[key], want)); bad += 1
-        # fio's binned values: within half a bin of the exact value, plus the
-        # clock offset between fio's and the engine's timestamps
-        off = abs(side["clat_mean_ns_fio"] - mean) * 2 + 500
-        for key, _ in checks[:-1]:
+        # fio's binned values: within half a bin (<= 0.78%) of the exact
+        # value, plus the offset between fio's and the engine's clock
+        # readings (fio reads the clock around the engine's calls, so every
+        # IO differs by a little, more under load): twice the difference of
+        # the means + 0.5% of the value + 0.5 us.  Only percentiles with at
+        # least 100 IOs above them: a rarer one is a single IO, whose two
+        # clock readings may be a scheduler preemption apart.
+        for (key, _), p in zip(checks[:-1], exp.values()):
+            if n * (100 - p) / 100 < 100:
+                continue
             fio, ex = side[key + "_fio"], side[key]
+            off = abs(side["clat_mean_ns_fio"] - mean) * 2 + 0.005 * ex + 500
             if abs(fio - ex) > fio_half_width(fio) + off:
                 print("FIO-BIN %s %s %s: fio %s exact %s (half bin %s, offset %s)" %
                       (label, op, key, fio, ex, fio_half_width(fio), off)); bad += 1
