@@ -51,7 +51,17 @@ struct nv_exact {
 
 	uint64_t *hist;		/* pass 1 */
 	uint64_t n, pass_n, min, max;
-	double mean, m2;
+	uint64_t shift;		/* the first value: sums are of v - shift */
+	__int128 sum;		/* exact */
+	double sumsq;
+
+	/* Single-pass path: exact counts of values < dense_limit, the others
+	 * in a list; when both hold, pass 1 resolves every rank. */
+	uint32_t *dense;
+	uint64_t ndense, dense_limit, dense_n;
+	uint64_t *ovf;
+	size_t novf, ovf_cap;
+	bool single_failed;	/* a count wrapped, the list filled, or no memory */
 };
 
 static unsigned bucket_of(uint64_t v)
@@ -120,6 +130,8 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 		e->t[i].pct = pct[i];
 	e->collect_cap = 1u << 18;
 	e->nsub_max = 1u << 16;
+	e->dense_limit = 1u << 21;
+	e->ovf_cap = 1u << 20;
 	*ep = e;
 	return 0;
 }
@@ -128,6 +140,83 @@ void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub)
 {
 	e->collect_cap = collect_cap;
 	e->nsub_max = nsub < 2 ? 2 : nsub;
+}
+
+void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap)
+{
+	e->dense_limit = dense_limit;
+	e->ovf_cap = ovf_cap;
+}
+
+/* Pass 1's exact side: count v in the dense array or keep it in the list. */
+static void single_add(struct nv_exact *e, uint64_t v)
+{
+	if (v < e->dense_limit) {
+		if (v >= e->ndense) {
+			uint64_t nd = e->ndense ? e->ndense : 4096;
+			uint32_t *d;
+
+			while (nd <= v)
+				nd *= 2;
+			if (nd > e->dense_limit)
+				nd = e->dense_limit;
+			d = realloc(e->dense, nd * sizeof(*d));
+			if (!d) {
+				e->single_failed = true;
+				return;
+			}
+			memset(d + e->ndense, 0, (nd - e->ndense) * sizeof(*d));
+			e->dense = d;
+			e->ndense = nd;
+		}
+		if (!++e->dense[v])
+			e->single_failed = true;	/* 2^32 equal values */
+		e->dense_n++;
+		return;
+	}
+	if (e->novf == e->ovf_cap) {
+		e->single_failed = true;
+		return;
+	}
+	if (!e->ovf || !(e->novf & (e->novf - 1))) {	/* grow at powers of two */
+		size_t nc = e->novf ? e->novf * 2 : 1024;
+		uint64_t *o = realloc(e->ovf, (nc < e->ovf_cap ? nc : e->ovf_cap) * sizeof(*o));
+
+		if (!o) {
+			e->single_failed = true;
+			return;
+		}
+		e->ovf = o;
+	}
+	e->ovf[e->novf++] = v;
+}
+
+static void single_free(struct nv_exact *e)
+{
+	free(e->dense);
+	free(e->ovf);
+	e->dense = NULL;
+	e->ovf = NULL;
+	e->ndense = e->novf = 0;
+}
+
+/* After pass 1 with the single-pass data intact: every rank, exactly. */
+static void single_resolve(struct nv_exact *e)
+{
+	for (size_t i = 0; i < e->ntarget; i++) {
+		struct target *t = &e->t[i];
+		uint64_t cum = 0, v = 0;
+
+		t->rank = nv_exact_rank(t->pct, e->n);
+		if (t->rank <= e->dense_n) {
+			while (cum + e->dense[v] < t->rank)
+				cum += e->dense[v++];
+			t->value = v;
+		} else {
+			t->value = nv_select_kth(e->ovf, e->novf, t->rank - e->dense_n - 1);
+		}
+		t->done = true;
+	}
 }
 
 void nv_exact_add(struct nv_exact *e, uint64_t v)
@@ -139,13 +228,18 @@ void nv_exact_add(struct nv_exact *e, uint64_t v)
 		double d;
 
 		e->hist[bucket_of(v)]++;
-		if (e->pass_n == 1 || v < e->min)
+		if (e->pass_n == 1) {
+			e->min = e->max = e->shift = v;
+		} else if (v < e->min) {
 			e->min = v;
-		if (e->pass_n == 1 || v > e->max)
+		} else if (v > e->max) {
 			e->max = v;
-		d = (double)v - e->mean;
-		e->mean += d / (double)e->pass_n;
-		e->m2 += d * ((double)v - e->mean);
+		}
+		d = (double)v - (double)e->shift;
+		e->sum += (__int128)v - (__int128)e->shift;
+		e->sumsq += d * d;
+		if (!e->single_failed)
+			single_add(e, v);
 		return;
 	}
 	if (v < e->min || v > e->max)
@@ -339,6 +433,15 @@ int nv_exact_end_pass(struct nv_exact *e)
 		return 0;
 	if (e->pass == 0) {
 		e->n = e->pass_n;
+		if (!e->single_failed && e->n) {
+			single_resolve(e);
+			single_free(e);
+			e->pass = 1;
+			e->pass_n = 0;
+			e->finished = true;
+			return 0;
+		}
+		single_free(e);
 	} else if (e->pass_n != e->n || e->bad) {
 		return -EINVAL;
 	}
@@ -376,14 +479,18 @@ uint64_t nv_exact_max(const struct nv_exact *e)
 
 double nv_exact_mean(const struct nv_exact *e)
 {
-	return e->mean;
+	uint64_t n = nv_exact_count(e);
+
+	return n ? (double)e->shift + (double)e->sum / (double)n : 0.0;
 }
 
 double nv_exact_stdev(const struct nv_exact *e)
 {
 	uint64_t n = nv_exact_count(e);
 
-	return n < 2 ? 0.0 : sqrt(e->m2 / (double)(n - 1));
+	double s = (double)e->sum, ss = e->sumsq - s * s / (double)n;
+
+	return n < 2 ? 0.0 : sqrt(ss > 0 ? ss / (double)(n - 1) : 0.0);
 }
 
 const uint64_t *nv_exact_hist(const struct nv_exact *e)
@@ -405,5 +512,6 @@ void nv_exact_free(struct nv_exact *e)
 	free(e->probes);
 	free(e->t);
 	free(e->hist);
+	single_free(e);
 	free(e);
 }

@@ -12,7 +12,8 @@
  *	if (err) ... // -EINVAL: the passes saw different values; -ENOMEM
  *	nv_exact_value(e, 0) ... nv_exact_count/min/max/mean/stdev(e)
  *
- * Pass 1 counts values in log-linear buckets (256 per power of two) and
+ * Usually pass 1 is the only one (see nv_exact_set_single).  Otherwise:
+ * pass 1 counts values in log-linear buckets (256 per power of two) and
  * takes count, min, max, mean and stdev (Welford).  Each requested rank then
  * lies in one bucket; later passes either collect the values of that bucket
  * (when few: at most collect_cap) and select, or count them in nsub equal
@@ -39,6 +40,16 @@ int nv_exact_new(struct nv_exact **e, const double *pct, size_t npct);
 /* Tune memory (tests): values collected per range, sub-ranges per pass (>= 2).
  * Only before the first value. */
 void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub);
+/*
+ * Single-pass path (default on): pass 1 also counts values below dense_limit
+ * exactly (4 bytes per value of the range, grown up to the largest value
+ * seen: default 2^21, i.e. 8 MiB for latencies up to 2.1 ms in ns) and keeps
+ * up to ovf_cap larger values (default 2^20, 8 MiB); when both held, pass 1
+ * resolves every rank and end_pass returns 0 at once.  Otherwise the
+ * multi-pass method below takes over.  dense_limit 0 turns it off (tests).
+ * Only before the first value.
+ */
+void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap);
 void nv_exact_add(struct nv_exact *e, uint64_t v);
 /*
  * End the current pass: 1 = feed the same values again, 0 = results ready

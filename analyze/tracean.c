@@ -77,6 +77,7 @@ struct state {
 	size_t cur;		/* the open interval */
 	bool any;
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
+	bool all_late;		/* mixed job: ex[NV_TAN_ALL] is fed from pass 2 on */
 	struct slow { uint64_t submit, complete; unsigned op; } *slow;
 	size_t nslow, slowcap;
 	/* progress */
@@ -346,7 +347,6 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 		o->bytes += x->length;
 		o->errors += x->status != 0;
 		nv_exact_add(st->ex[x->op], lat);
-		nv_exact_add(st->ex[NV_TAN_ALL], lat);
 		if (!st->qx[x->op][qc] && nv_exact_new(&st->qx[x->op][qc], nv_tan_pct, NV_TP_NR))
 			return -ENOMEM;
 		nv_exact_add(st->qx[x->op][qc], lat);
@@ -431,6 +431,16 @@ static int plan_spikes(struct state *st)
 	return 0;
 }
 
+/* Some operation's max in interval i reached its threshold. */
+static bool spiky_interval(const struct state *st, size_t i)
+{
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		if (st->spiky[k] && st->t->series[k][i].ios &&
+		    st->t->series[k][i].max >= st->t->spike_threshold_ns[k])
+			return true;
+	return false;
+}
+
 static bool any_spiky(const struct state *st)
 {
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)
@@ -501,11 +511,25 @@ static int add_slow(struct state *st, const struct nvt_record *x)
 	return 0;
 }
 
-/* Passes 2..: every file in turn; pending percentiles, and episodes in pass 2. */
-static int later_pass(struct state *st)
+/* A slow IO (pass 2): collect it for the episodes. */
+static int spike_record(struct state *st, const struct nvt_record *x, uint64_t lat)
 {
-	struct nv_tan *t = st->t;
-	bool spikes = st->pass == 1 && any_spiky(st);
+	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op])
+		return 0;
+	if (add_slow(st, x)) {
+		snprintf(st->err, st->errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Passes 2..: every file in turn: pending percentiles, the all-operations
+ * percentiles of a mixed job (fed from pass 2 on: a one-operation job
+ * needs none), and in pass 2 the slow IOs.
+ */
+static int later_pass(struct state *st, bool spikes)
+{
 	int err = 0;
 
 	for (size_t f = 0; f < st->npaths && !err; f++) {
@@ -521,14 +545,63 @@ static int later_pass(struct state *st)
 				if ((err = check_record(st, st->paths[f], x)))
 					break;
 				nv_exact_add(st->ex[x->op], lat);
-				nv_exact_add(st->ex[NV_TAN_ALL], lat);
+				if (st->all_late)
+					nv_exact_add(st->ex[NV_TAN_ALL], lat);
 				nv_exact_add(st->qx[x->op][nv_tan_qd_class(x->qd)], lat);
-				if (spikes && st->spiky[x->op] && lat >= t->spike_threshold_ns[x->op] &&
-				    (err = add_slow(st, x))) {
-					snprintf(st->err, st->errlen, "out of memory");
+				if (spikes && (err = spike_record(st, x, lat)))
 					break;
-				}
 			}
+		}
+		nvt_reader_close(s.r);
+	}
+	return err;
+}
+
+/*
+ * The slow IOs only: for each run of intervals where some operation's max
+ * reached its threshold, seek (footer index) to its start and read until
+ * its end; slow IOs complete inside those intervals, by their definition.
+ * A file without index is read whole.
+ */
+static int spike_pass(struct state *st)
+{
+	struct nv_tan *t = st->t;
+	int err = 0;
+
+	for (size_t f = 0; f < st->npaths && !err; f++) {
+		struct src s = { 0 };
+		bool whole = false;
+
+		if ((err = open_src(st, f, &s)))
+			return err;
+		for (size_t a = 0; a < t->nint && !err && !whole; a++) {
+			size_t b = a;
+			uint64_t lo, hi;
+
+			while (b < t->nint && spiky_interval(st, b))
+				b++;
+			if (b == a)
+				continue;
+			lo = t->t0 + a * t->interval_ns;
+			hi = t->t0 + b * t->interval_ns;
+			if (nvt_reader_seek_time(s.r, lo)) {
+				whole = true;	/* no index: from the start, which is where we are */
+				lo = 0;
+				hi = UINT64_MAX;
+			}
+			s.done = false;
+			while (!err && !(err = src_next(st, &s)) && !s.done) {
+				size_t i = 0;
+
+				for (; i < s.n && s.recs[i].complete_ns < hi; i++)
+					if (s.recs[i].complete_ns >= lo &&
+					    (err = spike_record(st, &s.recs[i],
+								s.recs[i].complete_ns - s.recs[i].submit_ns)))
+						break;
+				if (i < s.n)
+					break;
+			}
+			a = b;
 		}
 		nvt_reader_close(s.r);
 	}
@@ -547,12 +620,14 @@ static void latsum(const struct nv_exact *e, struct nv_latsum *l)
 }
 
 /* End a pass on every exact state: 1 if another pass is needed. */
-static int end_pass(struct state *st)
+static int end_pass(struct state *st, bool skip_all)
 {
 	int more = 0, r;
 
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		if (st->ex[k] && (r = nv_exact_end_pass(st->ex[k])) != 0) {
+		if (k == NV_TAN_ALL && skip_all)
+			more = 1;
+		else if (st->ex[k] && (r = nv_exact_end_pass(st->ex[k])) != 0) {
 			if (r < 0)
 				return r;
 			more = 1;
@@ -572,12 +647,17 @@ static int collect(struct state *st)
 	struct nv_tan *t = st->t;
 
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
+		const struct nv_exact *e = st->ex[k];
 		const uint64_t *h;
 
-		if (!st->ex[k])
+		if (k == NV_TAN_ALL && !st->all_late)	/* one operation: the same IOs */
+			for (unsigned o = 0; o < NVT_OP__MAX; o++)
+				if (t->op[o].records)
+					e = st->ex[o];
+		if (!e)
 			continue;
-		latsum(st->ex[k], &t->op[k].lat);
-		h = nv_exact_hist(st->ex[k]);
+		latsum(e, &t->op[k].lat);
+		h = nv_exact_hist(e);
 		if (h) {
 			t->op[k].hist = malloc(NV_EXACT_NBUCKETS * sizeof(*h));
 			if (!t->op[k].hist)
@@ -615,6 +695,7 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 {
 	struct state st = { .t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen };
 	struct src *s = calloc(n ? n : 1, sizeof(*s));
+	bool spikes;
 	int ret, more;
 
 	memset(t, 0, sizeof(*t));
@@ -626,32 +707,37 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	}
 	for (size_t i = 0; i < n; i++)
 		st.total_bytes += file_size(paths[i]);
-	st.total_bytes *= 2;	/* usually two passes */
+
 	ret = pass1(&st, s);
 	for (size_t i = 0; i < n; i++)
 		nvt_reader_close(s[i].r);
 	free(s);
 	if (!ret)
 		ret = plan_spikes(&st);
-	more = ret ? 0 : 1;
-	while (!ret && more) {
-		more = end_pass(&st);
+	st.all_late = nv_tan_nops(t) > 1;
+	spikes = !ret && any_spiky(&st);
+	more = ret ? 0 : end_pass(&st, st.all_late);
+	st.pass = t->passes = 1;
+	while (!ret && (more > 0 || spikes)) {
+		if (more > 0) {
+			st.total_bytes += st.total_bytes / 2;
+			ret = later_pass(&st, spikes);
+		} else {
+			ret = spike_pass(&st);
+		}
+		spikes = false;
 		st.pass++;
-		t->passes = st.pass;
+		if (!ret && more > 0)
+			more = end_pass(&st, false);
+		else
+			more = 0;
 		if (more < 0) {
 			snprintf(err, errlen, "%s%s: the traces changed while they were being read",
 				 paths[0], n > 1 ? " ..." : "");
 			ret = more;
-			break;
-		}
-		if (!more && st.pass == 1 && any_spiky(&st))
-			more = 1;	/* episodes need pass 2 */
-		if (more) {
-			if (st.pass >= 2)
-				st.total_bytes += st.total_bytes / 2;
-			ret = later_pass(&st);
 		}
 	}
+	t->passes = st.pass;
 	progress(&st, true);
 	if (!ret && ((ret = build_spikes(&st)) || (ret = collect(&st))))
 		snprintf(err, errlen, "out of memory");

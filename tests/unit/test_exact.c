@@ -24,6 +24,10 @@ static int cmp_u64(const void *a, const void *b)
  * given limits and compare with the sorted copy.  Returns the passes used,
  * or -1 on a mismatch (reported through CHECK).
  */
+/* The single-pass limits for against_sort with cap == 0 (0, 0: defaults). */
+static uint64_t single_dense;
+static size_t single_ovf;
+
 static int against_sort(const uint64_t *v, size_t n, size_t cap, size_t nsub)
 {
 	struct nv_exact *e;
@@ -37,8 +41,12 @@ static int against_sort(const uint64_t *v, size_t n, size_t cap, size_t nsub)
 	memcpy(s, v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_u64);
 	CHECK_EQ_I64(nv_exact_new(&e, pcts, NPCT), 0);
-	if (cap)
+	if (cap) {
 		nv_exact_set_limits(e, cap, nsub);
+		nv_exact_set_single(e, 0, 0);	/* the multi-pass method */
+	} else if (single_dense || single_ovf) {
+		nv_exact_set_single(e, single_dense, single_ovf);
+	}
 	do {
 		for (size_t i = 0; i < n; i++)
 			nv_exact_add(e, v[i]);
@@ -187,6 +195,7 @@ TEST(values_changed)
 	int err;
 
 	CHECK_EQ_I64(nv_exact_new(&e, pcts, NPCT), 0);
+	nv_exact_set_single(e, 0, 0);
 	for (uint64_t i = 0; i < 1000; i++)
 		nv_exact_add(e, 1000 + i);
 	CHECK_EQ_I64(nv_exact_end_pass(e), 1);
@@ -195,6 +204,38 @@ TEST(values_changed)
 	err = nv_exact_end_pass(e);
 	CHECK_EQ_I64(err, -EINVAL);
 	nv_exact_free(e);
+}
+
+/*
+ * The single-pass path: dense counts plus the list of larger values resolve
+ * in one pass; a full list or a too small dense range falls back to the
+ * multi-pass method, with the same answers.
+ */
+TEST(single_pass)
+{
+	struct gen_rng g = { 5 };
+	size_t n = 100000;
+	uint64_t *v = malloc(n * sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)	/* latency-like: most < 1 ms, a tail to 1 s */
+		v[i] = gen_below(&g, 100) ? 20000 + gen_below(&g, 300000) : gen_below(&g, 1000000000);
+	single_dense = 0;
+	single_ovf = 0;
+	CHECK_EQ_I64(against_sort(v, n, 0, 0), 1);		/* defaults: one pass */
+	single_dense = 1u << 20;
+	single_ovf = n;
+	CHECK_EQ_I64(against_sort(v, n, 0, 0), 1);		/* tail in the list */
+	single_ovf = 100;
+	CHECK(against_sort(v, n, 0, 0) >= 2);			/* list full: fallback */
+	single_dense = 1;
+	single_ovf = n;
+	CHECK_EQ_I64(against_sort(v, n, 0, 0), 1);		/* all in the list */
+	for (size_t i = 0; i < n; i++)
+		v[i] = 7;					/* one value, dense */
+	CHECK_EQ_I64(against_sort(v, n, 0, 0), 1);
+	single_dense = 0;
+	single_ovf = 0;
+	free(v);
 }
 
 int main(void)
@@ -208,5 +249,6 @@ int main(void)
 	RUN(all_equal_and_extremes);
 	RUN(random_many);
 	RUN(values_changed);
+	RUN(single_pass);
 	return check_summary();
 }
