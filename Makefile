@@ -148,6 +148,7 @@ unit: $(UNIT_BIN) $(UNIT_HELP) $(FUZZ_TEST)
 # libFuzzer targets built with clang in build/fuzz, each run FUZZ_SECONDS from
 # the seeds (tests/fuzz/run); crashes land in build/fuzz/artifacts/.
 fuzz:
+	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: needs $(FUZZ_CC) with libFuzzer (apt-get install clang)" >&2; exit 1; }
 	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SAN=fuzz WERROR=0 fuzz-build
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run build/fuzz
 
