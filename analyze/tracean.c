@@ -467,7 +467,8 @@ static int build_spikes(struct state *st)
 {
 	struct nv_tan *t = st->t;
 
-	qsort(st->slow, st->nslow, sizeof(*st->slow), cmp_slow);
+	if (st->nslow)
+		qsort(st->slow, st->nslow, sizeof(*st->slow), cmp_slow);
 	for (size_t i = 0; i < st->nslow; i++) {
 		const struct slow *x = &st->slow[i];
 		uint64_t sub = x->submit > t->t0 ? x->submit - t->t0 : 0, end = x->complete - t->t0;
