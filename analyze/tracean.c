@@ -57,6 +57,7 @@ struct src {
 	const struct nvt_record *recs;
 	size_t n, i;
 	bool done;
+	uint64_t counted;	/* bytes of this file counted in done_bytes */
 };
 
 struct ibuf {			/* latencies of the open interval, one op */
@@ -112,7 +113,7 @@ static void progress(struct state *st, bool final)
 	if (t - st->last_progress < 0.25)
 		return;
 	st->last_progress = t;
-	fprintf(stderr, "\rnvanalyze: %s%s: pass %u: %5.1f%% ", st->paths[0],
+	fprintf(stderr, "\rnvanalyze: %s%s: pass %u: %5.1f%%", st->paths[0],
 		st->npaths > 1 ? " ..." : "", st->pass + 1,
 		st->total_bytes ? 100.0 * (double)st->done_bytes / (double)st->total_bytes : 0.0);
 	fflush(stderr);
@@ -164,15 +165,19 @@ static int src_next(struct state *st, struct src *s)
 		return err;
 	}
 	if (!err) {
-		struct nvt_read_info in;
-
 		s->done = true;
 		if (st->pass == 0)
 			note_end(st, s->r);
-		nvt_reader_info(s->r, &in);
-		st->done_bytes += in.used_bytes + in.unused_bytes;
 	}
-	progress(st, false);
+	if (st->o->progress) {
+		struct nvt_read_info in;
+
+		nvt_reader_info(s->r, &in);
+		if (in.used_bytes > s->counted)
+			st->done_bytes += in.used_bytes - s->counted;
+		s->counted = in.used_bytes;
+		progress(st, false);
+	}
 	return 0;
 }
 
@@ -720,8 +725,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	more = ret ? 0 : end_pass(&st, st.all_late);
 	st.pass = t->passes = 1;
 	while (!ret && (more > 0 || spikes)) {
+		st.done_bytes = 0;
 		if (more > 0) {
-			st.total_bytes += st.total_bytes / 2;
 			ret = later_pass(&st, spikes);
 		} else {
 			ret = spike_pass(&st);
