@@ -282,6 +282,7 @@ static int block_cdfs(struct out *o, size_t bi)
 	enum cdf_src src[64] = { 0 };
 	struct fig *fc = NULL, *fn = NULL;
 	double ymin = 0.1;
+	size_t longest = 0;
 	bool any = false;
 	FILE *f;
 
@@ -294,7 +295,10 @@ static int block_cdfs(struct out *o, size_t bi)
 	}
 	if (!any)
 		return 0;
-	ymin = pow(10, floor(log10(ymin)));
+	ymin = pow(10, floor(log10(ymin)) - 1);	/* a decade below the rarest point */
+	for (size_t s = 0; s < o->r->nsides; s++)
+		if (strlen(o->r->sides[s].label) > longest)
+			longest = strlen(o->r->sides[s].label);
 	for (int kind = 0; kind < 2; kind++) {
 		struct fig *fg = new_fig(o, bi, NULL, "%s_%s_%s", kind ? "nines" : "cdf", slug,
 					 nv_dir_name(b->dir));
@@ -310,10 +314,12 @@ static int block_cdfs(struct out *o, size_t bi)
 		if (!f)
 			return 2;
 		gp_str(t, sizeof(t), b->key);
-		fprintf(f, "set title \"%s · %s: %s %s\" noenhanced\n", t, nv_dir_name(b->dir),
-			kind ? "latency exceedance (1 - CDF)" : "latency CDF",
-			nv_latkind_name(b->lat));
-		fprintf(f, "set xlabel \"%s latency (µs, log scale)\"\nset logscale x\n",
+		if (longest > 24)	/* the key goes below: room under the x label */
+			fprintf(f, "set bmargin %d\n", 5 + (int)(o->r->nsides * 3 / 2));
+		fprintf(f, "set title \"%s · %s: %s latency (%s), %s\" noenhanced\n", t, nv_dir_name(b->dir),
+			b->lat == NV_LAT_SLAT ? "submission" : b->lat == NV_LAT_CLAT ? "completion" : "total",
+			nv_latkind_name(b->lat), kind ? "exceedance 1 - CDF" : "CDF");
+		fprintf(f, "set xlabel \"%s latency (µs, log scale)\"\nset logscale x\nset format x \"%%.10g\"\n",
 			nv_latkind_name(b->lat));
 		if (kind) {
 			fprintf(f, "set ylabel \"fraction of IOs slower than x (log scale)\"\n"
@@ -321,10 +327,10 @@ static int block_cdfs(struct out *o, size_t bi)
 				"set yrange [%g:1]\nset y2range [%g:1]\n"
 				"set y2tics (\"p90\" 0.1, \"p99\" 0.01, \"p99.9\" 0.001, \"p99.99\" 1e-4, "
 				"\"p99.999\" 1e-5, \"p99.9999\" 1e-6, \"p99.99999\" 1e-7) textcolor rgb \"#606060\"\n"
-				"set key top right\n", ymin, ymin);
+				"set key %s\n", ymin, ymin, longest > 24 ? "below left Left reverse maxcols 1 font key_font" : "top right");
 		} else {
-			fprintf(f, "set ylabel \"fraction of IOs ≤ x\"\nset yrange [0:1]\n"
-				"set ytics 0.1\nset key bottom right\n");
+			fprintf(f, "set ylabel \"fraction of IOs ≤ x\"\nset yrange [0:1]\nset rmargin 6\n"
+				"set ytics 0.1\nset key %s\n", longest > 24 ? "below left Left reverse maxcols 1 font key_font" : "bottom right");
 		}
 		fprintf(f, "plot ");
 		for (size_t s = 0; s < o->r->nsides && s < 64; s++) {

@@ -27,6 +27,7 @@ set key opaque box lc rgb "#c0c0c0" samplen 2.5 spacing 1.15 width 1
 title_font = (fmt eq "svg") ? ",15" : ",22"
 label_font = (fmt eq "svg") ? ",9" : ",13"
 change_font = (fmt eq "svg") ? ",10" : ",14"
+key_font = (fmt eq "svg") ? ",9" : ",14"
 set title font title_font offset 0,-0.3
 set xlabel offset 0,0.3
 set ylabel offset 0.8,0
