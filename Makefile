@@ -186,4 +186,4 @@ clean:
 distclean:
 	rm -rf build libnvengine.so nvanalyze
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O) -name '*.d' -type f 2>/dev/null)
