@@ -61,10 +61,13 @@ struct src {
 };
 
 struct ibuf {			/* latencies of the open interval, one op */
-	uint64_t *v;
+	uint64_t *v;		/* latencies, in completion order */
+	uint64_t *cpl;		/* their completion times (op buffers only) */
 	size_t n, cap;
 	uint64_t bytes, max;
 };
+
+#define MAX_CANDIDATES (1u << 22)	/* 96 MiB of slow-IO candidates at most */
 
 struct state {
 	struct nv_tan *t;
@@ -81,6 +84,14 @@ struct state {
 	bool all_late;		/* mixed job: ex[NV_TAN_ALL] is fed from pass 2 on */
 	struct slow { uint64_t submit, complete; unsigned op; } *slow;
 	size_t nslow, slowcap;
+	/* Pass 1 keeps the IOs at or above their interval's p99.9 (0.1%): the
+	 * slow IOs are among them wherever the interval's p99.9 is below the
+	 * spike threshold, so only intervals where it is not are read again. */
+	struct slow *cand;
+	size_t ncand, candcap;
+	bool cand_overflow;
+	uint64_t *scratch;
+	size_t scratchcap;
 	/* progress */
 	uint64_t total_bytes, done_bytes;
 	double last_progress;
@@ -240,17 +251,22 @@ static int start_op(struct state *st, unsigned op)
 	return 0;
 }
 
-static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len)
+static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len, uint64_t complete)
 {
 	if (b->n == b->cap) {
 		size_t nc = b->cap ? b->cap * 2 : 4096;
-		uint64_t *nv = realloc(b->v, nc * sizeof(*nv));
+		uint64_t *nv = realloc(b->v, nc * sizeof(*nv)), *nc2;
 
 		if (!nv)
 			return -ENOMEM;
 		b->v = nv;
+		nc2 = realloc(b->cpl, nc * sizeof(*nc2));
+		if (!nc2)
+			return -ENOMEM;
+		b->cpl = nc2;
 		b->cap = nc;
 	}
+	b->cpl[b->n] = complete;
 	b->v[b->n++] = v;
 	b->bytes += len;
 	if (v > b->max)
@@ -263,7 +279,7 @@ static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len)
  * array partitioned around its rank, so the next (higher) rank is searched
  * only above it: about 3n work instead of 4 full selections.
  */
-static void reduce(struct ibuf *b, struct nv_tan_point *p)
+static void reduce(struct ibuf *b, uint64_t *a, struct nv_tan_point *p)
 {
 	size_t n = b->n, k50, k99, k999;
 
@@ -274,10 +290,56 @@ static void reduce(struct ibuf *b, struct nv_tan_point *p)
 	k50 = nv_exact_rank(50, n) - 1;
 	k99 = nv_exact_rank(99, n) - 1;
 	k999 = nv_exact_rank(99.9, n) - 1;
-	p->p50 = nv_select_kth(b->v, n, k50);
-	p->p99 = k99 == k50 ? p->p50 : nv_select_kth(b->v + k50 + 1, n - k50 - 1, k99 - k50 - 1);
-	p->p999 = k999 == k99 ? p->p99 : nv_select_kth(b->v + k99 + 1, n - k99 - 1, k999 - k99 - 1);
+	p->p50 = nv_select_kth(a, n, k50);
+	p->p99 = k99 == k50 ? p->p50 : nv_select_kth(a + k50 + 1, n - k50 - 1, k99 - k50 - 1);
+	p->p999 = k999 == k99 ? p->p99 : nv_select_kth(a + k99 + 1, n - k99 - 1, k999 - k99 - 1);
 	p->max = b->max;
+}
+
+/* Keep op k's IOs of the closing interval at or above its p99.9. */
+static int keep_candidates(struct state *st, unsigned k, uint64_t p999)
+{
+	const struct ibuf *b = &st->ib[k];
+
+	for (size_t i = 0; i < b->n && !st->cand_overflow; i++) {
+		if (b->v[i] < p999)
+			continue;
+		if (st->ncand == st->candcap) {
+			size_t nc = st->candcap ? st->candcap * 2 : 1024;
+			struct slow *n;
+
+			if (nc > MAX_CANDIDATES) {
+				st->cand_overflow = true;	/* the slow IOs will be read again */
+				break;
+			}
+			n = realloc(st->cand, nc * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			st->cand = n;
+			st->candcap = nc;
+		}
+		st->cand[st->ncand++] = (struct slow){ b->cpl[i] - b->v[i], b->cpl[i], k };
+	}
+	return 0;
+}
+
+/* Reduce op k's buffer (selecting on a copy: b->v keeps its order). */
+static int reduce_op(struct state *st, unsigned k, struct nv_tan_point *p)
+{
+	struct ibuf *b = &st->ib[k];
+
+	if (b->n > st->scratchcap) {
+		uint64_t *n = realloc(st->scratch, b->cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		st->scratch = n;
+		st->scratchcap = b->cap;
+	}
+	if (b->n)
+		memcpy(st->scratch, b->v, b->n * sizeof(*b->v));
+	reduce(b, st->scratch, p);
+	return b->n ? keep_candidates(st, k, p->p999) : 0;
 }
 
 /*
@@ -298,19 +360,19 @@ static int close_interval(struct state *st)
 	if (nonempty > 1) {	/* gather every op's values for the all row */
 		for (unsigned k = 0; k < NVT_OP__MAX; k++)
 			for (size_t i = 0; i < st->ib[k].n; i++)
-				if (ibuf_push(all, st->ib[k].v[i], 0))
+				if (ibuf_push(all, st->ib[k].v[i], 0, 0))
 					return -ENOMEM;
 		for (unsigned k = 0; k < NVT_OP__MAX; k++)
 			all->bytes += st->ib[k].bytes;
 	}
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)
-		if (st->t->series[k])
-			reduce(&st->ib[k], &st->t->series[k][st->cur]);
+		if (st->t->series[k] && reduce_op(st, k, &st->t->series[k][st->cur]))
+			return -ENOMEM;
 	if (st->t->series[NV_TAN_ALL]) {
 		if (nonempty == 1)
 			st->t->series[NV_TAN_ALL][st->cur] = st->t->series[only][st->cur];
 		else
-			reduce(all, &st->t->series[NV_TAN_ALL][st->cur]);
+			reduce(all, all->v, &st->t->series[NV_TAN_ALL][st->cur]);
 	}
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
 		st->ib[k].n = 0;
@@ -342,7 +404,7 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 			return err;
 		st->cur++;
 	}
-	if ((err = ibuf_push(&st->ib[x->op], lat, x->length)))
+	if ((err = ibuf_push(&st->ib[x->op], lat, x->length, x->complete_ns)))
 		return err;
 	{
 		struct nv_tan_op *o = &t->op[x->op];
@@ -403,53 +465,33 @@ static int pass1(struct state *st, struct src *s)
 }
 
 /*
- * After pass 1: per operation the spike threshold (findings.h) and whether
- * any interval reached it (then pass 2 collects the IOs at or above it).
+ * Op k's slow IOs in interval i must be read again: its max reached the
+ * threshold and the pass-1 candidates may miss some (its p99.9 is at or
+ * above the threshold, or the candidate list overflowed).
  */
-static int plan_spikes(struct state *st)
+static bool needs_reread(const struct state *st, unsigned k, size_t i)
 {
-	struct nv_tan *t = st->t;
-	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)), *ios = calloc(t->nint + 1, sizeof(*ios));
-	double f = st->o->spike_factor > 0 ? st->o->spike_factor : 10;
+	const struct nv_tan_point *p;
 
-	if (!p999 || !ios) {
-		free(p999);
-		free(ios);
-		return -ENOMEM;
-	}
-	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
-		const struct nv_tan_point *p = t->series[k];
-
-		if (!p)
-			continue;
-		for (size_t i = 0; i < t->nint; i++) {
-			p999[i] = p[i].p999;
-			ios[i] = p[i].ios;
-		}
-		t->spike_threshold_ns[k] = nv_spike_threshold(p999, ios, t->nint, f);
-		for (size_t i = 0; t->spike_threshold_ns[k] && i < t->nint; i++)
-			if (p[i].ios && p[i].max >= t->spike_threshold_ns[k])
-				st->spiky[k] = true;
-	}
-	free(p999);
-	free(ios);
-	return 0;
+	if (!st->spiky[k] || i >= st->t->nint)
+		return false;
+	p = &st->t->series[k][i];
+	return p->ios && p->max >= st->t->spike_threshold_ns[k] &&
+	       (st->cand_overflow || p->p999 >= st->t->spike_threshold_ns[k]);
 }
 
-/* Some operation's max in interval i reached its threshold. */
 static bool spiky_interval(const struct state *st, size_t i)
 {
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)
-		if (st->spiky[k] && st->t->series[k][i].ios &&
-		    st->t->series[k][i].max >= st->t->spike_threshold_ns[k])
+		if (needs_reread(st, k, i))
 			return true;
 	return false;
 }
 
 static bool any_spiky(const struct state *st)
 {
-	for (unsigned k = 0; k < NVT_OP__MAX; k++)
-		if (st->spiky[k])
+	for (size_t i = 0; i < st->t->nint; i++)
+		if (spiky_interval(st, i))
 			return true;
 	return false;
 }
@@ -517,10 +559,57 @@ static int add_slow(struct state *st, const struct nvt_record *x)
 	return 0;
 }
 
+/*
+ * After pass 1: per operation the spike threshold (findings.h) and whether
+ * any interval reached it (then pass 2 collects the IOs at or above it).
+ */
+static int plan_spikes(struct state *st)
+{
+	struct nv_tan *t = st->t;
+	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)), *ios = calloc(t->nint + 1, sizeof(*ios));
+	double f = st->o->spike_factor > 0 ? st->o->spike_factor : 10;
+
+	if (!p999 || !ios) {
+		free(p999);
+		free(ios);
+		return -ENOMEM;
+	}
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		const struct nv_tan_point *p = t->series[k];
+
+		if (!p)
+			continue;
+		for (size_t i = 0; i < t->nint; i++) {
+			p999[i] = p[i].p999;
+			ios[i] = p[i].ios;
+		}
+		t->spike_threshold_ns[k] = nv_spike_threshold(p999, ios, t->nint, f);
+		for (size_t i = 0; t->spike_threshold_ns[k] && i < t->nint; i++)
+			if (p[i].ios && p[i].max >= t->spike_threshold_ns[k])
+				st->spiky[k] = true;
+	}
+	free(p999);
+	free(ios);
+	for (size_t i = 0; !st->cand_overflow && i < st->ncand; i++) {
+		const struct slow *c = &st->cand[i];
+		size_t iv = (size_t)((c->complete - t->t0) / t->interval_ns);
+
+		if (st->spiky[c->op] && c->complete - c->submit >= t->spike_threshold_ns[c->op] &&
+		    !needs_reread(st, c->op, iv) && add_slow(st, &(struct nvt_record){
+				.submit_ns = c->submit, .complete_ns = c->complete, .op = (uint8_t)c->op }))
+			return -ENOMEM;
+	}
+	free(st->cand);
+	st->cand = NULL;
+	st->ncand = st->candcap = 0;
+	return 0;
+}
+
 /* A slow IO (pass 2): collect it for the episodes. */
 static int spike_record(struct state *st, const struct nvt_record *x, uint64_t lat)
 {
-	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op])
+	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op] || x->complete_ns < st->t->t0 ||
+	    !needs_reread(st, x->op, (size_t)((x->complete_ns - st->t->t0) / st->t->interval_ns)))
 		return 0;
 	if (add_slow(st, x)) {
 		snprintf(st->err, st->errlen, "out of memory");
@@ -754,6 +843,10 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 			nv_exact_free(st.qx[k][q]);
 	}
 	free(st.slow);
+	free(st.cand);
+	free(st.scratch);
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++)
+		free(st.ib[k].cpl);
 	if (ret)
 		nv_tan_free(t);
 	return ret;

@@ -124,6 +124,36 @@ PY
 [ $? -eq 0 ] && pass exact_equals_python_and_fio_within_bins || fail exact_equals_python_and_fio_within_bins "$(grep -v '^ok' "$T/check.out" | head -5 | tr '\n' ' ')"
 grep -q "ok b write" "$T/check.out" && pass mixed_ops_checked || fail mixed_ops_checked "$(cat "$T/check.out")"
 
+# Spike episodes against Python (rules of docs/analysis.md, factor 2 so that
+# a real trace has some): the number of episodes and the slow IOs of each
+"$NVANALYZE" --spike-factor 2 "$T/a.json" 2>/dev/null | grep "latency spikes" >"$T/eps.md"
+python3 - "$T/a.csv" "$T/eps.md" >"$T/eps.out" 2>&1 <<'PY'
+import math, re, sys
+recs = [tuple(map(int, l.split(",")[:2])) for l in open(sys.argv[1]).read().split("\n")[1:] if l]
+t0, I = recs[0][0], 10**9
+iv = {}
+for s, c in recs:
+    iv.setdefault((c - t0) // I, []).append(c - s)
+def rank(p, n):
+    return max(1, min(n, (round(p * 1e4) * n + 999999) // 1000000))
+p999 = sorted(sorted(v)[rank(99.9, len(v)) - 1] for v in iv.values())
+T = math.ceil(p999[(len(p999) - 1) // 2] * 2)
+eps = []
+for s, c in sorted((s, c) for s, c in recs if c - s >= T):
+    if eps and s - t0 <= eps[-1][0]:
+        eps[-1][0] = max(eps[-1][0], c - t0); eps[-1][1] += 1
+    else:
+        eps.append([c - t0, 1])
+text = open(sys.argv[2]).read()
+m = re.search(r"(\d+) episodes?", text)
+got_n = int(m.group(1)) if m else 0
+got_ios = [int(x) for x in re.findall(r"\((\d+) IOs\)", text)]
+want_ios = [e[1] for e in eps][:10]
+print("python", len(eps), want_ios, "nvanalyze", got_n, got_ios)
+sys.exit(0 if got_n == len(eps) and got_ios == want_ios else 1)
+PY
+[ $? -eq 0 ] && pass spikes_equal_python || fail spikes_equal_python "$(cat "$T/eps.out")"
+
 # Markdown: exact marks, per-op and queue-depth sections for the mixed job
 "$NVANALYZE" "$T/a.json" "$T/b.json" >"$T/ab.md" 2>&1
 grep -q "(exact)" "$T/ab.md" && grep -q "Latency by queue depth" "$T/ab.md" &&
