@@ -59,6 +59,9 @@ run_fio ns4k-registerfiles-sqpoll $E --name=sq --filename="$NG_NS4K" --rw=randre
 	--iodepth=8 --sqthread_poll=1
 run_fio ns512-cmd-type $E --name=ct --filename="$NG_NS512" --cmd_type=nvme --rw=randread --bs=512 --size=1M \
 	--iodepth=4
+# polled completions (hipri): the guest kernel has nvme.poll_queues=1
+run_fio ns4k-hipri $E --name=hp --filename="$NG_NS4K" --rw=randread --bs=4k --size=8M --iodepth=8 \
+	--hipri --number_ios=2000
 # direct=1 (as in job files written for block devices) is accepted on the
 # char device, which refuses O_DIRECT itself: passthrough never caches
 run_fio ns4k-direct1 $E --name=d1 --filename="$NG_NS4K" --direct=1 --rw=randrw --bs=4k --size=2M \
