@@ -424,8 +424,9 @@ static int block_bars(struct out *o, size_t bi)
 	fprintf(f, "set ylabel \"%% of %s (IOPS, MB/s: higher is better; latency: lower)\" noenhanced\n"
 		"set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.85 border rgb \"#404040\"\nset boxwidth 1\n"
-		"set yrange [0:%.0f]\nset xtics nomirror scale 0\nset grid noxtics nomxtics\n"
-		"set key top right\nset datafile missing \"nan\"\n", r->sides[base].label, ymax * 1.3 + 5);
+		"set yrange [0:%.0f]\nset xrange [-0.6:%.1f]\nset xtics nomirror scale 0\n"
+		"set grid noxtics nomxtics\nset key top right\nset datafile missing \"nan\"\n",
+		r->sides[base].label, ymax * 1.6 + 10, (double)nm - 0.4);
 	for (size_t m = 0; m < nm; m++) {
 		enum nv_unit u = nv_metric(rows[m]->metric)->unit;
 
@@ -437,13 +438,17 @@ static int block_bars(struct out *o, size_t bi)
 			if (!cell->n)
 				continue;
 			nv_fmt_value(v, sizeof(v), cell->mean, u);
-			fprintf(f, "set label \"%s\" at %.4f,%.4g center offset 0,0.7 font label_font noenhanced\n",
-				v, x, y);
-			if (s == base || !rows[m]->chg[s].have)
-				continue;
-			nv_fmt_change(c, sizeof(c), &rows[m]->chg[s]);
-			fprintf(f, "set label \"%s\" at %.4f,%.4g center offset 0,1.9 font change_font "
-				"textcolor rgb \"%s\" noenhanced\n", c, x, y,
+			c[0] = 0;
+			if (s != base && rows[m]->chg[s].have) {
+				char ch[80];
+
+				nv_fmt_change(ch, sizeof(ch), &rows[m]->chg[s]);
+				snprintf(c, sizeof(c), "  %s", ch);
+			}
+			/* one label per bar, vertical: readable for any number of runs */
+			fprintf(f, "set label \"%s%s\" at %.4f,%.4g left rotate by 90 offset 0,0.5 "
+				"font label_font textcolor rgb \"%s\" noenhanced\n", v, c, x, y,
+				s == base || !rows[m]->chg[s].have ? "#202020" :
 				rows[m]->chg[s].verdict == NV_BETTER ? "#1a7f37" :
 				rows[m]->chg[s].verdict == NV_WORSE ? "#b42318" : "#404040");
 		}
@@ -563,7 +568,8 @@ static int run_series(struct out *o, const struct nv_jobtraces *jt)
 		fprintf(f, "set title \"%s · %s: %s latency per %g s interval (exact)\" noenhanced\n", tk, tl,
 			nvt_op_name(op), (double)t->interval_ns / 1e9);
 		fprintf(f, "set xlabel \"time since the first IO (%s)\"\n"
-			"set ylabel \"latency (µs, log scale)\"\nset logscale y\nset key outside right top\n",
+			"set ylabel \"latency (µs, log scale)\"\nset logscale y\nset format y \"%%.10g\"\n"
+			"set key outside right top\n",
 			tunit);
 		for (size_t i = 0; i < t->nspikes; i++)
 			if (t->spikes[i].op == op)
