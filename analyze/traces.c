@@ -201,14 +201,57 @@ static int list_traces(const char *dir, const char *name, struct found **out, si
 	return ret;
 }
 
+/*
+ * Results copied from the machine that ran fio (another host, a VM) keep
+ * their layout but not their absolute paths: when nv_trace=DIR does not
+ * exist here, look for DIR's trailing components next to the JSON file
+ * (for /results/a/traces/job and a JSON in out/a/: out/a/job,
+ * out/a/traces/job, out/a/a/traces/job, ...).  On success @dir holds the
+ * directory used.  Returns list_traces()'s result.
+ */
+static int list_traces_near(const struct nv_run *run, const char *trace_dir, const char *name,
+			    struct found **f, size_t *nf, char *dir, size_t dirlen)
+{
+	char base[4096];
+	const char *slash = strrchr(run->path, '/');
+	const char *p;
+	int ret;
+
+	if (slash && (size_t)(slash - run->path) < sizeof(base)) {
+		memcpy(base, run->path, (size_t)(slash - run->path));
+		base[slash - run->path] = 0;
+	} else {
+		strcpy(base, ".");
+	}
+	*f = NULL;
+	*nf = 0;
+	for (p = trace_dir + strlen(trace_dir); p > trace_dir; p--) {
+		if (p[-1] != '/' || !p[0])
+			continue;
+		if ((size_t)snprintf(dir, dirlen, "%s/%s", base, p) >= dirlen)
+			continue;
+		ret = list_traces(dir, name, f, nf);
+		if (ret || *nf)
+			return ret;
+	}
+	return 0;
+}
+
 static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
 {
 	const struct nv_job *j = &run->jobs[idx[0]];
 	struct found *f;
 	size_t nf;
-	char pat[4096];
+	char pat[4096], moved[4096];
 	int ret = list_traces(j->trace_dir, j->name, &f, &nf);
 
+	if (!ret && !nf) {
+		free(f);
+		ret = list_traces_near(run, j->trace_dir, j->name, &f, &nf, moved, sizeof(moved));
+		if (!ret && nf)
+			ts_note(ts, "%s: job '%s' traced to nv_trace=%s, not here: using the traces in %s "
+				"next to the JSON file", run->path, j->key, j->trace_dir, moved);
+	}
 	if (ret)
 		return ret;
 	nv_trace_pattern(pat, sizeof(pat), j->trace_dir, j->name, 0);

@@ -167,6 +167,15 @@ sed "s#$T/ta#$T/gone#g" "$T/a.json" >"$T/gone.json"
 grep -q "no $T/gone/job.\*.nvt exists" "$T/gone.err" && ! grep -q exact "$T/gone.md" &&
 	pass missing_traces_warned || fail missing_traces_warned "$(cat "$T/gone.err")"
 
+# ---- results moved from the machine that ran fio: traces found next to the JSON ----
+mkdir -p "$T/moved/run1/ta"
+sed "s#$T/ta#/results/elsewhere/run1/ta#g" "$T/a.json" >"$T/moved/run1/a.json"
+cp "$T"/ta/job.*.nvt "$T/moved/run1/ta/"
+"$NVANALYZE" "$T/moved/run1/a.json" >"$T/moved.md" 2>"$T/moved.err"
+grep -q "using the traces in $T/moved/run1/ta next to the JSON file" "$T/moved.err" &&
+	grep -q "(exact)" "$T/moved.md" && pass moved_traces_found ||
+	fail moved_traces_found "$(cat "$T/moved.err")"
+
 # ---- traces of another run: counts disagree, warned, fio's values kept ----
 sed "s#$T/ta#$T/tb#g" "$T/a.json" >"$T/other.json"
 "$NVANALYZE" "$T/other.json" >"$T/other.md" 2>"$T/other.err"
