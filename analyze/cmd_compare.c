@@ -181,7 +181,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+f:l:b:j:d:t:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:l:b:j:d:t:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (nv_format_parse(optarg, &o->format))

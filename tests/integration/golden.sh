@@ -70,6 +70,7 @@ golden fixture-unmatched "$X/fio-plot__deleteme-4k_randread-1-1.json" \
 
 # Generated outputs.
 golden two-runs "$D/uring-run1.json" "$D/psync-run1.json"
+golden labels-interleaved -l io_uring "$D/uring-run1.json" -l psync "$D/psync-run1.json"
 golden two-runs-baseline-first --baseline 1 --lat lat "$D/uring-run1.json" "$D/psync-run1.json"
 golden repeats-text --format text -l io_uring -l psync \
 	"$D/uring-run1.json,$D/uring-run2.json,$D/uring-run3.json" \
