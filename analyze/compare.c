@@ -349,13 +349,16 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 						memset(b, 0, sizeof(*b));
 						b->key = strdup(job->key);
 						b->present = calloc(r->nsides, sizeof(*b->present));
-						if (!b->key || !b->present)
+						b->sdesc = calloc(r->nsides, sizeof(*b->sdesc));
+						if (!b->key || !b->present || !b->sdesc)
 							return -ENOMEM;
 						b->dir = (enum nv_dir)d;
 						b->desc = job->desc;
 						b->lat = d == NV_DIR_SYNC ? NV_LAT_TOTAL : r->lat;
 					}
 					b->present[s] = true;
+					if (!b->sdesc[s])
+						b->sdesc[s] = job->desc;
 					b->active |= nv_dir_active(&job->dir[d]);
 					if (!b->error)
 						b->error = job->error;
@@ -553,6 +556,7 @@ void nv_report_free(struct nv_report *r)
 		}
 		free(r->blocks[i].key);
 		free(r->blocks[i].present);
+		free(r->blocks[i].sdesc);
 	}
 	free(r->blocks);
 	free(r->claims);

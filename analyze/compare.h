@@ -103,6 +103,7 @@ struct nv_block {
 	char *key;
 	enum nv_dir dir;
 	const char *desc;		/* from the first run that has the job */
+	const char **sdesc;		/* [nsides]: each side's first run's, or NULL */
 	enum nv_latkind lat;		/* the latency object used (sync: total) */
 	bool active;			/* some run did IOs in this direction */
 	int error;			/* the first non-zero job error seen */

@@ -323,11 +323,33 @@ static int block_grid(const struct nv_report *r, const struct nv_block *b, struc
 	return 0;
 }
 
-static void print_block_title(FILE *out, const struct nv_block *b, enum nv_format f)
+/* Whether the sides ran the job with different options. */
+static bool descs_differ(const struct nv_report *r, const struct nv_block *b)
+{
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (b->sdesc[s] && b->desc && strcmp(b->sdesc[s], b->desc))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The block's heading and workload line; when the runs' options differ
+ * (passthrough vs block, two engines) one line per run label.
+ */
+static void print_block_title(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			      enum nv_format f)
 {
 	fprintf(out, f == NV_FMT_MD ? "### %s · %s\n\n" : "== %s · %s ==\n", b->key, nv_dir_name(b->dir));
-	if (b->desc && *b->desc)
+	if (descs_differ(r, b)) {
+		for (size_t s = 0; s < r->nsides; s++) {
+			if (!b->sdesc[s])
+				continue;
+			fprintf(out, f == NV_FMT_MD ? "- %s: `%s`\n" : "%s: %s\n", r->sides[s].label, b->sdesc[s]);
+		}
+	} else if (b->desc && *b->desc) {
 		fprintf(out, f == NV_FMT_MD ? "`%s`\n" : "%s\n", b->desc);
+	}
 	if (b->error)
 		fprintf(out, "fio reported error %d (%s) for this job\n", b->error, strerror(b->error));
 	if (b->dir == NV_DIR_SYNC)
@@ -452,7 +474,7 @@ static int print_human(FILE *out, const struct nv_report *r, enum nv_format f)
 			continue;
 		if (block_grid(r, b, &g))
 			return -ENOMEM;
-		print_block_title(out, b, f);
+		print_block_title(out, r, b, f);
 		nv_grid_print(out, &g, f);
 		fputc('\n', out);
 		nv_grid_free(&g);
