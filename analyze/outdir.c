@@ -425,7 +425,7 @@ static int block_bars(struct out *o, size_t bi)
 		"set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.85 border rgb \"#404040\"\nset boxwidth 1\n"
 		"set yrange [0:%.0f]\nset xrange [-0.6:%.1f]\nset xtics nomirror scale 0\n"
-		"set grid noxtics nomxtics\nset key top right\nset datafile missing \"nan\"\n",
+		"set grid noxtics nomxtics\nset key below horizontal\nset datafile missing \"nan\"\n",
 		r->sides[base].label, ymax * 1.6 + 10, (double)nm - 0.4);
 	for (size_t m = 0; m < nm; m++) {
 		enum nv_unit u = nv_metric(rows[m]->metric)->unit;

@@ -12,7 +12,8 @@
 #    block path (fio's io_uring, direct=1, /dev/nvmeXnY);
 # 4. brings the fio JSON, job files and traces back into demo/passthrough
 #    and demo/block;
-# 5. runs nvanalyze over them into demo/report.md and prints the table.
+# 5. runs nvanalyze -o demo over them (report.md, tables, gnuplot figures)
+#    and prints the table.
 #
 # Environment: DEMO_OUT (default demo; emptied first), DEMO_RUNTIME (seconds
 # per timed test in the guest, default 3), MAKE, and the tests/vm knobs
@@ -90,10 +91,14 @@ cp "$vmout/console.log" "$out/console.log"
 ntrace=$(find "$out/passthrough/traces" -name '*.nvt' | wc -l)
 note "$out/passthrough: fio JSON, job file, $ntrace traces; $out/block: fio JSON, job file"
 
-step 5/5 "nvanalyze"
+step 5/5 "nvanalyze: tables, findings and plots into $out/"
 a=$out/passthrough/instance-suite.json
 b=$out/block/instance-suite.json
 labels=(-l passthrough -l block)
+# -o writes report.md, tables, data, gnuplot scripts and PNG/SVG figures;
+# the traces are found next to the JSON (the guest's paths are not here).
+./nvanalyze -o "$out" "${labels[@]}" "$a" "$b" >/dev/null 2>"$out/nvanalyze.log" ||
+	die "nvanalyze failed: $(tail -n 3 "$out/nvanalyze.log")"
 {
 	echo "# make demo: nvengine passthrough vs the kernel block path"
 	echo
@@ -107,11 +112,13 @@ labels=(-l passthrough -l block)
 	echo "Inputs: \`passthrough/instance-suite.json\` (traces in \`passthrough/traces/\`),"
 	echo "\`block/instance-suite.json\`; the job files as run are next to them."
 	echo
-	./nvanalyze --format md "${labels[@]}" "$a" "$b" | sed 's/^#/##/'
-} >"$out/report.md" || die "nvanalyze failed"
+	sed 's/^#/##/' "$out/report.md"
+} >"$out/report.md.new" && mv "$out/report.md.new" "$out/report.md"
+npng=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
+[ "$npng" -gt 0 ] || note "no PNG figures (is gnuplot installed?); the .gp scripts are in $out"
 note "ok ($(elapsed)s)"
 
 echo
 ./nvanalyze --format text "${labels[@]}" "$a" "$b"
 echo
-echo "demo: report: $out/report.md (results in $out/passthrough and $out/block); $(elapsed)s in all"
+echo "demo: report: $out/report.md with $npng figures (results in $out/passthrough and $out/block); $(elapsed)s in all"
