@@ -23,6 +23,8 @@
 #   BENCH_PNG      chart path (default bench/bench.png)
 #   BENCH_SECTIONS subset of "files trace analyze memory vm" (default all)
 #   BENCH_VM=0     leave out the VM section (smoke mode does)
+#   BENCH_VM_ALT_SO  a second libnvengine.so run beside the first in the VM
+#                  section ("alt_off": A/B test of an engine change)
 #   BENCH_TASKSET  CPU list to pin every benchmarked process to (taskset -c);
 #                  default empty: not pinned (see BENCHMARKS.md for why)
 #   BENCH_SHM      directory on tmpfs for the target files (default /dev/shm)
@@ -126,7 +128,7 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "cores=$(nproc)"
 	echo "mem_total=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
 	echo "kernel=$(uname -r)"
-	echo "virt=$(systemd-detect-virt 2>/dev/null || lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: *//p' || true)"
+	echo "virt=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: */VM on /p')$(systemd-detect-virt -c 2>/dev/null | sed 's/^/, container: /')"
 	echo "fio=$("$FIO" --version)"
 	echo "cc=$(${CC:-cc} --version | head -n 1)"
 	echo "liburing=$(dpkg-query -W -f '${Version}' liburing-dev 2>/dev/null || echo unknown)"
@@ -139,10 +141,18 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 T_START=$(date +%s)
 
 # timed PREFIX CMD...: CMD's stdout to PREFIX.out, stderr to PREFIX.err and
-# "wall user sys maxrss_kb" of the whole process tree to PREFIX.time.
+# "wall user sys maxrss_kb" of the whole process tree to PREFIX.time.  A
+# failed command is run once more after 2 s (this checkout is shared: a test
+# may flip kernel.io_uring_disabled for a moment); the first failure's stderr
+# is kept as PREFIX.err1 and counted in $W/retries.
 timed() {
 	local p=$1
 	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$p.time" "${PIN[@]+"${PIN[@]}"}" "$@" >"$p.out" 2>"$p.err" && return 0
+	mv "$p.err" "$p.err1"
+	echo "$p: $(tail -n 1 "$p.err1")" >>"$W/retries"
+	log "retrying $(basename "$p") once: $(tail -n 1 "$p.err1")"
+	sleep 2
 	/usr/bin/time -f '%e %U %S %M' -o "$p.time" "${PIN[@]+"${PIN[@]}"}" "$@" >"$p.out" 2>"$p.err"
 }
 
@@ -320,9 +330,15 @@ section_vm() {
 	mkdir -p "$d/cases"
 	cp "$TOP/tools/bench-vm/50-bench-passthru.sh" "$d/cases/"
 	printf 'ROUNDS=%s\nRUNTIME=%s\nQDS="%s"\n' "$VM_ROUNDS" "$VM_RUNTIME" "$QDS" >"$d/bench-vm.conf"
+	local extra=(--extra "$d/bench-vm.conf")
+	if [ -n "${BENCH_VM_ALT_SO:-}" ]; then
+		# a second engine build, run beside the first (tools/bench-vm)
+		cp "$BENCH_VM_ALT_SO" "$d/libnvengine-alt.so"
+		extra+=(--extra "$d/libnvengine-alt.so")
+	fi
 	log "vm: booting the emulated-NVMe guest ($VM_ROUNDS rounds of ${VM_RUNTIME}s runs)"
 	TESTTMP=$d NVENGINE_SO=$NVENGINE_SO NVANALYZE=$NVANALYZE bash "$TOP/tests/vm/boot.sh" \
-		--cases "$d/cases" --out "$d/results" --work "$d/work" --extra "$d/bench-vm.conf" \
+		--cases "$d/cases" --out "$d/results" --work "$d/work" "${extra[@]}" \
 		--timeout 1800 >"$d/boot.out" 2>&1 || rc=$?
 	echo "$rc" >"$d/boot.rc"
 	rm -rf "$d/work"
@@ -342,6 +358,8 @@ if want vm; then
 fi
 echo "elapsed_s=$(($(date +%s) - T_START))" >>"$W/meta.env"
 echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$W/meta.env"
+echo "busy_end=$(ps -eo pcpu=,comm= --sort=-pcpu | awk '$1 >= 10 {printf "%s%s (%s%%)", s, $2, $1; s=", "}')" >>"$W/meta.env"
+echo "retries=$(cat "$W/retries" 2>/dev/null | wc -l)" >>"$W/meta.env"
 
 log "report: $BENCH_MD, $BENCH_PNG"
 mkdir -p "$(dirname "$BENCH_PNG")"

@@ -96,6 +96,16 @@ def pair_stats(runs, a, b, key):
     }
 
 
+def ratio_note(p, target, extra=""):
+    """Range of the per-round ratios; says when it straddles the target."""
+    if p["ratio"] is None:
+        return ""
+    note = "rounds {:.3f}-{:.3f}".format(p["rmin"], p["rmax"])
+    if p["rmin"] < target <= p["rmax"]:
+        note += ": the rounds straddle the target, inconclusive at this noise"
+    return note + extra
+
+
 def ratio_cell(p):
     if p["ratio"] is None:
         return "not run"
@@ -274,6 +284,8 @@ def memory(wd, meta):
 def goal_row(rows, goal, target, measured, ok, note=""):
     if measured is None:
         res = "not run"
+    elif ok is None:
+        res = "-"
     else:
         res = "PASS" if ok else "**FAIL**"
     rows.append("| {} | {} | {} | {} | {} |".format(goal, target, measured if measured is not None else "not run",
@@ -321,16 +333,14 @@ def section_files(md, wd, meta, goals, chart):
             if (a, b) == ("nv_off", "uring"):
                 goal_row(goals, "nvengine tracing off vs fio `io_uring`, files, QD {}".format(qd), ">= 1.00x",
                          None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
-                         p["ratio"] is not None and p["ratio"] >= 1.0,
-                         "range {:.3f}-{:.3f}".format(p["rmin"], p["rmax"]) if p["ratio"] else "")
+                         p["ratio"] is not None and p["ratio"] >= 1.0, ratio_note(p, 1.0))
             if (a, b) == ("nv_on", "nv_off"):
                 goal_row(goals, "tracing on vs off, files, QD {}".format(qd), ">= 0.97x",
                          None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
-                         p["ratio"] is not None and p["ratio"] >= 0.97,
-                         "range {:.3f}-{:.3f}".format(p["rmin"], p["rmax"]) if p["ratio"] else "")
+                         p["ratio"] is not None and p["ratio"] >= 0.97, ratio_note(p, 0.97))
             if (a, b) == ("uring_log", "uring"):
                 goal_row(goals, "(reference) fio `write_lat_log` vs no log, files, QD {}".format(qd), "-",
-                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]), True, "no goal; beside the row above")
+                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]), None, "no goal; beside the row above")
         md.append("")
     if not any_run:
         md.append("Not run in this mode.\n")
@@ -371,7 +381,10 @@ def section_vm(md, wd, meta, goals, chart):
         md.append("| configuration | IOPS (median) | IOPS range | mean clat |")
         md.append("|---|---|---|---|")
         for cfg, label in (("io_uring_cmd", "fio `io_uring_cmd`"), ("nv_off", "nvengine, tracing off"),
-                           ("nv_on", "nvengine, tracing on")):
+                           ("nv_on", "nvengine, tracing on"),
+                           ("alt_off", "alternative engine build (BENCH_VM_ALT_SO), tracing off")):
+            if cfg == "alt_off" and not any(c == cfg for (c, r) in runs):
+                continue
             vals = [v for (c, r), v in runs.items() if c == cfg]
             if not vals:
                 md.append("| {} | not run | | |".format(label))
@@ -384,15 +397,20 @@ def section_vm(md, wd, meta, goals, chart):
         md.append("| pair (A / B) | A IOPS | B IOPS | IOPS ratio, median of rounds (range) |")
         md.append("|---|---|---|---|")
         for a, b, label in (("nv_off", "io_uring_cmd", "nvengine off / fio io_uring_cmd"),
-                            ("nv_on", "nv_off", "nvengine on / nvengine off")):
+                            ("nv_on", "nv_off", "nvengine on / nvengine off"),
+                            ("alt_off", "nv_off", "alternative build / nvengine off"),
+                            ("alt_off", "io_uring_cmd", "alternative build / fio io_uring_cmd")):
             p = pair_stats(runs, a, b, "iops")
+            if a == "alt_off":
+                if p["ratio"] is not None:
+                    md.append("| {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p)))
+                continue
             md.append("| {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p)))
             tgt, lim = (">= 1.00x", 1.0) if b == "io_uring_cmd" else (">= 0.97x", 0.97)
             name = ("nvengine tracing off vs fio `io_uring_cmd`, passthrough, QD {}" if b == "io_uring_cmd"
                     else "tracing on vs off, passthrough, QD {}").format(qd)
             goal_row(goals, name, tgt, None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
-                     p["ratio"] is not None and p["ratio"] >= lim,
-                     "range {:.3f}-{:.3f}, TCG guest".format(p["rmin"], p["rmax"]) if p["ratio"] else "")
+                     p["ratio"] is not None and p["ratio"] >= lim, ratio_note(p, lim, "; TCG guest"))
         md.append("")
     if not any_run:
         md.append("No results came back.\n")
@@ -456,10 +474,15 @@ def section_trace(md, wd, meta, goals, chart):
                 pat, lvl, fmt(m.get("encode")), fmt(m.get("encode_cpu"), none="-"), fmt(m.get("append")),
                 fmt(m.get("size"), "{:.3f}"), fmt(m.get("read"))))
             if pat == "randread" and lvl == 1:
-                e = m.get("encode")
+                # a thread's capacity is records per second of its own CPU
+                # time (the machine is shared); wall-clock rate beside it
+                key = "encode_cpu" if m.get("encode_cpu") else "encode"
+                e = m.get(key)
                 goal_row(goals, "one writer thread, level 1 (randread records)", ">= 5 M records/s",
                          None if e is None else "{:.2f} M/s".format(e), e is not None and e >= 5.0,
-                         "range {:.2f}-{:.2f}".format(min(d["encode"]), max(d["encode"])) if e else "")
+                         ("per CPU second of the thread, range {:.2f}-{:.2f}; wall {:.2f}".format(
+                             min(d[key]), max(d[key]), m["encode"]) if key == "encode_cpu" else
+                          "wall clock, range {:.2f}-{:.2f}".format(min(d[key]), max(d[key]))) if e else "")
         md.append("")
 
 
@@ -551,23 +574,21 @@ def write_chart(wd, chart, png):
                 cfgs.append(cfg)
         dat = os.path.join(wd, "chart-%s.dat" % key)
         with open(dat, "w") as f:
-            f.write("cfg qd1 qd32\n")
             for c in cfgs:
                 v = {qd: val for qd, cc, val in rows if cc == c}
                 f.write('"{}" {} {}\n'.format(labels.get(c, c), (v.get(1) or 0) / 1e3, (v.get(32) or 0) / 1e3))
         plots.append('set title "{}"; set style data histograms; set style histogram clustered gap 1; '
                      'set style fill solid 0.8 border -1; set xtics rotate by -25 font ",8"; set key top right; '
-                     'set yrange [0:*]; unset logscale y; '
+                     'set yrange [0:*]; unset logscale y; set key vertical maxrows auto; '
                      'plot "{}" using 2:xtic(1) title "QD 1", "" using 3 title "QD 32"'.format(title, dat))
     if chart.get("size"):
         dat = os.path.join(wd, "chart-size.dat")
         with open(dat, "w") as f:
-            f.write("w nv1 nv6 fio fioz\n")
             for r in chart["size"]:
                 f.write('"{}" {} {} {} {}\n'.format(*r))
         plots.append('set title "bytes per IO (log scale)"; set style data histograms; set style histogram clustered gap 1; '
                      'set style fill solid 0.8 border -1; set xtics rotate by -25 font ",8"; set logscale y; '
-                     'set yrange [1:*]; set key top left font ",8"; '
+                     'set yrange [1:1000]; set key top left horizontal maxrows 2 font ",8"; '
                      'plot "{}" using 2:xtic(1) title "nv_trace L1", "" using 3 title "nv_trace L6", '
                      '"" using 4 title "fio logs (text)", "" using 5 title "fio logs (compressed)"'.format(dat))
     if chart.get("rss"):
@@ -578,9 +599,9 @@ def write_chart(wd, chart, png):
                     f.write("{} {}\n".format(t, v / 1024))
                 f.write("\n\n")
         plots.append('set title "job resident memory (MiB) over time (s)"; unset logscale y; set yrange [0:*]; '
-                     'set xtics norotate font ",9"; set key top left; set style data lines; '
-                     'plot "{0}" index 0 using 1:2 with lines lw 2 title "nvengine + nv\\_trace", '
-                     '"{0}" index 1 using 1:2 with lines lw 2 title "fio io\\_uring + write\\_lat\\_log"'.format(dat))
+                     'set xtics norotate font ",9"; set key top left vertical maxrows auto; set style data lines; '
+                     'plot "{0}" index 0 using 1:2 with lines lw 2 title "nvengine + nv_trace", '
+                     '"{0}" index 1 using 1:2 with lines lw 2 title "fio io_uring + write_lat_log"'.format(dat))
     if not plots:
         return None
     cols = 2 if len(plots) > 1 else 1
@@ -592,6 +613,7 @@ def write_chart(wd, chart, png):
     gp.append('set output "{}"'.format(png))
     gp.append("set multiplot layout {},{}".format(nrows, cols))
     gp.append("set grid ytics")
+    gp.append("set termoption noenhanced")
     gp.extend(plots)
     gp.append("unset multiplot")
     script = os.path.join(wd, "chart.gp")
@@ -644,7 +666,9 @@ def report(wd, out_md, png):
     for k, label in (("cpu", "CPU"), ("cores", "cores"), ("mem_total", "memory"), ("virt", "virtualization"),
                      ("kernel", "kernel"), ("fio", "fio"), ("liburing", "liburing"), ("zlib", "zlib"),
                      ("cc", "compiler"), ("commit", "nvengine commit"), ("loadavg_start", "load average at start"),
-                     ("busy_start", "other processes >= 10% CPU at start"), ("loadavg_end", "load average at end")):
+                     ("busy_start", "other processes >= 10% CPU at start"), ("loadavg_end", "load average at end"),
+                     ("busy_end", "other processes >= 10% CPU at end"),
+                     ("retries", "failed runs retried once (see $BENCH_OUT/retries)")):
         md.append("| {} | {} |".format(label, meta.get(k) or "-"))
     md.append("")
     md.append("## Method\n")
@@ -686,16 +710,21 @@ def grow_json(seed, mb, out):
     base = j["jobs"]
     if not base:
         sys.exit("bench_report: {} has no jobs".format(seed))
-    one = len(json.dumps(base[0], indent=2))
-    n = max(1, int(float(mb) * 1e6 / one) + 1)
-    jobs = []
-    for i in range(n):
-        x = dict(base[i % len(base)])
-        x["jobname"] = "{}-{}".format(x["jobname"], i)
-        jobs.append(x)
-    j["jobs"] = jobs
+    def build(n):
+        jobs = []
+        for i in range(n):
+            x = dict(base[i % len(base)])
+            x["jobname"] = "{}-{}".format(x["jobname"], i)
+            jobs.append(x)
+        j["jobs"] = jobs
+        return json.dumps(j, indent=2)
+
+    # the size of one job as it sits in the file, from a small trial
+    probe = 2 * len(base)
+    per_job = (len(build(probe)) - len(build(len(base)))) / (probe - len(base))
+    n = max(1, int(round((float(mb) * 1e6 - len(build(len(base)))) / per_job)) + len(base))
     with open(out, "w") as f:
-        json.dump(j, f, indent=2)
+        f.write(build(n))
     print("{} jobs: the {} json+ jobs of a real fio {} run (nvengine, 4k randrw, numjobs={}) repeated with "
           "distinct job names; {:.1f} MB.".format(n, len(base), j.get("fio version", "?"), len(base),
                                                  os.path.getsize(out) / 1e6))

@@ -6,6 +6,9 @@
 # other round).  Every fio run leaves RESULTS/rROUND-CONFIG-qdQD.json; the host
 # (tools/bench_report.py) computes the medians and ratios.  The knobs come
 # from /extra/bench-vm.conf (ROUNDS, RUNTIME, QDS), written by tools/bench.sh.
+# When /extra/libnvengine-alt.so is present (BENCH_VM_ALT_SO), a fourth
+# configuration alt_off runs that build with tracing off, for A/B tests of an
+# engine change under the same conditions.
 # vm-timeout: 1500
 . /vm/lib.sh
 
@@ -30,6 +33,7 @@ one() {
 	io_uring_cmd) _e="--ioengine=io_uring_cmd --cmd_type=nvme";;
 	nv_off) _e="--ioengine=external:$NVENGINE_SO";;
 	nv_on) _e="--ioengine=external:$NVENGINE_SO --nv_trace=/tmp/trace";;
+	alt_off) _e="--ioengine=external:/extra/libnvengine-alt.so";;
 	esac
 	run_fio "r$_r-$_c-qd$_q" $_e --name=bench --filename="$NG_NS4K" --rw=randread --bs=4k \
 		--size=64M --iodepth="$_q" --time_based --runtime="$RUNTIME"
@@ -44,7 +48,8 @@ one() {
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	order="io_uring_cmd nv_off nv_on"
-	[ $((r % 2)) -eq 0 ] && order="nv_on nv_off io_uring_cmd"
+	[ -f /extra/libnvengine-alt.so ] && order="$order alt_off"
+	[ $((r % 2)) -eq 0 ] && order=$(echo "$order" | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
 	for q in $QDS; do
 		for c in $order; do
 			one "$c" "$q" "$r"
