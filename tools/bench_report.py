@@ -494,7 +494,7 @@ def section_analyze(md, wd, meta, goals):
         return
     md.append("A synthetic trace of {:,} 4k randread IOs at QD 32 (tests/unit/gen_trace through the real writer, "
               "level 1: {:.1f} MB, {:.2f} B/IO; generated in {} s), then `nvanalyze stat` (decode every block, "
-              "per-op exact nearest-rank percentiles: several passes over the file, bounded memory) timed with "
+              "per-op exact nearest-rank percentiles in bounded memory) timed with "
               "`/usr/bin/time`, {} repeats, file in the page cache.\n".format(
                   a["ios"], a["trace_bytes"] / 1e6, a["trace_bytes"] / a["ios"] if a["ios"] else 0,
                   fmt(a["gen"]["wall"] if a["gen"] else None, "{:.1f}"), len(a["stat"])))
