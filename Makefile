@@ -3,6 +3,7 @@
 #   make            build ./libnvengine.so and ./nvanalyze
 #   make check      install missing deps, build, run every test
 #   make asan       the same suite built with ASan+UBSan
+#   make fuzz       libFuzzer targets (tests/fuzz, clang), FUZZ_SECONDS (60) each
 #   make deps       install the Debian packages (idempotent)
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
 #
