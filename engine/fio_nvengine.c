@@ -823,6 +823,15 @@ static int nv_init(struct thread_data *td)
 
 	if (nv_nvme_check_options(td))
 		return 1;
+	/*
+	 * Passthrough maps the IO buffers for DMA as they are: unaligned
+	 * buffers (fio aligns them only for direct=1 or raw engines) straddle
+	 * pages and cost the device an extra PRP entry per IO.  As fio does
+	 * for raw devices (init.c), mark the engine raw before fio allocates
+	 * the buffers, which then start on page boundaries.
+	 */
+	if (nv_job_has_char_targets(td))
+		td->io_ops->flags |= FIO_RAWIO | FIO_MEMALIGN;
 	ld = calloc(1, sizeof(*ld));
 	if (!ld)
 		goto nomem;
