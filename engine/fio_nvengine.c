@@ -222,6 +222,19 @@ static struct fio_option options[] = {
 		.group	= FIO_OPT_G_IOURING,
 	},
 	{
+		.name	= "trim_ranges",
+		.lname	= "DSM ranges per command",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, trim_ranges),
+		.def	= "1",
+		.minval	= 1,
+		.maxval	= 256,
+		.help	= "NVMe passthrough: trims queued together (iodepth_batch) go to the device as one "
+			  "Dataset Management command of up to N ranges",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
 		.name	= "nv_trace",
 		.lname	= "nvengine trace directory",
 		.type	= FIO_OPT_STR_STORE,
@@ -265,28 +278,44 @@ static struct fio_option options[] = {
  * fio itself starts an IO's completion latency (FIO_ASYNCIO_SETS_ISSUE_TIME),
  * so the trace's latencies and fio's clat measure the same interval.
  */
-static void nv_mark_submitted(struct thread_data *td, struct nv_data *ld,
-			      struct io_u **ios, unsigned int nr)
+static void nv_mark_one(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
+			uint64_t now, const struct timespec *ts)
+{
+	ld->inflight++;
+	ld->queued_ios--;
+	ld->submit_ns[io_u->index] = now;
+	ld->submit_qd[io_u->index] = ld->inflight > UINT16_MAX ? UINT16_MAX : ld->inflight;
+	if (ts) {
+		io_u->issue_time = *ts;
+		io_u_queued(td, io_u);
+	}
+}
+
+/* Returns the number of io_us submitted with the @nr SQE owners. */
+static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld,
+				      void **owners, unsigned int nr)
 {
 	/* the clock is read only for the trace: in VMs it can be a syscall */
 	uint64_t now = ld->trace ? nv_now_ns() : 0;
 	struct timespec ts;
 	int fill = fio_fill_issue_time(td);
-	unsigned int i;
+	unsigned int i, k, nios = 0;
 
 	if (fill)
 		fio_gettime(&ts, NULL);
 	for (i = 0; i < nr; i++) {
-		struct io_u *io_u = ios[i];
+		struct nv_dsm_batch *b = nv_batch_of(owners[i]);
 
-		ld->inflight++;
-		ld->submit_ns[io_u->index] = now;
-		ld->submit_qd[io_u->index] = ld->inflight > UINT16_MAX ? UINT16_MAX : ld->inflight;
-		if (fill) {
-			io_u->issue_time = ts;
-			io_u_queued(td, io_u);
+		if (b) {
+			for (k = 0; k < b->n; k++)
+				nv_mark_one(td, ld, b->ios[k], now, fill ? &ts : NULL);
+			nios += b->n;
+		} else if (owners[i]) {
+			nv_mark_one(td, ld, owners[i], now, fill ? &ts : NULL);
+			nios++;
 		}
 	}
+	return nios;
 }
 
 /*
@@ -370,11 +399,13 @@ static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
 					    struct io_u *io_u)
 {
 	struct nv_file *nf = nv_file_of(io_u->file);
+	void *owner = io_u;
 	int ret;
 
 	if (ld->queued || ld->inflight)
 		return FIO_Q_BUSY;
-	nv_mark_submitted(td, ld, &io_u, 1);
+	ld->queued_ios++;
+	nv_mark_submitted(td, ld, &owner, 1);
 	ret = nv_target_trim(io_u->file->fd, nf->kind, io_u->offset, io_u->xfer_buflen);
 	io_u->error = ret < 0 ? -ret : 0;
 	ld->inflight--;
@@ -383,6 +414,47 @@ static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
 	io_u_mark_submit(td, 1);
 	io_u_mark_complete(td, 1);
 	return FIO_Q_COMPLETED;
+}
+
+/* Turn the open DSM batch into an SQE.  Returns 0, or -EBUSY if the SQ is full. */
+static int nv_flush_batch(struct thread_data *td, struct nv_data *ld)
+{
+	struct io_uring_sqe *sqe;
+	struct nv_dsm_batch *b;
+
+	if (!ld->batch_open)
+		return 0;
+	sqe = io_uring_get_sqe(&ld->ring);
+	if (!sqe)
+		return -EBUSY;
+	b = nv_nvme_batch_flush(td, ld, sqe);
+	ld->pending[ld->queued++] = nv_batch_tag(b);
+	return 0;
+}
+
+/*
+ * trim_ranges > 1 on an NVMe namespace: the trim joins the open batch,
+ * which becomes one Dataset Management command when it is full, when a trim
+ * for another file comes, or at commit().
+ */
+static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv_data *ld,
+					       struct io_u *io_u)
+{
+	struct nv_options *o = td->eo;
+	struct nv_dsm_batch *b = ld->batch_open;
+	int ret;
+
+	if (b && (b->f != io_u->file || b->n == o->trim_ranges) && nv_flush_batch(td, ld))
+		return FIO_Q_BUSY;
+	ret = nv_nvme_trim_batch(td, ld, io_u);
+	if (ret == -EBUSY)
+		return FIO_Q_BUSY;
+	if (ret) {
+		io_u->error = -ret;
+		return FIO_Q_COMPLETED;
+	}
+	ld->queued_ios++;
+	return FIO_Q_QUEUED;
 }
 
 /*
@@ -405,12 +477,14 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 		io_u->error = EIO;
 		return FIO_Q_COMPLETED;
 	}
-	if (ld->queued + ld->inflight >= ld->iodepth)
+	if (ld->queued_ios + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
 
 	nf = nv_file_of(f);
 	if (io_u->ddir == DDIR_TRIM && nf->kind != NV_TARGET_NVME_CHAR)
 		return nv_queue_sync_trim(td, ld, io_u);
+	if (io_u->ddir == DDIR_TRIM && o->trim_ranges > 1)
+		return nv_queue_batched_trim(td, ld, io_u);
 
 	sqe = io_uring_get_sqe(&ld->ring);
 	if (!sqe)
@@ -423,8 +497,7 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 			io_uring_prep_nop(sqe);
 			io_u->error = -ret;
 			io_uring_sqe_set_data(sqe, NULL);
-			ld->queued++;
-			ld->pending[ld->queued - 1] = NULL;
+			ld->pending[ld->queued++] = NULL;
 			return FIO_Q_COMPLETED;
 		}
 		goto queued;
@@ -454,6 +527,7 @@ queued:
 	}
 	io_uring_sqe_set_data(sqe, io_u);
 	ld->pending[ld->queued++] = io_u;
+	ld->queued_ios++;
 	return FIO_Q_QUEUED;
 }
 
@@ -468,8 +542,14 @@ static int nv_commit(struct thread_data *td)
 {
 	struct nv_data *ld = td->io_ops_data;
 
+	if (nv_flush_batch(td, ld)) {
+		/* the SQ ring holds depth entries and never more are queued */
+		log_err("nvengine: internal error: no SQE for a DSM batch\n");
+		td_verror(td, EBUSY, "nvengine commit");
+		return -EBUSY;
+	}
 	while (ld->queued) {
-		unsigned int done;
+		unsigned int done, nios;
 		int ret;
 
 		ret = io_uring_submit(&ld->ring);
@@ -485,8 +565,8 @@ static int nv_commit(struct thread_data *td)
 			return ret;
 		}
 		done = (unsigned int)ret < ld->queued ? (unsigned int)ret : ld->queued;
-		nv_mark_submitted(td, ld, ld->pending, done);
-		io_u_mark_submit(td, done);
+		nios = nv_mark_submitted(td, ld, ld->pending, done);
+		io_u_mark_submit(td, nios);
 		ld->queued -= done;
 		if (ld->queued)
 			memmove(ld->pending, ld->pending + done, ld->queued * sizeof(*ld->pending));
@@ -552,13 +632,22 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 	uint64_t now = 0;
 
 	io_uring_for_each_cqe(&ld->ring, head, cqe) {
+		struct nv_dsm_batch *b = nv_batch_of(io_uring_cqe_get_data(cqe));
 		struct io_u *io_u;
 
 		if (ld->nr_events >= max)
 			break;
+		/* a batch completes all its trims: returned together (more than
+		 * @max only when nothing else is, so that it cannot get stuck) */
+		if (b && ld->nr_events && ld->nr_events + b->n > max)
+			break;
 		if (!now && ld->trace)
 			now = nv_now_ns();
 		seen++;
+		if (b) {
+			nv_nvme_batch_done(td, ld, b, cqe->res, now);
+			continue;
+		}
 		io_u = nv_complete_cqe(td, ld, cqe);
 		if (!io_u)
 			continue;
@@ -600,7 +689,9 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 		nv_reap(td, ld, max);
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
-		ret = io_uring_wait_cqes(&ld->ring, &cqe, want - ld->nr_events, ktsp, NULL);
+		/* one CQE per io_u, except a DSM batch's: then one at a time */
+		ret = io_uring_wait_cqes(&ld->ring, &cqe, ld->batches ? 1 : want - ld->nr_events,
+					 ktsp, NULL);
 		if (ret == -ETIME)
 			break;
 		if (ret < 0 && ret != -EAGAIN && ret != -EINTR) {
@@ -823,6 +914,12 @@ static int nv_init(struct thread_data *td)
 
 	if (nv_nvme_check_options(td))
 		return 1;
+	if (o->trim_ranges > 1 && o->trim_ranges > td->o.iodepth) {
+		log_err("nvengine: trim_ranges=%u is more than iodepth=%u: one command cannot carry "
+			"more trims than are in flight\n", o->trim_ranges, td->o.iodepth);
+		td_verror(td, EINVAL, "nvengine: trim_ranges");
+		return 1;
+	}
 	/*
 	 * Passthrough maps the IO buffers for DMA as they are: unaligned
 	 * buffers (fio aligns them only for direct=1 or raw engines) straddle

@@ -455,6 +455,31 @@ static void nv_nvme_pi_tags(const struct nv_options *o, const struct nv_nvme *nv
 	t->prchk = prchk;
 }
 
+/* The DSM batches of a job with trim_ranges > 1 (once, on first use). */
+static int nv_nvme_batches_alloc(struct thread_data *td, struct nv_data *ld)
+{
+	struct nv_options *o = td->eo;
+	unsigned int i;
+
+	if (o->trim_ranges <= 1 || ld->batches)
+		return 0;
+	ld->batches = calloc(ld->depth, sizeof(*ld->batches));
+	if (!ld->batches)
+		return -ENOMEM;
+	for (i = 0; i < ld->depth; i++) {
+		struct nv_dsm_batch *b = &ld->batches[i];
+
+		if (posix_memalign(&b->ranges, 4096, o->trim_ranges * sizeof(struct nv_dsm_range)))
+			return -ENOMEM;
+		b->ios = calloc(o->trim_ranges, sizeof(*b->ios));
+		if (!b->ios)
+			return -ENOMEM;
+		b->next = ld->batch_free;
+		ld->batch_free = b;
+	}
+	return 0;
+}
+
 /*
  * Set up an opened NVMe char device: identify it, check the job against it,
  * refuse writes to a namespace whose block device is mounted (unless
@@ -508,6 +533,8 @@ int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_fil
 		return 1;
 	}
 	ret = nv_nvme_md_alloc(td, ld, nv);
+	if (!ret)
+		ret = nv_nvme_batches_alloc(td, ld);
 	if (!ret && !ld->dsm) {
 		ret = posix_memalign(&ld->dsm, 4096, ld->depth * sizeof(struct nv_dsm_range)) ? -ENOMEM : 0;
 		if (!ret)
@@ -675,6 +702,69 @@ void nv_nvme_complete(struct thread_data *td, struct nv_data *ld, struct io_u *i
 		td_vmsg(td, io_u->error, st, res ? "nvme passthrough" : "nvengine PI check");
 }
 
+int nv_nvme_trim_batch(struct thread_data *td, struct nv_data *ld, struct io_u *io_u)
+{
+	struct nv_file *nf = nv_file_of(io_u->file);
+	struct nv_dsm_batch *b = ld->batch_open;
+	int ret;
+
+	(void)td;
+	if (!b) {
+		b = ld->batch_free;
+		if (!b)
+			return -EBUSY;
+		ld->batch_free = b->next;
+		b->n = 0;
+		b->f = io_u->file;
+		ld->batch_open = b;
+	}
+	/* prep() checked the range */
+	ret = nv_dsm_range_set((struct nv_dsm_range *)b->ranges + b->n, &nf->nvme->g, io_u->offset,
+			       io_u->xfer_buflen, 0, NULL, 0);
+	if (ret)
+		return ret;
+	b->ios[b->n++] = io_u;
+	return 0;
+}
+
+struct nv_dsm_batch *nv_nvme_batch_flush(struct thread_data *td, struct nv_data *ld,
+					 struct io_uring_sqe *sqe)
+{
+	struct nv_options *o = td->eo;
+	struct nv_dsm_batch *b = ld->batch_open;
+	struct nvme_uring_cmd cmd;
+	struct fio_file *f;
+
+	if (!b)
+		return NULL;
+	ld->batch_open = NULL;
+	f = b->f;
+	nv_cmd_dsm(&cmd, &nv_file_of(f)->nvme->g, b->ranges, b->n);
+	nv_sqe_uring_cmd(sqe, o->registerfiles ? (int)f->engine_pos : f->fd, o->registerfiles,
+			 NVME_URING_CMD_IO, &cmd, -1);
+	io_uring_sqe_set_data(sqe, nv_batch_tag(b));
+	return b;
+}
+
+void nv_nvme_batch_done(struct thread_data *td, struct nv_data *ld, struct nv_dsm_batch *b,
+			int res, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++) {
+		struct io_u *io_u = b->ios[i];
+
+		ld->inflight--;
+		nv_nvme_complete(td, ld, io_u, res);
+		ld->events[ld->nr_events++] = io_u;
+		if (!ld->trace_failed)
+			nv_trace_io(td, ld, io_u, res, now);
+	}
+	b->n = 0;
+	b->next = ld->batch_free;
+	ld->batch_free = b;
+}
+
 /* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed. */
 static void nv_nvme_smart(int fd, struct nv_kvlist *l, const char *prefix)
 {
@@ -755,6 +845,14 @@ void nv_nvme_cleanup(struct nv_data *ld)
 {
 	unsigned int i;
 
+	if (ld->batches) {
+		for (i = 0; i < ld->depth; i++) {
+			free(ld->batches[i].ranges);
+			free(ld->batches[i].ios);
+		}
+		free(ld->batches);
+		ld->batches = NULL;
+	}
 	if (ld->md_bufs) {
 		for (i = 0; i < ld->depth; i++)
 			free(ld->md_bufs[i]);

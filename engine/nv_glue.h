@@ -15,6 +15,30 @@
 
 struct nv_nvme;
 
+/*
+ * Trims queued together on one NVMe namespace, sent as one Dataset
+ * Management command with one range each (trim_ranges > 1).  The ranges
+ * stay allocated until the command completes: the device reads them.
+ */
+struct nv_dsm_batch {
+	void *ranges;			/* struct nv_dsm_range[trim_ranges] */
+	struct io_u **ios;		/* [trim_ranges] */
+	unsigned int n;
+	struct fio_file *f;
+	struct nv_dsm_batch *next;	/* free list */
+};
+
+/* ld->pending and CQE user_data hold io_us, or batches tagged with bit 0. */
+#define NV_BATCH_TAG		((uintptr_t)1)
+static inline void *nv_batch_tag(struct nv_dsm_batch *b)
+{
+	return (void *)((uintptr_t)b | NV_BATCH_TAG);
+}
+static inline struct nv_dsm_batch *nv_batch_of(void *p)
+{
+	return ((uintptr_t)p & NV_BATCH_TAG) ? (struct nv_dsm_batch *)((uintptr_t)p & ~NV_BATCH_TAG) : NULL;
+}
+
 /* Per-file engine state: what kind of target the file is. */
 struct nv_file {
 	enum nv_target_kind kind;
@@ -35,6 +59,7 @@ struct nv_data {
 	int *fds;			/* registered files */
 
 	unsigned int queued;		/* SQEs filled, not yet submitted */
+	unsigned int queued_ios;	/* io_us accepted by queue(), not yet submitted */
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int prepped;		/* force_async counter */
 	int warned_poll;		/* hipri hint already printed */
@@ -43,13 +68,17 @@ struct nv_data {
 	void **md_bufs;			/* per io_u index: separate metadata buffer */
 	uint32_t md_len;		/* bytes of each md buffer */
 	void *dsm;			/* per io_u index: one DSM range (16 bytes) */
+	struct nv_dsm_batch *batches;	/* [depth] when trim_ranges > 1 */
+	struct nv_dsm_batch *batch_free;
+	struct nv_dsm_batch *batch_open;	/* collecting trims, no SQE yet */
 	unsigned int nvme_errors_logged;
 
 	struct nvt_writer *trace;	/* per-IO trace, NULL without nv_trace */
 	char *trace_path;
 	int trace_failed;		/* error already reported */
 
-	struct io_u **pending;		/* filled SQEs in ring order, not submitted */
+	void **pending;			/* SQE owners in ring order, not submitted:
+					   io_us, or tagged DSM batches */
 	struct io_u **events;		/* completions reaped by getevents() */
 	unsigned int nr_events;
 
@@ -83,6 +112,7 @@ struct nv_options {
 	unsigned int apptag;
 	unsigned int apptag_mask;
 	unsigned int pi_gen;		/* pi_act=0: the engine writes the PI */
+	unsigned int trim_ranges;	/* DSM ranges per command (passthrough) */
 	char *nv_trace;			/* trace directory; NULL: no trace */
 	unsigned int nv_trace_level;	/* zlib level */
 	unsigned int nv_trace_block;	/* records per trace block */
@@ -124,6 +154,19 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring
 int nv_nvme_prep(struct thread_data *td, struct nv_data *ld, struct io_u *io_u);
 /* Completion of a passthrough io_u with result @res: sets io_u->error. */
 void nv_nvme_complete(struct thread_data *td, struct nv_data *ld, struct io_u *io_u, int res);
+/*
+ * Batched trims (trim_ranges > 1).  nv_nvme_trim_batch() adds @io_u to the
+ * open batch and returns 0, or -EBUSY when no batch is free.
+ * nv_nvme_batch_flush() turns the open batch (if any) into @sqe's DSM
+ * command and returns the batch, or NULL when none was open.
+ * nv_nvme_batch_done() completes every io_u of a batch with @res into
+ * ld->events (tracing each at @now) and frees the batch.
+ */
+int nv_nvme_trim_batch(struct thread_data *td, struct nv_data *ld, struct io_u *io_u);
+struct nv_dsm_batch *nv_nvme_batch_flush(struct thread_data *td, struct nv_data *ld,
+					 struct io_uring_sqe *sqe);
+void nv_nvme_batch_done(struct thread_data *td, struct nv_data *ld, struct nv_dsm_batch *b,
+			int res, uint64_t now);
 /* Free the per-file NVMe state and the job's metadata buffers. */
 void nv_nvme_file_free(struct nv_file *nf);
 void nv_nvme_cleanup(struct nv_data *ld);

@@ -120,6 +120,18 @@ if run_fio trim-dsm $E --name=t --filename="$NG_NS4K" --rw=trim --bs=64k --offse
 	else fail trim-reads-zeroes "deallocated range does not read back as zeroes"; fi
 fi
 
+# several ranges per Dataset Management command (trim_ranges, with trims
+# queued together by iodepth_batch_submit), traced one record per trim
+mkdir -p "$RESULTS/trace-dsm"
+dd if=/dev/urandom of="$BLK_NS4K" bs=1M seek=80 count=8 oflag=direct 2>/dev/null
+if run_fio trim-dsm-8-ranges $E --name=dsm8 --filename="$NG_NS4K" --rw=randtrim --bs=16k --offset=80M \
+	--size=8M --iodepth=16 --iodepth_batch_submit=8 --trim_ranges=8 --nv_trace="$RESULTS/trace-dsm"; then
+	if zeroes_at "$BLK_NS4K" $((80 << 20)) $((8 << 20)); then pass trim-dsm-8-ranges-reads-zeroes
+	else fail trim-dsm-8-ranges-reads-zeroes "deallocated ranges do not read back as zeroes"; fi
+fi
+expect_fail trim-ranges-above-iodepth "trim_ranges=16 is more than iodepth=8" $E --name=tr \
+	--filename="$NG_NS4K" --rw=randtrim --bs=4k --size=1M --iodepth=8 --trim_ranges=16
+
 # --- write zeroes -----------------------------------------------------------
 dd if=/dev/urandom of="$BLK_NS512" bs=4096 seek=16384 count=256 oflag=direct 2>/dev/null
 if run_fio write-zeroes $E --name=z --filename="$NG_NS512" --rw=write --write_mode=zeroes --bs=64k \

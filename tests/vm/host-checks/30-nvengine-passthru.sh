@@ -56,6 +56,13 @@ ios xpath-read-ng "J[0]['read']['total_ios'] == 256"
 ios ns4k-hipri "J[0]['read']['total_ios'] == 2000"
 ios zoned-seq-write-verify "J[0]['write']['total_ios'] == 256 and J[0]['read']['total_ios'] == 256"
 ios trim-dsm "J[0]['trim']['total_ios'] == 16"
+ios trim-dsm-8-ranges "J[0]['trim']['total_ios'] == 512"
+t=$(ls "$VMRES"/trace-dsm/*.nvt 2>/dev/null | head -n 1)
+if [ -n "$t" ] && [ "$("$NVANALYZE" dump "$t" 2>/dev/null | grep -c ',trim,0,')" = 512 ]; then
+	pass trim-dsm-8-ranges-traced
+else
+	fail trim-dsm-8-ranges-traced "trace ${t:-missing}: not 512 successful trim records"
+fi
 ios write-zeroes "J[0]['write']['total_ios'] == 16"
 ios verify-cmd "J[0]['write']['total_ios'] == 32"
 ios flush "J[0]['sync']['lat_ns']['N'] >= 32"
