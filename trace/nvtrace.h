@@ -170,6 +170,49 @@ int nvt_reader_open(struct nvt_reader **r, const char *path);
 int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, size_t *n);
 
 /*
+ * Columns of one block (nvt_reader_next_cols), for consumers that need only
+ * some fields: the reader then skips the work of the others (their values
+ * are still checked, so a block is accepted or rejected exactly as by
+ * nvt_reader_next_block).  complete_ns is always filled; the other arrays
+ * only when their NVT_COL_* bit was asked for (else NULL).  Value i of every
+ * array belongs to record i of the block, as nvt_reader_next_block returns
+ * it.
+ */
+enum nvt_col {
+	NVT_COL_LATENCY = 1u << 0,	/* complete_ns - submit_ns, mod 2^64 */
+	NVT_COL_OFFSET = 1u << 1,
+	NVT_COL_LENGTH = 1u << 2,
+	NVT_COL_STATUS = 1u << 3,
+	NVT_COL_QD = 1u << 4,
+	NVT_COL_OP = 1u << 5,
+	NVT_COL_FILE = 1u << 6,
+	NVT_COL_ALL = (1u << 7) - 1,
+};
+
+struct nvt_cols {
+	size_t n;			/* records in the block */
+	unsigned uniform;		/* NVT_COL_* of wanted columns known to hold one value
+					 * n times (a constant column); a clear bit proves nothing */
+	uint64_t min_complete_ns, max_complete_ns;
+	uint64_t *complete_ns;
+	uint64_t *latency_ns;
+	uint64_t *offset;
+	uint32_t *length;
+	int32_t *status;
+	uint16_t *qd;
+	uint8_t *op;
+	uint8_t *file;
+};
+
+/*
+ * nvt_reader_next_block, as columns: want is a set of NVT_COL_* bits; *c
+ * points to the block's columns (valid until the next call, owned by the
+ * reader).  Same returns, checks and errors as nvt_reader_next_block; a
+ * reader may mix the two calls from block to block.
+ */
+int nvt_reader_next_cols(struct nvt_reader *r, unsigned want, const struct nvt_cols **c);
+
+/*
  * Position the reader at the last indexed block that starts at or before
  * complete time t_ns (from the footer's index; records with complete_ns >= t
  * follow if completion times are non-decreasing, as the engine writes them).

@@ -4,6 +4,7 @@
  * docs/trace-format.md is the specification; keep the two in step.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -216,31 +217,105 @@ static void put_column(struct nvt_buf *b, const uint64_t *v, size_t m)
 	}
 }
 
+/*
+ * The head of a column of m values at *pos: width and base, and the check
+ * that its width planes lie inside in[0..len).  On success *pos is at
+ * plane 0.  0, or -EBADMSG if the column does not fit in len.
+ */
+static int col_head(const uint8_t *in, size_t len, size_t *pos, size_t m, unsigned *w,
+		    uint64_t *base)
+{
+	if (*pos >= len)
+		return -EBADMSG;
+	*w = in[(*pos)++];
+	if (*w > 8 || get_varint(in, len, pos, base))
+		return -EBADMSG;
+	if (*w && (len - *pos) / *w < m)
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * v[i] = base + sum over k < w of p[k*m + i] << 8k (mod 2^64): the values of
+ * a column from its planes.  One simple loop per common width, so that the
+ * compiler turns each into vector code; the byte planes are the hot input
+ * of every trace read.
+ */
+static void planes_to_u64(const uint8_t *p, size_t m, unsigned w, uint64_t base, uint64_t *v)
+{
+	const uint8_t *p0 = p, *p1 = p + m, *p2 = p + 2 * m, *p3 = p + 3 * m;
+
+	switch (w) {
+	case 0:
+		for (size_t i = 0; i < m; i++)
+			v[i] = base;
+		break;
+	case 1:
+		for (size_t i = 0; i < m; i++)
+			v[i] = base + p0[i];
+		break;
+	case 2:
+		for (size_t i = 0; i < m; i++)
+			v[i] = base + (uint64_t)(p0[i] | (uint32_t)p1[i] << 8);
+		break;
+	case 3:
+		for (size_t i = 0; i < m; i++)
+			v[i] = base + (uint64_t)(p0[i] | (uint32_t)p1[i] << 8 | (uint32_t)p2[i] << 16);
+		break;
+	case 4:
+		for (size_t i = 0; i < m; i++)
+			v[i] = base + (uint64_t)(p0[i] | (uint32_t)p1[i] << 8 | (uint32_t)p2[i] << 16 |
+						 (uint32_t)p3[i] << 24);
+		break;
+	default:
+		for (size_t i = 0; i < m; i++) {
+			uint64_t x = 0;
+
+			for (unsigned k = 0; k < w; k++)
+				x |= (uint64_t)p[k * m + i] << (8 * k);
+			v[i] = base + x;
+		}
+		break;
+	}
+}
+
 /* Inverse of put_column: 0, or -EBADMSG if the column does not fit in len. */
 static int get_column(const uint8_t *in, size_t len, size_t *pos, uint64_t *v, size_t m)
 {
 	uint64_t base;
 	unsigned w;
 
-	if (*pos >= len)
+	if (col_head(in, len, pos, m, &w, &base))
 		return -EBADMSG;
-	w = in[(*pos)++];
-	if (w > 8 || get_varint(in, len, pos, &base))
-		return -EBADMSG;
-	if (w && (len - *pos) / w < m)
-		return -EBADMSG;
-	for (size_t i = 0; i < m; i++)
-		v[i] = 0;
-	for (unsigned k = 0; k < w; k++) {
-		const uint8_t *plane = in + *pos;
-		unsigned sh = 8 * k;
+	planes_to_u64(in + *pos, m, w, base, v);
+	*pos += (size_t)w * m;
+	return 0;
+}
 
-		for (size_t i = 0; i < m; i++)
-			v[i] |= (uint64_t)plane[i] << sh;
-		*pos += m;
+/*
+ * Skip a column whose values are not wanted, checking only that every value
+ * is <= max (what decoding it would check): without reading the planes when
+ * base + the largest w-byte number cannot exceed max, else value by value
+ * through tmp (m values).  0, or -EBADMSG.
+ */
+static int skip_column(const uint8_t *in, size_t len, size_t *pos, uint64_t *tmp, size_t m,
+		       uint64_t max)
+{
+	uint64_t base, span;
+	unsigned w;
+
+	if (col_head(in, len, pos, m, &w, &base))
+		return -EBADMSG;
+	span = w >= 8 ? UINT64_MAX : (1ull << (8 * w)) - 1;
+	if (!m || (base <= max && span <= max - base)) {
+		*pos += (size_t)w * m;
+		return 0;
 	}
+	planes_to_u64(in + *pos, m, w, base, tmp);
+	*pos += (size_t)w * m;
 	for (size_t i = 0; i < m; i++)
-		v[i] += base;
+		if (tmp[i] > max)
+			return -EBADMSG;
 	return 0;
 }
 
@@ -339,96 +414,295 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 	return 0;
 }
 
-/* A decoded column must fit the field it goes to. */
-static int col_fits(const uint64_t *v, size_t m, uint64_t max)
+/*
+ * Where the decoder puts each column: a base pointer and the byte distance
+ * between values, so that one decoder fills both the column arrays of
+ * nvt_decode_cols (stride = the value size: loops the compiler vectorizes)
+ * and the records of nvt_decode_records (stride = sizeof(struct
+ * nvt_record)).  p NULL: the column is checked, not stored.
+ */
+enum { S_COMPLETE, S_LATENCY, S_OFFSET, S_LENGTH, S_STATUS, S_QD, S_OP, S_FILE, S__N };
+
+struct sink {
+	void *p;
+	size_t stride;
+};
+
+struct sinks {
+	struct sink s[S__N];
+	bool submit;		/* S_LATENCY receives complete - latency (the records) */
+	unsigned uniform;	/* out: NVT_COL_* of constant columns */
+	uint64_t lo, hi;	/* out: min/max completion time */
+};
+
+#define AT(k, T, i) (*(T *)(void *)((uint8_t *)(k)->p + (i) * (k)->stride))
+
+/* Unzigzag, shift 0, without a branch: (u >> 1) ^ -(u & 1). */
+static inline uint64_t unzz(uint64_t u)
 {
-	for (size_t i = 0; i < m; i++)
-		if (v[i] > max)
-			return 0;
-	return 1;
+	return (u >> 1) ^ (0 - (u & 1));
 }
 
-int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
-		       struct nvt_record *out, const char **why)
+/* complete_ns: c0, then n-1 zigzag deltas; also its min/max. */
+static int dec_complete(const uint8_t *in, size_t len, size_t *pos, size_t n, uint64_t *tmp,
+			struct sinks *s)
 {
-	size_t pos = 0;
-	uint64_t c0, first_off;
-	unsigned shift, mode;
+	const struct sink *k = &s->s[S_COMPLETE];
+	uint64_t c, lo, hi;
 
-	*why = "malformed block payload";
-	if (!n)
+	if (get_varint(in, len, pos, &c) || get_column(in, len, pos, tmp, n - 1))
 		return -EBADMSG;
-	memset(out, 0, n * sizeof(*out));
+	lo = hi = c;
+	AT(k, uint64_t, 0) = c;
+	if (k->stride == sizeof(uint64_t)) {
+		uint64_t *o = k->p;
 
-	if (get_varint(in, len, &pos, &c0) || get_column(in, len, &pos, tmp, n - 1))
-		return -EBADMSG;
-	out[0].complete_ns = c0;
-	for (size_t i = 1; i < n; i++)
-		out[i].complete_ns = out[i - 1].complete_ns + unzz_shift(tmp[i - 1], 0);
+		for (size_t i = 1; i < n; i++) {
+			c += unzz(tmp[i - 1]);
+			lo = c < lo ? c : lo;
+			hi = c > hi ? c : hi;
+			o[i] = c;
+		}
+	} else {
+		for (size_t i = 1; i < n; i++) {
+			c += unzz(tmp[i - 1]);
+			lo = c < lo ? c : lo;
+			hi = c > hi ? c : hi;
+			AT(k, uint64_t, i) = c;
+		}
+	}
+	s->lo = lo;
+	s->hi = hi;
+	return 0;
+}
 
-	if (get_column(in, len, &pos, tmp, n))
-		return -EBADMSG;
-	for (size_t i = 0; i < n; i++)
-		out[i].submit_ns = out[i].complete_ns - unzz_shift(tmp[i], 0);
+/* Latency (or, for records, submit_ns = complete_ns - latency). */
+static int dec_latency(const uint8_t *in, size_t len, size_t *pos, size_t n, uint64_t *tmp,
+		       struct sinks *s)
+{
+	const struct sink *k = &s->s[S_LATENCY], *c = &s->s[S_COMPLETE];
+	uint64_t base;
+	unsigned w;
 
-	if (len - pos < 2)
+	if (!k->p)
+		return skip_column(in, len, pos, tmp, n, UINT64_MAX);
+	if (col_head(in, len, pos, n, &w, &base))
 		return -EBADMSG;
-	shift = in[pos++];
-	mode = in[pos++];
+	if (!w)
+		s->uniform |= NVT_COL_LATENCY;
+	if (!s->submit && k->stride == sizeof(uint64_t)) {
+		uint64_t *o = k->p;
+
+		planes_to_u64(in + *pos, n, w, base, o);
+		for (size_t i = 0; i < n; i++)
+			o[i] = unzz(o[i]);
+	} else {
+		planes_to_u64(in + *pos, n, w, base, tmp);
+		for (size_t i = 0; i < n; i++)
+			AT(k, uint64_t, i) = s->submit ? AT(c, uint64_t, i) - unzz(tmp[i]) : unzz(tmp[i]);
+	}
+	*pos += (size_t)w * n;
+	return 0;
+}
+
+/* A narrow column: values <= max, stored as T (the field's type). */
+#define DEC_NARROW(name, T, conv)							\
+static int name(const uint8_t *in, size_t len, size_t *pos, size_t n, uint64_t *tmp,	\
+		const struct sink *k, uint64_t max, unsigned *uniform, unsigned bit)	\
+{											\
+	uint64_t base, bad = 0;								\
+	unsigned w;									\
+											\
+	if (!k->p)									\
+		return skip_column(in, len, pos, tmp, n, max);				\
+	if (col_head(in, len, pos, n, &w, &base))					\
+		return -EBADMSG;							\
+	if (!w)										\
+		*uniform |= bit;							\
+	planes_to_u64(in + *pos, n, w, base, tmp);					\
+	*pos += (size_t)w * n;								\
+	if (k->stride == sizeof(T)) {							\
+		T *o = k->p;								\
+											\
+		for (size_t i = 0; i < n; i++) {					\
+			bad |= tmp[i] > max;						\
+			o[i] = (T)(conv);						\
+		}									\
+	} else {									\
+		for (size_t i = 0; i < n; i++) {					\
+			bad |= tmp[i] > max;						\
+			AT(k, T, i) = (T)(conv);					\
+		}									\
+	}										\
+	return bad ? -EBADMSG : 0;							\
+}
+
+DEC_NARROW(dec_status, int32_t, unzz(tmp[i]))
+DEC_NARROW(dec_u16, uint16_t, tmp[i])
+DEC_NARROW(dec_u8, uint8_t, tmp[i])
+
+/*
+ * Offsets and lengths (see "offsets" in docs/trace-format.md).  Delta mode
+ * needs the lengths, which come after the offsets: the zigzag deltas wait
+ * in the offset sink until the lengths are known.  The lengths are needed
+ * for that even when not stored, so they are always decoded (into tmp).
+ */
+static int dec_offset_length(const uint8_t *in, size_t len, size_t *pos, size_t n, uint64_t *tmp,
+			     struct sinks *s)
+{
+	const struct sink *ko = &s->s[S_OFFSET], *kl = &s->s[S_LENGTH];
+	uint64_t first_off = 0, bad = 0, base;
+	unsigned shift, mode, w;
+
+	if (len - *pos < 2)
+		return -EBADMSG;
+	shift = in[(*pos)++];
+	mode = in[(*pos)++];
 	if (shift > NVT_MAX_SHIFT)
 		return -EBADMSG;
-	/* Delta mode needs the lengths, which come after the offsets: park the
-	 * zigzag deltas in out[].offset until the lengths are known. */
 	if (mode == NVT_OFFSET_DELTA) {
-		if (get_varint(in, len, &pos, &first_off) || get_column(in, len, &pos, tmp, n - 1))
+		if (get_varint(in, len, pos, &first_off))
 			return -EBADMSG;
+		if (!ko->p) {
+			if (skip_column(in, len, pos, tmp, n - 1, UINT64_MAX))
+				return -EBADMSG;
+		} else {
+			if (get_column(in, len, pos, tmp, n - 1))
+				return -EBADMSG;
+			for (size_t i = 1; i < n; i++)
+				AT(ko, uint64_t, i) = tmp[i - 1];
+		}
 		if ((first_off << shift) >> shift != first_off)
 			return -EBADMSG;
-		out[0].offset = first_off << shift;
-		for (size_t i = 1; i < n; i++)
-			out[i].offset = tmp[i - 1];
-		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, (uint64_t)UINT32_MAX >> shift))
-			return -EBADMSG;
-		for (size_t i = 0; i < n; i++)
-			out[i].length = (uint32_t)(tmp[i] << shift);
-		for (size_t i = 1; i < n; i++)
-			out[i].offset = out[i - 1].offset + out[i - 1].length +
-					unzz_shift(out[i].offset, shift);
+		if (ko->p)
+			AT(ko, uint64_t, 0) = first_off << shift;
 	} else if (mode == NVT_OFFSET_ABS) {
-		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT64_MAX >> shift))
-			return -EBADMSG;
-		for (size_t i = 0; i < n; i++)
-			out[i].offset = tmp[i] << shift;
-		if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, (uint64_t)UINT32_MAX >> shift))
-			return -EBADMSG;
-		for (size_t i = 0; i < n; i++)
-			out[i].length = (uint32_t)(tmp[i] << shift);
+		if (!ko->p) {
+			if (skip_column(in, len, pos, tmp, n, UINT64_MAX >> shift))
+				return -EBADMSG;
+		} else {
+			if (col_head(in, len, pos, n, &w, &base))
+				return -EBADMSG;
+			if (!w)
+				s->uniform |= NVT_COL_OFFSET;
+			planes_to_u64(in + *pos, n, w, base, tmp);
+			*pos += (size_t)w * n;
+			for (size_t i = 0; i < n; i++) {
+				bad |= tmp[i] > UINT64_MAX >> shift;
+				AT(ko, uint64_t, i) = tmp[i] << shift;
+			}
+			if (bad)
+				return -EBADMSG;
+		}
 	} else {
 		return -EBADMSG;
 	}
 
-	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT32_MAX))
+	if (col_head(in, len, pos, n, &w, &base))
 		return -EBADMSG;
+	if (!w)
+		s->uniform |= NVT_COL_LENGTH;
+	planes_to_u64(in + *pos, n, w, base, tmp);
+	*pos += (size_t)w * n;
 	for (size_t i = 0; i < n; i++)
-		out[i].status = (int32_t)unzz_shift(tmp[i], 0);
-	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT16_MAX))
+		bad |= tmp[i] > (uint64_t)UINT32_MAX >> shift;
+	if (bad)
 		return -EBADMSG;
-	for (size_t i = 0; i < n; i++)
-		out[i].qd = (uint16_t)tmp[i];
-	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT8_MAX))
+	if (mode == NVT_OFFSET_DELTA && ko->p)
+		for (size_t i = 1; i < n; i++)
+			AT(ko, uint64_t, i) = AT(ko, uint64_t, i - 1) + (tmp[i - 1] << shift) +
+					      unzz_shift(AT(ko, uint64_t, i), shift);
+	if (kl->p) {
+		if (kl->stride == sizeof(uint32_t)) {
+			uint32_t *o = kl->p;
+
+			for (size_t i = 0; i < n; i++)
+				o[i] = (uint32_t)(tmp[i] << shift);
+		} else {
+			for (size_t i = 0; i < n; i++)
+				AT(kl, uint32_t, i) = (uint32_t)(tmp[i] << shift);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The payload decoder behind nvt_decode_cols and nvt_decode_records: the
+ * columns in file order, each checked as the format requires (width,
+ * room, varints, values fitting their field, exact consumption) whether
+ * it is stored or not, so both entry points accept exactly the same
+ * payloads.
+ */
+static int decode_payload(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
+			  struct sinks *s, const char **why)
+{
+	size_t pos = 0;
+
+	*why = "malformed block payload";
+	s->uniform = 0;
+	if (!n)
 		return -EBADMSG;
-	for (size_t i = 0; i < n; i++)
-		out[i].op = (uint8_t)tmp[i];
-	if (get_column(in, len, &pos, tmp, n) || !col_fits(tmp, n, UINT8_MAX))
+	if (dec_complete(in, len, &pos, n, tmp, s) ||
+	    dec_latency(in, len, &pos, n, tmp, s) ||
+	    dec_offset_length(in, len, &pos, n, tmp, s) ||
+	    dec_status(in, len, &pos, n, tmp, &s->s[S_STATUS], UINT32_MAX, &s->uniform,
+		       NVT_COL_STATUS) ||
+	    dec_u16(in, len, &pos, n, tmp, &s->s[S_QD], UINT16_MAX, &s->uniform, NVT_COL_QD) ||
+	    dec_u8(in, len, &pos, n, tmp, &s->s[S_OP], UINT8_MAX, &s->uniform, NVT_COL_OP) ||
+	    dec_u8(in, len, &pos, n, tmp, &s->s[S_FILE], UINT8_MAX, &s->uniform, NVT_COL_FILE))
 		return -EBADMSG;
-	for (size_t i = 0; i < n; i++)
-		out[i].file = (uint8_t)tmp[i];
 	if (pos != len) {
 		*why = "block payload has trailing bytes";
 		return -EBADMSG;
 	}
 	*why = NULL;
 	return 0;
+}
+
+int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
+		       struct nvt_record *out, const char **why)
+{
+	struct sinks s = { .submit = true };
+	const size_t st = sizeof(*out);
+
+	s.s[S_COMPLETE] = (struct sink){ &out->complete_ns, st };
+	s.s[S_LATENCY] = (struct sink){ &out->submit_ns, st };
+	s.s[S_OFFSET] = (struct sink){ &out->offset, st };
+	s.s[S_LENGTH] = (struct sink){ &out->length, st };
+	s.s[S_STATUS] = (struct sink){ &out->status, st };
+	s.s[S_QD] = (struct sink){ &out->qd, st };
+	s.s[S_OP] = (struct sink){ &out->op, st };
+	s.s[S_FILE] = (struct sink){ &out->file, st };
+	return decode_payload(in, len, n, tmp, &s, why);
+}
+
+int nvt_decode_cols(const uint8_t *in, size_t len, size_t n, unsigned want, uint64_t *tmp,
+		    struct nvt_cols *c, const char **why)
+{
+	struct sinks s = { .submit = false };
+	int err;
+
+	s.s[S_COMPLETE] = (struct sink){ c->complete_ns, sizeof(uint64_t) };
+	if (want & NVT_COL_LATENCY)
+		s.s[S_LATENCY] = (struct sink){ c->latency_ns, sizeof(uint64_t) };
+	if (want & NVT_COL_OFFSET)
+		s.s[S_OFFSET] = (struct sink){ c->offset, sizeof(uint64_t) };
+	if (want & NVT_COL_LENGTH)
+		s.s[S_LENGTH] = (struct sink){ c->length, sizeof(uint32_t) };
+	if (want & NVT_COL_STATUS)
+		s.s[S_STATUS] = (struct sink){ c->status, sizeof(int32_t) };
+	if (want & NVT_COL_QD)
+		s.s[S_QD] = (struct sink){ c->qd, sizeof(uint16_t) };
+	if (want & NVT_COL_OP)
+		s.s[S_OP] = (struct sink){ c->op, sizeof(uint8_t) };
+	if (want & NVT_COL_FILE)
+		s.s[S_FILE] = (struct sink){ c->file, sizeof(uint8_t) };
+	err = decode_payload(in, len, n, tmp, &s, why);
+	c->n = err ? 0 : n;
+	c->uniform = s.uniform & want;
+	c->min_complete_ns = s.lo;
+	c->max_complete_ns = s.hi;
+	return err;
 }
 
 /* ---- block encoder ---- */

@@ -102,6 +102,15 @@ int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
 		       struct nvt_record *out, const char **why);
 
 /*
+ * The same payload as columns: c's arrays for the NVT_COL_* bits in want
+ * (and complete_ns, always) must hold n values; the others are checked,
+ * not stored.  Fills c->n, c->uniform and the min/max completion time.
+ * Accepts and rejects exactly what nvt_decode_records does.
+ */
+int nvt_decode_cols(const uint8_t *in, size_t len, size_t n, unsigned want, uint64_t *tmp,
+		    struct nvt_cols *c, const char **why);
+
+/*
  * A block encoder: columns, then deflate (Z_RLE strategy at level 1, the
  * default strategy at 2..9), then CRCs.  Holds buffers for max_records.
  */

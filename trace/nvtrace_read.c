@@ -36,6 +36,10 @@ struct nvt_reader {
 	struct nvt_record *recs;
 	uint64_t *tmp;
 	size_t rec_cap, tmp_cap;
+	z_stream *z;			/* raw inflate, reset per block */
+	struct nvt_cols cols;		/* nvt_reader_next_cols: arrays of col_cap */
+	size_t col_cap;
+	struct nvt_cols view;		/* what next_cols returned: unwanted arrays NULL */
 
 	uint32_t next_seq;
 	bool seeked;			/* counts no longer start at block 0 */
@@ -167,18 +171,58 @@ static ssize_t read_payload(struct nvt_reader *r, size_t n)
 
 static int read_footer(struct nvt_reader *r, const uint8_t magic[4]);
 
-int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, size_t *n)
+/*
+ * Inflate the payload's zlib stream (RFC 1950) into r->raw: exactly raw_len
+ * bytes, as uncompress() would, but with one z_stream kept for the whole
+ * file and without recomputing the stream's Adler-32 trailer (the payload
+ * CRC32, already checked, covers those bytes; the trailer must be present).
+ * The 2-byte zlib header is checked as inflate() checks it: deflate,
+ * window <= 32 KiB, FCHECK, no preset dictionary.  0 or -EBADMSG/-ENOMEM.
+ */
+static int inflate_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
+{
+	const uint8_t *c = r->comp;
+	z_stream *z = r->z;
+	int zr;
+
+	if (h->comp_len < 2 + 4 || (c[0] & 0x0f) != Z_DEFLATED || (c[0] >> 4) > 7 ||
+	    ((unsigned)c[0] << 8 | c[1]) % 31 || (c[1] & 0x20))
+		return -EBADMSG;
+	if (!z) {
+		z = calloc(1, sizeof(*z));
+		if (!z)
+			return -ENOMEM;
+		if (inflateInit2(z, -MAX_WBITS) != Z_OK) {
+			free(z);
+			return -ENOMEM;
+		}
+		r->z = z;
+	} else if (inflateReset(z) != Z_OK) {
+		return -EBADMSG;
+	}
+	z->next_in = (Bytef *)(uintptr_t)(c + 2);
+	z->avail_in = h->comp_len - 2;
+	z->next_out = r->raw;
+	z->avail_out = h->raw_len;
+	zr = inflate(z, Z_FINISH);
+	if (zr != Z_STREAM_END || z->total_out != h->raw_len || z->avail_in < 4)
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * The framing part of reading a block: header, sequence, payload CRC,
+ * inflate into r->raw.  Returns 1 with *h and *at set, 0 at the end of
+ * the usable data, or the sticky error.
+ */
+static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *at)
 {
 	uint8_t hb[NVT_BLOCK_HDR_LEN];
-	struct nvt_block_hdr h;
-	uint64_t at = r->pos, lo, hi;
 	const char *why;
-	uLongf rawlen;
 	ssize_t k;
 	int err;
 
-	*recs = NULL;
-	*n = 0;
+	*at = r->pos;
 	if (r->done)
 		return r->done < 0 ? r->done : 0;
 
@@ -200,63 +244,170 @@ int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, 
 			return 0;
 		}
 		return fail(r, -EBADMSG, "damaged: no block or footer magic at offset %" PRIu64
-			    " (expected block %" PRIu32 ")", at, r->next_seq);
+			    " (expected block %" PRIu32 ")", *at, r->next_seq);
 	}
 	k = read_full(r, hb + 4, sizeof(hb) - 4);
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if ((size_t)k < sizeof(hb) - 4)
 		return end_truncated(r, NULL, 0);
-	err = nvt_block_hdr_unpack(hb, &h, &why);
+	err = nvt_block_hdr_unpack(hb, h, &why);
 	if (err)
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
-			    r->next_seq, at, why);
-	if (h.seq != r->next_seq)
+			    r->next_seq, *at, why);
+	if (h->seq != r->next_seq)
 		return fail(r, -EBADMSG, "damaged: block at offset %" PRIu64 " has sequence %" PRIu32
-			    ", expected %" PRIu32, at, h.seq, r->next_seq);
+			    ", expected %" PRIu32, *at, h->seq, r->next_seq);
 
-	if (grow((void **)&r->raw, &r->raw_cap, h.raw_len ? h.raw_len : 1, 1) ||
-	    grow((void **)&r->recs, &r->rec_cap, h.nrec, sizeof(*r->recs)) ||
-	    grow((void **)&r->tmp, &r->tmp_cap, h.nrec, sizeof(*r->tmp)))
-		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
+	if (grow((void **)&r->raw, &r->raw_cap, h->raw_len ? h->raw_len : 1, 1) ||
+	    grow((void **)&r->tmp, &r->tmp_cap, h->nrec, sizeof(*r->tmp)))
+		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h->seq);
 
-	k = read_payload(r, h.comp_len);
+	k = read_payload(r, h->comp_len);
 	if (k == -ENOMEM)
-		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
+		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h->seq);
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
-	if ((size_t)k < h.comp_len)
+	if ((size_t)k < h->comp_len)
 		return end_truncated(r, NULL, 0);
-	if (nvt_crc32(r->comp, h.comp_len) != h.payload_crc)
+	if (nvt_crc32(r->comp, h->comp_len) != h->payload_crc)
 		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
-			    ": payload CRC mismatch", h.seq, at);
-	rawlen = h.raw_len;
-	if (uncompress(r->raw, &rawlen, r->comp, h.comp_len) != Z_OK || rawlen != h.raw_len)
+			    ": payload CRC mismatch", h->seq, *at);
+	err = inflate_payload(r, h);
+	if (err == -ENOMEM)
+		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h->seq);
+	if (err)
 		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
-			    ": payload does not inflate to %" PRIu32 " bytes", h.seq, at, h.raw_len);
+			    ": payload does not inflate to %" PRIu32 " bytes", h->seq, *at, h->raw_len);
+	return 1;
+}
+
+/* After decoding: the block's completion range must be the header's; count it. */
+static int finish_block(struct nvt_reader *r, const struct nvt_block_hdr *h, uint64_t at,
+			uint64_t lo, uint64_t hi)
+{
+	if (lo != h->min_complete_ns || hi != h->max_complete_ns)
+		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
+			    ": completion times disagree with the block header", h->seq, at);
+	r->next_seq++;
+	r->info.blocks++;
+	r->info.records += h->nrec;
+	r->info.used_bytes = r->pos;
+	r->info.last_block_offset = at;
+	return 1;
+}
+
+int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, size_t *n)
+{
+	struct nvt_block_hdr h;
+	uint64_t at, lo, hi;
+	const char *why;
+	int err;
+
+	*recs = NULL;
+	*n = 0;
+	err = read_block(r, &h, &at);
+	if (err <= 0)
+		return err;
+	if (h.nrec > r->rec_cap) {
+		struct nvt_record *p = realloc(r->recs, h.nrec * sizeof(*p));
+
+		if (!p)
+			return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
+		/* the decoder sets every field: zero the padding once */
+		memset(p + r->rec_cap, 0, (h.nrec - r->rec_cap) * sizeof(*p));
+		r->recs = p;
+		r->rec_cap = h.nrec;
+	}
 	err = nvt_decode_records(r->raw, h.raw_len, h.nrec, r->tmp, r->recs, &why);
 	if (err)
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
 			    h.seq, at, why);
 	lo = hi = r->recs[0].complete_ns;
 	for (uint32_t i = 1; i < h.nrec; i++) {
-		if (r->recs[i].complete_ns < lo)
-			lo = r->recs[i].complete_ns;
-		if (r->recs[i].complete_ns > hi)
-			hi = r->recs[i].complete_ns;
+		lo = r->recs[i].complete_ns < lo ? r->recs[i].complete_ns : lo;
+		hi = r->recs[i].complete_ns > hi ? r->recs[i].complete_ns : hi;
 	}
-	if (lo != h.min_complete_ns || hi != h.max_complete_ns)
-		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
-			    ": completion times disagree with the block header", h.seq, at);
+	err = finish_block(r, &h, at, lo, hi);
+	if (err == 1) {
+		*recs = r->recs;
+		*n = h.nrec;
+	}
+	return err;
+}
 
-	r->next_seq++;
-	r->info.blocks++;
-	r->info.records += h.nrec;
-	r->info.used_bytes = r->pos;
-	r->info.last_block_offset = at;
-	*recs = r->recs;
-	*n = h.nrec;
-	return 1;
+/* The column arrays for nrec values of the columns in want (and complete_ns). */
+static int grow_cols(struct nvt_reader *r, size_t nrec, unsigned want)
+{
+	struct nvt_cols *c = &r->cols;
+	struct { unsigned bit; void **p; size_t size; } a[] = {
+		{ 0, (void **)&c->complete_ns, sizeof(*c->complete_ns) },
+		{ NVT_COL_LATENCY, (void **)&c->latency_ns, sizeof(*c->latency_ns) },
+		{ NVT_COL_OFFSET, (void **)&c->offset, sizeof(*c->offset) },
+		{ NVT_COL_LENGTH, (void **)&c->length, sizeof(*c->length) },
+		{ NVT_COL_STATUS, (void **)&c->status, sizeof(*c->status) },
+		{ NVT_COL_QD, (void **)&c->qd, sizeof(*c->qd) },
+		{ NVT_COL_OP, (void **)&c->op, sizeof(*c->op) },
+		{ NVT_COL_FILE, (void **)&c->file, sizeof(*c->file) },
+	};
+
+	if (nrec > r->col_cap) {	/* every array to the new size */
+		for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+			free(*a[i].p);
+			*a[i].p = NULL;
+		}
+		r->col_cap = nrec;
+	}
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		if (*a[i].p || (a[i].bit && !(want & a[i].bit)))
+			continue;
+		*a[i].p = malloc(r->col_cap * a[i].size);
+		if (!*a[i].p)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int nvt_reader_next_cols(struct nvt_reader *r, unsigned want, const struct nvt_cols **cp)
+{
+	struct nvt_cols c;
+	struct nvt_block_hdr h;
+	const char *why;
+	uint64_t at;
+	int err;
+
+	*cp = NULL;
+	want &= NVT_COL_ALL;
+	err = read_block(r, &h, &at);
+	if (err <= 0)
+		return err;
+	if (grow_cols(r, h.nrec, want))
+		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
+	c = r->cols;
+	if (!(want & NVT_COL_LATENCY))
+		c.latency_ns = NULL;
+	if (!(want & NVT_COL_OFFSET))
+		c.offset = NULL;
+	if (!(want & NVT_COL_LENGTH))
+		c.length = NULL;
+	if (!(want & NVT_COL_STATUS))
+		c.status = NULL;
+	if (!(want & NVT_COL_QD))
+		c.qd = NULL;
+	if (!(want & NVT_COL_OP))
+		c.op = NULL;
+	if (!(want & NVT_COL_FILE))
+		c.file = NULL;
+	err = nvt_decode_cols(r->raw, h.raw_len, h.nrec, want, r->tmp, &c, &why);
+	if (err)
+		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
+			    h.seq, at, why);
+	err = finish_block(r, &h, at, c.min_complete_ns, c.max_complete_ns);
+	if (err == 1) {
+		r->view = c;
+		*cp = &r->view;
+	}
+	return err;
 }
 
 /* The footer's totals must describe exactly the blocks read. */
@@ -553,6 +704,18 @@ void nvt_reader_close(struct nvt_reader *r)
 	free(r->raw);
 	free(r->recs);
 	free(r->tmp);
+	if (r->z) {
+		inflateEnd(r->z);
+		free(r->z);
+	}
+	free(r->cols.complete_ns);
+	free(r->cols.latency_ns);
+	free(r->cols.offset);
+	free(r->cols.length);
+	free(r->cols.status);
+	free(r->cols.qd);
+	free(r->cols.op);
+	free(r->cols.file);
 	free(r->path);
 	free(r);
 }

@@ -674,6 +674,145 @@ TEST(decode_garbage)
 	nvt_buf_free(&fb);
 }
 
+/* Record i of recs and value i of the wanted columns c agree. */
+static int col_eq(const struct nvt_cols *c, unsigned want, size_t i, const struct nvt_record *x)
+{
+	return c->complete_ns[i] == x->complete_ns &&
+	       (!(want & NVT_COL_LATENCY) || c->latency_ns[i] == x->complete_ns - x->submit_ns) &&
+	       (!(want & NVT_COL_OFFSET) || c->offset[i] == x->offset) &&
+	       (!(want & NVT_COL_LENGTH) || c->length[i] == x->length) &&
+	       (!(want & NVT_COL_STATUS) || c->status[i] == x->status) &&
+	       (!(want & NVT_COL_QD) || c->qd[i] == x->qd) &&
+	       (!(want & NVT_COL_OP) || c->op[i] == x->op) &&
+	       (!(want & NVT_COL_FILE) || c->file[i] == x->file);
+}
+
+/* The uniform bits are true: every value of such a column equals value 0. */
+static int uniform_ok(const struct nvt_cols *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (((c->uniform & NVT_COL_LATENCY) && c->latency_ns[i] != c->latency_ns[0]) ||
+		    ((c->uniform & NVT_COL_OFFSET) && c->offset[i] != c->offset[0]) ||
+		    ((c->uniform & NVT_COL_LENGTH) && c->length[i] != c->length[0]) ||
+		    ((c->uniform & NVT_COL_STATUS) && c->status[i] != c->status[0]) ||
+		    ((c->uniform & NVT_COL_QD) && c->qd[i] != c->qd[0]) ||
+		    ((c->uniform & NVT_COL_OP) && c->op[i] != c->op[0]) ||
+		    ((c->uniform & NVT_COL_FILE) && c->file[i] != c->file[0]))
+			return 0;
+	return 1;
+}
+
+/*
+ * nvt_reader_next_cols equals nvt_reader_next_block value for value, for
+ * every pattern (absolute and delta offsets, constant and varying columns),
+ * with a random set of columns per block and the two calls mixed on one
+ * reader; unwanted columns are NULL.
+ */
+TEST(cols_equal_records)
+{
+	struct gen_rng rng = { 4242 };
+
+	for (unsigned pat = GEN_RANDREAD; pat <= GEN_MIXED; pat++) {
+		struct nvt_writer_opts o = { .block_records = 1000 + 777 * pat };
+		struct nvt_record *want = NULL;
+		struct nvt_reader *r = NULL;
+		const char *p = tpath("cols.nvt");
+		const size_t n = 20000;
+		size_t got = 0;
+		int err, bad = 0;
+
+		CHECK_EQ_I64(write_trace(p, pat, 16, 7 + pat, n, &o, &want), 0);
+		CHECK_EQ_I64(nvt_reader_open(&r, p), 0);
+		for (;;) {
+			unsigned w = (unsigned)gen_below(&rng, NVT_COL_ALL + 1);
+			const struct nvt_cols *c;
+			const struct nvt_record *recs;
+			size_t k;
+
+			if (gen_below(&rng, 4) == 0) {	/* now and then a records block */
+				if ((err = nvt_reader_next_block(r, &recs, &k)) != 1)
+					break;
+				for (size_t i = 0; i < k; i++)
+					bad += got + i >= n || !rec_eq(&recs[i], &want[got + i]);
+				got += k;
+				continue;
+			}
+			if ((err = nvt_reader_next_cols(r, w, &c)) != 1)
+				break;
+			bad += !uniform_ok(c) || (c->uniform & ~w);
+			bad += !(w & NVT_COL_LATENCY) != !c->latency_ns || !(w & NVT_COL_OFFSET) != !c->offset ||
+			       !(w & NVT_COL_LENGTH) != !c->length || !(w & NVT_COL_STATUS) != !c->status ||
+			       !(w & NVT_COL_QD) != !c->qd || !(w & NVT_COL_OP) != !c->op ||
+			       !(w & NVT_COL_FILE) != !c->file;
+			for (size_t i = 0; i < c->n; i++)
+				bad += got + i >= n || !col_eq(c, w, i, &want[got + i]);
+			got += c->n;
+		}
+		CHECK_EQ_I64(err, 0);
+		CHECK_EQ_U64(got, n);
+		CHECK_EQ_I64(bad, 0);
+		nvt_reader_close(r);
+		free(want);
+	}
+}
+
+/*
+ * The column decoder accepts and rejects exactly the payloads the record
+ * decoder does (mutated and cut payloads of every pattern, any set of
+ * columns), and what it accepts equals the records.
+ */
+TEST(decode_cols_garbage)
+{
+	struct gen_rng rng = { 31337 };
+	enum { N = 300 };
+	struct nvt_record rec[N], out[N];
+	uint64_t tmp[N], lat[N], off[N], cpl[N], lo, hi;
+	uint32_t len[N];
+	int32_t st[N];
+	uint16_t qd[N];
+	uint8_t op[N], file[N], m[N * 44 + 256];
+	struct nvt_cols c = { .complete_ns = cpl, .latency_ns = lat, .offset = off, .length = len,
+			      .status = st, .qd = qd, .op = op, .file = file };
+	int ok = 0, rejected = 0, differ = 0;
+
+	for (unsigned pat = GEN_RANDREAD; pat <= GEN_MIXED; pat++) {
+		struct nvt_buf raw = { 0 };
+		struct gen g;
+
+		gen_init(&g, pat, 8, 3 + pat);
+		for (int i = 0; i < N; i++)
+			gen_record(&g, &rec[i]);
+		CHECK_EQ_I64(nvt_encode_records(rec, N, tmp, &raw, &lo, &hi), 0);
+		for (int round = 0; round < 6000; round++) {
+			size_t mlen = raw.len, nrec = round % 5 ? N : 1 + gen_below(&rng, N);
+			unsigned want = (unsigned)gen_below(&rng, NVT_COL_ALL + 1);
+			const char *why1, *why2;
+			int e1, e2;
+
+			memcpy(m, raw.p, raw.len);
+			for (size_t k = round % 7 ? 1 + gen_below(&rng, 3) : 0; k; k--)
+				m[gen_below(&rng, mlen)] = (uint8_t)gen_next(&rng);
+			if (gen_below(&rng, 4) == 0)
+				mlen = gen_below(&rng, mlen + 1);
+			e1 = nvt_decode_records(m, mlen, nrec, tmp, out, &why1);
+			e2 = nvt_decode_cols(m, mlen, nrec, want, tmp, &c, &why2);
+			differ += e1 != e2 || (e1 && strcmp(why1, why2));
+			if (e1 || e2) {
+				rejected++;
+				continue;
+			}
+			ok++;
+			differ += c.n != nrec;
+			for (size_t i = 0; i < nrec; i++)
+				differ += !col_eq(&c, want, i, &out[i]);
+		}
+		nvt_buf_free(&raw);
+	}
+	CHECK_EQ_I64(differ, 0);
+	CHECK(ok > 1000);
+	CHECK(rejected > 1000);
+}
+
 TEST(op_names)
 {
 	CHECK_STR(nvt_op_name(NVT_OP_READ), "read");
@@ -698,6 +837,8 @@ int main(void)
 	RUN(roundtrip_seqwrite);
 	RUN(roundtrip_mixed);
 	RUN(roundtrip_extremes);
+	RUN(cols_equal_records);
+	RUN(decode_cols_garbage);
 	RUN(empty_trace);
 	RUN(header_footer_kv);
 	RUN(size_randread_1g);
