@@ -260,6 +260,117 @@ void nv_exact_add(struct nv_exact *e, uint64_t v)
 	}
 }
 
+/*
+ * nv_exact_add for each of v[0..n), in order, with pass 1's state in
+ * locals: the same histogram, sums (the sum of squares accumulated in the
+ * same order, so bit for bit the same double) and dense counts.  A value
+ * the dense array cannot count yet (larger than it, or the single-pass
+ * data given up) goes through nv_exact_add with the state stored back.
+ */
+void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
+{
+	uint64_t *hist = e->hist, mn, mx, shift, dense_n;
+	uint32_t *dense;
+	__int128 sum;
+	double sumsq;
+	size_t i = 0, start, ndense;
+	bool counting;
+
+	if (e->pass != 0 || e->finished) {
+		for (; i < n; i++)
+			nv_exact_add(e, v[i]);
+		return;
+	}
+	if (n && !e->pass_n)
+		nv_exact_add(e, v[i++]);	/* the first value sets min, max, shift */
+	while (i < n) {
+		mn = e->min;
+		mx = e->max;
+		shift = e->shift;
+		sum = e->sum;
+		sumsq = e->sumsq;
+		counting = !e->single_failed;
+		dense = e->dense;
+		ndense = e->ndense;
+		dense_n = e->dense_n;
+		for (start = i; i < n; i++) {
+			uint64_t x = v[i];
+			double d;
+
+			if (counting) {
+				if (x >= ndense || dense[x] == UINT32_MAX)
+					break;
+				dense[x]++;
+				dense_n++;
+			}
+			hist[bucket_of(x)]++;
+			mn = x < mn ? x : mn;
+			mx = x > mx ? x : mx;
+			d = (double)x - (double)shift;
+			sum += (__int128)x - (__int128)shift;
+			sumsq += d * d;
+		}
+		e->pass_n += i - start;
+		e->min = mn;
+		e->max = mx;
+		e->sum = sum;
+		e->sumsq = sumsq;
+		e->dense_n = dense_n;
+		if (i < n)
+			nv_exact_add(e, v[i++]);
+	}
+}
+
+/*
+ * A deep copy of pass 1's state; -EINVAL once a pass ended (the probes of
+ * later passes are not copied), -ENOMEM.  The copy continues exactly as the
+ * original would: the same values added to both give the same results.
+ */
+int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
+{
+	struct nv_exact *e;
+	size_t ocap = 0;
+
+	*dst = NULL;
+	if (src->pass || src->finished)
+		return -EINVAL;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	*e = *src;
+	e->t = NULL;
+	e->probes = NULL;
+	e->hist = NULL;
+	e->dense = NULL;
+	e->ovf = NULL;
+	if (src->ovf) {		/* the capacity single_add would have given it */
+		ocap = src->novf ? (size_t)2 << (63 - __builtin_clzll(src->novf)) : 1024;
+		if (ocap > src->ovf_cap)
+			ocap = src->ovf_cap;
+		if (ocap < src->novf)
+			ocap = src->novf;
+	}
+	e->t = malloc((src->ntarget ? src->ntarget : 1) * sizeof(*e->t));
+	e->probes = calloc(src->ntarget ? src->ntarget : 1, sizeof(*e->probes));
+	e->hist = malloc(NBUCKETS * sizeof(*e->hist));
+	if (src->dense)
+		e->dense = malloc(src->ndense * sizeof(*e->dense));
+	if (src->ovf)
+		e->ovf = malloc((ocap ? ocap : 1) * sizeof(*e->ovf));
+	if (!e->t || !e->probes || !e->hist || (src->dense && !e->dense) || (src->ovf && !e->ovf)) {
+		nv_exact_free(e);
+		return -ENOMEM;
+	}
+	memcpy(e->t, src->t, src->ntarget * sizeof(*e->t));
+	memcpy(e->hist, src->hist, NBUCKETS * sizeof(*e->hist));
+	if (src->dense)
+		memcpy(e->dense, src->dense, src->ndense * sizeof(*e->dense));
+	if (src->ovf)
+		memcpy(e->ovf, src->ovf, src->novf * sizeof(*e->ovf));
+	*dst = e;
+	return 0;
+}
+
 static void swap64(uint64_t *a, uint64_t *b)
 {
 	uint64_t t = *a;

@@ -51,6 +51,16 @@ void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub);
  */
 void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap);
 void nv_exact_add(struct nv_exact *e, uint64_t v);
+/* nv_exact_add(e, v[i]) for i = 0..n-1, in order, with the same results; faster. */
+void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n);
+/*
+ * *dst = a copy of e during pass 1 (before the first nv_exact_end_pass):
+ * both go on independently, and a value added to the copy counts as if it
+ * had been added to e from the start.  E.g. the all-operations statistics
+ * of a trace: a copy of the first operation's, taken when a second
+ * operation shows up.  0, -EINVAL after pass 1, -ENOMEM.
+ */
+int nv_exact_clone(const struct nv_exact *e, struct nv_exact **dst);
 /*
  * End the current pass: 1 = feed the same values again, 0 = results ready
  * (also for zero values), -EINVAL = this pass saw a different number of

@@ -238,6 +238,159 @@ TEST(single_pass)
 	free(v);
 }
 
+/*
+ * Feed v[0..n) to a fresh state: one value at a time (batch 0) or through
+ * nv_exact_add_many in pseudo-random batches of 1..batch values, every pass.
+ * dense/ovf: nv_exact_set_single (dense 0: the multi-pass path only).
+ */
+static struct nv_exact *feed(const uint64_t *v, size_t n, size_t batch, uint64_t dense, size_t ovf)
+{
+	struct gen_rng rng = { 7 };
+	struct nv_exact *e;
+	int err;
+
+	if (nv_exact_new(&e, pcts, NPCT))
+		return NULL;
+	nv_exact_set_single(e, dense, ovf);
+	nv_exact_set_limits(e, 64, 16);
+	do {
+		for (size_t i = 0; i < n;) {
+			size_t k = batch ? 1 + gen_below(&rng, batch) : 1;
+
+			if (k > n - i)
+				k = n - i;
+			if (batch)
+				nv_exact_add_many(e, v + i, k);
+			else
+				nv_exact_add(e, v[i]);
+			i += k;
+		}
+	} while ((err = nv_exact_end_pass(e)) == 1);
+	if (err) {
+		nv_exact_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* Every result of a and b, bit for bit (doubles compared as bytes). */
+static int same_results(const struct nv_exact *a, const struct nv_exact *b)
+{
+	double ma = nv_exact_mean(a), mb = nv_exact_mean(b), sa = nv_exact_stdev(a), sb = nv_exact_stdev(b);
+	const uint64_t *ha = nv_exact_hist(a), *hb = nv_exact_hist(b);
+
+	if (nv_exact_count(a) != nv_exact_count(b) || nv_exact_min(a) != nv_exact_min(b) ||
+	    nv_exact_max(a) != nv_exact_max(b) || nv_exact_passes(a) != nv_exact_passes(b) ||
+	    memcmp(&ma, &mb, sizeof(ma)) || memcmp(&sa, &sb, sizeof(sa)))
+		return 0;
+	for (size_t i = 0; i < NPCT; i++)
+		if (nv_exact_value(a, i) != nv_exact_value(b, i))
+			return 0;
+	if (!ha || !hb)
+		return ha == hb;
+	return !memcmp(ha, hb, NV_EXACT_NBUCKETS * sizeof(*ha));
+}
+
+/*
+ * nv_exact_add_many equals nv_exact_add value for value: latency-like
+ * values with a tail beyond the dense range, huge values, runs of equal
+ * values; with the dense array growing, the overflow list filling up (the
+ * multi-pass fallback mid-batch) and the single-pass path off.
+ */
+TEST(add_many_equals_add)
+{
+	const struct { uint64_t dense; size_t ovf; } lim[] = {
+		{ 0, 0 }, { 1u << 21, 1u << 20 }, { 4096, 50 }, { 100000, 3 }, { 1, 0 },
+	};
+	const size_t n = 20000;
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct gen_rng rng = { 99 };
+
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	for (unsigned kind = 0; kind < 4; kind++) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = gen_next(&rng);
+
+			v[i] = kind == 0 ? 15000 + r % 10000 + (r % 97 == 0 ? r % 5000000 : 0) :
+			       kind == 1 ? r :
+			       kind == 2 ? (i / 700) * 3 :
+			       r % 300;
+		}
+		for (size_t l = 0; l < sizeof(lim) / sizeof(lim[0]); l++) {
+			struct nv_exact *a = feed(v, n, 0, lim[l].dense, lim[l].ovf);
+			struct nv_exact *b = feed(v, n, 1000, lim[l].dense, lim[l].ovf);
+			struct nv_exact *c = feed(v, n, 1, lim[l].dense, lim[l].ovf);
+
+			CHECK(a && b && c);
+			if (a && b && c) {
+				CHECK(same_results(a, b));
+				CHECK(same_results(a, c));
+			}
+			nv_exact_free(a);
+			nv_exact_free(b);
+			nv_exact_free(c);
+		}
+	}
+	free(v);
+}
+
+/*
+ * A clone taken at value k of pass 1 and fed the rest ends exactly like a
+ * state fed every value; the original goes on unaffected.  After pass 1
+ * cloning is refused.
+ */
+TEST(clone_continues)
+{
+	const size_t n = 6000;
+	uint64_t v[6000];
+	struct gen_rng rng = { 5 };
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = gen_below(&rng, 8) ? 10000 + gen_below(&rng, 3000) : gen_next(&rng) >> 20;
+	for (size_t k = 0; k <= n; k += 1500) {
+		for (unsigned cfg = 0; cfg < 3; cfg++) {
+			uint64_t dense = cfg == 0 ? 1u << 21 : cfg == 1 ? 0 : 11000;
+			size_t ovf = cfg == 2 ? 200 : 1u << 20;
+			struct nv_exact *e = NULL, *c = NULL, *d = NULL, *want = feed(v, n, 0, dense, ovf);
+			int errc = 1, erre = 1;
+
+			CHECK(want != NULL);
+			CHECK_EQ_I64(nv_exact_new(&e, pcts, NPCT), 0);
+			if (!want || !e) {
+				nv_exact_free(want);
+				nv_exact_free(e);
+				continue;
+			}
+			nv_exact_set_single(e, dense, ovf);
+			nv_exact_set_limits(e, 64, 16);
+			nv_exact_add_many(e, v, k);
+			CHECK_EQ_I64(nv_exact_clone(e, &c), 0);
+			for (unsigned pass = 0; c && errc == 1 && erre == 1; pass++) {
+				const uint64_t *rest = pass ? v : v + k;
+				size_t nrest = pass ? n : n - k;
+
+				nv_exact_add_many(c, rest, nrest);
+				nv_exact_add_many(e, rest, nrest);
+				errc = nv_exact_end_pass(c);
+				erre = nv_exact_end_pass(e);
+			}
+			CHECK_EQ_I64(errc, 0);
+			CHECK_EQ_I64(erre, 0);
+			CHECK(c && same_results(c, want));
+			CHECK(same_results(e, want));
+			if (c) {
+				CHECK_EQ_I64(nv_exact_clone(c, &d), -EINVAL);
+				CHECK(d == NULL);
+			}
+			nv_exact_free(c);
+			nv_exact_free(e);
+			nv_exact_free(want);
+		}
+	}
+}
+
 int main(void)
 {
 	RUN(rank);
@@ -250,5 +403,7 @@ int main(void)
 	RUN(random_many);
 	RUN(values_changed);
 	RUN(single_pass);
+	RUN(add_many_equals_add);
+	RUN(clone_continues);
 	return check_summary();
 }
