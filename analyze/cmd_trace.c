@@ -167,14 +167,18 @@ struct op_stat {
 };
 
 struct trace_stat {
-	struct op_stat op[NVT_OP__MAX + 1];
+	struct op_stat op[NVT_OP__MAX + 1];	/* op[ALL_OPS].lat: only once a 2nd op shows */
 	uint64_t first_submit, last_complete, records;
+	int first_op;		/* the op of the first record; -1 before it */
+	uint64_t *scratch;	/* a block's latencies grouped by op */
+	size_t scratch_cap;
 };
 
 static void trace_stat_free(struct trace_stat *s)
 {
 	for (unsigned i = 0; i <= NVT_OP__MAX; i++)
 		nv_exact_free(s->op[i].lat);
+	free(s->scratch);
 }
 
 static void print_kv(const char *title, const struct nvt_kv *kv, size_t n)
@@ -187,50 +191,165 @@ static void print_kv(const char *title, const struct nvt_kv *kv, size_t n)
 }
 
 /*
- * One pass over the trace: on the first, totals and pass-1 latencies; on the
- * later ones only the latencies.  Returns 0, or 2 after printing the error.
+ * A block's records must have a known op and complete no earlier than
+ * submitted (latency <= complete_ns, the submission time not wrapping
+ * past it).  A vector-friendly scan; on a hit, the first such record is
+ * reported as the per-record check always did.  0, or 2 after printing.
  */
-static int stat_pass(const char *path, struct trace_stat *s, bool first, bool *more)
+static int check_block(const char *path, const struct nvt_cols *c, uint64_t seen)
 {
-	struct nvt_reader *r = open_trace(path);
-	const struct nvt_record *recs;
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		bad |= (c->op[i] >= NVT_OP__MAX) | (c->latency_ns[i] > c->complete_ns[i]);
+	if (!bad)
+		return 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->op[i] >= NVT_OP__MAX) {
+			fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " has unknown operation %u\n",
+				path, seen + i, c->op[i]);
+			return 2;
+		}
+		if (c->latency_ns[i] > c->complete_ns[i]) {
+			fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " completes before it is"
+				" submitted (%" PRIu64 " < %" PRIu64 ")\n", path, seen + i,
+				c->complete_ns[i], c->complete_ns[i] - c->latency_ns[i]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Latencies lat[0..n) of records with ops op[0..n) into each op's exact
+ * state, in record order within each op (a stable grouping by op, then
+ * one nv_exact_add_many per op).  0 or -ENOMEM.
+ */
+static int feed_by_op(struct trace_stat *s, const uint8_t *op, const uint64_t *lat, size_t n)
+{
+	size_t cnt[NVT_OP__MAX] = { 0 }, at[NVT_OP__MAX], sum = 0;
+
+	if (n > s->scratch_cap) {
+		uint64_t *p = realloc(s->scratch, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->scratch = p;
+		s->scratch_cap = n;
+	}
+	for (size_t i = 0; i < n; i++)
+		cnt[op[i]]++;
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		at[k] = sum;
+		sum += cnt[k];
+	}
+	for (size_t i = 0; i < n; i++)
+		s->scratch[at[op[i]]++] = lat[i];
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		if (cnt[k])
+			nv_exact_add_many(s->op[k].lat, s->scratch + at[k] - cnt[k], cnt[k]);
+	return 0;
+}
+
+/*
+ * One block's latencies into the exact states.  The all-operations state
+ * exists only once a record of a second op shows up: a copy of the first
+ * op's state at that record (the same values in the same order), then fed
+ * alongside.  A one-op trace (the common case) feeds one state per value.
+ */
+static int feed_block(struct trace_stat *s, const struct nvt_cols *c)
+{
+	struct nv_exact **all = &s->op[ALL_OPS].lat;
+	size_t n = c->n, i = 0;
+
+	if (!n)
+		return 0;
+	if (s->first_op < 0)
+		s->first_op = c->op[0];
+	if (!*all) {
+		if (!(c->uniform & NVT_COL_OP))
+			while (i < n && c->op[i] == s->first_op)
+				i++;
+		else if (c->op[0] == s->first_op)
+			i = n;
+		nv_exact_add_many(s->op[s->first_op].lat, c->latency_ns, i);
+		if (i == n)
+			return 0;
+		if (nv_exact_clone(s->op[s->first_op].lat, all))
+			return -ENOMEM;
+	}
+	nv_exact_add_many(*all, c->latency_ns + i, n - i);
+	if (c->uniform & NVT_COL_OP) {
+		nv_exact_add_many(s->op[c->op[0]].lat, c->latency_ns + i, n - i);
+		return 0;
+	}
+	return feed_by_op(s, c->op + i, c->latency_ns + i, n - i);
+}
+
+/* Pass 1's totals of one block: per op records, bytes, errors; the time span. */
+static void count_block(struct trace_stat *s, const struct nvt_cols *c)
+{
+	uint64_t lo = UINT64_MAX;
+
+	if (c->uniform & NVT_COL_OP) {
+		struct op_stat *o = &s->op[c->op[0]];
+		uint64_t bytes = 0, errors = 0;
+
+		for (size_t i = 0; i < c->n; i++) {
+			bytes += c->length[i];
+			errors += c->status[i] != 0;
+		}
+		o->records += c->n;
+		o->bytes += bytes;
+		o->errors += errors;
+	} else {
+		for (size_t i = 0; i < c->n; i++) {
+			struct op_stat *o = &s->op[c->op[i]];
+
+			o->records++;
+			o->bytes += c->length[i];
+			o->errors += c->status[i] != 0;
+		}
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		uint64_t sub = c->complete_ns[i] - c->latency_ns[i];
+
+		lo = sub < lo ? sub : lo;
+	}
+	if (!s->records || lo < s->first_submit)
+		s->first_submit = lo;
+	if (!s->records || c->max_complete_ns > s->last_complete)
+		s->last_complete = c->max_complete_ns;
+	s->records += c->n;
+}
+
+/*
+ * One pass over the trace r (closed here): on the first, totals and pass-1
+ * latencies; on the later ones only the latencies.  Columns, not records:
+ * latency and op (and on the first pass length and status) are all it
+ * reads.  Returns 0, or 2 after printing the error.
+ */
+static int stat_pass(struct nvt_reader *r, const char *path, struct trace_stat *s, bool first,
+		     bool *more)
+{
+	unsigned want = NVT_COL_LATENCY | NVT_COL_OP | (first ? NVT_COL_LENGTH | NVT_COL_STATUS : 0);
+	const struct nvt_cols *c;
 	uint64_t seen = 0;
-	size_t n;
 	int err;
 
-	if (!r)
-		return 2;
-	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1) {
-		for (size_t i = 0; i < n; i++, seen++) {
-			const struct nvt_record *x = &recs[i];
-			struct op_stat *o = &s->op[x->op < NVT_OP__MAX ? x->op : ALL_OPS];
-
-			if (x->op >= NVT_OP__MAX) {
-				fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " has unknown operation %u\n",
-					path, seen, x->op);
-				nvt_reader_close(r);
-				return 2;
-			}
-			if (x->complete_ns < x->submit_ns) {
-				fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " completes before it is"
-					" submitted (%" PRIu64 " < %" PRIu64 ")\n",
-					path, seen, x->complete_ns, x->submit_ns);
-				nvt_reader_close(r);
-				return 2;
-			}
-			nv_exact_add(o->lat, x->complete_ns - x->submit_ns);
-			nv_exact_add(s->op[ALL_OPS].lat, x->complete_ns - x->submit_ns);
-			if (!first)
-				continue;
-			o->records++;
-			o->bytes += x->length;
-			o->errors += x->status != 0;
-			if (!s->records || x->submit_ns < s->first_submit)
-				s->first_submit = x->submit_ns;
-			if (!s->records || x->complete_ns > s->last_complete)
-				s->last_complete = x->complete_ns;
-			s->records++;
+	while ((err = nvt_reader_next_cols(r, want, &c)) == 1) {
+		if (check_block(path, c, seen)) {
+			nvt_reader_close(r);
+			return 2;
 		}
+		if (feed_block(s, c)) {
+			fprintf(stderr, "nvanalyze: %s: out of memory\n", path);
+			nvt_reader_close(r);
+			return 2;
+		}
+		if (first)
+			count_block(s, c);
+		seen += c->n;
 	}
 	if (err < 0) {
 		fprintf(stderr, "nvanalyze: %s\n", nvt_reader_strerror(r));
@@ -259,6 +378,8 @@ static int stat_pass(const char *path, struct trace_stat *s, bool first, bool *m
 
 	*more = false;
 	for (unsigned i = 0; i <= NVT_OP__MAX; i++) {
+		if (!s->op[i].lat)
+			continue;
 		err = nv_exact_end_pass(s->op[i].lat);
 		if (err < 0) {
 			fprintf(stderr, "nvanalyze: %s: %s\n", path, err == -EINVAL ?
@@ -286,46 +407,46 @@ static void print_row(const char *name, const struct op_stat *o, double span_s)
 	printf(" %9" PRIu64 " %11.1f %11.1f\n", nv_exact_max(e), nv_exact_mean(e), nv_exact_stdev(e));
 }
 
-/* Header and footer details: header kv now, footer read at the end. */
-static int stat_header(const char *path)
+/* Open the trace and print its header: the reader for the first pass, or NULL. */
+static struct nvt_reader *stat_header(const char *path)
 {
 	struct nvt_reader *r = open_trace(path);
 	struct nvt_read_info in;
 
 	if (!r)
-		return 2;
+		return NULL;
 	nvt_reader_info(r, &in);
 	printf("trace: %s\nformat: %u.%u\n", path, in.major, in.minor);
 	print_kv("header", nvt_reader_kv(r), nvt_reader_nkv(r));
-	nvt_reader_close(r);
-	return 0;
+	return r;
 }
 
 static int stat_one(const char *path)
 {
 	struct trace_stat s;
+	struct nvt_reader *r;
 	bool more = true, first = true;
 	unsigned nops = 0;
 	double span_s;
 	int rc = 0;
 
 	memset(&s, 0, sizeof(s));
+	s.first_op = -1;
 	if (!strcmp(path, "-")) {
 		fprintf(stderr, "nvanalyze stat: reads a trace several times: give a file, not -\n");
 		return 2;
 	}
-	for (unsigned i = 0; i <= NVT_OP__MAX; i++)
+	for (unsigned i = 0; i < NVT_OP__MAX; i++)
 		if (nv_exact_new(&s.op[i].lat, stat_pct, NSTAT_PCT)) {
 			fprintf(stderr, "nvanalyze: %s: out of memory\n", path);
 			trace_stat_free(&s);
 			return 2;
 		}
-	if (stat_header(path)) {
-		trace_stat_free(&s);
-		return 2;
-	}
+	r = stat_header(path);
 	while (more && !rc) {
-		rc = stat_pass(path, &s, first, &more);
+		if (!first)
+			r = open_trace(path);
+		rc = r ? stat_pass(r, path, &s, first, &more) : 2;
 		first = false;
 	}
 	if (rc) {
@@ -349,7 +470,7 @@ static int stat_one(const char *path)
 		nops++;
 		print_row(nvt_op_name(i), &s.op[i], span_s);
 	}
-	if (nops != 1)
+	if (nops != 1)	/* more than one op: the all-ops state exists */
 		print_row("all", &s.op[ALL_OPS], span_s);
 	printf("latency in ns (completion - submission), exact nearest-rank percentiles;"
 	       " MB = 10^6 bytes\n");
