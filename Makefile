@@ -74,7 +74,7 @@ ENGINE_SO := $(O)/libnvengine.so
 ANALYZER  := $(O)/nvanalyze
 endif
 
-.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz fuzz-build bench-trace
+.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze
 all: $(ENGINE_SO) $(ANALYZER)
 
 deps:
@@ -179,6 +179,15 @@ $(O)/tools/bench_trace: tools/bench_trace.c $(O)/libnvcore.a
 
 bench-trace: $(O)/tools/bench_trace
 	$(Q)$(O)/tools/bench_trace $(BENCH_TRACE_ARGS)
+
+# Analyzer throughput: decode, exact percentiles, nvanalyze stat (tools/bench_analyze.c).
+$(O)/tools/bench_analyze: tools/bench_analyze.c $(O)/libnvcore.a $(O)/libnvanalyze.a
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ANALYZE_LIBS) $(LDFLAGS)
+
+bench-analyze: $(O)/tools/bench_analyze all
+	$(Q)$(O)/tools/bench_analyze -a $(abspath $(ANALYZER)) $(BENCH_ANALYZE_ARGS)
 
 clean:
 	rm -rf $(O)/engine $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
