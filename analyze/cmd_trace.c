@@ -295,10 +295,16 @@ static void count_block(struct trace_stat *s, const struct nvt_cols *c)
 		struct op_stat *o = &s->op[c->op[0]];
 		uint64_t bytes = 0, errors = 0;
 
-		for (size_t i = 0; i < c->n; i++) {
-			bytes += c->length[i];
-			errors += c->status[i] != 0;
-		}
+		if (c->uniform & NVT_COL_LENGTH)	/* constant columns: no loop */
+			bytes = (uint64_t)c->length[0] * c->n;
+		else
+			for (size_t i = 0; i < c->n; i++)
+				bytes += c->length[i];
+		if (c->uniform & NVT_COL_STATUS)
+			errors = c->status[0] ? c->n : 0;
+		else
+			for (size_t i = 0; i < c->n; i++)
+				errors += c->status[i] != 0;
 		o->records += c->n;
 		o->bytes += bytes;
 		o->errors += errors;

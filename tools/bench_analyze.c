@@ -13,7 +13,9 @@
  *   columns   nvt_reader_next_cols with latency, op, length, status;
  *   exact     columns + one exact-percentile state per operation
  *             (nv_exact_add_many) until every percentile is resolved;
- *   stat      NVANALYZE stat TRACE (default ./nvanalyze), output discarded.
+ *   stat      NVANALYZE stat TRACE (default ./nvanalyze), output discarded;
+ *   tables    nv_tan_run: the per-job analysis behind the tables and -o
+ *             (intervals, exact percentiles per op and queue depth, spikes).
  * Every measurement runs in a child process; its CPU time (user + sys) and
  * peak RSS come from wait4(), so they cover that step alone.  Printed:
  * the median over the repeats of M IOs per CPU second, wall seconds, and
@@ -33,6 +35,7 @@
 #include <unistd.h>
 
 #include "analyze/exact.h"
+#include "analyze/tracean.h"
 #include "tests/unit/trace_gen.h"
 #include "trace/nvtrace.h"
 
@@ -80,13 +83,14 @@ static int make_trace(const char *path, enum gen_pattern pat, size_t n)
 	return 0;
 }
 
-enum step { STEP_RECORDS, STEP_COLUMNS, STEP_EXACT, STEP_STAT, STEP__N };
+enum step { STEP_RECORDS, STEP_COLUMNS, STEP_EXACT, STEP_STAT, STEP_TABLES, STEP__N };
 
 static const char *const step_name[STEP__N] = {
 	[STEP_RECORDS] = "decode, records (nvt_reader_next_block)",
 	[STEP_COLUMNS] = "decode, columns (nvt_reader_next_cols)",
 	[STEP_EXACT] = "decode + exact percentiles per op",
 	[STEP_STAT] = "nvanalyze stat",
+	[STEP_TABLES] = "trace analysis of the tables/-o (nv_tan_run)",
 };
 
 static struct nvt_reader *open_or_die(const char *path)
@@ -113,6 +117,20 @@ static void run_step(enum step s, const char *path)
 	size_t n;
 	int err, more = 1;
 
+	if (s == STEP_TABLES) {
+		struct nv_tan_opts o = { 0 };
+		struct nv_tan t;
+		char msg[600];
+
+		nvt_reader_close(r);
+		if (nv_tan_run(&path, 1, &o, &t, msg, sizeof(msg))) {
+			fprintf(stderr, "bench_analyze: %s\n", msg);
+			exit(2);
+		}
+		sum = t.records;
+		nv_tan_free(&t);
+		exit(sum == 1 ? 3 : 0);
+	}
 	if (s == STEP_RECORDS) {
 		while ((err = nvt_reader_next_block(r, &recs, &n)) == 1)
 			sum += n ? recs[n - 1].complete_ns : 0;
@@ -296,7 +314,7 @@ int main(int argc, char **argv)
 			break;
 		c = median(cpu, reps);
 		w = median(wall, reps);
-		printf("%-42s %6.2f M IOs per CPU s  (%.2f s CPU, %.2f s wall, %.2f M IOs/s wall)"
+		printf("%-46s %6.2f M IOs per CPU s  (%.2f s CPU, %.2f s wall, %.2f M IOs/s wall)"
 		       "  max RSS %.1f MiB\n", step_name[s], (double)nrec / c / 1e6, c, w,
 		       (double)nrec / w / 1e6, (double)rss / 1024);
 	}
