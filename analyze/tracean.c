@@ -81,7 +81,8 @@ struct state {
 	size_t cur;		/* the open interval */
 	bool any;
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
-	bool all_late;		/* mixed job: ex[NV_TAN_ALL] is fed from pass 2 on */
+	int first_op;		/* the op of the first record: ex[NV_TAN_ALL] is a copy of
+				 * its state made when another op shows up (NULL till then) */
 	struct slow { uint64_t submit, complete; unsigned op; } *slow;
 	size_t nslow, slowcap;
 	/* Pass 1 keeps the IOs at or above their interval's p99.9 (0.1%): the
@@ -393,6 +394,7 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 	if (!st->any) {
 		st->any = true;
 		t->t0 = x->submit_ns;
+		st->first_op = x->op;
 	}
 	idx = (size_t)((x->complete_ns - t->t0) / t->interval_ns);
 	if (!t->series[x->op] && (err = start_op(st, x->op)))
@@ -414,6 +416,11 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 		o->bytes += x->length;
 		o->errors += x->status != 0;
 		nv_exact_add(st->ex[x->op], lat);
+		if (!st->ex[NV_TAN_ALL] && x->op != st->first_op &&
+		    nv_exact_clone(st->ex[st->first_op], &st->ex[NV_TAN_ALL]))
+			return -ENOMEM;
+		if (st->ex[NV_TAN_ALL])
+			nv_exact_add(st->ex[NV_TAN_ALL], lat);
 		if (!st->qx[x->op][qc] && nv_exact_new(&st->qx[x->op][qc], nv_tan_pct, NV_TP_NR))
 			return -ENOMEM;
 		nv_exact_add(st->qx[x->op][qc], lat);
@@ -619,9 +626,10 @@ static int spike_record(struct state *st, const struct nvt_record *x, uint64_t l
 }
 
 /*
- * Passes 2..: every file in turn: pending percentiles, the all-operations
- * percentiles of a mixed job (fed from pass 2 on: a one-operation job
- * needs none), and in pass 2 the slow IOs.
+ * Passes 2..: every file in turn: pending percentiles (the all-operations
+ * ones too in a mixed job: there they exist from pass 1, copied from the
+ * first operation's state when a second operation showed up), and in pass
+ * 2 the slow IOs.
  */
 static int later_pass(struct state *st, bool spikes)
 {
@@ -640,7 +648,7 @@ static int later_pass(struct state *st, bool spikes)
 				if ((err = check_record(st, st->paths[f], x)))
 					break;
 				nv_exact_add(st->ex[x->op], lat);
-				if (st->all_late)
+				if (st->ex[NV_TAN_ALL])
 					nv_exact_add(st->ex[NV_TAN_ALL], lat);
 				nv_exact_add(st->qx[x->op][nv_tan_qd_class(x->qd)], lat);
 				if (spikes && (err = spike_record(st, x, lat)))
@@ -715,14 +723,12 @@ static void latsum(const struct nv_exact *e, struct nv_latsum *l)
 }
 
 /* End a pass on every exact state: 1 if another pass is needed. */
-static int end_pass(struct state *st, bool skip_all)
+static int end_pass(struct state *st)
 {
 	int more = 0, r;
 
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		if (k == NV_TAN_ALL && skip_all)
-			more = 1;
-		else if (st->ex[k] && (r = nv_exact_end_pass(st->ex[k])) != 0) {
+		if (st->ex[k] && (r = nv_exact_end_pass(st->ex[k])) != 0) {
 			if (r < 0)
 				return r;
 			more = 1;
@@ -745,7 +751,7 @@ static int collect(struct state *st)
 		const struct nv_exact *e = st->ex[k];
 		const uint64_t *h;
 
-		if (k == NV_TAN_ALL && !st->all_late)	/* one operation: the same IOs */
+		if (k == NV_TAN_ALL && !e)	/* one operation: the same IOs */
 			for (unsigned o = 0; o < NVT_OP__MAX; o++)
 				if (t->op[o].records)
 					e = st->ex[o];
@@ -795,7 +801,7 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 
 	memset(t, 0, sizeof(*t));
 	t->interval_ns = o->interval_ns ? o->interval_ns : 1000000000ull;
-	if (!s || nv_exact_new(&st.ex[NV_TAN_ALL], nv_tan_pct, NV_TP_NR)) {
+	if (!s) {
 		free(s);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -809,9 +815,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	free(s);
 	if (!ret)
 		ret = plan_spikes(&st);
-	st.all_late = nv_tan_nops(t) > 1;
 	spikes = !ret && any_spiky(&st);
-	more = ret ? 0 : end_pass(&st, st.all_late);
+	more = ret ? 0 : end_pass(&st);
 	st.pass = t->passes = 1;
 	while (!ret && (more > 0 || spikes)) {
 		st.done_bytes = 0;
@@ -823,7 +828,7 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 		spikes = false;
 		st.pass++;
 		if (!ret && more > 0)
-			more = end_pass(&st, false);
+			more = end_pass(&st);
 		else
 			more = 0;
 		if (more < 0) {
