@@ -5,18 +5,22 @@
 # disk as the format promises.
 . "$(dirname "$0")/../lib.sh"
 
-# compare NAME JSON TRACEGLOB: every trace matching the glob against fio's
-# JSON (jobs summed per direction; flushes against sync lat N).
+# compare NAME JSON TRACEGLOB [SLACK_NS]: every trace matching the glob
+# against fio's JSON (jobs summed per direction; flushes against sync lat N).
+# Mean latencies agree within 2%, plus SLACK_NS for jobs with more threads
+# than this machine has cores: fio stamps a completion after the engine has
+# reaped it, and a thread preempted in between adds to fio's clat only.
 compare() {
-	local name=$1 json=$2 glob=$3 out
+	local name=$1 json=$2 glob=$3 slack=${4:-0} out
 	# shellcheck disable=SC2086
 	if ! "$NVANALYZE" dump $glob >"$T/$name.csv" 2>"$T/$name.dumperr"; then
 		fail "$name" "nvanalyze dump failed: $(tail -n 2 "$T/$name.dumperr" | tr '\n' ' ')"
 		return
 	fi
-	out=$(python3 - "$T/$name.csv" "$json" <<'PY'
+	out=$(python3 - "$T/$name.csv" "$json" "$slack" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+slack = float(sys.argv[3])
 txt = open(sys.argv[2]).read()
 jobs = json.loads(txt[txt.index('{'):])['jobs']
 problems = []
@@ -34,7 +38,7 @@ for d in ('read', 'write'):
     n = sum(j[d]['clat_ns']['N'] for j in jobs)
     fm = sum(j[d]['clat_ns']['mean'] * j[d]['clat_ns']['N'] for j in jobs) / max(1, n)
     tm = sum(lats) / len(lats)
-    if abs(tm - fm) > 0.02 * fm:
+    if abs(tm - fm) > 0.02 * fm + slack:
         problems.append('%s mean latency: trace %.0f ns, fio clat %.0f ns (%.1f%%)' % (d, tm, fm, 100 * (tm - fm) / fm))
 bad = [r for r in rows if r['status'] != '0']
 if bad:
@@ -66,11 +70,14 @@ compare trace_trim "$T/trim.json" "$T/trim/*.nvt"
 traced fsync --name=fs --filename="$F" --size=4M --rw=write --fsync=4 --iodepth=4
 compare trace_write_fsync "$T/fsync.json" "$T/fsync/*.nvt"
 traced nj4 --name=nj --directory="$T" --size=8M --rw=randrw --numjobs=4 --thread=1 --iodepth=16
-compare trace_numjobs4_thread "$T/nj4.json" "$T/nj4/*.nvt"
+slack=0
+[ "$(nproc)" -lt 4 ] && slack=5000
+compare trace_numjobs4_thread "$T/nj4.json" "$T/nj4/*.nvt" $slack
 n=$(ls "$T/nj4"/*.nvt 2>/dev/null | wc -l)
 if [ "$n" -eq 4 ]; then pass trace_numjobs4_one_file_each; else fail trace_numjobs4_one_file_each "$n trace files"; fi
 traced njp --name=np --directory="$T" --size=8M --rw=randread --numjobs=3 --iodepth=8 --group_reporting
-compare trace_numjobs3_processes "$T/njp.json" "$T/njp/*.nvt"
+[ "$(nproc)" -lt 3 ] && slack=5000
+compare trace_numjobs3_processes "$T/njp.json" "$T/njp/*.nvt" $slack
 traced files3 --name=f3 --directory="$T" --nrfiles=3 --filesize=4M --rw=randread --iodepth=8
 compare trace_three_files "$T/files3.json" "$T/files3/*.nvt"
 if [ "$(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')" = "0 1 2 " ]; then
