@@ -1030,13 +1030,29 @@ static void nv_cleanup(struct thread_data *td)
 }
 
 /*
+ * The kind of target @path is (st_mode @mode, NVMe namespace id @nsid for
+ * char devices, 0 if not NVMe), or 0 after telling the user why the engine
+ * cannot drive it (the sentence comes from nv_target_classify()).
+ */
+int nv_check_target(struct thread_data *td, const char *path, mode_t mode, int nsid)
+{
+	char why[192];
+	int kind = nv_target_classify(mode, nsid, why, sizeof(why));
+
+	if (kind > 0)
+		return kind;
+	log_err("nvengine: %s %s\n", path, why);
+	td_verror(td, -kind, "nvengine: unsupported target");
+	return 0;
+}
+
+/*
  * Check what kind of target an opened file is.  Sets @f's engine data and
  * returns 0, or reports why the engine cannot drive it and returns 1.
  */
 static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 {
 	struct nv_file *nf = nv_file_of(f);
-	char why[192];
 	struct stat st;
 	int kind, nsid = 0;
 
@@ -1046,12 +1062,9 @@ static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 	}
 	if (S_ISCHR(st.st_mode))
 		nsid = nv_nvme_ns_id(f->fd);
-	kind = nv_target_classify(st.st_mode, nsid, why, sizeof(why));
-	if (kind < 0) {
-		log_err("nvengine: %s %s\n", f->file_name, why);
-		td_verror(td, -kind, "nvengine: unsupported target");
+	kind = nv_check_target(td, f->file_name, st.st_mode, nsid);
+	if (!kind)
 		return 1;
-	}
 	if (!nf) {
 		nf = calloc(1, sizeof(*nf));
 		if (!nf) {
@@ -1073,12 +1086,8 @@ static int nv_open_file(struct thread_data *td, struct fio_file *f)
 	struct stat st;
 	int ret;
 
-	if (!stat(f->file_name, &st) && S_ISDIR(st.st_mode)) {
-		log_err("nvengine: %s is a directory; give a file inside it (filename=DIR/file) "
-			"or use directory= with a job name\n", f->file_name);
-		td_verror(td, EISDIR, "nvengine open");
-		return 1;
-	}
+	if (!stat(f->file_name, &st) && S_ISDIR(st.st_mode))
+		return !nv_check_target(td, f->file_name, st.st_mode, 0);
 	if (ld && o->registerfiles && ld->fds) {
 		f->fd = ld->fds[f->engine_pos];
 	} else {
@@ -1117,14 +1126,12 @@ static int nv_get_file_size(struct thread_data *td, struct fio_file *f)
 
 	if (fio_file_size_known(f))
 		return 0;
-	if (!stat(f->file_name, &st) && S_ISDIR(st.st_mode)) {
-		log_err("nvengine: %s is a directory; give a file inside it (filename=DIR/file) "
-			"or use directory= with a job name\n", f->file_name);
-		td_verror(td, EISDIR, "nvengine: filename");
-		return 1;
+	if (!stat(f->file_name, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return !nv_check_target(td, f->file_name, st.st_mode, 0);
+		if (S_ISCHR(st.st_mode))
+			return nv_nvme_get_file_size(td, f);
 	}
-	if (!stat(f->file_name, &st) && S_ISCHR(st.st_mode))
-		return nv_nvme_get_file_size(td, f);
 	return generic_get_file_size(td, f);
 }
 

@@ -95,11 +95,7 @@ static void nv_report_open_error(struct thread_data *td, const char *path, int e
 /* PRINFO bits of the job: PRACT from pi_act, PRCHK from pi_chk. */
 static uint8_t nv_job_prinfo(const struct nv_options *o)
 {
-	uint8_t prchk = 0;
-
-	if (nv_pi_chk_parse(o->pi_chk, &prchk, NULL, 0))
-		prchk = 0;
-	return prchk | (o->pi_act ? NV_PRINFO_PRACT : 0);
+	return o->prchk | (o->pi_act ? NV_PRINFO_PRACT : 0);
 }
 
 /*
@@ -118,11 +114,7 @@ static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
 
 	nsid = nv_nvme_ns_id(fd);
 	if (nsid <= 0) {
-		char why[192];
-
-		nv_target_classify(S_IFCHR, 0, why, sizeof(why));
-		log_err("nvengine: %s %s\n", path, why);
-		td_verror(td, ENOTSUP, "nvengine: unsupported target");
+		nv_check_target(td, path, S_IFCHR, 0);
 		return 1;
 	}
 	if (posix_memalign(&buf, 4096, NV_IDENTIFY_LEN)) {
@@ -197,25 +189,13 @@ int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f)
 	return 0;
 }
 
-/* The write opcode of the job's write_mode. */
-static uint8_t nv_write_opcode(const struct nv_options *o)
-{
-	if (!o->write_mode || !strcmp(o->write_mode, "write"))
-		return NV_OPC_WRITE;
-	if (!strcmp(o->write_mode, "zeroes"))
-		return NV_OPC_WRITE_ZEROES;
-	if (!strcmp(o->write_mode, "uncor"))
-		return NV_OPC_WRITE_UNCOR;
-	return NV_OPC_VERIFY;
-}
-
 uint8_t nv_write_op(struct thread_data *td, const struct io_u *io_u)
 {
 	struct nv_file *nf = nv_file_of(io_u->file);
 
 	if (!nf || nf->kind != NV_TARGET_NVME_CHAR)
 		return NVT_OP_WRITE;
-	switch (nv_write_opcode(td->eo)) {
+	switch (((struct nv_options *)td->eo)->write_opc) {
 	case NV_OPC_WRITE_ZEROES:
 		return NVT_OP_ZEROES;
 	case NV_OPC_WRITE_UNCOR:
@@ -229,25 +209,40 @@ uint8_t nv_write_op(struct thread_data *td, const struct io_u *io_u)
 
 /*
  * Check the passthrough options once, at init: values that fio's parser
- * cannot check (strings).  Returns 0, or 1 with the error reported.
+ * cannot check (strings), parsed here into o->write_opc and o->prchk so the
+ * IO path never parses them again.  Returns 0, or 1 with the error reported.
  */
 int nv_nvme_check_options(struct thread_data *td)
 {
+	static const struct { const char *name; uint8_t opc; } modes[] = {
+		{ "write", NV_OPC_WRITE },
+		{ "zeroes", NV_OPC_WRITE_ZEROES },
+		{ "uncor", NV_OPC_WRITE_UNCOR },
+		{ "verify", NV_OPC_VERIFY },
+	};
 	struct nv_options *o = td->eo;
 	char msg[192];
-	uint8_t prchk;
 
 	if (o->cmd_type && *o->cmd_type && strcmp(o->cmd_type, "nvme")) {
 		log_err("nvengine: cmd_type=%s: the only command type is nvme\n", o->cmd_type);
 		goto bad;
 	}
-	if (o->write_mode && *o->write_mode && strcmp(o->write_mode, "write") &&
-	    strcmp(o->write_mode, "zeroes") && strcmp(o->write_mode, "uncor") &&
-	    strcmp(o->write_mode, "verify")) {
-		log_err("nvengine: write_mode=%s: use write, zeroes, uncor or verify\n", o->write_mode);
-		goto bad;
+	o->write_opc = NV_OPC_WRITE;
+	if (o->write_mode && *o->write_mode) {
+		size_t i;
+
+		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			if (!strcmp(o->write_mode, modes[i].name))
+				break;
+		}
+		if (i == sizeof(modes) / sizeof(modes[0])) {
+			log_err("nvengine: write_mode=%s: use write, zeroes, uncor or verify\n",
+				o->write_mode);
+			goto bad;
+		}
+		o->write_opc = modes[i].opc;
 	}
-	if (nv_pi_chk_parse(o->pi_chk, &prchk, msg, sizeof(msg))) {
+	if (nv_pi_chk_parse(o->pi_chk, &o->prchk, msg, sizeof(msg))) {
 		log_err("nvengine: pi_chk=%s: %s\n", o->pi_chk, msg);
 		goto bad;
 	}
@@ -341,7 +336,7 @@ static int nv_nvme_check_job(struct thread_data *td, struct fio_file *f, struct 
 
 	for (d = DDIR_READ; d <= DDIR_TRIM; d++) {
 		uint8_t opc = d == DDIR_READ ? NV_OPC_READ :
-			      d == DDIR_WRITE ? nv_write_opcode(o) : NV_OPC_DSM;
+			      d == DDIR_WRITE ? o->write_opc : NV_OPC_DSM;
 		unsigned long long bs[2] = { td->o.min_bs[d], td->o.max_bs[d] };
 		int i;
 
@@ -444,10 +439,9 @@ static int nv_nvme_host_pi_setup(struct thread_data *td, struct fio_file *f, str
 static void nv_nvme_pi_tags(const struct nv_options *o, const struct nv_nvme *nv, uint64_t offset,
 			    struct nv_pi_tags *t)
 {
-	uint8_t prchk = 0;
+	uint8_t prchk = o->prchk ? o->prchk :
+			NV_PRINFO_PRCHK_GUARD | NV_PRINFO_PRCHK_APP | NV_PRINFO_PRCHK_REF;
 
-	if (nv_pi_chk_parse(o->pi_chk, &prchk, NULL, 0) || !prchk)
-		prchk = NV_PRINFO_PRCHK_GUARD | NV_PRINFO_PRCHK_APP | NV_PRINFO_PRCHK_REF;
 	memset(t, 0, sizeof(*t));
 	t->ref_init = (uint32_t)(offset / nv_geom_block(&nv->g));
 	t->apptag = (uint16_t)o->apptag;
@@ -562,7 +556,7 @@ static void nv_nvme_io(struct thread_data *td, struct nv_data *ld, struct io_u *
 		io->fua = o->readfua;
 		break;
 	case DDIR_WRITE:
-		io->opcode = nv_write_opcode(o);
+		io->opcode = o->write_opc;
 		io->fua = o->writefua && io->opcode == NV_OPC_WRITE;
 		break;
 	default:

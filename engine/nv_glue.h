@@ -113,6 +113,9 @@ struct nv_options {
 	unsigned int apptag_mask;
 	unsigned int pi_gen;		/* pi_act=0: the engine writes the PI */
 	unsigned int trim_ranges;	/* DSM ranges per command (passthrough) */
+	/* parsed from the strings above by nv_nvme_check_options() */
+	uint8_t write_opc;		/* NVMe opcode of a write (write_mode) */
+	uint8_t prchk;			/* NV_PRINFO_PRCHK_* bits (pi_chk) */
 	char *nv_trace;			/* trace directory; NULL: no trace */
 	unsigned int nv_trace_level;	/* zlib level */
 	unsigned int nv_trace_block;	/* records per trace block */
@@ -133,6 +136,9 @@ struct nv_kvlist {
 /* Append KEY=printf(FMT, ...) to @l (engine/fio_trace.c). */
 void nv_kv_add(struct nv_kvlist *l, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* engine/fio_nvengine.c: the target's kind, or 0 after saying why it is unsupported. */
+int nv_check_target(struct thread_data *td, const char *path, mode_t mode, int nsid);
 
 /* engine/fio_nvme.c: NVMe generic char devices (passthrough). */
 /*
