@@ -18,7 +18,13 @@ for r in ns512 ns4k pi piext; do
 	ios "$r-write-verify" "J[0]['write']['total_ios'] == 128 and J[0]['read']['total_ios'] == 128"
 	ios "$r-randread" "J[0]['read']['total_ios'] == 4096"
 	ios "$r-read" "J[0]['read']['total_ios'] == 128"
-	# the trace holds exactly the IOs fio counted, and the same mean latency
+	# the trace holds exactly the IOs fio counted, and the same mean latency.
+	# fio 3.33 stamps issue_time before the batch's io_uring_enter and the
+	# completion after the engine's reap; the engine stamps after the enter
+	# and at the reap, so its latencies are never longer.  In the TCG guest
+	# a 32-command enter (emulated doorbell writes) takes long enough to make
+	# that gap a few percent: the trace mean may be up to 10% below fio's
+	# (the 2% agreement is checked on the host, tests/integration/engine_trace.sh).
 	for t in "$VMRES/trace-$r"/rr*.nvt; do
 		[ -f "$t" ] || { fail "$r-trace" "no randread trace"; continue; }
 		if "$NVANALYZE" dump "$t" >"$TESTTMP/vm/$r.csv" 2>"$TESTTMP/vm/$r.err"; then
@@ -30,7 +36,8 @@ reads = [r for r in rows if r['op'] == 'read']
 bad = [r for r in rows if r['status'] != '0']
 mean = sum(int(r['lat_ns']) for r in reads) / max(1, len(reads))
 fmean = j['read']['clat_ns']['mean']
-ok = len(reads) == j['read']['total_ios'] and not bad and abs(mean - fmean) <= 0.02 * fmean + 2000
+ok = (len(reads) == j['read']['total_ios'] and not bad
+      and 0.90 * fmean - 2000 <= mean <= 1.02 * fmean + 2000)
 print('ok' if ok else 'trace %d reads (%d errors), mean %.0f ns; fio %d ios, clat mean %.0f ns'
       % (len(reads), len(bad), mean, j['read']['total_ios'], fmean))
 PY
