@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -264,6 +265,26 @@ static struct fio_option options[] = {
 		.minval	= 16,
 		.maxval	= 1048576,
 		.help	= "Records per trace block (a block is also sealed after 1 s of completions)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "nv_trace_sched",
+		.lname	= "nvengine trace writer scheduling",
+		.type	= FIO_OPT_STR,
+		.off1	= offsetof(struct nv_options, nv_trace_sched),
+		.def	= "idle",
+		.help	= "Scheduling class of the trace writer thread",
+		.posval = {
+			  { .ival = "idle",
+			    .oval = NVT_SCHED_IDLE,
+			    .help = "SCHED_IDLE: compress on CPU time the IO path leaves idle",
+			  },
+			  { .ival = "normal",
+			    .oval = NVT_SCHED_NORMAL,
+			    .help = "the job's own policy and nice value",
+			  },
+		},
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -965,6 +986,35 @@ static int nv_io_u_init(struct thread_data *td, struct io_u *io_u)
 }
 
 /*
+ * Populate the pages of fio's IO buffers before the first IO.  fio allocates
+ * them without touching them (reads never fill them), so the first read into
+ * each page would take a page fault inside the IO path: in an io_uring
+ * worker that fault can sleep on the mm lock, and a sleeping worker makes
+ * io-wq start more workers, which then stay for the whole run and change
+ * its throughput.  MADV_POPULATE_WRITE (Linux 5.14) keeps the contents;
+ * where it is missing every page is read and written back.  Nothing is in
+ * flight yet, so rewriting a byte with its own value changes nothing.
+ */
+static void nv_prefault_buffers(struct thread_data *td)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo, hi;
+
+	if (!td->orig_buffer || !td->orig_buffer_size)
+		return;
+	lo = (uintptr_t)td->orig_buffer & ~(page - 1);
+	hi = ((uintptr_t)td->orig_buffer + td->orig_buffer_size + page - 1) & ~(page - 1);
+	if (!madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE))
+		return;
+	for (uintptr_t a = (uintptr_t)td->orig_buffer; a < (uintptr_t)td->orig_buffer + td->orig_buffer_size;
+	     a = (a & ~(page - 1)) + page) {
+		volatile char *c = (volatile char *)a;
+
+		*c = *c;
+	}
+}
+
+/*
  * fio hook: post_init.  Creates the ring (with 128-byte SQEs and 32-byte
  * CQEs when a target is an NVMe char device), registers buffers and files
  * as asked, and opens the trace.  Returns 0, or 1 with the error reported.
@@ -982,6 +1032,7 @@ static int nv_post_init(struct thread_data *td)
 		ld->iovecs[i].iov_base = io_u ? io_u->buf : NULL;
 		ld->iovecs[i].iov_len = td_max_bs(td);
 	}
+	nv_prefault_buffers(td);
 	if (nv_ring_setup(td, ld, o, nv_job_has_char_targets(td)))
 		return 1;
 	nv_probe_nonvectored(ld, o);

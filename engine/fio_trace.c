@@ -94,9 +94,10 @@ static void nv_trace_header(struct thread_data *td, struct nv_kvlist *l)
 	nv_kv_add(l, "engine", "nvengine");
 	nv_kv_add(l, "engine.options",
 		  "hipri=%u fixedbufs=%u registerfiles=%u sqthread_poll=%u nonvectored=%d "
-		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_block=%u",
+		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_block=%u nv_trace_sched=%s",
 		  o->hipri, o->fixedbufs, o->registerfiles, o->sqpoll_thread, o->nonvectored,
-		  o->force_async, o->nowait, o->nv_trace_level, o->nv_trace_block);
+		  o->force_async, o->nowait, o->nv_trace_level, o->nv_trace_block,
+		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal");
 	nv_kv_add(l, "files", "%u", td->o.nr_files);
 	for_each_file(td, f, i) {
 		char key[64];
@@ -119,6 +120,7 @@ int nv_trace_open(struct thread_data *td, struct nv_data *ld)
 	struct nvt_writer_opts wo = {
 		.zlevel = (int)o->nv_trace_level,
 		.block_records = o->nv_trace_block,
+		.sched = o->nv_trace_sched == NVT_SCHED_IDLE ? NVT_SCHED_IDLE : NVT_SCHED_NORMAL,
 	};
 	struct nv_kvlist hdr = { 0 };
 	char path[4096];

@@ -119,6 +119,7 @@ struct nv_options {
 	char *nv_trace;			/* trace directory; NULL: no trace */
 	unsigned int nv_trace_level;	/* zlib level */
 	unsigned int nv_trace_block;	/* records per trace block */
+	unsigned int nv_trace_sched;	/* enum nvt_writer_sched of the writer thread */
 };
 
 static inline struct nv_file *nv_file_of(struct fio_file *f)

@@ -63,11 +63,22 @@ struct nvt_kv {
 #define NVT_MAX_BLOCK_RECORDS	(1u << 20)
 #define NVT_MAX_KV_BYTES	(16u << 20)
 
+/*
+ * NVT_SCHED_NORMAL: the writer thread inherits the caller's policy.
+ * NVT_SCHED_IDLE: it runs as SCHED_IDLE, only on CPU time nothing else wants,
+ * so that on a machine whose cores the IO path keeps busy it does not take
+ * turns with the IO threads; if it falls behind, appends wait (nothing is
+ * dropped).  Best effort: where the kernel refuses the policy the thread runs
+ * as NORMAL.
+ */
+enum nvt_writer_sched { NVT_SCHED_NORMAL = 0, NVT_SCHED_IDLE = 1 };
+
 struct nvt_writer_opts {
 	int zlevel;		/* zlib level 1..9; 0 selects the default, 1 */
 	unsigned block_records;	/* max records per block; 0: 65536; at most NVT_MAX_BLOCK_RECORDS */
 	uint64_t block_ns;	/* max completion-time span of a block; 0: 1e9 (1 s) */
 	unsigned nchunks;	/* in-memory chunks (>= 2); 0: 4 */
+	enum nvt_writer_sched sched;	/* the writer thread's scheduling class */
 };
 
 struct nvt_writer;

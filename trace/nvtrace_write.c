@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ struct nvt_writer {
 	char *path;
 	int fd;
 	int zlevel;
+	enum nvt_writer_sched sched;
 	unsigned block_records;
 	uint64_t block_ns;
 	unsigned nchunks;
@@ -190,6 +192,13 @@ static void *writer_thread(void *arg)
 	struct nvt_writer *w = arg;
 	unsigned idx = 0;
 
+	/* visible in top -H, ps -L and perf as the trace writer */
+	pthread_setname_np(pthread_self(), "nvtrace-writer");
+	if (w->sched == NVT_SCHED_IDLE) {
+		struct sched_param sp = { 0 };
+
+		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
+	}
 	emit(w, w->hdr.p, w->hdr.len);
 	nvt_buf_free(&w->hdr);
 
@@ -324,6 +333,9 @@ static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 	w->block_records = d.block_records ? d.block_records : 65536;
 	w->block_ns = d.block_ns ? d.block_ns : 1000000000ull;
 	w->nchunks = d.nchunks ? d.nchunks : 4;
+	w->sched = d.sched;
+	if (w->sched != NVT_SCHED_NORMAL && w->sched != NVT_SCHED_IDLE)
+		return -EINVAL;
 	if (w->zlevel < 1 || w->zlevel > 9 || w->block_records > NVT_MAX_BLOCK_RECORDS ||
 	    w->nchunks < 2 || w->nchunks > 64 || w->block_ns > INT64_MAX)
 		return -EINVAL;
@@ -360,10 +372,16 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	w->foot.index_stride = 1;
 	if (!w->path || !w->chunks || !w->foot.index)
 		goto fail;
+	/*
+	 * Touch the chunks now: otherwise the IO thread takes a page fault
+	 * every 100 records during the first lap, on the hot path, and each
+	 * may wait for the mm lock.
+	 */
 	for (unsigned i = 0; i < w->nchunks; i++) {
 		w->chunks[i].rec = malloc(w->block_records * sizeof(struct nvt_record));
 		if (!w->chunks[i].rec)
 			goto fail;
+		memset(w->chunks[i].rec, 0, w->block_records * sizeof(struct nvt_record));
 	}
 	if (nvt_encoder_init(&w->enc, w->zlevel, w->block_records))
 		goto fail;

@@ -33,6 +33,17 @@ run() {
 	nvfio --output-format=json --output="$T/$name.json" "$@" 2>"$T/$name.err"
 }
 
+# --- the engine populates fio's buffers before the first IO (MADV_POPULATE_WRITE
+# or a read and write of each page): the contents fio put there stay.  fio fills
+# write buffers once (no refill_buffers), so a changed byte would reach the file.
+if run pattern --name=pat --filename="$T/pat" --size=1M --bs=64k --rw=write --iodepth=4 \
+	--buffer_pattern=0x5a17c3e1 --direct=1 &&
+   python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(0 if len(d)==1<<20 and d==bytes.fromhex("5a17c3e1")*(len(d)//4) else 1)' "$T/pat"; then
+	pass write_buffer_pattern_kept
+else
+	fail write_buffer_pattern_kept "file $T/pat does not hold the pattern 5a17c3e1: $(od -A d -t x1 "$T/pat" 2>&1 | head -n 2 | tr '\n' ' ')"
+fi
+
 # --- acceptance: 256M randrw with crc32c verify, O_DIRECT -------------------
 if run verify256 --name=v --filename="$T/x" --size=256M --rw=randrw --verify=crc32c --direct=1; then
 	jobcheck verify_crc32c_randrw_256M "$T/verify256.json" \
@@ -112,6 +123,8 @@ expect_error error_option_value "failed parsing nonvectored=abc" --name=o --file
 expect_error error_option_range "nonvectored" --name=o --filename="$T/o" --size=1M --rw=read --nonvectored=7
 expect_error error_registerfiles_open_files "registerfiles (and sqthread_poll) need nr_files" --name=o \
 	--directory="$T" --nrfiles=4 --openfiles=2 --size=1M --rw=read --registerfiles
+expect_error error_trace_sched "failed parsing nv_trace_sched=fast" --name=o --filename="$T/o" --size=1M \
+	--rw=read --nv_trace="$T" --nv_trace_sched=fast
 expect_error error_hipri_on_file "polled IO (hipri) is not supported here" --name=p --filename="$T/o" --size=1M --rw=read --hipri
 
 # io_uring switched off system-wide (Linux 6.6+): reported, not a crash.

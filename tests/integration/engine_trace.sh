@@ -95,6 +95,18 @@ else
 	fail trace_header "$(head -n 20 "$T/stat.txt" | tr '\n' ' ')"
 fi
 
+# The writer thread's scheduling class: SCHED_IDLE unless nv_trace_sched=normal;
+# either way every IO is in the trace, and the header says which was used.
+traced sched_normal --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
+	--nv_trace_sched=normal
+compare trace_sched_normal "$T/sched_normal.json" "$T/sched_normal/*.nvt"
+if grep -q "engine.options = .*nv_trace_sched=idle" "$T/stat.txt" &&
+   "$NVANALYZE" stat "$T"/sched_normal/*.nvt 2>&1 | grep -q "engine.options = .*nv_trace_sched=normal"; then
+	pass trace_sched_in_header
+else
+	fail trace_sched_in_header "$(grep engine.options "$T/stat.txt")"
+fi
+
 # SIGKILL mid-run: readable up to the last complete block, loss reported.
 mkdir -p "$T/kill"
 nvfio --name=k --filename="$F" --size=64M --rw=randread --iodepth=8 --time_based --runtime=30 \

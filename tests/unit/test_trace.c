@@ -4,7 +4,9 @@
  * files, write errors, back-pressure with tiny chunks, seeking.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -823,6 +825,72 @@ TEST(op_names)
 	CHECK_EQ_I64(nvt_op_parse("bogus"), -1);
 }
 
+/* The tid of this process's thread named name, or -1. */
+static pid_t thread_named(const char *name)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t tid = -1;
+
+	if (!d)
+		return -1;
+	while (tid < 0 && (e = readdir(d))) {
+		char p[300], comm[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, name, strlen(name)))
+			tid = (pid_t)atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return tid;
+}
+
+/* The writer thread is named, runs SCHED_IDLE when asked and only then;
+ * an unknown class is refused. */
+TEST(writer_sched)
+{
+	struct nvt_writer_opts o = { .sched = NVT_SCHED_IDLE };
+	struct nvt_writer *w;
+	struct nvt_record r = { .submit_ns = 1, .complete_ns = 2, .length = 4096, .qd = 1 };
+	pid_t tid;
+	int pol = -2;
+
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("sched.nvt"), NULL, 0, &o), 0);
+	CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
+	/* the thread sets its class first thing; give it a moment to start */
+	for (int i = 0; i < 200 && pol != SCHED_IDLE; i++) {
+		tid = thread_named("nvtrace-writer");
+		pol = tid > 0 ? sched_getscheduler(tid) : -1;
+		if (pol != SCHED_IDLE)
+			usleep(5000);
+	}
+	CHECK_EQ_I64(pol, SCHED_IDLE);
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+	CHECK_EQ_I64(thread_named("nvtrace-writer"), -1);
+
+	o.sched = NVT_SCHED_NORMAL;
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("sched.nvt"), NULL, 0, &o), 0);
+	tid = -1;
+	for (int i = 0; i < 200 && tid < 0; i++) {
+		tid = thread_named("nvtrace-writer");
+		if (tid < 0)
+			usleep(5000);
+	}
+	CHECK(tid > 0);
+	CHECK_EQ_I64(sched_getscheduler(tid), sched_getscheduler(0));
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+
+	o.sched = (enum nvt_writer_sched)7;
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("sched.nvt"), NULL, 0, &o), -EINVAL);
+}
+
 int main(void)
 {
 	const char *base = getenv("TESTTMP");
@@ -854,6 +922,7 @@ int main(void)
 	RUN(seek_time);
 	RUN(index_bounded);
 	RUN(decode_garbage);
+	RUN(writer_sched);
 	{
 		char cmd[300];
 
