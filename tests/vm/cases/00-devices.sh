@@ -5,6 +5,7 @@
 . /vm/lib.sh
 
 info nodes "$(ls /dev/nvme* /dev/ng* 2>/dev/null | tr '\n' ' ')"
+info clocksource "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 
 [ -c "$NVT_CTRL" ] && pass controller || fail controller "no controller device $NVT_CTRL"
 [ -b "$RESULTS_DEV" ] && pass results-disk || fail results-disk "no results block device $RESULTS_DEV"
