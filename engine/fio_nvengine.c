@@ -946,10 +946,13 @@ static int nv_init(struct thread_data *td)
 	 * buffers (fio aligns them only for direct=1 or raw engines) straddle
 	 * pages and cost the device an extra PRP entry per IO.  As fio does
 	 * for raw devices (init.c), mark the engine raw before fio allocates
-	 * the buffers, which then start on page boundaries.
+	 * the buffers, which then start on page boundaries.  fio reads the
+	 * engine flags from td->flags (a copy taken when the job was set up,
+	 * td_set_ioengine_flags()), so the bits go there: setting them in the
+	 * shared io_ops would reach neither this job nor only this job.
 	 */
 	if (nv_job_has_char_targets(td))
-		td->io_ops->flags |= FIO_RAWIO | FIO_MEMALIGN;
+		td->flags |= (unsigned long long)(FIO_RAWIO | FIO_MEMALIGN) << TD_ENG_FLAG_SHIFT;
 	ld = calloc(1, sizeof(*ld));
 	if (!ld)
 		goto nomem;

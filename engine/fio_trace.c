@@ -65,8 +65,28 @@ static void nv_kv_free(struct nv_kvlist *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/*
+ * The alignment every IO buffer of the job has: the largest power of two,
+ * up to 4096, that divides all their addresses.  Passthrough maps buffers for
+ * DMA as they are, so less than the page size means IOs that straddle pages.
+ */
+static unsigned int nv_buf_align(const struct nv_data *ld)
+{
+	unsigned int a = 4096, i;
+
+	for (i = 0; i < ld->depth; i++) {
+		const struct io_u *io_u = ld->io_u_index[i];
+
+		if (!io_u || !io_u->buf)
+			continue;
+		while (a > 1 && ((uintptr_t)io_u->buf & (a - 1)))
+			a >>= 1;
+	}
+	return a;
+}
+
 /* Describe the job and its targets for the trace header. */
-static void nv_trace_header(struct thread_data *td, struct nv_kvlist *l)
+static void nv_trace_header(struct thread_data *td, const struct nv_data *ld, struct nv_kvlist *l)
 {
 	struct nv_options *o = td->eo;
 	struct fio_file *f;
@@ -79,6 +99,7 @@ static void nv_trace_header(struct thread_data *td, struct nv_kvlist *l)
 	nv_kv_add(l, "job.groupid", "%u", td->groupid);
 	nv_kv_add(l, "job.pid", "%d", (int)getpid());
 	nv_kv_add(l, "job.iodepth", "%u", td->o.iodepth);
+	nv_kv_add(l, "job.buf_align", "%u", nv_buf_align(ld));
 	nv_kv_add(l, "job.direct", "%u", td->o.odirect);
 	nv_kv_add(l, "job.rw", "%s%s%s", td_read(td) ? "read" : "", td_write(td) ? "write" : "",
 		  td_trim(td) ? "trim" : "");
@@ -144,7 +165,7 @@ int nv_trace_open(struct thread_data *td, struct nv_data *ld)
 	if (td->o.nr_files > 256)
 		log_err("nvengine: %s: the job has %u files; the trace numbers files 0..255, "
 			"files 255 and up share number 255\n", path, td->o.nr_files);
-	nv_trace_header(td, &hdr);
+	nv_trace_header(td, ld, &hdr);
 	if (hdr.oom) {
 		nv_kv_free(&hdr);
 		td_verror(td, ENOMEM, "nvengine: trace header");

@@ -46,6 +46,14 @@ PY
 		else
 			fail "$r-trace-matches-fio" "nvanalyze dump: $(tail -n 2 "$TESTTMP/vm/$r.err")"
 		fi
+		# passthrough buffers go to DMA as they are: the engine asks fio for
+		# page-aligned ones (a 4k IO then needs one PRP entry, not two)
+		al=$("$NVANALYZE" stat "$t" 2>/dev/null | sed -n 's/^ *job.buf_align = //p' | head -n 1)
+		if [ "$al" = 4096 ]; then
+			pass "$r-buffers-page-aligned"
+		else
+			fail "$r-buffers-page-aligned" "trace header job.buf_align = '${al:-missing}', want 4096"
+		fi
 		if grep -aq "file.0.nvme.model" "$t" && grep -aq "smart.before.temperature_c" "$t"; then
 			pass "$r-trace-identity-smart"
 		else
