@@ -271,10 +271,10 @@ int main(int argc, char **argv)
 		case 'k': keep = true; break;
 		case 'a': nvanalyze = optarg; break;
 		case 'p':
-			if (!strcmp(optarg, "randread")) pat = GEN_RANDREAD;
-			else if (!strcmp(optarg, "seqwrite")) pat = GEN_SEQWRITE;
-			else if (!strcmp(optarg, "mixed")) pat = GEN_MIXED;
-			else { fprintf(stderr, "bench_analyze: unknown pattern %s\n", optarg); return 2; }
+			if (gen_pattern_parse(optarg, &pat)) {
+				fprintf(stderr, "bench_analyze: unknown pattern %s\n", optarg);
+				return 2;
+			}
 			break;
 		default:
 			printf("usage: bench_analyze [-n RECORDS] [-p randread|seqwrite|mixed] [-r REPEATS]"

@@ -97,10 +97,10 @@ int main(int argc, char **argv)
 		case 'z': o.zlevel = atoi(optarg); break;
 		case 'o': path = optarg; break;
 		case 'p':
-			if (!strcmp(optarg, "randread")) pat = GEN_RANDREAD;
-			else if (!strcmp(optarg, "seqwrite")) pat = GEN_SEQWRITE;
-			else if (!strcmp(optarg, "mixed")) pat = GEN_MIXED;
-			else { fprintf(stderr, "bench_trace: unknown pattern %s\n", optarg); return 2; }
+			if (gen_pattern_parse(optarg, &pat)) {
+				fprintf(stderr, "bench_trace: unknown pattern %s\n", optarg);
+				return 2;
+			}
 			break;
 		default:
 			printf("usage: bench_trace [-n RECORDS] [-z LEVEL] [-p randread|seqwrite|mixed] [-o FILE]\n");

@@ -40,8 +40,11 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "p:n:b:q:s:")) != -1) {
 		switch (opt) {
 		case 'p':
-			pat = !strcmp(optarg, "randread") ? GEN_RANDREAD :
-			      !strcmp(optarg, "seqwrite") ? GEN_SEQWRITE : GEN_MIXED;
+			if (gen_pattern_parse(optarg, &pat)) {
+				fprintf(stderr, "gen_trace: unknown pattern %s (randread, seqwrite, mixed)\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'n': n = strtoul(optarg, NULL, 0); break;
 		case 'b': o.block_records = (unsigned)strtoul(optarg, NULL, 0); break;

@@ -39,6 +39,22 @@ enum gen_pattern {
 	GEN_MIXED,	/* every op, odd lengths, errors, several files, big offsets */
 };
 
+/* The pattern named s ("randread", "seqwrite", "mixed"): 0, or -1 if unknown. */
+static inline int gen_pattern_parse(const char *s, enum gen_pattern *p)
+{
+	static const char *const names[] = {
+		[GEN_RANDREAD] = "randread", [GEN_SEQWRITE] = "seqwrite", [GEN_MIXED] = "mixed",
+	};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*p = (enum gen_pattern)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 #define GEN_MAXQD 256
 
 struct gen_io {
