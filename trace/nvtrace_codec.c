@@ -669,10 +669,12 @@ static int decode_payload(const uint8_t *in, size_t len, size_t n, uint64_t *tmp
 }
 
 int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
-		       struct nvt_record *out, const char **why)
+		       struct nvt_record *out, uint64_t *min_complete, uint64_t *max_complete,
+		       const char **why)
 {
 	struct sinks s = { .submit = true };
 	const size_t st = sizeof(*out);
+	int err;
 
 	s.s[S_COMPLETE] = (struct sink){ &out->complete_ns, st };
 	s.s[S_LATENCY] = (struct sink){ &out->submit_ns, st };
@@ -682,7 +684,12 @@ int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
 	s.s[S_QD] = (struct sink){ &out->qd, st };
 	s.s[S_OP] = (struct sink){ &out->op, st };
 	s.s[S_FILE] = (struct sink){ &out->file, st };
-	return decode_payload(in, len, n, tmp, &s, why);
+	err = decode_payload(in, len, n, tmp, &s, why);
+	if (min_complete)
+		*min_complete = s.lo;
+	if (max_complete)
+		*max_complete = s.hi;
+	return err;
 }
 
 int nvt_decode_cols(const uint8_t *in, size_t len, size_t n, unsigned want, uint64_t *tmp,

@@ -94,12 +94,14 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 		       uint64_t *min_complete, uint64_t *max_complete);
 /*
  * Decode a raw payload of len bytes holding exactly n records into out[n]
- * (tmp: scratch space for n values).
+ * (tmp: scratch space for n values); also the min/max completion time into
+ * *min_complete / *max_complete when they are not NULL.
  * 0, or -EBADMSG with *why set when the payload is malformed (it must be
  * consumed exactly).  Never reads outside in[0..len).
  */
 int nvt_decode_records(const uint8_t *in, size_t len, size_t n, uint64_t *tmp,
-		       struct nvt_record *out, const char **why);
+		       struct nvt_record *out, uint64_t *min_complete, uint64_t *max_complete,
+		       const char **why);
 
 /*
  * The same payload as columns: c's arrays for the NVT_COL_* bits in want

@@ -319,15 +319,10 @@ int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, 
 		r->recs = p;
 		r->rec_cap = h.nrec;
 	}
-	err = nvt_decode_records(r->raw, h.raw_len, h.nrec, r->tmp, r->recs, &why);
+	err = nvt_decode_records(r->raw, h.raw_len, h.nrec, r->tmp, r->recs, &lo, &hi, &why);
 	if (err)
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
 			    h.seq, at, why);
-	lo = hi = r->recs[0].complete_ns;
-	for (uint32_t i = 1; i < h.nrec; i++) {
-		lo = r->recs[i].complete_ns < lo ? r->recs[i].complete_ns : lo;
-		hi = r->recs[i].complete_ns > hi ? r->recs[i].complete_ns : hi;
-	}
 	err = finish_block(r, &h, at, lo, hi);
 	if (err == 1) {
 		*recs = r->recs;
@@ -336,29 +331,43 @@ int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, 
 	return err;
 }
 
+/* One array of struct nvt_cols: its NVT_COL_* bit (0: complete_ns, always
+ * there), where its pointer is and the size of a value. */
+struct col_field {
+	unsigned bit;
+	void **p;
+	size_t size;
+};
+
+#define NCOLS 8
+
+/* The arrays of c, complete_ns first. */
+static void col_fields(struct nvt_cols *c, struct col_field f[NCOLS])
+{
+	f[0] = (struct col_field){ 0, (void **)&c->complete_ns, sizeof(*c->complete_ns) };
+	f[1] = (struct col_field){ NVT_COL_LATENCY, (void **)&c->latency_ns, sizeof(*c->latency_ns) };
+	f[2] = (struct col_field){ NVT_COL_OFFSET, (void **)&c->offset, sizeof(*c->offset) };
+	f[3] = (struct col_field){ NVT_COL_LENGTH, (void **)&c->length, sizeof(*c->length) };
+	f[4] = (struct col_field){ NVT_COL_STATUS, (void **)&c->status, sizeof(*c->status) };
+	f[5] = (struct col_field){ NVT_COL_QD, (void **)&c->qd, sizeof(*c->qd) };
+	f[6] = (struct col_field){ NVT_COL_OP, (void **)&c->op, sizeof(*c->op) };
+	f[7] = (struct col_field){ NVT_COL_FILE, (void **)&c->file, sizeof(*c->file) };
+}
+
 /* The column arrays for nrec values of the columns in want (and complete_ns). */
 static int grow_cols(struct nvt_reader *r, size_t nrec, unsigned want)
 {
-	struct nvt_cols *c = &r->cols;
-	struct { unsigned bit; void **p; size_t size; } a[] = {
-		{ 0, (void **)&c->complete_ns, sizeof(*c->complete_ns) },
-		{ NVT_COL_LATENCY, (void **)&c->latency_ns, sizeof(*c->latency_ns) },
-		{ NVT_COL_OFFSET, (void **)&c->offset, sizeof(*c->offset) },
-		{ NVT_COL_LENGTH, (void **)&c->length, sizeof(*c->length) },
-		{ NVT_COL_STATUS, (void **)&c->status, sizeof(*c->status) },
-		{ NVT_COL_QD, (void **)&c->qd, sizeof(*c->qd) },
-		{ NVT_COL_OP, (void **)&c->op, sizeof(*c->op) },
-		{ NVT_COL_FILE, (void **)&c->file, sizeof(*c->file) },
-	};
+	struct col_field a[NCOLS];
 
+	col_fields(&r->cols, a);
 	if (nrec > r->col_cap) {	/* every array to the new size */
-		for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		for (size_t i = 0; i < NCOLS; i++) {
 			free(*a[i].p);
 			*a[i].p = NULL;
 		}
 		r->col_cap = nrec;
 	}
-	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+	for (size_t i = 0; i < NCOLS; i++) {
 		if (*a[i].p || (a[i].bit && !(want & a[i].bit)))
 			continue;
 		*a[i].p = malloc(r->col_cap * a[i].size);
@@ -370,6 +379,7 @@ static int grow_cols(struct nvt_reader *r, size_t nrec, unsigned want)
 
 int nvt_reader_next_cols(struct nvt_reader *r, unsigned want, const struct nvt_cols **cp)
 {
+	struct col_field f[NCOLS];
 	struct nvt_cols c;
 	struct nvt_block_hdr h;
 	const char *why;
@@ -384,20 +394,10 @@ int nvt_reader_next_cols(struct nvt_reader *r, unsigned want, const struct nvt_c
 	if (grow_cols(r, h.nrec, want))
 		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
 	c = r->cols;
-	if (!(want & NVT_COL_LATENCY))
-		c.latency_ns = NULL;
-	if (!(want & NVT_COL_OFFSET))
-		c.offset = NULL;
-	if (!(want & NVT_COL_LENGTH))
-		c.length = NULL;
-	if (!(want & NVT_COL_STATUS))
-		c.status = NULL;
-	if (!(want & NVT_COL_QD))
-		c.qd = NULL;
-	if (!(want & NVT_COL_OP))
-		c.op = NULL;
-	if (!(want & NVT_COL_FILE))
-		c.file = NULL;
+	col_fields(&c, f);
+	for (size_t i = 1; i < NCOLS; i++)	/* the caller sees only what it asked for */
+		if (!(want & f[i].bit))
+			*f[i].p = NULL;
 	err = nvt_decode_cols(r->raw, h.raw_len, h.nrec, want, r->tmp, &c, &why);
 	if (err)
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
@@ -694,6 +694,8 @@ const char *nvt_reader_path(const struct nvt_reader *r)
 
 void nvt_reader_close(struct nvt_reader *r)
 {
+	struct col_field f[NCOLS];
+
 	if (!r)
 		return;
 	if (r->fd >= 0)
@@ -708,14 +710,9 @@ void nvt_reader_close(struct nvt_reader *r)
 		inflateEnd(r->z);
 		free(r->z);
 	}
-	free(r->cols.complete_ns);
-	free(r->cols.latency_ns);
-	free(r->cols.offset);
-	free(r->cols.length);
-	free(r->cols.status);
-	free(r->cols.qd);
-	free(r->cols.op);
-	free(r->cols.file);
+	col_fields(&r->cols, f);
+	for (size_t i = 0; i < NCOLS; i++)
+		free(*f[i].p);
 	free(r->path);
 	free(r);
 }

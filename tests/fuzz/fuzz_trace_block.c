@@ -44,14 +44,14 @@ static void fuzz_records(const uint8_t *d, size_t n)
 	tmp = calloc(nrec, sizeof(*tmp));
 	if (!a || !b || !tmp)
 		goto out;
-	if (nvt_decode_records(d, n, nrec, tmp, a, &why)) {
+	if (nvt_decode_records(d, n, nrec, tmp, a, NULL, NULL, &why)) {
 		if (!why || !*why)
 			fuzz_fail("decode failed without a reason");
 		goto out;
 	}
 	if (nvt_encode_records(a, nrec, tmp, &enc, &min, &max))
 		goto out;
-	if (nvt_decode_records(enc.p, enc.len, nrec, tmp, b, &why))
+	if (nvt_decode_records(enc.p, enc.len, nrec, tmp, b, NULL, NULL, &why))
 		fuzz_fail("re-encoded block does not decode: %s", why);
 	lo = hi = a[0].complete_ns;
 	for (size_t i = 0; i < nrec; i++) {

@@ -630,7 +630,7 @@ TEST(decode_garbage)
 	for (int i = 0; i < 300; i++)
 		gen_record(&g, &rec[i]);
 	CHECK_EQ_I64(nvt_encode_records(rec, 300, tmp, &raw, &lo, &hi), 0);
-	CHECK_EQ_I64(nvt_decode_records(raw.p, raw.len, 300, tmp, out, &why), 0);
+	CHECK_EQ_I64(nvt_decode_records(raw.p, raw.len, 300, tmp, out, NULL, NULL, &why), 0);
 	for (int i = 0; i < 300; i++)
 		CHECK(rec_eq(&rec[i], &out[i]));
 	CHECK_EQ_I64(nvt_kv_encode(hdr_kv, 5, &kvb), 0);
@@ -651,7 +651,7 @@ TEST(decode_garbage)
 		if (gen_below(&rng, 2))
 			len = gen_below(&rng, len + 1);
 		if (src == &raw) {
-			err = nvt_decode_records(m, len, 1 + gen_below(&rng, 300), tmp, out, &why);
+			err = nvt_decode_records(m, len, 1 + gen_below(&rng, 300), tmp, out, NULL, NULL, &why);
 		} else if (src == &kvb) {
 			err = nvt_kv_decode(m, len, &used, &kv, &nkv, &why);
 			if (!err)
@@ -796,7 +796,7 @@ TEST(decode_cols_garbage)
 				m[gen_below(&rng, mlen)] = (uint8_t)gen_next(&rng);
 			if (gen_below(&rng, 4) == 0)
 				mlen = gen_below(&rng, mlen + 1);
-			e1 = nvt_decode_records(m, mlen, nrec, tmp, out, &why1);
+			e1 = nvt_decode_records(m, mlen, nrec, tmp, out, NULL, NULL, &why1);
 			e2 = nvt_decode_cols(m, mlen, nrec, want, tmp, &c, &why2);
 			differ += e1 != e2 || (e1 && strcmp(why1, why2));
 			if (e1 || e2) {
