@@ -198,32 +198,75 @@ static unsigned byte_width(uint64_t v)
 }
 
 /*
- * Append an integer column of m values: u8 width, varint base (the minimum),
- * then width byte planes of m bytes each (plane k = byte k of value - base).
- * Constant columns cost two bytes.  Room must be reserved.
+ * Byte planes of the m values v[i] - lo, all w planes in one pass (plane k
+ * = byte k of each value) at p.  One loop per common width so that GCC
+ * vectorizes it; the caller has checked that every v[i] - lo fits in w bytes.
  */
-static void put_column(struct nvt_buf *b, const uint64_t *v, size_t m)
+static void put_planes(uint8_t *p, const uint64_t *v, size_t m, unsigned w, uint64_t lo)
 {
-	uint64_t lo = m ? v[0] : 0, hi = lo;
-	unsigned w;
+	uint8_t *p0 = p, *p1 = p + m, *p2 = p + 2 * m, *p3 = p + 3 * m;
 
-	for (size_t i = 1; i < m; i++) {
-		if (v[i] < lo)
-			lo = v[i];
-		if (v[i] > hi)
-			hi = v[i];
+	switch (w) {
+	case 0:
+		break;
+	case 1:
+		for (size_t i = 0; i < m; i++)
+			p0[i] = (uint8_t)(v[i] - lo);
+		break;
+	case 2:
+		for (size_t i = 0; i < m; i++) {
+			uint64_t x = v[i] - lo;
+
+			p0[i] = (uint8_t)x;
+			p1[i] = (uint8_t)(x >> 8);
+		}
+		break;
+	case 3:
+		for (size_t i = 0; i < m; i++) {
+			uint64_t x = v[i] - lo;
+
+			p0[i] = (uint8_t)x;
+			p1[i] = (uint8_t)(x >> 8);
+			p2[i] = (uint8_t)(x >> 16);
+		}
+		break;
+	case 4:
+		for (size_t i = 0; i < m; i++) {
+			uint64_t x = v[i] - lo;
+
+			p0[i] = (uint8_t)x;
+			p1[i] = (uint8_t)(x >> 8);
+			p2[i] = (uint8_t)(x >> 16);
+			p3[i] = (uint8_t)(x >> 24);
+		}
+		break;
+	default:
+		for (size_t i = 0; i < m; i++) {
+			uint64_t x = v[i] - lo;
+
+			for (unsigned k = 0; k < w; k++)
+				p[k * m + i] = (uint8_t)(x >> (8 * k));
+		}
+		break;
 	}
-	w = byte_width(hi - lo);
+}
+
+/*
+ * Append an integer column of m values whose minimum is lo and maximum hi:
+ * u8 width, varint base (lo), then width byte planes of m bytes each (plane
+ * k = byte k of value - base).  Constant columns cost two bytes and v is
+ * not read (it may be NULL).  Room must be reserved.
+ */
+static void put_column(struct nvt_buf *b, const uint64_t *v, size_t m, uint64_t lo, uint64_t hi)
+{
+	unsigned w = m ? byte_width(hi - lo) : 0;
+
+	if (!m)
+		lo = 0;
 	b->p[b->len++] = (uint8_t)w;
 	put_varint(b, lo);
-	for (unsigned k = 0; k < w; k++) {
-		uint8_t *plane = b->p + b->len;
-		unsigned sh = 8 * k;
-
-		for (size_t i = 0; i < m; i++)
-			plane[i] = (uint8_t)((v[i] - lo) >> sh);
-		b->len += m;
-	}
+	put_planes(b->p + b->len, v, m, w, lo);
+	b->len += (size_t)w * m;
 }
 
 /*
@@ -328,18 +371,22 @@ static int skip_column(const uint8_t *in, size_t len, size_t *pos, uint64_t *tmp
 	return 0;
 }
 
-/* The common power-of-two alignment of all offsets and lengths (capped). */
-static unsigned common_shift(const struct nvt_record *r, size_t n)
-{
-	uint64_t acc = 0;
-	unsigned s;
+/* The smallest and largest of the values seen, in one struct per column. */
+struct span {
+	uint64_t lo, hi;
+};
 
-	for (size_t i = 0; i < n; i++)
-		acc |= r[i].offset | r[i].length;
-	if (!acc)
-		return 0;
-	s = (unsigned)__builtin_ctzll(acc);
-	return s > NVT_MAX_SHIFT ? NVT_MAX_SHIFT : s;
+static inline void span_add(struct span *s, uint64_t v)
+{
+	if (v < s->lo)
+		s->lo = v;
+	if (v > s->hi)
+		s->hi = v;
+}
+
+static inline void span_init(struct span *s, uint64_t v)
+{
+	s->lo = s->hi = v;
 }
 
 /*
@@ -348,78 +395,114 @@ static unsigned common_shift(const struct nvt_record *r, size_t n)
  * in units of the block's alignment either absolute or as zigzag distance
  * from the previous record's end (whichever needs fewer bytes), length in
  * the same units, zigzag status, qd, op, file.
+ *
+ * This runs on the trace writer thread for every record, so it reads the
+ * records few times: one pass finds the range of every column, constant
+ * columns (length, status, op, file in most jobs) are then written from
+ * that range alone, and each other column costs one pass that computes its
+ * values into tmp and one that writes all its planes.  Shifting by the
+ * common alignment keeps order, so the offset and length ranges are the
+ * unshifted ones shifted; so are the distances' ranges, because for a d
+ * that 2^shift divides, zz_shift(d, shift) == zz_shift(d, 0) >> shift.
  */
 int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
 		       uint64_t *min_complete, uint64_t *max_complete)
 {
-	uint64_t lo = r[0].complete_ns, hi = lo, amax = 0, dmax = 0;
+	struct span comp, dt, lat, off, len, st, qd, op, file, dist;
+	uint64_t acc = 0;
 	unsigned shift;
 	int err;
 
+	if (!n)
+		return -EINVAL;
 	err = nvt_buf_reserve(out, NVT_RAW_BOUND(n));
 	if (err)
 		return err;
 
+	span_init(&comp, r[0].complete_ns);
+	span_init(&dt, n > 1 ? zz_shift(r[1].complete_ns - r[0].complete_ns, 0) : 0);
+	span_init(&lat, zz_shift(r[0].complete_ns - r[0].submit_ns, 0));
+	span_init(&off, r[0].offset);
+	span_init(&len, r[0].length);
+	span_init(&st, zz_shift((uint64_t)(int64_t)r[0].status, 0));
+	span_init(&qd, r[0].qd);
+	span_init(&op, r[0].op);
+	span_init(&file, r[0].file);
+	span_init(&dist, n > 1 ? zz_shift(r[1].offset - (r[0].offset + r[0].length), 0) : 0);
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].complete_ns < lo)
-			lo = r[i].complete_ns;
-		if (r[i].complete_ns > hi)
-			hi = r[i].complete_ns;
+		span_add(&comp, r[i].complete_ns);
+		if (i) {
+			span_add(&dt, zz_shift(r[i].complete_ns - r[i - 1].complete_ns, 0));
+			span_add(&dist, zz_shift(r[i].offset - (r[i - 1].offset + r[i - 1].length), 0));
+		}
+		span_add(&lat, zz_shift(r[i].complete_ns - r[i].submit_ns, 0));
+		span_add(&off, r[i].offset);
+		span_add(&len, r[i].length);
+		span_add(&st, zz_shift((uint64_t)(int64_t)r[i].status, 0));
+		span_add(&qd, r[i].qd);
+		span_add(&op, r[i].op);
+		span_add(&file, r[i].file);
+		acc |= r[i].offset | r[i].length;
 	}
-	*min_complete = lo;
-	*max_complete = hi;
+	*min_complete = comp.lo;
+	*max_complete = comp.hi;
 
 	put_varint(out, r[0].complete_ns);
-	for (size_t i = 1; i < n; i++)
-		tmp[i - 1] = zz_shift(r[i].complete_ns - r[i - 1].complete_ns, 0);
-	put_column(out, tmp, n - 1);
+	if (dt.lo != dt.hi)
+		for (size_t i = 1; i < n; i++)
+			tmp[i - 1] = zz_shift(r[i].complete_ns - r[i - 1].complete_ns, 0);
+	put_column(out, tmp, n - 1, dt.lo, dt.hi);
 
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = zz_shift(r[i].complete_ns - r[i].submit_ns, 0);
-	put_column(out, tmp, n);
+	if (lat.lo != lat.hi)
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = zz_shift(r[i].complete_ns - r[i].submit_ns, 0);
+	put_column(out, tmp, n, lat.lo, lat.hi);
 
-	/* Offsets: pick absolute or delta mode by the wider value. */
-	shift = common_shift(r, n);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t a = r[i].offset >> shift;
-
-		if (a > amax)
-			amax = a;
-		if (i) {
-			uint64_t d = zz_shift(r[i].offset - (r[i - 1].offset + r[i - 1].length), shift);
-			if (d > dmax)
-				dmax = d;
-		}
-	}
+	/* Offsets: absolute, or distances from the previous end if narrower. */
+	shift = acc ? (unsigned)__builtin_ctzll(acc) : 0;
+	if (shift > NVT_MAX_SHIFT)
+		shift = NVT_MAX_SHIFT;
+	off.lo >>= shift;
+	off.hi >>= shift;
+	dist.lo >>= shift;
+	dist.hi >>= shift;
 	out->p[out->len++] = (uint8_t)shift;
-	if (byte_width(dmax) < byte_width(amax)) {
+	if (byte_width(dist.hi) < byte_width(off.hi)) {
 		out->p[out->len++] = NVT_OFFSET_DELTA;
 		put_varint(out, r[0].offset >> shift);
-		for (size_t i = 1; i < n; i++)
-			tmp[i - 1] = zz_shift(r[i].offset - (r[i - 1].offset + r[i - 1].length), shift);
-		put_column(out, tmp, n - 1);
+		if (dist.lo != dist.hi)
+			for (size_t i = 1; i < n; i++)
+				tmp[i - 1] = zz_shift(r[i].offset - (r[i - 1].offset + r[i - 1].length),
+						      shift);
+		put_column(out, tmp, n - 1, dist.lo, dist.hi);
 	} else {
 		out->p[out->len++] = NVT_OFFSET_ABS;
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = r[i].offset >> shift;
-		put_column(out, tmp, n);
+		if (off.lo != off.hi)
+			for (size_t i = 0; i < n; i++)
+				tmp[i] = r[i].offset >> shift;
+		put_column(out, tmp, n, off.lo, off.hi);
 	}
 
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = r[i].length >> shift;
-	put_column(out, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = zz_shift((uint64_t)(int64_t)r[i].status, 0);
-	put_column(out, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = r[i].qd;
-	put_column(out, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = r[i].op;
-	put_column(out, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = r[i].file;
-	put_column(out, tmp, n);
+	if (len.lo != len.hi)
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = r[i].length >> shift;
+	put_column(out, tmp, n, len.lo >> shift, len.hi >> shift);
+	if (st.lo != st.hi)
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = zz_shift((uint64_t)(int64_t)r[i].status, 0);
+	put_column(out, tmp, n, st.lo, st.hi);
+	if (qd.lo != qd.hi)
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = r[i].qd;
+	put_column(out, tmp, n, qd.lo, qd.hi);
+	if (op.lo != op.hi)
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = r[i].op;
+	put_column(out, tmp, n, op.lo, op.hi);
+	if (file.lo != file.hi)
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = r[i].file;
+	put_column(out, tmp, n, file.lo, file.hi);
 	return 0;
 }
 
@@ -723,29 +806,58 @@ int nvt_decode_cols(const uint8_t *in, size_t len, size_t n, unsigned want, uint
 
 /* ---- block encoder ---- */
 
+bool nvt_looks_random(const uint8_t *p, size_t n)
+{
+	uint32_t c[256] = { 0 };
+	uint64_t k = 0, sq = 0, runs = 0;
+
+	for (size_t i = 0; i + 1 < n; i += NVT_RANDOM_SAMPLE) {
+		c[p[i]]++;
+		runs += p[i] == p[i + 1];
+		k++;
+	}
+	for (unsigned j = 0; j < 256; j++)
+		sq += (uint64_t)c[j] * c[j];
+	/*
+	 * sum of (c/k)^2 <= 2^-7.5: collision entropy of 7.5 bits or more;
+	 * and at most 1 in 32 samples starting a run (random: 1 in 256).
+	 */
+	return k >= 256 && sq * 181 <= k * k && runs * 32 <= k;
+}
+
+/* Room for deflating NVT_RAW_BOUND(max_records) bytes with a mode switch
+ * (an empty block and a flush marker, under 16 bytes) every window. */
+static size_t comp_bound(unsigned max_records)
+{
+	size_t raw = NVT_RAW_BOUND(max_records);
+
+	return compressBound((uLong)raw) + (raw / NVT_RANDOM_WINDOW + 2) * 16;
+}
+
 int nvt_encoder_init(struct nvt_encoder *e, int zlevel, unsigned max_records)
 {
 	z_stream *z;
 
 	memset(e, 0, sizeof(*e));
 	e->zlevel = zlevel;
-	e->max_records = max_records;
-	e->tmp = malloc((max_records ? max_records : 1) * sizeof(*e->tmp));
-	z = calloc(1, sizeof(*z));
-	if (!e->tmp || !z ||
-	    nvt_buf_reserve(&e->raw, NVT_RAW_BOUND(max_records)) ||
-	    nvt_buf_reserve(&e->comp, compressBound((uLong)NVT_RAW_BOUND(max_records))))
-		goto fail;
 	/*
 	 * Level 1 uses the Z_RLE strategy: the byte planes have little
 	 * long-range repetition, and on 4k randread Z_RLE compressed twice as
 	 * fast as the default strategy and 5% smaller.  Levels 2..9 use the
 	 * default strategy for the last bytes.  Either way a plain zlib stream.
 	 */
-	if (deflateInit2(z, zlevel, Z_DEFLATED, 15, 8,
-			 zlevel == 1 ? Z_RLE : Z_DEFAULT_STRATEGY) != Z_OK)
+	e->zstrategy = zlevel == 1 ? Z_RLE : Z_DEFAULT_STRATEGY;
+	e->max_records = max_records;
+	e->tmp = malloc((max_records ? max_records : 1) * sizeof(*e->tmp));
+	z = calloc(1, sizeof(*z));
+	if (!e->tmp || !z ||
+	    nvt_buf_reserve(&e->raw, NVT_RAW_BOUND(max_records)) ||
+	    nvt_buf_reserve(&e->comp, comp_bound(max_records)))
+		goto fail;
+	if (deflateInit2(z, zlevel, Z_DEFLATED, 15, 8, e->zstrategy) != Z_OK)
 		goto fail;
 	e->z = z;
+	e->zcur = zlevel;
 	return 0;
 fail:
 	free(z);
@@ -753,10 +865,62 @@ fail:
 	return -ENOMEM;
 }
 
+/* Switch the stream between stored (level 0) and the encoder's level. */
+static int set_level(struct nvt_encoder *e, int level)
+{
+	if (e->zcur == level)
+		return 0;
+	if (deflateParams(e->z, level, e->zstrategy) != Z_OK)
+		return -EIO;
+	e->zcur = level;
+	return 0;
+}
+
+/*
+ * Deflate e->raw into e->comp as one zlib stream.  At level 1 (Z_RLE:
+ * runs and Huffman codes only), stretches of NVT_RANDOM_WINDOW bytes that
+ * look random (the low bytes of random offsets) go into stored blocks:
+ * Z_RLE cannot shrink them, and skipping it saves a fifth of the writer's
+ * time on 4k random IO.  Higher levels find repeats that a histogram does
+ * not see, so they deflate everything.  Any inflate reads the result.
+ * 0, or -EIO.
+ */
+static int deflate_raw(struct nvt_encoder *e, size_t *comp_len)
+{
+	z_stream *z = e->z;
+	const uint8_t *in = e->raw.p;
+	size_t len = e->raw.len, pos = 0;
+
+	e->stored_bytes = 0;
+	if (deflateReset(z) != Z_OK || set_level(e, e->zlevel))
+		return -EIO;
+	z->next_out = e->comp.p;
+	z->avail_out = (uInt)e->comp.cap;
+	while (pos < len) {
+		size_t k = len - pos < 2 * NVT_RANDOM_WINDOW ? len - pos : NVT_RANDOM_WINDOW;
+		bool stored = e->zlevel == 1 && k == NVT_RANDOM_WINDOW &&
+			      nvt_looks_random(in + pos, k);
+
+		if (set_level(e, stored ? 0 : e->zlevel))
+			return -EIO;
+		if (stored)
+			e->stored_bytes += k;
+		z->next_in = (uint8_t *)in + pos;
+		z->avail_in = (uInt)k;
+		if (deflate(z, Z_NO_FLUSH) != Z_OK || z->avail_in)
+			return -EIO;
+		pos += k;
+	}
+	if (deflate(z, Z_FINISH) != Z_STREAM_END)
+		return -EIO;
+	*comp_len = z->total_out;
+	return 0;
+}
+
 int nvt_encoder_block(struct nvt_encoder *e, const struct nvt_record *r, unsigned n,
 		      uint32_t seq, struct nvt_block_hdr *h)
 {
-	z_stream *z = e->z;
+	size_t comp_len;
 	int err;
 
 	memset(h, 0, sizeof(*h));
@@ -770,14 +934,11 @@ int nvt_encoder_block(struct nvt_encoder *e, const struct nvt_record *r, unsigne
 	err = nvt_encode_records(r, n, e->tmp, &e->raw, &h->min_complete_ns, &h->max_complete_ns);
 	if (err)
 		return err;
-	z->next_in = e->raw.p;
-	z->avail_in = (uInt)e->raw.len;
-	z->next_out = e->comp.p;
-	z->avail_out = (uInt)e->comp.cap;
-	if (deflateReset(z) != Z_OK || deflate(z, Z_FINISH) != Z_STREAM_END)
-		return -EIO;
+	err = deflate_raw(e, &comp_len);
+	if (err)
+		return err;
 	h->raw_len = (uint32_t)e->raw.len;
-	h->comp_len = (uint32_t)z->total_out;
+	h->comp_len = (uint32_t)comp_len;
 	h->payload_crc = nvt_crc32(e->comp.p, h->comp_len);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #ifndef NV_TRACE_FMT_H
 #define NV_TRACE_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -113,15 +114,32 @@ int nvt_decode_cols(const uint8_t *in, size_t len, size_t n, unsigned want, uint
 		    struct nvt_cols *c, const char **why);
 
 /*
- * A block encoder: columns, then deflate (Z_RLE strategy at level 1, the
- * default strategy at 2..9), then CRCs.  Holds buffers for max_records.
+ * Whether n bytes look random enough that deflate's Z_RLE strategy (runs
+ * and Huffman codes) cannot shrink them: the bytes at every
+ * NVT_RANDOM_SAMPLE-th position have a collision entropy of at least 7.5
+ * bits (so their Shannon entropy is at least that too) and at most one in
+ * 32 of them equals the byte after it.  Needs n > 256 * NVT_RANDOM_SAMPLE
+ * to say yes; a "no" is always safe (the bytes are then deflated).
+ * The level-1 block encoder stores such
+ * NVT_RANDOM_WINDOW-byte stretches instead of Huffman coding them.
+ */
+#define NVT_RANDOM_WINDOW	16384
+#define NVT_RANDOM_SAMPLE	4
+bool nvt_looks_random(const uint8_t *p, size_t n);
+
+/*
+ * A block encoder: columns, then deflate (Z_RLE strategy at level 1, with
+ * stretches that look random as stored blocks; the default strategy at 2..9),
+ * then CRCs.  Holds buffers for max_records.
  */
 struct nvt_encoder {
 	unsigned max_records;
 	struct nvt_buf raw, comp;
 	uint64_t *tmp;
 	void *z;		/* z_stream */
-	int zlevel;
+	int zlevel, zstrategy;
+	int zcur;		/* the stream's level now: zlevel or 0 (stored) */
+	size_t stored_bytes;	/* raw bytes of the last block sent as stored */
 };
 int nvt_encoder_init(struct nvt_encoder *e, int zlevel, unsigned max_records);
 /* Encode r[0..n) (n <= max_records) as block seq: fills *h; the payload is

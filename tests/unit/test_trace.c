@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "tests/unit/check.h"
 #include "tests/unit/trace_gen.h"
 #include "trace/nvtrace.h"
@@ -143,6 +145,76 @@ static void roundtrip(enum gen_pattern pat, unsigned qd, size_t n, unsigned bloc
 TEST(roundtrip_randread)
 {
 	roundtrip(GEN_RANDREAD, 32, 200000, 4096);
+}
+
+TEST(looks_random)
+{
+	enum { N = NVT_RANDOM_WINDOW };
+	static uint8_t b[N];
+	struct gen_rng g = { 7 };
+
+	for (size_t i = 0; i < N; i++)
+		b[i] = (uint8_t)gen_next(&g);
+	CHECK(nvt_looks_random(b, N));
+	CHECK(!nvt_looks_random(b, 1000));		/* too few samples */
+	for (size_t i = 0; i < N; i++)
+		b[i] = (uint8_t)(gen_next(&g) & 63);	/* 64 values: 6 bits */
+	CHECK(!nvt_looks_random(b, N));
+	for (size_t i = 0; i < N; i += 2)		/* pairs: runs for Z_RLE */
+		b[i] = b[i + 1] = (uint8_t)gen_next(&g);
+	CHECK(!nvt_looks_random(b, N));
+	memset(b, 0, N);
+	CHECK(!nvt_looks_random(b, N));
+}
+
+/*
+ * Encode one block of n records of pattern pat at level; check that the
+ * payload inflates to exactly the raw columns, and return the raw bytes
+ * the encoder sent as stored blocks.
+ */
+static size_t encode_inflate(enum gen_pattern pat, int level, unsigned n)
+{
+	struct nvt_record *r = malloc(n * sizeof(*r));
+	struct nvt_encoder e;
+	struct nvt_block_hdr h;
+	struct gen g;
+	uint8_t *out = NULL;
+	uLongf outlen = 0;
+	size_t stored = (size_t)-1;
+
+	CHECK(r != NULL);
+	if (!r)
+		return stored;
+	gen_init(&g, pat, 32, 5);
+	for (unsigned i = 0; i < n; i++)
+		gen_record(&g, &r[i]);
+	CHECK_EQ_I64(nvt_encoder_init(&e, level, n), 0);
+	/* twice: the second block starts from the level the first ended at */
+	for (int k = 0; k < 2; k++) {
+		CHECK_EQ_I64(nvt_encoder_block(&e, r, n, 0, &h), 0);
+		outlen = h.raw_len;
+		out = malloc(outlen);
+		CHECK(out != NULL);
+		CHECK_EQ_I64(uncompress(out, &outlen, e.comp.p, h.comp_len), Z_OK);
+		CHECK_EQ_I64(outlen, h.raw_len);
+		CHECK(memcmp(out, e.raw.p, h.raw_len) == 0);
+		free(out);
+	}
+	stored = e.stored_bytes;
+	nvt_encoder_free(&e);
+	free(r);
+	return stored;
+}
+
+TEST(encoder_stored_windows)
+{
+	/* 4k random offsets over 1 GiB: two random low-byte planes of 64 KiB */
+	CHECK(encode_inflate(GEN_RANDREAD, 1, 65536) >= 6 * NVT_RANDOM_WINDOW);
+	CHECK_EQ_I64(encode_inflate(GEN_RANDREAD, 6, 65536), 0);
+	CHECK_EQ_I64(encode_inflate(GEN_RANDREAD, 1, 1000), 0);	/* under two windows */
+	encode_inflate(GEN_SEQWRITE, 1, 65536);
+	encode_inflate(GEN_MIXED, 1, 65536);
+	encode_inflate(GEN_MIXED, 9, 65536);
 }
 
 TEST(roundtrip_seqwrite)
@@ -901,6 +973,8 @@ int main(void)
 		return 1;
 	}
 	RUN(op_names);
+	RUN(looks_random);
+	RUN(encoder_stored_windows);
 	RUN(roundtrip_randread);
 	RUN(roundtrip_seqwrite);
 	RUN(roundtrip_mixed);
