@@ -289,6 +289,18 @@ static struct fio_option options[] = {
 		.group	= FIO_OPT_G_IOURING,
 	},
 	{
+		.name	= "nv_iowq_workers",
+		.lname	= "nvengine io-wq worker limit",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nv_iowq_workers),
+		.def	= "0",
+		.minval	= 0,
+		.maxval	= 65536,
+		.help	= "Most io_uring worker threads (iou-wrk) per pool and NUMA node (0: the kernel's default)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
 		.name	= NULL,
 	},
 };
@@ -861,6 +873,21 @@ static int nv_generic_open(struct thread_data *td, struct fio_file *f)
 }
 
 /*
+ * Cap the ring's io-wq pools (bounded: regular file IO; unbounded: sockets,
+ * pipes) at @n worker threads each, per NUMA node (nv_iowq_workers).  IO
+ * that cannot complete inline (buffered reads that miss, force_async,
+ * tmpfs) runs on these workers; the kernel starts more whenever one
+ * sleeps, up to 4 per CPU for bounded work, and keeps them.  0, or -errno
+ * from the kernel (-EINVAL before Linux 5.15).
+ */
+static int nv_limit_iowq(struct nv_data *ld, unsigned int n)
+{
+	unsigned int v[2] = { n, n };
+
+	return io_uring_register_iowq_max_workers(&ld->ring, v);
+}
+
+/*
  * Open every file of the job once and register the descriptors with the
  * ring (registerfiles).  The files then look closed to fio; open_file()
  * hands out the registered descriptor.
@@ -1039,6 +1066,16 @@ static int nv_post_init(struct thread_data *td)
 	if (nv_ring_setup(td, ld, o, nv_job_has_char_targets(td)))
 		return 1;
 	nv_probe_nonvectored(ld, o);
+	if (o->nv_iowq_workers) {
+		ret = nv_limit_iowq(ld, o->nv_iowq_workers);
+		if (ret < 0) {
+			log_err("nvengine: nv_iowq_workers=%u: the kernel refused the io-wq limit: %s%s\n",
+				o->nv_iowq_workers, strerror(-ret),
+				ret == -EINVAL ? " (it needs Linux 5.15 or later; leave the option out)" : "");
+			td_verror(td, -ret, "nvengine: nv_iowq_workers");
+			return 1;
+		}
+	}
 
 	if (o->fixedbufs) {
 		ret = io_uring_register_buffers(&ld->ring, ld->iovecs, ld->depth);

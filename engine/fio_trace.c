@@ -115,10 +115,11 @@ static void nv_trace_header(struct thread_data *td, const struct nv_data *ld, st
 	nv_kv_add(l, "engine", "nvengine");
 	nv_kv_add(l, "engine.options",
 		  "hipri=%u fixedbufs=%u registerfiles=%u sqthread_poll=%u nonvectored=%d "
-		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_block=%u nv_trace_sched=%s",
+		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_block=%u nv_trace_sched=%s "
+		  "nv_iowq_workers=%u",
 		  o->hipri, o->fixedbufs, o->registerfiles, o->sqpoll_thread, o->nonvectored,
 		  o->force_async, o->nowait, o->nv_trace_level, o->nv_trace_block,
-		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal");
+		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal", o->nv_iowq_workers);
 	nv_kv_add(l, "files", "%u", td->o.nr_files);
 	for_each_file(td, f, i) {
 		char key[64];

@@ -120,6 +120,7 @@ struct nv_options {
 	unsigned int nv_trace_level;	/* zlib level */
 	unsigned int nv_trace_block;	/* records per trace block */
 	unsigned int nv_trace_sched;	/* enum nvt_writer_sched of the writer thread */
+	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
 };
 
 static inline struct nv_file *nv_file_of(struct fio_file *f)

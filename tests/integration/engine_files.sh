@@ -127,6 +127,50 @@ expect_error error_trace_sched "failed parsing nv_trace_sched=fast" --name=o --f
 	--rw=read --nv_trace="$T" --nv_trace_sched=fast
 expect_error error_hipri_on_file "polled IO (hipri) is not supported here" --name=p --filename="$T/o" --size=1M --rw=read --hipri
 
+# --- nv_iowq_workers caps the ring's io-wq pools ------------------------------
+# force_async + O_DIRECT: every read runs on an io-wq worker and sleeps there
+# until the disk answers, so without a cap the kernel starts more workers.
+# iowq_run CAP: runs the job in the background, prints the most iou-wrk
+# threads seen in its processes (sampled every 0.1 s).
+iowq_run() {
+	local cap=$1 n=0 c pids
+	nvfio --name=w --filename="$T/w" --size=32M --rw=randread --bs=4k --iodepth=16 --direct=1 \
+		--force_async=1 --time_based --runtime=2 --nv_iowq_workers="$cap" \
+		--nv_trace="$T/iowq$cap" --output-format=json --output="$T/iowq$cap.json" \
+		2>"$T/iowq$cap.err" &
+	for _ in $(seq 20); do
+		sleep 0.1
+		pids=$(pgrep -f "iowq$cap.json" | tr '\n' ' ')
+		[ -n "$pids" ] || continue
+		c=$(for p in $pids; do cat /proc/"$p"/task/*/comm 2>/dev/null; done | grep -c '^iou-wrk')
+		[ "$c" -gt "$n" ] && n=$c
+	done
+	wait $!
+	echo "$n"
+}
+mkdir -p "$T/iowq0" "$T/iowq1"
+head -c 32M /dev/zero >"$T/w"
+wcap=$(iowq_run 1)
+wfree=$(iowq_run 0)
+if ! grep -q '"error" : 0' "$T/iowq1.json" 2>/dev/null; then
+	fail iowq_workers_cap "the capped job failed: $(tail -n 3 "$T/iowq1.err" | tr '\n' ' ')"
+elif [ "$wcap" -gt 1 ]; then
+	fail iowq_workers_cap "nv_iowq_workers=1 but $wcap iou-wrk threads ran (uncapped: $wfree)"
+elif [ "$wfree" -le 1 ]; then
+	skip iowq_workers_cap "without a cap the kernel ran $wfree worker here: nothing to cap"
+else
+	pass iowq_workers_cap
+	echo "    INFO: io-wq workers: $wcap with nv_iowq_workers=1, $wfree without"
+fi
+if "$NVANALYZE" stat "$T"/iowq1/w.*.nvt 2>&1 | grep -q "engine.options = .*nv_iowq_workers=1"; then
+	pass iowq_workers_in_trace_header
+else
+	fail iowq_workers_in_trace_header "no nv_iowq_workers=1 in the trace header of $T/iowq1"
+fi
+rm -f "$T/w"
+expect_error error_iowq_workers_range "nv_iowq_workers" --name=o --filename="$T/o" --size=1M \
+	--rw=read --nv_iowq_workers=70000
+
 # io_uring switched off system-wide (Linux 6.6+): reported, not a crash.
 if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/io_uring_disabled ]; then
 	old=$(cat /proc/sys/kernel/io_uring_disabled)
