@@ -65,7 +65,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	VM_ROUNDS=3 VM_RUNTIME=1
 else
 	MODE=full
-	ROUNDS=5 RUNTIME=3 FILE_MB=1024
+	ROUNDS=7 RUNTIME=3 FILE_MB=1024
 	TRACE_IOS=1000000 BT_RECORDS=8000000 BT_REPEATS=3
 	ANA_IOS=100000000 ANA_REPEATS=3 JSON_MB=50
 	MEM_SECS=300 MEM_EARLY=10 MEM_STEP=2 MEM_RATE=10000
@@ -164,6 +164,8 @@ fio_engine() {
 	uring_log) echo "--ioengine=io_uring --write_lat_log=$SHM/latlog/l --log_avg_msec=0";;
 	nv_off) echo "--ioengine=external:$NVENGINE_SO";;
 	nv_on) echo "--ioengine=external:$NVENGINE_SO --nv_trace=$SHM/trace";;
+	nv_off1) echo "--ioengine=external:$NVENGINE_SO --nv_iowq_workers=1";;
+	nv_on1) echo "--ioengine=external:$NVENGINE_SO --nv_iowq_workers=1 --nv_trace=$SHM/trace";;
 	*) die "unknown configuration $1";;
 	esac
 }
@@ -178,8 +180,11 @@ section_files() {
 	"$FIO" --ioengine=io_uring --name=warm --filename="$SHM/f" --size="${FILE_MB}M" --rw=randread \
 		--bs=4k --iodepth=32 --time_based --runtime=1 --output-format=json >/dev/null 2>&1 || true
 	for r in $(seq 1 "$ROUNDS"); do
-		order="null uring uring_log nv_off nv_on"
-		[ $((r % 2)) -eq 0 ] && order="nv_on nv_off uring_log uring null"
+		# nv_off1/nv_on1: the same with one io-wq worker (nv_iowq_workers=1):
+		# how many the kernel starts otherwise (1-4) is a race that moves
+		# IOPS by 20%, tracing or not
+		order="null uring uring_log nv_off nv_on nv_off1 nv_on1"
+		[ $((r % 2)) -eq 0 ] && order="nv_on1 nv_off1 nv_on nv_off uring_log uring null"
 		for q in $QDS; do
 			for c in $order; do
 				# the same job stopped after one IO: fio's fixed start/stop
