@@ -117,9 +117,10 @@ $(O)/libnvanalyze.a: $(ANA_OBJ)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(ENGINE_SO): $(GLUE_OBJ) $(O)/libnvcore.a
+$(ENGINE_SO): $(GLUE_OBJ) $(O)/libnvcore.a engine/libnvengine.map
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -pthread $(LDFLAGS) -o $@ $(GLUE_OBJ) $(O)/libnvcore.a $(ENGINE_LIBS)
+	$(Q)$(CC) -shared -pthread $(LDFLAGS) -Wl,--version-script=engine/libnvengine.map -o $@ \
+		$(GLUE_OBJ) $(O)/libnvcore.a $(ENGINE_LIBS)
 
 $(ANALYZER): $(O)/analyze/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 	$(call say,LD,$@)

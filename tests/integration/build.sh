@@ -47,6 +47,14 @@ else
 	fail engine_loads "$(echo "$out" | tail -n 2)"
 fi
 
+# the engine exports only what fio looks up (engine/libnvengine.map)
+syms=$(nm -D --defined-only "$NVENGINE_SO" 2>&1 | awk '{print $3}' | grep -v '^$' | tr '\n' ' ')
+if [ "$syms" = "ioengine " ]; then
+	pass engine_exports_only_ioengine
+else
+	fail engine_exports_only_ioengine "exported: $(echo "$syms" | cut -c1-300)"
+fi
+
 # every option fio's io_uring engine has, and ours, with a help text
 help=$(fio --enghelp="$NVENGINE_SO" 2>&1)
 missing=
