@@ -295,6 +295,20 @@ def goal_row(rows, goal, target, measured, ok, note=""):
                                                    res, note))
 
 
+def ratio_goal(goals, name, p, lim, extra=""):
+    """A goal row for the median ratio of pair p: PASS when it is >= lim."""
+    goal_row(goals, name, ">= {:.2f}x".format(lim), None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
+             p["ratio"] is not None and p["ratio"] >= lim, ratio_note(p, lim, extra))
+
+
+# (A, B) pairs of the files section that have a goal: (goal name, least ratio)
+GOALS_FILES = {
+    ("nv_off", "uring"): ("nvengine tracing off vs fio `io_uring`, files", 1.0),
+    ("nv_on", "nv_off"): ("tracing on vs off, files", 0.97),
+    ("nv_on1", "nv_off1"): ("tracing on vs off, files, one io-wq worker", 0.97),
+}
+
+
 def section_files(md, wd, meta, goals, chart):
     md.append("## 1. Engine overhead on a tmpfs file\n")
     md.append("4k `randread` of a {} MiB file on tmpfs (`/dev/shm`, buffered: the page cache is the device, so the "
@@ -336,18 +350,9 @@ def section_files(md, wd, meta, goals, chart):
             c = pair_stats(runs, a, b, "cpu_io_us")
             md.append("| {} | {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p),
                                                           fmt(c["ratio"], "{:.3f}x")))
-            if (a, b) == ("nv_off", "uring"):
-                goal_row(goals, "nvengine tracing off vs fio `io_uring`, files, QD {}".format(qd), ">= 1.00x",
-                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
-                         p["ratio"] is not None and p["ratio"] >= 1.0, ratio_note(p, 1.0))
-            if (a, b) == ("nv_on", "nv_off"):
-                goal_row(goals, "tracing on vs off, files, QD {}".format(qd), ">= 0.97x",
-                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
-                         p["ratio"] is not None and p["ratio"] >= 0.97, ratio_note(p, 0.97))
-            if (a, b) == ("nv_on1", "nv_off1"):
-                goal_row(goals, "tracing on vs off, files, one io-wq worker, QD {}".format(qd), ">= 0.97x",
-                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
-                         p["ratio"] is not None and p["ratio"] >= 0.97, ratio_note(p, 0.97))
+            if (a, b) in GOALS_FILES:
+                name, lim = GOALS_FILES[(a, b)]
+                ratio_goal(goals, "{}, QD {}".format(name, qd), p, lim)
             if (a, b) == ("uring_log", "uring"):
                 goal_row(goals, "(reference) fio `write_lat_log` vs no log, files, QD {}".format(qd), "-",
                          None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]), None, "no goal; beside the row above")
@@ -416,11 +421,10 @@ def section_vm(md, wd, meta, goals, chart):
                     md.append("| {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p)))
                 continue
             md.append("| {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p)))
-            tgt, lim = (">= 1.00x", 1.0) if b == "io_uring_cmd" else (">= 0.97x", 0.97)
+            lim = 1.0 if b == "io_uring_cmd" else 0.97
             name = ("nvengine tracing off vs fio `io_uring_cmd`, passthrough, QD {}" if b == "io_uring_cmd"
                     else "tracing on vs off, passthrough, QD {}").format(qd)
-            goal_row(goals, name, tgt, None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
-                     p["ratio"] is not None and p["ratio"] >= lim, ratio_note(p, lim, "; TCG guest"))
+            ratio_goal(goals, name, p, lim, "; TCG guest")
         md.append("")
     if not any_run:
         md.append("No results came back.\n")
