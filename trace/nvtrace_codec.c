@@ -834,19 +834,23 @@ static size_t comp_bound(unsigned max_records)
 	return compressBound((uLong)raw) + (raw / NVT_RANDOM_WINDOW + 2) * 16;
 }
 
+/*
+ * Level 1 uses the Z_RLE strategy: the byte planes have little long-range
+ * repetition, and on 4k randread Z_RLE compressed twice as fast as the
+ * default strategy and 5% smaller.  Levels 2..9 use the default strategy
+ * for the last bytes.  Either way a plain zlib stream.
+ */
+static int zstrategy(int zlevel)
+{
+	return zlevel == 1 ? Z_RLE : Z_DEFAULT_STRATEGY;
+}
+
 int nvt_encoder_init(struct nvt_encoder *e, int zlevel, unsigned max_records)
 {
 	z_stream *z;
 
 	memset(e, 0, sizeof(*e));
 	e->zlevel = zlevel;
-	/*
-	 * Level 1 uses the Z_RLE strategy: the byte planes have little
-	 * long-range repetition, and on 4k randread Z_RLE compressed twice as
-	 * fast as the default strategy and 5% smaller.  Levels 2..9 use the
-	 * default strategy for the last bytes.  Either way a plain zlib stream.
-	 */
-	e->zstrategy = zlevel == 1 ? Z_RLE : Z_DEFAULT_STRATEGY;
 	e->max_records = max_records;
 	e->tmp = malloc((max_records ? max_records : 1) * sizeof(*e->tmp));
 	z = calloc(1, sizeof(*z));
@@ -854,7 +858,7 @@ int nvt_encoder_init(struct nvt_encoder *e, int zlevel, unsigned max_records)
 	    nvt_buf_reserve(&e->raw, NVT_RAW_BOUND(max_records)) ||
 	    nvt_buf_reserve(&e->comp, comp_bound(max_records)))
 		goto fail;
-	if (deflateInit2(z, zlevel, Z_DEFLATED, 15, 8, e->zstrategy) != Z_OK)
+	if (deflateInit2(z, zlevel, Z_DEFLATED, 15, 8, zstrategy(zlevel)) != Z_OK)
 		goto fail;
 	e->z = z;
 	e->zcur = zlevel;
@@ -870,7 +874,7 @@ static int set_level(struct nvt_encoder *e, int level)
 {
 	if (e->zcur == level)
 		return 0;
-	if (deflateParams(e->z, level, e->zstrategy) != Z_OK)
+	if (deflateParams(e->z, level, zstrategy(e->zlevel)) != Z_OK)
 		return -EIO;
 	e->zcur = level;
 	return 0;

@@ -118,10 +118,10 @@ int nvt_decode_cols(const uint8_t *in, size_t len, size_t n, unsigned want, uint
  * and Huffman codes) cannot shrink them: the bytes at every
  * NVT_RANDOM_SAMPLE-th position have a collision entropy of at least 7.5
  * bits (so their Shannon entropy is at least that too) and at most one in
- * 32 of them equals the byte after it.  Needs n > 256 * NVT_RANDOM_SAMPLE
- * to say yes; a "no" is always safe (the bytes are then deflated).
- * The level-1 block encoder stores such
- * NVT_RANDOM_WINDOW-byte stretches instead of Huffman coding them.
+ * 32 of them equals the byte after it.  Says yes only with at least 256
+ * samples (n of about 256 * NVT_RANDOM_SAMPLE or more); a "no" is always
+ * safe (the bytes are then deflated).  The level-1 block encoder stores
+ * such NVT_RANDOM_WINDOW-byte stretches instead of Huffman coding them.
  */
 #define NVT_RANDOM_WINDOW	16384
 #define NVT_RANDOM_SAMPLE	4
@@ -137,7 +137,7 @@ struct nvt_encoder {
 	struct nvt_buf raw, comp;
 	uint64_t *tmp;
 	void *z;		/* z_stream */
-	int zlevel, zstrategy;
+	int zlevel;
 	int zcur;		/* the stream's level now: zlevel or 0 (stored) */
 	size_t stored_bytes;	/* raw bytes of the last block sent as stored */
 };
