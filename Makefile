@@ -7,9 +7,9 @@
 #   make deps       install the Debian packages (idempotent)
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
 #
-# Layout: engine/fio_*.c is the fio glue (needs fio's headers); every other
-# .c in engine/ and trace/ is plain C in build/libnvcore.a (engine and
-# analyzer), analyze/*.c but main.c is build/libnvanalyze.a; the unit tests in
+# Layout: engine/*.c is the fio glue (needs fio's headers); nvme/ (pure NVMe)
+# and trace/ (the trace format) are plain C in build/libnvcore.a (engine and
+# analyzer), analyze/ but cli/main.c is build/libnvanalyze.a; the unit tests in
 # tests/unit/ link against both.
 
 CC      ?= cc
@@ -47,10 +47,9 @@ Q =
 say =
 endif
 
-ENGINE_GLUE := $(wildcard engine/fio_*.c)
-CORE_SRC    := $(filter-out $(ENGINE_GLUE),$(wildcard engine/*.c)) \
-               $(wildcard trace/*.c)
-ANA_SRC     := $(filter-out analyze/main.c,$(wildcard analyze/*.c))
+ENGINE_GLUE := $(wildcard engine/*.c)
+CORE_SRC    := $(wildcard nvme/*.c) $(wildcard trace/*.c)
+ANA_SRC     := $(filter-out analyze/cli/main.c,$(wildcard analyze/*.c analyze/*/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 
 CORE_OBJ    := $(CORE_SRC:%.c=$(O)/%.o)
@@ -99,7 +98,7 @@ $(FIO_STAMP): $(FIO_SRC)/config-host.h tools/fio-src.sh
 	$(Q)tools/fio-src.sh --check $(FIO_SRC)
 	$(Q)mkdir -p $(@D) && touch $@
 
-$(O)/engine/fio_%.o: engine/fio_%.c $(FIO_STAMP)
+$(O)/engine/%.o: engine/%.c $(FIO_STAMP)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(FIO_CFLAGS) -c -o $@ $<
@@ -122,7 +121,7 @@ $(ENGINE_SO): $(GLUE_OBJ) $(O)/libnvcore.a engine/libnvengine.map
 	$(Q)$(CC) -shared -pthread $(LDFLAGS) -Wl,--version-script=engine/libnvengine.map -o $@ \
 		$(GLUE_OBJ) $(O)/libnvcore.a $(ENGINE_LIBS)
 
-$(ANALYZER): $(O)/analyze/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
+$(ANALYZER): $(O)/analyze/cli/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 	$(call say,LD,$@)
 	$(Q)$(CC) -pthread $(LDFLAGS) -o $@ $^ $(ANALYZE_LIBS)
 
@@ -191,7 +190,7 @@ bench-analyze: $(O)/tools/bench_analyze all
 	$(Q)$(O)/tools/bench_analyze -a $(abspath $(ANALYZER)) $(BENCH_ANALYZE_ARGS)
 
 clean:
-	rm -rf $(O)/engine $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
+	rm -rf $(O)/engine $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
 	       libnvengine.so nvanalyze
 
 distclean:

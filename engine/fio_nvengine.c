@@ -31,7 +31,7 @@
 #include "optgroup.h"
 
 #include "engine/nv_glue.h"
-#include "engine/nv_target.h"
+#include "nvme/nv_target.h"
 #include "engine/nv_util.h"
 
 static int nv_sqpoll_cb(void *data, unsigned long long *val)

@@ -25,11 +25,11 @@
 #include "verify.h"
 
 #include "engine/nv_glue.h"
-#include "engine/nvme_cmd.h"
-#include "engine/nvme_dev.h"
-#include "engine/nvme_id.h"
-#include "engine/nvme_pi.h"
-#include "engine/nvme_status.h"
+#include "nvme/nvme_cmd.h"
+#include "nvme/nvme_dev.h"
+#include "nvme/nvme_id.h"
+#include "nvme/nvme_pi.h"
+#include "nvme/nvme_status.h"
 
 /* What the engine knows about one NVMe namespace. */
 struct nv_nvme {

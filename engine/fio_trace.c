@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "engine/nv_glue.h"
-#include "engine/nv_trace_name.h"
+#include "trace/nvtrace_name.h"
 #include "engine/nv_util.h"
 
 void nv_kv_add(struct nv_kvlist *l, const char *key, const char *fmt, ...)

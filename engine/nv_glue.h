@@ -11,7 +11,7 @@
 
 #include "fio.h"
 #include "trace/nvtrace.h"
-#include "engine/nv_target.h"
+#include "nvme/nv_target.h"
 
 struct nv_nvme;
 

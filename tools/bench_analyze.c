@@ -34,8 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze/exact.h"
-#include "analyze/tracean.h"
+#include "analyze/stats/exact.h"
+#include "analyze/stats/trace_stats.h"
 #include "tests/unit/trace_gen.h"
 #include "trace/nvtrace.h"
 

@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/compare.h"
-#include "analyze/fiojson.h"
-#include "analyze/table.h"
+#include "analyze/report/compare.h"
+#include "analyze/input/fiojson.h"
+#include "analyze/report/render.h"
 #include "tests/fuzz/fuzz.h"
 
 static FILE *devnull;

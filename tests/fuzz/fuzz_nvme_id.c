@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/nvme_cmd.h"
-#include "engine/nvme_id.h"
-#include "engine/nvme_pi.h"
+#include "nvme/nvme_cmd.h"
+#include "nvme/nvme_id.h"
+#include "nvme/nvme_pi.h"
 #include "tests/fuzz/fuzz.h"
 
 static void fuzz_ns(const uint8_t *d, size_t n)

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/cliutil.h"
-#include "analyze/compare.h"
-#include "analyze/fiojson.h"
-#include "analyze/table.h"
-#include "engine/nv_trace_name.h"
-#include "engine/nvme_cmd.h"
-#include "engine/nvme_dev.h"
+#include "analyze/common.h"
+#include "analyze/report/compare.h"
+#include "analyze/input/fiojson.h"
+#include "analyze/report/render.h"
+#include "trace/nvtrace_name.h"
+#include "nvme/nvme_cmd.h"
+#include "nvme/nvme_dev.h"
 #include "tests/fuzz/fuzz.h"
 
 static void fuzz_pi_chk(const char *s)

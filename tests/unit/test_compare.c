@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
-#include "analyze/cliutil.h"
-#include "analyze/compare.h"
-#include "analyze/table.h"
+#include "analyze/common.h"
+#include "analyze/report/compare.h"
+#include "analyze/report/render.h"
 
 static bool near(double a, double b, double tol)
 {

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "analyze/exact.h"
+#include "analyze/stats/exact.h"
 #include "tests/unit/check.h"
 #include "tests/unit/trace_gen.h"
 

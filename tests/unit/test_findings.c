@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/exact.h"
-#include "analyze/findings.h"
-#include "analyze/fiojson.h"
-#include "analyze/outdir.h"
-#include "analyze/tracean.h"
-#include "analyze/traces.h"
+#include "analyze/stats/exact.h"
+#include "analyze/stats/findings.h"
+#include "analyze/input/fiojson.h"
+#include "analyze/figures/outdir.h"
+#include "analyze/stats/trace_stats.h"
+#include "analyze/input/jobtraces.h"
 #include "tests/unit/check.h"
 
 TEST(median)

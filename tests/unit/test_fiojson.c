@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
-#include "analyze/fiojson.h"
+#include "analyze/input/fiojson.h"
 
 static char err[200];
 

@@ -5,8 +5,8 @@
 #include <liburing.h>
 
 #include "tests/unit/check.h"
-#include "engine/nvme_cmd.h"
-#include "engine/nvme_id.h"
+#include "nvme/nvme_cmd.h"
+#include "nvme/nvme_id.h"
 
 static const struct nv_geom g512 = { .nsid = 1, .lba_size = 512, .max_xfer = 8192, .max_xfer_src = "MDTS" };
 static const struct nv_geom g4k = { .nsid = 2, .lba_size = 4096 };

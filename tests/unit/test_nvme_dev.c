@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "tests/unit/check.h"
-#include "engine/nvme_dev.h"
+#include "nvme/nvme_dev.h"
 
 TEST(parse_kinds)
 {

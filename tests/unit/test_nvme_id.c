@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 #include "tests/unit/check.h"
-#include "engine/nvme_id.h"
+#include "nvme/nvme_id.h"
 
 static void put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static void put_le32(uint8_t *p, uint32_t v) { put_le16(p, (uint16_t)v); put_le16(p + 2, (uint16_t)(v >> 16)); }

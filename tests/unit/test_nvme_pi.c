@@ -4,9 +4,9 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
-#include "engine/nvme_pi.h"
-#include "engine/nvme_cmd.h"
-#include "engine/nvme_id.h"
+#include "nvme/nvme_pi.h"
+#include "nvme/nvme_cmd.h"
+#include "nvme/nvme_id.h"
 
 /* Bit-at-a-time reference implementation, independent of the table. */
 static uint16_t crc_ref(const uint8_t *p, size_t n)

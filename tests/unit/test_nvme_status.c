@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "tests/unit/check.h"
-#include "engine/nvme_status.h"
+#include "nvme/nvme_status.h"
 
 TEST(fields)
 {

@@ -1,0 +1,684 @@
+/*
+ * cmd_compare.c - "nvanalyze [compare] [options] SIDE..." where each SIDE is
+ * a fio JSON file or comma-separated repeats of one configuration.
+ *
+ * Exit status: 0 printed, 1 a --claim not met, 2 usage error or bad input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/cli/commands.h"
+#include "analyze/common.h"
+#include "analyze/report/compare.h"
+#include "analyze/input/fiojson.h"
+#include "analyze/report/render.h"
+#include "analyze/figures/outdir.h"
+#include "analyze/report/trace_sections.h"
+#include "analyze/input/jobtraces.h"
+
+void cmd_compare_usage(FILE *out)
+{
+	fputs("Usage: nvanalyze [compare] [OPTIONS] RUN [RUN...]\n"
+	      "       nvanalyze dump TRACE...\n"
+	      "       nvanalyze stat TRACE...\n"
+	      "\n"
+	      "Compare fio JSON outputs (--output-format=json or json+, any fio 2.x-3.x,\n"
+	      "local or client/server).  Each RUN is a file, or comma-separated files of\n"
+	      "repeated runs of one configuration (a1.json,a2.json,a3.json): those get\n"
+	      "mean, spread and a 95% interval of the change.  Jobs are matched by name\n"
+	      "and direction.  The change column compares every run with the baseline\n"
+	      "(default: the last RUN, so 'nvanalyze new.json old.json' reads new vs old).\n"
+	      "\n"
+	      "Options:\n"
+	      "  -f, --format FMT      md (default), text, csv or json\n"
+	      "  -l, --label NAME      name the next RUN (repeat in RUN order; default:\n"
+	      "                        the file name)\n"
+	      "  -b, --baseline RUN    the baseline, by label or 1-based position\n"
+	      "      --lat KIND        latency statistics: clat (completion, default),\n"
+	      "                        slat (submission) or lat (total)\n"
+	      "  -j, --job GLOB        only jobs whose name matches (repeatable)\n"
+	      "  -d, --dir LIST        only these directions: read,write,trim,sync,mixed\n"
+	      "      --price LABEL=USD_PER_HOUR\n"
+	      "                        add price and cost per 1k IOPS rows for a run\n"
+	      "      --claim METRIC:CHANGE%\n"
+	      "                        check a claim, e.g. 'iops:+50%', 'p99:-20%';\n"
+	      "                        metrics: iops bw mean p50 p95 p99 p99.9 p99.99 max\n"
+	      "                        stdev cost; exit status 1 if one is not met\n"
+	      "\n"
+	      "Traces (nvengine's per-IO traces, nv_trace=DIR):\n"
+	      "  A job whose options name nv_trace=DIR has its traces DIR/NAME.THREAD.nvt\n"
+	      "  found and read: its completion-latency rows become exact (nearest rank\n"
+	      "  over every IO, marked '(exact)'; --format json keeps fio's as *_fio) and\n"
+	      "  per-operation, queue-depth and behaviour-over-time sections follow.\n"
+	      "  -t, --trace [RUN:][JOB=]FILE[,FILE...]\n"
+	      "                        use these traces for job JOB (default: the job the\n"
+	      "                        trace header names, or the only job) of RUN (label\n"
+	      "                        or 1-based position; default: the only RUN)\n"
+	      "      --no-traces       ignore traces: fio's values only\n"
+	      "      --interval SEC    time-series interval (default 1)\n"
+	      "      --spike-factor F  latency spike: an IO >= F x the median interval\n"
+	      "                        p99.9 (default 10)\n"
+	      "  -o, --outdir DIR      also write DIR/report.md, tables (md, csv, json),\n"
+	      "                        data files, gnuplot scripts and PNG/SVG figures\n"
+	      "                        (see docs/analysis.md)\n"
+	      "  -h, --help            this help\n"
+	      "\n"
+	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
+	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
+	      "Exit status: 0 ok, 1 a claim not met, 2 usage error or unreadable input.\n",
+	      out);
+}
+
+#define MAX_SIDES 64
+
+struct opts {
+	enum nv_format format;
+	enum nv_latkind lat;
+	bool lat_given;
+	const char *baseline;
+	size_t nlabels;
+	const char *labels[MAX_SIDES];
+	struct nv_select sel;
+	size_t nprices;
+	char *prices[MAX_SIDES];
+	size_t nclaims;
+	struct nv_claim *claims;
+	size_t ntraces;
+	const char *traces[MAX_SIDES * 4];
+	bool no_traces;
+	struct nv_tan_opts tan;
+	const char *outdir;
+};
+
+struct side_store {
+	struct nv_side side;
+	struct nv_run *runs;
+	char *label;
+};
+
+struct side_list {
+	const struct side_store *st;
+	size_t n;
+};
+
+static int __attribute__((format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nvanalyze: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'nvanalyze --help'.\n", stderr);
+	return 2;
+}
+
+static int parse_dirs(const char *s, unsigned *mask)
+{
+	char *copy = strdup(s), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum nv_dir d;
+
+		if (nv_dir_parse(tok, &d)) {
+			ret = -EINVAL;
+			break;
+		}
+		*mask |= 1u << d;
+	}
+	free(copy);
+	return ret;
+}
+
+static int add_claim(struct opts *o, const char *s)
+{
+	struct nv_claim *n = realloc(o->claims, (o->nclaims + 1) * sizeof(*n));
+	char err[256];
+
+	if (!n)
+		return usage_error("%s", "out of memory");
+	o->claims = n;
+	if (nv_claim_parse(s, &o->claims[o->nclaims], err, sizeof(err)))
+		return usage_error("%s", err);
+	o->nclaims++;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE };
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "lat", required_argument, NULL, OPT_LAT },
+		{ "job", required_argument, NULL, 'j' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "price", required_argument, NULL, OPT_PRICE },
+		{ "claim", required_argument, NULL, OPT_CLAIM },
+		{ "trace", required_argument, NULL, 't' },
+		{ "no-traces", no_argument, NULL, OPT_NOTRACE },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "spike-factor", required_argument, NULL, OPT_SPIKE },
+		{ "outdir", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	double d;
+	int c, ret;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:l:b:j:d:t:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (nv_format_parse(optarg, &o->format))
+				return usage_error("--format '%s': use md, text, csv or json", optarg);
+			break;
+		case 'l':
+			if (o->nlabels == MAX_SIDES || !*optarg)
+				return usage_error("--label '%s': empty or too many labels", optarg);
+			o->labels[o->nlabels++] = optarg;
+			break;
+		case 'b':
+			o->baseline = optarg;
+			break;
+		case OPT_LAT:
+			if (nv_latkind_parse(optarg, &o->lat))
+				return usage_error("--lat '%s': use slat, clat or lat", optarg);
+			o->lat_given = true;
+			break;
+		case 'j': {
+			char **n = realloc(o->sel.jobs, (o->sel.njobs + 1) * sizeof(*n));
+
+			if (!n)
+				return usage_error("%s", "out of memory");
+			o->sel.jobs = n;
+			o->sel.jobs[o->sel.njobs++] = optarg;
+			break;
+		}
+		case 'd':
+			if (parse_dirs(optarg, &o->sel.dirs))
+				return usage_error("--dir '%s': use read, write, trim, sync, mixed "
+						   "(comma-separated)", optarg);
+			break;
+		case OPT_PRICE:
+			if (o->nprices == MAX_SIDES)
+				return usage_error("--price '%s': too many prices", optarg);
+			o->prices[o->nprices++] = optarg;
+			break;
+		case OPT_CLAIM:
+			if ((ret = add_claim(o, optarg)))
+				return ret;
+			break;
+		case 't':
+			if (o->ntraces == sizeof(o->traces) / sizeof(o->traces[0]))
+				return usage_error("--trace '%s': too many --trace options", optarg);
+			o->traces[o->ntraces++] = optarg;
+			break;
+		case OPT_NOTRACE:
+			o->no_traces = true;
+			break;
+		case OPT_INTERVAL:
+			if (nv_parse_double(optarg, &d) || !(d >= 1e-6 && d <= 86400))
+				return usage_error("--interval '%s': seconds between 0.000001 and 86400",
+						   optarg);
+			o->tan.interval_ns = (uint64_t)llround(d * 1e9);
+			break;
+		case OPT_SPIKE:
+			if (nv_parse_double(optarg, &d) || !(d > 1))
+				return usage_error("--spike-factor '%s': a number > 1", optarg);
+			o->tan.spike_factor = d;
+			break;
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'h':
+			cmd_compare_usage(stdout);
+			return -1;
+		default:
+			if (optopt && optopt < 256)
+				return usage_error("option '-%s' unknown or missing its argument",
+						   (char[]){ (char)optopt, 0 });
+			return usage_error("option '%s' unknown or missing its argument", argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+/* "dir/psync-run1.json" -> "psync-run1" (into buf). */
+static void file_stem(char *buf, size_t n, const char *path)
+{
+	const char *b = strrchr(path, '/');
+	char *dot;
+
+	snprintf(buf, n, "%s", b ? b + 1 : path);
+	dot = strrchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = 0;
+}
+
+/*
+ * The default label of a side: the file name without extension; for
+ * repeats, the common prefix of their names without a trailing separator
+ * ("psync-run1,psync-run2" -> "psync-run"), or the first name if none.
+ */
+static char *default_label(const struct nv_side *s)
+{
+	char first[256], other[256];
+	size_t len;
+
+	file_stem(first, sizeof(first), s->runs[0].path);
+	len = strlen(first);
+	for (size_t k = 1; k < s->nruns; k++) {
+		size_t i = 0;
+
+		file_stem(other, sizeof(other), s->runs[k].path);
+		while (i < len && first[i] == other[i])
+			i++;
+		len = i;
+	}
+	while (len && strchr("-_. ", first[len - 1]))
+		len--;
+	if (!len)
+		file_stem(first, sizeof(first), s->runs[0].path);
+	else
+		first[len] = 0;
+	return strdup(first);
+}
+
+/* The only hostname of a client/server side, or NULL. */
+static const char *side_host(const struct nv_side *s)
+{
+	const char *h = NULL;
+
+	for (size_t k = 0; k < s->nruns; k++)
+		for (size_t j = 0; j < s->runs[k].njobs; j++) {
+			const char *jh = s->runs[k].jobs[j].host;
+
+			if (jh && h && strcmp(jh, h))
+				return NULL;
+			if (jh)
+				h = jh;
+		}
+	return h;
+}
+
+/* Unique labels: --label, else file names, else hostnames, else "#N". */
+static int assign_labels(struct side_store *st, size_t n, const struct opts *o)
+{
+	if (o->nlabels > n)
+		return usage_error("%s", "more --label options than runs");
+	for (size_t i = 0; i < n; i++) {
+		st[i].label = i < o->nlabels ? strdup(o->labels[i]) : default_label(&st[i].side);
+		if (!st[i].label)
+			return 2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < n; k++) {
+			const char *h = side_host(&st[k].side);
+			char *nl;
+
+			if (k == i || strcmp(st[i].label, st[k].label))
+				continue;
+			if (k < o->nlabels && i < o->nlabels)
+				return usage_error("--label '%s' given twice", st[i].label);
+			if (k < o->nlabels)
+				continue;
+			if (h && strcmp(h, st[k].label) && asprintf(&nl, "%s", h) >= 0) {
+				free(st[k].label);
+				st[k].label = nl;
+			}
+			if (!strcmp(st[i].label, st[k].label) && asprintf(&nl, "%s#%zu", st[k].label, k + 1) >= 0) {
+				free(st[k].label);
+				st[k].label = nl;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		st[i].side.label = st[i].label;
+	return 0;
+}
+
+/*
+ * Load one side: its comma-separated files (a whole argument naming an
+ * existing file is one file, commas and all).  The same fio output given
+ * twice is counted once, with a warning.
+ */
+static int load_side(const char *arg, struct side_store *st)
+{
+	struct stat sb;
+	char *copy = strdup(arg), *save = NULL, *tok;
+	char err[512];
+	int ret = 0;
+
+	if (!copy)
+		return 2;
+	st->runs = calloc(strlen(arg) / 2 + 2, sizeof(*st->runs));
+	if (!st->runs) {
+		free(copy);
+		return 2;
+	}
+	bool whole = !stat(arg, &sb);
+
+	for (tok = whole ? copy : strtok_r(copy, ",", &save); tok;
+	     tok = whole ? NULL : strtok_r(NULL, ",", &save)) {
+		struct nv_run *run = &st->runs[st->side.nruns];
+		bool dup = false;
+
+		if (nv_fio_load(tok, run, err, sizeof(err))) {
+			fprintf(stderr, "nvanalyze: %s\n", err);
+			ret = 2;
+			break;
+		}
+		for (size_t i = 0; i < run->nnotes; i++)
+			fprintf(stderr, "nvanalyze: warning: %s\n", run->notes[i]);
+		for (size_t k = 0; k < st->side.nruns && !dup; k++) {
+			if (st->runs[k].digest == run->digest) {
+				fprintf(stderr, "nvanalyze: warning: %s is the same fio output as %s; "
+					"counted once\n", tok, st->runs[k].path);
+				dup = true;
+			}
+		}
+		if (dup)
+			nv_run_free(run);
+		else
+			st->side.nruns++;
+	}
+	free(copy);
+	st->side.runs = st->runs;
+	if (!ret && !st->side.nruns)
+		ret = usage_error("run '%s' names no file", arg);
+	return ret;
+}
+
+static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
+{
+	for (size_t p = 0; p < o->nprices; p++) {
+		const char *eq = strrchr(o->prices[p], '=');
+		bool found = false;
+		double usd;
+
+		if (!eq || nv_parse_double(eq + 1, &usd) || usd <= 0)
+			return usage_error("--price '%s': expected LABEL=USD_PER_HOUR, e.g. i7i.large=0.1888",
+					   o->prices[p]);
+		for (size_t i = 0; i < n; i++) {
+			if (strlen(st[i].label) == (size_t)(eq - o->prices[p]) &&
+			    !strncmp(st[i].label, o->prices[p], (size_t)(eq - o->prices[p]))) {
+				st[i].side.price = usd;
+				st[i].side.have_price = true;
+				found = true;
+			}
+		}
+		if (!found)
+			return usage_error("--price '%s': no run has that label (see --label)", o->prices[p]);
+	}
+	return 0;
+}
+
+static int find_baseline(const struct side_store *st, size_t n, const char *b, size_t *out)
+{
+	unsigned long idx;
+
+	*out = n - 1;
+	if (!b)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(st[i].label, b)) {
+			*out = i;
+			return 0;
+		}
+	}
+	if (!nv_parse_index(b, &idx) && idx <= n) {
+		*out = idx - 1;
+		return 0;
+	}
+	return usage_error("--baseline '%s': neither a run label nor a position", b);
+}
+
+/*
+ * With --lat given, an active direction without that latency object is an
+ * error naming the file and job (slat exists only for async engines).
+ */
+static int check_lat(const struct side_store *st, size_t n, const struct opts *o)
+{
+	if (!o->lat_given)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < st[i].side.nruns; k++) {
+			const struct nv_run *run = &st[i].side.runs[k];
+
+			for (size_t j = 0; j < run->njobs; j++)
+				for (unsigned d = 0; d < NV_DIR_NR; d++) {
+					const struct nv_dirstat *ds = &run->jobs[j].dir[d];
+
+					if (d == NV_DIR_SYNC || !nv_dir_active(ds) || ds->lat[o->lat].mean.src)
+						continue;
+					fprintf(stderr, "nvanalyze: %s: job '%s' %s has no %s statistics "
+						"(fio fills slat only for async engines); try another --lat\n",
+						run->path, run->jobs[j].key, nv_dir_name((enum nv_dir)d),
+						nv_latkind_name(o->lat));
+					return 2;
+				}
+		}
+	return 0;
+}
+
+/* The label of the side a run belongs to. */
+static const char *run_label(const struct nv_run *run, void *arg)
+{
+	const struct side_store *st = ((const struct side_list *)arg)->st;
+	size_t n = ((const struct side_list *)arg)->n;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < st[i].side.nruns; k++)
+			if (&st[i].runs[k] == run)
+				return st[i].label;
+	return "?";
+}
+
+/* The side index of a --trace RUN (label or position); -1 after an error. */
+static int trace_side(const struct side_store *st, size_t n, const char *run, const char *arg)
+{
+	unsigned long idx;
+
+	if (!run) {
+		if (n == 1)
+			return 0;
+		usage_error("--trace '%s': several runs: say which, e.g. --trace %s:FILE", arg,
+			    st[0].label);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(st[i].label, run))
+			return (int)i;
+	if (!nv_parse_index(run, &idx) && idx <= n)
+		return (int)idx - 1;
+	usage_error("--trace '%s': '%s' is neither a run label nor a position", arg, run);
+	return -1;
+}
+
+/* The job of a --trace: named, the only one, or the one the trace header names. */
+static int trace_job(const struct nv_run *run, const struct nv_trace_arg *a, const char *arg)
+{
+	const char *name = a->job;
+	struct nvt_reader *r = NULL;
+	int found = -1;
+
+	if (!name && run->njobs == 1)
+		return 0;
+	if (!name) {
+		if (nvt_reader_open(&r, a->paths[0])) {
+			fprintf(stderr, "nvanalyze: --trace '%s': %s\n", arg,
+				r ? nvt_reader_strerror(r) : "cannot open");
+			nvt_reader_close(r);
+			return -1;
+		}
+		name = nvt_reader_get(r, "job.name");
+	}
+	for (size_t j = 0; name && j < run->njobs; j++)
+		if (!strcmp(run->jobs[j].key, name) || (!a->job && !strcmp(run->jobs[j].name, name))) {
+			if (found >= 0 && !a->job) {
+				found = -2;
+				break;
+			}
+			found = (int)j;
+		}
+	if (found < 0)
+		usage_error("--trace '%s': %s job '%s' in %s; name it: --trace [RUN:]JOB=FILE",
+			    arg, found == -2 ? "more than one" : "no", name ? name : "?", run->path);
+	nvt_reader_close(r);
+	return found < 0 ? -1 : found;
+}
+
+static int explicit_traces(struct side_store *st, size_t n, const struct opts *o,
+			   struct nv_traceset *ts)
+{
+	char err[512];
+
+	for (size_t i = 0; i < o->ntraces; i++) {
+		struct nv_trace_arg a;
+		int s, j, ret = 0;
+
+		if (nv_trace_arg_parse(o->traces[i], &a, err, sizeof(err)))
+			return usage_error("%s", err);
+		s = trace_side(st, n, a.run, o->traces[i]);
+		if (s >= 0 && st[s].side.nruns != 1) {
+			usage_error("--trace '%s': run '%s' has %zu repeated files; traces of repeats "
+				    "are found through nv_trace only", o->traces[i], st[s].label,
+				    st[s].side.nruns);
+			s = -1;
+		}
+		j = s < 0 ? -1 : trace_job(&st[s].runs[0], &a, o->traces[i]);
+		if (j >= 0)
+			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths);
+		for (size_t k = 0; j >= 0 && k < ts->n; k++)
+			if (ts->jt[k].run == &st[s].runs[0] && ts->jt[k].job == (size_t)j)
+				ts->jt[k].explicit_ = true;
+		nv_trace_arg_free(&a);
+		if (j < 0)
+			return 2;
+		if (ret)
+			return usage_error("%s", "out of memory");
+	}
+	return 0;
+}
+
+static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts)
+{
+	int ret = explicit_traces(st, n, o, ts);
+
+	for (size_t i = 0; !ret && !o->no_traces && i < n; i++)
+		for (size_t k = 0; !ret && k < st[i].side.nruns; k++)
+			if (nv_traces_discover(&st[i].runs[k], ts))
+				ret = usage_error("%s", "out of memory");
+	o->tan.progress = isatty(STDERR_FILENO);
+	if (!ret)
+		ret = nv_traces_apply(ts, &o->tan);
+	for (size_t i = 0; i < ts->nnotes; i++)
+		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
+	return ret;
+}
+
+static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
+{
+	struct side_list sl = { st, n };
+	struct nv_side *sides = calloc(n, sizeof(*sides));
+	struct nv_report r;
+	size_t base;
+	int ret;
+
+	if (!sides)
+		return 2;
+	for (size_t i = 0; i < n; i++)
+		sides[i] = st[i].side;
+	ret = find_baseline(st, n, o->baseline, &base);
+	if (ret)
+		goto out;
+	if (nv_report_build(sides, n, base, o->lat, &o->sel, o->claims, o->nclaims, &r)) {
+		fprintf(stderr, "nvanalyze: out of memory\n");
+		ret = 2;
+		goto out;
+	}
+	if (!r.nblocks) {
+		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
+		ret = 2;
+	} else if (nv_report_print(stdout, &r, o->format) ||
+		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
+		    nv_tracereport_print(stdout, ts, run_label, &sl, o->format)) || fflush(stdout)) {
+		fprintf(stderr, "nvanalyze: writing the output failed\n");
+		ret = 2;
+	} else if (o->outdir && (ret = nv_outdir_write(o->outdir, &r, ts, run_label, &sl)) != 0) {
+		ret = 2;
+	} else if (r.claims_failed) {
+		fprintf(stderr, "nvanalyze: some claims are not met\n");
+		ret = 1;
+	}
+	nv_report_free(&r);
+out:
+	free(sides);
+	return ret;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT };
+	struct nv_traceset ts = { 0 };
+	struct side_store *st = NULL;
+	size_t n = 0;
+	int ret = parse_opts(argc, argv, &o);
+
+	if (ret)
+		goto out;
+	if (optind >= argc) {
+		ret = usage_error("%s", "no fio JSON file given");
+		goto out;
+	}
+	if (argc - optind > MAX_SIDES) {
+		ret = usage_error("%s", "too many runs");
+		goto out;
+	}
+	st = calloc((size_t)(argc - optind), sizeof(*st));
+	if (!st) {
+		ret = 2;
+		goto out;
+	}
+	for (int i = optind; i < argc && !ret; i++)
+		ret = load_side(argv[i], &st[n++]);
+	if (!ret)
+		ret = assign_labels(st, n, &o);
+	if (!ret)
+		ret = apply_prices(st, n, &o);
+	if (!ret)
+		ret = check_lat(st, n, &o);
+	if (!ret)
+		ret = load_traces(st, n, &o, &ts);
+	if (!ret)
+		ret = report(st, n, &o, &ts);
+out:
+	nv_traceset_free(&ts);
+	for (size_t i = 0; st && i < n; i++) {
+		for (size_t k = 0; k < st[i].side.nruns; k++)
+			nv_run_free(&st[i].runs[k]);
+		free(st[i].runs);
+		free(st[i].label);
+	}
+	free(st);
+	for (size_t i = 0; i < o.nclaims; i++)
+		free(o.claims[i].text);
+	free(o.claims);
+	free(o.sel.jobs);
+	return ret < 0 ? 0 : ret;
+}

@@ -1,0 +1,502 @@
+/*
+ * cmd_trace.c - `nvanalyze dump` and `nvanalyze stat`: per-IO traces as CSV
+ * and as per-operation statistics with exact latency percentiles.
+ *
+ * Both stream the trace block by block.  A truncated trace (job killed, disk
+ * full) is used up to its last complete block with a warning on stderr; a
+ * damaged one (CRC mismatch, foreign file, bad version) is an error naming
+ * the file, exit status 2.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/cli/commands.h"
+#include "analyze/stats/exact.h"
+#include "trace/nvtrace.h"
+
+static const char dump_usage[] =
+	"usage: nvanalyze dump TRACE...\n"
+	"Print every IO of the traces as CSV, in completion order:\n"
+	"  submit_ns,complete_ns,lat_ns,offset,length,op,status,qd,file\n"
+	"times in ns (CLOCK_MONOTONIC), offset and length in bytes, status 0 (ok),\n"
+	"the NVMe status value (>0) or a negative errno.\n";
+
+static const char stat_usage[] =
+	"usage: nvanalyze stat TRACE...\n"
+	"Per trace: header, records, time span (first submission to last\n"
+	"completion), and per operation: records, errors, IOPS, MB/s (1 MB = 10^6\n"
+	"bytes) and exact latency (completion - submission, ns): min, nearest-rank\n"
+	"p50 p90 p95 p99 p99.9 p99.99, max, mean, stdev (sample).\n";
+
+/*
+ * Parse "-h" and "--"; returns the index of the first trace argument, or -1
+ * after printing help (exit 0), or -2 after a usage error (exit 2).
+ */
+static int parse_args(int argc, char **argv, const char *usage)
+{
+	int i = 1;
+
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "nvanalyze %s: unknown option %s (try -h)\n", argv[0], argv[i]);
+			return -2;
+		}
+		break;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "nvanalyze %s: no trace file given (try -h)\n", argv[0]);
+		return -2;
+	}
+	return i;
+}
+
+/* Warn about a trace that ended early; nothing when it is complete. */
+static void report_end(struct nvt_reader *r)
+{
+	struct nvt_read_info in;
+
+	nvt_reader_info(r, &in);
+	if (in.footer && !in.unused_bytes)
+		return;
+	if (in.footer) {
+		fprintf(stderr, "nvanalyze: warning: trace %s: %" PRIu64
+			" bytes after the footer ignored\n", nvt_reader_path(r), in.unused_bytes);
+		return;
+	}
+	if (in.blocks)
+		fprintf(stderr, "nvanalyze: warning: trace %s: truncated: %" PRIu64
+			" bytes after block %" PRIu32 " unusable; footer missing; %" PRIu64
+			" records in %" PRIu32 " complete blocks used\n", nvt_reader_path(r),
+			in.unused_bytes, in.blocks - 1, in.records, in.blocks);
+	else
+		fprintf(stderr, "nvanalyze: warning: trace %s: truncated: %" PRIu64
+			" bytes after the header unusable; footer missing; no complete block\n",
+			nvt_reader_path(r), in.unused_bytes);
+}
+
+/* Open a trace, printing the error; NULL on failure. */
+static struct nvt_reader *open_trace(const char *path)
+{
+	struct nvt_reader *r;
+	int err = nvt_reader_open(&r, path);
+
+	if (!err)
+		return r;
+	if (r)
+		fprintf(stderr, "nvanalyze: %s\n", nvt_reader_strerror(r));
+	else
+		fprintf(stderr, "nvanalyze: %s: %s\n", path, strerror(-err));
+	nvt_reader_close(r);
+	return NULL;
+}
+
+static int dump_one(const char *path, FILE *out)
+{
+	struct nvt_reader *r = open_trace(path);
+	const struct nvt_record *recs;
+	size_t n;
+	int err;
+
+	if (!r)
+		return 2;
+	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1) {
+		for (size_t i = 0; i < n; i++) {
+			const struct nvt_record *x = &recs[i];
+			const char *op = nvt_op_name(x->op);
+			char opbuf[8];
+
+			if (!op) {	/* a newer writer's op: keep the number */
+				snprintf(opbuf, sizeof(opbuf), "%u", x->op);
+				op = opbuf;
+			}
+			fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu32
+				",%s,%" PRId32 ",%" PRIu16 ",%" PRIu8 "\n",
+				x->submit_ns, x->complete_ns, (int64_t)(x->complete_ns - x->submit_ns),
+				x->offset, x->length, op, x->status, x->qd, x->file);
+		}
+	}
+	if (err < 0) {
+		fflush(out);
+		fprintf(stderr, "nvanalyze: %s\n", nvt_reader_strerror(r));
+		nvt_reader_close(r);
+		return 2;
+	}
+	report_end(r);
+	nvt_reader_close(r);
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	int first = parse_args(argc, argv, dump_usage), rc = 0;
+
+	if (first < 0)
+		return first == -1 ? 0 : 2;
+	printf("submit_ns,complete_ns,lat_ns,offset,length,op,status,qd,file\n");
+	for (int i = first; i < argc; i++)
+		if (dump_one(argv[i], stdout))
+			rc = 2;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "nvanalyze dump: write error on standard output\n");
+		rc = 2;
+	}
+	return rc;
+}
+
+/* ---- stat ---- */
+
+static const double stat_pct[] = { 50, 90, 95, 99, 99.9, 99.99 };
+#define NSTAT_PCT (sizeof(stat_pct) / sizeof(stat_pct[0]))
+#define ALL_OPS NVT_OP__MAX	/* row index of the all-operations row */
+
+struct op_stat {
+	uint64_t records, bytes, errors;
+	struct nv_exact *lat;
+};
+
+struct trace_stat {
+	struct op_stat op[NVT_OP__MAX + 1];	/* op[ALL_OPS].lat: only once a 2nd op shows */
+	uint64_t first_submit, last_complete, records;
+	int first_op;		/* the op of the first record; -1 before it */
+	uint64_t *scratch;	/* a block's latencies grouped by op */
+	size_t scratch_cap;
+};
+
+static void trace_stat_free(struct trace_stat *s)
+{
+	for (unsigned i = 0; i <= NVT_OP__MAX; i++)
+		nv_exact_free(s->op[i].lat);
+	free(s->scratch);
+}
+
+static void print_kv(const char *title, const struct nvt_kv *kv, size_t n)
+{
+	if (!n)
+		return;
+	printf("%s:\n", title);
+	for (size_t i = 0; i < n; i++)
+		printf("  %s = %s\n", kv[i].key, kv[i].value);
+}
+
+/*
+ * A block's records must have a known op and complete no earlier than
+ * submitted (latency <= complete_ns, the submission time not wrapping
+ * past it).  A vector-friendly scan; on a hit, the first such record is
+ * reported as the per-record check always did.  0, or 2 after printing.
+ */
+static int check_block(const char *path, const struct nvt_cols *c, uint64_t seen)
+{
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		bad |= (c->op[i] >= NVT_OP__MAX) | (c->latency_ns[i] > c->complete_ns[i]);
+	if (!bad)
+		return 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->op[i] >= NVT_OP__MAX) {
+			fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " has unknown operation %u\n",
+				path, seen + i, c->op[i]);
+			return 2;
+		}
+		if (c->latency_ns[i] > c->complete_ns[i]) {
+			fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " completes before it is"
+				" submitted (%" PRIu64 " < %" PRIu64 ")\n", path, seen + i,
+				c->complete_ns[i], c->complete_ns[i] - c->latency_ns[i]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Latencies lat[0..n) of records with ops op[0..n) into each op's exact
+ * state, in record order within each op (a stable grouping by op, then
+ * one nv_exact_add_many per op).  0 or -ENOMEM.
+ */
+static int feed_by_op(struct trace_stat *s, const uint8_t *op, const uint64_t *lat, size_t n)
+{
+	size_t cnt[NVT_OP__MAX] = { 0 }, at[NVT_OP__MAX], sum = 0;
+
+	if (n > s->scratch_cap) {
+		uint64_t *p = realloc(s->scratch, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->scratch = p;
+		s->scratch_cap = n;
+	}
+	for (size_t i = 0; i < n; i++)
+		cnt[op[i]]++;
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		at[k] = sum;
+		sum += cnt[k];
+	}
+	for (size_t i = 0; i < n; i++)
+		s->scratch[at[op[i]]++] = lat[i];
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		if (cnt[k])
+			nv_exact_add_many(s->op[k].lat, s->scratch + at[k] - cnt[k], cnt[k]);
+	return 0;
+}
+
+/*
+ * One block's latencies into the exact states.  The all-operations state
+ * exists only once a record of a second op shows up: a copy of the first
+ * op's state at that record (the same values in the same order), then fed
+ * alongside.  A one-op trace (the common case) feeds one state per value.
+ */
+static int feed_block(struct trace_stat *s, const struct nvt_cols *c)
+{
+	struct nv_exact **all = &s->op[ALL_OPS].lat;
+	size_t n = c->n, i = 0;
+
+	if (!n)
+		return 0;
+	if (s->first_op < 0)
+		s->first_op = c->op[0];
+	if (!*all) {
+		if (!(c->uniform & NVT_COL_OP))
+			while (i < n && c->op[i] == s->first_op)
+				i++;
+		else if (c->op[0] == s->first_op)
+			i = n;
+		nv_exact_add_many(s->op[s->first_op].lat, c->latency_ns, i);
+		if (i == n)
+			return 0;
+		if (nv_exact_clone(s->op[s->first_op].lat, all))
+			return -ENOMEM;
+	}
+	nv_exact_add_many(*all, c->latency_ns + i, n - i);
+	if (c->uniform & NVT_COL_OP) {
+		nv_exact_add_many(s->op[c->op[0]].lat, c->latency_ns + i, n - i);
+		return 0;
+	}
+	return feed_by_op(s, c->op + i, c->latency_ns + i, n - i);
+}
+
+/* Pass 1's totals of one block: per op records, bytes, errors; the time span. */
+static void count_block(struct trace_stat *s, const struct nvt_cols *c)
+{
+	uint64_t lo = UINT64_MAX;
+
+	if (c->uniform & NVT_COL_OP) {
+		struct op_stat *o = &s->op[c->op[0]];
+		uint64_t bytes = 0, errors = 0;
+
+		if (c->uniform & NVT_COL_LENGTH)	/* constant columns: no loop */
+			bytes = (uint64_t)c->length[0] * c->n;
+		else
+			for (size_t i = 0; i < c->n; i++)
+				bytes += c->length[i];
+		if (c->uniform & NVT_COL_STATUS)
+			errors = c->status[0] ? c->n : 0;
+		else
+			for (size_t i = 0; i < c->n; i++)
+				errors += c->status[i] != 0;
+		o->records += c->n;
+		o->bytes += bytes;
+		o->errors += errors;
+	} else {
+		for (size_t i = 0; i < c->n; i++) {
+			struct op_stat *o = &s->op[c->op[i]];
+
+			o->records++;
+			o->bytes += c->length[i];
+			o->errors += c->status[i] != 0;
+		}
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		uint64_t sub = c->complete_ns[i] - c->latency_ns[i];
+
+		lo = sub < lo ? sub : lo;
+	}
+	if (!s->records || lo < s->first_submit)
+		s->first_submit = lo;
+	if (!s->records || c->max_complete_ns > s->last_complete)
+		s->last_complete = c->max_complete_ns;
+	s->records += c->n;
+}
+
+/*
+ * One pass over the trace r (closed here): on the first, totals and pass-1
+ * latencies; on the later ones only the latencies.  Columns, not records:
+ * latency and op (and on the first pass length and status) are all it
+ * reads.  Returns 0, or 2 after printing the error.
+ */
+static int stat_pass(struct nvt_reader *r, const char *path, struct trace_stat *s, bool first,
+		     bool *more)
+{
+	unsigned want = NVT_COL_LATENCY | NVT_COL_OP | (first ? NVT_COL_LENGTH | NVT_COL_STATUS : 0);
+	const struct nvt_cols *c;
+	uint64_t seen = 0;
+	int err;
+
+	while ((err = nvt_reader_next_cols(r, want, &c)) == 1) {
+		if (check_block(path, c, seen)) {
+			nvt_reader_close(r);
+			return 2;
+		}
+		if (feed_block(s, c)) {
+			fprintf(stderr, "nvanalyze: %s: out of memory\n", path);
+			nvt_reader_close(r);
+			return 2;
+		}
+		if (first)
+			count_block(s, c);
+		seen += c->n;
+	}
+	if (err < 0) {
+		fprintf(stderr, "nvanalyze: %s\n", nvt_reader_strerror(r));
+		nvt_reader_close(r);
+		return 2;
+	}
+	if (first) {
+		struct nvt_read_info in;
+		const struct nvt_footer *f = nvt_reader_footer(r);
+
+		report_end(r);
+		nvt_reader_info(r, &in);
+		printf("blocks: %" PRIu32 ", footer: %s", in.blocks, f ? "present" : "missing");
+		if (in.unused_bytes)
+			printf(" (%" PRIu64 " bytes unusable)", in.unused_bytes);
+		printf("\n");
+		if (f)
+			print_kv("footer", f->kv, f->nkv);
+		s->op[ALL_OPS].records = s->records;
+		for (unsigned i = 0; i < NVT_OP__MAX; i++) {
+			s->op[ALL_OPS].bytes += s->op[i].bytes;
+			s->op[ALL_OPS].errors += s->op[i].errors;
+		}
+	}
+	nvt_reader_close(r);
+
+	*more = false;
+	for (unsigned i = 0; i <= NVT_OP__MAX; i++) {
+		if (!s->op[i].lat)
+			continue;
+		err = nv_exact_end_pass(s->op[i].lat);
+		if (err < 0) {
+			fprintf(stderr, "nvanalyze: %s: %s\n", path, err == -EINVAL ?
+				"the trace changed while it was being read" : strerror(-err));
+			return 2;
+		}
+		if (err == 1)
+			*more = true;
+	}
+	return 0;
+}
+
+static void print_row(const char *name, const struct op_stat *o, double span_s)
+{
+	const struct nv_exact *e = o->lat;
+
+	printf("%-7s %10" PRIu64 " %7" PRIu64, name, o->records, o->errors);
+	if (span_s > 0)
+		printf(" %12.1f %10.3f", (double)o->records / span_s, (double)o->bytes / span_s / 1e6);
+	else
+		printf(" %12s %10s", "-", "-");
+	printf(" %9" PRIu64, nv_exact_min(e));
+	for (size_t i = 0; i < NSTAT_PCT; i++)
+		printf(" %9" PRIu64, nv_exact_value(e, i));
+	printf(" %9" PRIu64 " %11.1f %11.1f\n", nv_exact_max(e), nv_exact_mean(e), nv_exact_stdev(e));
+}
+
+/* Open the trace and print its header: the reader for the first pass, or NULL. */
+static struct nvt_reader *stat_header(const char *path)
+{
+	struct nvt_reader *r = open_trace(path);
+	struct nvt_read_info in;
+
+	if (!r)
+		return NULL;
+	nvt_reader_info(r, &in);
+	printf("trace: %s\nformat: %u.%u\n", path, in.major, in.minor);
+	print_kv("header", nvt_reader_kv(r), nvt_reader_nkv(r));
+	return r;
+}
+
+static int stat_one(const char *path)
+{
+	struct trace_stat s;
+	struct nvt_reader *r;
+	bool more = true, first = true;
+	unsigned nops = 0;
+	double span_s;
+	int rc = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.first_op = -1;
+	if (!strcmp(path, "-")) {
+		fprintf(stderr, "nvanalyze stat: reads a trace several times: give a file, not -\n");
+		return 2;
+	}
+	for (unsigned i = 0; i < NVT_OP__MAX; i++)
+		if (nv_exact_new(&s.op[i].lat, stat_pct, NSTAT_PCT)) {
+			fprintf(stderr, "nvanalyze: %s: out of memory\n", path);
+			trace_stat_free(&s);
+			return 2;
+		}
+	r = stat_header(path);
+	while (more && !rc) {
+		if (!first)
+			r = open_trace(path);
+		rc = r ? stat_pass(r, path, &s, first, &more) : 2;
+		first = false;
+	}
+	if (rc) {
+		trace_stat_free(&s);
+		return rc;
+	}
+	span_s = s.records ? (double)(s.last_complete - s.first_submit) / 1e9 : 0;
+	printf("records: %" PRIu64 "\n", s.records);
+	if (!s.records) {
+		trace_stat_free(&s);
+		return 0;
+	}
+	printf("time: first submission %" PRIu64 " ns, last completion %" PRIu64
+	       " ns, span %.9f s\n", s.first_submit, s.last_complete, span_s);
+	printf("%-7s %10s %7s %12s %10s %9s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n",
+	       "op", "records", "errors", "IOPS", "MB/s", "min", "p50", "p90", "p95", "p99",
+	       "p99.9", "p99.99", "max", "mean", "stdev");
+	for (unsigned i = 0; i < NVT_OP__MAX; i++) {
+		if (!s.op[i].records)
+			continue;
+		nops++;
+		print_row(nvt_op_name(i), &s.op[i], span_s);
+	}
+	if (nops != 1)	/* more than one op: the all-ops state exists */
+		print_row("all", &s.op[ALL_OPS], span_s);
+	printf("latency in ns (completion - submission), exact nearest-rank percentiles;"
+	       " MB = 10^6 bytes\n");
+	trace_stat_free(&s);
+	return 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	int first = parse_args(argc, argv, stat_usage), rc = 0;
+
+	if (first < 0)
+		return first == -1 ? 0 : 2;
+	for (int i = first; i < argc; i++) {
+		if (i > first)
+			printf("\n");
+		fflush(stdout);
+		if (stat_one(argv[i]))
+			rc = 2;
+		fflush(stdout);
+	}
+	return rc;
+}

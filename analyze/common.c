@@ -1,0 +1,69 @@
+/*
+ * common.c - checked number parsing for nvanalyze's options.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/common.h"
+
+int nv_parse_double(const char *s, double *v)
+{
+	char *end;
+	double d;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	for (const char *p = s; *p; p++)	/* digits, sign, point, exponent only */
+		if (!isdigit((unsigned char)*p) && *p != '+' && *p != '-' && *p != '.' &&
+		    *p != 'e' && *p != 'E')
+			return -EINVAL;
+	errno = 0;
+	d = strtod(s, &end);
+	if (*end || end == s)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(d))
+		return -ERANGE;
+	*v = d;
+	return 0;
+}
+
+int nv_parse_index(const char *s, unsigned long *v)
+{
+	char *end;
+	unsigned long n;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (*end || errno == ERANGE)
+		return -EINVAL;
+	if (n == 0)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
+void nv_note_add(char ***notes, size_t *n, const char *fmt, ...)
+{
+	char *s, **nn;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	nn = realloc(*notes, (*n + 1) * sizeof(*nn));
+	if (!nn) {
+		free(s);
+		return;
+	}
+	*notes = nn;
+	(*notes)[(*n)++] = s;
+}

@@ -1,0 +1,26 @@
+/*
+ * common.h - checked parsing of command line numbers for nvanalyze.
+ */
+#ifndef NV_ANALYZE_CLIUTIL_H
+#define NV_ANALYZE_CLIUTIL_H
+
+/*
+ * Parse a whole string as a finite decimal number ("+50", "-2.5", "0.1888").
+ * Leading blanks, trailing junk, empty strings, inf/nan and overflow are
+ * rejected.  Returns 0 and sets *v, or -EINVAL / -ERANGE leaving *v alone.
+ */
+int nv_parse_double(const char *s, double *v);
+
+/* The same for a positive integer index (1-based, e.g. --baseline 2). */
+int nv_parse_index(const char *s, unsigned long *v);
+
+/*
+ * Append a printf-formatted message to a growing list of strings (*notes,
+ * *n; the caller frees each and the array).  Out of memory drops the
+ * message silently: notes are warnings, never data.
+ */
+#include <stddef.h>
+void nv_note_add(char ***notes, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

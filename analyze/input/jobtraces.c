@@ -1,0 +1,407 @@
+/*
+ * jobtraces.c - trace discovery and the exact values in the model (jobtraces.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/common.h"
+#include "analyze/input/jobtraces.h"
+#include "trace/nvtrace_name.h"
+
+int nv_op_dir(unsigned op)
+{
+	switch (op) {
+	case NVT_OP_READ: return NV_DIR_READ;
+	case NVT_OP_WRITE: return NV_DIR_WRITE;
+	case NVT_OP_TRIM: return NV_DIR_TRIM;
+	default: return -1;
+	}
+}
+
+#define ts_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
+
+static int split_paths(const char *s, char ***paths, size_t *n)
+{
+	struct stat sb;
+	char *copy = strdup(s), *save = NULL, *tok;
+
+	*n = 0;
+	*paths = calloc(strlen(s) / 2 + 2, sizeof(**paths));
+	if (!copy || !*paths) {
+		free(copy);
+		return -ENOMEM;
+	}
+	if (!stat(s, &sb)) {
+		(*paths)[(*n)++] = copy;
+		return 0;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!((*paths)[(*n)++] = strdup(tok))) {
+			free(copy);
+			return -ENOMEM;
+		}
+	free(copy);
+	return 0;
+}
+
+int nv_trace_arg_parse(const char *s, struct nv_trace_arg *a, char *err, size_t errlen)
+{
+	struct stat sb;
+	const char *p = s, *colon, *eq;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	if (stat(s, &sb)) {
+		colon = strchr(p, ':');
+		if (colon && colon > p && !strchr(colon + 1, ':') && memchr(p, '/', (size_t)(colon - p)) == NULL) {
+			a->run = strndup(p, (size_t)(colon - p));
+			p = colon + 1;
+		}
+		eq = strchr(p, '=');
+		if (eq && eq > p) {
+			a->job = strndup(p, (size_t)(eq - p));
+			p = eq + 1;
+		}
+	}
+	if (!*p) {
+		snprintf(err, errlen, "--trace '%s': no trace file (expected [RUN:][JOB=]FILE[,FILE...])", s);
+		nv_trace_arg_free(a);
+		return -EINVAL;
+	}
+	ret = split_paths(p, &a->paths, &a->npaths);
+	if (ret || !a->npaths) {
+		snprintf(err, errlen, "--trace '%s': %s", s, ret ? "out of memory" : "no trace file");
+		nv_trace_arg_free(a);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void nv_trace_arg_free(struct nv_trace_arg *a)
+{
+	free(a->run);
+	free(a->job);
+	for (size_t i = 0; i < a->npaths; i++)
+		free(a->paths[i]);
+	free(a->paths);
+	memset(a, 0, sizeof(*a));
+}
+
+int nv_trace_pattern(char *buf, size_t n, const char *dir, const char *jobname, unsigned thread)
+{
+	int ret = nv_trace_filename(buf, n, dir, jobname, thread);
+	size_t len;
+
+	if (ret || thread)
+		return ret;
+	len = strlen(buf);	/* "DIR/NAME.0.nvt" -> "DIR/NAME.*.nvt" */
+	buf[len - 5] = '*';
+	return 0;
+}
+
+static struct nv_jobtraces *find_entry(struct nv_traceset *ts, const struct nv_run *run, size_t job)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->jt[i].run == run && ts->jt[i].job == job)
+			return &ts->jt[i];
+	return NULL;
+}
+
+int nv_traces_add(struct nv_traceset *ts, struct nv_run *run, size_t job, char **paths, size_t npaths)
+{
+	struct nv_jobtraces *e = find_entry(ts, run, job), *n;
+	char **np;
+
+	if (!e) {
+		n = realloc(ts->jt, (ts->n + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		ts->jt = n;
+		e = &ts->jt[ts->n++];
+		memset(e, 0, sizeof(*e));
+		e->run = run;
+		e->job = job;
+	}
+	np = realloc(e->paths, (e->npaths + npaths) * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	e->paths = np;
+	for (size_t i = 0; i < npaths; i++)
+		if (!(e->paths[e->npaths++] = strdup(paths[i])))
+			return -ENOMEM;
+	return 0;
+}
+
+struct found {
+	unsigned thread;
+	char *path;
+};
+
+static int cmp_found(const void *a, const void *b)
+{
+	const struct found *x = a, *y = b;
+
+	return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
+/* The files DIR/NAME.<digits>.nvt, by thread number. */
+static int list_traces(const char *dir, const char *name, struct found **out, size_t *n)
+{
+	char pat[4096], *star, *slash;
+	size_t plen, slen;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (nv_trace_pattern(pat, sizeof(pat), dir, name, 0))
+		return -ENAMETOOLONG;
+	slash = strrchr(pat, '/');
+	star = strrchr(pat, '*');
+	*slash = 0;
+	*star = 0;
+	plen = strlen(slash + 1);	/* "NAME." */
+	slen = strlen(star + 1);	/* ".nvt" */
+	d = opendir(pat);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		const char *f = de->d_name, *digits = f + plen;
+		size_t len = strlen(f), nd;
+		struct found *nf;
+
+		if (len <= plen + slen || strncmp(f, slash + 1, plen) || strcmp(f + len - slen, star + 1))
+			continue;
+		nd = len - plen - slen;
+		if (strspn(digits, "0123456789") != nd || nd > 9)
+			continue;
+		nf = realloc(*out, (*n + 1) * sizeof(*nf));
+		if (!nf) {
+			ret = -ENOMEM;
+			break;
+		}
+		*out = nf;
+		nf[*n].thread = (unsigned)strtoul(digits, NULL, 10);
+		if (asprintf(&nf[*n].path, "%s/%s", pat, f) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_found);
+	return ret;
+}
+
+/*
+ * Results copied from the machine that ran fio (another host, a VM) keep
+ * their layout but not their absolute paths: when nv_trace=DIR does not
+ * exist here, look for DIR's trailing components next to the JSON file
+ * (for /results/a/traces/job and a JSON in out/a/: out/a/job,
+ * out/a/traces/job, out/a/a/traces/job, ...).  On success @dir holds the
+ * directory used.  Returns list_traces()'s result.
+ */
+static int list_traces_near(const struct nv_run *run, const char *trace_dir, const char *name,
+			    struct found **f, size_t *nf, char *dir, size_t dirlen)
+{
+	char base[4096];
+	const char *slash = strrchr(run->path, '/');
+	const char *p;
+	int ret;
+
+	if (slash && (size_t)(slash - run->path) < sizeof(base)) {
+		memcpy(base, run->path, (size_t)(slash - run->path));
+		base[slash - run->path] = 0;
+	} else {
+		strcpy(base, ".");
+	}
+	*f = NULL;
+	*nf = 0;
+	for (p = trace_dir + strlen(trace_dir); p > trace_dir; p--) {
+		if (p[-1] != '/' || !p[0])
+			continue;
+		if ((size_t)snprintf(dir, dirlen, "%s/%s", base, p) >= dirlen)
+			continue;
+		ret = list_traces(dir, name, f, nf);
+		if (ret || *nf)
+			return ret;
+	}
+	return 0;
+}
+
+static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
+{
+	const struct nv_job *j = &run->jobs[idx[0]];
+	struct found *f;
+	size_t nf;
+	char pat[4096], moved[4096];
+	int ret = list_traces(j->trace_dir, j->name, &f, &nf);
+
+	if (!ret && !nf) {
+		free(f);
+		ret = list_traces_near(run, j->trace_dir, j->name, &f, &nf, moved, sizeof(moved));
+		if (!ret && nf)
+			ts_note(ts, "%s: job '%s' traced to nv_trace=%s, not here: using the traces in %s "
+				"next to the JSON file", run->path, j->key, j->trace_dir, moved);
+	}
+	if (ret)
+		return ret;
+	nv_trace_pattern(pat, sizeof(pat), j->trace_dir, j->name, 0);
+	if (!nf) {
+		ts_note(ts, "%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: using fio's "
+			"binned percentiles (give the traces with --trace)", run->path, j->key,
+			j->trace_dir, pat);
+	} else if (ne == 1) {
+		for (size_t i = 0; i < nf && !ret; i++)
+			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1);
+	} else if (ne == nf) {
+		for (size_t i = 0; i < nf && !ret; i++)
+			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1);
+	} else {
+		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using fio's "
+			"values (give them with --trace)", run->path, ne, j->name, nf, pat);
+	}
+	for (size_t i = 0; i < nf; i++)
+		free(f[i].path);
+	free(f);
+	return ret;
+}
+
+int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
+{
+	size_t *idx = calloc(run->njobs + 1, sizeof(*idx));
+	bool *done = calloc(run->njobs + 1, sizeof(*done));
+	int ret = 0;
+
+	if (!idx || !done) {
+		free(idx);
+		free(done);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < run->njobs && !ret; i++) {
+		const struct nv_job *j = &run->jobs[i];
+		size_t ne = 0;
+
+		if (done[i] || !j->trace_dir)
+			continue;
+		if (j->host) {
+			ts_note(ts, "%s: job '%s' traced to %s on host %s: copy the traces here and give "
+				"them with --trace", run->path, j->key, j->trace_dir, j->host);
+			continue;
+		}
+		for (size_t k = i; k < run->njobs; k++) {
+			const struct nv_job *o = &run->jobs[k];
+
+			if (!done[k] && o->trace_dir && !strcmp(o->name, j->name) &&
+			    !strcmp(o->trace_dir, j->trace_dir)) {
+				done[k] = true;
+				if (!find_entry(ts, run, k))
+					idx[ne++] = k;
+			}
+		}
+		if (ne)
+			ret = discover_group(run, idx, ne, ts);
+	}
+	free(idx);
+	free(done);
+	return ret;
+}
+
+static void put_exact(struct nv_dirstat *ds, const struct nv_latsum *l)
+{
+	static const unsigned map[NV_PCT_NR] = {
+		[NV_P50] = NV_TP_50, [NV_P95] = NV_TP_95, [NV_P99] = NV_TP_99,
+		[NV_P999] = NV_TP_999, [NV_P9999] = NV_TP_9999,
+	};
+	struct nv_latstat *ls = &ds->lat[NV_LAT_CLAT];
+
+	if (!ds->exact) {
+		ds->fio_clat = *ls;
+		ds->fio_clat.nbins = ds->fio_clat.npoints = 0;
+		ds->fio_clat.bins = NULL;
+		ds->fio_clat.points = NULL;
+	}
+	ds->exact = true;
+	ls->min = (struct nv_val){ (double)l->min, NV_SRC_EXACT };
+	ls->max = (struct nv_val){ (double)l->max, NV_SRC_EXACT };
+	ls->mean = (struct nv_val){ l->mean, NV_SRC_EXACT };
+	ls->stdev = (struct nv_val){ l->stdev, NV_SRC_EXACT };
+	for (unsigned i = 0; i < NV_PCT_NR; i++)
+		ls->pct[i] = (struct nv_val){ (double)l->pct[map[i]], NV_SRC_EXACT };
+}
+
+/* Compare record counts with fio's; true when they agree for every direction. */
+static bool counts_agree(struct nv_traceset *ts, const struct nv_jobtraces *e)
+{
+	const struct nv_job *j = &e->run->jobs[e->job];
+	bool ok = true;
+
+	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
+		int d = nv_op_dir(op);
+		const struct nv_dirstat *ds;
+
+		if (d < 0)
+			continue;
+		ds = &j->dir[d];
+		if (!ds->have_ios || ds->ios == e->tan.op[op].records)
+			continue;
+		ts_note(ts, "%s: job '%s' %s: the traces (%s%s) have %" PRIu64 " IOs, fio counted %" PRIu64
+			"%s", e->run->path, j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
+			e->npaths > 1 ? " ..." : "", e->tan.op[op].records, ds->ios,
+			e->explicit_ ? "; using the traces as given" :
+			": traces of another run? using fio's values");
+		ok = false;
+	}
+	return ok;
+}
+
+int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o)
+{
+	char err[1024];
+
+	for (size_t i = 0; i < ts->n; i++) {
+		struct nv_jobtraces *e = &ts->jt[i];
+		struct nv_job *j = &e->run->jobs[e->job];
+
+		if (nv_tan_run((const char *const *)e->paths, e->npaths, o, &e->tan, err, sizeof(err))) {
+			fprintf(stderr, "nvanalyze: %s\n", err);
+			return 2;
+		}
+		e->analyzed = true;
+		for (size_t k = 0; k < e->tan.nnotes; k++)
+			ts_note(ts, "%s", e->tan.notes[k]);
+		if (!counts_agree(ts, e) && !e->explicit_)
+			continue;
+		for (unsigned op = 0; op < NVT_OP__MAX; op++) {
+			int d = nv_op_dir(op);
+
+			if (d >= 0 && e->tan.op[op].records && j->dir[d].present)
+				put_exact(&j->dir[d], &e->tan.op[op].lat);
+		}
+	}
+	return 0;
+}
+
+void nv_traceset_free(struct nv_traceset *ts)
+{
+	for (size_t i = 0; i < ts->n; i++) {
+		for (size_t k = 0; k < ts->jt[i].npaths; k++)
+			free(ts->jt[i].paths[k]);
+		free(ts->jt[i].paths);
+		if (ts->jt[i].analyzed)
+			nv_tan_free(&ts->jt[i].tan);
+	}
+	free(ts->jt);
+	for (size_t i = 0; i < ts->nnotes; i++)
+		free(ts->notes[i]);
+	free(ts->notes);
+	memset(ts, 0, sizeof(*ts));
+}

@@ -1,0 +1,90 @@
+/*
+ * jobtraces.h - which nvengine traces belong to which job of a fio run, and
+ * putting their exact statistics into the run's model.
+ *
+ * Discovery: a job whose options (job or global) contain nv_trace=DIR wrote
+ * DIR/NAME.THREAD.nvt per job thread (trace/nvtrace_name.h: NAME is the
+ * job name with unsafe characters as '_', THREAD fio's thread number).  For
+ * the JSON entries of one name and DIR (E of them) and the T files found:
+ * E == 1 takes all T (numjobs with group_reporting, or one thread); E == T
+ * pairs them in order (numjobs without group_reporting: fio prints the
+ * clones in thread order); anything else cannot be paired (a warning; use
+ * --trace).  No file for a job that named nv_trace is a warning naming the
+ * expected path.
+ *
+ * Explicit: --trace [RUN:][JOB=]FILE[,FILE...] (see nv_trace_arg_parse).
+ */
+#ifndef NV_ANALYZE_TRACES_H
+#define NV_ANALYZE_TRACES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analyze/input/fiojson.h"
+#include "analyze/stats/trace_stats.h"
+
+struct nv_jobtraces {
+	struct nv_run *run;
+	size_t job;		/* index in run->jobs */
+	bool explicit_;		/* from --trace */
+	size_t npaths;
+	char **paths;
+	bool analyzed;
+	struct nv_tan tan;
+};
+
+struct nv_traceset {
+	size_t n;
+	struct nv_jobtraces *jt;
+	size_t nnotes;
+	char **notes;		/* warnings for stderr */
+};
+
+/* A parsed --trace argument; run and job are NULL when not given. */
+struct nv_trace_arg {
+	char *run, *job;
+	size_t npaths;
+	char **paths;
+};
+
+/*
+ * "[RUN:][JOB=]FILE[,FILE...]": RUN a run label or 1-based position, JOB a
+ * job key.  A whole argument that names an existing file is one FILE.
+ * 0 or -EINVAL with err set.  Free with nv_trace_arg_free.
+ */
+int nv_trace_arg_parse(const char *s, struct nv_trace_arg *a, char *err, size_t errlen);
+void nv_trace_arg_free(struct nv_trace_arg *a);
+
+/*
+ * Find the traces of every job of run that named nv_trace (skipping jobs
+ * that already have explicit traces in ts).  Adds entries and notes to ts.
+ * 0 or -ENOMEM.
+ */
+int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts);
+
+/* Add explicit traces for job `job` of run. 0 or -ENOMEM. */
+int nv_traces_add(struct nv_traceset *ts, struct nv_run *run, size_t job, char **paths,
+		  size_t npaths);
+
+/*
+ * The expected trace of a job: "DIR/NAME.THREAD.nvt", or "DIR/NAME.*.nvt"
+ * for thread 0.  0 or -ENAMETOOLONG.
+ */
+int nv_trace_pattern(char *buf, size_t n, const char *dir, const char *jobname, unsigned thread);
+
+/*
+ * Analyze every entry; then put the exact latencies of each operation into
+ * the job's direction (read, write, trim: lat[NV_LAT_CLAT], fio's values kept
+ * in fio_clat).  When a trace's record count for a direction differs from
+ * fio's total_ios, a warning says so and, for discovered traces, the fio
+ * values stay (the traces belong to another run); explicit ones are used.
+ * Returns 0, or 2 after printing an error (unreadable trace).
+ */
+int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o);
+
+void nv_traceset_free(struct nv_traceset *ts);
+
+/* The direction of a trace operation, or -1 (flush, zeroes ... have none). */
+int nv_op_dir(unsigned op);
+
+#endif

@@ -1,0 +1,564 @@
+/*
+ * compare.c - the numbers behind nvanalyze's comparison tables.
+ *
+ * Matching: a block is one job key (see fiojson.c: the job name, made unique
+ * within a run) and one direction; runs of every side contribute to the same
+ * block when their keys are equal.  A side with several runs (repeats) gets
+ * the mean and the sample standard deviation; the change against the
+ * baseline gets a Welch t interval when both sides have at least two runs.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report/compare.h"
+#include "analyze/common.h"
+
+static const struct nv_metric_info metrics[NV_M_NR] = {
+	[NV_M_IOPS]  = { "iops",   "IOPS",      NV_U_IOPS,      true,  false },
+	[NV_M_BW]    = { "bw",     "bandwidth", NV_U_MBPS,      true,  false },
+	[NV_M_MEAN]  = { "mean",   "mean",      NV_U_NS,        false, true },
+	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS,        false, true },
+	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS,        false, true },
+	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS,        false, true },
+	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS,        false, true },
+	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true },
+	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
+	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
+	[NV_M_PRICE] = { "price",  "price",     NV_U_USD_H,     false, false },
+	[NV_M_COST]  = { "cost",   "cost per 1k IOPS", NV_U_USD_KIOPS, false, false },
+};
+
+static const struct {
+	const char *alias;
+	enum nv_metric m;
+} metric_aliases[] = {
+	{ "bandwidth", NV_M_BW }, { "lat_mean", NV_M_MEAN }, { "lat", NV_M_MEAN },
+	{ "lat_max", NV_M_MAX }, { "lat_stdev", NV_M_STDEV }, { "stddev", NV_M_STDEV },
+};
+
+const struct nv_metric_info *nv_metric(enum nv_metric m)
+{
+	return (unsigned)m < NV_M_NR ? &metrics[m] : NULL;
+}
+
+int nv_metric_parse(const char *s, enum nv_metric *m)
+{
+	for (unsigned i = 0; i < NV_M_NR; i++) {
+		if (!strcmp(s, metrics[i].key)) {
+			*m = (enum nv_metric)i;
+			return 0;
+		}
+	}
+	for (unsigned i = 0; i < sizeof(metric_aliases) / sizeof(metric_aliases[0]); i++) {
+		if (!strcmp(s, metric_aliases[i].alias)) {
+			*m = metric_aliases[i].m;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			bool fio, double *v)
+{
+	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
+	const struct nv_val *val;
+
+	if (fio && ds->exact && ls == &ds->lat[NV_LAT_CLAT])
+		ls = &ds->fio_clat;
+	if (!ds->present)
+		return NV_SRC_NONE;
+	switch (m) {
+	case NV_M_IOPS:  val = &ds->iops; break;
+	case NV_M_BW:    val = &ds->bw; break;
+	case NV_M_MEAN:  val = &ls->mean; break;
+	case NV_M_P50:   val = &ls->pct[NV_P50]; break;
+	case NV_M_P95:   val = &ls->pct[NV_P95]; break;
+	case NV_M_P99:   val = &ls->pct[NV_P99]; break;
+	case NV_M_P999:  val = &ls->pct[NV_P999]; break;
+	case NV_M_P9999: val = &ls->pct[NV_P9999]; break;
+	case NV_M_MAX:   val = &ls->max; break;
+	case NV_M_STDEV: val = &ls->stdev; break;
+	default:
+		return NV_SRC_NONE;
+	}
+	if (val->src == NV_SRC_NONE)
+		return NV_SRC_NONE;
+	*v = m == NV_M_BW ? val->v / 1e6 : val->v;
+	return val->src;
+}
+
+int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+{
+	return metric_value(ds, m, lat, false, v);
+}
+
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+{
+	return metric_value(ds, m, lat, true, v);
+}
+
+void nv_cell_compute(const double *v, size_t n, struct nv_cell *c)
+{
+	double sum = 0, ss = 0;
+
+	c->n = n;
+	c->mean = c->sd = c->min = c->max = 0;
+	if (!n)
+		return;
+	c->min = c->max = v[0];
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		c->min = fmin(c->min, v[i]);
+		c->max = fmax(c->max, v[i]);
+	}
+	c->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - c->mean) * (v[i] - c->mean);
+	c->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+/* ---- Student t --------------------------------------------------------- */
+
+/* Continued fraction of the incomplete beta function (modified Lentz). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap, h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 500; m++) {
+		int m2 = 2 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* Regularized incomplete beta I_x(a, b). */
+static double ibeta(double a, double b, double x)
+{
+	double bt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return bt * betacf(a, b, x) / a;
+	return 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+static double t_cdf(double t, double df)
+{
+	double tail = 0.5 * ibeta(df / 2, 0.5, df / (df + t * t));
+
+	return t > 0 ? 1 - tail : tail;
+}
+
+/*
+ * Inverse of the t CDF by bisection (monotone, so 200 halvings of a bracket
+ * found by doubling reach double precision).  p outside (0, 1) or df <= 0
+ * gives NAN.
+ */
+double nv_t_quantile(double p, double df)
+{
+	double lo, hi;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	if (p < 0.5)
+		return -nv_t_quantile(1 - p, df);
+	lo = 0;
+	hi = 1;
+	while (t_cdf(hi, df) < p && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+void nv_change_compute(const struct nv_cell *a, const struct nv_cell *base, bool higher_better,
+		       struct nv_change *ch)
+{
+	double diff;
+
+	memset(ch, 0, sizeof(*ch));
+	if (!a->n || !base->n || base->mean == 0)
+		return;
+	diff = a->mean - base->mean;
+	ch->have = true;
+	ch->pct = 100 * diff / base->mean;
+	if (diff != 0)
+		ch->verdict = (diff > 0) == higher_better ? NV_BETTER : NV_WORSE;
+	if (a->n >= 2 && base->n >= 2) {
+		double va = a->sd * a->sd / (double)a->n, vb = base->sd * base->sd / (double)base->n;
+		double se = sqrt(va + vb), half = 0;
+
+		if (se > 0) {
+			double df = (va + vb) * (va + vb) /
+				    (va * va / (double)(a->n - 1) + vb * vb / (double)(base->n - 1));
+			half = nv_t_quantile(0.975, df) * se;
+		}
+		ch->have_ci = true;
+		ch->lo = 100 * (diff - half) / fabs(base->mean);
+		ch->hi = 100 * (diff + half) / fabs(base->mean);
+		ch->noise = ch->lo <= 0 && ch->hi >= 0;
+	}
+}
+
+double nv_cost_per_kiops(double usd_per_hour, double iops)
+{
+	return iops > 0 ? usd_per_hour / (iops / 1000) : NAN;
+}
+
+/* ---- claims ------------------------------------------------------------ */
+
+int nv_claim_parse(const char *s, struct nv_claim *c, char *err, size_t errlen)
+{
+	const char *colon = strrchr(s, ':');
+	char name[32], num[64];
+	size_t nl, vl;
+
+	memset(c, 0, sizeof(*c));
+	if (!colon || colon == s || !colon[1]) {
+		snprintf(err, errlen, "--claim '%s': expected METRIC:CHANGE%%, e.g. 'iops:+50%%'", s);
+		return -EINVAL;
+	}
+	nl = (size_t)(colon - s);
+	vl = strlen(colon + 1);
+	if (nl >= sizeof(name) || vl >= sizeof(num)) {
+		snprintf(err, errlen, "--claim '%s': too long", s);
+		return -EINVAL;
+	}
+	memcpy(name, s, nl);
+	name[nl] = 0;
+	memcpy(num, colon + 1, vl + 1);
+	if (vl && num[vl - 1] == '%')
+		num[vl - 1] = 0;
+	if (nv_metric_parse(name, &c->metric)) {
+		snprintf(err, errlen, "--claim '%s': unknown metric '%s' (iops, bw, mean, p50, p95, "
+			 "p99, p99.9, p99.99, max, stdev, cost)", s, name);
+		return -EINVAL;
+	}
+	if (nv_parse_double(num, &c->pct)) {
+		snprintf(err, errlen, "--claim '%s': '%s' is not a percentage", s, colon + 1);
+		return -EINVAL;
+	}
+	c->text = strdup(s);
+	return c->text ? 0 : -ENOMEM;
+}
+
+/*
+ * A claim of +X% is met when the measured change is at least +X%, one of -X%
+ * when it is at most -X%; a claim of 0% means "not worse".
+ */
+bool nv_claim_met(const struct nv_claim *c, double measured_pct, bool higher_better)
+{
+	if (c->pct > 0)
+		return measured_pct >= c->pct;
+	if (c->pct < 0)
+		return measured_pct <= c->pct;
+	return higher_better ? measured_pct >= 0 : measured_pct <= 0;
+}
+
+/* ---- the report -------------------------------------------------------- */
+
+static const struct nv_job *find_job(const struct nv_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->njobs; i++)
+		if (!strcmp(run->jobs[i].key, key))
+			return &run->jobs[i];
+	return NULL;
+}
+
+static bool selected(const struct nv_select *sel, const struct nv_job *j, enum nv_dir d)
+{
+	bool ok = !sel || !sel->njobs;
+
+	if (sel && sel->dirs && !(sel->dirs & (1u << d)))
+		return false;
+	for (size_t i = 0; sel && i < sel->njobs && !ok; i++)
+		ok = !fnmatch(sel->jobs[i], j->key, 0) || !fnmatch(sel->jobs[i], j->name, 0);
+	return ok;
+}
+
+static struct nv_block *find_block(struct nv_report *r, const char *key, enum nv_dir d)
+{
+	for (size_t i = 0; i < r->nblocks; i++)
+		if (r->blocks[i].dir == d && !strcmp(r->blocks[i].key, key))
+			return &r->blocks[i];
+	return NULL;
+}
+
+/* Create the blocks: every (key, direction) present in any run, in order. */
+static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
+{
+	for (size_t s = 0; s < r->nsides; s++) {
+		for (size_t k = 0; k < r->sides[s].nruns; k++) {
+			const struct nv_run *run = &r->sides[s].runs[k];
+
+			for (size_t j = 0; j < run->njobs; j++) {
+				const struct nv_job *job = &run->jobs[j];
+
+				for (unsigned d = 0; d < NV_DIR_NR; d++) {
+					struct nv_block *b, *nb;
+
+					if (!job->dir[d].present || !selected(sel, job, (enum nv_dir)d))
+						continue;
+					b = find_block(r, job->key, (enum nv_dir)d);
+					if (!b) {
+						nb = realloc(r->blocks, (r->nblocks + 1) * sizeof(*nb));
+						if (!nb)
+							return -ENOMEM;
+						r->blocks = nb;
+						b = &r->blocks[r->nblocks++];
+						memset(b, 0, sizeof(*b));
+						b->key = strdup(job->key);
+						b->present = calloc(r->nsides, sizeof(*b->present));
+						b->sdesc = calloc(r->nsides, sizeof(*b->sdesc));
+						if (!b->key || !b->present || !b->sdesc)
+							return -ENOMEM;
+						b->dir = (enum nv_dir)d;
+						b->desc = job->desc;
+						b->lat = d == NV_DIR_SYNC ? NV_LAT_TOTAL : r->lat;
+					}
+					b->present[s] = true;
+					if (!b->sdesc[s])
+						b->sdesc[s] = job->desc;
+					b->active |= nv_dir_active(&job->dir[d]);
+					if (!b->error)
+						b->error = job->error;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* The values of one metric over the runs of one side. */
+static void side_cell(const struct nv_report *r, const struct nv_block *b, size_t s,
+		      enum nv_metric m, bool fio, double *buf, struct nv_cell *c)
+{
+	const struct nv_side *side = &r->sides[s];
+	size_t n = 0, absent = 0;
+	unsigned char src = NV_SRC_NONE;
+
+	for (size_t k = 0; k < side->nruns; k++) {
+		const struct nv_job *j = find_job(&side->runs[k], b->key);
+		int got;
+		double v, iops;
+
+		if (!j || !j->dir[b->dir].present) {
+			absent++;
+			continue;
+		}
+		if (m == NV_M_PRICE) {
+			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
+			v = side->price;
+		} else if (m == NV_M_COST) {
+			got = side->have_price ? nv_metric_value(&j->dir[b->dir], NV_M_IOPS, b->lat, &iops)
+					       : NV_SRC_NONE;
+			v = got ? nv_cost_per_kiops(side->price, iops) : 0;
+			if (!isfinite(v))
+				got = NV_SRC_NONE;
+		} else {
+			got = metric_value(&j->dir[b->dir], m, b->lat, fio, &v);
+		}
+		if (got == NV_SRC_NONE)
+			continue;
+		if (got > src)
+			src = (unsigned char)got;
+		buf[n++] = v;
+		if (m == NV_M_PRICE)
+			break;	/* one price per side, not one per run */
+	}
+	nv_cell_compute(buf, n, c);
+	c->absent = absent;
+	c->src = src;
+}
+
+static bool any_price(const struct nv_report *r)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		if (r->sides[s].have_price)
+			return true;
+	return false;
+}
+
+/*
+ * Rows of a block: every metric some side has; the latency percentiles even
+ * when nobody has them (so that they print as missing) unless the block is
+ * idle; price and cost only when a price was given (not for sync).
+ */
+static int fill_rows(struct nv_report *r, struct nv_block *b, double *buf)
+{
+	for (unsigned m = 0; m < NV_M_NR; m++) {
+		struct nv_row *row = &b->rows[b->nrows];
+		bool any = false;
+
+		if ((m == NV_M_PRICE || m == NV_M_COST) && (!any_price(r) || b->dir == NV_DIR_SYNC))
+			continue;
+		row->metric = (enum nv_metric)m;
+		row->cells = calloc(r->nsides, sizeof(*row->cells));
+		row->chg = calloc(r->nsides, sizeof(*row->chg));
+		if (!row->cells || !row->chg) {
+			free(row->cells);
+			free(row->chg);
+			return -ENOMEM;
+		}
+		row->fio = NULL;
+		for (size_t s = 0; s < r->nsides; s++) {
+			side_cell(r, b, s, (enum nv_metric)m, false, buf, &row->cells[s]);
+			any |= row->cells[s].n > 0;
+			if (row->cells[s].src == NV_SRC_EXACT && !row->fio)
+				row->fio = calloc(r->nsides, sizeof(*row->fio));
+		}
+		if (!any && !(b->active && m >= NV_M_P50 && m <= NV_M_P9999)) {
+			free(row->cells);
+			free(row->chg);
+			free(row->fio);
+			continue;
+		}
+		for (size_t s = 0; row->fio && s < r->nsides; s++)
+			side_cell(r, b, s, (enum nv_metric)m, true, buf, &row->fio[s]);
+		for (size_t s = 0; s < r->nsides; s++)
+			if (s != r->baseline)
+				nv_change_compute(&row->cells[s], &row->cells[r->baseline],
+						  metrics[m].higher_better, &row->chg[s]);
+		b->nrows++;
+	}
+	return 0;
+}
+
+static const struct nv_row *block_row(const struct nv_block *b, enum nv_metric m)
+{
+	for (size_t i = 0; i < b->nrows; i++)
+		if (b->rows[i].metric == m)
+			return &b->rows[i];
+	return NULL;
+}
+
+/*
+ * Evaluate each claim for every active block and non-baseline side.  A block
+ * where neither side has the metric (e.g. IOPS of a sync direction) is not
+ * applicable and skipped; one side missing it makes the claim unverifiable,
+ * which counts as not met.
+ */
+static int eval_claims(struct nv_report *r, const struct nv_claim *claims, size_t nclaims)
+{
+	for (size_t c = 0; c < nclaims; c++) {
+		for (size_t bi = 0; bi < r->nblocks; bi++) {
+			const struct nv_block *b = &r->blocks[bi];
+			const struct nv_row *row = block_row(b, claims[c].metric);
+
+			if (!b->active || !row)
+				continue;
+			for (size_t s = 0; s < r->nsides; s++) {
+				struct nv_claim_result *cr, *n;
+
+				if (s == r->baseline || (!row->cells[s].n && !row->cells[r->baseline].n))
+					continue;
+				n = realloc(r->claims, (r->nclaims + 1) * sizeof(*n));
+				if (!n)
+					return -ENOMEM;
+				r->claims = n;
+				cr = &r->claims[r->nclaims++];
+				memset(cr, 0, sizeof(*cr));
+				cr->claim = &claims[c];
+				cr->block = bi;
+				cr->side = s;
+				cr->chg = row->chg[s];
+				cr->have = row->chg[s].have;
+				cr->measured = row->chg[s].pct;
+				cr->met = cr->have && nv_claim_met(&claims[c], cr->measured,
+								    metrics[claims[c].metric].higher_better);
+				cr->uncertain = cr->have && cr->chg.have_ci &&
+						cr->chg.lo <= claims[c].pct && claims[c].pct <= cr->chg.hi;
+				if (!cr->met)
+					r->claims_failed = true;
+			}
+		}
+	}
+	return 0;
+}
+
+int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
+		    enum nv_latkind lat, const struct nv_select *sel,
+		    const struct nv_claim *claims, size_t nclaims, struct nv_report *r)
+{
+	size_t maxruns = 1;
+	double *buf;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->sides = sides;
+	r->nsides = nsides;
+	r->baseline = baseline < nsides ? baseline : nsides - 1;
+	r->lat = lat;
+	for (size_t s = 0; s < nsides; s++)
+		if (sides[s].nruns > maxruns)
+			maxruns = sides[s].nruns;
+	buf = calloc(maxruns, sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
+	ret = collect_blocks(r, sel);
+	for (size_t i = 0; !ret && i < r->nblocks; i++)
+		ret = fill_rows(r, &r->blocks[i], buf);
+	if (!ret)
+		ret = eval_claims(r, claims, nclaims);
+	free(buf);
+	if (ret)
+		nv_report_free(r);
+	return ret;
+}
+
+void nv_report_free(struct nv_report *r)
+{
+	for (size_t i = 0; i < r->nblocks; i++) {
+		for (size_t k = 0; k < r->blocks[i].nrows; k++) {
+			free(r->blocks[i].rows[k].cells);
+			free(r->blocks[i].rows[k].chg);
+			free(r->blocks[i].rows[k].fio);
+		}
+		free(r->blocks[i].key);
+		free(r->blocks[i].present);
+		free(r->blocks[i].sdesc);
+	}
+	free(r->blocks);
+	free(r->claims);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,151 @@
+/*
+ * compare.h - match fio runs by job and direction, and compute the rows of
+ * the comparison: per-side means and spread, the relative change against the
+ * baseline with a Welch 95% interval, prices, and claims.
+ *
+ * The result is a struct nv_report, which table.h renders; nothing here
+ * prints.  All pure: the unit tests drive it with hand-made runs.
+ */
+#ifndef NV_ANALYZE_COMPARE_H
+#define NV_ANALYZE_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analyze/input/fiojson.h"
+
+enum nv_metric {
+	NV_M_IOPS, NV_M_BW, NV_M_MEAN, NV_M_P50, NV_M_P95, NV_M_P99, NV_M_P999, NV_M_P9999,
+	NV_M_MAX, NV_M_STDEV, NV_M_PRICE, NV_M_COST, NV_M_NR
+};
+
+enum nv_unit { NV_U_IOPS, NV_U_MBPS, NV_U_NS, NV_U_USD_H, NV_U_USD_KIOPS };
+
+struct nv_metric_info {
+	const char *key;	/* claim name and JSON key stem: "iops", "p99.9" */
+	const char *title;	/* row title: "IOPS", "p99.9" */
+	enum nv_unit unit;
+	bool higher_better;
+	bool latency;		/* a latency statistic (from --lat's object) */
+};
+
+const struct nv_metric_info *nv_metric(enum nv_metric m);	/* NULL if out of range */
+int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "lat_mean", "bandwidth" */
+
+/*
+ * One metric of one job/direction in one run.  Returns the value's source
+ * (NV_SRC_NONE: missing).  Price and cost are not in runs (see nv_report).
+ */
+int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+/* The same, but fio's own value where exact trace values replaced it. */
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+
+/* The n values one side has for a metric: mean, sample stdev, range. */
+struct nv_cell {
+	size_t n;		/* values present (0: missing) */
+	size_t absent;		/* runs of the side without this job/direction */
+	double mean, sd, min, max;
+	unsigned char src;	/* enum nv_src of the values (EXACT if any is) */
+};
+
+void nv_cell_compute(const double *v, size_t n, struct nv_cell *c);
+
+enum nv_verdict { NV_SAME, NV_BETTER, NV_WORSE };
+
+struct nv_change {
+	bool have;		/* both cells present, baseline mean != 0 */
+	double pct;		/* 100 * (mean - base) / base */
+	bool have_ci;		/* both sides have >= 2 runs */
+	double lo, hi;		/* Welch 95% interval of the change, in % of base */
+	bool noise;		/* the interval spans zero */
+	enum nv_verdict verdict;	/* by the point estimate and direction */
+};
+
+/*
+ * Relative change of side a against base for a metric whose direction is
+ * higher_better.  The interval is the Welch t interval of the difference of
+ * means divided by the baseline mean (the baseline's own uncertainty in the
+ * denominator is ignored).
+ */
+void nv_change_compute(const struct nv_cell *a, const struct nv_cell *base, bool higher_better,
+		       struct nv_change *ch);
+
+double nv_t_quantile(double p, double df);	/* Student t inverse CDF, df > 0 */
+double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
+
+struct nv_claim {
+	enum nv_metric metric;
+	double pct;		/* claimed change, e.g. +50 or -60 */
+	char *text;		/* as given */
+};
+
+/* Parse "iops:+50%" (the '%' optional); 0 or -EINVAL with err set. */
+int nv_claim_parse(const char *s, struct nv_claim *c, char *err, size_t errlen);
+bool nv_claim_met(const struct nv_claim *c, double measured_pct, bool higher_better);
+
+/* A side: one label, one or more runs (repeats). */
+struct nv_side {
+	const char *label;
+	size_t nruns;
+	const struct nv_run *runs;
+	bool have_price;
+	double price;		/* USD per hour */
+};
+
+struct nv_row {
+	enum nv_metric metric;
+	struct nv_cell *cells;		/* [nsides] */
+	struct nv_cell *fio;		/* [nsides] fio's own values where cells are exact, else NULL */
+	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
+};
+
+struct nv_block {
+	char *key;
+	enum nv_dir dir;
+	const char *desc;		/* from the first run that has the job */
+	const char **sdesc;		/* [nsides]: each side's first run's, or NULL */
+	enum nv_latkind lat;		/* the latency object used (sync: total) */
+	bool active;			/* some run did IOs in this direction */
+	int error;			/* the first non-zero job error seen */
+	bool *present;			/* [nsides]: some run of the side has it */
+	size_t nrows;
+	struct nv_row rows[NV_M_NR];
+};
+
+struct nv_claim_result {
+	const struct nv_claim *claim;
+	size_t block, side;
+	bool have;
+	double measured;
+	struct nv_change chg;
+	bool met;
+	bool uncertain;		/* the 95% interval contains the claimed value */
+};
+
+struct nv_report {
+	size_t nsides, baseline;
+	const struct nv_side *sides;
+	enum nv_latkind lat;
+	size_t nblocks;
+	struct nv_block *blocks;
+	size_t nclaims;
+	struct nv_claim_result *claims;
+	bool claims_failed;
+};
+
+struct nv_select {
+	size_t njobs;
+	char **jobs;		/* fnmatch patterns on the key or name; none = all */
+	unsigned dirs;		/* bit mask of enum nv_dir; 0 = all */
+};
+
+/*
+ * Build the report: one block per job key and direction found in any run
+ * (in first-seen order), rows for every metric.  Returns 0 or -ENOMEM.
+ */
+int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
+		    enum nv_latkind lat, const struct nv_select *sel,
+		    const struct nv_claim *claims, size_t nclaims, struct nv_report *r);
+void nv_report_free(struct nv_report *r);
+
+#endif

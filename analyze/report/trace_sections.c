@@ -1,0 +1,271 @@
+/*
+ * trace_sections.c - trace sections: tables and findings (trace_sections.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report/trace_sections.h"
+
+static double interval_s(const struct nv_tan *t, size_t i)
+{
+	double full = (double)t->interval_ns / 1e9;
+
+	if (i + 1 < t->nint)
+		return full;
+	return fmax((double)(t->span_ns - i * t->interval_ns) / 1e9, 1e-9);
+}
+
+double nv_tan_mbps(const struct nv_tan *t, unsigned op, size_t i)
+{
+	return t->series[op] ? (double)t->series[op][i].bytes / 1e6 / interval_s(t, i) : 0;
+}
+
+double nv_tan_iops(const struct nv_tan *t, unsigned op, size_t i)
+{
+	return t->series[op] ? (double)t->series[op][i].ios / interval_s(t, i) : 0;
+}
+
+void nv_tan_find(const struct nv_tan *t, struct nv_tan_find *f)
+{
+	double *x;
+
+	memset(f, 0, sizeof(*f));
+	f->nfull = t->nint > 1 ? t->nint - 1 : 0;
+	x = calloc(f->nfull + 1, sizeof(*x));
+	if (!x)
+		return;
+	for (size_t i = 0; i < f->nfull; i++)
+		x[i] = nv_tan_mbps(t, NV_TAN_ALL, i);
+	f->median_mbps = nv_median(x, f->nfull);
+	nv_find_step(x, f->nfull, NV_STEP_MIN_DROP, &f->step);
+	nv_find_warmup(x, f->step.found ? f->step.at : f->nfull, &f->warm);
+	free(x);
+}
+
+/* Append to buf at *len. */
+static void __attribute__((format(printf, 4, 5)))
+put(char *buf, size_t n, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (*len >= n)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(buf + *len, n - *len, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*len += (size_t)r < n - *len ? (size_t)r : n - *len - 1;
+}
+
+size_t nv_tan_describe(const struct nv_tan *t, char *buf, size_t n)
+{
+	struct nv_tan_find f;
+	char a[64], b[64], c[64], d[64], e[64];
+	double iv = (double)t->interval_ns / 1e9;
+	size_t len = 0, lines = 0, shown = 0;
+
+	buf[0] = 0;
+	nv_tan_find(t, &f);
+	if (f.nfull < NV_FIND_MIN_INTERVALS) {
+		nv_fmt_time(a, sizeof(a), (double)t->span_ns / 1e9);
+		put(buf, n, &len, "- Too short for the rules over time: %s, %zu full intervals of %g s "
+		    "(need %d; try a smaller --interval).\n", a, f.nfull, iv, NV_FIND_MIN_INTERVALS);
+		lines++;
+	} else if (f.step.found) {
+		nv_fmt_rate(a, sizeof(a), f.step.before);
+		nv_fmt_time(b, sizeof(b), (double)f.step.at * iv);
+		nv_fmt_rate(c, sizeof(c), f.step.after);
+		nv_fmt_time(d, sizeof(d), (double)f.step.at * iv);
+		nv_fmt_rate(e, sizeof(e), f.step.peak);
+		put(buf, n, &len, "- Burst then throttling: %s for %s, then %s from %s (%+.1f%%); "
+		    "peak interval %s at %.0f s.\n", a, b, c, d,
+		    100 * (f.step.after - f.step.before) / f.step.before, e, (double)f.step.peak_at * iv);
+		lines++;
+	} else {
+		nv_fmt_rate(a, sizeof(a), f.median_mbps);
+		nv_fmt_rate(b, sizeof(b), f.step.peak);
+		put(buf, n, &len, "- Throughput steady: median %s per %g s interval, peak %s at %.0f s; "
+		    "no sustained drop (>= %.0f%%).\n", a, iv, b, (double)f.step.peak_at * iv,
+		    100 * NV_STEP_MIN_DROP);
+		lines++;
+	}
+	if (f.warm.found) {
+		nv_fmt_time(a, sizeof(a), (double)f.warm.end * iv);
+		nv_fmt_rate(b, sizeof(b), f.warm.during);
+		nv_fmt_rate(c, sizeof(c), f.warm.steady);
+		put(buf, n, &len, "- Warm-up: the first %s averaged %s (%.0f%% of the steady %s).\n",
+		    a, b, 100 * f.warm.during / f.warm.steady, c);
+		lines++;
+	} else if (f.nfull >= NV_FIND_MIN_INTERVALS) {
+		put(buf, n, &len, "- No warm-up: throughput within 10%% of its steady level from the start.\n");
+		lines++;
+	}
+	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
+		size_t cnt = 0;
+
+		if (!t->series[op] || !t->spike_threshold_ns[op])
+			continue;
+		for (size_t i = 0; i < t->nspikes; i++)
+			cnt += t->spikes[i].op == op;
+		nv_fmt_value(a, sizeof(a), (double)t->spike_threshold_ns[op], NV_U_NS);
+		if (!cnt) {
+			put(buf, n, &len, "- No %s latency spikes (no interval with an IO >= %s, "
+			    "10x the median interval p99.9).\n", nvt_op_name(op), a);
+			lines++;
+			continue;
+		}
+		put(buf, n, &len, "- %s latency spikes (an IO >= %s): %zu episode%s:", nvt_op_name(op), a,
+		    cnt, cnt > 1 ? "s" : "");
+		shown = 0;
+		for (size_t i = 0; i < t->nspikes; i++) {
+			const struct nv_tan_spike *s = &t->spikes[i];
+
+			if (s->op != op)
+				continue;
+			if (shown++ == 10) {
+				put(buf, n, &len, " ... and %zu more", cnt - 10);
+				break;
+			}
+			nv_fmt_time(b, sizeof(b), (double)s->start_ns / 1e9);
+			nv_fmt_value(c, sizeof(c), (double)(s->end_ns - s->start_ns), NV_U_NS);
+			nv_fmt_value(d, sizeof(d), (double)s->worst_ns, NV_U_NS);
+			put(buf, n, &len, "%s at %s for %s, worst %s (%" PRIu64 " IOs)", shown > 1 ? ";" : "",
+			    b, c, d, s->slow_ios);
+		}
+		put(buf, n, &len, ".\n");
+		lines++;
+	}
+	return lines;
+}
+
+static void ns_cell(struct nv_grid *g, size_t r, size_t c, double ns)
+{
+	char buf[64];
+
+	nv_fmt_value(buf, sizeof(buf), ns, NV_U_NS);
+	nv_grid_set(g, r, c, buf);
+}
+
+static int op_table(FILE *out, const struct nv_tan *t, enum nv_format f)
+{
+	static const char *const head[] = { "op", "IOs", "errors", "IOPS", "MB/s", "p50", "p90",
+					    "p99", "p99.9", "p99.99", "max", "mean" };
+	unsigned nops = nv_tan_nops(t), row = 1;
+	double span = (double)t->span_ns / 1e9;
+	struct nv_grid g;
+	char buf[64];
+
+	if (nv_grid_init(&g, nops + 1 + (nops > 1), 12))
+		return -ENOMEM;
+	for (unsigned c = 0; c < 12; c++)
+		nv_grid_set(&g, 0, c, head[c]);
+	for (unsigned op = 0; op < NV_TAN_NOPS; op++) {
+		const struct nv_tan_op *o = &t->op[op];
+
+		if (op == NV_TAN_ALL ? nops < 2 : !o->records)
+			continue;
+		nv_grid_set(&g, row, 0, op == NV_TAN_ALL ? "all" : nvt_op_name(op));
+		snprintf(buf, sizeof(buf), "%" PRIu64, op == NV_TAN_ALL ? t->records : o->records);
+		nv_grid_set(&g, row, 1, buf);
+		snprintf(buf, sizeof(buf), "%" PRIu64, o->errors);
+		nv_grid_set(&g, row, 2, buf);
+		nv_fmt_value(buf, sizeof(buf), span > 0 ? (double)o->lat.n / span : 0, NV_U_IOPS);
+		nv_grid_set(&g, row, 3, buf);
+		nv_fmt_value(buf, sizeof(buf), span > 0 ? (double)o->bytes / 1e6 / span : 0, NV_U_MBPS);
+		nv_grid_set(&g, row, 4, buf);
+		{
+			static const unsigned cols[] = { NV_TP_50, NV_TP_90, NV_TP_99, NV_TP_999, NV_TP_9999 };
+
+			for (unsigned k = 0; k < 5; k++)
+				ns_cell(&g, row, 5 + k, (double)o->lat.pct[cols[k]]);
+		}
+		ns_cell(&g, row, 10, (double)o->lat.max);
+		ns_cell(&g, row, 11, o->lat.mean);
+		row++;
+	}
+	nv_grid_print(out, &g, f);
+	nv_grid_free(&g);
+	return 0;
+}
+
+static int qd_table(FILE *out, const struct nv_tan *t, enum nv_format f)
+{
+	static const char *const head[] = { "op", "qd", "IOs", "mean", "p50", "p99", "p99.9", "max" };
+	struct nv_grid g;
+	char buf[64];
+
+	if (nv_grid_init(&g, t->nqd + 1, 8))
+		return -ENOMEM;
+	for (unsigned c = 0; c < 8; c++)
+		nv_grid_set(&g, 0, c, head[c]);
+	for (size_t i = 0; i < t->nqd; i++) {
+		const struct nv_tan_qd *q = &t->qd[i];
+
+		nv_grid_set(&g, i + 1, 0, nvt_op_name(q->op));
+		if (q->qd_lo == q->qd_hi)
+			snprintf(buf, sizeof(buf), "%u", q->qd_lo);
+		else
+			snprintf(buf, sizeof(buf), "%u-%u", q->qd_lo, q->qd_hi);
+		nv_grid_set(&g, i + 1, 1, buf);
+		snprintf(buf, sizeof(buf), "%" PRIu64, q->lat.n);
+		nv_grid_set(&g, i + 1, 2, buf);
+		ns_cell(&g, i + 1, 3, q->lat.mean);
+		ns_cell(&g, i + 1, 4, (double)q->lat.pct[NV_TP_50]);
+		ns_cell(&g, i + 1, 5, (double)q->lat.pct[NV_TP_99]);
+		ns_cell(&g, i + 1, 6, (double)q->lat.pct[NV_TP_999]);
+		ns_cell(&g, i + 1, 7, (double)q->lat.max);
+	}
+	nv_grid_print(out, &g, f);
+	nv_grid_free(&g);
+	return 0;
+}
+
+int nv_tracereport_print(FILE *out, const struct nv_traceset *ts,
+			 const char *(*label)(const struct nv_run *run, void *arg), void *arg,
+			 enum nv_format f)
+{
+	bool md = f == NV_FMT_MD;
+	char *text = malloc(16384);
+
+	if (!text)
+		return -ENOMEM;
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct nv_jobtraces *e = &ts->jt[i];
+		const struct nv_tan *t = &e->tan;
+		char span[64];
+
+		if (!e->analyzed)
+			continue;
+		nv_fmt_time(span, sizeof(span), (double)t->span_ns / 1e9);
+		fprintf(out, md ? "### %s · %s: from the traces\n\n" : "== %s · %s: from the traces ==\n",
+			e->run->jobs[e->job].key, label(e->run, arg));
+		fprintf(out, "%" PRIu64 " IOs in %zu trace%s (%s%s), %s; %u passes.  Exact latency: "
+			"completion - submission, nearest rank over every IO.\n\n", t->records, e->npaths,
+			e->npaths > 1 ? "s" : "", e->paths[0], e->npaths > 1 ? " ..." : "", span, t->passes);
+		if (!t->records) {
+			fprintf(out, "No IOs.\n\n");
+			continue;
+		}
+		if (op_table(out, t, f) < 0)
+			goto nomem;
+		fprintf(out, md ? "\nLatency by queue depth at submission (IOs in flight, this one "
+			"included):\n\n" : "\nLatency by queue depth at submission:\n");
+		if (qd_table(out, t, f) < 0)
+			goto nomem;
+		nv_tan_describe(t, text, 16384);
+		fprintf(out, md ? "\nBehaviour over time (%g s intervals, t = 0 at the first "
+			"submission):\n\n%s\n" : "\nBehaviour over time (%g s intervals):\n%s\n",
+			(double)t->interval_ns / 1e9, text);
+	}
+	free(text);
+	return 0;
+nomem:
+	free(text);
+	return -ENOMEM;
+}

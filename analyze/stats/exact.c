@@ -1,0 +1,628 @@
+/*
+ * exact.c - exact nearest-rank percentiles in bounded memory (see exact.h).
+ *
+ * State per requested percentile ("target"): its rank, and once pass 1 is
+ * over the value range [lo, hi] known to hold it, with `below` values
+ * smaller than lo and `cnt` values inside.  Targets whose ranges coincide
+ * share one probe (the collected values or the sub-range counters).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/stats/exact.h"
+
+#define SUB_BITS	8
+#define NBUCKETS	NV_EXACT_NBUCKETS
+_Static_assert(NBUCKETS == ((64 - SUB_BITS + 1) << SUB_BITS), "bucket count");
+
+enum probe_mode { PROBE_COLLECT, PROBE_COUNT };
+
+struct probe {
+	uint64_t lo, hi;	/* value range */
+	uint64_t below;		/* values < lo (all passes agree) */
+	uint64_t cnt;		/* values in [lo, hi] */
+	enum probe_mode mode;
+	uint64_t *vals;		/* COLLECT: up to cnt values */
+	uint64_t nvals;		/* values seen in range this pass */
+	uint64_t *sub;		/* COUNT: nsub counters */
+	uint64_t nsub, subw;
+};
+
+struct target {
+	double pct;
+	uint64_t rank;		/* 1-based */
+	bool done;
+	uint64_t value;
+	int probe;		/* index in probes while pending */
+};
+
+struct nv_exact {
+	size_t ntarget;
+	struct target *t;
+	struct probe *probes;
+	size_t nprobes;
+	size_t collect_cap, nsub_max;
+	unsigned pass;		/* passes completed */
+	bool finished;
+	bool bad;		/* a value outside pass 1's range */
+
+	uint64_t *hist;		/* pass 1 */
+	uint64_t n, pass_n, min, max;
+	uint64_t shift;		/* the first value: sums are of v - shift */
+	__int128 sum;		/* exact */
+	double sumsq;
+
+	/* Single-pass path: exact counts of values < dense_limit, the others
+	 * in a list; when both hold, pass 1 resolves every rank. */
+	uint32_t *dense;
+	uint64_t ndense, dense_limit, dense_n;
+	uint64_t *ovf;
+	size_t novf, ovf_cap;
+	bool single_failed;	/* a count wrapped, the list filled, or no memory */
+};
+
+static unsigned bucket_of(uint64_t v)
+{
+	unsigned e;
+
+	if (v < (1u << SUB_BITS))
+		return (unsigned)v;
+	e = 63u - (unsigned)__builtin_clzll(v);
+	return (1u << SUB_BITS) + ((e - SUB_BITS) << SUB_BITS) +
+	       (unsigned)((v >> (e - SUB_BITS)) & ((1u << SUB_BITS) - 1));
+}
+
+void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
+{
+	unsigned e, m;
+
+	if (b < (1u << SUB_BITS)) {
+		*lo = *hi = b;
+		return;
+	}
+	e = ((b - (1u << SUB_BITS)) >> SUB_BITS) + SUB_BITS;
+	m = b & ((1u << SUB_BITS) - 1);
+	*lo = (1ull << e) + ((uint64_t)m << (e - SUB_BITS));
+	*hi = *lo + (1ull << (e - SUB_BITS)) - 1;
+}
+
+uint64_t nv_exact_rank(double p, uint64_t n)
+{
+	/* p in units of 1e-4 percent, so 99.9 is exact: rank = ceil(P * n / 1e6) */
+	unsigned __int128 P, r;
+
+	if (!(p > 0))
+		return 1;
+	if (p >= 100)
+		return n;
+	P = (unsigned __int128)llround(p * 1e4);
+	r = (P * n + 999999) / 1000000;
+	if (r < 1)
+		r = 1;
+	if (r > n)
+		r = n;
+	return (uint64_t)r;
+}
+
+int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
+{
+	struct nv_exact *e;
+
+	*ep = NULL;
+	for (size_t i = 0; i < npct; i++)
+		if (!(pct[i] >= 0 && pct[i] <= 100))
+			return -EINVAL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->ntarget = npct;
+	e->t = calloc(npct ? npct : 1, sizeof(*e->t));
+	e->probes = calloc(npct ? npct : 1, sizeof(*e->probes));
+	e->hist = calloc(NBUCKETS, sizeof(*e->hist));
+	if (!e->t || !e->probes || !e->hist) {
+		nv_exact_free(e);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < npct; i++)
+		e->t[i].pct = pct[i];
+	e->collect_cap = 1u << 18;
+	e->nsub_max = 1u << 16;
+	e->dense_limit = 1u << 21;
+	e->ovf_cap = 1u << 20;
+	*ep = e;
+	return 0;
+}
+
+void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub)
+{
+	e->collect_cap = collect_cap;
+	e->nsub_max = nsub < 2 ? 2 : nsub;
+}
+
+void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap)
+{
+	e->dense_limit = dense_limit;
+	e->ovf_cap = ovf_cap;
+}
+
+/* Pass 1's exact side: count v in the dense array or keep it in the list. */
+static void single_add(struct nv_exact *e, uint64_t v)
+{
+	if (v < e->dense_limit) {
+		if (v >= e->ndense) {
+			uint64_t nd = e->ndense ? e->ndense : 4096;
+			uint32_t *d;
+
+			while (nd <= v)
+				nd *= 2;
+			if (nd > e->dense_limit)
+				nd = e->dense_limit;
+			d = realloc(e->dense, nd * sizeof(*d));
+			if (!d) {
+				e->single_failed = true;
+				return;
+			}
+			memset(d + e->ndense, 0, (nd - e->ndense) * sizeof(*d));
+			e->dense = d;
+			e->ndense = nd;
+		}
+		if (!++e->dense[v])
+			e->single_failed = true;	/* 2^32 equal values */
+		e->dense_n++;
+		return;
+	}
+	if (e->novf == e->ovf_cap) {
+		e->single_failed = true;
+		return;
+	}
+	if (!e->ovf || !(e->novf & (e->novf - 1))) {	/* grow at powers of two */
+		size_t nc = e->novf ? e->novf * 2 : 1024;
+		uint64_t *o = realloc(e->ovf, (nc < e->ovf_cap ? nc : e->ovf_cap) * sizeof(*o));
+
+		if (!o) {
+			e->single_failed = true;
+			return;
+		}
+		e->ovf = o;
+	}
+	e->ovf[e->novf++] = v;
+}
+
+static void single_free(struct nv_exact *e)
+{
+	free(e->dense);
+	free(e->ovf);
+	e->dense = NULL;
+	e->ovf = NULL;
+	e->ndense = e->novf = 0;
+}
+
+/* After pass 1 with the single-pass data intact: every rank, exactly. */
+static void single_resolve(struct nv_exact *e)
+{
+	for (size_t i = 0; i < e->ntarget; i++) {
+		struct target *t = &e->t[i];
+		uint64_t cum = 0, v = 0;
+
+		t->rank = nv_exact_rank(t->pct, e->n);
+		if (t->rank <= e->dense_n) {
+			while (cum + e->dense[v] < t->rank)
+				cum += e->dense[v++];
+			t->value = v;
+		} else {
+			t->value = nv_select_kth(e->ovf, e->novf, t->rank - e->dense_n - 1);
+		}
+		t->done = true;
+	}
+}
+
+void nv_exact_add(struct nv_exact *e, uint64_t v)
+{
+	if (e->finished)
+		return;
+	e->pass_n++;
+	if (e->pass == 0) {
+		double d;
+
+		e->hist[bucket_of(v)]++;
+		if (e->pass_n == 1) {
+			e->min = e->max = e->shift = v;
+		} else if (v < e->min) {
+			e->min = v;
+		} else if (v > e->max) {
+			e->max = v;
+		}
+		d = (double)v - (double)e->shift;
+		e->sum += (__int128)v - (__int128)e->shift;
+		e->sumsq += d * d;
+		if (!e->single_failed)
+			single_add(e, v);
+		return;
+	}
+	if (v < e->min || v > e->max)
+		e->bad = true;
+	for (size_t i = 0; i < e->nprobes; i++) {
+		struct probe *p = &e->probes[i];
+
+		if (v < p->lo || v > p->hi)
+			continue;
+		if (p->mode == PROBE_COLLECT) {
+			if (p->nvals < p->cnt)
+				p->vals[p->nvals] = v;
+			p->nvals++;
+		} else {
+			p->sub[(v - p->lo) / p->subw]++;
+			p->nvals++;
+		}
+	}
+}
+
+/*
+ * nv_exact_add for each of v[0..n), in order, with pass 1's state in
+ * locals: the same histogram, sums (the sum of squares accumulated in the
+ * same order, so bit for bit the same double) and dense counts.  A value
+ * the dense array cannot count yet (larger than it, or the single-pass
+ * data given up) goes through nv_exact_add with the state stored back.
+ */
+void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
+{
+	uint64_t *hist = e->hist, mn, mx, shift, dense_n;
+	uint32_t *dense;
+	__int128 sum;
+	double sumsq;
+	size_t i = 0, start, ndense;
+	bool counting;
+
+	if (e->pass != 0 || e->finished) {
+		for (; i < n; i++)
+			nv_exact_add(e, v[i]);
+		return;
+	}
+	if (n && !e->pass_n)
+		nv_exact_add(e, v[i++]);	/* the first value sets min, max, shift */
+	while (i < n) {
+		mn = e->min;
+		mx = e->max;
+		shift = e->shift;
+		sum = e->sum;
+		sumsq = e->sumsq;
+		counting = !e->single_failed;
+		dense = e->dense;
+		ndense = e->ndense;
+		dense_n = e->dense_n;
+		for (start = i; i < n; i++) {
+			uint64_t x = v[i];
+			double d;
+
+			if (counting) {
+				if (x >= ndense || dense[x] == UINT32_MAX)
+					break;
+				dense[x]++;
+				dense_n++;
+			}
+			hist[bucket_of(x)]++;
+			mn = x < mn ? x : mn;
+			mx = x > mx ? x : mx;
+			d = (double)x - (double)shift;
+			sum += (__int128)x - (__int128)shift;
+			sumsq += d * d;
+		}
+		e->pass_n += i - start;
+		e->min = mn;
+		e->max = mx;
+		e->sum = sum;
+		e->sumsq = sumsq;
+		e->dense_n = dense_n;
+		if (i < n)
+			nv_exact_add(e, v[i++]);
+	}
+}
+
+/*
+ * A deep copy of pass 1's state; -EINVAL once a pass ended (the probes of
+ * later passes are not copied), -ENOMEM.  The copy continues exactly as the
+ * original would: the same values added to both give the same results.
+ */
+int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
+{
+	struct nv_exact *e;
+	size_t ocap = 0;
+
+	*dst = NULL;
+	if (src->pass || src->finished)
+		return -EINVAL;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	*e = *src;
+	e->t = NULL;
+	e->probes = NULL;
+	e->hist = NULL;
+	e->dense = NULL;
+	e->ovf = NULL;
+	if (src->ovf) {		/* the capacity single_add would have given it */
+		ocap = src->novf ? (size_t)2 << (63 - __builtin_clzll(src->novf)) : 1024;
+		if (ocap > src->ovf_cap)
+			ocap = src->ovf_cap;
+		if (ocap < src->novf)
+			ocap = src->novf;
+	}
+	e->t = malloc((src->ntarget ? src->ntarget : 1) * sizeof(*e->t));
+	e->probes = calloc(src->ntarget ? src->ntarget : 1, sizeof(*e->probes));
+	e->hist = malloc(NBUCKETS * sizeof(*e->hist));
+	if (src->dense)
+		e->dense = malloc(src->ndense * sizeof(*e->dense));
+	if (src->ovf)
+		e->ovf = malloc((ocap ? ocap : 1) * sizeof(*e->ovf));
+	if (!e->t || !e->probes || !e->hist || (src->dense && !e->dense) || (src->ovf && !e->ovf)) {
+		nv_exact_free(e);
+		return -ENOMEM;
+	}
+	memcpy(e->t, src->t, src->ntarget * sizeof(*e->t));
+	memcpy(e->hist, src->hist, NBUCKETS * sizeof(*e->hist));
+	if (src->dense)
+		memcpy(e->dense, src->dense, src->ndense * sizeof(*e->dense));
+	if (src->ovf)
+		memcpy(e->ovf, src->ovf, src->novf * sizeof(*e->ovf));
+	*dst = e;
+	return 0;
+}
+
+static void swap64(uint64_t *a, uint64_t *b)
+{
+	uint64_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Quickselect with a three-way partition (many equal values are common in
+ * latency data); on return a[k] is in its sorted place and partitions a. */
+uint64_t nv_select_kth(uint64_t *a, size_t n, size_t k)
+{
+	size_t l = 0, r = n;	/* [l, r) holds the answer */
+
+	while (r - l > 1) {
+		size_t m = l + (r - l) / 2, lt = l, i = l, gt = r;
+		uint64_t x = a[l], y = a[m], z = a[r - 1], piv;
+
+		/* median of three */
+		piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+		while (i < gt) {
+			if (a[i] < piv)
+				swap64(&a[lt++], &a[i++]);
+			else if (a[i] > piv)
+				swap64(&a[i], &a[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			r = lt;
+		else if (k >= gt)
+			l = gt;
+		else
+			return a[k];	/* == piv: [lt, gt) all hold it */
+	}
+	return a[l];
+}
+
+static void probe_free(struct probe *p)
+{
+	free(p->vals);
+	free(p->sub);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Attach target t, known to lie in [lo, hi] with `below` smaller values and
+ * cnt inside, to a probe for the next pass (sharing one with the same
+ * range), or finish it if the range is a single value.
+ */
+static int plan(struct nv_exact *e, struct target *t, uint64_t lo, uint64_t hi,
+		uint64_t below, uint64_t cnt)
+{
+	struct probe *p;
+	uint64_t w;
+
+	if (lo == hi) {
+		t->value = lo;
+		t->done = true;
+		return 0;
+	}
+	for (size_t i = 0; i < e->nprobes; i++)
+		if (e->probes[i].lo == lo && e->probes[i].hi == hi) {
+			t->probe = (int)i;
+			return 0;
+		}
+	p = &e->probes[e->nprobes];
+	memset(p, 0, sizeof(*p));
+	p->lo = lo;
+	p->hi = hi;
+	p->below = below;
+	p->cnt = cnt;
+	if (cnt <= e->collect_cap) {
+		p->mode = PROBE_COLLECT;
+		p->vals = malloc((cnt ? cnt : 1) * sizeof(*p->vals));
+		if (!p->vals)
+			return -ENOMEM;
+	} else {
+		p->mode = PROBE_COUNT;
+		w = hi - lo;	/* width - 1; hi - lo + 1 cannot overflow for buckets */
+		p->nsub = w + 1 < e->nsub_max ? w + 1 : e->nsub_max;
+		p->subw = w / p->nsub + 1;
+		p->sub = calloc(p->nsub, sizeof(*p->sub));
+		if (!p->sub)
+			return -ENOMEM;
+	}
+	t->probe = (int)e->nprobes++;
+	return 0;
+}
+
+/* After pass 1: locate every rank in the histogram. */
+static int plan_from_hist(struct nv_exact *e)
+{
+	for (size_t i = 0; i < e->ntarget; i++) {
+		struct target *t = &e->t[i];
+		uint64_t below = 0, lo, hi;
+		unsigned b = 0;
+		int err;
+
+		t->rank = nv_exact_rank(t->pct, e->n);
+		if (t->rank == 1 || t->rank == e->n) {
+			t->value = t->rank == 1 ? e->min : e->max;
+			t->done = true;
+			continue;
+		}
+		while (below + e->hist[b] < t->rank)
+			below += e->hist[b++];
+		nv_exact_bucket_range(b, &lo, &hi);
+		if (lo < e->min)
+			lo = e->min;
+		if (hi > e->max)
+			hi = e->max;
+		err = plan(e, t, lo, hi, below, e->hist[b]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* After pass >= 2: resolve or narrow each pending target with its probe. */
+static int resolve(struct nv_exact *e)
+{
+	struct probe *old = e->probes;
+	size_t nold = e->nprobes;
+	int err = 0;
+
+	for (size_t i = 0; i < nold; i++)
+		if (old[i].nvals != old[i].cnt)
+			return -EINVAL;	/* the values changed between passes */
+	e->probes = calloc(e->ntarget ? e->ntarget : 1, sizeof(*e->probes));
+	if (!e->probes) {
+		e->probes = old;
+		return -ENOMEM;
+	}
+	e->nprobes = 0;
+	for (size_t i = 0; i < e->ntarget && !err; i++) {
+		struct target *t = &e->t[i];
+		struct probe *p;
+		uint64_t k, below, j;
+
+		if (t->done)
+			continue;
+		p = &old[t->probe];
+		k = t->rank - p->below - 1;	/* 0-based within the range */
+		if (p->mode == PROBE_COLLECT) {
+			t->value = nv_select_kth(p->vals, p->cnt, k);
+			t->done = true;
+			continue;
+		}
+		below = p->below;
+		for (j = 0; below + p->sub[j] <= t->rank - 1; j++)
+			below += p->sub[j];
+		{
+			uint64_t lo = p->lo + j * p->subw;
+			uint64_t hi = p->hi - lo < p->subw - 1 ? p->hi : lo + p->subw - 1;
+
+			err = plan(e, t, lo, hi, below, p->sub[j]);
+		}
+	}
+	for (size_t i = 0; i < nold; i++)
+		probe_free(&old[i]);
+	free(old);
+	return err;
+}
+
+int nv_exact_end_pass(struct nv_exact *e)
+{
+	int err;
+
+	if (e->finished)
+		return 0;
+	if (e->pass == 0) {
+		e->n = e->pass_n;
+		if (!e->single_failed && e->n) {
+			single_resolve(e);
+			single_free(e);
+			e->pass = 1;
+			e->pass_n = 0;
+			e->finished = true;
+			return 0;
+		}
+		single_free(e);
+	} else if (e->pass_n != e->n || e->bad) {
+		return -EINVAL;
+	}
+	e->pass_n = 0;
+	err = e->pass == 0 ? (e->n ? plan_from_hist(e) : 0) : resolve(e);
+	e->pass++;
+	if (err)
+		return err;
+	for (size_t i = 0; i < e->ntarget; i++)
+		if (!e->t[i].done && e->n)
+			return 1;
+	e->finished = true;
+	return 0;
+}
+
+unsigned nv_exact_passes(const struct nv_exact *e)
+{
+	return e->pass;
+}
+
+uint64_t nv_exact_count(const struct nv_exact *e)
+{
+	return e->pass ? e->n : e->pass_n;
+}
+
+uint64_t nv_exact_min(const struct nv_exact *e)
+{
+	return e->min;
+}
+
+uint64_t nv_exact_max(const struct nv_exact *e)
+{
+	return e->max;
+}
+
+double nv_exact_mean(const struct nv_exact *e)
+{
+	uint64_t n = nv_exact_count(e);
+
+	return n ? (double)e->shift + (double)e->sum / (double)n : 0.0;
+}
+
+double nv_exact_stdev(const struct nv_exact *e)
+{
+	uint64_t n = nv_exact_count(e);
+
+	double s = (double)e->sum, ss = e->sumsq - s * s / (double)n;
+
+	return n < 2 ? 0.0 : sqrt(ss > 0 ? ss / (double)(n - 1) : 0.0);
+}
+
+const uint64_t *nv_exact_hist(const struct nv_exact *e)
+{
+	return e->pass ? e->hist : NULL;
+}
+
+uint64_t nv_exact_value(const struct nv_exact *e, size_t i)
+{
+	return i < e->ntarget && e->t[i].done ? e->t[i].value : 0;
+}
+
+void nv_exact_free(struct nv_exact *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->nprobes; i++)
+		probe_free(&e->probes[i]);
+	free(e->probes);
+	free(e->t);
+	free(e->hist);
+	single_free(e);
+	free(e);
+}

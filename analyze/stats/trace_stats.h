@@ -1,0 +1,115 @@
+/*
+ * trace_stats.h - everything nvanalyze computes from the per-IO traces of one
+ * fio job (one or more thread traces, merged): exact latency statistics per
+ * operation and per queue depth, a time series per interval, and the data
+ * behind the CDF plots.
+ *
+ * Streaming, bounded memory: pass 1 reads the traces merged in completion
+ * order (one block per trace in memory) and builds the time series (the
+ * latencies of one interval are held while it is open, then reduced to
+ * exact p50/p99/p99.9/max), the per-operation and per-queue-depth pass-1
+ * state of analyze/stats/exact.c and the spike threshold; later passes read the
+ * files again (any order) until every exact percentile is resolved, and
+ * locate the IOs of latency spike episodes (see findings.h).  Memory: one
+ * block per trace + one interval's latencies + the series (nint points per
+ * operation) + exact.c's state per operation and queue-depth class,
+ * independent of the number of IOs.
+ *
+ * Time: t = 0 is the submission of the first IO to complete; an IO belongs
+ * to the interval of its completion.
+ */
+#ifndef NV_ANALYZE_TRACEAN_H
+#define NV_ANALYZE_TRACEAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/nvtrace.h"
+
+#define NV_TAN_ALL	NVT_OP__MAX	/* index of the all-operations entry */
+#define NV_TAN_NOPS	(NVT_OP__MAX + 1)
+
+/* Exact percentiles kept per operation / queue depth (nearest rank). */
+enum { NV_TP_50, NV_TP_90, NV_TP_95, NV_TP_99, NV_TP_999, NV_TP_9999, NV_TP_NR };
+extern const double nv_tan_pct[NV_TP_NR];	/* 50 90 95 99 99.9 99.99 */
+
+struct nv_latsum {		/* ns, exact */
+	uint64_t n, min, max;
+	double mean, stdev;
+	uint64_t pct[NV_TP_NR];
+};
+
+struct nv_tan_op {
+	uint64_t records, bytes, errors;
+	struct nv_latsum lat;
+	uint64_t *hist;		/* NV_EXACT_NBUCKETS log-linear counts (CDF plots), or NULL */
+};
+
+/* One interval of one operation (all latencies exact, ns). */
+struct nv_tan_point {
+	uint64_t ios, bytes;
+	uint64_t p50, p99, p999, max;
+};
+
+/* Queue depth at submission: class k holds qd in [2^(k-1)+1, 2^k] (k = 0: qd 1). */
+#define NV_TAN_NQD 17
+struct nv_tan_qd {
+	unsigned op;		/* enum nvt_op or NV_TAN_ALL */
+	unsigned qd_lo, qd_hi;
+	struct nv_latsum lat;
+};
+
+/*
+ * A latency spike episode: IOs at or above the operation's threshold whose
+ * [submission, completion] windows overlap (chained).
+ */
+struct nv_tan_spike {
+	unsigned op;
+	size_t first, last;	/* intervals of start_ns and end_ns */
+	uint64_t start_ns;	/* earliest submission of an IO >= threshold, from t0 */
+	uint64_t end_ns;	/* latest completion of such an IO, from t0 */
+	uint64_t worst_ns;	/* the largest latency */
+	uint64_t slow_ios;	/* IOs >= threshold */
+};
+
+struct nv_tan_opts {
+	uint64_t interval_ns;	/* 0: 1 s */
+	double spike_factor;	/* 0: 10 (see findings.h) */
+	bool progress;		/* a progress line on stderr (caller checks isatty) */
+};
+
+struct nv_tan {
+	uint64_t records;
+	uint64_t t0;		/* CLOCK_MONOTONIC ns of time 0 */
+	uint64_t span_ns;	/* last completion - t0 */
+	uint64_t interval_ns;
+	size_t nint;		/* intervals; the last may be partial */
+	unsigned passes;
+	struct nv_tan_op op[NV_TAN_NOPS];
+	struct nv_tan_point *series[NV_TAN_NOPS];	/* [nint], NULL for unused ops */
+	size_t nqd;
+	struct nv_tan_qd *qd;	/* by op then qd */
+	uint64_t spike_threshold_ns[NV_TAN_NOPS];	/* 0: none computed */
+	size_t nspikes;
+	struct nv_tan_spike *spikes;
+	size_t nnotes;
+	char **notes;		/* warnings (truncated traces ...) */
+};
+
+/*
+ * Analyze the traces paths[0..n) of one job.  Returns 0 and fills *t (free
+ * with nv_tan_free), or -errno with a message naming the file in err.
+ */
+int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, struct nv_tan *t,
+	       char *err, size_t errlen);
+void nv_tan_free(struct nv_tan *t);
+
+/* The number of operations with records (excluding the all entry). */
+unsigned nv_tan_nops(const struct nv_tan *t);
+
+/* Queue-depth class of qd (0 for qd <= 1) and its range. */
+unsigned nv_tan_qd_class(unsigned qd);
+void nv_tan_qd_range(unsigned cls, unsigned *lo, unsigned *hi);
+
+#endif
