@@ -1,5 +1,5 @@
 /*
- * nv_glue.h - state shared by the engine's fio glue files (engine/fio_*.c).
+ * nv_glue.h - state shared by the engine's fio glue files (engine/).
  * Needs fio's headers; not for the pure code in libnvcore.
  */
 #ifndef NV_GLUE_H
@@ -135,14 +135,14 @@ struct nv_kvlist {
 	int oom;		/* an allocation failed: the list is incomplete */
 };
 
-/* Append KEY=printf(FMT, ...) to @l (engine/fio_trace.c). */
+/* Append KEY=printf(FMT, ...) to @l (engine/trace_hook.c). */
 void nv_kv_add(struct nv_kvlist *l, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* engine/fio_nvengine.c: the target's kind, or 0 after saying why it is unsupported. */
+/* engine/hooks.c: the target's kind, or 0 after saying why it is unsupported. */
 int nv_check_target(struct thread_data *td, const char *path, mode_t mode, int nsid);
 
-/* engine/fio_nvme.c: NVMe generic char devices (passthrough). */
+/* engine/passthru.c: NVMe generic char devices (passthrough). */
 /*
  * Add what is known of file @i (@f) to @l: with @when "" its identity (model,
  * serial, firmware, LBA format) and SMART log as "smart.before.*"; with
@@ -182,7 +182,7 @@ int nv_nvme_ns_id(int fd);
 int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_file *nf);
 int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f);
 
-/* engine/fio_trace.c: the per-IO trace. */
+/* engine/trace_hook.c: the per-IO trace. */
 int nv_trace_open(struct thread_data *td, struct nv_data *ld);
 /*
  * Record one completed IO: @res is the raw completion result (cqe->res, or

@@ -1,5 +1,5 @@
 /*
- * nvengine - fio external ioengine: io_uring on files, block devices and
+ * hooks.c - nvengine, a fio external ioengine: io_uring on files, block devices and
  * NVMe generic character devices, with an exact per-IO trace.
  *
  * Load with --ioengine=external:/path/to/libnvengine.so.  The options carry

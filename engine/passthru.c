@@ -1,9 +1,9 @@
 /*
- * fio_nvme.c - NVMe generic character devices (/dev/ngXnY): io_uring
+ * passthru.c - NVMe generic character devices (/dev/ngXnY): io_uring
  * passthrough (IORING_OP_URING_CMD with struct nvme_uring_cmd).
  *
  * The pure parts (command building, Identify and SMART parsing, status
- * decoding, protection information) live in engine/nvme_*.c; this file does
+ * decoding, protection information) live in nvme/nvme_*.c; this file does
  * the ioctls, the checks against the job's parameters and the fio glue.
  *
  * Passthrough requests are not split by the kernel, so every limit (LBA

@@ -1,5 +1,5 @@
 /*
- * fio_trace.c - the engine's per-IO trace.
+ * trace_hook.c - the engine's per-IO trace.
  *
  * With nv_trace=DIR every IO the job performs is appended, at completion, to
  * DIR/JOBNAME.THREAD.nvt through the shared trace codec (trace/nvtrace.h):
