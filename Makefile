@@ -6,6 +6,10 @@
 #   make fuzz       libFuzzer targets (tests/fuzz, clang), FUZZ_SECONDS (60) each
 #   make deps       install the Debian packages (idempotent)
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
+#   make FIO_SRC=DIR FIO=PATH   ... for the fio binary at PATH (default: fio on PATH)
+#   make O=DIR                  build into DIR (DIR/libnvengine.so, DIR/nvanalyze)
+#   make compat                 build fio 3.41, the engine for 3.33 and 3.41, run
+#                               the engine tests with each (tools/compat.sh)
 #
 # Layout: engine/*.c is the fio glue (needs fio's headers); nvme/ (pure NVMe)
 # and trace/ (the trace format) are plain C in build/libnvcore.a (engine and
@@ -18,6 +22,8 @@ V       ?= 0
 CFLAGS  ?= -O2 -g
 FIO_SRC ?= build/fio-src
 FIO_SRC_DEFAULT := build/fio-src
+FIO     ?= fio
+export FIO
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wformat=2 -Wvla
@@ -73,7 +79,7 @@ ENGINE_SO := $(O)/libnvengine.so
 ANALYZER  := $(O)/nvanalyze
 endif
 
-.PHONY: all deps fio-src check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze
+.PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze
 all: $(ENGINE_SO) $(ANALYZER)
 
 deps:
@@ -92,9 +98,11 @@ endif
 fio-src: $(FIO_SRC)/config-host.h
 	$(Q)tools/fio-src.sh --check $(FIO_SRC)
 
-# Checked once per fio tree (the stamp names the tree).
-FIO_STAMP := $(O)/.fio-checked$(subst /,_,$(abspath $(FIO_SRC)))
-$(FIO_STAMP): $(FIO_SRC)/config-host.h tools/fio-src.sh
+# Checked once per fio tree and binary (the stamp names both); again when
+# the binary changes.
+FIO_BIN   := $(shell command -v $(FIO))
+FIO_STAMP := $(O)/.fio-checked$(subst /,_,$(abspath $(FIO_SRC))_$(FIO_BIN))
+$(FIO_STAMP): $(FIO_SRC)/config-host.h tools/fio-src.sh $(FIO_BIN)
 	$(Q)tools/fio-src.sh --check $(FIO_SRC)
 	$(Q)mkdir -p $(@D) && touch $@
 
@@ -163,6 +171,11 @@ check: deps
 
 asan:
 	$(Q)$(MAKE) --no-print-directory O=build/asan SAN=1 check
+
+# fio 3.41 built from Debian's source (cached in build/fio), the engine built
+# for it and for the installed fio, the engine tests run with each.
+compat:
+	$(Q)MAKE="$(MAKE)" tools/compat.sh
 
 bench: all
 	$(Q)tools/bench.sh

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Provide a configured fio source tree that matches the installed fio binary.
+# Provide a configured fio source tree that matches the fio binary.
 #
 #   tools/fio-src.sh DEST          fetch Debian's fio source into DEST and configure it
-#   tools/fio-src.sh --check DIR   only check that DIR matches `fio --version`
+#   tools/fio-src.sh --check DIR   only check that DIR matches `$FIO --version`
+#
+# FIO is the fio binary that will load the engine (default: fio on PATH; the
+# Makefile passes its FIO=).  Fetching needs that fio to be Debian's package.
 #
 # The engine is compiled against fio's internal headers (struct thread_data,
 # struct io_u, ...).  Those must be the headers of the fio that will load the
@@ -13,9 +16,11 @@ set -euo pipefail
 
 die() { echo "fio-src: $*" >&2; exit 1; }
 
+FIO=${FIO:-fio}
+
 installed_version() {
-	command -v fio >/dev/null || die "fio is not installed (run 'make deps' or install fio)"
-	fio --version | sed -n 's/^\(fio-[0-9][0-9.]*\).*/\1/p'
+	command -v "$FIO" >/dev/null || die "$FIO: no such fio binary (run 'make deps', install fio or set FIO=PATH)"
+	"$FIO" --version | sed -n 's/^\(fio-[0-9][0-9.]*\).*/\1/p'
 }
 
 source_version() {
@@ -29,9 +34,9 @@ check_tree() {
 	want=$(installed_version)
 	have=$(source_version "$dir")
 	if [ "$want" != "$have" ]; then
-		die "version mismatch: installed fio is $want but the source in $dir is $have.
+		die "version mismatch: fio $(command -v "$FIO") is $want but the source in $dir is $have.
   The engine must be built against the source of the fio that loads it.
-  Use a $want source tree (make FIO_SRC=/path/to/$want) or install $have."
+  Use a $want source tree (make FIO_SRC=/path/to/$want) or the $have binary (make FIO=/path/to/fio)."
 	fi
 	[ -f "$dir/config-host.h" ] || die "$dir is not configured (no config-host.h): run ./configure in it the way your fio was built"
 }
@@ -56,6 +61,8 @@ ensure_deb_src() {
 
 fetch_and_configure() {
 	local dest=$1 ver tmp cfg
+	[ "$(command -v "$FIO")" = "$(command -v fio)" ] ||
+		die "FIO=$FIO is not the fio on PATH; give its configured source tree with make FIO_SRC=DIR"
 	ver=$(dpkg-query -W -f='${Version}' fio 2>/dev/null) || die "fio is not a Debian package here; use make FIO_SRC=DIR with a configured $(installed_version) tree"
 	[ "$(id -u)" -eq 0 ] || die "fetching the fio source needs root for apt (or use make FIO_SRC=DIR)"
 	ensure_deb_src

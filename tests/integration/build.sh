@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The build's guard rails: the fio source must match the installed fio.
+# The build's guard rails: the fio source must match the fio binary ($FIO,
+# the one the engine under test is for; FIO_SRC its tree, default build/fio-src).
 . "$(dirname "$0")/../lib.sh"
+fio_src=${FIO_SRC:-$TOP/build/fio-src}
 
 fake=$T/fio-3.99
 mkdir -p "$fake"
 printf 'DEF_VER=fio-3.99\n' >"$fake/FIO-VERSION-GEN"
-out=$("$TOP/tools/fio-src.sh" --check "$fake" 2>&1)
+out=$(FIO=$FIO "$TOP/tools/fio-src.sh" --check "$fake" 2>&1)
 rc=$?
-have=$(fio --version | sed -n 's/^\(fio-[0-9.]*\).*/\1/p')
-if [ $rc -ne 0 ] && echo "$out" | grep -q "version mismatch: installed fio is $have but the source in $fake is fio-3.99" &&
+have=$("$FIO" --version | sed -n 's/^\(fio-[0-9.]*\).*/\1/p')
+if [ $rc -ne 0 ] &&
+   echo "$out" | grep -qF "version mismatch: fio $(command -v "$FIO") is $have but the source in $fake is fio-3.99" &&
    echo "$out" | grep -q "make FIO_SRC="; then
 	pass fio_src_version_mismatch
 else
@@ -16,7 +19,7 @@ else
 fi
 
 printf 'DEF_VER=%s\n' "$have" >"$fake/FIO-VERSION-GEN"
-out=$("$TOP/tools/fio-src.sh" --check "$fake" 2>&1)
+out=$(FIO=$FIO "$TOP/tools/fio-src.sh" --check "$fake" 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && echo "$out" | grep -q "is not configured (no config-host.h)"; then
 	pass fio_src_not_configured
@@ -24,7 +27,7 @@ else
 	fail fio_src_not_configured "rc=$rc: $out"
 fi
 
-out=$("$TOP/tools/fio-src.sh" --check "$T" 2>&1)
+out=$(FIO=$FIO "$TOP/tools/fio-src.sh" --check "$T" 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && echo "$out" | grep -q "is not a fio source tree"; then
 	pass fio_src_not_a_tree
@@ -32,15 +35,27 @@ else
 	fail fio_src_not_a_tree "rc=$rc: $out"
 fi
 
-# the default tree the build uses matches
-if "$TOP/tools/fio-src.sh" --check "$TOP/build/fio-src" >/dev/null 2>&1; then
+# the tree the build uses matches
+if FIO=$FIO "$TOP/tools/fio-src.sh" --check "$fio_src" >/dev/null 2>&1; then
 	pass fio_src_default_matches
 else
-	fail fio_src_default_matches "$("$TOP/tools/fio-src.sh" --check "$TOP/build/fio-src" 2>&1)"
+	fail fio_src_default_matches "$(FIO=$FIO "$TOP/tools/fio-src.sh" --check "$fio_src" 2>&1)"
+fi
+
+# make FIO=PATH checks the tree against that binary and names both
+mkdir -p "$T/fakebin"
+printf '#!/bin/sh\necho fio-3.99\n' >"$T/fakebin/fio"
+chmod +x "$T/fakebin/fio"
+out=$(make -s -C "$TOP" O="$T/o" FIO_SRC="$fio_src" FIO="$T/fakebin/fio" fio-src 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -qF "fio $T/fakebin/fio is fio-3.99 but the source in $fio_src is $have"; then
+	pass make_fio_binary_mismatch
+else
+	fail make_fio_binary_mismatch "rc=$rc: $out"
 fi
 
 # fio loads the engine under its registered name
-out=$(fio --ioengine="external:$NVENGINE_SO" --name=p --filename="$T/p" --size=64k 2>&1)
+out=$("$FIO" --ioengine="external:$NVENGINE_SO" --name=p --filename="$T/p" --size=64k 2>&1)
 if echo "$out" | grep -q "ioengine=nvengine"; then
 	pass engine_loads
 else
@@ -56,7 +71,7 @@ else
 fi
 
 # every option fio's io_uring engine has, and ours, with a help text
-help=$(fio --enghelp="$NVENGINE_SO" 2>&1)
+help=$("$FIO" --enghelp="$NVENGINE_SO" 2>&1)
 missing=
 for o in hipri fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async nowait \
 	 cmd_type write_mode readfua writefua md_per_io_size pi_act pi_chk apptag apptag_mask pi_gen trim_ranges \

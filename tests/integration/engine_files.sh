@@ -75,9 +75,11 @@ done
 
 # --- fsync / fdatasync become IORING_OP_FSYNC ---------------------------------
 run fsync --name=f --filename="$T/f" --size=4M --rw=write --fsync=4 --iodepth=8
-jobcheck fsync_every_4 "$T/fsync.json" "J[0]['error']==0 and J[0]['write']['total_ios']==1024 and J[0]['sync']['lat_ns']['N']>=256"
+# 1024 writes, a sync after every 4th: fio 3.41 issues none after the last
+# write (255, as with its own io_uring engine), 3.33 counts more.
+jobcheck fsync_every_4 "$T/fsync.json" "J[0]['error']==0 and J[0]['write']['total_ios']==1024 and J[0]['sync']['lat_ns']['N']>=255"
 run fdatasync --name=f --filename="$T/f" --size=4M --rw=write --fdatasync=4 --iodepth=8
-jobcheck fdatasync_every_4 "$T/fdatasync.json" "J[0]['error']==0 and J[0]['sync']['lat_ns']['N']>=256"
+jobcheck fdatasync_every_4 "$T/fdatasync.json" "J[0]['error']==0 and J[0]['sync']['lat_ns']['N']>=255"
 
 # --- trim on a file punches holes: the data reads back as zeroes --------------
 head -c 4M /dev/urandom >"$T/t"
