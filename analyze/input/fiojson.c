@@ -16,6 +16,7 @@
  *    (json,normal), several objects (status-interval snapshots: the last is
  *    used), a UTF-8 or UTF-16 byte order mark (Windows redirections).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -277,13 +278,43 @@ static uint64_t dir_io_bytes(const json_t *d)
 	return b * 1024;
 }
 
+/*
+ * fio's samples of bandwidth (KiB/s: mult 1024) or IOPS: PREFIX_min, _max,
+ * _mean, the deviation under devkey, PREFIX_samples.  fio 2.x prints the
+ * bandwidth ones without samples and zeros for a direction without IO.
+ */
+static void parse_samples(const json_t *d, const char *prefix, const char *devkey, double mult,
+			  struct nv_samples *s)
+{
+	static const char *const sfx[] = { "_min", "_max", "_mean" };
+	struct nv_val *dst[] = { &s->min, &s->max, &s->mean };
+	char key[32];
+	double v;
+
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%s%s", prefix, sfx[i]);
+		if (get_num(d, key, &v))
+			set_val(dst[i], v * mult);
+	}
+	if (get_num(d, devkey, &v))
+		set_val(&s->dev, v * mult);
+	snprintf(key, sizeof(key), "%s_samples", prefix);
+	if (get_num(d, key, &v))
+		set_val(&s->n, v);
+}
+
 static void parse_dir(const json_t *d, struct nv_dirstat *ds)
 {
 	double v;
 
 	ds->present = true;
 	ds->have_ios = get_u64(d, "total_ios", &ds->ios);
+	ds->have_io_bytes = json_object_get(d, "io_bytes") != NULL;
 	ds->io_bytes = dir_io_bytes(d);
+	if (get_num(d, "runtime", &v))
+		set_val(&ds->runtime_ms, v);
+	parse_samples(d, "bw", "bw_dev", 1024, &ds->bw_samples);
+	parse_samples(d, "iops", "iops_stddev", 1, &ds->iops_samples);
 	if (get_num(d, "iops", &v))
 		set_val(&ds->iops, v);
 	if (get_num(d, "bw_bytes", &v))
@@ -353,6 +384,122 @@ static char *job_desc(const json_t *jopt, const json_t *gopt)
 	return strdup(buf);
 }
 
+uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d)
+{
+	static const char *const units = "kmgtp";
+	unsigned want = d == NV_DIR_WRITE ? 1 : d == NV_DIR_TRIM ? 2 : 0;
+	const char *f = s;
+	uint64_t bytes;
+	char *end;
+	double num;
+
+	for (unsigned i = 0; i < want; i++) {
+		const char *c = strchr(f, ',');
+
+		if (!c)
+			break;	/* a value not ended by a comma applies to the rest */
+		f = c + 1;
+	}
+	if (!*f || *f == ',')
+		return 4096;	/* an empty field: fio's default */
+	num = strtod(f, &end);
+	if (end == f || !(num > 0) || num > 1e18)
+		return 0;
+	bytes = (uint64_t)num;
+	if (*end && strchr(units, tolower((unsigned char)*end))) {
+		for (const char *u = units; *u && *u != tolower((unsigned char)*end); u++)
+			bytes *= 1024;
+		bytes *= 1024;
+		end++;
+		if (*end == 'i' || *end == 'I')
+			end++;
+		if (*end == 'b' || *end == 'B')
+			end++;
+	}
+	return *end && *end != ',' ? 0 : bytes;
+}
+
+/* rw= and bs= (also blocksize=) of a job, from its or the global options. */
+static int job_options(const json_t *e, const json_t *gopts, const char *host, struct nv_job *job)
+{
+	const json_t *jo = options_for(json_object_get(e, "job options"), host);
+	const json_t *go = options_for(gopts, host);
+	const char *rw = option(jo, go, "rw"), *bs = option(jo, go, "bs");
+
+	if (!rw)
+		rw = option(jo, go, "readwrite");
+	if (!bs)
+		bs = option(jo, go, "blocksize");
+	if (rw && !(job->rw = strdup(rw)))
+		return -ENOMEM;
+	for (unsigned d = 0; d < 3; d++)
+		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d) : 0;
+	return 0;
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const struct nv_latbucket *x = a, *y = b;
+
+	return (x->hi_ns > y->hi_ns) - (x->hi_ns < y->hi_ns);
+}
+
+/*
+ * fio's latency buckets: "latency_ns", "latency_us", "latency_ms" map an
+ * upper edge in the object's unit ("250") or ">=2000" to a share in %.
+ * Sorted by edge; each bucket starts at the edge before it (0 for the
+ * first).  0 or -ENOMEM.
+ */
+static int parse_buckets(const json_t *e, struct nv_jobextra *x)
+{
+	static const struct { const char *key; double mult; } objs[] = {
+		{ "latency_ns", 1 }, { "latency_us", 1e3 }, { "latency_ms", 1e6 },
+	};
+	size_t cap = 0;
+
+	for (unsigned i = 0; i < 3; i++)
+		cap += json_object_size(json_object_get(e, objs[i].key));
+	if (!cap)
+		return 0;
+	x->buckets = calloc(cap, sizeof(*x->buckets));
+	if (!x->buckets)
+		return -ENOMEM;
+	for (unsigned i = 0; i < 3; i++) {
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(json_object_get(e, objs[i].key), k, v) {
+			bool ge = !strncmp(k, ">=", 2);
+			char *end;
+			double edge = strtod(ge ? k + 2 : k, &end) * objs[i].mult;
+
+			if (*end || !(edge > 0) || !json_is_number(v))
+				continue;
+			x->buckets[x->nbuckets].lo_ns = ge ? edge : 0;
+			x->buckets[x->nbuckets].hi_ns = ge ? INFINITY : edge;
+			x->buckets[x->nbuckets++].pct = json_number_value(v);
+		}
+	}
+	qsort(x->buckets, x->nbuckets, sizeof(*x->buckets), cmp_bucket);
+	for (size_t i = 1; i < x->nbuckets; i++)
+		if (isfinite(x->buckets[i].hi_ns))
+			x->buckets[i].lo_ns = x->buckets[i - 1].hi_ns;
+	return 0;
+}
+
+/* CPU, context switches, page faults and latency buckets of a job. */
+static int parse_jobextra(const json_t *e, struct nv_jobextra *x)
+{
+	static const char *const keys[] = { "usr_cpu", "sys_cpu", "ctx", "majf", "minf" };
+	struct nv_val *dst[] = { &x->usr_cpu, &x->sys_cpu, &x->ctx, &x->majf, &x->minf };
+	double v;
+
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (get_num(e, keys[i], &v))
+			set_val(dst[i], v);
+	return parse_buckets(e, x);
+}
+
 static int parse_job(const json_t *e, const json_t *gopts, bool client, struct nv_job *job)
 {
 	const char *name = json_string_value(json_object_get(e, "jobname"));
@@ -378,8 +525,12 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 	}
 	if (get_num(e, "groupid", &v))
 		job->groupid = (int)v;
-	if (get_num(e, "error", &v))
+	if (get_num(e, "error", &v)) {
 		job->error = (int)v;
+		job->have_error = true;
+	}
+	if (job_options(e, gopts, host, job) || parse_jobextra(e, &job->x))
+		return -ENOMEM;
 	for (unsigned d = 0; d < NV_DIR_NR; d++) {
 		const json_t *dobj = json_object_get(e, dir_names[d]);
 
@@ -707,6 +858,68 @@ static void framing_notes(struct nv_run *run, const char *buf, size_t len, const
 			 run->path, f->after);
 }
 
+static const char *const disk_fields[NV_DISK_NR] = {
+	"read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks",
+	"in_queue", "util",
+};
+
+static const char *const disk_keys[NV_DISK_NR] = {
+	"read_ios", "write_ios", "read_merges", "write_merges", "read_ticks_ms",
+	"write_ticks_ms", "in_queue_ms", "util_pct",
+};
+
+const char *nv_disk_field(unsigned i)
+{
+	return i < NV_DISK_NR ? disk_fields[i] : NULL;
+}
+
+const char *nv_disk_key(unsigned i)
+{
+	return i < NV_DISK_NR ? disk_keys[i] : NULL;
+}
+
+/*
+ * fio's "disk_util" array.  An md array's aggregate of its members has the
+ * same counters as "aggr_*", except that fio spells aggr_write_merge
+ * without the s.  0 or -ENOMEM.
+ */
+static int parse_disks(const json_t *root, struct nv_run *run)
+{
+	const json_t *arr = json_object_get(root, "disk_util");
+	size_t i;
+	json_t *e;
+
+	if (!json_array_size(arr))
+		return 0;
+	run->disks = calloc(json_array_size(arr), sizeof(*run->disks));
+	if (!run->disks)
+		return -ENOMEM;
+	json_array_foreach(arr, i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+		struct nv_disk *dk = &run->disks[run->ndisks];
+		double v;
+
+		if (!json_is_object(e))
+			continue;
+		if (!(dk->name = strdup(name ? name : "?")))
+			return -ENOMEM;
+		run->ndisks++;
+		for (unsigned f = 0; f < NV_DISK_NR; f++) {
+			char key[40];
+
+			if (get_num(e, disk_fields[f], &v))
+				set_val(&dk->v[f], v);
+			snprintf(key, sizeof(key), "aggr_%s", f == NV_DISK_WRITE_MERGES ? "write_merge"
+							       : disk_fields[f]);
+			if (get_num(e, key, &v)) {
+				set_val(&dk->aggr_v[f], v);
+				dk->aggr = true;
+			}
+		}
+	}
+	return 0;
+}
+
 static int parse_root(const json_t *root, struct nv_run *run)
 {
 	const json_t *arr = json_object_get(root, "client_stats");
@@ -730,6 +943,8 @@ static int parse_root(const json_t *root, struct nv_run *run)
 		if (parse_job(e, gopts, run->client, &run->jobs[run->njobs - 1]))
 			return -ENOMEM;
 	}
+	if (parse_disks(root, run))
+		return -ENOMEM;
 	dump = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS);
 	run->digest = dump ? fnv1a(dump) : 0;
 	free(dump);
@@ -840,12 +1055,17 @@ void nv_run_free(struct nv_run *run)
 		free(run->jobs[i].key);
 		free(run->jobs[i].desc);
 		free(run->jobs[i].trace_dir);
+		free(run->jobs[i].rw);
+		free(run->jobs[i].x.buckets);
 		for (unsigned d = 0; d < NV_DIR_NR; d++)
 			for (unsigned k = 0; k < NV_LAT_NR; k++) {
 				free(run->jobs[i].dir[d].lat[k].bins);
 				free(run->jobs[i].dir[d].lat[k].points);
 			}
 	}
+	for (size_t i = 0; i < run->ndisks; i++)
+		free(run->disks[i].name);
+	free(run->disks);
 	for (size_t i = 0; i < run->nnotes; i++)
 		free(run->notes[i]);
 	free(run->notes);

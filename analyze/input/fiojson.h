@@ -49,16 +49,43 @@ struct nv_latstat {		/* all in nanoseconds */
 	struct nv_pctpt *points;
 };
 
+/* fio's per-second samples of bandwidth or IOPS ("bw_min" ... "bw_samples"). */
+struct nv_samples {
+	struct nv_val min, max, mean, dev;	/* bandwidth: bytes per second */
+	struct nv_val n;			/* samples taken ("*_samples", fio >= 3) */
+};
+
 struct nv_dirstat {
 	bool present;		/* the direction's object is in the file */
 	bool have_ios;		/* total_ios given (fio >= 2.2) */
 	uint64_t ios;		/* IOs completed (total_ios) */
+	bool have_io_bytes;	/* io_bytes given */
 	uint64_t io_bytes;	/* bytes (old fio's KiB converted) */
+	struct nv_val runtime_ms;	/* fio's "runtime" of the direction */
+	struct nv_samples bw_samples, iops_samples;
 	struct nv_val iops;
 	struct nv_val bw;	/* bytes per second */
 	struct nv_latstat lat[NV_LAT_NR];
 	bool exact;		/* lat[NV_LAT_CLAT] holds exact values from traces */
 	struct nv_latstat fio_clat;	/* then: fio's own clat values (no bins/points) */
+};
+
+/*
+ * One of fio's latency buckets (the job's "latency_ns", "latency_us" and
+ * "latency_ms": the share of the job's IOs, all directions, whose completion
+ * latency lies in [lo_ns, hi_ns); hi_ns is INFINITY for ">=2000" ms).
+ */
+struct nv_latbucket {
+	double lo_ns, hi_ns;
+	double pct;		/* % of the job's IOs */
+};
+
+/* Per-job numbers outside the directions. */
+struct nv_jobextra {
+	struct nv_val usr_cpu, sys_cpu;	/* % of the job's runtime */
+	struct nv_val ctx, majf, minf;	/* context switches, page faults */
+	size_t nbuckets;		/* 0: the file has no latency buckets */
+	struct nv_latbucket *buckets;	/* ascending */
 };
 
 struct nv_job {
@@ -69,8 +96,32 @@ struct nv_job {
 	char *trace_dir;	/* the engine's nv_trace=DIR option, or NULL */
 	int groupid;
 	int error;		/* fio's "error" (an errno), 0 if none */
+	bool have_error;	/* the file has "error" */
+	char *rw;		/* the rw= option, or NULL */
+	uint64_t bs[3];		/* bs= for read, write, trim in bytes (0: not given) */
+	struct nv_jobextra x;
 	struct nv_dirstat dir[NV_DIR_NR];
 };
+
+/*
+ * One entry of fio's "disk_util": a device's counters over the run; md
+ * arrays also carry their members' aggregate ("aggr_*", aggr true).
+ * Counts are IOs/merges, ticks and in_queue milliseconds, util in %.
+ */
+enum { NV_DISK_READ_IOS, NV_DISK_WRITE_IOS, NV_DISK_READ_MERGES, NV_DISK_WRITE_MERGES,
+       NV_DISK_READ_TICKS, NV_DISK_WRITE_TICKS, NV_DISK_IN_QUEUE, NV_DISK_UTIL, NV_DISK_NR };
+
+struct nv_disk {
+	char *name;
+	struct nv_val v[NV_DISK_NR];
+	bool aggr;
+	struct nv_val aggr_v[NV_DISK_NR];
+};
+
+/* fio's key of a disk_util counter ("read_ios" ... "util"), the JSON key
+ * nvanalyze prints ("read_ios", "read_ticks_ms", "util_pct"); NULL if out of range. */
+const char *nv_disk_field(unsigned i);
+const char *nv_disk_key(unsigned i);
 
 struct nv_run {
 	char *path;
@@ -80,6 +131,8 @@ struct nv_run {
 	struct nv_job *jobs;
 	unsigned objects;	/* JSON objects found in the file */
 	uint64_t digest;	/* hash of the object used: spots the same run twice */
+	size_t ndisks;
+	struct nv_disk *disks;	/* fio's "disk_util", in file order */
 	size_t nnotes;
 	char **notes;		/* warnings about the file, for stderr */
 };
@@ -114,6 +167,13 @@ void nv_run_free(struct nv_run *run);
  * a value fio can report.
  */
 int nv_fio_bin_range(double ns, double *lo, double *hi);
+
+/*
+ * A block size option ("4k", "128K", "1m", "4096", "4KiB"; fio's kb_base
+ * 1024) in bytes; for "R,W,T" lists the field of direction d (a missing
+ * field is the previous one, as fio does).  0 if it does not parse.
+ */
+uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d);
 
 /* True when the direction did any IO (its latencies mean something). */
 bool nv_dir_active(const struct nv_dirstat *ds);
