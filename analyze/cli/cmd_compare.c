@@ -17,7 +17,7 @@
 
 #include "analyze/cli/commands.h"
 #include "analyze/common.h"
-#include "analyze/report/compare.h"
+#include "analyze/report/model.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/figures/outdir.h"
@@ -592,6 +592,29 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 	return ret;
 }
 
+/*
+ * -o DIR: write the directory and say what was written (or how to render
+ * the figures when gnuplot is missing).
+ * Return: 0, or -errno after printing the error.
+ */
+static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
+			struct side_list *sl)
+{
+	struct nv_outdir_result res;
+	char err[1024] = "";
+	int ret = nv_outdir_write(dir, r, ts, run_label, sl, &res, err, sizeof(err));
+
+	if (!ret && !res.gnuplot)
+		fprintf(stderr, "nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
+			"  cd %s && for f in *.gp; do gnuplot \"$f\"; gnuplot -e \"fmt='svg'\" \"$f\"; done\n"
+			"(Debian: apt-get install gnuplot-nox)\n", res.nfig, dir, dir);
+	if (ret)
+		fprintf(stderr, "nvanalyze: %s\n", err);
+	else
+		fprintf(stderr, "nvanalyze: wrote %s/report.md (%zu figures%s)\n", dir, res.nfig,
+			res.rendered ? ", rendered" : ", not rendered");
+	return ret;
+}
 static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
 {
 	struct side_list sl = { st, n };
@@ -620,7 +643,7 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		    nv_tracereport_print(stdout, ts, run_label, &sl, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
 		ret = 2;
-	} else if (o->outdir && (ret = nv_outdir_write(o->outdir, &r, ts, run_label, &sl)) != 0) {
+	} else if (o->outdir && write_outdir(o->outdir, &r, ts, &sl)) {
 		ret = 2;
 	} else if (r.claims_failed) {
 		fprintf(stderr, "nvanalyze: some claims are not met\n");

@@ -2,37 +2,49 @@
  * outdir.h - `nvanalyze -o DIR`: the comparison and trace analysis as a
  * directory a user can publish or rework:
  *
- *   DIR/report.md            tables, findings over time, the figures
+ *   DIR/report.md            tables, findings over time, the figures (report_md.c)
  *   DIR/tables.md .csv .json the comparison in nvanalyze's formats
- *   DIR/data/NAME.dat         every number plotted (whitespace columns, # header)
+ *   DIR/data/NAME.dat        every number plotted (figdata.h)
  *   DIR/style.gp             copy of plots/style.gp, loaded by every script
- *   DIR/NAME.gp               one standalone gnuplot script per figure
- *   DIR/NAME.png .svg       rendered when gnuplot is installed
+ *   DIR/NAME.gp              one standalone gnuplot script per figure (gnuplot.h)
+ *   DIR/NAME.png .svg        rendered when gnuplot is installed (plot.h)
  *   DIR/gnuplot.log          gnuplot's messages (empty when all went well)
  *
- * Figures: per job and direction, the latency CDF of every run overlaid
- * (cdf_*), the exceedance 1-CDF on a log scale (nines_*) and the headline
- * metrics as bars with the change written on them (bars_*); per job and run
- * with traces, latency over time as percentile bands (lat_*) and IOPS/MB/s
- * over time (tput_*).  CDFs come from the traces (0.4% bins), else from
- * fio's json+ bins (approximate, fio's bins are up to 0.78% off), else from
- * fio's percentile list (approximate, a few points).
+ * outdir.c owns the directory: it creates it, writes the files, names the
+ * figures and keeps their list (figset.h) for report.md.
  */
 #ifndef NV_ANALYZE_OUTDIR_H
 #define NV_ANALYZE_OUTDIR_H
 
-#include "analyze/report/compare.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analyze/report/model.h"
 #include "analyze/input/jobtraces.h"
 
+/* What nv_outdir_write did, for the caller's messages. */
+struct nv_outdir_result {
+	size_t nfig;		/* figures (scripts) written */
+	bool gnuplot;		/* gnuplot was found */
+	bool rendered;		/* ... and rendered them */
+};
+
 /*
- * Write DIR (created if missing).  Returns 0, or 2 after printing an error
- * naming the file.  A missing gnuplot is not an error: the scripts are
- * written and a message says how to render them.
+ * Write DIR (created if missing).  A missing gnuplot is not an error: the
+ * scripts are written and res->gnuplot says so.  When gnuplot fails on a
+ * script, the others and report.md are still written.
+ * Return: 0, or -errno with a message naming the file in err (-EIO: writing
+ * failed or gnuplot failed on a script).
  */
 int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
-		    const char *(*label)(const struct nv_run *run, void *arg), void *arg);
+		    const char *(*label)(const struct nv_run *run, void *arg), void *arg,
+		    struct nv_outdir_result *res, char *err, size_t errlen);
 
-/* "rand read #1@host" -> "rand_read_1_host": [A-Za-z0-9.-] kept, runs of others as one '_'. */
+/*
+ * A file-name part: "rand read #1@host" -> "rand_read_1_host" ([A-Za-z0-9.-]
+ * kept, runs of others as one '_', none at the end; "x" if nothing is left).
+ * Return: nothing; the text is in buf.
+ */
 void nv_slug(char *buf, size_t n, const char *s);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/report/compare.h"
+#include "analyze/report/model.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "tests/fuzz/fuzz.h"

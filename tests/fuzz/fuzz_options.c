@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "analyze/common.h"
-#include "analyze/report/compare.h"
+#include "analyze/report/model.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "trace/nvtrace_name.h"

@@ -8,7 +8,7 @@
 
 #include "tests/unit/check.h"
 #include "analyze/common.h"
-#include "analyze/report/compare.h"
+#include "analyze/report/model.h"
 #include "analyze/report/render.h"
 
 static bool near(double a, double b, double tol)
@@ -19,14 +19,14 @@ static bool near(double a, double b, double tol)
 TEST(t_quantiles)
 {
 	/* two-sided 95% critical values from the t table */
-	CHECK(near(nv_t_quantile(0.975, 1), 12.706205, 1e-5));
-	CHECK(near(nv_t_quantile(0.975, 2), 4.302653, 1e-6));
-	CHECK(near(nv_t_quantile(0.975, 4), 2.776445, 1e-6));
-	CHECK(near(nv_t_quantile(0.975, 10), 2.228139, 1e-6));
-	CHECK(near(nv_t_quantile(0.975, 30), 2.042272, 1e-6));
-	CHECK(near(nv_t_quantile(0.975, 1e7), 1.959964, 1e-5));
-	CHECK(near(nv_t_quantile(0.025, 4), -2.776445, 1e-6));
-	CHECK(isnan(nv_t_quantile(1.0, 4)) && isnan(nv_t_quantile(0.5, 0)));
+	CHECK(near(nv_repeats_t_quantile(0.975, 1), 12.706205, 1e-5));
+	CHECK(near(nv_repeats_t_quantile(0.975, 2), 4.302653, 1e-6));
+	CHECK(near(nv_repeats_t_quantile(0.975, 4), 2.776445, 1e-6));
+	CHECK(near(nv_repeats_t_quantile(0.975, 10), 2.228139, 1e-6));
+	CHECK(near(nv_repeats_t_quantile(0.975, 30), 2.042272, 1e-6));
+	CHECK(near(nv_repeats_t_quantile(0.975, 1e7), 1.959964, 1e-5));
+	CHECK(near(nv_repeats_t_quantile(0.025, 4), -2.776445, 1e-6));
+	CHECK(isnan(nv_repeats_t_quantile(1.0, 4)) && isnan(nv_repeats_t_quantile(0.5, 0)));
 }
 
 TEST(cells_and_welch)
@@ -35,11 +35,11 @@ TEST(cells_and_welch)
 	struct nv_cell ca, cb;
 	struct nv_change ch;
 
-	nv_cell_compute(a, 3, &ca);
-	nv_cell_compute(b, 3, &cb);
+	nv_repeats_cell(a, 3, &ca);
+	nv_repeats_cell(b, 3, &cb);
 	CHECK(ca.n == 3 && ca.mean == 2 && ca.sd == 1 && ca.min == 1 && ca.max == 3);
 	/* equal variances and sizes: df = 4, t = 2.776445, se = sqrt(2/3) */
-	nv_change_compute(&ca, &cb, true, &ch);
+	nv_repeats_change(&ca, &cb, true, &ch);
 	CHECK(ch.have && near(ch.pct, -60, 1e-12) && ch.verdict == NV_WORSE);
 	CHECK(ch.have_ci && !ch.noise);
 	CHECK(near(ch.lo, 100 * (-3 - 2.776445 * sqrt(2.0 / 3)) / 5, 1e-4));
@@ -49,19 +49,19 @@ TEST(cells_and_welch)
 	double c[] = { 4.5, 5.2, 5.9 };
 	struct nv_cell cc;
 
-	nv_cell_compute(c, 3, &cc);
-	nv_change_compute(&cc, &cb, false, &ch);
+	nv_repeats_cell(c, 3, &cc);
+	nv_repeats_change(&cc, &cb, false, &ch);
 	CHECK(ch.have_ci && ch.noise);
 
 	/* one run per side: a change, no interval */
-	nv_cell_compute(a, 1, &ca);
-	nv_cell_compute(b, 1, &cb);
-	nv_change_compute(&ca, &cb, false, &ch);
+	nv_repeats_cell(a, 1, &ca);
+	nv_repeats_cell(b, 1, &cb);
+	nv_repeats_change(&ca, &cb, false, &ch);
 	CHECK(ch.have && !ch.have_ci && ch.verdict == NV_BETTER && near(ch.pct, -75, 1e-12));
 
 	/* missing or zero baseline: no change */
-	nv_cell_compute(a, 0, &cb);
-	nv_change_compute(&ca, &cb, true, &ch);
+	nv_repeats_cell(a, 0, &cb);
+	nv_repeats_change(&ca, &cb, true, &ch);
 	CHECK(!ch.have);
 }
 
@@ -72,19 +72,19 @@ TEST(example_table)
 	struct nv_change ch;
 	char buf[128];
 
-	nv_change_compute(&a, &b, true, &ch);
+	nv_repeats_change(&a, &b, true, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "+50.1% (better)");
 	a.mean = 72, b.mean = 101;
-	nv_change_compute(&a, &b, false, &ch);
+	nv_repeats_change(&a, &b, false, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "-28.7% (better)");
 	a.mean = 254, b.mean = 119;
-	nv_change_compute(&a, &b, false, &ch);
+	nv_repeats_change(&a, &b, false, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "+113.4% (worse)");
 	a.mean = 10, b.mean = 8;
-	nv_change_compute(&a, &b, false, &ch);
+	nv_repeats_change(&a, &b, false, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "+25.0% (worse)");
 

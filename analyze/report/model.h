@@ -1,18 +1,20 @@
 /*
- * compare.h - match fio runs by job and direction, and compute the rows of
- * the comparison: per-side means and spread, the relative change against the
- * baseline with a Welch 95% interval, prices, and claims.
+ * model.h - the report model: fio runs matched by job and direction into
+ * blocks, one row per metric, one cell per side (the statistics of repeats
+ * come from stats/repeats.h), the change against the baseline, prices and
+ * claims.
  *
- * The result is a struct nv_report, which table.h renders; nothing here
- * prints.  All pure: the unit tests drive it with hand-made runs.
+ * The result is a struct nv_report, which report/render.h renders; nothing
+ * here prints.  All pure: the unit tests drive it with hand-made runs.
  */
-#ifndef NV_ANALYZE_COMPARE_H
-#define NV_ANALYZE_COMPARE_H
+#ifndef NV_ANALYZE_MODEL_H
+#define NV_ANALYZE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/input/fiojson.h"
+#include "analyze/stats/repeats.h"
 
 enum nv_metric {
 	NV_M_IOPS, NV_M_BW, NV_M_MEAN, NV_M_P50, NV_M_P95, NV_M_P99, NV_M_P999, NV_M_P9999,
@@ -40,37 +42,6 @@ int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latki
 /* The same, but fio's own value where exact trace values replaced it. */
 int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
 
-/* The n values one side has for a metric: mean, sample stdev, range. */
-struct nv_cell {
-	size_t n;		/* values present (0: missing) */
-	size_t absent;		/* runs of the side without this job/direction */
-	double mean, sd, min, max;
-	unsigned char src;	/* enum nv_src of the values (EXACT if any is) */
-};
-
-void nv_cell_compute(const double *v, size_t n, struct nv_cell *c);
-
-enum nv_verdict { NV_SAME, NV_BETTER, NV_WORSE };
-
-struct nv_change {
-	bool have;		/* both cells present, baseline mean != 0 */
-	double pct;		/* 100 * (mean - base) / base */
-	bool have_ci;		/* both sides have >= 2 runs */
-	double lo, hi;		/* Welch 95% interval of the change, in % of base */
-	bool noise;		/* the interval spans zero */
-	enum nv_verdict verdict;	/* by the point estimate and direction */
-};
-
-/*
- * Relative change of side a against base for a metric whose direction is
- * higher_better.  The interval is the Welch t interval of the difference of
- * means divided by the baseline mean (the baseline's own uncertainty in the
- * denominator is ignored).
- */
-void nv_change_compute(const struct nv_cell *a, const struct nv_cell *base, bool higher_better,
-		       struct nv_change *ch);
-
-double nv_t_quantile(double p, double df);	/* Student t inverse CDF, df > 0 */
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 
 struct nv_claim {
@@ -138,6 +109,12 @@ struct nv_select {
 	char **jobs;		/* fnmatch patterns on the key or name; none = all */
 	unsigned dirs;		/* bit mask of enum nv_dir; 0 = all */
 };
+
+/*
+ * The row of metric m in block b.
+ * Return: the row, or NULL when the block has no row for m.
+ */
+const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m);
 
 /*
  * Build the report: one block per job key and direction found in any run

@@ -1,0 +1,223 @@
+/*
+ * figdata.c - CDF points, bar percentages and time series for the figures
+ * (see figdata.h).  Numbers are written with %.6g (latencies, times) and
+ * %.9g (fractions), enough for a plot and short enough to read.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/figures/figdata.h"
+#include "analyze/report/trace_sections.h"
+#include "analyze/stats/exact.h"
+
+const char *nv_figdata_src_text(enum nv_cdf_src src)
+{
+	static const char *const text[] = {
+		[NV_CDF_NONE] = "", [NV_CDF_TRACE] = "trace", [NV_CDF_BINS] = "fio bins, approx.",
+		[NV_CDF_PCT] = "fio percentiles, approx.",
+	};
+
+	return (unsigned)src <= NV_CDF_PCT ? text[src] : "";
+}
+
+/*
+ * Allocate room for n points and set the source.
+ * Return: 0 or -ENOMEM.
+ */
+static int cdf_alloc(struct nv_cdf *c, enum nv_cdf_src src, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	c->pt = calloc(n ? n : 1, sizeof(*c->pt));
+	if (!c->pt)
+		return -ENOMEM;
+	c->src = src;
+	return 0;
+}
+
+/*
+ * Append a point (room was allocated).
+ * Return: nothing.
+ */
+static void cdf_put(struct nv_cdf *c, double us, double cdf, double exc)
+{
+	c->pt[c->n++] = (struct nv_cdf_point){ .us = us, .cdf = cdf, .exc = exc };
+}
+
+int nv_figdata_cdf_hist(const uint64_t *hist, uint64_t n, struct nv_cdf *c)
+{
+	uint64_t cum = 0;
+	size_t used = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!n)
+		return -EINVAL;
+	for (unsigned k = 0; k < NV_EXACT_NBUCKETS; k++)
+		used += hist[k] != 0;
+	if (cdf_alloc(c, NV_CDF_TRACE, used + 1))
+		return -ENOMEM;
+	c->ios = n;
+	c->rarest = 1.0 / (double)n;
+	for (unsigned k = 0; k < NV_EXACT_NBUCKETS; k++) {
+		uint64_t lo, hi;
+
+		if (!hist[k])
+			continue;
+		nv_exact_bucket_range(k, &lo, &hi);
+		if (!cum)
+			cdf_put(c, (double)lo / 1e3, 0, 1);
+		cum += hist[k];
+		cdf_put(c, (double)hi / 1e3, (double)cum / (double)n, (double)(n - cum) / (double)n);
+	}
+	return 0;
+}
+
+int nv_figdata_cdf_bins(const struct nv_bin *bins, size_t nbins, struct nv_cdf *c)
+{
+	uint64_t n = 0, cum = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t k = 0; k < nbins; k++)
+		n += bins[k].count;
+	if (!n)
+		return -EINVAL;
+	if (cdf_alloc(c, NV_CDF_BINS, nbins + 1))
+		return -ENOMEM;
+	c->ios = n;
+	c->rarest = 1.0 / (double)n;
+	for (size_t k = 0; k < nbins; k++) {
+		if (!cum)
+			cdf_put(c, bins[k].ns / 1e3, 0, 1);
+		cum += bins[k].count;
+		cdf_put(c, bins[k].ns / 1e3, (double)cum / (double)n, (double)(n - cum) / (double)n);
+	}
+	return 0;
+}
+
+int nv_figdata_cdf_pcts(const struct nv_pctpt *pts, size_t npts, struct nv_cdf *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!npts)
+		return -EINVAL;
+	if (cdf_alloc(c, NV_CDF_PCT, npts))
+		return -ENOMEM;
+	c->rarest = 1;
+	for (size_t k = 0; k < npts; k++) {
+		if (pts[k].pct < 100)
+			c->rarest = fmin(c->rarest, 1 - pts[k].pct / 100);
+		cdf_put(c, pts[k].ns / 1e3, pts[k].pct / 100, 1 - pts[k].pct / 100);
+	}
+	return 0;
+}
+
+void nv_figdata_cdf_free(struct nv_cdf *c)
+{
+	free(c->pt);
+	memset(c, 0, sizeof(*c));
+}
+
+void nv_figdata_hist_add(uint64_t *acc, const uint64_t *hist)
+{
+	for (unsigned k = 0; k < NV_EXACT_NBUCKETS; k++)
+		acc[k] += hist[k];
+}
+
+int nv_figdata_bins_add(struct nv_bin **acc, size_t *nacc, const struct nv_bin *bins, size_t nbins)
+{
+	struct nv_bin *m = calloc(*nacc + nbins + 1, sizeof(*m));
+	size_t i = 0, k = 0, o = 0;
+
+	if (!m)
+		return -ENOMEM;
+	while (i < *nacc || k < nbins) {
+		if (k == nbins || (i < *nacc && (*acc)[i].ns < bins[k].ns)) {
+			m[o++] = (*acc)[i++];
+		} else if (i == *nacc || bins[k].ns < (*acc)[i].ns) {
+			m[o++] = bins[k++];
+		} else {
+			m[o] = (*acc)[i++];
+			m[o++].count += bins[k++].count;
+		}
+	}
+	free(*acc);
+	*acc = m;
+	*nacc = o;
+	return 0;
+}
+
+int nv_figdata_cdf_write(FILE *f, const struct nv_cdf *c)
+{
+	for (size_t k = 0; k < c->n; k++)
+		fprintf(f, "%.6g %.9g %.9g\n", c->pt[k].us, c->pt[k].cdf, c->pt[k].exc);
+	return ferror(f) ? -EIO : 0;
+}
+
+int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_block *b,
+			  const struct nv_row *const *rows, size_t nrows, double *ymax)
+{
+	size_t base = r->baseline;
+
+	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n# metric", b->key, nv_dir_name(b->dir),
+		r->sides[base].label);
+	for (size_t s = 0; s < r->nsides; s++)
+		fprintf(f, " \"%s\"", r->sides[s].label);
+	fprintf(f, "\n");
+	for (size_t m = 0; m < nrows; m++) {
+		const struct nv_metric_info *mi = nv_metric(rows[m]->metric);
+
+		fprintf(f, "\"%s%s\"", mi->latency ? "latency " : "", mi->title);
+		for (size_t s = 0; s < r->nsides; s++) {
+			const struct nv_cell *cell = &rows[m]->cells[s];
+			double pct = cell->n ? 100 * cell->mean / rows[m]->cells[base].mean : NAN;
+
+			fprintf(f, " %.6g", pct);
+			if (pct > *ymax)
+				*ymax = pct;
+		}
+		fprintf(f, "\n");
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * One interval's columns of one operation: IOPS, MB/s, then the latencies
+ * in us (NaN without IOs).
+ * Return: nothing.
+ */
+static void series_op(FILE *f, const struct nv_tan *t, unsigned op, size_t i)
+{
+	const struct nv_tan_point *p = &t->series[op][i];
+
+	fprintf(f, " %.6g %.6g", nv_tan_iops(t, op, i), nv_tan_mbps(t, op, i));
+	if (p->ios)
+		fprintf(f, " %.6g %.6g %.6g %.6g", (double)p->p50 / 1e3, (double)p->p99 / 1e3,
+			(double)p->p999 / 1e3, (double)p->max / 1e3);
+	else
+		fprintf(f, " NaN NaN NaN NaN");
+}
+
+int nv_figdata_series_write(FILE *f, const struct nv_jobtraces *jt, double tdiv)
+{
+	const struct nv_tan *t = &jt->tan;
+
+	fprintf(f, "# %s: %zu intervals of %g s; t = interval middle\n# t iops_all mbps_all",
+		jt->paths[0], t->nint, (double)t->interval_ns / 1e9);
+	for (unsigned op = 0; op < NVT_OP__MAX; op++)
+		if (t->series[op])
+			fprintf(f, " %s_iops %s_mbps %s_p50_us %s_p99_us %s_p999_us %s_max_us",
+				nvt_op_name(op), nvt_op_name(op), nvt_op_name(op), nvt_op_name(op),
+				nvt_op_name(op), nvt_op_name(op));
+	fprintf(f, "\n");
+	for (size_t i = 0; i < t->nint; i++) {
+		double end = fmin((double)(i + 1) * (double)t->interval_ns, (double)t->span_ns);
+
+		fprintf(f, "%.6g %.6g %.6g", ((double)i * (double)t->interval_ns + end) / 2 / 1e9 / tdiv,
+			nv_tan_iops(t, NV_TAN_ALL, i), nv_tan_mbps(t, NV_TAN_ALL, i));
+		for (unsigned op = 0; op < NVT_OP__MAX; op++)
+			if (t->series[op])
+				series_op(f, t, op, i);
+		fprintf(f, "\n");
+	}
+	return ferror(f) ? -EIO : 0;
+}

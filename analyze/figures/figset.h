@@ -1,0 +1,58 @@
+/*
+ * figset.h - the state of one `nvanalyze -o` directory being written,
+ * shared by outdir.c (which adds the figures) and report_md.c (which links
+ * them from report.md).  Internal to analyze/figures/.
+ */
+#ifndef NV_ANALYZE_FIGSET_H
+#define NV_ANALYZE_FIGSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/report/model.h"
+#include "analyze/input/jobtraces.h"
+
+#define NV_FIGSET_MAX 1024
+
+struct nv_fig {
+	char name[256];		/* basename, no extension */
+	char caption[512];
+	size_t block;		/* report block, or SIZE_MAX for per-run figures */
+	const struct nv_jobtraces *jt;	/* per-run figures: the traces shown */
+};
+
+struct nv_figset {
+	const char *dir;
+	const struct nv_report *r;
+	const struct nv_traceset *ts;
+	const char *(*label)(const struct nv_run *, void *);
+	void *arg;
+	size_t nfig;
+	struct nv_fig *fig;	/* [NV_FIGSET_MAX] */
+	bool approx_cdf;	/* some CDF came from fio's bins or percentiles */
+	char *err;		/* the caller's message buffer */
+	size_t errlen;
+};
+
+/*
+ * Open DIR/rel for writing into *f.
+ * Return: 0, or -errno with a message naming the file in o->err.
+ */
+int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f);
+
+/*
+ * Close a stream of nv_outdir_open.
+ * Return: 0, or -EIO with a message naming the file in o->err.
+ */
+int nv_outdir_close(const struct nv_figset *o, FILE *f, const char *rel);
+
+/*
+ * Write DIR/report.md: the links to the tables, the comparison, the
+ * figures of each block, the trace sections with each run's figures.
+ * rendered: whether the PNGs exist (else a line says how to make them).
+ * Return: 0, or -errno with the message in o->err.
+ */
+int nv_report_md_write(const struct nv_figset *o, bool rendered);
+
+#endif

@@ -1,0 +1,212 @@
+/*
+ * gnuplot.c - the gnuplot scripts of the figures (see gnuplot.h).  The
+ * look (fonts, colours, line types, band_fill, p50_color ...) is in
+ * plots/style.gp, which every script loads.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/figures/gnuplot.h"
+#include "analyze/report/format.h"
+#include "analyze/report/trace_sections.h"
+
+void nv_gnuplot_str(char *buf, size_t n, const char *s)
+{
+	size_t o = 0;
+
+	for (; *s && o + 2 < n; s++) {
+		if (*s == '"' || *s == '\\')
+			buf[o++] = '\\';
+		buf[o++] = *s;
+	}
+	buf[o] = 0;
+}
+
+void nv_gnuplot_head(FILE *f, const char *name)
+{
+	fprintf(f, "# Written by nvanalyze -o.  Rerun from this directory:\n"
+		"#   gnuplot %s.gp                  (PNG)\n"
+		"#   gnuplot -e \"fmt='svg'\" %s.gp   (SVG)\n"
+		"out = \"%s\"\nload \"style.gp\"\nset datafile missing \"NaN\"\n", name, name, name);
+}
+
+/*
+ * The latency kind in words: "submission", "completion", "total".
+ * Return: a static string.
+ */
+static const char *lat_words(enum nv_latkind lat)
+{
+	return lat == NV_LAT_SLAT ? "submission" : lat == NV_LAT_CLAT ? "completion" : "total";
+}
+
+/*
+ * Title, axes and key of a CDF or exceedance figure.
+ * Return: nothing.
+ */
+static void cdf_axes(FILE *f, const struct nv_gp_cdf *p)
+{
+	const char *below = "below left Left reverse maxcols 1 font key_font";
+	char t[300];
+
+	nv_gnuplot_str(t, sizeof(t), p->key);
+	if (p->key_below)	/* the key goes below: room under the x label */
+		fprintf(f, "set bmargin %d\n", 5 + (int)(p->nkey * 3 / 2));
+	fprintf(f, "set title \"%s · %s: %s latency (%s), %s\" noenhanced\n", t, nv_dir_name(p->dir),
+		lat_words(p->lat), nv_latkind_name(p->lat), p->exceedance ? "exceedance 1 - CDF" : "CDF");
+	fprintf(f, "set xlabel \"%s latency (µs, log scale)\"\nset logscale x\nset format x \"%%.10g\"\n",
+		nv_latkind_name(p->lat));
+	if (p->exceedance)
+		fprintf(f, "set ylabel \"fraction of IOs slower than x (log scale)\"\n"
+			"set logscale y\nset logscale y2\nset format y \"10^{%%L}\"\n"
+			"set yrange [%g:1]\nset y2range [%g:1]\n"
+			"set y2tics (\"p90\" 0.1, \"p99\" 0.01, \"p99.9\" 0.001, \"p99.99\" 1e-4, "
+			"\"p99.999\" 1e-5, \"p99.9999\" 1e-6, \"p99.99999\" 1e-7) textcolor rgb \"#606060\"\n"
+			"set key %s\n", p->ymin, p->ymin, p->key_below ? below : "top right");
+	else
+		fprintf(f, "set ylabel \"fraction of IOs ≤ x\"\nset yrange [0:1]\nset rmargin 6\n"
+			"set ytics 0.1\nset key %s\n", p->key_below ? below : "bottom right");
+}
+
+void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p)
+{
+	char t[300];
+
+	cdf_axes(f, p);
+	fprintf(f, "plot ");
+	for (size_t i = 0; i < p->ncurves; i++) {
+		const struct nv_gp_curve *c = &p->curves[i];
+		bool exact = c->src == NV_CDF_TRACE;
+
+		nv_gnuplot_str(t, sizeof(t), c->title);
+		fprintf(f, "%s\\\n    \"%s\" using 1:%s with %s lt %u title \"%s%s%s%s\" noenhanced",
+			i ? ", " : "", c->data, p->exceedance ? "($3 > 0 ? $3 : 1/0)" : "2",
+			c->src == NV_CDF_PCT ? "linespoints" : "steps", c->lt, t, exact ? "" : " (",
+			exact ? "" : nv_figdata_src_text(c->src), exact ? "" : ")");
+	}
+	fprintf(f, "\n");
+}
+
+/*
+ * The colour of a bar's label: by the change's verdict.
+ * Return: a "#rrggbb" string.
+ */
+static const char *bar_color(const struct nv_row *row, size_t s, size_t base)
+{
+	if (s == base || !row->chg[s].have)
+		return "#202020";
+	return row->chg[s].verdict == NV_BETTER ? "#1a7f37" :
+	       row->chg[s].verdict == NV_WORSE ? "#b42318" : "#404040";
+}
+
+/*
+ * One vertical label per bar (readable for any number of runs): the value
+ * and, for the other sides, the change.
+ * Return: nothing.
+ */
+static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *row, size_t m)
+{
+	size_t ns = r->nsides, base = r->baseline;
+	enum nv_unit u = nv_metric(row->metric)->unit;
+	char v[64], c[96];
+
+	for (size_t s = 0; s < ns; s++) {
+		const struct nv_cell *cell = &row->cells[s];
+		double x = (double)m + ((double)s - (double)(ns - 1) / 2) / (double)(ns + 1);
+		double y = cell->n ? 100 * cell->mean / row->cells[base].mean : 0;
+
+		if (!cell->n)
+			continue;
+		nv_fmt_value(v, sizeof(v), cell->mean, u);
+		c[0] = 0;
+		if (s != base && row->chg[s].have) {
+			char ch[80];
+
+			nv_fmt_change(ch, sizeof(ch), &row->chg[s]);
+			snprintf(c, sizeof(c), "  %s", ch);
+		}
+		fprintf(f, "set label \"%s%s\" at %.4f,%.4g left rotate by 90 offset 0,0.5 "
+			"font label_font textcolor rgb \"%s\" noenhanced\n", v, c, x, y,
+			bar_color(row, s, base));
+	}
+}
+
+void nv_gnuplot_bars(FILE *f, const struct nv_report *r, const struct nv_block *b,
+		     const struct nv_row *const *rows, size_t nrows, double ymax, const char *data)
+{
+	size_t base = r->baseline;
+	char t[300];
+
+	nv_gnuplot_str(t, sizeof(t), b->key);
+	fprintf(f, "set title \"%s · %s: headline metrics relative to %s\" noenhanced\n", t,
+		nv_dir_name(b->dir), r->sides[base].label);
+	fprintf(f, "set ylabel \"%% of %s (IOPS, MB/s: higher is better; latency: lower)\" noenhanced\n"
+		"set style data histograms\nset style histogram clustered gap 1\n"
+		"set style fill solid 0.85 border rgb \"#404040\"\nset boxwidth 1\n"
+		"set yrange [0:%.0f]\nset xrange [-0.6:%.1f]\nset xtics nomirror scale 0\n"
+		"set grid noxtics nomxtics\nset key below horizontal\nset datafile missing \"nan\"\n",
+		r->sides[base].label, ymax * 1.6 + 10, (double)nrows - 0.4);
+	for (size_t m = 0; m < nrows; m++)
+		bar_labels(f, r, rows[m], m);
+	fprintf(f, "plot ");
+	for (size_t s = 0; s < r->nsides; s++) {
+		nv_gnuplot_str(t, sizeof(t), r->sides[s].label);
+		fprintf(f, "%s\\\n    \"%s\" using %zu%s lt %zu title \"%s%s\" noenhanced",
+			s ? ", " : "", data, s + 2, s ? "" : ":xtic(1)", s + 1, t,
+			s == base ? " (baseline)" : "");
+	}
+	fprintf(f, "\n");
+}
+
+void nv_gnuplot_tput(FILE *f, const char *title, const struct nv_tan *t, const char *data,
+		     double tdiv)
+{
+	struct nv_tan_find fd;
+	char tt[600], x[64];
+
+	nv_gnuplot_str(tt, sizeof(tt), title);
+	nv_tan_find(t, &fd);
+	fprintf(f, "set title \"%s: throughput per %g s interval\" noenhanced\n", tt,
+		(double)t->interval_ns / 1e9);
+	fprintf(f, "set xlabel \"time since the first IO (%s)\"\nset ylabel \"IOPS\"\n"
+		"set y2label \"MB/s (10^6 bytes/s)\" offset -0.8,0\nset y2tics nomirror\nset ytics nomirror\n"
+		"set yrange [0:*]\nset y2range [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
+		"set key bottom right\n", tdiv > 1 ? "min" : "s");
+	if (fd.step.found) {
+		double at = (double)fd.step.at * (double)t->interval_ns / 1e9 / tdiv;
+
+		nv_fmt_rate(x, sizeof(x), fd.step.after);
+		fprintf(f, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 lc rgb \"#b42318\"\n"
+			"set label \"throttled to %s\" at %.6g, graph 0.95 left offset 0.5,0 textcolor rgb \"#b42318\"\n",
+			at, at, x, at);
+	}
+	fprintf(f, "plot \"%s\" using 1:2 axes x1y1 with linespoints lt 1 ps 0.5 title \"IOPS\", \\\n"
+		"     \"%s\" using 1:3 axes x1y2 with lines lt 2 dt 2 title \"MB/s\"\n", data, data);
+}
+
+void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned op,
+		    const char *data, unsigned col, double tdiv)
+{
+	double span = (double)t->span_ns / 1e9;
+	char tt[600];
+
+	nv_gnuplot_str(tt, sizeof(tt), title);
+	fprintf(f, "set title \"%s: %s latency per %g s interval (exact)\" noenhanced\n", tt,
+		nvt_op_name(op), (double)t->interval_ns / 1e9);
+	fprintf(f, "set xlabel \"time since the first IO (%s)\"\n"
+		"set ylabel \"latency (µs, log scale)\"\nset logscale y\nset format y \"%%.10g\"\n"
+		"set key outside right top\n", tdiv > 1 ? "min" : "s");
+	for (size_t i = 0; i < t->nspikes; i++)
+		if (t->spikes[i].op == op)
+			fprintf(f, "set object rect from %.6g, graph 0 to %.6g, graph 1 behind "
+				"fc rgb \"#fde0dd\" fs solid 1.0 noborder\n",
+				(double)t->spikes[i].start_ns / 1e9 / tdiv,
+				fmax((double)t->spikes[i].end_ns / 1e9,
+				     (double)t->spikes[i].start_ns / 1e9 + span / 400) / tdiv);
+	fprintf(f, "plot \"%s\" using 1:%u:%u with filledcurves fc rgb band_fill fs solid 0.6 "
+		"title \"p50–p99\", \\\n"
+		"     \"\" using 1:%u with lines lw 2 lc rgb p50_color title \"p50\", \\\n"
+		"     \"\" using 1:%u with lines lw 1.5 dt 2 lc rgb p999_color title \"p99.9\", \\\n"
+		"     \"\" using 1:%u with points pt 7 ps 0.5 lc rgb max_color title \"max\"\n",
+		data, col + 2, col + 3, col + 2, col + 4, col + 5);
+}

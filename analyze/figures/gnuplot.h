@@ -1,0 +1,86 @@
+/*
+ * gnuplot.h - the text of the gnuplot scripts of `nvanalyze -o`, one
+ * standalone script per figure: it sets `out`, loads style.gp and plots
+ * files under data/ (written by figdata.h), so a user can edit and rerun it.
+ *
+ * Figures: a block's latency CDF of every side overlaid (cdf_*), the
+ * exceedance 1 - CDF on a log scale (nines_*), the headline metrics as bars
+ * with the change written on them (bars_*); a traced run's throughput over
+ * time (tput_*) and each operation's latency over time as percentile bands
+ * (lat_*).  Nothing here opens files: the caller passes the stream.
+ */
+#ifndef NV_ANALYZE_GNUPLOT_H
+#define NV_ANALYZE_GNUPLOT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analyze/figures/figdata.h"
+#include "analyze/report/model.h"
+#include "analyze/stats/trace_stats.h"
+
+/*
+ * s as the body of a gnuplot double-quoted string ('"' and '\' escaped).
+ * Return: nothing; the text is in buf (truncated to n).
+ */
+void nv_gnuplot_str(char *buf, size_t n, const char *s);
+
+/*
+ * The script's first lines: how to rerun it, `out = "NAME"`, the style.
+ * Return: nothing.
+ */
+void nv_gnuplot_head(FILE *f, const char *name);
+
+/* One curve of a CDF figure. */
+struct nv_gp_curve {
+	const char *data;	/* data file, relative to the directory */
+	const char *title;	/* key entry, e.g. the side's label */
+	enum nv_cdf_src src;	/* approximate sources are named in the key */
+	unsigned lt;		/* line type, from 1 */
+};
+
+struct nv_gp_cdf {
+	const char *key;	/* job key */
+	enum nv_dir dir;
+	enum nv_latkind lat;
+	bool exceedance;	/* 1 - CDF on log axes, else the CDF */
+	double ymin;		/* exceedance: the y range's bottom */
+	bool key_below;		/* long titles: the key below the plot ... */
+	size_t nkey;		/* ... with room for this many entries */
+	size_t ncurves;
+	const struct nv_gp_curve *curves;
+};
+
+/*
+ * The body of a cdf_* or nines_* script (after nv_gnuplot_head).
+ * Return: nothing.
+ */
+void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p);
+
+/*
+ * The body of block b's bars_* script: one cluster per metric in
+ * rows[0..nrows), one bar per side in % of the baseline (read from data),
+ * each labelled with its value and change.
+ * Return: nothing.
+ */
+void nv_gnuplot_bars(FILE *f, const struct nv_report *r, const struct nv_block *b,
+		     const struct nv_row *const *rows, size_t nrows, double ymax, const char *data);
+
+/*
+ * The body of a tput_* script: IOPS and MB/s over time from data (columns 1
+ * to 3 of nv_figdata_series_write), the throttling step marked.
+ * title names the job and the run.
+ * Return: nothing.
+ */
+void nv_gnuplot_tput(FILE *f, const char *title, const struct nv_tan *t, const char *data,
+		     double tdiv);
+
+/*
+ * The body of a lat_* script of operation op: p50-p99 band, p50, p99.9 and
+ * max from columns col + 2 ... col + 5 of data; spike episodes shaded.
+ * Return: nothing.
+ */
+void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned op,
+		    const char *data, unsigned col, double tdiv);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * render_csv.c - the report as CSV for programs: one wide table (a row per
+ * job, direction and metric; every number at full precision, units in a
+ * column, missing values empty), then the claims after a blank line.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/report/render.h"
+
+static void csv_field(FILE *out, const char *s, bool first)
+{
+	if (!first)
+		fputc(',', out);
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_num(FILE *out, bool have, double v)
+{
+	char buf[64] = "";
+
+	if (have)
+		nv_fmt_exact(buf, sizeof(buf), v);
+	csv_field(out, buf, false);
+}
+
+static const char *const unit_names[] = {
+	[NV_U_IOPS] = "IO/s", [NV_U_MBPS] = "MB/s", [NV_U_NS] = "ns",
+	[NV_U_USD_H] = "USD/h", [NV_U_USD_KIOPS] = "USD/h per 1k IOPS",
+};
+
+static bool any_repeats(const struct nv_report *r)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		if (r->sides[s].nruns > 1)
+			return true;
+	return false;
+}
+
+static void csv_header(FILE *out, const struct nv_report *r, bool rep)
+{
+	char buf[256];
+
+	fputs("job,direction,metric,unit", out);
+	for (size_t s = 0; s < r->nsides; s++) {
+		csv_field(out, r->sides[s].label, false);
+		if (!rep)
+			continue;
+		snprintf(buf, sizeof(buf), "%s stdev", r->sides[s].label);
+		csv_field(out, buf, false);
+		snprintf(buf, sizeof(buf), "%s n", r->sides[s].label);
+		csv_field(out, buf, false);
+	}
+	for (size_t s = 0; s < r->nsides; s++) {
+		const char *base = r->sides[r->baseline].label;
+
+		if (s == r->baseline)
+			continue;
+		snprintf(buf, sizeof(buf), "%s vs %s %%", r->sides[s].label, base);
+		csv_field(out, buf, false);
+		if (!rep)
+			continue;
+		snprintf(buf, sizeof(buf), "%s vs %s ci95 low %%", r->sides[s].label, base);
+		csv_field(out, buf, false);
+		snprintf(buf, sizeof(buf), "%s vs %s ci95 high %%", r->sides[s].label, base);
+		csv_field(out, buf, false);
+	}
+	fputc('\n', out);
+}
+
+void nv_render_csv(FILE *out, const struct nv_report *r)
+{
+	bool rep = any_repeats(r);
+	char buf[256];
+
+	csv_header(out, r, rep);
+	for (size_t i = 0; i < r->nblocks; i++) {
+		const struct nv_block *b = &r->blocks[i];
+
+		for (size_t k = 0; b->active && k < b->nrows; k++) {
+			const struct nv_row *row = &b->rows[k];
+
+			csv_field(out, b->key, true);
+			csv_field(out, nv_dir_name(b->dir), false);
+			nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
+			csv_field(out, buf, false);
+			csv_field(out, unit_names[nv_metric(row->metric)->unit], false);
+			for (size_t s = 0; s < r->nsides; s++) {
+				csv_num(out, row->cells[s].n > 0, row->cells[s].mean);
+				if (!rep)
+					continue;
+				csv_num(out, row->cells[s].n > 1, row->cells[s].sd);
+				csv_num(out, true, (double)row->cells[s].n);
+			}
+			for (size_t s = 0; s < r->nsides; s++) {
+				if (s == r->baseline)
+					continue;
+				csv_num(out, row->chg[s].have, row->chg[s].pct);
+				if (!rep)
+					continue;
+				csv_num(out, row->chg[s].have_ci, row->chg[s].lo);
+				csv_num(out, row->chg[s].have_ci, row->chg[s].hi);
+			}
+			fputc('\n', out);
+		}
+	}
+	if (!r->nclaims)
+		return;
+	fputs("\njob,direction,run,claim,claimed %,measured %,verdict\n", out);
+	for (size_t i = 0; i < r->nclaims; i++) {
+		const struct nv_claim_result *c = &r->claims[i];
+
+		csv_field(out, r->blocks[c->block].key, true);
+		csv_field(out, nv_dir_name(r->blocks[c->block].dir), false);
+		csv_field(out, r->sides[c->side].label, false);
+		csv_field(out, c->claim->text, false);
+		csv_num(out, true, c->claim->pct);
+		csv_num(out, c->have, c->measured);
+		csv_field(out, c->met ? "met" : "not met", false);
+		fputc('\n', out);
+	}
+}

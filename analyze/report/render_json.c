@@ -1,0 +1,252 @@
+/*
+ * render_json.c - the report as JSON for programs: built with jansson and
+ * written by a small emitter that prints every real as the shortest text that
+ * reads back exactly; units in the keys, missing values null.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "analyze/report/render.h"
+
+/*
+ * Write v as indented JSON; reals as their shortest exact text (jansson's
+ * own dumper prints "%.17g", e.g. 0.10000000000000001).  Objects keep their
+ * insertion order.
+ */
+void nv_render_json_emit(FILE *out, const json_t *v, int depth)
+{
+	char buf[64];
+	const char *k;
+	json_t *x;
+	size_t i, n = 0;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		if (!json_object_size(v)) {
+			fputs("{}", out);
+			break;
+		}
+		fputs("{\n", out);
+		json_object_foreach((json_t *)v, k, x) {
+			json_t *ks = json_string(k);
+			char *kd = ks ? json_dumps(ks, JSON_ENCODE_ANY) : NULL;
+
+			fprintf(out, "%s%*s%s: ", n++ ? ",\n" : "", 2 * (depth + 1), "", kd ? kd : "\"\"");
+			free(kd);
+			json_decref(ks);
+			nv_render_json_emit(out, x, depth + 1);
+		}
+		fprintf(out, "\n%*s}", 2 * depth, "");
+		break;
+	case JSON_ARRAY:
+		if (!json_array_size(v)) {
+			fputs("[]", out);
+			break;
+		}
+		fputs("[\n", out);
+		json_array_foreach(v, i, x) {
+			fprintf(out, "%s%*s", i ? ",\n" : "", 2 * (depth + 1), "");
+			nv_render_json_emit(out, x, depth + 1);
+		}
+		fprintf(out, "\n%*s]", 2 * depth, "");
+		break;
+	case JSON_REAL:
+		nv_fmt_exact(buf, sizeof(buf), json_real_value(v));
+		fputs(buf, out);
+		break;
+	default: {
+		char *d = json_dumps(v, JSON_ENCODE_ANY);
+
+		fputs(d ? d : "null", out);
+		free(d);
+	}
+	}
+}
+
+/* The JSON key of a metric: "iops", "bw_MB_per_s", "clat_p99.9_ns", ... */
+static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metric m)
+{
+	const struct nv_metric_info *mi = nv_metric(m);
+
+	if (mi->latency)
+		snprintf(buf, n, "%s_%s_ns", nv_latkind_name(b->lat), mi->key);
+	else if (m == NV_M_BW)
+		snprintf(buf, n, "bw_MB_per_s");
+	else if (m == NV_M_PRICE)
+		snprintf(buf, n, "price_usd_per_hour");
+	else if (m == NV_M_COST)
+		snprintf(buf, n, "cost_usd_per_hour_per_1k_iops");
+	else
+		snprintf(buf, n, "%s", mi->key);
+}
+
+static void jset(json_t *o, const char *key, json_t *v)
+{
+	json_object_set_new(o, key, v ? v : json_null());
+}
+
+static void jset_suffix(json_t *o, const char *key, const char *suffix, json_t *v)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s%s", key, suffix);
+	jset(o, buf, v);
+}
+
+static json_t *jnum(bool have, double v)
+{
+	return have ? json_real(v) : json_null();
+}
+
+static json_t *json_side_values(const struct nv_report *r, const struct nv_block *b, size_t s)
+{
+	json_t *o = json_object();
+	bool rep = r->sides[s].nruns > 1;
+	char key[96];
+
+	jset(o, "runs", json_integer((json_int_t)r->sides[s].nruns));
+	jset(o, "present", json_boolean(b->present[s]));
+	for (size_t k = 0; k < b->nrows; k++) {
+		const struct nv_cell *c = &b->rows[k].cells[s];
+
+		json_key(key, sizeof(key), b, b->rows[k].metric);
+		jset(o, key, jnum(c->n > 0, c->mean));
+		if (c->src == NV_SRC_EXACT) {
+			const struct nv_cell *f = b->rows[k].fio ? &b->rows[k].fio[s] : NULL;
+
+			jset_suffix(o, key, "_source", json_string("exact"));
+			jset_suffix(o, key, "_fio", jnum(f && f->n > 0, f ? f->mean : 0));
+		}
+		if (!rep)
+			continue;
+		jset_suffix(o, key, "_stdev", jnum(c->n > 1, c->sd));
+		jset_suffix(o, key, "_min", jnum(c->n > 0, c->min));
+		jset_suffix(o, key, "_max", jnum(c->n > 0, c->max));
+		jset_suffix(o, key, "_n", json_integer((json_int_t)c->n));
+	}
+	return o;
+}
+
+static json_t *json_side_changes(const struct nv_block *b, size_t s)
+{
+	static const char *const verdicts[] = { "same", "better", "worse" };
+	json_t *o = json_object();
+	char key[96];
+
+	for (size_t k = 0; k < b->nrows; k++) {
+		const struct nv_change *ch = &b->rows[k].chg[s];
+
+		json_key(key, sizeof(key), b, b->rows[k].metric);
+		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
+		jset_suffix(o, key, "_verdict", ch->have ? json_string(verdicts[ch->verdict]) : NULL);
+		if (!ch->have_ci)
+			continue;
+		jset_suffix(o, key, "_ci95_low_pct", json_real(ch->lo));
+		jset_suffix(o, key, "_ci95_high_pct", json_real(ch->hi));
+		jset_suffix(o, key, "_within_noise", json_boolean(ch->noise));
+	}
+	return o;
+}
+
+static json_t *json_block(const struct nv_report *r, const struct nv_block *b)
+{
+	json_t *o = json_object(), *sides = json_object(), *chg = json_object();
+
+	jset(o, "job", json_string(b->key));
+	jset(o, "direction", json_string(nv_dir_name(b->dir)));
+	jset(o, "description", json_string(b->desc ? b->desc : ""));
+	jset(o, "latency", json_string(nv_latkind_name(b->lat)));
+	jset(o, "active", json_boolean(b->active));
+	jset(o, "error", json_integer(b->error));
+	for (size_t s = 0; s < r->nsides; s++) {
+		jset(sides, r->sides[s].label, json_side_values(r, b, s));
+		if (s != r->baseline)
+			jset(chg, r->sides[s].label, json_side_changes(b, s));
+	}
+	jset(o, "sides", sides);
+	jset(o, "changes", chg);
+	return o;
+}
+
+static json_t *json_sides(const struct nv_report *r)
+{
+	json_t *arr = json_array();
+
+	for (size_t s = 0; s < r->nsides; s++) {
+		json_t *o = json_object(), *files = json_array(), *vers = json_array();
+
+		jset(o, "label", json_string(r->sides[s].label));
+		for (size_t k = 0; k < r->sides[s].nruns; k++) {
+			json_array_append_new(files, json_string(r->sides[s].runs[k].path));
+			json_array_append_new(vers, json_string(r->sides[s].runs[k].fio_version));
+		}
+		jset(o, "files", files);
+		jset(o, "fio_versions", vers);
+		jset(o, "price_usd_per_hour", jnum(r->sides[s].have_price, r->sides[s].price));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *json_claims(const struct nv_report *r)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < r->nclaims; i++) {
+		const struct nv_claim_result *c = &r->claims[i];
+		json_t *o = json_object();
+
+		jset(o, "job", json_string(r->blocks[c->block].key));
+		jset(o, "direction", json_string(nv_dir_name(r->blocks[c->block].dir)));
+		jset(o, "run", json_string(r->sides[c->side].label));
+		jset(o, "claim", json_string(c->claim->text));
+		jset(o, "metric", json_string(nv_metric(c->claim->metric)->key));
+		jset(o, "claimed_change_pct", json_real(c->claim->pct));
+		jset(o, "measured_change_pct", jnum(c->have, c->measured));
+		jset(o, "met", json_boolean(c->met));
+		jset(o, "within_ci95", json_boolean(c->uncertain));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+int nv_render_json(FILE *out, const struct nv_report *r)
+{
+	json_t *root = json_object(), *blocks = json_array(), *unm = json_array();
+
+	if (!root || !blocks || !unm) {
+		json_decref(root);
+		json_decref(blocks);
+		json_decref(unm);
+		return -ENOMEM;
+	}
+	jset(root, "latency", json_string(nv_latkind_name(r->lat)));
+	jset(root, "baseline", json_string(r->sides[r->baseline].label));
+	jset(root, "sides", json_sides(r));
+	for (size_t i = 0; i < r->nblocks; i++) {
+		const struct nv_block *b = &r->blocks[i];
+
+		json_array_append_new(blocks, json_block(r, b));
+		for (size_t s = 0; b->active && s < r->nsides; s++) {
+			json_t *u;
+
+			if (b->present[s])
+				continue;
+			u = json_object();
+			jset(u, "job", json_string(b->key));
+			jset(u, "direction", json_string(nv_dir_name(b->dir)));
+			jset(u, "missing_in", json_string(r->sides[s].label));
+			json_array_append_new(unm, u);
+		}
+	}
+	jset(root, "results", blocks);
+	jset(root, "unmatched", unm);
+	jset(root, "claims", json_claims(r));
+	nv_render_json_emit(out, root, 0);
+	fputc('\n', out);
+	json_decref(root);
+	return 0;
+}

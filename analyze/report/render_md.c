@@ -1,0 +1,252 @@
+/*
+ * render_md.c - the report for people: Markdown and aligned text share one
+ * path.  Each block becomes a grid of strings (header row, one row per
+ * metric), printed either as a Markdown table or padded to column widths;
+ * then the unmatched jobs, job errors and the claims.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report/render.h"
+
+static void side_header(char *buf, size_t n, const struct nv_side *s)
+{
+	if (s->nruns > 1)
+		snprintf(buf, n, "%s (%zu runs)", s->label, s->nruns);
+	else
+		snprintf(buf, n, "%s", s->label);
+}
+
+/* A value cell: "77,282", "77,282 ±1.6%", "-" (missing), "absent". */
+static void fmt_cell(char *buf, size_t n, const struct nv_cell *c, const struct nv_side *s,
+		     enum nv_unit u)
+{
+	char v[64], extra[64] = "";
+	size_t len;
+
+	if (!c->n) {
+		snprintf(buf, n, "%s", c->absent == s->nruns ? "absent" : "-");
+		return;
+	}
+	nv_fmt_value(v, sizeof(v), c->mean, u);
+	len = 0;
+	if (c->n > 1)
+		len += (size_t)snprintf(extra + len, sizeof(extra) - len, " ±%.1f%%",
+				c->mean ? 100 * c->sd / fabs(c->mean) : 0.0);
+	if (c->n != s->nruns && s->nruns > 1 && len < sizeof(extra))
+		len += (size_t)snprintf(extra + len, sizeof(extra) - len, " (n=%zu)", c->n);
+	if (c->src == NV_SRC_EXACT && len < sizeof(extra))
+		snprintf(extra + len, sizeof(extra) - len, " (exact)");
+	snprintf(buf, n, "%s%s", v, extra);
+}
+
+static int block_grid(const struct nv_report *r, const struct nv_block *b, struct nv_grid *g)
+{
+	size_t cols = 1 + r->nsides + (r->nsides - 1);
+	char buf[256];
+	size_t c;
+
+	if (nv_grid_init(g, b->nrows + 1, cols))
+		return -ENOMEM;
+	nv_grid_set(g, 0, 0, "metric");
+	for (size_t s = 0; s < r->nsides; s++) {
+		side_header(buf, sizeof(buf), &r->sides[s]);
+		nv_grid_set(g, 0, 1 + s, buf);
+	}
+	c = 1 + r->nsides;
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (s == r->baseline)
+			continue;
+		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[s].label, r->sides[r->baseline].label);
+		nv_grid_set(g, 0, c++, buf);
+	}
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct nv_row *row = &b->rows[i];
+		enum nv_unit u = nv_metric(row->metric)->unit;
+
+		nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
+		nv_grid_set(g, i + 1, 0, buf);
+		for (size_t s = 0; s < r->nsides; s++) {
+			fmt_cell(buf, sizeof(buf), &row->cells[s], &r->sides[s], u);
+			nv_grid_set(g, i + 1, 1 + s, buf);
+		}
+		c = 1 + r->nsides;
+		for (size_t s = 0; s < r->nsides; s++) {
+			if (s == r->baseline)
+				continue;
+			nv_fmt_change(buf, sizeof(buf), &row->chg[s]);
+			nv_grid_set(g, i + 1, c++, buf);
+		}
+	}
+	return 0;
+}
+
+/* Whether the sides ran the job with different options. */
+static bool descs_differ(const struct nv_report *r, const struct nv_block *b)
+{
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (b->sdesc[s] && b->desc && strcmp(b->sdesc[s], b->desc))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The block's heading and workload line; when the runs' options differ
+ * (passthrough vs block, two engines) one line per run label.
+ */
+static void print_block_title(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			      enum nv_format f)
+{
+	fprintf(out, f == NV_FMT_MD ? "### %s · %s\n\n" : "== %s · %s ==\n", b->key, nv_dir_name(b->dir));
+	if (descs_differ(r, b)) {
+		for (size_t s = 0; s < r->nsides; s++) {
+			if (!b->sdesc[s])
+				continue;
+			fprintf(out, f == NV_FMT_MD ? "- %s: `%s`\n" : "%s: %s\n", r->sides[s].label, b->sdesc[s]);
+		}
+	} else if (b->desc && *b->desc) {
+		fprintf(out, f == NV_FMT_MD ? "`%s`\n" : "%s\n", b->desc);
+	}
+	if (b->error)
+		fprintf(out, "fio reported error %d (%s) for this job\n", b->error, strerror(b->error));
+	if (b->dir == NV_DIR_SYNC)
+		fprintf(out, "sync latencies are fio's fsync/fdatasync latencies (total)\n");
+	fputc('\n', out);
+}
+
+static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	fprintf(out, f == NV_FMT_MD ? "## fio results\n\n" : "fio results\n\n");
+	for (size_t s = 0; s < r->nsides; s++) {
+		fprintf(out, f == NV_FMT_MD ? "- **%s**%s:" : "- %s%s:", r->sides[s].label,
+			r->nsides > 1 && s == r->baseline ? " (baseline)" : "");
+		for (size_t k = 0; k < r->sides[s].nruns; k++)
+			fprintf(out, "%s %s (%s)", k ? "," : "", r->sides[s].runs[k].path,
+				r->sides[s].runs[k].fio_version);
+		if (r->sides[s].have_price)
+			fprintf(out, ", $%g/h", r->sides[s].price);
+		fputc('\n', out);
+	}
+	fprintf(out, "\nLatency: %s (%s). Bandwidth: 1 MB/s = 10^6 bytes/s.",
+		nv_latkind_name(r->lat),
+		r->lat == NV_LAT_SLAT ? "submission" : r->lat == NV_LAT_CLAT ? "completion" : "total");
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (r->sides[s].nruns > 1) {
+			fprintf(out, " Repeated runs: mean ±stdev (%% of mean); change with Welch 95%% interval.");
+			break;
+		}
+	}
+	fprintf(out, "\n\n");
+}
+
+/* Blocks present in some sides but not others; idle directions. */
+static void print_unmatched(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	size_t idle = 0, lines = 0;
+
+	for (size_t i = 0; i < r->nblocks; i++) {
+		const struct nv_block *b = &r->blocks[i];
+
+		if (!b->active) {
+			idle++;
+			continue;
+		}
+		for (size_t s = 0; s < r->nsides; s++) {
+			if (b->present[s])
+				continue;
+			if (!lines++)
+				fprintf(out, f == NV_FMT_MD ? "### Unmatched jobs\n\n" : "Unmatched jobs:\n");
+			fprintf(out, "- %s · %s: not in %s\n", b->key, nv_dir_name(b->dir), r->sides[s].label);
+		}
+	}
+	if (lines)
+		fputc('\n', out);
+	if (!idle)
+		return;
+	fprintf(out, "Directions without IOs (not shown):");
+	for (size_t i = 0, k = 0; i < r->nblocks; i++) {
+		const struct nv_block *b = &r->blocks[i];
+
+		if (!b->active)
+			fprintf(out, "%s %s %s%s", k++ ? "," : "", b->key, nv_dir_name(b->dir),
+				b->error ? " (job error)" : "");
+	}
+	fprintf(out, "\n\n");
+}
+
+static void claim_verdict(char *buf, size_t n, const struct nv_claim_result *c)
+{
+	if (!c->have)
+		snprintf(buf, n, "not met (no data)");
+	else
+		snprintf(buf, n, "%s%s", c->met ? "met" : "not met",
+			 c->uncertain ? " (within the 95% interval)" : "");
+}
+
+static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	struct nv_grid g;
+	char buf[256];
+
+	if (!r->nclaims)
+		return 0;
+	if (nv_grid_init(&g, r->nclaims + 1, 5))
+		return -ENOMEM;
+	nv_grid_set(&g, 0, 0, "job · direction");
+	nv_grid_set(&g, 0, 1, "run");
+	nv_grid_set(&g, 0, 2, "claim");
+	nv_grid_set(&g, 0, 3, "measured");
+	nv_grid_set(&g, 0, 4, "verdict");
+	for (size_t i = 0; i < r->nclaims; i++) {
+		const struct nv_claim_result *c = &r->claims[i];
+		const struct nv_block *b = &r->blocks[c->block];
+
+		snprintf(buf, sizeof(buf), "%s · %s", b->key, nv_dir_name(b->dir));
+		nv_grid_set(&g, i + 1, 0, buf);
+		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[c->side].label, r->sides[r->baseline].label);
+		nv_grid_set(&g, i + 1, 1, buf);
+		nv_grid_set(&g, i + 1, 2, c->claim->text);
+		nv_fmt_change(buf, sizeof(buf), &c->chg);
+		nv_grid_set(&g, i + 1, 3, buf);
+		claim_verdict(buf, sizeof(buf), c);
+		nv_grid_set(&g, i + 1, 4, buf);
+	}
+	fprintf(out, f == NV_FMT_MD ? "### Claims\n\n" : "== Claims ==\n");
+	nv_grid_print(out, &g, f);
+	fputc('\n', out);
+	nv_grid_free(&g);
+	return 0;
+}
+
+int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	size_t shown = 0;
+
+	print_heading(out, r, f);
+	for (size_t i = 0; i < r->nblocks; i++) {
+		const struct nv_block *b = &r->blocks[i];
+		struct nv_grid g;
+
+		if (!b->active)
+			continue;
+		if (block_grid(r, b, &g))
+			return -ENOMEM;
+		print_block_title(out, r, b, f);
+		nv_grid_print(out, &g, f);
+		fputc('\n', out);
+		nv_grid_free(&g);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "No job did any IO.\n\n");
+	print_unmatched(out, r, f);
+	for (size_t i = 0; i < r->nblocks; i++)
+		if (r->blocks[i].error && r->blocks[i].dir == NV_DIR_READ)
+			fprintf(out, "Job %s: fio error %d (%s)\n\n", r->blocks[i].key, r->blocks[i].error,
+				strerror(r->blocks[i].error));
+	return print_claims(out, r, f);
+}
