@@ -18,6 +18,7 @@
 #include "analyze/cli/commands.h"
 #include "analyze/common.h"
 #include "analyze/report/model.h"
+#include "analyze/report/claims.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/figures/outdir.h"
@@ -620,6 +621,7 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 	struct side_list sl = { st, n };
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_report r;
+	char err[512];
 	size_t base;
 	int ret;
 
@@ -630,12 +632,15 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 	ret = find_baseline(st, n, o->baseline, &base);
 	if (ret)
 		goto out;
-	if (nv_report_build(sides, n, base, o->lat, &o->sel, o->claims, o->nclaims, &r)) {
+	if (nv_report_build(sides, n, base, o->lat, &o->sel, &r)) {
 		fprintf(stderr, "nvanalyze: out of memory\n");
 		ret = 2;
 		goto out;
 	}
-	if (!r.nblocks) {
+	if (r.nblocks && (ret = nv_claims_eval(&r, o->claims, o->nclaims, err, sizeof(err)))) {
+		fprintf(stderr, "nvanalyze: %s\n", ret == -ENOENT ? err : "out of memory");
+		ret = 2;
+	} else if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
 	} else if (nv_report_print(stdout, &r, o->format) ||
@@ -700,7 +705,7 @@ out:
 	}
 	free(st);
 	for (size_t i = 0; i < o.nclaims; i++)
-		free(o.claims[i].text);
+		nv_claim_free(&o.claims[i]);
 	free(o.claims);
 	free(o.sel.jobs);
 	return ret < 0 ? 0 : ret;

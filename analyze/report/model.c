@@ -108,56 +108,6 @@ double nv_cost_per_kiops(double usd_per_hour, double iops)
 	return iops > 0 ? usd_per_hour / (iops / 1000) : NAN;
 }
 
-/* ---- claims ------------------------------------------------------------ */
-
-int nv_claim_parse(const char *s, struct nv_claim *c, char *err, size_t errlen)
-{
-	const char *colon = strrchr(s, ':');
-	char name[32], num[64];
-	size_t nl, vl;
-
-	memset(c, 0, sizeof(*c));
-	if (!colon || colon == s || !colon[1]) {
-		snprintf(err, errlen, "--claim '%s': expected METRIC:CHANGE%%, e.g. 'iops:+50%%'", s);
-		return -EINVAL;
-	}
-	nl = (size_t)(colon - s);
-	vl = strlen(colon + 1);
-	if (nl >= sizeof(name) || vl >= sizeof(num)) {
-		snprintf(err, errlen, "--claim '%s': too long", s);
-		return -EINVAL;
-	}
-	memcpy(name, s, nl);
-	name[nl] = 0;
-	memcpy(num, colon + 1, vl + 1);
-	if (vl && num[vl - 1] == '%')
-		num[vl - 1] = 0;
-	if (nv_metric_parse(name, &c->metric)) {
-		snprintf(err, errlen, "--claim '%s': unknown metric '%s' (iops, bw, mean, p50, p95, "
-			 "p99, p99.9, p99.99, max, stdev, cost)", s, name);
-		return -EINVAL;
-	}
-	if (nv_parse_double(num, &c->pct)) {
-		snprintf(err, errlen, "--claim '%s': '%s' is not a percentage", s, colon + 1);
-		return -EINVAL;
-	}
-	c->text = strdup(s);
-	return c->text ? 0 : -ENOMEM;
-}
-
-/*
- * A claim of +X% is met when the measured change is at least +X%, one of -X%
- * when it is at most -X%; a claim of 0% means "not worse".
- */
-bool nv_claim_met(const struct nv_claim *c, double measured_pct, bool higher_better)
-{
-	if (c->pct > 0)
-		return measured_pct >= c->pct;
-	if (c->pct < 0)
-		return measured_pct <= c->pct;
-	return higher_better ? measured_pct >= 0 : measured_pct <= 0;
-}
-
 /* ---- the report -------------------------------------------------------- */
 
 static const struct nv_job *find_job(const struct nv_run *run, const char *key)
@@ -335,53 +285,8 @@ const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m)
 	return NULL;
 }
 
-/*
- * Evaluate each claim for every active block and non-baseline side.  A block
- * where neither side has the metric (e.g. IOPS of a sync direction) is not
- * applicable and skipped; one side missing it makes the claim unverifiable,
- * which counts as not met.
- */
-static int eval_claims(struct nv_report *r, const struct nv_claim *claims, size_t nclaims)
-{
-	for (size_t c = 0; c < nclaims; c++) {
-		for (size_t bi = 0; bi < r->nblocks; bi++) {
-			const struct nv_block *b = &r->blocks[bi];
-			const struct nv_row *row = nv_block_row(b, claims[c].metric);
-
-			if (!b->active || !row)
-				continue;
-			for (size_t s = 0; s < r->nsides; s++) {
-				struct nv_claim_result *cr, *n;
-
-				if (s == r->baseline || (!row->cells[s].n && !row->cells[r->baseline].n))
-					continue;
-				n = realloc(r->claims, (r->nclaims + 1) * sizeof(*n));
-				if (!n)
-					return -ENOMEM;
-				r->claims = n;
-				cr = &r->claims[r->nclaims++];
-				memset(cr, 0, sizeof(*cr));
-				cr->claim = &claims[c];
-				cr->block = bi;
-				cr->side = s;
-				cr->chg = row->chg[s];
-				cr->have = row->chg[s].have;
-				cr->measured = row->chg[s].pct;
-				cr->met = cr->have && nv_claim_met(&claims[c], cr->measured,
-								    metrics[claims[c].metric].higher_better);
-				cr->uncertain = cr->have && cr->chg.have_ci &&
-						cr->chg.lo <= claims[c].pct && claims[c].pct <= cr->chg.hi;
-				if (!cr->met)
-					r->claims_failed = true;
-			}
-		}
-	}
-	return 0;
-}
-
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, const struct nv_select *sel,
-		    const struct nv_claim *claims, size_t nclaims, struct nv_report *r)
+		    enum nv_latkind lat, const struct nv_select *sel, struct nv_report *r)
 {
 	size_t maxruns = 1;
 	double *buf;
@@ -401,8 +306,6 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	ret = collect_blocks(r, sel);
 	for (size_t i = 0; !ret && i < r->nblocks; i++)
 		ret = fill_rows(r, &r->blocks[i], buf);
-	if (!ret)
-		ret = eval_claims(r, claims, nclaims);
 	free(buf);
 	if (ret)
 		nv_report_free(r);

@@ -44,15 +44,6 @@ int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_l
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 
-struct nv_claim {
-	enum nv_metric metric;
-	double pct;		/* claimed change, e.g. +50 or -60 */
-	char *text;		/* as given */
-};
-
-/* Parse "iops:+50%" (the '%' optional); 0 or -EINVAL with err set. */
-int nv_claim_parse(const char *s, struct nv_claim *c, char *err, size_t errlen);
-bool nv_claim_met(const struct nv_claim *c, double measured_pct, bool higher_better);
 
 /* A side: one label, one or more runs (repeats). */
 struct nv_side {
@@ -83,15 +74,7 @@ struct nv_block {
 	struct nv_row rows[NV_M_NR];
 };
 
-struct nv_claim_result {
-	const struct nv_claim *claim;
-	size_t block, side;
-	bool have;
-	double measured;
-	struct nv_change chg;
-	bool met;
-	bool uncertain;		/* the 95% interval contains the claimed value */
-};
+struct nv_claim_result;		/* report/claims.h */
 
 struct nv_report {
 	size_t nsides, baseline;
@@ -99,7 +82,7 @@ struct nv_report {
 	enum nv_latkind lat;
 	size_t nblocks;
 	struct nv_block *blocks;
-	size_t nclaims;
+	size_t nclaims;			/* filled by nv_claims_eval */
 	struct nv_claim_result *claims;
 	bool claims_failed;
 };
@@ -121,8 +104,7 @@ const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m);
  * (in first-seen order), rows for every metric.  Returns 0 or -ENOMEM.
  */
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, const struct nv_select *sel,
-		    const struct nv_claim *claims, size_t nclaims, struct nv_report *r);
+		    enum nv_latkind lat, const struct nv_select *sel, struct nv_report *r);
 void nv_report_free(struct nv_report *r);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/report/render.h"
+#include "analyze/report/claims.h"
 
 static void csv_field(FILE *out, const char *s, bool first)
 {
@@ -116,17 +117,19 @@ void nv_render_csv(FILE *out, const struct nv_report *r)
 	}
 	if (!r->nclaims)
 		return;
-	fputs("\njob,direction,run,claim,claimed %,measured %,verdict\n", out);
+	fputs("\njob,direction,run,baseline,claim,measured,unit,verdict\n", out);
 	for (size_t i = 0; i < r->nclaims; i++) {
 		const struct nv_claim_result *c = &r->claims[i];
+		bool chg = c->claim->kind == NV_CLAIM_CHANGE;
 
 		csv_field(out, r->blocks[c->block].key, true);
 		csv_field(out, nv_dir_name(r->blocks[c->block].dir), false);
 		csv_field(out, r->sides[c->side].label, false);
+		csv_field(out, chg ? r->sides[c->base].label : "", false);
 		csv_field(out, c->claim->text, false);
-		csv_num(out, true, c->claim->pct);
-		csv_num(out, c->have, c->measured);
-		csv_field(out, c->met ? "met" : "not met", false);
+		csv_num(out, chg ? c->chg.have : c->cell.n > 0, chg ? c->chg.pct : c->cell.mean);
+		csv_field(out, chg ? "%" : unit_names[nv_metric(c->claim->metric)->unit], false);
+		csv_field(out, nv_claim_verdict_name(c->verdict), false);
 		fputc('\n', out);
 	}
 }

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "analyze/report/render.h"
+#include "analyze/report/claims.h"
 
 /*
  * Write v as indented JSON; reals as their shortest exact text (jansson's
@@ -191,6 +192,11 @@ static json_t *json_sides(const struct nv_report *r)
 	return arr;
 }
 
+static const char *claim_op_text(enum nv_claim_op op)
+{
+	return op == NV_CLAIM_LE ? "<=" : op == NV_CLAIM_LT ? "<" : op == NV_CLAIM_GE ? ">=" : ">";
+}
+
 static json_t *json_claims(const struct nv_report *r)
 {
 	json_t *arr = json_array();
@@ -199,15 +205,28 @@ static json_t *json_claims(const struct nv_report *r)
 		const struct nv_claim_result *c = &r->claims[i];
 		json_t *o = json_object();
 
-		jset(o, "job", json_string(r->blocks[c->block].key));
-		jset(o, "direction", json_string(nv_dir_name(r->blocks[c->block].dir)));
+		const struct nv_block *b = &r->blocks[c->block];
+		char key[96];
+
+		jset(o, "job", json_string(b->key));
+		jset(o, "direction", json_string(nv_dir_name(b->dir)));
 		jset(o, "run", json_string(r->sides[c->side].label));
 		jset(o, "claim", json_string(c->claim->text));
 		jset(o, "metric", json_string(nv_metric(c->claim->metric)->key));
-		jset(o, "claimed_change_pct", json_real(c->claim->pct));
-		jset(o, "measured_change_pct", jnum(c->have, c->measured));
-		jset(o, "met", json_boolean(c->met));
-		jset(o, "within_ci95", json_boolean(c->uncertain));
+		if (c->claim->kind == NV_CLAIM_CHANGE) {
+			jset(o, "baseline", json_string(r->sides[c->base].label));
+			jset(o, "claimed_change_pct", json_real(c->claim->pct));
+			jset(o, "tolerance_pct", jnum(c->claim->have_tol, c->claim->tol));
+			jset(o, "measured_change_pct", jnum(c->chg.have, c->chg.pct));
+			jset(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
+			jset(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
+		} else {
+			json_key(key, sizeof(key), b, c->claim->metric);
+			jset(o, "operator", json_string(claim_op_text(c->claim->op)));
+			jset_suffix(o, key, "_bound", json_real(c->claim->value));
+			jset_suffix(o, key, "_measured", jnum(c->cell.n > 0, c->cell.mean));
+		}
+		jset(o, "verdict", json_string(nv_claim_verdict_name(c->verdict)));
 		json_array_append_new(arr, o);
 	}
 	return arr;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/report/render.h"
+#include "analyze/report/claims.h"
 
 static void side_header(char *buf, size_t n, const struct nv_side *s)
 {
@@ -178,19 +179,26 @@ static void print_unmatched(FILE *out, const struct nv_report *r, enum nv_format
 	fprintf(out, "\n\n");
 }
 
-static void claim_verdict(char *buf, size_t n, const struct nv_claim_result *c)
+/* The claims table's "run" and "measured" cells of a result. */
+static void claim_cells(const struct nv_report *r, const struct nv_claim_result *c, char *run,
+			size_t rn, char *meas, size_t mn)
 {
-	if (!c->have)
-		snprintf(buf, n, "not met (no data)");
+	if (c->claim->kind == NV_CLAIM_CHANGE) {
+		snprintf(run, rn, "%s vs %s", r->sides[c->side].label, r->sides[c->base].label);
+		nv_fmt_change(meas, mn, &c->chg);
+		return;
+	}
+	snprintf(run, rn, "%s", r->sides[c->side].label);
+	if (c->cell.n)
+		nv_fmt_value(meas, mn, c->cell.mean, nv_metric(c->claim->metric)->unit);
 	else
-		snprintf(buf, n, "%s%s", c->met ? "met" : "not met",
-			 c->uncertain ? " (within the 95% interval)" : "");
+		snprintf(meas, mn, "-");
 }
 
 static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f)
 {
 	struct nv_grid g;
-	char buf[256];
+	char buf[256], meas[128];
 
 	if (!r->nclaims)
 		return 0;
@@ -207,13 +215,11 @@ static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f)
 
 		snprintf(buf, sizeof(buf), "%s · %s", b->key, nv_dir_name(b->dir));
 		nv_grid_set(&g, i + 1, 0, buf);
-		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[c->side].label, r->sides[r->baseline].label);
+		claim_cells(r, c, buf, sizeof(buf), meas, sizeof(meas));
 		nv_grid_set(&g, i + 1, 1, buf);
 		nv_grid_set(&g, i + 1, 2, c->claim->text);
-		nv_fmt_change(buf, sizeof(buf), &c->chg);
-		nv_grid_set(&g, i + 1, 3, buf);
-		claim_verdict(buf, sizeof(buf), c);
-		nv_grid_set(&g, i + 1, 4, buf);
+		nv_grid_set(&g, i + 1, 3, meas);
+		nv_grid_set(&g, i + 1, 4, nv_claim_verdict_name(c->verdict));
 	}
 	fprintf(out, f == NV_FMT_MD ? "### Claims\n\n" : "== Claims ==\n");
 	nv_grid_print(out, &g, f);

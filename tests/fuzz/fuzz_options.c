@@ -19,6 +19,7 @@
 
 #include "analyze/common.h"
 #include "analyze/report/model.h"
+#include "analyze/report/claims.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "trace/nvtrace_name.h"
@@ -90,10 +91,17 @@ static void fuzz_words(const char *s)
 			fuzz_fail("claim '%s' refused without a message", s);
 		return;
 	}
-	if (!nv_metric(c.metric) || !isfinite(c.pct))
+	if (!nv_metric(c.metric) || !isfinite(c.pct) || !isfinite(c.value) || !isfinite(c.tol))
 		fuzz_fail("claim '%s' parsed out of range", s);
-	nv_claim_met(&c, c.pct, true);
-	free(c.text);
+	{
+		struct nv_change ch = { .have = true, .pct = c.pct, .have_ci = true,
+					.lo = c.pct - 1, .hi = c.pct + 1 };
+		struct nv_cell cell = { .n = 2, .mean = c.value, .sd = 1 };
+
+		nv_claim_judge_change(&c, &ch, true);
+		nv_claim_judge_abs(&c, &cell);
+	}
+	nv_claim_free(&c);
 }
 
 static void fuzz_trace_name(const char *s)

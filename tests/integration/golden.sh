@@ -88,6 +88,18 @@ golden price-claims -l i7i.large -l i4i.large --price i7i.large=0.1888 --price i
 	"$D/uring-run1.json" "$D/psync-run1.json"
 golden price-claims-json --format json -l new -l old --price new=0.1888 --claim 'iops:-10%' \
 	-j randread -d read "$D/uring-run1.json" "$D/psync-run1.json"
+# Claims per job, absolute, with a tolerance, a ratio; cannot tell with repeats.
+golden claims-per-job --claim 'randread*:iops:+50%' --claim 'seq*:bw:-10%±5' --claim 'bw:0.5x' \
+	"$D/uring-run1.json" "$D/psync-run1.json"
+golden claims-abs-met --claim 'p95<=1000s' --claim 'randread:iops>=11800' --claim 'bw>=1MB/s' \
+	-d read,write "$D/uring-run1.json" "$D/psync-run1.json"
+golden claims-abs-not-met --format csv --claim 'p95<=1ns' "$D/uring-run1.json"
+golden claims-repeats-json --format json -j randread -d read --claim 'iops:+10%' \
+	--claim 'p99<=100us' "$D/uring-run1.json,$D/uring-run2.json,$D/uring-run3.json" \
+	"$D/psync-run1.json,$D/psync-run2.json,$D/psync-run3.json"
+golden err-claim-no-job --claim 'nomatch*:iops:+5%' "$D/uring-run1.json" "$D/psync-run1.json"
+golden err-claim-no-metric --claim 'cost:-5%' "$D/uring-run1.json" "$D/psync-run1.json"
+golden err-claim-no-unit --claim 'p95<=3' "$D/uring-run1.json"
 golden client-2hosts "$D/client-2hosts.json"
 golden client-vs-local "$D/client-1host.json" "$D/null-trim.json"
 golden jsonplus-per-job "$D/null-randrw-jsonplus.json"
