@@ -8,8 +8,9 @@
  * Every value carries its source (struct nv_val): NV_SRC_NONE means the file
  * does not have it (absent percentile, no IOs: printed as missing, never as
  * zero), NV_SRC_FIO a number read from fio's output.  NV_SRC_EXACT is for
- * values computed later from nvengine traces (exact percentiles), which may
- * replace fio's bucketed ones in the same slots; the tables label them.
+ * values computed later from nvengine traces (exact percentiles): they go
+ * beside fio's (struct nv_dirstat exact_clat), never over them; the report's
+ * cells choose which to show and label the exact ones.
  */
 #ifndef NV_ANALYZE_FIOJSON_H
 #define NV_ANALYZE_FIOJSON_H
@@ -66,8 +67,9 @@ struct nv_dirstat {
 	struct nv_val iops;
 	struct nv_val bw;	/* bytes per second */
 	struct nv_latstat lat[NV_LAT_NR];
-	bool exact;		/* lat[NV_LAT_CLAT] holds exact values from traces */
-	struct nv_latstat fio_clat;	/* then: fio's own clat values (no bins/points) */
+	bool exact;		/* exact_clat holds exact values from traces */
+	struct nv_latstat exact_clat;	/* the traces' completion latencies (no bins/points),
+					 * beside fio's lat[NV_LAT_CLAT] */
 };
 
 /*

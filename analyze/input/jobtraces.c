@@ -315,20 +315,19 @@ int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
 	return ret;
 }
 
+/*
+ * The traces' exact completion latencies of one direction, beside fio's.
+ * Return: nothing.
+ */
 static void put_exact(struct nv_dirstat *ds, const struct nv_latsum *l)
 {
 	static const unsigned map[NV_PCT_NR] = {
 		[NV_P50] = NV_TP_50, [NV_P95] = NV_TP_95, [NV_P99] = NV_TP_99,
 		[NV_P999] = NV_TP_999, [NV_P9999] = NV_TP_9999,
 	};
-	struct nv_latstat *ls = &ds->lat[NV_LAT_CLAT];
+	struct nv_latstat *ls = &ds->exact_clat;
 
-	if (!ds->exact) {
-		ds->fio_clat = *ls;
-		ds->fio_clat.nbins = ds->fio_clat.npoints = 0;
-		ds->fio_clat.bins = NULL;
-		ds->fio_clat.points = NULL;
-	}
+	memset(ls, 0, sizeof(*ls));
 	ds->exact = true;
 	ls->min = (struct nv_val){ (double)l->min, NV_SRC_EXACT };
 	ls->max = (struct nv_val){ (double)l->max, NV_SRC_EXACT };

@@ -69,8 +69,8 @@ static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_l
 	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
 	const struct nv_val *val;
 
-	if (fio && ds->exact && ls == &ds->lat[NV_LAT_CLAT])
-		ls = &ds->fio_clat;
+	if (!fio && ds->exact && ls == &ds->lat[NV_LAT_CLAT])
+		ls = &ds->exact_clat;	/* the traces' values, where there are */
 	if (!ds->present)
 		return NV_SRC_NONE;
 	switch (m) {

@@ -35,11 +35,13 @@ const struct nv_metric_info *nv_metric(enum nv_metric m);	/* NULL if out of rang
 int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "lat_mean", "bandwidth" */
 
 /*
- * One metric of one job/direction in one run.  Returns the value's source
- * (NV_SRC_NONE: missing).  Price and cost are not in runs (see nv_report).
+ * One metric of one job/direction in one run: the exact value from traces
+ * where the direction has them (completion latency), else fio's.  Price and
+ * cost are not in runs (see nv_report).
+ * Return: the value's source (NV_SRC_NONE: missing, *v untouched).
  */
 int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
-/* The same, but fio's own value where exact trace values replaced it. */
+/* The same, but always fio's own value.  Return: its source. */
 int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */

@@ -169,8 +169,11 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, doub
 	job->dir[NV_DIR_READ].ios = 10;
 	job->dir[NV_DIR_READ].iops = (struct nv_val){ iops, NV_SRC_FIO };
 	job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].mean = (struct nv_val){ 1000, NV_SRC_FIO };
-	if (p999 > 0)
-		job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999] = (struct nv_val){ p999, NV_SRC_EXACT };
+	if (p999 > 0) {	/* fio's binned value, and the traces' exact one beside it */
+		job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999] = (struct nv_val){ p999 * 1.01, NV_SRC_FIO };
+		job->dir[NV_DIR_READ].exact = true;
+		job->dir[NV_DIR_READ].exact_clat.pct[NV_P999] = (struct nv_val){ p999, NV_SRC_EXACT };
+	}
 }
 
 TEST(report)
@@ -208,8 +211,10 @@ TEST(report)
 	CHECK(row && row->cells[0].n == 2 && near(row->cells[0].mean, 0.0024430010, 1e-9));
 	row = nv_block_row(&r.blocks[0], NV_M_PRICE);
 	CHECK(row && row->cells[0].n == 1 && row->cells[2].n == 0);
-	row = nv_block_row(&r.blocks[1], NV_M_P999);
-	CHECK(row && row->cells[1].src == NV_SRC_EXACT);
+	row = nv_block_row(&r.blocks[1], NV_M_P999);	/* the cell shows the exact value, fio's beside */
+	CHECK(row && row->cells[1].src == NV_SRC_EXACT && row->cells[1].mean == 2000);
+	CHECK(row && row->fio && row->fio[1].src == NV_SRC_FIO && row->fio[1].mean == 2020);
+	CHECK(jc.dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999].v == 2020);	/* not overwritten */
 	/* claim: new vs old met (+50.1%), "solo" has no job j and old no "other" */
 	CHECK(r.nclaims >= 1 && r.claims[0].verdict == NV_CLAIM_MET && r.claims[0].side == 0);
 	/* solo vs old for both jobs: no data on one side, which cannot tell */
