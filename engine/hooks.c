@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1065,6 +1066,9 @@ static int nv_post_init(struct thread_data *td)
 	nv_prefault_buffers(td);
 	if (nv_ring_setup(td, ld, o, nv_job_has_char_targets(td)))
 		return 1;
+	/* Linux 5.18+: io_uring_enter() without an fd lookup; older kernels
+	 * refuse it (-EINVAL) and the ring works as before. */
+	ld->ring_fd_registered = io_uring_register_ring_fd(&ld->ring) == 1;
 	nv_probe_nonvectored(ld, o);
 	if (o->nv_iowq_workers) {
 		ret = nv_limit_iowq(ld, o->nv_iowq_workers);
@@ -1138,6 +1142,30 @@ int nv_check_target(struct thread_data *td, const char *path, mode_t mode, int n
 }
 
 /*
+ * Refuse @path when it lies under /dev but is no device: missing (fio would
+ * lay it out as a regular file in devtmpfs) or a regular file left there.
+ * For a missing name, a kernel without passthrough is named as the likely
+ * reason (no /dev/ngXnY before Linux 5.13).
+ * Return: 0, or 1 with the error reported.
+ */
+static int nv_refuse_devfs(struct thread_data *td, const char *path)
+{
+	char why[320], kwhy[256] = "";
+	struct utsname u;
+	struct stat st;
+	int exists = !stat(path, &st);
+
+	if (!nv_target_devfs_check(path, nv_target_on_devfs(path), exists, exists ? st.st_mode : 0,
+				   why, sizeof(why)))
+		return 0;
+	if (!exists && !uname(&u))
+		nv_kernel_passthru_lack(u.release, kwhy, sizeof(kwhy));
+	log_err("nvengine: %s%s%s\n", why, *kwhy ? "; " : "", kwhy);
+	td_verror(td, ENODEV, "nvengine: not a device");
+	return 1;
+}
+
+/*
  * Check what kind of target an opened file is.  Sets @f's engine data and
  * returns 0, or reports why the engine cannot drive it and returns 1.
  */
@@ -1177,6 +1205,8 @@ static int nv_open_file(struct thread_data *td, struct fio_file *f)
 	struct stat st;
 	int ret;
 
+	if (nv_refuse_devfs(td, f->file_name))
+		return 1;
 	if (!stat(f->file_name, &st) && S_ISDIR(st.st_mode))
 		return !nv_check_target(td, f->file_name, st.st_mode, 0);
 	if (ld && o->registerfiles && ld->fds) {
@@ -1215,6 +1245,8 @@ static int nv_get_file_size(struct thread_data *td, struct fio_file *f)
 {
 	struct stat st;
 
+	if (nv_refuse_devfs(td, f->file_name))
+		return 1;
 	if (fio_file_size_known(f))
 		return 0;
 	if (!stat(f->file_name, &st)) {

@@ -51,6 +51,7 @@ struct nv_data {
 	struct io_uring ring;
 	int ring_ok;			/* ring set up (and must be torn down) */
 	unsigned int ring_flags;	/* IORING_SETUP_* the ring really has */
+	int ring_fd_registered;		/* io_uring_register_ring_fd() worked (5.18+) */
 	unsigned int depth;		/* ring depth (power of two >= iodepth) */
 	unsigned int iodepth;		/* the job's iodepth before rounding */
 

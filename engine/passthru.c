@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <linux/nvme_ioctl.h>
 
@@ -490,9 +491,14 @@ int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_fil
 
 	if (nf->kind != NV_TARGET_NVME_CHAR) {
 		if (o->cmd_type && !strcmp(o->cmd_type, "nvme")) {
+			char kwhy[256] = "";
+			struct utsname u;
+
+			if (!uname(&u))
+				nv_kernel_passthru_lack(u.release, kwhy, sizeof(kwhy));
 			log_err("nvengine: cmd_type=nvme needs the NVMe generic char device /dev/ngXnY; "
-				"%s is a %s (drop cmd_type to use it through the block layer)\n",
-				f->file_name, nv_target_kind_name(nf->kind));
+				"%s is a %s (drop cmd_type to use it through the block layer)%s%s\n",
+				f->file_name, nv_target_kind_name(nf->kind), *kwhy ? "; " : "", kwhy);
 			td_verror(td, EINVAL, "nvengine: cmd_type");
 			return 1;
 		}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "engine/nv_glue.h"
@@ -85,12 +86,44 @@ static unsigned int nv_buf_align(const struct nv_data *ld)
 	return a;
 }
 
+/*
+ * The io_uring features the job's ring really has, for the header key
+ * ring.features: the setup flags the kernel accepted (the engine asks for
+ * COOP_TASKRUN 5.19, SINGLE_ISSUER and DEFER_TASKRUN 6.0/6.1 and drops each
+ * an older kernel refuses) and REGISTERED_RING_FD (5.18).  Writes "none"
+ * when there is none.
+ */
+static void nv_ring_features(const struct nv_data *ld, char *buf, size_t len)
+{
+	static const struct { unsigned int flag; const char *name; } names[] = {
+		{ IORING_SETUP_IOPOLL, "IOPOLL" },
+		{ IORING_SETUP_SQPOLL, "SQPOLL" },
+		{ IORING_SETUP_SQE128, "SQE128" },
+		{ IORING_SETUP_CQE32, "CQE32" },
+		{ IORING_SETUP_CQSIZE, "CQSIZE" },
+		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+	};
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
+		if (ld->ring_flags & names[i].flag)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i].name);
+	if (ld->ring_fd_registered && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%sREGISTERED_RING_FD", n ? "," : "");
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
 /* Describe the job and its targets for the trace header. */
 static void nv_trace_header(struct thread_data *td, const struct nv_data *ld, struct nv_kvlist *l)
 {
 	struct nv_options *o = td->eo;
 	struct fio_file *f;
-	char host[256] = "";
+	char host[256] = "", features[160];
+	struct utsname u;
 	unsigned int i;
 
 	nv_kv_add(l, "job.name", "%s", td->o.name ? td->o.name : "");
@@ -107,6 +140,10 @@ static void nv_trace_header(struct thread_data *td, const struct nv_data *ld, st
 	nv_kv_add(l, "job.bs", "%llu,%llu,%llu", (unsigned long long)td->o.max_bs[DDIR_READ],
 		  (unsigned long long)td->o.max_bs[DDIR_WRITE], (unsigned long long)td->o.max_bs[DDIR_TRIM]);
 	nv_kv_add(l, "fio.version", "%s", fio_version_string);
+	if (!uname(&u))
+		nv_kv_add(l, "kernel", "%s", u.release);
+	nv_ring_features(ld, features, sizeof(features));
+	nv_kv_add(l, "ring.features", "%s", features);
 	if (!gethostname(host, sizeof(host) - 1))
 		nv_kv_add(l, "host", "%s", host);
 	nv_kv_add(l, "clock", "CLOCK_MONOTONIC");

@@ -3,7 +3,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <linux/falloc.h>
@@ -45,6 +48,77 @@ int nv_target_classify(mode_t mode, int nvme_ns_id, char *why, size_t whylen)
 	}
 	say(why, whylen, "is of a kind the engine cannot drive");
 	return -ENOTSUP;
+}
+
+int nv_kernel_version(const char *release, int *major, int *minor)
+{
+	char *end;
+	long ma, mi;
+
+	if (!release || *release < '0' || *release > '9')
+		return -EINVAL;
+	ma = strtol(release, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	mi = strtol(end + 1, &end, 10);
+	if (ma > INT_MAX || mi > INT_MAX)
+		return -EINVAL;
+	*major = (int)ma;
+	*minor = (int)mi;
+	return 0;
+}
+
+int nv_kernel_passthru_lack(const char *release, char *why, size_t whylen)
+{
+	int ma, mi;
+
+	if (nv_kernel_version(release, &ma, &mi) || ma > 5 || (ma == 5 && mi >= 19))
+		return 0;
+	if (why && whylen) {
+		if (ma == 5 && mi >= 13)
+			snprintf(why, whylen, "this kernel (%s) has NVMe generic char devices but no "
+				 "passthrough for them in io_uring (IORING_OP_URING_CMD needs Linux "
+				 "5.19 or later)", release);
+		else
+			snprintf(why, whylen, "this kernel (%s) has no NVMe generic char devices "
+				 "(/dev/ngXnY came in Linux 5.13; passthrough with IORING_OP_URING_CMD "
+				 "needs 5.19 or later)", release);
+	}
+	return 1;
+}
+
+int nv_target_devfs_check(const char *path, int on_devfs, int exists, mode_t mode,
+			  char *why, size_t whylen)
+{
+	if (!on_devfs || (exists && !S_ISREG(mode)))
+		return 0;
+	if (why && whylen) {
+		if (!exists)
+			snprintf(why, whylen, "%s: no such device; a path under /dev must be a device "
+				 "(fio would lay it out as a regular file in memory)", path);
+		else
+			snprintf(why, whylen, "%s: a regular file under /dev, not a device (left by an "
+				 "earlier run?); remove it and name a device", path);
+	}
+	return -ENODEV;
+}
+
+int nv_target_on_devfs(const char *path)
+{
+	struct stat dev, dir;
+	char *copy, *slash;
+	int ret;
+
+	if (strncmp(path, "/dev/", 5) || stat("/dev", &dev))
+		return 0;
+	copy = strdup(path);
+	if (!copy)
+		return 0;
+	slash = strrchr(copy, '/');
+	*slash = '\0';
+	ret = !stat(copy, &dir) && dir.st_dev == dev.st_dev;
+	free(copy);
+	return ret;
 }
 
 const char *nv_target_kind_name(enum nv_target_kind kind)

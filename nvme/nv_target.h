@@ -22,6 +22,43 @@ enum nv_target_kind {
  */
 int nv_target_classify(mode_t mode, int nvme_ns_id, char *why, size_t whylen);
 
+/*
+ * Parse the "MAJOR.MINOR" that starts a kernel release (uname -r, e.g.
+ * "5.10.0-32-cloud-amd64") into @major and @minor.
+ * Return: 0, or -EINVAL when @release does not start with it.
+ */
+int nv_kernel_version(const char *release, int *major, int *minor);
+
+/*
+ * What NVMe passthrough needs of the kernel: generic char devices /dev/ngXnY
+ * came in Linux 5.13, IORING_OP_URING_CMD for them in 5.19.  For a kernel
+ * @release older than 5.19 writes a sentence saying what it lacks into @why,
+ * e.g. "this kernel (5.10.0-32-cloud-amd64) has no NVMe generic char devices
+ * (/dev/ngXnY came in Linux 5.13; passthrough with IORING_OP_URING_CMD
+ * needs 5.19 or later)".
+ * Return: 1 when the kernel is too old (sentence written), 0 when it is new
+ * enough or @release cannot be parsed (@why untouched).
+ */
+int nv_kernel_passthru_lack(const char *release, char *why, size_t whylen);
+
+/*
+ * A path under /dev that is not a device: @on_devfs says @path's directory
+ * lies on /dev's own filesystem (devtmpfs; not /dev/shm or another mount),
+ * @exists whether @path exists, @mode its st_mode.  There fio would lay out
+ * a missing file as a regular file in memory, and a regular file there is
+ * the leftover of such a run.
+ * Return: 0 when @path is fine, else -ENODEV with a sentence in @why.
+ */
+int nv_target_devfs_check(const char *path, int on_devfs, int exists, mode_t mode,
+			  char *why, size_t whylen);
+
+/*
+ * Whether @path (existing or not) lies on the filesystem of /dev itself: its
+ * directory has /dev's st_dev and @path starts with "/dev/".
+ * Return: 1 or 0.
+ */
+int nv_target_on_devfs(const char *path);
+
 /* Human name of a kind ("regular file", "block device", ...). */
 const char *nv_target_kind_name(enum nv_target_kind kind);
 

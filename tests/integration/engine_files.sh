@@ -121,6 +121,24 @@ expect_error() {	# NAME PATTERN FIO-ARGS...
 }
 expect_error error_directory "nvengine: $T is a directory" --name=d --filename="$T" --size=1M --rw=read
 expect_error error_char_device "/dev/null is a character device but not an NVMe" --name=c --filename=/dev/null --size=1M --rw=read
+# a name under /dev that is no device: fio would lay it out as a regular
+# file in devtmpfs; refused before anything is created there
+devname=/dev/nvtest-missing-$$
+expect_error error_dev_path_missing "$devname: no such device; a path under /dev must be a device" \
+	--name=m --filename="$devname" --size=1M --rw=randrw
+if [ -e "$devname" ]; then
+	fail dev_path_nothing_created "$devname exists after the refused job"
+	rm -f "$devname"
+else
+	pass dev_path_nothing_created
+fi
+if : >"$devname" 2>/dev/null; then
+	expect_error error_dev_path_regular_file "$devname: a regular file under /dev, not a device" \
+		--name=m --filename="$devname" --size=1M --rw=read
+	rm -f "$devname"
+else
+	skip error_dev_path_regular_file "cannot create $devname"
+fi
 expect_error error_option_value "failed parsing nonvectored=abc" --name=o --filename="$T/o" --size=1M --rw=read --nonvectored=abc
 expect_error error_option_range "nonvectored" --name=o --filename="$T/o" --size=1M --rw=read --nonvectored=7
 expect_error error_registerfiles_open_files "registerfiles (and sqthread_poll) need nr_files" --name=o \

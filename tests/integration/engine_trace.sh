@@ -95,6 +95,24 @@ else
 	fail trace_header "$(head -n 20 "$T/stat.txt" | tr '\n' ' ')"
 fi
 
+# The header names the kernel and the ring's io_uring features, the ones
+# this kernel has: DEFER_TASKRUN (6.1), a registered ring fd (5.18).
+kver=$(uname -r)
+kmm=$(echo "$kver" | awk -F. '{print $1 * 1000 + $2}')
+feat=$(sed -n 's/^ *ring.features = //p' "$T/stat.txt")
+want="CQSIZE"
+[ "$kmm" -ge 6001 ] && want="$want COOP_TASKRUN SINGLE_ISSUER DEFER_TASKRUN"
+[ "$kmm" -ge 5018 ] && want="$want REGISTERED_RING_FD"
+missing=
+for w in $want; do
+	case ",$feat," in *",$w,"*) ;; *) missing="$missing $w";; esac
+done
+if grep -qxF "  kernel = $kver" "$T/stat.txt" && [ -n "$feat" ] && [ -z "$missing" ]; then
+	pass trace_header_kernel_ring_features
+else
+	fail trace_header_kernel_ring_features "kernel $kver: ring.features '$feat' lacks:$missing"
+fi
+
 # The writer thread's scheduling class: SCHED_IDLE unless nv_trace_sched=normal;
 # either way every IO is in the trace, and the header says which was used.
 traced sched_normal --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
