@@ -329,14 +329,17 @@ static void nv_mark_one(struct thread_data *td, struct nv_data *ld, struct io_u 
 static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld,
 				      void **owners, unsigned int nr)
 {
-	/* the clock is read only for the trace: in VMs it can be a syscall */
-	uint64_t now = ld->trace ? nv_now_ns() : 0;
 	struct timespec ts;
 	int fill = fio_fill_issue_time(td);
 	unsigned int i, k, nios = 0;
+	uint64_t now;
 
+	/* fio's clock first, then the trace's: a trace latency never exceeds fio's clat */
 	if (fill)
 		fio_gettime(&ts, NULL);
+	/* the clock is read only for the trace: in VMs it can be a syscall */
+	now = ld->trace ? nv_now_ns() : 0;
+	ld->last_submit_ns = now;
 	for (i = 0; i < nr; i++) {
 		struct nv_dsm_batch *b = nv_batch_of(owners[i]);
 
@@ -496,6 +499,8 @@ static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv
  * later by commit()), FIO_Q_BUSY when the ring is full (fio calls commit()
  * and getevents() and retries), or FIO_Q_COMPLETED for synchronous trims.
  */
+static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld);
+
 static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 {
 	struct nv_data *ld = td->io_ops_data;
@@ -511,6 +516,8 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 		io_u->error = EIO;
 		return FIO_Q_COMPLETED;
 	}
+	if (ld->trace && !ld->ramp_marked && td->o.ramp_time && td->ramp_time_over)
+		nv_ramp_ended(td, ld);
 	if (ld->queued_ios + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
 
@@ -606,6 +613,18 @@ static int nv_commit(struct thread_data *td)
 			memmove(ld->pending, ld->pending + done, ld->queued * sizeof(*ld->pending));
 	}
 	return 0;
+}
+
+/*
+ * The first queue() after fio's ramp_time ended: fio counts the IOs queued
+ * from here on.  What the ramp left queued is submitted first, so that every
+ * ramp IO is stamped before the trace's mark (nv_trace_ramp_end).
+ */
+static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld)
+{
+	if (ld->queued)
+		nv_commit(td);
+	nv_trace_ramp_end(ld);
 }
 
 /*

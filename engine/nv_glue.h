@@ -77,6 +77,9 @@ struct nv_data {
 	struct nvt_writer *trace;	/* per-IO trace, NULL without nv_trace */
 	char *trace_path;
 	int trace_failed;		/* error already reported */
+	int ramp_marked;		/* fio's ramp_time end recorded (ramp_end_ns) */
+	uint64_t ramp_end_ns;		/* IOs submitted from this time on are fio's */
+	uint64_t last_submit_ns;	/* trace time of the latest submission */
 
 	void **pending;			/* SQE owners in ring order, not submitted:
 					   io_us, or tagged DSM batches */
@@ -194,5 +197,10 @@ int nv_trace_open(struct thread_data *td, struct nv_data *ld);
 int nv_trace_io(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
 		int res, uint64_t now);
 void nv_trace_close(struct thread_data *td, struct nv_data *ld);
+/*
+ * fio's ramp_time has just ended: the trace time from which submitted IOs
+ * are fio's (later than every submission so far), for the footer.
+ */
+void nv_trace_ramp_end(struct nv_data *ld);
 
 #endif

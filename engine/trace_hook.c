@@ -139,6 +139,8 @@ static void nv_trace_header(struct thread_data *td, const struct nv_data *ld, st
 	nv_kv_add(l, "job.random", "%d", td_random(td) ? 1 : 0);
 	nv_kv_add(l, "job.bs", "%llu,%llu,%llu", (unsigned long long)td->o.max_bs[DDIR_READ],
 		  (unsigned long long)td->o.max_bs[DDIR_WRITE], (unsigned long long)td->o.max_bs[DDIR_TRIM]);
+	if (td->o.ramp_time)
+		nv_kv_add(l, "job.ramp_time_us", "%llu", (unsigned long long)td->o.ramp_time);
 	nv_kv_add(l, "fio.version", "%s", fio_version_string);
 	if (!uname(&u))
 		nv_kv_add(l, "kernel", "%s", u.release);
@@ -271,6 +273,17 @@ int nv_trace_io(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
 	return ret ? nv_trace_fail(td, ld, ret) : 0;
 }
 
+void nv_trace_ramp_end(struct nv_data *ld)
+{
+	uint64_t t;
+
+	do	/* after the last ramp IO's stamp even on a coarse clock */
+		t = nv_now_ns();
+	while (t <= ld->last_submit_ns);
+	ld->ramp_end_ns = t;
+	ld->ramp_marked = 1;
+}
+
 void nv_trace_close(struct thread_data *td, struct nv_data *ld)
 {
 	struct nv_kvlist foot = { 0 };
@@ -283,6 +296,8 @@ void nv_trace_close(struct thread_data *td, struct nv_data *ld)
 		return;
 	nv_kv_add(&foot, "clock.end_monotonic_ns", "%llu", (unsigned long long)nv_now_ns());
 	nv_kv_add(&foot, "job.error", "%d", td->error);
+	if (ld->ramp_marked)
+		nv_kv_add(&foot, "job.ramp_end_ns", "%llu", (unsigned long long)ld->ramp_end_ns);
 	for_each_file(td, f, i)
 		nv_nvme_describe(td, f, i, &foot, "after");
 	ret = nvt_writer_close_msg(ld->trace, foot.oom ? NULL : foot.kv, foot.oom ? 0 : foot.n,

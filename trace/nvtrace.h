@@ -237,6 +237,14 @@ size_t nvt_reader_nkv(const struct nvt_reader *r);
 const struct nvt_kv *nvt_reader_kv(const struct nvt_reader *r);
 /* The value for key in the header, or NULL. */
 const char *nvt_reader_get(const struct nvt_reader *r, const char *key);
+/*
+ * The value of key in the footer's kv area, into *value (NULL when the footer
+ * lacks the key).  The footer is read from the end of the file when the
+ * blocks have not been read yet (seekable files), without moving the
+ * reader.  Returns 0, -ENOENT (no valid footer: truncated), -ESPIPE (not
+ * seekable) or -ENOMEM.
+ */
+int nvt_reader_footer_get(struct nvt_reader *r, const char *key, const char **value);
 /* The footer once it has been read (after next_block returned 0), else NULL. */
 const struct nvt_footer *nvt_reader_footer(const struct nvt_reader *r);
 void nvt_reader_info(const struct nvt_reader *r, struct nvt_read_info *info);

@@ -672,6 +672,21 @@ const char *nvt_reader_get(const struct nvt_reader *r, const char *key)
 	return NULL;
 }
 
+int nvt_reader_footer_get(struct nvt_reader *r, const char *key, const char **value)
+{
+	int err;
+
+	*value = NULL;
+	if (!r->have_footer && (err = load_tail_footer(r)))
+		return err;
+	for (size_t i = 0; i < r->foot.nkv; i++)
+		if (!strcmp(r->foot.kv[i].key, key)) {
+			*value = r->foot.kv[i].value;
+			break;
+		}
+	return 0;
+}
+
 const struct nvt_footer *nvt_reader_footer(const struct nvt_reader *r)
 {
 	return r->info.footer ? &r->foot : NULL;

@@ -63,12 +63,69 @@ put(char *buf, size_t n, size_t *len, const char *fmt, ...)
 		*len += (size_t)r < n - *len ? (size_t)r : n - *len - 1;
 }
 
+/*
+ * One line on op's slow IOs: the episodes (chains of at least
+ * NV_SPIKE_EPISODE_MIN_IOS slow IOs, at most 10 listed) and the isolated
+ * slow IOs (count and the worst).
+ */
+static void describe_spikes(const struct nv_tan *t, unsigned op, char *buf, size_t n, size_t *len)
+{
+	char a[64], b[64], c[64], d[64];
+	size_t cnt = 0, single = 0, shown = 0;
+	const struct nv_tan_spike *worst1 = NULL;
+
+	for (size_t i = 0; i < t->nspikes; i++) {
+		const struct nv_tan_spike *s = &t->spikes[i];
+
+		if (s->op != op)
+			continue;
+		if (nv_tan_spike_is_episode(s)) {
+			cnt++;
+		} else {
+			single++;
+			if (!worst1 || s->worst_ns > worst1->worst_ns)
+				worst1 = s;
+		}
+	}
+	nv_fmt_value(a, sizeof(a), (double)t->spike_threshold_ns[op], NV_U_NS);
+	put(buf, n, len, "- %s latency spikes (an IO >= %s, %gx the median interval p99.9): ",
+	    nvt_op_name(op), a, t->spike_factor);
+	if (!cnt)
+		put(buf, n, len, "no episode (%d or more slow IOs in a row)", NV_SPIKE_EPISODE_MIN_IOS);
+	else
+		put(buf, n, len, "%zu episode%s:", cnt, cnt > 1 ? "s" : "");
+	for (size_t i = 0; i < t->nspikes && cnt; i++) {
+		const struct nv_tan_spike *s = &t->spikes[i];
+
+		if (s->op != op || !nv_tan_spike_is_episode(s))
+			continue;
+		if (shown++ == 10) {
+			put(buf, n, len, " ... and %zu more", cnt - 10);
+			break;
+		}
+		nv_fmt_time(b, sizeof(b), (double)s->start_ns / 1e9);
+		nv_fmt_value(c, sizeof(c), (double)(s->end_ns - s->start_ns), NV_U_NS);
+		nv_fmt_value(d, sizeof(d), (double)s->worst_ns, NV_U_NS);
+		put(buf, n, len, "%s at %s for %s, worst %s (%" PRIu64 " IOs)", shown > 1 ? ";" : "",
+		    b, c, d, s->slow_ios);
+	}
+	if (worst1) {
+		nv_fmt_value(b, sizeof(b), (double)worst1->worst_ns, NV_U_NS);
+		nv_fmt_time(c, sizeof(c), (double)worst1->start_ns / 1e9);
+		put(buf, n, len, "; %zu isolated slow IO%s, worst %s at %s", single,
+		    single > 1 ? "s" : "", b, c);
+	} else {
+		put(buf, n, len, "; no isolated slow IO");
+	}
+	put(buf, n, len, ".\n");
+}
+
 size_t nv_tan_describe(const struct nv_tan *t, char *buf, size_t n)
 {
 	struct nv_tan_find f;
 	char a[64], b[64], c[64], d[64], e[64];
 	double iv = (double)t->interval_ns / 1e9;
-	size_t len = 0, lines = 0, shown = 0;
+	size_t len = 0, lines = 0;
 
 	buf[0] = 0;
 	nv_tan_find(t, &f);
@@ -106,41 +163,11 @@ size_t nv_tan_describe(const struct nv_tan *t, char *buf, size_t n)
 		put(buf, n, &len, "- No warm-up: throughput within 10%% of its steady level from the start.\n");
 		lines++;
 	}
-	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
-		size_t cnt = 0;
-
-		if (!t->series[op] || !t->spike_threshold_ns[op])
-			continue;
-		for (size_t i = 0; i < t->nspikes; i++)
-			cnt += t->spikes[i].op == op;
-		nv_fmt_value(a, sizeof(a), (double)t->spike_threshold_ns[op], NV_U_NS);
-		if (!cnt) {
-			put(buf, n, &len, "- No %s latency spikes (no interval with an IO >= %s, "
-			    "10x the median interval p99.9).\n", nvt_op_name(op), a);
+	for (unsigned op = 0; op < NVT_OP__MAX; op++)
+		if (t->series[op] && t->spike_threshold_ns[op]) {
+			describe_spikes(t, op, buf, n, &len);
 			lines++;
-			continue;
 		}
-		put(buf, n, &len, "- %s latency spikes (an IO >= %s): %zu episode%s:", nvt_op_name(op), a,
-		    cnt, cnt > 1 ? "s" : "");
-		shown = 0;
-		for (size_t i = 0; i < t->nspikes; i++) {
-			const struct nv_tan_spike *s = &t->spikes[i];
-
-			if (s->op != op)
-				continue;
-			if (shown++ == 10) {
-				put(buf, n, &len, " ... and %zu more", cnt - 10);
-				break;
-			}
-			nv_fmt_time(b, sizeof(b), (double)s->start_ns / 1e9);
-			nv_fmt_value(c, sizeof(c), (double)(s->end_ns - s->start_ns), NV_U_NS);
-			nv_fmt_value(d, sizeof(d), (double)s->worst_ns, NV_U_NS);
-			put(buf, n, &len, "%s at %s for %s, worst %s (%" PRIu64 " IOs)", shown > 1 ? ";" : "",
-			    b, c, d, s->slow_ios);
-		}
-		put(buf, n, &len, ".\n");
-		lines++;
-	}
 	return lines;
 }
 
@@ -171,7 +198,7 @@ static int op_table(FILE *out, const struct nv_tan *t, enum nv_format f)
 		if (op == NV_TAN_ALL ? nops < 2 : !o->records)
 			continue;
 		nv_grid_set(&g, row, 0, op == NV_TAN_ALL ? "all" : nvt_op_name(op));
-		snprintf(buf, sizeof(buf), "%" PRIu64, op == NV_TAN_ALL ? t->records : o->records);
+		snprintf(buf, sizeof(buf), "%" PRIu64, o->records);
 		nv_grid_set(&g, row, 1, buf);
 		snprintf(buf, sizeof(buf), "%" PRIu64, o->errors);
 		nv_grid_set(&g, row, 2, buf);
@@ -248,6 +275,12 @@ int nv_tracereport_print(FILE *out, const struct nv_traceset *ts,
 		fprintf(out, "%" PRIu64 " IOs in %zu trace%s (%s%s), %s; %u passes.  Exact latency: "
 			"completion - submission, nearest rank over every IO.\n\n", t->records, e->npaths,
 			e->npaths > 1 ? "s" : "", e->paths[0], e->npaths > 1 ? " ..." : "", span, t->passes);
+		if (t->ramp_ns) {
+			nv_fmt_time(span, sizeof(span), (double)t->ramp_ns / 1e9);
+			fprintf(out, "ramp_time %s: the %" PRIu64 " IOs submitted before fio's ramp ended "
+				"are left out, as fio leaves them out of its counts.\n\n", span,
+				t->ramp_records);
+		}
 		if (!t->records) {
 			fprintf(out, "No IOs.\n\n");
 			continue;

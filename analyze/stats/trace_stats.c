@@ -58,6 +58,7 @@ struct src {
 	size_t n, i;
 	bool done;
 	uint64_t counted;	/* bytes of this file counted in done_bytes */
+	uint64_t ramp_end;	/* IOs submitted before this are fio's ramp (0: none) */
 };
 
 struct ibuf {			/* latencies of the open interval, one op */
@@ -131,15 +132,60 @@ static void progress(struct state *st, bool final)
 	fflush(stderr);
 }
 
+bool nv_tan_spike_is_episode(const struct nv_tan_spike *s)
+{
+	return s->slow_ios >= NV_SPIKE_EPISODE_MIN_IOS;
+}
+
+/*
+ * Where fio's ramp_time ended in s's trace (the header's job.ramp_time_us,
+ * the footer's job.ramp_end_ns): s->ramp_end, 0 without a ramp, UINT64_MAX
+ * when the ramp never ended (fio counted nothing).  A trace without footer
+ * cannot say: its ramp IOs are kept, with a note (pass 1).  0 or -ENOMEM.
+ */
+static int ramp_of(struct state *st, struct src *s)
+{
+	const char *rt = nvt_reader_get(s->r, "job.ramp_time_us"), *end = NULL;
+	uint64_t us = rt ? strtoull(rt, NULL, 10) : 0;
+	int err;
+
+	s->ramp_end = 0;
+	if (!us)
+		return 0;
+	st->t->ramp_ns = us * 1000;
+	err = nvt_reader_footer_get(s->r, "job.ramp_end_ns", &end);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		if (st->pass == 0)
+			add_note(st->t, "trace %s: no footer, so where fio's ramp_time ended is not "
+				 "recorded: the ramp's IOs are counted too (fio left them out)",
+				 nvt_reader_path(s->r));
+		return 0;
+	}
+	s->ramp_end = end ? strtoull(end, NULL, 10) : UINT64_MAX;
+	return 0;
+}
+
+/* True when x was submitted during fio's ramp_time (fio did not count it). */
+static bool in_ramp(const struct src *s, const struct nvt_record *x)
+{
+	return x->submit_ns < s->ramp_end;
+}
+
 static int open_src(struct state *st, size_t i, struct src *s)
 {
 	int err = nvt_reader_open(&s->r, st->paths[i]);
 
-	if (err) {
+	if (!err && (err = ramp_of(st, s)))
+		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[i]);
+	else if (err) {
 		if (s->r)
 			snprintf(st->err, st->errlen, "%s", nvt_reader_strerror(s->r));
 		else
 			snprintf(st->err, st->errlen, "%s: %s", st->paths[i], strerror(-err));
+	}
+	if (err) {
 		nvt_reader_close(s->r);
 		s->r = NULL;
 	}
@@ -415,6 +461,9 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 		o->records++;
 		o->bytes += x->length;
 		o->errors += x->status != 0;
+		t->op[NV_TAN_ALL].records++;
+		t->op[NV_TAN_ALL].bytes += x->length;
+		t->op[NV_TAN_ALL].errors += x->status != 0;
 		nv_exact_add(st->ex[x->op], lat);
 		if (!st->ex[NV_TAN_ALL] && x->op != st->first_op &&
 		    nv_exact_clone(st->ex[st->first_op], &st->ex[NV_TAN_ALL]))
@@ -453,7 +502,9 @@ static int pass1(struct state *st, struct src *s)
 		x = &best->recs[best->i];
 		if ((err = check_record(st, nvt_reader_path(best->r), x)))
 			return err;
-		if ((err = pass1_record(st, x))) {
+		if (in_ramp(best, x))
+			st->t->ramp_records++;
+		else if ((err = pass1_record(st, x))) {
 			if (err == -ENOMEM)
 				snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
 			return err;
@@ -513,9 +564,9 @@ static int cmp_slow(const void *a, const void *b)
 }
 
 /*
- * Episodes: per operation, the slow IOs (latency >= threshold) whose
- * [submission, completion] windows overlap, chained: sorted by submission,
- * an IO submitted before the current episode's latest completion joins it.
+ * Chains of slow IOs (latency >= threshold T), per operation: sorted by
+ * submission, an IO submitted at most T after the current chain's latest
+ * completion joins it (trace_stats.h: which chains are episodes).
  */
 static int build_spikes(struct state *st)
 {
@@ -528,7 +579,7 @@ static int build_spikes(struct state *st)
 		uint64_t sub = x->submit > t->t0 ? x->submit - t->t0 : 0, end = x->complete - t->t0;
 		struct nv_tan_spike *sp = t->nspikes ? &t->spikes[t->nspikes - 1] : NULL;
 
-		if (!sp || sp->op != x->op || sub > sp->end_ns) {
+		if (!sp || sp->op != x->op || sub > sp->end_ns + t->spike_threshold_ns[x->op]) {
 			sp = realloc(t->spikes, (t->nspikes + 1) * sizeof(*sp));
 			if (!sp)
 				return -ENOMEM;
@@ -575,6 +626,8 @@ static int plan_spikes(struct state *st)
 	struct nv_tan *t = st->t;
 	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)), *ios = calloc(t->nint + 1, sizeof(*ios));
 	double f = st->o->spike_factor > 0 ? st->o->spike_factor : 10;
+
+	t->spike_factor = f;
 
 	if (!p999 || !ios) {
 		free(p999);
@@ -647,6 +700,8 @@ static int later_pass(struct state *st, bool spikes)
 
 				if ((err = check_record(st, st->paths[f], x)))
 					break;
+				if (in_ramp(&s, x))
+					continue;
 				nv_exact_add(st->ex[x->op], lat);
 				if (st->ex[NV_TAN_ALL])
 					nv_exact_add(st->ex[NV_TAN_ALL], lat);
@@ -697,7 +752,7 @@ static int spike_pass(struct state *st)
 				size_t i = 0;
 
 				for (; i < s.n && s.recs[i].complete_ns < hi; i++)
-					if (s.recs[i].complete_ns >= lo &&
+					if (s.recs[i].complete_ns >= lo && !in_ramp(&s, &s.recs[i]) &&
 					    (err = spike_record(st, &s.recs[i],
 								s.recs[i].complete_ns - s.recs[i].submit_ns)))
 						break;

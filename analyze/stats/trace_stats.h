@@ -17,6 +17,11 @@
  *
  * Time: t = 0 is the submission of the first IO to complete; an IO belongs
  * to the interval of its completion.
+ *
+ * ramp_time: a trace whose header has job.ramp_time_us > 0 and whose footer
+ * has job.ramp_end_ns (docs/trace-format.md) marks the IOs fio left out:
+ * those submitted before that time.  They are left out of everything here
+ * too (counted in ramp_records), so that counts equal fio's total_ios.
  */
 #ifndef NV_ANALYZE_TRACEAN_H
 #define NV_ANALYZE_TRACEAN_H
@@ -61,8 +66,12 @@ struct nv_tan_qd {
 };
 
 /*
- * A latency spike episode: IOs at or above the operation's threshold whose
- * [submission, completion] windows overlap (chained).
+ * Slow IOs (at or above the operation's threshold) chained: sorted by
+ * submission, an IO submitted at most one threshold after the chain's latest
+ * completion joins it (overlapping windows, or a gap shorter than the
+ * threshold: consecutive slow IOs at queue depth 1).  A chain of at least
+ * NV_SPIKE_EPISODE_MIN_IOS slow IOs is an episode (nv_tan_spike_is_episode);
+ * a lone slow IO is reported as an isolated slow IO.
  */
 struct nv_tan_spike {
 	unsigned op;
@@ -79,8 +88,13 @@ struct nv_tan_opts {
 	bool progress;		/* a progress line on stderr (caller checks isatty) */
 };
 
+#define NV_SPIKE_EPISODE_MIN_IOS 2
+
 struct nv_tan {
-	uint64_t records;
+	uint64_t records;	/* IOs analyzed: every IO but the ramp's */
+	uint64_t ramp_records;	/* IOs submitted before fio's ramp_time ended: left out */
+	uint64_t ramp_ns;	/* the job's ramp_time (trace header), 0: none */
+	double spike_factor;	/* the threshold factor used (--spike-factor) */
 	uint64_t t0;		/* CLOCK_MONOTONIC ns of time 0 */
 	uint64_t span_ns;	/* last completion - t0 */
 	uint64_t interval_ns;
@@ -104,6 +118,9 @@ struct nv_tan {
 int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, struct nv_tan *t,
 	       char *err, size_t errlen);
 void nv_tan_free(struct nv_tan *t);
+
+/* True when s is an episode (NV_SPIKE_EPISODE_MIN_IOS slow IOs or more). */
+bool nv_tan_spike_is_episode(const struct nv_tan_spike *s);
 
 /* The number of operations with records (excluding the all entry). */
 unsigned nv_tan_nops(const struct nv_tan *t);

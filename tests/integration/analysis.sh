@@ -31,7 +31,7 @@ EOF
 if "$NVANALYZE" --trace "$T/synth.nvt" "$T/synth.json" >"$T/synth.md" 2>"$T/synth.err"; then
 	grep -q "Burst then throttling: 78.[0-9] MB/s for 20.0 s, then 4[01].[0-9] MB/s from 20.0 s" "$T/synth.md" \
 		&& pass synth_throttle || fail synth_throttle "$(grep -i throughput "$T/synth.md")"
-	grep -q "read latency spikes (an IO >= [0-9.]* ms): 1 episode: at 8.0 s for 30[0-9] ms, worst 30[0-9] ms" \
+	grep -q "read latency spikes (an IO >= [0-9.]* ms, 10x the median interval p99.9): 1 episode: at 8.0 s for 30[0-9] ms, worst 30[0-9] ms" \
 		"$T/synth.md" && pass synth_spike || fail synth_spike "$(grep -i spike "$T/synth.md")"
 	grep -q "No warm-up" "$T/synth.md" && pass synth_no_warmup || fail synth_no_warmup "$(grep -i warm "$T/synth.md")"
 	[ ! -s "$T/synth.err" ] && pass synth_no_warnings || fail synth_no_warnings "$(cat "$T/synth.err")"
@@ -125,7 +125,9 @@ PY
 grep -q "ok b write" "$T/check.out" && pass mixed_ops_checked || fail mixed_ops_checked "$(cat "$T/check.out")"
 
 # Spike episodes against Python (rules of docs/analysis.md, factor 2 so that
-# a real trace has some): the number of episodes and the slow IOs of each
+# a real trace has some): slow IOs chained while the next one is submitted at
+# most T after the chain's latest completion; chains of 2 or more are
+# episodes, the rest isolated slow IOs: the counts and the slow IOs of each
 "$NVANALYZE" --spike-factor 2 "$T/a.json" 2>/dev/null | grep "latency spikes" >"$T/eps.md"
 python3 - "$T/a.csv" "$T/eps.md" >"$T/eps.out" 2>&1 <<'PY'
 import math, re, sys
@@ -139,18 +141,25 @@ def rank(p, n):
 p999 = sorted(sorted(v)[rank(99.9, len(v)) - 1] for v in iv.values())
 T = math.ceil(p999[(len(p999) - 1) // 2] * 2)
 eps = []
+chains = []
 for s, c in sorted((s, c) for s, c in recs if c - s >= T):
-    if eps and s - t0 <= eps[-1][0]:
-        eps[-1][0] = max(eps[-1][0], c - t0); eps[-1][1] += 1
+    if chains and s - t0 <= chains[-1][0] + T:
+        chains[-1][0] = max(chains[-1][0], c - t0); chains[-1][1] += 1
     else:
-        eps.append([c - t0, 1])
+        chains.append([c - t0, 1])
+eps = [e for e in chains if e[1] >= 2]
+single = len(chains) - len(eps)
 text = open(sys.argv[2]).read()
 m = re.search(r"(\d+) episodes?", text)
 got_n = int(m.group(1)) if m else 0
 got_ios = [int(x) for x in re.findall(r"\((\d+) IOs\)", text)]
+m = re.search(r"(\d+) isolated slow IOs?", text)
+got_single = int(m.group(1)) if m else 0
 want_ios = [e[1] for e in eps][:10]
-print("python", len(eps), want_ios, "nvanalyze", got_n, got_ios)
-sys.exit(0 if got_n == len(eps) and got_ios == want_ios else 1)
+print("python", len(eps), want_ios, single, "nvanalyze", got_n, got_ios, got_single)
+ok = got_n == len(eps) and got_ios == want_ios and got_single == single
+ok = ok and ", 2x the median interval p99.9" in text
+sys.exit(0 if ok else 1)
 PY
 [ $? -eq 0 ] && pass spikes_equal_python || fail spikes_equal_python "$(cat "$T/eps.out")"
 

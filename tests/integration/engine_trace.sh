@@ -1,46 +1,68 @@
 #!/usr/bin/env bash
 # The engine's per-IO trace (nv_trace=DIR) against fio's own accounting:
-# record counts per operation equal fio's total_ios exactly, the mean
-# latency agrees with fio's clat mean, and traces survive SIGKILL and a full
-# disk as the format promises.
+# record counts per operation equal fio's total_ios exactly, every IO's
+# latency is at most fio's clat of the same IO, ramp_time is marked, and
+# traces survive SIGKILL and a full disk as the format promises.
 . "$(dirname "$0")/../lib.sh"
 
-# compare NAME JSON TRACEGLOB [SLACK_NS]: every trace matching the glob
-# against fio's JSON (jobs summed per direction; flushes against sync lat N).
-# Mean latencies agree within 2%, plus SLACK_NS for jobs with more threads
-# than this machine has cores: fio stamps a completion after the engine has
-# reaped it, and a thread preempted in between adds to fio's clat only.
+# compare NAME JSON DIR: every trace DIR/*.nvt against fio's JSON (jobs summed
+# per direction; flushes against sync lat N) and, IO by IO, against fio's own
+# per-IO completion-latency log of the same thread (DIR/lat_clat.THREAD.log,
+# written by `traced`).  Exactly comparable whatever the load on the machine:
+# the same IOs in the same order (direction, offset, length), and each trace
+# latency is above 0 and at most fio's clat.  fio reads its clock (the same
+# CLOCK_MONOTONIC: clocksource=clock_gettime) before the engine's at
+# submission (nv_mark_submitted) and after it at completion (fio stamps a
+# batch after getevents() returned), so a preempted thread only widens fio's
+# clat; no bound on the difference can hold on a busy machine, and none is
+# checked.
 compare() {
-	local name=$1 json=$2 glob=$3 slack=${4:-0} out
-	# shellcheck disable=SC2086
-	if ! "$NVANALYZE" dump $glob >"$T/$name.csv" 2>"$T/$name.dumperr"; then
-		fail "$name" "nvanalyze dump failed: $(tail -n 2 "$T/$name.dumperr" | tr '\n' ' ')"
-		return
-	fi
-	out=$(python3 - "$T/$name.csv" "$json" "$slack" <<'PY'
-import csv, json, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-slack = float(sys.argv[3])
+	local name=$1 json=$2 dir=$3 out f
+	: >"$T/$name.csv"
+	for f in "$dir"/*.nvt; do
+		if ! "$NVANALYZE" dump "$f" >"$f.csv" 2>"$T/$name.dumperr"; then
+			fail "$name" "nvanalyze dump failed: $(tail -n 2 "$T/$name.dumperr" | tr '\n' ' ')"
+			return
+		fi
+		cat "$f.csv" >>"$T/$name.csv"
+	done
+	out=$(python3 - "$dir" "$json" <<'PY'
+import csv, glob, json, os, re, sys
+d = sys.argv[1]
 txt = open(sys.argv[2]).read()
 jobs = json.loads(txt[txt.index('{'):])['jobs']
 problems = []
+rows_all = []
+ops = {'read': 0, 'write': 1, 'trim': 2}
+for tr in sorted(glob.glob(os.path.join(d, '*.nvt'))):
+    rows = list(csv.DictReader(open(tr + '.csv')))
+    rows_all += rows
+    thread = re.search(r'\.(\d+)\.nvt$', tr).group(1)
+    log = os.path.join(d, 'lat_clat.%s.log' % thread)
+    fio = [[int(x) for x in l.split(',')[:5]] for l in open(log) if l.strip()]
+    mine = [r for r in rows if r['op'] in ops]
+    if len(mine) != len(fio):
+        problems.append('%s: %d IOs, fio logged %d' % (tr, len(mine), len(fio)))
+        continue
+    bad = 0
+    for i, (r, (_, clat, ddir, bs, off)) in enumerate(zip(mine, fio)):
+        lat = int(r['lat_ns'])
+        same = (ops[r['op']], int(r['length']), int(r['offset'])) == (ddir, bs, off)
+        if not same or not 0 < lat <= clat:
+            if not bad:
+                problems.append('%s IO %d: trace %s %s+%s %d ns, fio ddir %d %d+%d clat %d ns'
+                                % (tr, i, r['op'], r['offset'], r['length'], lat, ddir, off, bs,
+                                   clat))
+            bad += 1
+    if bad:
+        problems.append('%d of %d IOs differ' % (bad, len(mine)))
 fio = {d: sum(j[d]['total_ios'] for j in jobs) for d in ('read', 'write', 'trim')}
 fio['flush'] = sum(j['sync']['lat_ns']['N'] for j in jobs)
-for d, n in fio.items():
-    got = sum(1 for r in rows if r['op'] == d)
+for op, n in fio.items():
+    got = sum(1 for r in rows_all if r['op'] == op)
     if got != n:
-        problems.append('%s: trace %d, fio %d' % (d, got, n))
-for d in ('read', 'write'):
-    lats = [int(r['lat_ns']) for r in rows if r['op'] == d]
-    if not lats:
-        continue
-    # fio's clat mean over all jobs, weighted by their IO counts
-    n = sum(j[d]['clat_ns']['N'] for j in jobs)
-    fm = sum(j[d]['clat_ns']['mean'] * j[d]['clat_ns']['N'] for j in jobs) / max(1, n)
-    tm = sum(lats) / len(lats)
-    if abs(tm - fm) > 0.02 * fm + slack:
-        problems.append('%s mean latency: trace %.0f ns, fio clat %.0f ns (%.1f%%)' % (d, tm, fm, 100 * (tm - fm) / fm))
-bad = [r for r in rows if r['status'] != '0']
+        problems.append('%s: trace %d, fio %d' % (op, got, n))
+bad = [r for r in rows_all if r['status'] != '0']
 if bad:
     problems.append('%d records with errors' % len(bad))
 print('; '.join(problems) if problems else 'ok')
@@ -49,41 +71,76 @@ PY
 	if [ "$out" = ok ]; then pass "$name"; else fail "$name" "$out"; fi
 }
 
-# traced NAME ARGS...: fio with the engine and a trace directory $T/NAME
+# traced NAME ARGS...: fio with the engine, a trace directory $T/NAME and
+# fio's per-IO latency logs there (every IO, with its offset)
 traced() {
 	local name=$1; shift
 	mkdir -p "$T/$name"
-	nvfio --output-format=json --output="$T/$name.json" --nv_trace="$T/$name" "$@" 2>"$T/$name.err"
+	nvfio --output-format=json --output="$T/$name.json" --nv_trace="$T/$name" \
+		--write_lat_log="$T/$name/lat" --log_avg_msec=0 --log_offset=1 \
+		--clocksource=clock_gettime "$@" 2>"$T/$name.err"
 }
 
 F=$T/data
 head -c 64M /dev/zero >"$F"
 
 traced randread --name=rr --filename="$F" --size=64M --rw=randread --iodepth=32 --number_ios=40000 --direct=1
-compare trace_randread "$T/randread.json" "$T/randread/*.nvt"
+compare trace_randread "$T/randread.json" "$T/randread"
 traced randwrite --name=rw --filename="$F" --size=32M --rw=randwrite --iodepth=16 --direct=1
-compare trace_randwrite "$T/randwrite.json" "$T/randwrite/*.nvt"
+compare trace_randwrite "$T/randwrite.json" "$T/randwrite"
 traced mix --name=mx --filename="$F" --size=32M --rw=randrw --rwmixread=70 --iodepth=8 --bs=8k --direct=1
-compare trace_randrw_70_30 "$T/mix.json" "$T/mix/*.nvt"
+compare trace_randrw_70_30 "$T/mix.json" "$T/mix"
 traced trim --name=tr --filename="$F" --size=16M --rw=randtrim --bs=64k
-compare trace_trim "$T/trim.json" "$T/trim/*.nvt"
+compare trace_trim "$T/trim.json" "$T/trim"
 traced fsync --name=fs --filename="$F" --size=4M --rw=write --fsync=4 --iodepth=4
-compare trace_write_fsync "$T/fsync.json" "$T/fsync/*.nvt"
+compare trace_write_fsync "$T/fsync.json" "$T/fsync"
 traced nj4 --name=nj --directory="$T" --size=8M --rw=randrw --numjobs=4 --thread=1 --iodepth=16
-slack=0
-[ "$(nproc)" -lt 4 ] && slack=5000
-compare trace_numjobs4_thread "$T/nj4.json" "$T/nj4/*.nvt" $slack
+compare trace_numjobs4_thread "$T/nj4.json" "$T/nj4"
 n=$(ls "$T/nj4"/*.nvt 2>/dev/null | wc -l)
 if [ "$n" -eq 4 ]; then pass trace_numjobs4_one_file_each; else fail trace_numjobs4_one_file_each "$n trace files"; fi
 traced njp --name=np --directory="$T" --size=8M --rw=randread --numjobs=3 --iodepth=8 --group_reporting
-[ "$(nproc)" -lt 3 ] && slack=5000
-compare trace_numjobs3_processes "$T/njp.json" "$T/njp/*.nvt" $slack
+compare trace_numjobs3_processes "$T/njp.json" "$T/njp"
 traced files3 --name=f3 --directory="$T" --nrfiles=3 --filesize=4M --rw=randread --iodepth=8
-compare trace_three_files "$T/files3.json" "$T/files3/*.nvt"
+compare trace_three_files "$T/files3.json" "$T/files3"
 if [ "$(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')" = "0 1 2 " ]; then
 	pass trace_file_index
 else
 	fail trace_file_index "file column: $(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')"
+fi
+
+# ramp_time: the header has the job's ramp_time, the footer the trace time
+# from which fio counted (job.ramp_end_ns): the IOs submitted from then on
+# are exactly fio's total_ios per direction, and nvanalyze uses the exact
+# values (no "another run" warning) and says how many ramp IOs it left out.
+traced ramp --name=rp --filename="$F" --size=32M --rw=randrw --iodepth=16 --ramp_time=1 \
+	--runtime=2 --time_based
+"$NVANALYZE" dump "$T"/ramp/rp.*.nvt >"$T/ramp.csv" 2>&1
+"$NVANALYZE" stat "$T"/ramp/rp.*.nvt >"$T/ramp.stat" 2>&1
+out=$(python3 - "$T/ramp.csv" "$T/ramp.stat" "$T/ramp.json" <<'PY'
+import csv, json, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+st = open(sys.argv[2]).read()
+txt = open(sys.argv[3]).read()
+job = json.loads(txt[txt.index('{'):])['jobs'][0]
+m = re.search(r'job.ramp_end_ns = (\d+)', st)
+if 'job.ramp_time_us = 1000000' not in st or not m:
+    sys.exit(print('no ramp keys in the trace: ' + st[:300]))
+end = int(m.group(1))
+ramp = sum(1 for r in rows if int(r['submit_ns']) < end)
+bad = ['%s: %d after the ramp, fio %d' % (d, n, job[d]['total_ios'])
+       for d in ('read', 'write')
+       for n in [sum(1 for r in rows if r['op'] == d and int(r['submit_ns']) >= end)]
+       if n != job[d]['total_ios']]
+print('; '.join(bad) if bad else 'ok' if ramp else 'no IO before the ramp end')
+PY
+)
+[ "$out" = ok ] && pass trace_ramp_time_counts || fail trace_ramp_time_counts "$out"
+"$NVANALYZE" "$T/ramp.json" >"$T/ramp.md" 2>"$T/ramp.err"
+if grep -q "(exact)" "$T/ramp.md" && ! grep -q "another run" "$T/ramp.err" &&
+   grep -q "IOs submitted before fio's ramp ended are left out" "$T/ramp.md"; then
+	pass trace_ramp_time_exact_used
+else
+	fail trace_ramp_time_exact_used "$(cat "$T/ramp.err") $(grep -c exact "$T/ramp.md")"
 fi
 
 # The header names the job, the clock and the target.
@@ -117,7 +174,7 @@ fi
 # either way every IO is in the trace, and the header says which was used.
 traced sched_normal --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
 	--nv_trace_sched=normal
-compare trace_sched_normal "$T/sched_normal.json" "$T/sched_normal/*.nvt"
+compare trace_sched_normal "$T/sched_normal.json" "$T/sched_normal"
 if grep -q "engine.options = .*nv_trace_sched=idle" "$T/stat.txt" &&
    "$NVANALYZE" stat "$T"/sched_normal/*.nvt 2>&1 | grep -q "engine.options = .*nv_trace_sched=normal"; then
 	pass trace_sched_in_header

@@ -16,6 +16,7 @@
 #include "analyze/figures/outdir.h"
 #include "analyze/stats/trace_stats.h"
 #include "analyze/input/jobtraces.h"
+#include "analyze/report/trace_sections.h"
 #include "tests/unit/check.h"
 
 TEST(median)
@@ -151,7 +152,9 @@ TEST(trace_args)
 }
 
 /* Write records (completion order) to a temporary trace; returns its path. */
-static char *write_trace(const struct nvt_record *r, size_t n)
+/* A trace of r[0..n) with header and footer kv pairs (may be NULL, 0). */
+static char *write_trace_kv(const struct nvt_record *r, size_t n, const struct nvt_kv *hdr,
+			    size_t nhdr, const struct nvt_kv *foot, size_t nfoot)
 {
 	static char path[64];
 	struct nvt_writer *w;
@@ -162,11 +165,34 @@ static char *write_trace(const struct nvt_record *r, size_t n)
 	if (fd < 0)
 		return NULL;
 	close(fd);
-	if (nvt_writer_open(&w, path, NULL, 0, NULL))
+	if (nvt_writer_open(&w, path, hdr, nhdr, NULL))
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		nvt_writer_append(w, &r[i]);
-	return nvt_writer_close(w, NULL, 0) ? NULL : path;
+	return nvt_writer_close(w, foot, nfoot) ? NULL : path;
+}
+
+static char *write_trace(const struct nvt_record *r, size_t n)
+{
+	return write_trace_kv(r, n, NULL, 0, NULL, 0);
+}
+
+/* nv_tan_run on a trace of r[0..n) with these kv pairs; 0 when it worked. */
+static int analyze_kv(const struct nvt_record *r, size_t n, const struct nvt_kv *hdr, size_t nhdr,
+		      const struct nvt_kv *foot, size_t nfoot, const struct nv_tan_opts *o,
+		      struct nv_tan *t)
+{
+	char err[256], *path = write_trace_kv(r, n, hdr, nhdr, foot, nfoot);
+	const char *paths[1] = { path };
+	int ret;
+
+	if (!path)
+		return -EIO;
+	ret = nv_tan_run(paths, 1, o, t, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "%s\n", err);
+	unlink(path);
+	return ret;
 }
 
 /*
@@ -233,8 +259,122 @@ TEST(series_and_spikes)
 		CHECK_EQ_U64(t.spikes[1].end_ns, r[7201].complete_ns - t.t0);
 	}
 	CHECK(t.nqd == 3);
+	CHECK(t.nspikes == 2 && !nv_tan_spike_is_episode(&t.spikes[0]) &&
+	      nv_tan_spike_is_episode(&t.spikes[1]));
 	nv_tan_free(&t);
 	unlink(path);
+	free(r);
+}
+
+/*
+ * QD 1, 10 s of IOs of about 100 us, one every 0.5 ms: scattered single
+ * slow IOs (5 ms) are isolated slow IOs, not episodes; three slow IOs in a
+ * row (each submitted right after the previous completed) are one episode.
+ * The text names the factor given.
+ */
+TEST(spikes_qd1)
+{
+	size_t n = 20000, cnt = 0;
+	struct nvt_record *r = calloc(n, sizeof(*r));
+	struct nv_tan_opts o = { .interval_ns = 1000000000ull, .spike_factor = 20 };
+	struct nv_tan t;
+	char text[4096];
+	uint64_t at = 1000000000ull;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t lat = 100000 + (i % 7) * 1000;
+
+		if (i % 2000 == 1000 || (i >= 8000 && i < 8003))
+			lat = 5000000;
+		r[i].submit_ns = at;
+		r[i].complete_ns = at + lat;
+		at = r[i].complete_ns + (lat > 1000000 ? 1000 : 500000 - lat);
+		r[i].length = 4096;
+		r[i].qd = 1;
+	}
+	CHECK(!analyze_kv(r, n, NULL, 0, NULL, 0, &o, &t));
+	for (size_t i = 0; i < t.nspikes; i++)
+		if (nv_tan_spike_is_episode(&t.spikes[i])) {
+			cnt++;
+			CHECK_EQ_U64(t.spikes[i].slow_ios, 3);
+			CHECK_EQ_U64(t.spikes[i].start_ns, r[8000].submit_ns - t.t0);
+		}
+	CHECK_EQ_U64(cnt, 1);
+	CHECK_EQ_U64(t.nspikes, 11);	/* 10 single ones, 1 episode */
+	nv_tan_describe(&t, text, sizeof(text));
+	CHECK(strstr(text, "20x the median interval p99.9") != NULL);
+	CHECK(strstr(text, "1 episode: at ") != NULL);
+	CHECK(strstr(text, "10 isolated slow IOs, worst 5.00 ms") != NULL);
+	nv_tan_free(&t);
+	free(r);
+}
+
+/*
+ * A mixed trace: the all-operations entry has the IOs, bytes and errors of
+ * every operation.
+ */
+TEST(all_row_totals)
+{
+	size_t n = 3000;
+	struct nvt_record *r = calloc(n, sizeof(*r));
+	struct nv_tan_opts o = { 0 };
+	struct nv_tan t;
+	uint64_t bytes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		r[i].complete_ns = 1000000000ull + (i + 1) * 100000ull;
+		r[i].submit_ns = r[i].complete_ns - 50000;
+		r[i].op = i % 3 ? NVT_OP_READ : NVT_OP_WRITE;
+		r[i].length = i % 3 ? 4096 : 8192;
+		r[i].status = i == 7 ? -5 : 0;
+		bytes += r[i].length;
+	}
+	CHECK(!analyze_kv(r, n, NULL, 0, NULL, 0, &o, &t));
+	CHECK_EQ_U64(t.op[NV_TAN_ALL].records, n);
+	CHECK_EQ_U64(t.op[NV_TAN_ALL].bytes, bytes);
+	CHECK_EQ_U64(t.op[NV_TAN_ALL].errors, 1);
+	CHECK_EQ_U64(t.op[NVT_OP_WRITE].bytes, 1000 * 8192);
+	nv_tan_free(&t);
+	free(r);
+}
+
+/*
+ * ramp_time: IOs submitted before the footer's job.ramp_end_ns are left out
+ * (counted in ramp_records), t = 0 is the first IO after it; a footer
+ * without the key (the ramp never ended) leaves nothing; a trace without
+ * ramp_time in its header keeps everything.
+ */
+TEST(ramp_marked)
+{
+	size_t n = 2000;
+	struct nvt_record *r = calloc(n, sizeof(*r));
+	struct nv_tan_opts o = { 0 };
+	struct nv_tan t;
+	char end[32];
+	struct nvt_kv hdr = { "job.ramp_time_us", "100000" }, foot = { "job.ramp_end_ns", end };
+
+	for (size_t i = 0; i < n; i++) {	/* QD 4: IOs overlap the ramp's end */
+		r[i].complete_ns = 1000000000ull + (i + 4) * 100000ull;
+		r[i].submit_ns = r[i].complete_ns - 400000 + (i % 2) * 1000;
+		r[i].length = 4096;
+	}
+	snprintf(end, sizeof(end), "%llu", (unsigned long long)r[500].submit_ns);
+	CHECK(!analyze_kv(r, n, &hdr, 1, &foot, 1, &o, &t));
+	CHECK_EQ_U64(t.records, n - 500);
+	CHECK_EQ_U64(t.ramp_records, 500);
+	CHECK_EQ_U64(t.op[NVT_OP_READ].records, n - 500);
+	CHECK_EQ_U64(t.op[NVT_OP_READ].lat.n, n - 500);
+	CHECK_EQ_U64(t.t0, r[500].submit_ns);
+	CHECK_EQ_U64(t.ramp_ns, 100000000);
+	nv_tan_free(&t);
+	CHECK(!analyze_kv(r, n, &hdr, 1, NULL, 0, &o, &t));
+	CHECK_EQ_U64(t.records, 0);
+	CHECK_EQ_U64(t.ramp_records, n);
+	nv_tan_free(&t);
+	CHECK(!analyze_kv(r, n, NULL, 0, &foot, 1, &o, &t));
+	CHECK_EQ_U64(t.records, n);
+	CHECK_EQ_U64(t.ramp_records, 0);
+	nv_tan_free(&t);
 	free(r);
 }
 
@@ -264,6 +404,9 @@ int main(void)
 	RUN(fio_bins);
 	RUN(trace_args);
 	RUN(series_and_spikes);
+	RUN(spikes_qd1);
+	RUN(all_row_totals);
+	RUN(ramp_marked);
 	RUN(qd_classes);
 	return check_summary();
 }
