@@ -24,6 +24,7 @@
 #include "analyze/figures/outdir.h"
 #include "analyze/report/trace_sections.h"
 #include "analyze/input/jobtraces.h"
+#include "analyze/input/runset.h"
 
 void cmd_compare_usage(FILE *out)
 {
@@ -32,16 +33,22 @@ void cmd_compare_usage(FILE *out)
 	      "       nvanalyze stat TRACE...\n"
 	      "\n"
 	      "Compare fio JSON outputs (--output-format=json or json+, any fio 2.x-3.x,\n"
-	      "local or client/server).  Each RUN is a file, or comma-separated files of\n"
-	      "repeated runs of one configuration (a1.json,a2.json,a3.json): those get\n"
-	      "mean, spread and a 95% interval of the change.  Jobs are matched by name\n"
-	      "and direction.  The change column compares every run with the baseline\n"
-	      "(default: the last RUN, so 'nvanalyze new.json old.json' reads new vs old).\n"
+	      "local or client/server).  Each RUN is one run of the jobs, given as\n"
+	      "  a fio JSON file                  a.json\n"
+	      "  a results directory (jobs/run)   results/i7i: all its *.json together,\n"
+	      "                                   the traces found inside\n"
+	      "  files joined with '+'            randread.json+seqwrite.json\n"
+	      "or comma-separated repeats of one configuration (a1.json,a2.json,a3.json or\n"
+	      "results/i7i-1,results/i7i-2,results/i7i-3: they must hold the same jobs):\n"
+	      "those get mean, spread and a 95% interval of the change.  Jobs are matched\n"
+	      "by name and direction.  The change column compares every run with the\n"
+	      "baseline (default: the last RUN, so 'nvanalyze new.json old.json' reads new\n"
+	      "vs old).\n"
 	      "\n"
 	      "Options:\n"
 	      "  -f, --format FMT      md (default), text, csv or json\n"
 	      "  -l, --label NAME      name the next RUN (repeat in RUN order; default:\n"
-	      "                        the file name)\n"
+	      "                        the directory or file name, results/i7i -> i7i)\n"
 	      "  -b, --baseline RUN    the baseline, by label or 1-based position\n"
 	      "      --lat KIND        latency statistics: clat (completion, default),\n"
 	      "                        slat (submission) or lat (total)\n"
@@ -101,7 +108,8 @@ struct opts {
 
 struct side_store {
 	struct nv_side side;
-	struct nv_run *runs;
+	struct nv_runset rs;
+	struct nv_run *runs;	/* rs.runs */
 	char *label;
 };
 
@@ -259,47 +267,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* "dir/psync-run1.json" -> "psync-run1" (into buf). */
-static void file_stem(char *buf, size_t n, const char *path)
-{
-	const char *b = strrchr(path, '/');
-	char *dot;
-
-	snprintf(buf, n, "%s", b ? b + 1 : path);
-	dot = strrchr(buf, '.');
-	if (dot && dot != buf)
-		*dot = 0;
-}
-
-/*
- * The default label of a side: the file name without extension; for
- * repeats, the common prefix of their names without a trailing separator
- * ("psync-run1,psync-run2" -> "psync-run"), or the first name if none.
- */
-static char *default_label(const struct nv_side *s)
-{
-	char first[256], other[256];
-	size_t len;
-
-	file_stem(first, sizeof(first), s->runs[0].path);
-	len = strlen(first);
-	for (size_t k = 1; k < s->nruns; k++) {
-		size_t i = 0;
-
-		file_stem(other, sizeof(other), s->runs[k].path);
-		while (i < len && first[i] == other[i])
-			i++;
-		len = i;
-	}
-	while (len && strchr("-_. ", first[len - 1]))
-		len--;
-	if (!len)
-		file_stem(first, sizeof(first), s->runs[0].path);
-	else
-		first[len] = 0;
-	return strdup(first);
-}
-
 /* The only hostname of a client/server side, or NULL. */
 static const char *side_host(const struct nv_side *s)
 {
@@ -323,7 +290,7 @@ static int assign_labels(struct side_store *st, size_t n, const struct opts *o)
 	if (o->nlabels > n)
 		return usage_error("%s", "more --label options than runs");
 	for (size_t i = 0; i < n; i++) {
-		st[i].label = i < o->nlabels ? strdup(o->labels[i]) : default_label(&st[i].side);
+		st[i].label = i < o->nlabels ? strdup(o->labels[i]) : nv_runset_label(&st[i].rs);
 		if (!st[i].label)
 			return 2;
 	}
@@ -354,55 +321,24 @@ static int assign_labels(struct side_store *st, size_t n, const struct opts *o)
 }
 
 /*
- * Load one side: its comma-separated files (a whole argument naming an
- * existing file is one file, commas and all).  The same fio output given
- * twice is counted once, with a warning.
+ * Load one side (runset.h: repeats, '+' joins, results directories) and
+ * print the warnings about its files.
+ * Return: 0, or 2 after printing the error.
  */
 static int load_side(const char *arg, struct side_store *st)
 {
-	struct stat sb;
-	char *copy = strdup(arg), *save = NULL, *tok;
-	char err[512];
-	int ret = 0;
+	char err[1024];
 
-	if (!copy)
-		return 2;
-	st->runs = calloc(strlen(arg) / 2 + 2, sizeof(*st->runs));
-	if (!st->runs) {
-		free(copy);
+	if (nv_runset_load(arg, &st->rs, err, sizeof(err))) {
+		fprintf(stderr, "nvanalyze: %s\n", err);
 		return 2;
 	}
-	bool whole = !stat(arg, &sb);
-
-	for (tok = whole ? copy : strtok_r(copy, ",", &save); tok;
-	     tok = whole ? NULL : strtok_r(NULL, ",", &save)) {
-		struct nv_run *run = &st->runs[st->side.nruns];
-		bool dup = false;
-
-		if (nv_fio_load(tok, run, err, sizeof(err))) {
-			fprintf(stderr, "nvanalyze: %s\n", err);
-			ret = 2;
-			break;
-		}
-		for (size_t i = 0; i < run->nnotes; i++)
-			fprintf(stderr, "nvanalyze: warning: %s\n", run->notes[i]);
-		for (size_t k = 0; k < st->side.nruns && !dup; k++) {
-			if (st->runs[k].digest == run->digest) {
-				fprintf(stderr, "nvanalyze: warning: %s is the same fio output as %s; "
-					"counted once\n", tok, st->runs[k].path);
-				dup = true;
-			}
-		}
-		if (dup)
-			nv_run_free(run);
-		else
-			st->side.nruns++;
-	}
-	free(copy);
-	st->side.runs = st->runs;
-	if (!ret && !st->side.nruns)
-		ret = usage_error("run '%s' names no file", arg);
-	return ret;
+	for (size_t i = 0; i < st->rs.nnotes; i++)
+		fprintf(stderr, "nvanalyze: warning: %s\n", st->rs.notes[i]);
+	st->runs = st->rs.runs;
+	st->side.runs = st->rs.runs;
+	st->side.nruns = st->rs.nruns;
+	return 0;
 }
 
 static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
@@ -698,9 +634,7 @@ int cmd_compare(int argc, char **argv)
 out:
 	nv_traceset_free(&ts);
 	for (size_t i = 0; st && i < n; i++) {
-		for (size_t k = 0; k < st[i].side.nruns; k++)
-			nv_run_free(&st[i].runs[k]);
-		free(st[i].runs);
+		nv_runset_free(&st[i].rs);
 		free(st[i].label);
 	}
 	free(st);

@@ -1047,6 +1047,11 @@ out:
 	return ret;
 }
 
+const char *nv_job_file(const struct nv_run *run, const struct nv_job *job)
+{
+	return job->part < run->nparts ? run->parts[job->part] : run->path;
+}
+
 void nv_run_free(struct nv_run *run)
 {
 	for (size_t i = 0; i < run->njobs; i++) {
@@ -1069,6 +1074,9 @@ void nv_run_free(struct nv_run *run)
 	for (size_t i = 0; i < run->nnotes; i++)
 		free(run->notes[i]);
 	free(run->notes);
+	for (size_t i = 0; i < run->nparts; i++)
+		free(run->parts[i]);
+	free(run->parts);
 	free(run->jobs);
 	free(run->path);
 	free(run->fio_version);

@@ -102,6 +102,7 @@ struct nv_job {
 	char *rw;		/* the rw= option, or NULL */
 	uint64_t bs[3];		/* bs= for read, write, trim in bytes (0: not given) */
 	struct nv_jobextra x;
+	size_t part;		/* joined runs: index in run->parts of its file */
 	struct nv_dirstat dir[NV_DIR_NR];
 };
 
@@ -126,7 +127,9 @@ const char *nv_disk_field(unsigned i);
 const char *nv_disk_key(unsigned i);
 
 struct nv_run {
-	char *path;
+	char *path;		/* the file, or for a joined run the directory or "a+b" */
+	size_t nparts;		/* joined runs (runset.h): the files, else 0 */
+	char **parts;
 	char *fio_version;	/* "fio-3.33", or "unknown" */
 	bool client;		/* client/server output (client_stats) */
 	size_t njobs;
@@ -160,6 +163,13 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen);
 
 void nv_run_free(struct nv_run *run);
+
+/*
+ * The fio JSON file a job was read from: run->path, or for a joined run
+ * (several files, see runset.h) the job's own file.
+ * Return: a path owned by run.
+ */
+const char *nv_job_file(const struct nv_run *run, const struct nv_job *job);
 
 /*
  * The range [lo, hi] (ns) of the fio latency bin whose reported value is

@@ -206,20 +206,21 @@ static int list_traces(const char *dir, const char *name, struct found **out, si
  * their layout but not their absolute paths: when nv_trace=DIR does not
  * exist here, look for DIR's trailing components next to the JSON file
  * (for /results/a/traces/job and a JSON in out/a/: out/a/job,
- * out/a/traces/job, out/a/a/traces/job, ...).  On success @dir holds the
- * directory used.  Returns list_traces()'s result.
+ * out/a/traces/job, out/a/a/traces/job, ...).  @json is the job's fio JSON
+ * file.  On success @dir holds the directory used.
+ * Return: list_traces()'s result.
  */
-static int list_traces_near(const struct nv_run *run, const char *trace_dir, const char *name,
+static int list_traces_near(const char *json, const char *trace_dir, const char *name,
 			    struct found **f, size_t *nf, char *dir, size_t dirlen)
 {
 	char base[4096];
-	const char *slash = strrchr(run->path, '/');
+	const char *slash = strrchr(json, '/');
 	const char *p;
 	int ret;
 
-	if (slash && (size_t)(slash - run->path) < sizeof(base)) {
-		memcpy(base, run->path, (size_t)(slash - run->path));
-		base[slash - run->path] = 0;
+	if (slash && (size_t)(slash - json) < sizeof(base)) {
+		memcpy(base, json, (size_t)(slash - json));
+		base[slash - json] = 0;
 	} else {
 		strcpy(base, ".");
 	}
@@ -240,6 +241,7 @@ static int list_traces_near(const struct nv_run *run, const char *trace_dir, con
 static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
 {
 	const struct nv_job *j = &run->jobs[idx[0]];
+	const char *json = nv_job_file(run, j);
 	struct found *f;
 	size_t nf;
 	char pat[4096], moved[4096];
@@ -247,17 +249,17 @@ static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, stru
 
 	if (!ret && !nf) {
 		free(f);
-		ret = list_traces_near(run, j->trace_dir, j->name, &f, &nf, moved, sizeof(moved));
+		ret = list_traces_near(json, j->trace_dir, j->name, &f, &nf, moved, sizeof(moved));
 		if (!ret && nf)
 			ts_note(ts, "%s: job '%s' traced to nv_trace=%s, not here: using the traces in %s "
-				"next to the JSON file", run->path, j->key, j->trace_dir, moved);
+				"next to the JSON file", json, j->key, j->trace_dir, moved);
 	}
 	if (ret)
 		return ret;
 	nv_trace_pattern(pat, sizeof(pat), j->trace_dir, j->name, 0);
 	if (!nf) {
 		ts_note(ts, "%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: using fio's "
-			"binned percentiles (give the traces with --trace)", run->path, j->key,
+			"binned percentiles (give the traces with --trace)", json, j->key,
 			j->trace_dir, pat);
 	} else if (ne == 1) {
 		for (size_t i = 0; i < nf && !ret; i++)
@@ -267,7 +269,7 @@ static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, stru
 			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1);
 	} else {
 		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using fio's "
-			"values (give them with --trace)", run->path, ne, j->name, nf, pat);
+			"values (give them with --trace)", json, ne, j->name, nf, pat);
 	}
 	for (size_t i = 0; i < nf; i++)
 		free(f[i].path);
@@ -294,13 +296,13 @@ int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
 			continue;
 		if (j->host) {
 			ts_note(ts, "%s: job '%s' traced to %s on host %s: copy the traces here and give "
-				"them with --trace", run->path, j->key, j->trace_dir, j->host);
+				"them with --trace", nv_job_file(run, j), j->key, j->trace_dir, j->host);
 			continue;
 		}
 		for (size_t k = i; k < run->njobs; k++) {
 			const struct nv_job *o = &run->jobs[k];
 
-			if (!done[k] && o->trace_dir && !strcmp(o->name, j->name) &&
+			if (!done[k] && o->trace_dir && o->part == j->part && !strcmp(o->name, j->name) &&
 			    !strcmp(o->trace_dir, j->trace_dir)) {
 				done[k] = true;
 				if (!find_entry(ts, run, k))
@@ -353,7 +355,7 @@ static bool counts_agree(struct nv_traceset *ts, const struct nv_jobtraces *e)
 		if (!ds->have_ios || ds->ios == e->tan.op[op].records)
 			continue;
 		ts_note(ts, "%s: job '%s' %s: the traces (%s%s) have %" PRIu64 " IOs, fio counted %" PRIu64
-			"%s", e->run->path, j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
+			"%s", nv_job_file(e->run, j), j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
 			e->npaths > 1 ? " ..." : "", e->tan.op[op].records, ds->ios,
 			e->explicit_ ? "; using the traces as given" :
 			": traces of another run? using fio's values");

@@ -1,0 +1,512 @@
+/*
+ * runset.c - RUN arguments: repeats, '+' joins and results directories
+ * (runset.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/common.h"
+#include "analyze/input/runset.h"
+
+/* A growing array of runs being loaded. */
+struct runvec {
+	size_t n, cap;
+	struct nv_run *v;
+};
+
+/* Return: a new zeroed slot at the end of rv, or NULL (out of memory). */
+static struct nv_run *runvec_push(struct runvec *rv)
+{
+	if (rv->n == rv->cap) {
+		size_t cap = rv->cap ? rv->cap * 2 : 8;
+		struct nv_run *nv = realloc(rv->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		rv->v = nv;
+		rv->cap = cap;
+	}
+	memset(&rv->v[rv->n], 0, sizeof(rv->v[rv->n]));
+	return &rv->v[rv->n];
+}
+
+static void runvec_free(struct runvec *rv)
+{
+	for (size_t i = 0; i < rv->n; i++)
+		nv_run_free(&rv->v[i]);
+	free(rv->v);
+	memset(rv, 0, sizeof(*rv));
+}
+
+/* "dir/psync-run1.json" -> "psync-run1"; "results/i7i/" -> "i7i" (dir: no extension cut). */
+static void path_stem(char *buf, size_t n, const char *path, bool dir)
+{
+	size_t len = strlen(path);
+	const char *b;
+	char *dot;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (b = path + len; b > path && b[-1] != '/'; b--)
+		;
+	snprintf(buf, n, "%.*s", (int)(path + len - b), b);
+	dot = dir ? NULL : strrchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = 0;
+}
+
+static bool is_json_name(const char *f)
+{
+	size_t len = strlen(f);
+
+	return len > 5 && f[0] != '.' && !strcmp(f + len - 5, ".json");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The names of the *.json files directly in dir, sorted.
+ * Return: 0 and *names (each and the array to free), or -errno with err set.
+ */
+static int list_json(const char *dir, char ***names, size_t *n, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t cap = 0;
+	int ret = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot open the directory: %s", dir, strerror(errno));
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!is_json_name(de->d_name))
+			continue;
+		if (*n == cap) {
+			char **nn = realloc(*names, (cap = cap ? cap * 2 : 16) * sizeof(*nn));
+
+			if (!nn) {
+				ret = -ENOMEM;
+				break;
+			}
+			*names = nn;
+		}
+		if (!((*names)[*n] = strdup(de->d_name))) {
+			ret = -ENOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	if (ret)
+		snprintf(err, errlen, "%s: out of memory", dir);
+	else if (!*n)
+		snprintf(err, errlen, "%s: no fio JSON file (*.json) in this directory; a results "
+			 "directory is what jobs/run -o DIR writes", dir), ret = -ENOENT;
+	else
+		qsort(*names, *n, sizeof(**names), cmp_str);
+	return ret;
+}
+
+/* Load every *.json of dir into rv. Return: 0 or -errno with err set. */
+static int load_dir(const char *dir, struct runvec *rv, char *err, size_t errlen)
+{
+	size_t n, len = strlen(dir);
+	char **names;
+	int ret = list_json(dir, &names, &n, err, errlen);
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct nv_run *run = runvec_push(rv);
+		char *path;
+
+		if (!run || asprintf(&path, "%.*s/%s", (int)len, dir, names[i]) < 0) {
+			snprintf(err, errlen, "%s: out of memory", dir);
+			ret = -ENOMEM;
+			break;
+		}
+		ret = nv_fio_load(path, run, err, errlen);
+		free(path);
+		if (!ret)
+			rv->n++;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+/* Load one PART (a file or a directory) into rv; *dir says which it was. */
+static int load_part(const char *path, struct runvec *rv, bool *dir, char *err, size_t errlen)
+{
+	struct stat sb;
+	struct nv_run *run;
+	int ret;
+
+	*dir = !stat(path, &sb) && S_ISDIR(sb.st_mode);
+	if (*dir)
+		return load_dir(path, rv, err, errlen);
+	run = runvec_push(rv);
+	if (!run) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	ret = nv_fio_load(path, run, err, errlen);
+	if (!ret)
+		rv->n++;
+	return ret;
+}
+
+/* True when a job of another file of run has the key of job i. */
+static bool key_elsewhere(const struct nv_run *run, size_t i)
+{
+	for (size_t k = 0; k < run->njobs; k++)
+		if (run->jobs[k].part != run->jobs[i].part &&
+		    !strcmp(run->jobs[k].key, run->jobs[i].key))
+			return true;
+	return false;
+}
+
+/* Unique keys in a joined run: "STEM:KEY" for keys found in several files. */
+static int join_keys(struct nv_run *run)
+{
+	char **fresh = calloc(run->njobs + 1, sizeof(*fresh));
+	int ret = 0;
+
+	if (!fresh)
+		return -ENOMEM;
+	for (size_t i = 0; i < run->njobs && !ret; i++) {
+		char stem[256];
+
+		if (!key_elsewhere(run, i))
+			continue;
+		path_stem(stem, sizeof(stem), run->parts[run->jobs[i].part], false);
+		if (asprintf(&fresh[i], "%s:%s", stem, run->jobs[i].key) < 0) {
+			fresh[i] = NULL;
+			ret = -ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < run->njobs; i++) {
+		if (!fresh[i])
+			continue;
+		if (ret) {
+			free(fresh[i]);
+			continue;
+		}
+		free(run->jobs[i].key);
+		run->jobs[i].key = fresh[i];
+	}
+	free(fresh);
+	return ret;
+}
+
+/* The fio versions of the parts, distinct ones joined with ", ". */
+static char *join_versions(const struct nv_run *parts, size_t n)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t p = 0; p < n; p++)
+		len += strlen(parts[p].fio_version) + 2;
+	s = calloc(1, len);
+	for (size_t p = 0; s && p < n; p++) {
+		bool seen = false;
+
+		for (size_t q = 0; q < p && !seen; q++)
+			seen = !strcmp(parts[q].fio_version, parts[p].fio_version);
+		if (!seen)
+			sprintf(s + strlen(s), "%s%s", *s ? ", " : "", parts[p].fio_version);
+	}
+	return s;
+}
+
+/* Move the jobs, disks and notes of parts into out (already holding path and parts). */
+static int join_move(struct nv_run *parts, size_t n, struct nv_run *out)
+{
+	size_t njobs = 0, nnotes = 0, ndisks = 0;
+
+	for (size_t p = 0; p < n; p++) {
+		njobs += parts[p].njobs;
+		nnotes += parts[p].nnotes;
+		ndisks += parts[p].ndisks;
+	}
+	out->jobs = calloc(njobs + 1, sizeof(*out->jobs));
+	out->notes = calloc(nnotes + 1, sizeof(*out->notes));
+	out->disks = calloc(ndisks + 1, sizeof(*out->disks));
+	if (!out->jobs || !out->notes || !out->disks)
+		return -ENOMEM;
+	for (size_t p = 0; p < n; p++) {
+		for (size_t j = 0; j < parts[p].njobs; j++) {
+			out->jobs[out->njobs] = parts[p].jobs[j];
+			out->jobs[out->njobs++].part = p;
+		}
+		memcpy(out->notes + out->nnotes, parts[p].notes, parts[p].nnotes * sizeof(char *));
+		out->nnotes += parts[p].nnotes;
+		memcpy(out->disks + out->ndisks, parts[p].disks, parts[p].ndisks * sizeof(*out->disks));
+		out->ndisks += parts[p].ndisks;
+		out->client |= parts[p].client;
+		out->objects += parts[p].objects;
+		/* order-independent, so a+b and b+a are the same run */
+		out->digest += parts[p].digest * 0x9e3779b97f4a7c15ull + (parts[p].digest >> 29);
+		free(parts[p].jobs);
+		free(parts[p].notes);
+		free(parts[p].disks);
+		parts[p].jobs = NULL;
+		parts[p].notes = NULL;
+		parts[p].disks = NULL;
+		parts[p].njobs = parts[p].nnotes = parts[p].ndisks = 0;
+	}
+	return 0;
+}
+
+int nv_run_join(struct nv_run *parts, size_t n, const char *path, struct nv_run *out)
+{
+	int ret = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	out->path = strdup(path);
+	out->parts = calloc(n + 1, sizeof(*out->parts));
+	out->fio_version = join_versions(parts, n);
+	if (!out->path || !out->parts || !out->fio_version)
+		goto fail;
+	for (; out->nparts < n; out->nparts++)
+		if (!(out->parts[out->nparts] = strdup(parts[out->nparts].path)))
+			goto fail;
+	ret = join_move(parts, n, out);
+	if (!ret)
+		ret = join_keys(out);
+	if (!ret)
+		return 0;
+fail:
+	nv_run_free(out);
+	return ret;
+}
+
+/* Label of a repeat made of files only: the directory they all are in, or "". */
+static void common_dir(char *buf, size_t n, const struct nv_run *parts, size_t np)
+{
+	const char *p0 = parts[0].path, *s0 = strrchr(p0, '/');
+
+	*buf = 0;
+	if (!s0 || s0 == p0)
+		return;
+	for (size_t p = 1; p < np; p++) {
+		const char *s = strrchr(parts[p].path, '/');
+
+		if (!s || s - parts[p].path != s0 - p0 || strncmp(p0, parts[p].path, (size_t)(s0 - p0)))
+			return;
+	}
+	snprintf(buf, n, "%.*s", (int)(s0 - p0), p0);
+	path_stem(buf, n, buf, true);
+	if (!strcmp(buf, ".") || !strcmp(buf, ".."))
+		*buf = 0;
+}
+
+/*
+ * Load one REPEAT (PART[+PART...]) into *out, its default label into *label.
+ * Return: 0 or -errno with err set.
+ */
+static int load_repeat(const char *text, struct nv_run *out, char **label, char *err,
+		       size_t errlen)
+{
+	struct stat sb;
+	struct runvec rv = { 0 };
+	bool whole = !stat(text, &sb), dir = false, anydir = false;
+	char *copy = strdup(text), *save = NULL, *tok, name[256] = "";
+	size_t npieces = 0;
+	int ret = 0;
+
+	if (!copy) {
+		snprintf(err, errlen, "%s: out of memory", text);
+		return -ENOMEM;
+	}
+	for (tok = whole ? copy : strtok_r(copy, "+", &save); tok && !ret;
+	     tok = whole ? NULL : strtok_r(NULL, "+", &save), npieces++) {
+		ret = load_part(tok, &rv, &dir, err, errlen);
+		if (!npieces)
+			path_stem(name, sizeof(name), tok, dir);
+		anydir |= dir;
+	}
+	free(copy);
+	if (!ret && !rv.n) {
+		snprintf(err, errlen, "run '%s' names no file", text);
+		ret = -EINVAL;
+	}
+	if (!ret && npieces > 1 && !anydir)
+		common_dir(name, sizeof(name), rv.v, rv.n);
+	if (!ret && !*name)
+		path_stem(name, sizeof(name), rv.v[0].path, false);
+	if (!ret && npieces == 1 && !dir) {
+		*out = rv.v[0];	/* a plain file: no join */
+		rv.n = 0;
+	} else if (!ret && nv_run_join(rv.v, rv.n, text, out)) {
+		snprintf(err, errlen, "%s: out of memory", text);
+		ret = -ENOMEM;
+	}
+	if (!ret && !(*label = strdup(name))) {
+		nv_run_free(out);
+		snprintf(err, errlen, "%s: out of memory", text);
+		ret = -ENOMEM;
+	}
+	runvec_free(&rv);
+	return ret;
+}
+
+/* True when run holds a job keyed key. */
+static bool has_key(const struct nv_run *run, const char *key)
+{
+	for (size_t j = 0; j < run->njobs; j++)
+		if (!strcmp(run->jobs[j].key, key))
+			return true;
+	return false;
+}
+
+/* "randread, seqwrite, ..." (at most 6 keys) into buf. */
+static void list_keys(char *buf, size_t n, const struct nv_run *run)
+{
+	size_t len = 0;
+
+	snprintf(buf, n, "%s", run->njobs ? "" : "no job");
+	for (size_t j = 0; j < run->njobs && j <= 6 && len < n; j++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", j ? ", " : "",
+					j < 6 ? run->jobs[j].key : "...");
+}
+
+/* True when a and b hold the same set of job keys. */
+static bool same_jobs(const struct nv_run *a, const struct nv_run *b)
+{
+	for (size_t j = 0; j < a->njobs; j++)
+		if (!has_key(b, a->jobs[j].key))
+			return false;
+	for (size_t j = 0; j < b->njobs; j++)
+		if (!has_key(a, b->jobs[j].key))
+			return false;
+	return true;
+}
+
+/*
+ * Repeats must hold the same jobs; files holding different ones are parts
+ * of one run.  Return: 0, or -EINVAL with err saying how to join them.
+ */
+static int check_repeats(const char *arg, const struct nv_runset *rs, char *err, size_t errlen)
+{
+	char ka[512], kb[512];
+
+	for (size_t k = 1; k < rs->nruns; k++) {
+		const struct nv_run *a = &rs->runs[0], *b = &rs->runs[k];
+
+		if (same_jobs(a, b))
+			continue;
+		list_keys(ka, sizeof(ka), a);
+		list_keys(kb, sizeof(kb), b);
+		snprintf(err, errlen, "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
+			 "they are not repeats of one configuration; if they are parts of one run of "
+			 "a suite, join them with '+' (%s+%s) or give the directory that holds them",
+			 arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Add the loaded repeat at rs->runs[rs->nruns] unless it repeats one already there. */
+static void add_repeat(struct nv_runset *rs)
+{
+	struct nv_run *run = &rs->runs[rs->nruns];
+
+	for (size_t i = 0; i < run->nnotes; i++)
+		nv_note_add(&rs->notes, &rs->nnotes, "%s", run->notes[i]);
+	for (size_t k = 0; k < rs->nruns; k++) {
+		if (rs->runs[k].digest != run->digest)
+			continue;
+		nv_note_add(&rs->notes, &rs->nnotes, "%s is the same fio output as %s; counted once",
+			    run->path, rs->runs[k].path);
+		nv_run_free(run);
+		free(rs->labels[rs->nruns]);
+		rs->labels[rs->nruns] = NULL;
+		return;
+	}
+	rs->nruns++;
+}
+
+int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errlen)
+{
+	struct stat sb;
+	char *copy = strdup(arg), *save = NULL, *tok;
+	size_t max = strlen(arg) / 2 + 2;
+	bool whole = !stat(arg, &sb);
+	int ret = 0;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->runs = calloc(max, sizeof(*rs->runs));
+	rs->labels = calloc(max, sizeof(*rs->labels));
+	if (!copy || !rs->runs || !rs->labels) {
+		snprintf(err, errlen, "%s: out of memory", arg);
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (tok = whole ? copy : strtok_r(copy, ",", &save); tok && !ret;
+	     tok = whole ? NULL : strtok_r(NULL, ",", &save)) {
+		ret = load_repeat(tok, &rs->runs[rs->nruns], &rs->labels[rs->nruns], err, errlen);
+		if (!ret)
+			add_repeat(rs);
+	}
+	if (!ret && !rs->nruns) {
+		snprintf(err, errlen, "run '%s' names no file", arg);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = check_repeats(arg, rs, err, errlen);
+out:
+	free(copy);
+	if (ret)
+		nv_runset_free(rs);
+	return ret;
+}
+
+void nv_runset_free(struct nv_runset *rs)
+{
+	for (size_t k = 0; k < rs->nruns; k++) {
+		nv_run_free(&rs->runs[k]);
+		free(rs->labels[k]);
+	}
+	for (size_t i = 0; i < rs->nnotes; i++)
+		free(rs->notes[i]);
+	free(rs->notes);
+	free(rs->runs);
+	free(rs->labels);
+	memset(rs, 0, sizeof(*rs));
+}
+
+char *nv_runset_label(const struct nv_runset *rs)
+{
+	const char *first = rs->labels[0];
+	size_t len = strlen(first);
+	char *s;
+
+	for (size_t k = 1; k < rs->nruns; k++) {
+		size_t i = 0;
+
+		while (i < len && first[i] == rs->labels[k][i])
+			i++;
+		len = i;
+	}
+	while (rs->nruns > 1 && len && strchr("-_. ", first[len - 1]))
+		len--;
+	if (!len)
+		len = strlen(first);
+	s = strndup(first, len);
+	return s;
+}

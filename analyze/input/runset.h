@@ -1,0 +1,61 @@
+/*
+ * runset.h - one RUN argument of nvanalyze: the repeats of one
+ * configuration, each one run of the suite made of one or more fio JSON files.
+ *
+ *   RUN    := REPEAT[,REPEAT...]        repeated runs (comma-separated)
+ *   REPEAT := PART[+PART...]            one run made of several files
+ *   PART   := FILE | DIRECTORY          a directory: all its *.json files
+ *
+ * A directory is what jobs/run writes (results/HOST/: NAME.json per job
+ * file, traces in traces/NAME/): all its fio JSON files together are one
+ * run of the suite.  Any argument or piece that names an existing file or
+ * directory is taken whole (commas and '+' in names work).  The repeats
+ * must hold the same set of jobs: files that hold different jobs are parts
+ * of one run, and the message says how to join them.
+ */
+#ifndef NV_ANALYZE_RUNSET_H
+#define NV_ANALYZE_RUNSET_H
+
+#include <stddef.h>
+
+#include "analyze/input/fiojson.h"
+
+struct nv_runset {
+	size_t nruns;
+	struct nv_run *runs;	/* the repeats */
+	char **labels;		/* [nruns]: each repeat's default label */
+	size_t nnotes;
+	char **notes;		/* warnings for stderr */
+};
+
+/*
+ * Load the RUN argument arg.  The same fio output given twice as repeats is
+ * counted once (a note).  Return: 0 and *rs filled (free with
+ * nv_runset_free), or -errno / -EINVAL with a message naming the file, the
+ * argument and the fix in err (and nothing to free).
+ */
+int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errlen);
+
+void nv_runset_free(struct nv_runset *rs);
+
+/*
+ * Join parts[0..n) (each loaded from one file) into one run named path:
+ * their jobs in order, each remembering its file (nv_job_file); a job name
+ * found in several files gets the key "STEM:KEY" (STEM: its file's name
+ * without .json) so that keys stay unique.  The parts are emptied into out
+ * (free them with nv_run_free all the same).
+ * Return: 0 or -ENOMEM.
+ */
+int nv_run_join(struct nv_run *parts, size_t n, const char *path, struct nv_run *out);
+
+/*
+ * The default label of a side: for a directory its name (results/i7i/ ->
+ * i7i), for a file its name without extension, for a '+' join the name of
+ * the directory all its files are in (else the first file's); for repeats
+ * the common prefix of theirs without a trailing separator
+ * (results/i7i-1,results/i7i-2 -> i7i), or the first one's.
+ * Return: a string to free, or NULL (out of memory).
+ */
+char *nv_runset_label(const struct nv_runset *rs);
+
+#endif
