@@ -113,11 +113,6 @@ struct side_store {
 	char *label;
 };
 
-struct side_list {
-	const struct side_store *st;
-	size_t n;
-};
-
 static int __attribute__((format(printf, 1, 2)))
 usage_error(const char *fmt, ...)
 {
@@ -413,19 +408,6 @@ static int check_lat(const struct side_store *st, size_t n, const struct opts *o
 	return 0;
 }
 
-/* The label of the side a run belongs to. */
-static const char *run_label(const struct nv_run *run, void *arg)
-{
-	const struct side_store *st = ((const struct side_list *)arg)->st;
-	size_t n = ((const struct side_list *)arg)->n;
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < st[i].side.nruns; k++)
-			if (&st[i].runs[k] == run)
-				return st[i].label;
-	return "?";
-}
-
 /* The side index of a --trace RUN (label or position); -1 after an error. */
 static int trace_side(const struct side_store *st, size_t n, const char *run, const char *arg)
 {
@@ -534,12 +516,11 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
  * the figures when gnuplot is missing).
  * Return: 0, or -errno after printing the error.
  */
-static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
-			struct side_list *sl)
+static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_traceset *ts)
 {
 	struct nv_outdir_result res;
 	char err[1024] = "";
-	int ret = nv_outdir_write(dir, r, ts, run_label, sl, &res, err, sizeof(err));
+	int ret = nv_outdir_write(dir, r, ts, &res, err, sizeof(err));
 
 	if (!ret && !res.gnuplot)
 		fprintf(stderr, "nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
@@ -552,9 +533,9 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 			res.rendered ? ", rendered" : ", not rendered");
 	return ret;
 }
+
 static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
 {
-	struct side_list sl = { st, n };
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_report r;
 	char err[512];
@@ -563,8 +544,10 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 
 	if (!sides)
 		return 2;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		sides[i] = st[i].side;
+		sides[i].traces = ts;
+	}
 	ret = find_baseline(st, n, o->baseline, &base);
 	if (ret)
 		goto out;
@@ -581,10 +564,10 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		ret = 2;
 	} else if (nv_report_print(stdout, &r, o->format) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
-		    nv_tracereport_print(stdout, ts, run_label, &sl, o->format)) || fflush(stdout)) {
+		    nv_tracereport_print(stdout, ts, nv_report_run_label, &r, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
 		ret = 2;
-	} else if (o->outdir && write_outdir(o->outdir, &r, ts, &sl)) {
+	} else if (o->outdir && write_outdir(o->outdir, &r, ts)) {
 		ret = 2;
 	} else if (r.claims_failed) {
 		fprintf(stderr, "nvanalyze: some claims are not met\n");

@@ -146,6 +146,157 @@ int nv_figdata_bins_add(struct nv_bin **acc, size_t *nacc, const struct nv_bin *
 	return 0;
 }
 
+/*
+ * The trace operation of direction d.
+ * Return: the op, or -1 (sync, mixed).
+ */
+static int dir_op(enum nv_dir d)
+{
+	for (unsigned op = 0; op < NVT_OP__MAX; op++)
+		if (nv_op_dir(op) == (int)d)
+			return (int)op;
+	return -1;
+}
+
+/*
+ * The trace operation state behind source x of block b, when its CDF can
+ * come from the traces.
+ * Return: the state, or NULL.
+ */
+static const struct nv_tan_op *src_trace(const struct nv_block *b, const struct nv_source *x)
+{
+	int op = dir_op(b->dir);
+
+	if (!x->traces || op < 0 || b->lat != NV_LAT_CLAT)
+		return NULL;
+	if (!x->traces->tan.op[op].hist || !x->traces->tan.op[op].records)
+		return NULL;
+	return &x->traces->tan.op[op];
+}
+
+/*
+ * One curve from source x alone: traces, else bins, else percentiles.
+ * Return: 0 (c->src NV_CDF_NONE when it has none), or -ENOMEM.
+ */
+static int src_cdf(const struct nv_block *b, const struct nv_source *x, struct nv_cdf *c)
+{
+	const struct nv_latstat *ls = &x->job->dir[b->dir].lat[b->lat];
+	const struct nv_tan_op *t = src_trace(b, x);
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (t)
+		ret = nv_figdata_cdf_hist(t->hist, t->records, c);
+	else if (ls->nbins)
+		ret = nv_figdata_cdf_bins(ls->bins, ls->nbins, c);
+	else if (ls->npoints)
+		ret = nv_figdata_cdf_pcts(ls->points, ls->npoints, c);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+/*
+ * The pooled curve of the active sources act[0..n): histograms when all
+ * have traces, bins when all have bins.
+ * Return: 0 (c->src NV_CDF_NONE when they cannot be pooled), or -ENOMEM.
+ */
+static int pooled_cdf(const struct nv_block *b, const struct nv_source *const *act, size_t n,
+		      struct nv_cdf *c)
+{
+	bool traces = true, bins = true;
+	uint64_t *h = NULL, ios = 0;
+	struct nv_bin *acc = NULL;
+	size_t nacc = 0;
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < n; i++) {
+		traces &= src_trace(b, act[i]) != NULL;
+		bins &= act[i]->job->dir[b->dir].lat[b->lat].nbins > 0;
+	}
+	if (traces) {
+		if (!(h = calloc(NV_EXACT_NBUCKETS, sizeof(*h))))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			nv_figdata_hist_add(h, src_trace(b, act[i])->hist);
+			ios += src_trace(b, act[i])->records;
+		}
+		ret = nv_figdata_cdf_hist(h, ios, c);
+	} else if (bins) {
+		for (size_t i = 0; i < n && !ret; i++) {
+			const struct nv_latstat *ls = &act[i]->job->dir[b->dir].lat[b->lat];
+
+			ret = nv_figdata_bins_add(&acc, &nacc, ls->bins, ls->nbins);
+		}
+		if (!ret)
+			ret = nv_figdata_cdf_bins(acc, nacc, c);
+	}
+	free(h);
+	free(acc);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+/*
+ * One curve per active source, for sources that cannot be pooled.
+ * Return: 0 or -ENOMEM.
+ */
+static int per_run_cdfs(const struct nv_block *b, size_t s, const struct nv_source *const *act,
+			size_t n, struct nv_side_cdf *sc)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct nv_cdf c;
+
+		if (src_cdf(b, act[i], &c))
+			return -ENOMEM;
+		if (c.src == NV_CDF_NONE)
+			continue;
+		sc->src[sc->ncurves] = (size_t)(act[i] - b->src[s]);
+		sc->curve[sc->ncurves++] = c;
+	}
+	return 0;
+}
+
+int nv_figdata_side_cdf(const struct nv_block *b, size_t s, struct nv_side_cdf *sc)
+{
+	const struct nv_source **act = calloc(b->nsrc[s] + 1, sizeof(*act));
+	size_t n = 0;
+	int ret = -ENOMEM;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->curve = calloc(b->nsrc[s] + 1, sizeof(*sc->curve));
+	sc->src = calloc(b->nsrc[s] + 1, sizeof(*sc->src));
+	if (!act || !sc->curve || !sc->src)
+		goto out;
+	for (size_t k = 0; k < b->nsrc[s]; k++)
+		if (nv_dir_active(&b->src[s][k].job->dir[b->dir]))
+			act[n++] = &b->src[s][k];
+	ret = 0;
+	if (!n)
+		goto out;
+	ret = n == 1 ? src_cdf(b, act[0], &sc->curve[0]) : pooled_cdf(b, act, n, &sc->curve[0]);
+	if (ret)
+		goto out;
+	if (sc->curve[0].src != NV_CDF_NONE) {
+		sc->pooled = n;
+		sc->ncurves = 1;
+	} else if (n > 1) {
+		ret = per_run_cdfs(b, s, act, n, sc);
+	}
+out:
+	free(act);
+	if (ret)
+		nv_figdata_side_cdf_free(sc);
+	return ret;
+}
+
+void nv_figdata_side_cdf_free(struct nv_side_cdf *sc)
+{
+	for (size_t i = 0; i < sc->ncurves; i++)
+		nv_figdata_cdf_free(&sc->curve[i]);
+	free(sc->curve);
+	free(sc->src);
+	memset(sc, 0, sizeof(*sc));
+}
+
 int nv_figdata_cdf_write(FILE *f, const struct nv_cdf *c)
 {
 	for (size_t k = 0; k < c->n; k++)

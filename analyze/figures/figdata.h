@@ -82,6 +82,28 @@ void nv_figdata_hist_add(uint64_t *acc, const uint64_t *hist);
  */
 int nv_figdata_bins_add(struct nv_bin **acc, size_t *nacc, const struct nv_bin *bins, size_t nbins);
 
+/* The CDF curves of one side of a block. */
+struct nv_side_cdf {
+	size_t pooled;		/* runs pooled into curve[0]; 0: one curve per run */
+	size_t ncurves;
+	struct nv_cdf *curve;	/* [ncurves] */
+	size_t *src;		/* [ncurves]: per-run curves, the index in b->src[s] */
+};
+
+/*
+ * Side s's latency CDF in block b, from the block's sources (the runs of
+ * the side that did IOs in the direction): the traces' histograms of all of
+ * them pooled when every one has traces (completion latency only), else
+ * fio's json+ bins of all of them pooled when every one has bins, else one
+ * curve per run from its best source.  One run is a pool of one.
+ * Return: 0 (sc->ncurves 0 when the side has no CDF), or -ENOMEM.  Free
+ * with nv_figdata_side_cdf_free.
+ */
+int nv_figdata_side_cdf(const struct nv_block *b, size_t s, struct nv_side_cdf *sc);
+
+/* Return: nothing; sc is emptied. */
+void nv_figdata_side_cdf_free(struct nv_side_cdf *sc);
+
 /*
  * Write the points as "latency_us cdf exceedance" rows.
  * Return: 0, or -EIO when the stream failed.

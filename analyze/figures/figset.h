@@ -26,8 +26,6 @@ struct nv_figset {
 	const char *dir;
 	const struct nv_report *r;
 	const struct nv_traceset *ts;
-	const char *(*label)(const struct nv_run *, void *);
-	void *arg;
 	size_t nfig;
 	struct nv_fig *fig;	/* [NV_FIGSET_MAX] */
 	bool approx_cdf;	/* some CDF came from fio's bins or percentiles */

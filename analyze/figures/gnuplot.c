@@ -78,10 +78,14 @@ void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p)
 		const struct nv_gp_curve *c = &p->curves[i];
 		bool exact = c->src == NV_CDF_TRACE;
 
+		char dt[32] = "";
+
 		nv_gnuplot_str(t, sizeof(t), c->title);
-		fprintf(f, "%s\\\n    \"%s\" using 1:%s with %s lt %u title \"%s%s%s%s\" noenhanced",
+		if (c->dt)
+			snprintf(dt, sizeof(dt), " dt %u", c->dt);
+		fprintf(f, "%s\\\n    \"%s\" using 1:%s with %s lt %u%s title \"%s%s%s%s\" noenhanced",
 			i ? ", " : "", c->data, p->exceedance ? "($3 > 0 ? $3 : 1/0)" : "2",
-			c->src == NV_CDF_PCT ? "linespoints" : "steps", c->lt, t, exact ? "" : " (",
+			c->src == NV_CDF_PCT ? "linespoints" : "steps", c->lt, dt, t, exact ? "" : " (",
 			exact ? "" : nv_figdata_src_text(c->src), exact ? "" : ")");
 	}
 	fprintf(f, "\n");

@@ -37,6 +37,7 @@ struct nv_gp_curve {
 	const char *title;	/* key entry, e.g. the side's label */
 	enum nv_cdf_src src;	/* approximate sources are named in the key */
 	unsigned lt;		/* line type, from 1 */
+	unsigned dt;		/* dash type, from 1; 0: the line type's own */
 };
 
 struct nv_gp_cdf {

@@ -4,6 +4,7 @@
  * text from gnuplot.c, rendering from plot.c, report.md from report_md.c.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -71,7 +72,20 @@ static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv
 			      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
- * Add a figure named by fmt to the list.
+ * Whether a figure of the list is named name.
+ * Return: true if one is.
+ */
+static bool fig_named(const struct nv_figset *o, const char *name)
+{
+	for (size_t i = 0; i < o->nfig; i++)
+		if (!strcmp(o->fig[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Add a figure named by fmt to the list; a name already taken (two labels
+ * with the same slug) gets "_2", "_3" ...
  * Return: the figure, or NULL when the list is full (NV_FIGSET_MAX).
  */
 static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
@@ -82,11 +96,19 @@ static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv
 
 	if (o->nfig == NV_FIGSET_MAX)
 		return NULL;
-	f = &o->fig[o->nfig++];
+	f = &o->fig[o->nfig];
 	memset(f, 0, sizeof(*f));
 	va_start(ap, fmt);
 	vsnprintf(f->name, sizeof(f->name), fmt, ap);
 	va_end(ap);
+	if (fig_named(o, f->name)) {
+		char base[sizeof(f->name)];
+
+		snprintf(base, sizeof(base), "%s", f->name);
+		for (unsigned k = 2; fig_named(o, f->name); k++)
+			snprintf(f->name, sizeof(f->name), "%.240s_%u", base, k);
+	}
+	o->nfig++;
 	f->block = block;
 	f->jt = jt;
 	return f;
@@ -119,138 +141,130 @@ static int close_script(const struct nv_figset *o, FILE *f, const struct nv_fig 
 
 /* ---- CDFs -------------------------------------------------------------- */
 
-static const struct nv_job *side_job(const struct nv_figset *o, size_t s, const char *key,
-				     const struct nv_run **run, size_t *jidx)
+/* The curves of one block's CDF figure, with the names of their data files. */
+struct cdf_set {
+	size_t n;
+	struct nv_gp_curve cv[NV_FIGSET_MAX];
+	char data[NV_FIGSET_MAX][PATH_MAX / 4];
+	char title[NV_FIGSET_MAX][300];
+	double ymin;
+	bool pooled, per_run;	/* some side's repeats pooled / drawn one by one */
+};
+
+/*
+ * The data file's first line: what the curve shows, from which files.
+ * Return: nothing.
+ */
+static void cdf_header(FILE *f, const struct nv_figset *o, const struct nv_block *b, size_t s,
+		       const struct nv_side_cdf *sc, size_t i)
+{
+	const char *src = nv_figdata_src_text(sc->curve[i].src);
+	const struct nv_source *x = &b->src[s][sc->pooled ? 0 : sc->src[i]];
+
+	if (sc->pooled > 1) {
+		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", b->key, nv_dir_name(b->dir),
+			o->r->sides[s].label, sc->pooled);
+		for (size_t k = 0; k < b->nsrc[s]; k++)
+			fprintf(f, "%s%s", k ? ", " : "", b->src[s][k].rp->path);
+		fprintf(f, "): %s, %" PRIu64 " IOs\n", src, sc->curve[i].ios);
+	} else {
+		fprintf(f, "# %s %s, run %s (%s): %s\n", b->key, nv_dir_name(b->dir),
+			sc->pooled ? o->r->sides[s].label : nv_report_run_label(x->rp, (void *)o->r),
+			x->rp->path, src);
+	}
+	fprintf(f, "# latency_us cdf exceedance(1-cdf)\n");
+}
+
+/*
+ * Write side s's CDF curves of block b to data/ and add them to cs.
+ * Return: 0, or -errno with the message in o->err.
+ */
+static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, struct cdf_set *cs)
 {
 	const struct nv_side *side = &o->r->sides[s];
+	char slug[200], lab[256];
+	struct nv_side_cdf sc;
+	int ret = nv_figdata_side_cdf(b, s, &sc);
 
-	for (size_t k = 0; k < side->nruns; k++)
-		for (size_t j = 0; j < side->runs[k].njobs; j++)
-			if (!strcmp(side->runs[k].jobs[j].key, key)) {
-				*run = &side->runs[k];
-				*jidx = j;
-				return &side->runs[k].jobs[j];
-			}
-	return NULL;
-}
-
-static const struct nv_jobtraces *find_jt(const struct nv_figset *o, const struct nv_run *run,
-					  size_t j)
-{
-	for (size_t i = 0; i < o->ts->n; i++)
-		if (o->ts->jt[i].run == run && o->ts->jt[i].job == j && o->ts->jt[i].analyzed)
-			return &o->ts->jt[i];
-	return NULL;
-}
-
-static int dir_op(enum nv_dir d)
-{
-	for (unsigned op = 0; op < NVT_OP__MAX; op++)
-		if (nv_op_dir(op) == (int)d)
-			return (int)op;
-	return -1;
-}
-
-/*
- * The CDF of side s in block b: from the traces, else fio's bins, else
- * fio's percentile list.
- * Return: 0 (c->src NV_CDF_NONE when the side has none), or -ENOMEM.
- */
-static int side_cdf(const struct nv_figset *o, const struct nv_block *b, size_t s,
-		    const struct nv_run **run, struct nv_cdf *c)
-{
-	const struct nv_jobtraces *jt;
-	const struct nv_latstat *ls;
-	const struct nv_job *j;
-	int op = dir_op(b->dir), ret = 0;
-	size_t ji;
-
-	memset(c, 0, sizeof(*c));
-	j = side_job(o, s, b->key, run, &ji);
-	if (!j || !nv_dir_active(&j->dir[b->dir]))
-		return 0;
-	jt = find_jt(o, *run, ji);
-	ls = &j->dir[b->dir].lat[b->lat];
-	if (jt && op >= 0 && jt->tan.op[op].hist && jt->tan.op[op].records && b->lat == NV_LAT_CLAT)
-		ret = nv_figdata_cdf_hist(jt->tan.op[op].hist, jt->tan.op[op].records, c);
-	else if (ls->nbins)
-		ret = nv_figdata_cdf_bins(ls->bins, ls->nbins, c);
-	else if (ls->npoints)
-		ret = nv_figdata_cdf_pcts(ls->points, ls->npoints, c);
-	return ret == -ENOMEM ? ret : 0;
-}
-
-/*
- * Write data/NAME of side s's CDF in block b.
- * Return: 0 (*src NV_CDF_NONE when the side has no CDF), or -errno with the
- * message in o->err.
- */
-static int write_cdf(struct nv_figset *o, const struct nv_block *b, size_t s, const char *rel,
-		     double *ymin, enum nv_cdf_src *src)
-{
-	const struct nv_run *run = NULL;
-	struct nv_cdf c;
-	FILE *f;
-	int ret;
-
-	*src = NV_CDF_NONE;
-	ret = side_cdf(o, b, s, &run, &c);
-	if (ret || c.src == NV_CDF_NONE)
+	if (ret) {
+		snprintf(o->err, o->errlen, "-o: out of memory");
 		return ret;
-	ret = nv_outdir_open(o, rel, &f);
-	if (ret)
-		goto out;
-	fprintf(f, "# %s %s, run %s (%s): %s\n# latency_us cdf exceedance(1-cdf)\n", b->key,
-		nv_dir_name(b->dir), o->r->sides[s].label, run->path, nv_figdata_src_text(c.src));
-	nv_figdata_cdf_write(f, &c);
-	ret = nv_outdir_close(o, f, rel);
-	if (ret)
-		goto out;
-	*ymin = fmin(*ymin, c.rarest);
-	*src = c.src;
-	if (c.src != NV_CDF_TRACE)
-		o->approx_cdf = true;
-out:
-	nv_figdata_cdf_free(&c);
+	}
+	nv_slug(slug, sizeof(slug), b->key);
+	for (size_t i = 0; i < sc.ncurves && cs->n < NV_FIGSET_MAX && !ret; i++) {
+		const struct nv_source *x = &b->src[s][sc.pooled ? 0 : sc.src[i]];
+		struct nv_gp_curve *c = &cs->cv[cs->n];
+		FILE *f;
+
+		nv_slug(lab, sizeof(lab), sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
+		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%s_%s_%s.dat", slug,
+			 nv_dir_name(b->dir), lab);
+		if (sc.pooled > 1)
+			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s (%zu runs pooled)",
+				 side->label, sc.pooled);
+		else
+			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s", sc.pooled ?
+				 side->label : nv_report_run_label(x->rp, (void *)o->r));
+		if ((ret = nv_outdir_open(o, cs->data[cs->n], &f)))
+			break;
+		cdf_header(f, o, b, s, &sc, i);
+		nv_figdata_cdf_write(f, &sc.curve[i]);
+		if ((ret = nv_outdir_close(o, f, cs->data[cs->n])))
+			break;
+		*c = (struct nv_gp_curve){ .data = cs->data[cs->n], .title = cs->title[cs->n],
+					   .src = sc.curve[i].src, .lt = (unsigned)s + 1,
+					   .dt = sc.pooled ? 0 : (unsigned)i + 1 };
+		cs->n++;
+		cs->ymin = fmin(cs->ymin, sc.curve[i].rarest);
+		if (sc.curve[i].src != NV_CDF_TRACE)
+			o->approx_cdf = true;
+	}
+	cs->pooled |= sc.pooled > 1;
+	cs->per_run |= sc.ncurves && !sc.pooled;
+	nv_figdata_side_cdf_free(&sc);
 	return ret;
+}
+
+/*
+ * How a CDF figure shows repeats, for its caption.
+ * Return: a static string ("" without repeats).
+ */
+static const char *repeats_note(const struct cdf_set *cs)
+{
+	if (cs->pooled && cs->per_run)
+		return "; repeats: the IOs of a side's runs pooled where every run has traces "
+		       "(or fio bins), else one curve per run";
+	if (cs->pooled)
+		return "; a side with repeats: the IOs of all its runs pooled";
+	if (cs->per_run)
+		return "; a side with repeats: one curve per run (dashed)";
+	return "";
 }
 
 /*
  * The cdf_* or nines_* script of block bi.
  * Return: 0, or -errno with the message in o->err.
  */
-static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const enum nv_cdf_src *src,
-		      double ymin, struct nv_fig **fig)
+static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const struct cdf_set *cs,
+		      struct nv_fig **fig)
 {
 	const struct nv_block *b = &o->r->blocks[bi];
-	size_t ns = o->r->nsides < 64 ? o->r->nsides : 64, longest = 0;
-	char slug[200], lab[64][256], data[64][PATH_MAX];
-	struct nv_gp_curve cv[64];
-	struct nv_gp_cdf p = { .key = b->key, .dir = b->dir, .lat = b->lat,
-			       .exceedance = exceedance, .ymin = ymin, .curves = cv };
+	struct nv_gp_cdf p = { .key = b->key, .dir = b->dir, .lat = b->lat, .exceedance = exceedance,
+			       .ymin = pow(10, floor(log10(cs->ymin)) - 1),	/* a decade below */
+			       .nkey = cs->n > o->r->nsides ? cs->n : o->r->nsides,
+			       .ncurves = cs->n, .curves = cs->cv };
+	char slug[200];
 	struct nv_fig *fg;
 	FILE *f;
 	int ret;
 
+	for (size_t i = 0; i < cs->n; i++)
+		p.key_below |= strlen(cs->cv[i].title) > 24;
 	nv_slug(slug, sizeof(slug), b->key);
 	fg = new_fig(o, bi, NULL, "%s_%s_%s", exceedance ? "nines" : "cdf", slug, nv_dir_name(b->dir));
 	*fig = fg;
 	if (!fg)
 		return 0;
-	for (size_t s = 0; s < o->r->nsides; s++)
-		if (strlen(o->r->sides[s].label) > longest)
-			longest = strlen(o->r->sides[s].label);
-	p.key_below = longest > 24;
-	p.nkey = o->r->nsides;
-	for (size_t s = 0; s < ns; s++) {
-		if (src[s] == NV_CDF_NONE)
-			continue;
-		nv_slug(lab[s], sizeof(lab[s]), o->r->sides[s].label);
-		snprintf(data[s], sizeof(data[s]), "data/cdf_%s_%s_%s.dat", slug, nv_dir_name(b->dir),
-			 lab[s]);
-		cv[p.ncurves++] = (struct nv_gp_curve){ .data = data[s], .title = o->r->sides[s].label,
-							 .src = src[s], .lt = (unsigned)s + 1 };
-	}
 	ret = open_script(o, fg, &f);
 	if (ret)
 		return ret;
@@ -265,33 +279,31 @@ static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const enu
 static int block_cdfs(struct nv_figset *o, size_t bi)
 {
 	const struct nv_block *b = &o->r->blocks[bi];
-	char slug[200], rel[PATH_MAX], lab[256];
-	enum nv_cdf_src src[64] = { 0 };
 	struct nv_fig *fc = NULL, *fn = NULL;
-	double ymin = 0.1;
-	bool any = false;
-	int ret;
+	struct cdf_set *cs = calloc(1, sizeof(*cs));
+	int ret = 0;
 
-	nv_slug(slug, sizeof(slug), b->key);
-	for (size_t s = 0; s < o->r->nsides && s < 64; s++) {
-		nv_slug(lab, sizeof(lab), o->r->sides[s].label);
-		snprintf(rel, sizeof(rel), "data/cdf_%s_%s_%s.dat", slug, nv_dir_name(b->dir), lab);
-		ret = write_cdf(o, b, s, rel, &ymin, &src[s]);
-		if (ret)
-			return ret;
-		any |= src[s] != NV_CDF_NONE;
+	if (!cs) {
+		snprintf(o->err, o->errlen, "-o: out of memory");
+		return -ENOMEM;
 	}
-	if (!any)
-		return 0;
-	ymin = pow(10, floor(log10(ymin)) - 1);	/* a decade below the rarest point */
-	ret = cdf_script(o, bi, false, src, ymin, &fc);
+	cs->ymin = 0.1;
+	for (size_t s = 0; s < o->r->nsides && !ret; s++)
+		ret = side_cdfs(o, b, s, cs);
+	if (!ret && cs->n)
+		ret = cdf_script(o, bi, false, cs, &fc);
 	if (!ret && fc)
-		ret = cdf_script(o, bi, true, src, ymin, &fn);
-	if (ret || !fc || !fn)
-		return ret;
-	snprintf(fc->caption, sizeof(fc->caption), "Latency CDF, all runs");
-	snprintf(fn->caption, sizeof(fn->caption), "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99");
-	return 0;
+		ret = cdf_script(o, bi, true, cs, &fn);
+	if (!ret && fc && fn) {
+		bool rep = cs->pooled || cs->per_run;
+
+		snprintf(fc->caption, sizeof(fc->caption), "Latency CDF%s%s",
+			 rep ? " of each side" : ", all runs", repeats_note(cs));
+		snprintf(fn->caption, sizeof(fn->caption),
+			 "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99%s", repeats_note(cs));
+	}
+	free(cs);
+	return ret;
 }
 
 /* ---- bars -------------------------------------------------------------- */
@@ -350,9 +362,9 @@ static int block_bars(struct nv_figset *o, size_t bi)
 static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 {
 	const struct nv_tan *t = &jt->tan;
-	const char *label = o->label(jt->run, o->arg);
+	const char *label = nv_report_run_label(jt->run, (void *)o->r);
 	const char *key = jt->run->jobs[jt->job].key;
-	char slug[200], lab[200], dat[PATH_MAX], title[600];
+	char slug[200], lab[200], dat[PATH_MAX], title[600], stem[256];
 	double span = (double)t->span_ns / 1e9, tdiv = span > 3600 ? 60 : 1;
 	unsigned col = 4;
 	struct nv_fig *fg;
@@ -363,17 +375,17 @@ static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 		return 0;
 	nv_slug(slug, sizeof(slug), key);
 	nv_slug(lab, sizeof(lab), label);
-	snprintf(dat, sizeof(dat), "data/ts_%s_%s.dat", slug, lab);
 	snprintf(title, sizeof(title), "%s · %s", key, label);
+	fg = new_fig(o, SIZE_MAX, jt, "tput_%s_%s", slug, lab);
+	if (!fg)
+		return 0;
+	snprintf(stem, sizeof(stem), "%s", fg->name + strlen("tput_"));	/* unique: data, lat_* */
+	snprintf(dat, sizeof(dat), "data/ts_%s.dat", stem);
 	if ((ret = nv_outdir_open(o, dat, &f)))
 		return ret;
 	nv_figdata_series_write(f, jt, tdiv);
 	if ((ret = nv_outdir_close(o, f, dat)))
 		return ret;
-
-	fg = new_fig(o, SIZE_MAX, jt, "tput_%s_%s", slug, lab);
-	if (!fg)
-		return 0;
 	if ((ret = open_script(o, fg, &f)))
 		return ret;
 	nv_gnuplot_tput(f, title, t, dat, tdiv);
@@ -384,7 +396,7 @@ static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
 		if (!t->series[op])
 			continue;
-		fg = new_fig(o, SIZE_MAX, jt, "lat_%s_%s_%s", slug, lab, nvt_op_name(op));
+		fg = new_fig(o, SIZE_MAX, jt, "lat_%s_%s", stem, nvt_op_name(op));
 		if (!fg)
 			return 0;
 		if ((ret = open_script(o, fg, &f)))
@@ -486,7 +498,8 @@ static int write_tables(const struct nv_figset *o)
 			return ret;
 		bad = nv_report_print(f, o->r, t[i].f);
 		if (t[i].f == NV_FMT_MD && !bad)
-			bad = nv_tracereport_print(f, o->ts, o->label, o->arg, NV_FMT_MD);
+			bad = nv_tracereport_print(f, o->ts, nv_report_run_label, (void *)o->r,
+						   NV_FMT_MD);
 		ret = nv_outdir_close(o, f, t[i].name);
 		if (ret)
 			return ret;
@@ -544,11 +557,9 @@ static int write_figures(struct nv_figset *o)
 }
 
 int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
-		    const char *(*label)(const struct nv_run *run, void *arg), void *arg,
 		    struct nv_outdir_result *res, char *err, size_t errlen)
 {
-	struct nv_figset o = { .dir = dir, .r = r, .ts = ts, .label = label, .arg = arg,
-			       .err = err, .errlen = errlen };
+	struct nv_figset o = { .dir = dir, .r = r, .ts = ts, .err = err, .errlen = errlen };
 	int ret;
 
 	memset(res, 0, sizeof(*res));

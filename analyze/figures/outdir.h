@@ -30,14 +30,15 @@ struct nv_outdir_result {
 };
 
 /*
- * Write DIR (created if missing).  A missing gnuplot is not an error: the
+ * Write DIR (created if missing): the figures of r's blocks from their
+ * sources, and of every analyzed entry of ts, labelled as the report labels
+ * their runs.  A missing gnuplot is not an error: the
  * scripts are written and res->gnuplot says so.  When gnuplot fails on a
  * script, the others and report.md are still written.
  * Return: 0, or -errno with a message naming the file in err (-EIO: writing
  * failed or gnuplot failed on a script).
  */
 int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
-		    const char *(*label)(const struct nv_run *run, void *arg), void *arg,
 		    struct nv_outdir_result *res, char *err, size_t errlen);
 
 /*

@@ -74,7 +74,7 @@ int nv_report_md_write(const struct nv_figset *o, bool rendered)
 	md_block_figs(f, o);
 	if (o->ts->n) {
 		fprintf(f, "## From the traces\n\n");
-		if (nv_tracereport_print(f, o->ts, o->label, o->arg, NV_FMT_MD))
+		if (nv_tracereport_print(f, o->ts, nv_report_run_label, (void *)o->r, NV_FMT_MD))
 			ret = -ENOMEM;
 		for (size_t i = 0; i < o->ts->n; i++)
 			md_figs(f, o, SIZE_MAX, &o->ts->jt[i]);

@@ -110,14 +110,6 @@ double nv_cost_per_kiops(double usd_per_hour, double iops)
 
 /* ---- the report -------------------------------------------------------- */
 
-static const struct nv_job *find_job(const struct nv_run *run, const char *key)
-{
-	for (size_t i = 0; i < run->njobs; i++)
-		if (!strcmp(run->jobs[i].key, key))
-			return &run->jobs[i];
-	return NULL;
-}
-
 static bool selected(const struct nv_select *sel, const struct nv_job *j, enum nv_dir d)
 {
 	bool ok = !sel || !sel->njobs;
@@ -137,6 +129,62 @@ static struct nv_block *find_block(struct nv_report *r, const char *key, enum nv
 	return NULL;
 }
 
+/*
+ * The analyzed traces of job j of run in ts.
+ * Return: the entry, or NULL (no traceset, or the job has no traces).
+ */
+static const struct nv_jobtraces *job_traces(const struct nv_traceset *ts, const struct nv_run *run,
+					     size_t j)
+{
+	for (size_t i = 0; ts && i < ts->n; i++)
+		if (ts->jt[i].run == run && ts->jt[i].job == j && ts->jt[i].analyzed)
+			return &ts->jt[i];
+	return NULL;
+}
+
+/*
+ * A new block for key and direction d, at the end of r's list.
+ * Return: the block, or NULL when out of memory.
+ */
+static struct nv_block *new_block(struct nv_report *r, const struct nv_job *job, enum nv_dir d)
+{
+	struct nv_block *b, *nb = realloc(r->blocks, (r->nblocks + 1) * sizeof(*nb));
+
+	if (!nb)
+		return NULL;
+	r->blocks = nb;
+	b = &r->blocks[r->nblocks++];
+	memset(b, 0, sizeof(*b));
+	b->key = strdup(job->key);
+	b->present = calloc(r->nsides, sizeof(*b->present));
+	b->sdesc = calloc(r->nsides, sizeof(*b->sdesc));
+	b->nsrc = calloc(r->nsides, sizeof(*b->nsrc));
+	b->src = calloc(r->nsides, sizeof(*b->src));
+	if (!b->key || !b->present || !b->sdesc || !b->nsrc || !b->src)
+		return NULL;
+	b->dir = d;
+	b->desc = job->desc;
+	b->lat = d == NV_DIR_SYNC ? NV_LAT_TOTAL : r->lat;
+	return b;
+}
+
+/*
+ * Record run k of side s (job j of it) as a source of block b.
+ * Return: 0 or -ENOMEM.
+ */
+static int add_source(struct nv_report *r, struct nv_block *b, size_t s, size_t k, size_t j)
+{
+	const struct nv_run *run = &r->sides[s].runs[k];
+	struct nv_source *n = realloc(b->src[s], (b->nsrc[s] + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	b->src[s] = n;
+	n[b->nsrc[s]++] = (struct nv_source){ .run = k, .rp = run, .job = &run->jobs[j],
+					      .traces = job_traces(r->sides[s].traces, run, j) };
+	return 0;
+}
+
 /* Create the blocks: every (key, direction) present in any run, in order. */
 static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 {
@@ -148,27 +196,15 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 				const struct nv_job *job = &run->jobs[j];
 
 				for (unsigned d = 0; d < NV_DIR_NR; d++) {
-					struct nv_block *b, *nb;
+					struct nv_block *b;
 
 					if (!job->dir[d].present || !selected(sel, job, (enum nv_dir)d))
 						continue;
 					b = find_block(r, job->key, (enum nv_dir)d);
-					if (!b) {
-						nb = realloc(r->blocks, (r->nblocks + 1) * sizeof(*nb));
-						if (!nb)
-							return -ENOMEM;
-						r->blocks = nb;
-						b = &r->blocks[r->nblocks++];
-						memset(b, 0, sizeof(*b));
-						b->key = strdup(job->key);
-						b->present = calloc(r->nsides, sizeof(*b->present));
-						b->sdesc = calloc(r->nsides, sizeof(*b->sdesc));
-						if (!b->key || !b->present || !b->sdesc)
-							return -ENOMEM;
-						b->dir = (enum nv_dir)d;
-						b->desc = job->desc;
-						b->lat = d == NV_DIR_SYNC ? NV_LAT_TOTAL : r->lat;
-					}
+					if (!b && !(b = new_block(r, job, (enum nv_dir)d)))
+						return -ENOMEM;
+					if (add_source(r, b, s, k, j))
+						return -ENOMEM;
 					b->present[s] = true;
 					if (!b->sdesc[s])
 						b->sdesc[s] = job->desc;
@@ -187,18 +223,14 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		      enum nv_metric m, bool fio, double *buf, struct nv_cell *c)
 {
 	const struct nv_side *side = &r->sides[s];
-	size_t n = 0, absent = 0;
+	size_t n = 0;
 	unsigned char src = NV_SRC_NONE;
 
-	for (size_t k = 0; k < side->nruns; k++) {
-		const struct nv_job *j = find_job(&side->runs[k], b->key);
+	for (size_t k = 0; k < b->nsrc[s]; k++) {
+		const struct nv_job *j = b->src[s][k].job;
 		int got;
 		double v, iops;
 
-		if (!j || !j->dir[b->dir].present) {
-			absent++;
-			continue;
-		}
 		if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
@@ -220,7 +252,7 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			break;	/* one price per side, not one per run */
 	}
 	nv_repeats_cell(buf, n, c);
-	c->absent = absent;
+	c->absent = side->nruns - b->nsrc[s];
 	c->src = src;
 }
 
@@ -285,6 +317,52 @@ const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m)
 	return NULL;
 }
 
+/*
+ * r->runs: every run with its label.
+ * Return: 0 or -ENOMEM.
+ */
+static int label_runs(struct nv_report *r)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < r->nsides; s++)
+		n += r->sides[s].nruns;
+	r->runs = calloc(n ? n : 1, sizeof(*r->runs));
+	if (!r->runs)
+		return -ENOMEM;
+	for (size_t s = 0; s < r->nsides; s++) {
+		const struct nv_side *side = &r->sides[s];
+
+		for (size_t k = 0; k < side->nruns; k++) {
+			struct nv_runinfo *ri = &r->runs[r->nruns++];
+			int len;
+
+			ri->run = &side->runs[k];
+			ri->side = s;
+			ri->index = k;
+			if (side->nruns > 1)
+				len = asprintf(&ri->label, "%s run %zu", side->label, k + 1);
+			else
+				len = (ri->label = strdup(side->label)) ? 0 : -1;
+			if (len < 0) {
+				ri->label = NULL;
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+const char *nv_report_run_label(const struct nv_run *run, void *r)
+{
+	const struct nv_report *rep = r;
+
+	for (size_t i = 0; i < rep->nruns; i++)
+		if (rep->runs[i].run == run)
+			return rep->runs[i].label;
+	return "?";
+}
+
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 		    enum nv_latkind lat, const struct nv_select *sel, struct nv_report *r)
 {
@@ -303,7 +381,9 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	buf = calloc(maxruns, sizeof(*buf));
 	if (!buf)
 		return -ENOMEM;
-	ret = collect_blocks(r, sel);
+	ret = label_runs(r);
+	if (!ret)
+		ret = collect_blocks(r, sel);
 	for (size_t i = 0; !ret && i < r->nblocks; i++)
 		ret = fill_rows(r, &r->blocks[i], buf);
 	free(buf);
@@ -320,11 +400,18 @@ void nv_report_free(struct nv_report *r)
 			free(r->blocks[i].rows[k].chg);
 			free(r->blocks[i].rows[k].fio);
 		}
+		for (size_t s = 0; r->blocks[i].src && s < r->nsides; s++)
+			free(r->blocks[i].src[s]);
 		free(r->blocks[i].key);
 		free(r->blocks[i].present);
 		free(r->blocks[i].sdesc);
+		free(r->blocks[i].nsrc);
+		free(r->blocks[i].src);
 	}
 	free(r->blocks);
+	for (size_t i = 0; i < r->nruns; i++)
+		free(r->runs[i].label);
+	free(r->runs);
 	free(r->claims);
 	memset(r, 0, sizeof(*r));
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "analyze/input/fiojson.h"
+#include "analyze/input/jobtraces.h"
 #include "analyze/stats/repeats.h"
 
 enum nv_metric {
@@ -54,6 +55,22 @@ struct nv_side {
 	const struct nv_run *runs;
 	bool have_price;
 	double price;		/* USD per hour */
+	const struct nv_traceset *traces;	/* where the runs' traces are, or NULL */
+};
+
+/* Where a block's numbers of one side came from: one run that has the job. */
+struct nv_source {
+	size_t run;			/* index in the side's runs */
+	const struct nv_run *rp;
+	const struct nv_job *job;
+	const struct nv_jobtraces *traces;	/* the job's analyzed traces, or NULL */
+};
+
+/* A run of the report and its label. */
+struct nv_runinfo {
+	const struct nv_run *run;
+	size_t side, index;		/* its side, its position among the side's runs */
+	char *label;			/* the side's; with repeats "LABEL run K" (K from 1) */
 };
 
 struct nv_row {
@@ -72,6 +89,8 @@ struct nv_block {
 	bool active;			/* some run did IOs in this direction */
 	int error;			/* the first non-zero job error seen */
 	bool *present;			/* [nsides]: some run of the side has it */
+	size_t *nsrc;			/* [nsides]: the side's runs that have it ... */
+	struct nv_source **src;		/* [nsides][nsrc[s]]: ... in run order */
 	size_t nrows;
 	struct nv_row rows[NV_M_NR];
 };
@@ -82,6 +101,8 @@ struct nv_report {
 	size_t nsides, baseline;
 	const struct nv_side *sides;
 	enum nv_latkind lat;
+	size_t nruns;
+	struct nv_runinfo *runs;	/* every run of every side, in order */
 	size_t nblocks;
 	struct nv_block *blocks;
 	size_t nclaims;			/* filled by nv_claims_eval */
@@ -102,8 +123,17 @@ struct nv_select {
 const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m);
 
 /*
+ * The label of a run of report r (a void * for the callbacks of
+ * trace_sections.h and figures/): its side's label, with repeats "LABEL
+ * run K".
+ * Return: the label, or "?" for a run not in the report.
+ */
+const char *nv_report_run_label(const struct nv_run *run, void *r);
+
+/*
  * Build the report: one block per job key and direction found in any run
- * (in first-seen order), rows for every metric.  Returns 0 or -ENOMEM.
+ * (in first-seen order), each side's sources (runs, jobs, analyzed traces
+ * from the side's traceset), rows for every metric.  Returns 0 or -ENOMEM.
  */
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 		    enum nv_latkind lat, const struct nv_select *sel, struct nv_report *r);
