@@ -127,6 +127,9 @@ struct nv_options {
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
 };
 
+/* engine/options.c: the option table fio parses into struct nv_options. */
+extern struct fio_option nv_option_table[];
+
 static inline struct nv_file *nv_file_of(struct fio_file *f)
 {
 	return FILE_ENG_DATA(f);
