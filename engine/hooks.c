@@ -7,8 +7,12 @@
  * registerfiles, sqthread_poll, sqthread_poll_cpu, nonvectored, force_async,
  * nowait), so a job file ports by changing its ioengine line.
  *
- * Per-thread state lives in td->io_ops_data (struct nv_data), per-file state
- * in the file's engine data (struct nv_file).  Submission is batched: queue()
+ * The hooks are the core: they own the per-thread state (struct nv_data,
+ * td->io_ops_data) and the per-file state (struct nv_file), and call the
+ * parts, NVMe passthrough (engine/passthru.c) and the trace
+ * (engine/trace_hook.c), which never call back: they return results and
+ * the hooks record them (completions are counted and handed to fio here
+ * only).  The option table is engine/options.c.  Submission is batched: queue()
  * only fills SQEs, commit() submits them all with one io_uring_enter, and
  * getevents() reaps every available completion in one pass.
  *
@@ -30,9 +34,43 @@
 
 #include "fio.h"
 
-#include "engine/nv_glue.h"
+#include "engine/passthru.h"
+#include "engine/trace_hook.h"
 #include "nvme/nv_target.h"
 #include "engine/nv_util.h"
+
+/*
+ * Per-thread engine state (td->io_ops_data), private to the hooks: the
+ * ring, the submission and completion state, and the state of the two
+ * parts, which the hooks hand to them (passthrough and trace).
+ */
+struct nv_data {
+	struct io_uring ring;
+	int ring_ok;			/* ring set up (and must be torn down) */
+	unsigned int ring_flags;	/* IORING_SETUP_* the ring really has */
+	int ring_fd_registered;		/* io_uring_register_ring_fd() worked (5.18+) */
+	unsigned int depth;		/* ring depth (power of two >= iodepth) */
+	unsigned int iodepth;		/* the job's iodepth before rounding */
+
+	struct io_u **io_u_index;	/* io_u by index, for fixed buffers */
+	struct iovec *iovecs;		/* per io_u iovec (vectored / fixedbufs) */
+	int *fds;			/* registered files */
+
+	unsigned int queued;		/* SQEs filled, not yet submitted */
+	unsigned int queued_ios;	/* io_us accepted by queue(), not yet submitted */
+	unsigned int inflight;		/* submitted, not yet reaped */
+	unsigned int prepped;		/* force_async counter */
+	int warned_poll;		/* hipri hint already printed */
+	int last_res;			/* cqe->res of the CQE being completed */
+
+	void **pending;			/* SQE owners in ring order, not submitted:
+					   io_us, or tagged DSM batches */
+	struct io_u **events;		/* completions reaped by getevents() */
+	unsigned int nr_events;
+
+	struct nv_passthru pt;		/* NVMe passthrough (engine/passthru.c) */
+	struct nv_trace tr;		/* per-IO trace (engine/trace_hook.c) */
+};
 
 
 /*
@@ -46,8 +84,7 @@ static void nv_mark_one(struct thread_data *td, struct nv_data *ld, struct io_u 
 {
 	ld->inflight++;
 	ld->queued_ios--;
-	ld->submit_ns[io_u->index] = now;
-	ld->submit_qd[io_u->index] = ld->inflight > UINT16_MAX ? UINT16_MAX : ld->inflight;
+	nv_trace_submitted(&ld->tr, io_u->index, now, ld->inflight);
 	if (ts) {
 		io_u->issue_time = *ts;
 		io_u_queued(td, io_u);
@@ -67,8 +104,8 @@ static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld
 	if (fill)
 		fio_gettime(&ts, NULL);
 	/* the clock is read only for the trace: in VMs it can be a syscall */
-	now = ld->trace ? nv_now_ns() : 0;
-	ld->last_submit_ns = now;
+	now = ld->tr.w ? nv_now_ns() : 0;
+	ld->tr.last_submit_ns = now;
 	for (i = 0; i < nr; i++) {
 		struct nv_dsm_batch *b = nv_batch_of(owners[i]);
 
@@ -105,7 +142,7 @@ static int nv_prep(struct thread_data *td, struct io_u *io_u)
 		return -EINVAL;
 	}
 	if (nf->kind == NV_TARGET_NVME_CHAR)
-		return nv_nvme_prep(td, td->io_ops_data, io_u);
+		return nv_nvme_prep(td, &((struct nv_data *)td->io_ops_data)->pt, io_u);
 	return 0;
 }
 
@@ -175,7 +212,7 @@ static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
 	ret = nv_target_trim(io_u->file->fd, nf->kind, io_u->offset, io_u->xfer_buflen);
 	io_u->error = ret < 0 ? -ret : 0;
 	ld->inflight--;
-	if (nv_trace_io(td, ld, io_u, ret, ld->trace ? nv_now_ns() : 0))
+	if (nv_trace_io(td, &ld->tr, io_u, ret, ld->tr.w ? nv_now_ns() : 0))
 		io_u->error = EIO;
 	io_u_mark_submit(td, 1);
 	io_u_mark_complete(td, 1);
@@ -188,12 +225,12 @@ static int nv_flush_batch(struct thread_data *td, struct nv_data *ld)
 	struct io_uring_sqe *sqe;
 	struct nv_dsm_batch *b;
 
-	if (!ld->batch_open)
+	if (!ld->pt.batch_open)
 		return 0;
 	sqe = io_uring_get_sqe(&ld->ring);
 	if (!sqe)
 		return -EBUSY;
-	b = nv_nvme_batch_flush(td, ld, sqe);
+	b = nv_nvme_batch_flush(td, &ld->pt, sqe);
 	ld->pending[ld->queued++] = nv_batch_tag(b);
 	return 0;
 }
@@ -207,12 +244,12 @@ static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv
 					       struct io_u *io_u)
 {
 	struct nv_options *o = td->eo;
-	struct nv_dsm_batch *b = ld->batch_open;
+	struct nv_dsm_batch *b = ld->pt.batch_open;
 	int ret;
 
 	if (b && (b->f != io_u->file || b->n == o->trim_ranges) && nv_flush_batch(td, ld))
 		return FIO_Q_BUSY;
-	ret = nv_nvme_trim_batch(td, ld, io_u);
+	ret = nv_nvme_trim_batch(td, &ld->pt, io_u);
 	if (ret == -EBUSY)
 		return FIO_Q_BUSY;
 	if (ret) {
@@ -240,12 +277,12 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 
 	fio_ro_check(td, io_u);
 
-	if (ld->trace_failed) {
+	if (ld->tr.failed) {
 		/* the trace cannot record it: do not do it (the job has failed) */
 		io_u->error = EIO;
 		return FIO_Q_COMPLETED;
 	}
-	if (ld->trace && !ld->ramp_marked && td->o.ramp_time && td->ramp_time_over)
+	if (ld->tr.w && !ld->tr.ramp_marked && td->o.ramp_time && td->ramp_time_over)
 		nv_ramp_ended(td, ld);
 	if (ld->queued_ios + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
@@ -260,7 +297,7 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 	if (!sqe)
 		return FIO_Q_BUSY;
 	if (nf->kind == NV_TARGET_NVME_CHAR) {
-		int ret = nv_nvme_fill_sqe(td, ld, sqe, io_u);
+		int ret = nv_nvme_fill_sqe(td, &ld->pt, sqe, io_u, &ld->iovecs[io_u->index]);
 
 		if (ret) {
 			/* prep() checked the IO: only a bug gets here */
@@ -353,7 +390,7 @@ static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld)
 {
 	if (ld->queued)
 		nv_commit(td);
-	nv_trace_ramp_end(ld);
+	nv_trace_ramp_end(&ld->tr);
 }
 
 /*
@@ -372,7 +409,7 @@ static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
 	ld->last_res = cqe->res;
 	nf = nv_file_of(io_u->file);
 	if (nf && nf->kind == NV_TARGET_NVME_CHAR) {
-		nv_nvme_complete(td, ld, io_u, cqe->res);
+		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, cqe->res);
 	} else if (cqe->res < 0) {
 		io_u->error = -cqe->res;
 	} else if (ddir_rw(io_u->ddir) &&
@@ -400,6 +437,27 @@ static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
 }
 
 /*
+ * A DSM batch's command completed with @res: complete each of its trims into
+ * ld->events (tracing each at @now) and give the batch back.  Return: nothing.
+ */
+static void nv_complete_batch(struct thread_data *td, struct nv_data *ld, struct nv_dsm_batch *b,
+			      int res, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++) {
+		struct io_u *io_u = b->ios[i];
+
+		ld->inflight--;
+		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, res);
+		ld->events[ld->nr_events++] = io_u;
+		if (!ld->tr.failed)
+			nv_trace_io(td, &ld->tr, io_u, res, now);
+	}
+	nv_nvme_batch_release(&ld->pt, b);
+}
+
+/*
  * Move every available CQE into ld->events (up to @max), tracing each.  The
  * completion time is read once per pass: every IO reaped in one pass was
  * complete at that instant.  Returns the CQEs consumed.  A trace that cannot
@@ -423,11 +481,11 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		 * @max only when nothing else is, so that it cannot get stuck) */
 		if (b && ld->nr_events && ld->nr_events + b->n > max)
 			break;
-		if (!now && ld->trace)
+		if (!now && ld->tr.w)
 			now = nv_now_ns();
 		seen++;
 		if (b) {
-			nv_nvme_batch_done(td, ld, b, cqe->res, now);
+			nv_complete_batch(td, ld, b, cqe->res, now);
 			continue;
 		}
 		io_u = nv_complete_cqe(td, ld, cqe);
@@ -436,8 +494,8 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		if (io_u->error)
 			nv_explain_error(ld, io_u);
 		ld->events[ld->nr_events++] = io_u;
-		if (!ld->trace_failed)
-			nv_trace_io(td, ld, io_u, ld->last_res, now);
+		if (!ld->tr.failed)
+			nv_trace_io(td, &ld->tr, io_u, ld->last_res, now);
 	}
 	if (seen)
 		io_uring_cq_advance(&ld->ring, seen);
@@ -472,7 +530,7 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
 		/* one CQE per io_u, except a DSM batch's: then one at a time */
-		ret = io_uring_wait_cqes(&ld->ring, &cqe, ld->batches ? 1 : want - ld->nr_events,
+		ret = io_uring_wait_cqes(&ld->ring, &cqe, ld->pt.batches ? 1 : want - ld->nr_events,
 					 ktsp, NULL);
 		if (ret == -ETIME)
 			break;
@@ -742,11 +800,10 @@ static int nv_init(struct thread_data *td)
 	ld->iovecs = calloc(ld->depth, sizeof(*ld->iovecs));
 	ld->pending = calloc(ld->depth, sizeof(*ld->pending));
 	ld->events = calloc(ld->depth, sizeof(*ld->events));
-	ld->submit_ns = calloc(ld->depth, sizeof(*ld->submit_ns));
-	ld->submit_qd = calloc(ld->depth, sizeof(*ld->submit_qd));
+	ld->pt.depth = ld->depth;
 	td->io_ops_data = ld;
 	if (!ld->io_u_index || !ld->iovecs || !ld->pending || !ld->events ||
-	    !ld->submit_ns || !ld->submit_qd)
+	    nv_trace_init(&ld->tr, ld->depth))
 		goto nomem;
 	return 0;
 nomem:
@@ -791,6 +848,105 @@ static void nv_prefault_buffers(struct thread_data *td)
 
 		*c = *c;
 	}
+}
+
+/*
+ * The alignment every IO buffer of the job has: the largest power of two,
+ * up to 4096, that divides all their addresses.  Passthrough maps buffers for
+ * DMA as they are, so less than the page size means IOs that straddle pages.
+ * Return: the alignment in bytes.
+ */
+static unsigned int nv_buf_align(const struct nv_data *ld)
+{
+	unsigned int a = 4096, i;
+
+	for (i = 0; i < ld->depth; i++) {
+		const struct io_u *io_u = ld->io_u_index[i];
+
+		if (!io_u || !io_u->buf)
+			continue;
+		while (a > 1 && ((uintptr_t)io_u->buf & (a - 1)))
+			a >>= 1;
+	}
+	return a;
+}
+
+/*
+ * The io_uring features the job's ring really has, for the header key
+ * ring.features: the setup flags the kernel accepted (the engine asks for
+ * COOP_TASKRUN 5.19, SINGLE_ISSUER and DEFER_TASKRUN 6.0/6.1 and drops each
+ * an older kernel refuses) and REGISTERED_RING_FD (5.18).  Writes "none"
+ * when there is none.  Return: nothing.
+ */
+static void nv_ring_features(const struct nv_data *ld, char *buf, size_t len)
+{
+	static const struct { unsigned int flag; const char *name; } names[] = {
+		{ IORING_SETUP_IOPOLL, "IOPOLL" },
+		{ IORING_SETUP_SQPOLL, "SQPOLL" },
+		{ IORING_SETUP_SQE128, "SQE128" },
+		{ IORING_SETUP_CQE32, "CQE32" },
+		{ IORING_SETUP_CQSIZE, "CQSIZE" },
+		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+	};
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
+		if (ld->ring_flags & names[i].flag)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i].name);
+	if (ld->ring_fd_registered && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%sREGISTERED_RING_FD", n ? "," : "");
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+/*
+ * What passthrough knows of every file of the job, for the trace's header
+ * (@when "") or footer ("after").  Return: nothing (l->oom on failure).
+ */
+static void nv_describe_files(struct thread_data *td, struct nvt_kvlist *l, const char *when)
+{
+	struct fio_file *f;
+	unsigned int i;
+
+	for_each_file(td, f, i)
+		nv_nvme_describe(td, f, i, l, when);
+}
+
+/* Open the trace (with nv_trace): the job as the hooks know it.  Return: 0 or 1 (reported). */
+static int nv_open_trace(struct thread_data *td, struct nv_data *ld)
+{
+	struct nv_options *o = td->eo;
+	struct nvt_kvlist dev = { 0 };
+	char features[160];
+	struct nv_trace_job job = {
+		.buf_align = nv_buf_align(ld),
+		.ring_features = features,
+		.nvme_write_op = o->write_nvt_op,
+		.devices = &dev,
+	};
+	int ret;
+
+	if (!o->nv_trace || !*o->nv_trace)
+		return 0;
+	nv_ring_features(ld, features, sizeof(features));
+	nv_describe_files(td, &dev, "");
+	ret = nv_trace_open(td, &ld->tr, &job);
+	nvt_kvlist_free(&dev);
+	return ret;
+}
+
+/* Close the trace with the files' state at the end.  Return: nothing. */
+static void nv_close_trace(struct thread_data *td, struct nv_data *ld)
+{
+	struct nvt_kvlist after = { 0 };
+
+	if (ld->tr.w)
+		nv_describe_files(td, &after, "after");
+	nv_trace_close(td, &ld->tr, &after);
+	nvt_kvlist_free(&after);
 }
 
 /*
@@ -847,7 +1003,7 @@ static int nv_post_init(struct thread_data *td)
 			return 1;
 		}
 	}
-	return nv_trace_open(td, ld) ? 1 : 0;
+	return nv_open_trace(td, ld);
 }
 
 /* fio hook: cleanup.  Releases everything init()/post_init() set up. */
@@ -857,12 +1013,10 @@ static void nv_cleanup(struct thread_data *td)
 
 	if (!ld)
 		return;
-	nv_trace_close(td, ld);
-	nv_nvme_cleanup(ld);
+	nv_close_trace(td, ld);
+	nv_nvme_cleanup(&ld->pt);
 	if (ld->ring_ok && !(td->flags & TD_F_CHILD))
 		io_uring_queue_exit(&ld->ring);
-	free(ld->submit_qd);
-	free(ld->submit_ns);
 	free(ld->events);
 	free(ld->pending);
 	free(ld->fds);
@@ -877,7 +1031,7 @@ static void nv_cleanup(struct thread_data *td)
  * char devices, 0 if not NVMe), or 0 after telling the user why the engine
  * cannot drive it (the sentence comes from nv_target_classify()).
  */
-int nv_check_target(struct thread_data *td, const char *path, mode_t mode, int nsid)
+static int nv_check_target(struct thread_data *td, const char *path, mode_t mode, int nsid)
 {
 	char why[192];
 	int kind = nv_target_classify(mode, nsid, why, sizeof(why));
@@ -919,9 +1073,10 @@ static int nv_refuse_devfs(struct thread_data *td, const char *path)
  */
 static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 {
+	struct nv_data *ld = td->io_ops_data;
 	struct nv_file *nf = nv_file_of(f);
 	struct stat st;
-	int kind, nsid = 0;
+	int kind, nsid = 0, ret;
 
 	if (fstat(f->fd, &st)) {
 		td_verror(td, errno, "fstat");
@@ -932,6 +1087,13 @@ static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 	kind = nv_check_target(td, f->file_name, st.st_mode, nsid);
 	if (!kind)
 		return 1;
+	/* fio can open files before init() (ld NULL): never char devices */
+	if (kind == NV_TARGET_NVME_CHAR && (!ld || !(ld->ring_flags & IORING_SETUP_SQE128))) {
+		log_err("nvengine: %s: the ring was set up without 128-byte SQEs; "
+			"NVMe passthrough needs the char device to exist when the job starts\n", f->file_name);
+		td_verror(td, EINVAL, "nvengine: passthrough ring");
+		return 1;
+	}
 	if (!nf) {
 		nf = calloc(1, sizeof(*nf));
 		if (!nf) {
@@ -942,7 +1104,10 @@ static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 	}
 	nf->kind = kind;
 	nf->index = f->fileno;
-	return nv_nvme_file_setup(td, f, nf);
+	ret = nv_nvme_file_setup(td, ld ? &ld->pt : NULL, f, nf);
+	if (ret == -ENOTTY)
+		return !nv_check_target(td, f->file_name, S_IFCHR, 0);
+	return ret;
 }
 
 /* fio hook: open_file.  Opens (or takes the registered descriptor of) @f. */
@@ -1000,8 +1165,11 @@ static int nv_get_file_size(struct thread_data *td, struct fio_file *f)
 	if (!stat(f->file_name, &st)) {
 		if (S_ISDIR(st.st_mode))
 			return !nv_check_target(td, f->file_name, st.st_mode, 0);
-		if (S_ISCHR(st.st_mode))
-			return nv_nvme_get_file_size(td, f);
+		if (S_ISCHR(st.st_mode)) {
+			int ret = nv_nvme_get_file_size(td, f);
+
+			return ret == -ENOTTY ? !nv_check_target(td, f->file_name, S_IFCHR, 0) : ret;
+		}
 	}
 	return generic_get_file_size(td, f);
 }

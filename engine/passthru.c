@@ -6,6 +6,9 @@
  * decoding, protection information) live in nvme/nvme_*.c; this file does
  * the ioctls, the checks against the job's parameters and the fio glue.
  *
+ * Called by the hooks (engine/hooks.c) only, with the part's own state
+ * (struct nv_passthru); it returns results and the hooks record them.
+ *
  * Passthrough requests are not split by the kernel, so every limit (LBA
  * alignment, the controller's maximum transfer) is checked when a file is
  * opened, against the job's block sizes, and refused with a message that
@@ -25,7 +28,7 @@
 
 #include "verify.h"
 
-#include "engine/nv_glue.h"
+#include "engine/passthru.h"
 #include "nvme/nvme_cmd.h"
 #include "nvme/nvme_dev.h"
 #include "nvme/nvme_id.h"
@@ -101,7 +104,8 @@ static uint8_t nv_job_prinfo(const struct nv_options *o)
 
 /*
  * Identify the namespace (and, when allowed, the controller) behind @fd and
- * fill @nv.  Returns 0, or 1 with the error reported.
+ * fill @nv.  Return: 0; 1 with the error reported; -ENOTTY (not reported)
+ * when @fd is no NVMe char device.
  */
 static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
 			    struct nv_nvme *nv)
@@ -114,10 +118,8 @@ static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
 	int nsid, ret;
 
 	nsid = nv_nvme_ns_id(fd);
-	if (nsid <= 0) {
-		nv_check_target(td, path, S_IFCHR, 0);
-		return 1;
-	}
+	if (nsid <= 0)
+		return -ENOTTY;
 	if (posix_memalign(&buf, 4096, NV_IDENTIFY_LEN)) {
 		td_verror(td, ENOMEM, "nvengine: identify");
 		return 1;
@@ -166,10 +168,6 @@ static uint64_t nv_nvme_size(const struct nv_nvme *nv)
 	return nv->ns.nsze * (uint64_t)nv_geom_block(&nv->g);
 }
 
-/*
- * fio hook helper: the size of an NVMe char device from Identify Namespace
- * (stat() reports none).  Returns 0, or 1 with the error reported.
- */
 int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f)
 {
 	struct nv_nvme nv;
@@ -184,19 +182,16 @@ int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f)
 	ret = nv_nvme_identify(td, f->file_name, fd, &nv);
 	close(fd);
 	if (ret)
-		return 1;
+		return ret;
 	f->real_file_size = nv_nvme_size(&nv);
 	fio_file_set_size_known(f);
 	return 0;
 }
 
-uint8_t nv_write_op(struct thread_data *td, const struct io_u *io_u)
+/* The trace operation of a passthrough write of opcode @opc.  Return: an enum nvt_op. */
+static uint8_t nv_nvme_write_nvt_op(uint8_t opc)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
-
-	if (!nf || nf->kind != NV_TARGET_NVME_CHAR)
-		return NVT_OP_WRITE;
-	switch (((struct nv_options *)td->eo)->write_opc) {
+	switch (opc) {
 	case NV_OPC_WRITE_ZEROES:
 		return NVT_OP_ZEROES;
 	case NV_OPC_WRITE_UNCOR:
@@ -210,8 +205,8 @@ uint8_t nv_write_op(struct thread_data *td, const struct io_u *io_u)
 
 /*
  * Check the passthrough options once, at init: values that fio's parser
- * cannot check (strings), parsed here into o->write_opc and o->prchk so the
- * IO path never parses them again.  Returns 0, or 1 with the error reported.
+ * cannot check (strings) are parsed here (see passthru.h) so that the IO
+ * path never parses them again.
  */
 int nv_nvme_check_options(struct thread_data *td)
 {
@@ -243,6 +238,7 @@ int nv_nvme_check_options(struct thread_data *td)
 		}
 		o->write_opc = modes[i].opc;
 	}
+	o->write_nvt_op = nv_nvme_write_nvt_op(o->write_opc);
 	if (nv_pi_chk_parse(o->pi_chk, &o->prchk, msg, sizeof(msg))) {
 		log_err("nvengine: pi_chk=%s: %s\n", o->pi_chk, msg);
 		goto bad;
@@ -377,7 +373,7 @@ bad:
 }
 
 /* Allocate the job's separate metadata buffers (once, on first use). */
-static int nv_nvme_md_alloc(struct thread_data *td, struct nv_data *ld, struct nv_nvme *nv)
+static int nv_nvme_md_alloc(struct thread_data *td, struct nv_passthru *pt, struct nv_nvme *nv)
 {
 	struct nv_options *o = td->eo;
 	uint32_t need = o->md_per_io_size;
@@ -385,22 +381,22 @@ static int nv_nvme_md_alloc(struct thread_data *td, struct nv_data *ld, struct n
 
 	if (!need && nv->g.md_size && !nv->g.ext_lba)
 		need = (uint32_t)(td_max_bs(td) / nv->g.lba_size * nv->g.md_size);
-	if (!need || (ld->md_bufs && ld->md_len >= need))
+	if (!need || (pt->md_bufs && pt->md_len >= need))
 		return 0;
-	if (ld->md_bufs) {
+	if (pt->md_bufs) {
 		log_err("nvengine: files of one job need different metadata buffer sizes; "
 			"set md_per_io_size to the largest (%u)\n", need);
 		return -EINVAL;
 	}
-	ld->md_bufs = calloc(ld->depth, sizeof(*ld->md_bufs));
-	if (!ld->md_bufs)
+	pt->md_bufs = calloc(pt->depth, sizeof(*pt->md_bufs));
+	if (!pt->md_bufs)
 		return -ENOMEM;
-	for (i = 0; i < ld->depth; i++) {
-		if (posix_memalign(&ld->md_bufs[i], 4096, need))
+	for (i = 0; i < pt->depth; i++) {
+		if (posix_memalign(&pt->md_bufs[i], 4096, need))
 			return -ENOMEM;
-		memset(ld->md_bufs[i], 0, need);
+		memset(pt->md_bufs[i], 0, need);
 	}
-	ld->md_len = need;
+	pt->md_len = need;
 	return 0;
 }
 
@@ -451,39 +447,34 @@ static void nv_nvme_pi_tags(const struct nv_options *o, const struct nv_nvme *nv
 }
 
 /* The DSM batches of a job with trim_ranges > 1 (once, on first use). */
-static int nv_nvme_batches_alloc(struct thread_data *td, struct nv_data *ld)
+static int nv_nvme_batches_alloc(struct thread_data *td, struct nv_passthru *pt)
 {
 	struct nv_options *o = td->eo;
 	unsigned int i;
 
-	if (o->trim_ranges <= 1 || ld->batches)
+	if (o->trim_ranges <= 1 || pt->batches)
 		return 0;
-	ld->batches = calloc(ld->depth, sizeof(*ld->batches));
-	if (!ld->batches)
+	pt->batches = calloc(pt->depth, sizeof(*pt->batches));
+	if (!pt->batches)
 		return -ENOMEM;
-	for (i = 0; i < ld->depth; i++) {
-		struct nv_dsm_batch *b = &ld->batches[i];
+	for (i = 0; i < pt->depth; i++) {
+		struct nv_dsm_batch *b = &pt->batches[i];
 
 		if (posix_memalign(&b->ranges, 4096, o->trim_ranges * sizeof(struct nv_dsm_range)))
 			return -ENOMEM;
 		b->ios = calloc(o->trim_ranges, sizeof(*b->ios));
 		if (!b->ios)
 			return -ENOMEM;
-		b->next = ld->batch_free;
-		ld->batch_free = b;
+		b->next = pt->batch_free;
+		pt->batch_free = b;
 	}
 	return 0;
 }
 
-/*
- * Set up an opened NVMe char device: identify it, check the job against it,
- * refuse writes to a namespace whose block device is mounted (unless
- * allow_mounted_write=1), allocate metadata and DSM buffers.  Other targets:
- * refuse cmd_type=nvme.  Returns 0, or 1 with the error reported.
- */
-int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_file *nf)
+/* Writes to a namespace whose block device is mounted need allow_mounted_write=1. */
+int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fio_file *f,
+		       struct nv_file *nf)
 {
-	struct nv_data *ld = td->io_ops_data;
 	struct nv_options *o = td->eo;
 	struct nv_nvme *nv;
 	char what[700];
@@ -504,12 +495,6 @@ int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_fil
 		}
 		return 0;
 	}
-	if (!(ld->ring_flags & IORING_SETUP_SQE128)) {
-		log_err("nvengine: %s: the ring was set up without 128-byte SQEs; "
-			"NVMe passthrough needs the char device to exist when the job starts\n", f->file_name);
-		td_verror(td, EINVAL, "nvengine: passthrough ring");
-		return 1;
-	}
 	nv = nf->nvme;
 	if (!nv) {
 		nv = calloc(1, sizeof(*nv));
@@ -519,8 +504,9 @@ int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_fil
 		}
 		nf->nvme = nv;
 	}
-	if (nv_nvme_identify(td, f->file_name, f->fd, nv))
-		return 1;
+	ret = nv_nvme_identify(td, f->file_name, f->fd, nv);
+	if (ret)
+		return ret;
 	if (nv_nvme_check_job(td, f, nv))
 		return 1;
 	if (nv_nvme_host_pi_setup(td, f, nv))
@@ -532,13 +518,13 @@ int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_fil
 		td_verror(td, EBUSY, "nvengine: mounted namespace");
 		return 1;
 	}
-	ret = nv_nvme_md_alloc(td, ld, nv);
+	ret = nv_nvme_md_alloc(td, pt, nv);
 	if (!ret)
-		ret = nv_nvme_batches_alloc(td, ld);
-	if (!ret && !ld->dsm) {
-		ret = posix_memalign(&ld->dsm, 4096, ld->depth * sizeof(struct nv_dsm_range)) ? -ENOMEM : 0;
+		ret = nv_nvme_batches_alloc(td, pt);
+	if (!ret && !pt->dsm) {
+		ret = posix_memalign(&pt->dsm, 4096, pt->depth * sizeof(struct nv_dsm_range)) ? -ENOMEM : 0;
 		if (!ret)
-			memset(ld->dsm, 0, ld->depth * sizeof(struct nv_dsm_range));
+			memset(pt->dsm, 0, pt->depth * sizeof(struct nv_dsm_range));
 	}
 	if (ret) {
 		td_verror(td, -ret, "nvengine: metadata buffers");
@@ -547,9 +533,9 @@ int nv_nvme_file_setup(struct thread_data *td, struct fio_file *f, struct nv_fil
 	return 0;
 }
 
-/* Describe io_u as an nv_io for the command builder. */
-static void nv_nvme_io(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
-		       struct nv_io *io)
+/* Describe io_u as an nv_io for the command builder (vectored data in @iov).  Return: nothing. */
+static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt, struct io_u *io_u,
+		       struct nv_io *io, struct iovec *iov)
 {
 	struct nv_options *o = td->eo;
 
@@ -574,14 +560,14 @@ static void nv_nvme_io(struct thread_data *td, struct nv_data *ld, struct io_u *
 		if (o->nonvectored == 1 || o->fixedbufs) {
 			io->buf = io_u->xfer_buf;
 		} else {
-			ld->iovecs[io_u->index].iov_base = io_u->xfer_buf;
-			ld->iovecs[io_u->index].iov_len = io_u->xfer_buflen;
-			io->iov = &ld->iovecs[io_u->index];
+			iov->iov_base = io_u->xfer_buf;
+			iov->iov_len = io_u->xfer_buflen;
+			io->iov = iov;
 			io->nr_iov = 1;
 		}
-		if (ld->md_bufs) {
-			io->md = ld->md_bufs[io_u->index];
-			io->md_len = ld->md_len;
+		if (pt->md_bufs) {
+			io->md = pt->md_bufs[io_u->index];
+			io->md_len = pt->md_len;
 		}
 	}
 	if (nv_file_of(io_u->file)->nvme->ns.pi_type) {
@@ -591,9 +577,10 @@ static void nv_nvme_io(struct thread_data *td, struct nv_data *ld, struct io_u *
 	}
 }
 
-int nv_nvme_prep(struct thread_data *td, struct nv_data *ld, struct io_u *io_u)
+int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u)
 {
 	struct nv_file *nf = nv_file_of(io_u->file);
+	struct iovec iov;
 	struct nv_io io;
 	char msg[256];
 
@@ -605,7 +592,7 @@ int nv_nvme_prep(struct thread_data *td, struct nv_data *ld, struct io_u *io_u)
 			goto bad;
 		return 0;
 	}
-	nv_nvme_io(td, ld, io_u, &io);
+	nv_nvme_io(td, pt, io_u, &io, &iov);
 	if (io.opcode != NV_OPC_FLUSH && nv_io_check(&nf->nvme->g, &io, msg, sizeof(msg)))
 		goto bad;
 	return 0;
@@ -617,8 +604,8 @@ bad:
 	return -EINVAL;
 }
 
-int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring_sqe *sqe,
-		     struct io_u *io_u)
+int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, struct io_uring_sqe *sqe,
+		     struct io_u *io_u, struct iovec *iov)
 {
 	struct nv_options *o = td->eo;
 	struct nv_file *nf = nv_file_of(io_u->file);
@@ -629,7 +616,7 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring
 	int buf_index = -1, ret;
 
 	if (io_u->ddir == DDIR_TRIM) {
-		struct nv_dsm_range *r = (struct nv_dsm_range *)ld->dsm + io_u->index;
+		struct nv_dsm_range *r = (struct nv_dsm_range *)pt->dsm + io_u->index;
 
 		ret = nv_dsm_range_set(r, g, io_u->offset, io_u->xfer_buflen, 0, NULL, 0);
 		if (!ret)
@@ -637,7 +624,7 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring
 	} else {
 		struct nv_io io;
 
-		nv_nvme_io(td, ld, io_u, &io);
+		nv_nvme_io(td, pt, io_u, &io, iov);
 		if (nf->nvme->host_pi && o->pi_gen && io.opcode == NV_OPC_WRITE) {
 			struct nv_pi_tags t;
 
@@ -659,64 +646,65 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_data *ld, struct io_uring
  * The host's check of the PI returned by a read (host_pi).  Returns 0, or 1
  * with the failing block and field described in @msg.
  */
-static int nv_nvme_pi_check(struct thread_data *td, struct nv_data *ld, struct io_u *io_u,
-			    const struct nv_nvme *nv, char *msg, size_t len)
+static int nv_nvme_pi_check(struct thread_data *td, const struct nv_passthru *pt,
+			    struct io_u *io_u, const struct nv_nvme *nv, char *msg, size_t len)
 {
 	uint32_t block = nv_geom_block(&nv->g);
 	struct nv_pi_tags t;
 	struct nv_pi_err err;
 
 	nv_nvme_pi_tags(td->eo, nv, io_u->offset, &t);
-	if (!nv_pi_verify(&nv->pi, io_u->xfer_buf, ld->md_bufs ? ld->md_bufs[io_u->index] : NULL,
+	if (!nv_pi_verify(&nv->pi, io_u->xfer_buf, pt->md_bufs ? pt->md_bufs[io_u->index] : NULL,
 			  (uint32_t)(io_u->xfer_buflen / block), &t, &err))
 		return 0;
 	nv_pi_err_str(&err, io_u->offset / block, msg, len);
 	return 1;
 }
 
-void nv_nvme_complete(struct thread_data *td, struct nv_data *ld, struct io_u *io_u, int res)
+int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u, int res)
 {
 	struct nv_file *nf = nv_file_of(io_u->file);
 	char st[200];
+	int err;
 
 	if (!res && io_u->ddir == DDIR_READ && nf->nvme->host_pi &&
-	    nv_nvme_pi_check(td, ld, io_u, nf->nvme, st, sizeof(st))) {
-		io_u->error = EILSEQ;
+	    nv_nvme_pi_check(td, pt, io_u, nf->nvme, st, sizeof(st))) {
+		err = EILSEQ;
 	} else if (!res) {
-		io_u->error = 0;
-		return;
+		return 0;
 	} else {
-		io_u->error = nv_status_errno(res);
+		err = nv_status_errno(res);
 		nv_status_str(res, st, sizeof(st));
 	}
-	if (ld->nvme_errors_logged < NV_NVME_ERRORS_LOGGED) {
-		ld->nvme_errors_logged++;
+	if (pt->errors_logged < NV_NVME_ERRORS_LOGGED) {
+		pt->errors_logged++;
 		log_err("nvengine: %s: %s offset=%llu len=%llu: %s%s%s\n", io_u->file->file_name,
 			io_ddir_name(io_u->ddir), (unsigned long long)io_u->offset,
 			(unsigned long long)io_u->xfer_buflen, res ? "NVMe " : "", st,
-			ld->nvme_errors_logged == NV_NVME_ERRORS_LOGGED ?
+			pt->errors_logged == NV_NVME_ERRORS_LOGGED ?
 			" (further NVMe errors are counted, not printed)" : "");
 	}
 	/* the job's error text carries the decoded status */
 	if (!td->error)
-		td_vmsg(td, io_u->error, st, res ? "nvme passthrough" : "nvengine PI check");
+		td_vmsg(td, err, st, res ? "nvme passthrough" : "nvengine PI check");
+	return err;
 }
 
-int nv_nvme_trim_batch(struct thread_data *td, struct nv_data *ld, struct io_u *io_u)
+int nv_nvme_trim_batch(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u)
 {
 	struct nv_file *nf = nv_file_of(io_u->file);
-	struct nv_dsm_batch *b = ld->batch_open;
+	struct nv_dsm_batch *b = pt->batch_open;
 	int ret;
 
 	(void)td;
 	if (!b) {
-		b = ld->batch_free;
+		b = pt->batch_free;
 		if (!b)
 			return -EBUSY;
-		ld->batch_free = b->next;
+		pt->batch_free = b->next;
 		b->n = 0;
 		b->f = io_u->file;
-		ld->batch_open = b;
+		pt->batch_open = b;
 	}
 	/* prep() checked the range */
 	ret = nv_dsm_range_set((struct nv_dsm_range *)b->ranges + b->n, &nf->nvme->g, io_u->offset,
@@ -727,17 +715,17 @@ int nv_nvme_trim_batch(struct thread_data *td, struct nv_data *ld, struct io_u *
 	return 0;
 }
 
-struct nv_dsm_batch *nv_nvme_batch_flush(struct thread_data *td, struct nv_data *ld,
+struct nv_dsm_batch *nv_nvme_batch_flush(struct thread_data *td, struct nv_passthru *pt,
 					 struct io_uring_sqe *sqe)
 {
 	struct nv_options *o = td->eo;
-	struct nv_dsm_batch *b = ld->batch_open;
+	struct nv_dsm_batch *b = pt->batch_open;
 	struct nvme_uring_cmd cmd;
 	struct fio_file *f;
 
 	if (!b)
 		return NULL;
-	ld->batch_open = NULL;
+	pt->batch_open = NULL;
 	f = b->f;
 	nv_cmd_dsm(&cmd, &nv_file_of(f)->nvme->g, b->ranges, b->n);
 	nv_sqe_uring_cmd(sqe, o->registerfiles ? (int)f->engine_pos : f->fd, o->registerfiles,
@@ -746,27 +734,15 @@ struct nv_dsm_batch *nv_nvme_batch_flush(struct thread_data *td, struct nv_data 
 	return b;
 }
 
-void nv_nvme_batch_done(struct thread_data *td, struct nv_data *ld, struct nv_dsm_batch *b,
-			int res, uint64_t now)
+void nv_nvme_batch_release(struct nv_passthru *pt, struct nv_dsm_batch *b)
 {
-	unsigned int i;
-
-	for (i = 0; i < b->n; i++) {
-		struct io_u *io_u = b->ios[i];
-
-		ld->inflight--;
-		nv_nvme_complete(td, ld, io_u, res);
-		ld->events[ld->nr_events++] = io_u;
-		if (!ld->trace_failed)
-			nv_trace_io(td, ld, io_u, res, now);
-	}
 	b->n = 0;
-	b->next = ld->batch_free;
-	ld->batch_free = b;
+	b->next = pt->batch_free;
+	pt->batch_free = b;
 }
 
 /* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed. */
-static void nv_nvme_smart(int fd, struct nv_kvlist *l, const char *prefix)
+static void nv_nvme_smart(int fd, struct nvt_kvlist *l, const char *prefix)
 {
 	struct nvme_passthru_cmd cmd;
 	struct nv_kv kv[NV_SMART_KV_MAX];
@@ -788,12 +764,12 @@ static void nv_nvme_smart(int fd, struct nv_kvlist *l, const char *prefix)
 		char key[128];
 
 		snprintf(key, sizeof(key), "%s%s", prefix, kv[i].key);
-		nv_kv_add(l, key, "%s", kv[i].val);
+		nvt_kvlist_add(l, key, "%s", kv[i].val);
 	}
 }
 
 void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i,
-		      struct nv_kvlist *l, const char *when)
+		      struct nvt_kvlist *l, const char *when)
 {
 	struct nv_nvme nv;
 	char key[96], prefix[96];
@@ -811,7 +787,7 @@ void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i
 		memset(&nv, 0, sizeof(nv));
 		/* errors were or will be reported by the open path */
 		if (!nv_nvme_identify(td, f->file_name, fd, &nv)) {
-#define KV(k, ...) do { snprintf(key, sizeof(key), "file.%u." k, i); nv_kv_add(l, key, __VA_ARGS__); } while (0)
+#define KV(k, ...) do { snprintf(key, sizeof(key), "file.%u." k, i); nvt_kvlist_add(l, key, __VA_ARGS__); } while (0)
 			KV("nsid", "%u", nv.g.nsid);
 			KV("lba_size", "%u", nv.g.lba_size);
 			KV("md_size", "%u", nv.ns.md_size);
@@ -841,24 +817,24 @@ void nv_nvme_file_free(struct nv_file *nf)
 	free(nf);
 }
 
-void nv_nvme_cleanup(struct nv_data *ld)
+void nv_nvme_cleanup(struct nv_passthru *pt)
 {
 	unsigned int i;
 
-	if (ld->batches) {
-		for (i = 0; i < ld->depth; i++) {
-			free(ld->batches[i].ranges);
-			free(ld->batches[i].ios);
+	if (pt->batches) {
+		for (i = 0; i < pt->depth; i++) {
+			free(pt->batches[i].ranges);
+			free(pt->batches[i].ios);
 		}
-		free(ld->batches);
-		ld->batches = NULL;
+		free(pt->batches);
+		pt->batches = NULL;
 	}
-	if (ld->md_bufs) {
-		for (i = 0; i < ld->depth; i++)
-			free(ld->md_bufs[i]);
-		free(ld->md_bufs);
-		ld->md_bufs = NULL;
+	if (pt->md_bufs) {
+		for (i = 0; i < pt->depth; i++)
+			free(pt->md_bufs[i]);
+		free(pt->md_bufs);
+		pt->md_bufs = NULL;
 	}
-	free(ld->dsm);
-	ld->dsm = NULL;
+	free(pt->dsm);
+	pt->dsm = NULL;
 }

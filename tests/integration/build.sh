@@ -79,3 +79,56 @@ for o in hipri fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvector
 	echo "$help" | grep -Eq "^$o +: .{10,}" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then pass engine_options_have_help; else fail engine_options_have_help "missing:$missing"; fi
+
+# The layout's one-way rules (README "Layout"): the pure code (nvme/, trace/)
+# and the analyzer include nothing of engine/, the fio glue ...
+bad=$(cd "$TOP" && grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"engine/' analyze trace nvme)
+if [ -z "$bad" ]; then
+	pass pure_code_includes_no_engine_header
+else
+	fail pure_code_includes_no_engine_header "$(echo $bad): they include engine/ headers"
+fi
+
+# ... and no two engine/ objects call each other (nm: no pair in which each
+# uses a symbol the other defines; nor a longer loop).  NV_ENGINE_OBJS may
+# name other objects (e.g. an older build) to check instead.
+engine_objs() {
+	local src d
+	d=$(dirname "$(dirname "${UNIT_DIR:-$TOP/build/tests/unit}")")/engine
+	for src in "$TOP"/engine/*.c; do
+		echo "$d/$(basename "$src" .c).o"
+	done
+}
+objs=${NV_ENGINE_OBJS:-$(engine_objs)}
+missing=
+for o in $objs; do [ -f "$o" ] || missing="$missing $o"; done
+if [ -n "$missing" ]; then
+	fail engine_glue_one_way "missing objects:$missing (run 'make all' first)"
+else
+	# uses(A, B): symbols A needs that B defines
+	uses() { comm -12 <(nm -u "$1" | awk '{print $NF}' | sort -u) \
+			  <(nm --defined-only "$2" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sort -u); }
+	both= edges=
+	for a in $objs; do
+		for b in $objs; do
+			[ "$a" = "$b" ] && continue
+			ab=$(uses "$a" "$b" | tr '\n' ' ')
+			[ -n "$ab" ] && edges="$edges$(basename "$a") $(basename "$b")"$'\n'
+			[[ "$a" < "$b" ]] || continue
+			ba=$(uses "$b" "$a" | tr '\n' ' ')
+			if [ -n "$ab" ] && [ -n "$ba" ]; then
+				both="$both $(basename "$a") uses ${ab}of $(basename "$b"), which uses ${ba}of it;"
+			fi
+		done
+	done
+	loop=$(printf '%s' "$edges" | tsort 2>&1 >/dev/null | tr '\n' ' ')
+	if [ -n "$both" ]; then
+		fail engine_glue_one_way "$both"
+	elif [ -n "$loop" ]; then
+		fail engine_glue_one_way "a loop of calls between engine objects: $loop"
+	else
+		pass engine_glue_one_way
+		calls=$(printf '%s' "$edges" | sed 's/\.o / -> /; s/\.o$//' | paste -sd, -)
+		echo "info: engine calls: $calls"
+	fi
+fi

@@ -1,0 +1,79 @@
+/*
+ * trace_hook.h - the per-IO trace part of the engine (engine/trace_hook.c):
+ * with nv_trace=DIR every IO is recorded in DIR/JOBNAME.THREAD.nvt.
+ *
+ * Called by the hooks (engine/hooks.c) only; it calls nothing else of the
+ * engine.  What it needs of other parts (the NVMe description of the files,
+ * the trace operation of a passthrough write) comes in as data.
+ */
+#ifndef NV_TRACE_HOOK_H
+#define NV_TRACE_HOOK_H
+
+#include <stdint.h>
+
+#include "engine/nv_glue.h"
+#include "trace/nvtrace_kv.h"
+
+/* Per-thread trace state (in the hooks' per-thread state). */
+struct nv_trace {
+	struct nvt_writer *w;		/* NULL without nv_trace */
+	char *path;
+	int failed;			/* error already reported: no more IO */
+	uint8_t nvme_write_op;		/* enum nvt_op of a write on an NVMe char device */
+	uint64_t *submit_ns;		/* per io_u index: submission time */
+	uint16_t *submit_qd;		/* per io_u index: depth at submission */
+	uint64_t last_submit_ns;	/* trace time of the latest submission (the hooks') */
+	int ramp_marked;		/* fio's ramp_time end recorded (ramp_end_ns) */
+	uint64_t ramp_end_ns;		/* IOs submitted from this time on are fio's */
+};
+
+/* Allocate @tr's per-io_u arrays for @depth io_us.  Return: 0 or -ENOMEM. */
+int nv_trace_init(struct nv_trace *tr, unsigned int depth);
+
+/* Note that io_u @index was submitted at @now with @qd IOs in flight.  Return: nothing. */
+static inline void nv_trace_submitted(struct nv_trace *tr, unsigned int index, uint64_t now,
+				      unsigned int qd)
+{
+	tr->submit_ns[index] = now;
+	tr->submit_qd[index] = qd > UINT16_MAX ? UINT16_MAX : (uint16_t)qd;
+}
+
+/* What the hooks and the other parts know of the job that the trace records. */
+struct nv_trace_job {
+	unsigned int buf_align;		/* every IO buffer is aligned to this (bytes) */
+	const char *ring_features;	/* the ring's io_uring features, "A,B" or "none" */
+	uint8_t nvme_write_op;		/* enum nvt_op of a write on an NVMe char device */
+	const struct nvt_kvlist *devices;	/* what passthrough knows of the files */
+};
+
+/*
+ * Open the job's trace (nothing without nv_trace): the header describes the
+ * job, from fio's thread and @job.  Return: 0, or 1 with the error reported.
+ */
+int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_trace_job *job);
+
+/*
+ * Record one completed IO: @res is the raw completion result (cqe->res, or
+ * the -errno of a synchronous operation), @now the completion time.
+ * Return: 0, or -errno once the trace cannot be written (the job fails with
+ * a message naming the trace file, and tr->failed is set).  A no-op
+ * without nv_trace.
+ */
+int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
+		int res, uint64_t now);
+
+/*
+ * fio's ramp_time has just ended: note the trace time from which submitted
+ * IOs are fio's (later than tr->last_submit_ns, every submission so far),
+ * for the footer's job.ramp_end_ns.  Return: nothing.
+ */
+void nv_trace_ramp_end(struct nv_trace *tr);
+
+/*
+ * Complete the trace with a footer holding @after (what passthrough knows
+ * of the files at the end; may be NULL) and free @tr's memory.
+ * Return: nothing (a failure is reported and fails the job).
+ */
+void nv_trace_close(struct thread_data *td, struct nv_trace *tr, const struct nvt_kvlist *after);
+
+#endif
