@@ -498,14 +498,17 @@ static int explicit_traces(struct side_store *st, size_t n, const struct opts *o
 static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts)
 {
 	int ret = explicit_traces(st, n, o, ts);
+	char err[1024];
 
 	for (size_t i = 0; !ret && !o->no_traces && i < n; i++)
 		for (size_t k = 0; !ret && k < st[i].side.nruns; k++)
 			if (nv_traces_discover(&st[i].runs[k], ts))
 				ret = usage_error("%s", "out of memory");
 	o->tan.progress = isatty(STDERR_FILENO);
-	if (!ret)
-		ret = nv_traces_apply(ts, &o->tan);
+	if (!ret && nv_traces_apply(ts, &o->tan, err, sizeof(err))) {
+		fprintf(stderr, "nvanalyze: %s\n", err);
+		ret = 2;
+	}
 	for (size_t i = 0; i < ts->nnotes; i++)
 		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
 	return ret;

@@ -364,18 +364,15 @@ static bool counts_agree(struct nv_traceset *ts, const struct nv_jobtraces *e)
 	return ok;
 }
 
-int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o)
+int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o, char *err, size_t errlen)
 {
-	char err[1024];
-
 	for (size_t i = 0; i < ts->n; i++) {
 		struct nv_jobtraces *e = &ts->jt[i];
 		struct nv_job *j = &e->run->jobs[e->job];
+		int ret = nv_tan_run((const char *const *)e->paths, e->npaths, o, &e->tan, err, errlen);
 
-		if (nv_tan_run((const char *const *)e->paths, e->npaths, o, &e->tan, err, sizeof(err))) {
-			fprintf(stderr, "nvanalyze: %s\n", err);
-			return 2;
-		}
+		if (ret)
+			return ret;
 		e->analyzed = true;
 		for (size_t k = 0; k < e->tan.nnotes; k++)
 			ts_note(ts, "%s", e->tan.notes[k]);

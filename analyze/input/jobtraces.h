@@ -74,13 +74,14 @@ int nv_trace_pattern(char *buf, size_t n, const char *dir, const char *jobname, 
 
 /*
  * Analyze every entry; then put the exact latencies of each operation into
- * the job's direction (read, write, trim: lat[NV_LAT_CLAT], fio's values kept
- * in fio_clat).  When a trace's record count for a direction differs from
- * fio's total_ios, a warning says so and, for discovered traces, the fio
- * values stay (the traces belong to another run); explicit ones are used.
- * Returns 0, or 2 after printing an error (unreadable trace).
+ * the job's direction (read, write, trim), beside fio's (struct nv_dirstat
+ * exact_clat).  When a trace's record count for a direction differs from
+ * fio's total_ios, a warning says so and, for discovered traces, only fio's
+ * values are used (the traces belong to another run); explicit ones are.
+ * Return: 0, or -errno with a message naming the trace in err (unreadable,
+ * damaged, out of memory).
  */
-int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o);
+int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o, char *err, size_t errlen);
 
 void nv_traceset_free(struct nv_traceset *ts);
 
