@@ -19,6 +19,7 @@
 #include "analyze/common.h"
 #include "analyze/report/model.h"
 #include "analyze/report/claims.h"
+#include "analyze/report/summary.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/figures/outdir.h"
@@ -54,12 +55,26 @@ void cmd_compare_usage(FILE *out)
 	      "                        slat (submission) or lat (total)\n"
 	      "  -j, --job GLOB        only jobs whose name matches (repeatable)\n"
 	      "  -d, --dir LIST        only these directions: read,write,trim,sync,mixed\n"
-	      "      --price LABEL=USD_PER_HOUR\n"
+	      "      --price RUN=USD_PER_HOUR\n"
 	      "                        add price and cost per 1k IOPS rows for a run\n"
-	      "      --claim METRIC:CHANGE%\n"
-	      "                        check a claim, e.g. 'iops:+50%', 'p99:-20%';\n"
-	      "                        metrics: iops bw mean p50 p95 p99 p99.9 p99.99 max\n"
-	      "                        stdev cost; exit status 1 if one is not met\n"
+	      "                        (RUN: label or 1-based position)\n"
+	      "      --claim [JOB:]METRIC:CHANGE  or  [JOB:]METRIC<=VALUE (also <, >=, >)\n"
+	      "                        check a claim: 'randread*:iops:+50%', 'p99:-20%',\n"
+	      "                        'bw:+50%±2', 'bw:2.1x', 'p95<=3ms', 'iops>=11800',\n"
+	      "                        'bw>=330MB/s'; verdict met, not met or cannot tell;\n"
+	      "                        metrics: the JSON key stems (iops bw min mean p50\n"
+	      "                        p95 p99 p99.9 p99.99 max stdev io_bytes runtime\n"
+	      "                        usr_cpu sys_cpu ctx ... cost); exit status 1 if one\n"
+	      "                        is not met, 2 if one matches no job or metric\n"
+	      "      --summary WHAT    the summary table's number: auto (IOPS for random\n"
+	      "                        or < 64 KiB jobs, else MB/s), iops, bw or both\n"
+	      "      --units SYSTEM    si (MB/s, GB; default) or binary (MiB/s, GiB)\n"
+	      "      --change HOW      changes as pct (+110.0%, default), ratio (2.10x)\n"
+	      "                        or both\n"
+	      "      --same-below PCT  single runs: a change under PCT% reads as about\n"
+	      "                        equal (default 5; 0: off)\n"
+	      "  -v, --verbose         also list directions without IOs, trace passes and\n"
+	      "                        notes about the normal workflow\n"
 	      "\n"
 	      "Traces (nvengine's per-IO traces, nv_trace=DIR):\n"
 	      "  A job whose options name nv_trace=DIR has its traces DIR/NAME.THREAD.nvt\n"
@@ -81,7 +96,9 @@ void cmd_compare_usage(FILE *out)
 	      "\n"
 	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
 	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
-	      "Exit status: 0 ok, 1 a claim not met, 2 usage error or unreadable input.\n",
+	      "The first table is the summary: one row per job and direction.\n"
+	      "Exit status: 0 ok, 1 a claim not met, 2 usage error, unreadable input or a\n"
+	      "claim that matches no job or metric.\n",
 	      out);
 }
 
@@ -160,9 +177,51 @@ static int add_claim(struct opts *o, const char *s)
 	return 0;
 }
 
+/* getopt codes of the long options without a short form */
+enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
+       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME };
+
+/* --summary, --units, --change, --same-below, -v: how the output reads. */
+static int display_opt(int c, const char *arg)
+{
+	enum nv_headline h;
+	double d;
+
+	switch (c) {
+	case 'v':
+		nv_display.verbose = true;
+		return 0;
+	case OPT_SUMMARY:
+		if (nv_headline_parse(arg, &h))
+			return usage_error("--summary '%s': use auto, iops, bw or both", arg);
+		nv_display.headline = h;
+		return 0;
+	case OPT_UNITS:
+		if (strcmp(arg, "si") && strcmp(arg, "binary"))
+			return usage_error("--units '%s': use si (MB/s, GB) or binary (MiB/s, GiB)", arg);
+		nv_display.binary = !strcmp(arg, "binary");
+		return 0;
+	case OPT_CHANGE:
+		if (!strcmp(arg, "pct") || !strcmp(arg, "percent"))
+			nv_display.change = NV_CHG_PCT;
+		else if (!strcmp(arg, "ratio"))
+			nv_display.change = NV_CHG_RATIO;
+		else if (!strcmp(arg, "both"))
+			nv_display.change = NV_CHG_BOTH;
+		else
+			return usage_error("--change '%s': use pct (+110.0%%), ratio (2.10x) or both", arg);
+		return 0;
+	default:	/* OPT_SAME */
+		if (nv_parse_double(arg, &d) || !(d >= 0 && d <= 100))
+			return usage_error("--same-below '%s': a percentage from 0 (off) to 100, "
+					   "e.g. 5", arg);
+		nv_display.same_pct = d;
+		return 0;
+	}
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "label", required_argument, NULL, 'l' },
@@ -177,6 +236,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "spike-factor", required_argument, NULL, OPT_SPIKE },
 		{ "outdir", required_argument, NULL, 'o' },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "units", required_argument, NULL, OPT_UNITS },
+		{ "change", required_argument, NULL, OPT_CHANGE },
+		{ "same-below", required_argument, NULL, OPT_SAME },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -185,7 +249,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:l:b:j:d:t:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:l:b:j:d:t:o:hv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (nv_format_parse(optarg, &o->format))
@@ -248,6 +312,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			o->outdir = optarg;
+			break;
+		case OPT_SUMMARY:
+		case OPT_UNITS:
+		case OPT_CHANGE:
+		case OPT_SAME:
+		case 'v':
+			if ((ret = display_opt(c, optarg)))
+				return ret;
 			break;
 		case 'h':
 			cmd_compare_usage(stdout);
@@ -344,7 +416,8 @@ static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 		double usd;
 
 		if (!eq || nv_parse_double(eq + 1, &usd) || usd <= 0)
-			return usage_error("--price '%s': expected LABEL=USD_PER_HOUR, e.g. i7i.large=0.1888",
+			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label or "
+					   "1-based position), e.g. i7i.large=0.1888 or 1=0.1888",
 					   o->prices[p]);
 		for (size_t i = 0; i < n; i++) {
 			if (strlen(st[i].label) == (size_t)(eq - o->prices[p]) &&
@@ -354,8 +427,21 @@ static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 				found = true;
 			}
 		}
+		if (!found) {
+			/* a 1-based position, as -b takes */
+			char *pos = strndup(o->prices[p], (size_t)(eq - o->prices[p]));
+			unsigned long idx;
+
+			if (pos && !nv_parse_index(pos, &idx) && idx <= n) {
+				st[idx - 1].side.price = usd;
+				st[idx - 1].side.have_price = true;
+				found = true;
+			}
+			free(pos);
+		}
 		if (!found)
-			return usage_error("--price '%s': no run has that label (see --label)", o->prices[p]);
+			return usage_error("--price '%s': no run has that label or position (see "
+					   "--label; positions 1 to %zu)", o->prices[p], n);
 	}
 	return 0;
 }
@@ -511,6 +597,8 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 	}
 	for (size_t i = 0; i < ts->nnotes; i++)
 		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
+	for (size_t i = 0; nv_display.verbose && i < ts->ninfos; i++)
+		fprintf(stderr, "nvanalyze: %s\n", ts->infos[i]);
 	return ret;
 }
 

@@ -282,6 +282,8 @@ static uint64_t dir_io_bytes(const json_t *d)
  * fio's samples of bandwidth (KiB/s: mult 1024) or IOPS: PREFIX_min, _max,
  * _mean, the deviation under devkey, PREFIX_samples.  fio 2.x prints the
  * bandwidth ones without samples and zeros for a direction without IO.
+ * With PREFIX_samples 0 (a run shorter than one sample) the zeros fio
+ * prints are no statistics: all stay missing.
  */
 static void parse_samples(const json_t *d, const char *prefix, const char *devkey, double mult,
 			  struct nv_samples *s)
@@ -291,6 +293,9 @@ static void parse_samples(const json_t *d, const char *prefix, const char *devke
 	char key[32];
 	double v;
 
+	snprintf(key, sizeof(key), "%s_samples", prefix);
+	if (get_num(d, key, &v) && v == 0)
+		return;
 	for (unsigned i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "%s%s", prefix, sfx[i]);
 		if (get_num(d, key, &v))

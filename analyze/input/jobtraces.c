@@ -251,8 +251,9 @@ static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, stru
 		free(f);
 		ret = list_traces_near(json, j->trace_dir, j->name, &f, &nf, moved, sizeof(moved));
 		if (!ret && nf)
-			ts_note(ts, "%s: job '%s' traced to nv_trace=%s, not here: using the traces in %s "
-				"next to the JSON file", json, j->key, j->trace_dir, moved);
+			nv_note_add(&ts->infos, &ts->ninfos,
+				    "%s: job '%s' traced to nv_trace=%s, not here: using the traces in %s "
+				    "next to the JSON file", json, j->key, j->trace_dir, moved);
 	}
 	if (ret)
 		return ret;
@@ -400,6 +401,9 @@ void nv_traceset_free(struct nv_traceset *ts)
 	free(ts->jt);
 	for (size_t i = 0; i < ts->nnotes; i++)
 		free(ts->notes[i]);
+	for (size_t i = 0; i < ts->ninfos; i++)
+		free(ts->infos[i]);
+	free(ts->infos);
 	free(ts->notes);
 	memset(ts, 0, sizeof(*ts));
 }

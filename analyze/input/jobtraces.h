@@ -38,6 +38,8 @@ struct nv_traceset {
 	struct nv_jobtraces *jt;
 	size_t nnotes;
 	char **notes;		/* warnings for stderr */
+	size_t ninfos;
+	char **infos;		/* the normal workflow said in words, for -v */
 };
 
 /* A parsed --trace argument; run and job are NULL when not given. */

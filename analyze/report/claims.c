@@ -314,19 +314,13 @@ enum nv_claim_verdict nv_claim_judge_abs(const struct nv_claim *c, const struct 
 
 static bool job_matches(const struct nv_claim *c, const struct nv_report *r, const struct nv_block *b)
 {
-	const char *name = NULL;
+	const struct nv_job *j;
 
 	if (!c->job || !fnmatch(c->job, b->key, 0))
 		return true;
 	/* the job name behind a key ("name #2", "name@host") */
-	for (size_t s = 0; s < r->nsides && !name; s++)
-		for (size_t k = 0; k < r->sides[s].nruns && !name; k++)
-			for (size_t j = 0; j < r->sides[s].runs[k].njobs; j++)
-				if (!strcmp(r->sides[s].runs[k].jobs[j].key, b->key)) {
-					name = r->sides[s].runs[k].jobs[j].name;
-					break;
-				}
-	return name && !fnmatch(c->job, name, 0);
+	j = nv_block_job(r, b);
+	return j && !fnmatch(c->job, j->name, 0);
 }
 
 static struct nv_claim_result *add_result(struct nv_report *r)

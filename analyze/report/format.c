@@ -77,27 +77,77 @@ static void fmt_sig(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.3g", v);
 }
 
-/* Latency from nanoseconds in ns/us/ms/s, three significant digits. */
-static void fmt_ns(char *buf, size_t n, double ns)
+struct nv_display nv_display = { .same_pct = 5 };
+
+/*
+ * A value in the largest unit of scale[0..nscale) (largest first) that ref
+ * reaches, three significant digits (thousands grouped when v is much
+ * larger than ref): "8.30 us", "3,620 us", "14.4 GB".
+ */
+struct scale_unit {
+	double div;
+	const char *unit;
+};
+
+static void fmt_scaled(char *buf, size_t n, double v, double ref, const struct scale_unit *scale,
+		       unsigned nscale)
 {
-	static const struct { double div; const char *unit; } scale[] = {
-		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
-	};
 	unsigned i = 0;
 	double x;
+	char num[64];
 
-	while (i < 3 && fabs(ns) < scale[i].div * 0.9995)
+	while (i + 1 < nscale && fabs(ref) < scale[i].div * 0.9995)
 		i++;
-	x = ns / scale[i].div;
-	if (fabs(x) >= 99.95 || i == 3)
-		snprintf(buf, n, "%.0f %s", x, scale[i].unit);
+	x = v / scale[i].div;
+	if (fabs(x) >= 999.5)
+		fmt_grouped(num, sizeof(num), x);
+	else if (fabs(x) >= 99.95 || scale[i].div == 1)
+		snprintf(num, sizeof(num), "%.0f", x);
 	else if (fabs(x) >= 9.995)
-		snprintf(buf, n, "%.1f %s", x, scale[i].unit);
+		snprintf(num, sizeof(num), "%.1f", x);
 	else
-		snprintf(buf, n, "%.2f %s", x, scale[i].unit);
+		snprintf(num, sizeof(num), "%.2f", x);
+	snprintf(buf, n, "%s %s", num, scale[i].unit);
+}
+
+static void fmt_ns(char *buf, size_t n, double ns, double ref)
+{
+	static const struct scale_unit scale[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+
+	fmt_scaled(buf, n, ns, ref, scale, 4);
+}
+
+static void fmt_bytes(char *buf, size_t n, double b, double ref)
+{
+	static const struct scale_unit si[] = {
+		{ 1e12, "TB" }, { 1e9, "GB" }, { 1e6, "MB" }, { 1e3, "kB" }, { 1, "B" },
+	};
+	static const struct scale_unit bin[] = {
+		{ 1099511627776.0, "TiB" }, { 1073741824.0, "GiB" }, { 1048576.0, "MiB" },
+		{ 1024.0, "KiB" }, { 1, "B" },
+	};
+
+	fmt_scaled(buf, n, b, ref, nv_display.binary ? bin : si, 5);
+}
+
+double nv_row_ref(const struct nv_cell *cells, size_t n)
+{
+	double ref = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].n && cells[i].mean != 0 && (ref == 0 || fabs(cells[i].mean) < ref))
+			ref = fabs(cells[i].mean);
+	return ref;
 }
 
 void nv_fmt_value(char *buf, size_t n, double v, enum nv_unit u)
+{
+	nv_fmt_value_in(buf, n, v, u, v);
+}
+
+void nv_fmt_value_in(char *buf, size_t n, double v, enum nv_unit u, double ref)
 {
 	char num[64];
 
@@ -109,11 +159,24 @@ void nv_fmt_value(char *buf, size_t n, double v, enum nv_unit u)
 			fmt_sig(buf, n, v);
 		break;
 	case NV_U_MBPS:
-		fmt_sig(num, sizeof(num), v);
-		snprintf(buf, n, "%s MB/s", num);
+		fmt_sig(num, sizeof(num), nv_display.binary ? v * 1e6 / 1048576 : v);
+		snprintf(buf, n, "%s %s", num, nv_display.binary ? "MiB/s" : "MB/s");
 		break;
 	case NV_U_NS:
-		fmt_ns(buf, n, v);
+		fmt_ns(buf, n, v, ref);
+		break;
+	case NV_U_BYTES:
+		fmt_bytes(buf, n, v, ref);
+		break;
+	case NV_U_PCT:
+		fmt_sig(num, sizeof(num), v);
+		snprintf(buf, n, "%s%%", num);
+		break;
+	case NV_U_COUNT:
+		if (v == floor(v))
+			fmt_grouped(buf, n, v);
+		else
+			fmt_sig(buf, n, v);
 		break;
 	case NV_U_USD_H:
 		snprintf(buf, n, "$%g/h", v);
@@ -131,22 +194,42 @@ static void fmt_pct(char *buf, size_t n, double pct)
 	snprintf(buf, n, "%+.1f%%", pct);
 }
 
+/* A change of pct % as --change asks: "+110.0%", "2.10x" or "+110.0% 2.10x". */
+static void fmt_chg(char *buf, size_t n, double pct)
+{
+	char p[32];
+
+	fmt_pct(p, sizeof(p), pct);
+	if (nv_display.change == NV_CHG_PCT)
+		snprintf(buf, n, "%s", p);
+	else if (nv_display.change == NV_CHG_RATIO)
+		snprintf(buf, n, "%.2fx", 1 + pct / 100);
+	else
+		snprintf(buf, n, "%s %.2fx", p, 1 + pct / 100);
+}
+
+bool nv_change_about_equal(const struct nv_change *c)
+{
+	return c->have && !c->have_ci && fabs(c->pct) < nv_display.same_pct;
+}
+
 void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 {
-	char p[32], lo[32], hi[32];
+	char p[48], lo[48], hi[48];
 	const char *mark = c->verdict == NV_BETTER ? " (better)" : c->verdict == NV_WORSE ? " (worse)" : "";
 
 	if (!c->have) {
 		snprintf(buf, n, "n/a");
 		return;
 	}
-	fmt_pct(p, sizeof(p), c->pct);
+	fmt_chg(p, sizeof(p), c->pct);
 	if (!c->have_ci) {
-		snprintf(buf, n, "%s%s", p, mark);
+		snprintf(buf, n, "%s%s", p, nv_change_about_equal(c) && c->pct != 0 ? " (about equal)"
+										   : mark);
 		return;
 	}
-	fmt_pct(lo, sizeof(lo), c->lo);
-	fmt_pct(hi, sizeof(hi), c->hi);
+	fmt_chg(lo, sizeof(lo), c->lo);
+	fmt_chg(hi, sizeof(hi), c->hi);
 	snprintf(buf, n, "%s%s [%s, %s]", p, c->noise ? " within noise" : mark, lo, hi);
 }
 

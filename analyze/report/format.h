@@ -10,6 +10,7 @@
 #ifndef NV_ANALYZE_FORMAT_H
 #define NV_ANALYZE_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/report/model.h"
@@ -29,6 +30,43 @@ int nv_format_parse(const char *s, enum nv_format *f);
  * Return: nothing; the text is in buf (truncated to n).
  */
 void nv_fmt_value(char *buf, size_t n, double v, enum nv_unit u);
+
+/*
+ * The same with the unit of a scaled quantity (latency, bytes) chosen by
+ * ref rather than by v: one unit per table row ("8.30 us", "3,620 us").
+ * Return: nothing; the text is in buf.
+ */
+void nv_fmt_value_in(char *buf, size_t n, double v, enum nv_unit u, double ref);
+
+/*
+ * The reference of a row's unit: the smallest non-zero |mean| of cells[0..n).
+ * Return: that value, 0 when every cell is empty or zero.
+ */
+double nv_row_ref(const struct nv_cell *cells, size_t n);
+
+/*
+ * How the human formats show numbers (set once by the command line):
+ * --units binary (MiB/s, GiB), --change pct|ratio|both, and the single-run
+ * threshold: a change of less than same_pct % (either way) between single
+ * runs reads as "about equal".  Defaults: SI, percent, 5%.
+ */
+enum nv_chgfmt { NV_CHG_PCT, NV_CHG_RATIO, NV_CHG_BOTH };
+
+struct nv_display {
+	bool binary;
+	enum nv_chgfmt change;
+	double same_pct;
+	bool verbose;		/* -v: the lists and notes quiet output leaves out */
+	int headline;		/* enum nv_headline (report/summary.h): the summary's rows */
+};
+
+extern struct nv_display nv_display;
+
+/*
+ * Whether a change between single runs is under the threshold.
+ * Return: true when c has a value, no interval, and |c->pct| < same_pct.
+ */
+bool nv_change_about_equal(const struct nv_change *c);
 
 /*
  * "+50.1% (better)", "+1.2% within noise [-3.1%, +5.4%]", "n/a".

@@ -21,6 +21,7 @@
 static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_IOPS]  = { "iops",   "IOPS",      NV_U_IOPS,      true,  false },
 	[NV_M_BW]    = { "bw",     "bandwidth", NV_U_MBPS,      true,  false },
+	[NV_M_MIN]   = { "min",    "min",       NV_U_NS,        false, true },
 	[NV_M_MEAN]  = { "mean",   "mean",      NV_U_NS,        false, true },
 	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS,        false, true },
 	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS,        false, true },
@@ -29,6 +30,22 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true },
 	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
 	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
+	[NV_M_IO_BYTES] = { "io_bytes", "IO total", NV_U_BYTES, true, false, false, "io_bytes" },
+	[NV_M_RUNTIME] = { "runtime", "runtime", NV_U_NS, false, false, true, "runtime_ns" },
+	[NV_M_USR_CPU] = { "usr_cpu", "CPU user", NV_U_PCT, false, false },
+	[NV_M_SYS_CPU] = { "sys_cpu", "CPU system", NV_U_PCT, false, false },
+	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false, "ctx_switches" },
+	[NV_M_MAJF]  = { "majf", "major faults", NV_U_COUNT, false, false, false, "major_faults" },
+	[NV_M_MINF]  = { "minf", "minor faults", NV_U_COUNT, false, false, false, "minor_faults" },
+	[NV_M_BW_SMIN]  = { "bw_min",  "bw samples min",   NV_U_MBPS, true, false },
+	[NV_M_BW_SMAX]  = { "bw_max",  "bw samples max",   NV_U_MBPS, true, false },
+	[NV_M_BW_SMEAN] = { "bw_mean", "bw samples mean",  NV_U_MBPS, true, false },
+	[NV_M_BW_SDEV]  = { "bw_dev",  "bw samples stdev", NV_U_MBPS, false, false },
+	[NV_M_IOPS_SMIN]  = { "iops_min",  "IOPS samples min",   NV_U_IOPS, true, false },
+	[NV_M_IOPS_SMAX]  = { "iops_max",  "IOPS samples max",   NV_U_IOPS, true, false },
+	[NV_M_IOPS_SMEAN] = { "iops_mean", "IOPS samples mean",  NV_U_IOPS, true, false },
+	[NV_M_IOPS_SDEV]  = { "iops_stdev", "IOPS samples stdev", NV_U_IOPS, false, false },
+	[NV_M_ERROR] = { "error", "fio error (errno)", NV_U_COUNT, false, false, true, "fio_error" },
 	[NV_M_PRICE] = { "price",  "price",     NV_U_USD_H,     false, false },
 	[NV_M_COST]  = { "cost",   "cost per 1k IOPS", NV_U_USD_KIOPS, false, false },
 };
@@ -39,6 +56,8 @@ static const struct {
 } metric_aliases[] = {
 	{ "bandwidth", NV_M_BW }, { "lat_mean", NV_M_MEAN }, { "lat", NV_M_MEAN },
 	{ "lat_max", NV_M_MAX }, { "lat_stdev", NV_M_STDEV }, { "stddev", NV_M_STDEV },
+	{ "lat_min", NV_M_MIN }, { "iops_stddev", NV_M_IOPS_SDEV }, { "cpu_usr", NV_M_USR_CPU },
+	{ "cpu_sys", NV_M_SYS_CPU },
 };
 
 const struct nv_metric_info *nv_metric(enum nv_metric m)
@@ -76,6 +95,7 @@ static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_l
 	switch (m) {
 	case NV_M_IOPS:  val = &ds->iops; break;
 	case NV_M_BW:    val = &ds->bw; break;
+	case NV_M_MIN:   val = &ls->min; break;
 	case NV_M_MEAN:  val = &ls->mean; break;
 	case NV_M_P50:   val = &ls->pct[NV_P50]; break;
 	case NV_M_P95:   val = &ls->pct[NV_P95]; break;
@@ -84,12 +104,55 @@ static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_l
 	case NV_M_P9999: val = &ls->pct[NV_P9999]; break;
 	case NV_M_MAX:   val = &ls->max; break;
 	case NV_M_STDEV: val = &ls->stdev; break;
+	case NV_M_RUNTIME: val = &ds->runtime_ms; break;
+	case NV_M_BW_SMIN: val = &ds->bw_samples.min; break;
+	case NV_M_BW_SMAX: val = &ds->bw_samples.max; break;
+	case NV_M_BW_SMEAN: val = &ds->bw_samples.mean; break;
+	case NV_M_BW_SDEV: val = &ds->bw_samples.dev; break;
+	case NV_M_IOPS_SMIN: val = &ds->iops_samples.min; break;
+	case NV_M_IOPS_SMAX: val = &ds->iops_samples.max; break;
+	case NV_M_IOPS_SMEAN: val = &ds->iops_samples.mean; break;
+	case NV_M_IOPS_SDEV: val = &ds->iops_samples.dev; break;
+	case NV_M_IO_BYTES:
+		if (!ds->have_io_bytes)
+			return NV_SRC_NONE;
+		*v = (double)ds->io_bytes;
+		return NV_SRC_FIO;
 	default:
 		return NV_SRC_NONE;
 	}
 	if (val->src == NV_SRC_NONE)
 		return NV_SRC_NONE;
-	*v = m == NV_M_BW ? val->v / 1e6 : val->v;
+	*v = val->v;
+	if (metrics[m].unit == NV_U_MBPS)
+		*v /= 1e6;	/* bytes/s */
+	else if (m == NV_M_RUNTIME)
+		*v *= 1e6;	/* ms */
+	return val->src;
+}
+
+/*
+ * A number of the job rather than of one direction (CPU, context switches,
+ * page faults, its error).  Return: the source, NV_SRC_NONE when absent or
+ * m is not one of those.
+ */
+static int job_metric_value(const struct nv_job *j, enum nv_metric m, double *v)
+{
+	const struct nv_val *val;
+
+	switch (m) {
+	case NV_M_USR_CPU: val = &j->x.usr_cpu; break;
+	case NV_M_SYS_CPU: val = &j->x.sys_cpu; break;
+	case NV_M_CTX:     val = &j->x.ctx; break;
+	case NV_M_MAJF:    val = &j->x.majf; break;
+	case NV_M_MINF:    val = &j->x.minf; break;
+	case NV_M_ERROR:
+		*v = j->error;
+		return j->have_error ? NV_SRC_FIO : NV_SRC_NONE;
+	default:
+		return NV_SRC_NONE;
+	}
+	*v = val->v;
 	return val->src;
 }
 
@@ -242,6 +305,8 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 				got = NV_SRC_NONE;
 		} else {
 			got = metric_value(&j->dir[b->dir], m, b->lat, fio, &v);
+			if (got == NV_SRC_NONE)
+				got = job_metric_value(j, m, &v);
 		}
 		if (got == NV_SRC_NONE)
 			continue;
@@ -300,10 +365,14 @@ static int fill_rows(struct nv_report *r, struct nv_block *b, double *buf)
 		}
 		for (size_t s = 0; row->fio && s < r->nsides; s++)
 			side_cell(r, b, s, (enum nv_metric)m, true, buf, &row->fio[s]);
-		for (size_t s = 0; s < r->nsides; s++)
-			if (s != r->baseline)
-				nv_repeats_change(&row->cells[s], &row->cells[r->baseline],
-						  metrics[m].higher_better, &row->chg[s]);
+		for (size_t s = 0; s < r->nsides; s++) {
+			if (s == r->baseline)
+				continue;
+			nv_repeats_change(&row->cells[s], &row->cells[r->baseline],
+					  metrics[m].higher_better, &row->chg[s]);
+			if (metrics[m].neutral)
+				row->chg[s].verdict = NV_SAME;
+		}
 		b->nrows++;
 	}
 	return 0;
@@ -361,6 +430,14 @@ const char *nv_report_run_label(const struct nv_run *run, void *r)
 		if (rep->runs[i].run == run)
 			return rep->runs[i].label;
 	return "?";
+}
+
+const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_block *b)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		if (b->nsrc[s])
+			return b->src[s][0].job;
+	return NULL;
 }
 
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,

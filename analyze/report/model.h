@@ -17,12 +17,19 @@
 #include "analyze/input/jobtraces.h"
 #include "analyze/stats/repeats.h"
 
+/* In row order.  From NV_M_IO_BYTES on: the rest of fio's numbers of the job. */
 enum nv_metric {
-	NV_M_IOPS, NV_M_BW, NV_M_MEAN, NV_M_P50, NV_M_P95, NV_M_P99, NV_M_P999, NV_M_P9999,
-	NV_M_MAX, NV_M_STDEV, NV_M_PRICE, NV_M_COST, NV_M_NR
+	NV_M_IOPS, NV_M_BW, NV_M_MIN, NV_M_MEAN, NV_M_P50, NV_M_P95, NV_M_P99, NV_M_P999,
+	NV_M_P9999, NV_M_MAX, NV_M_STDEV,
+	NV_M_IO_BYTES, NV_M_RUNTIME, NV_M_USR_CPU, NV_M_SYS_CPU, NV_M_CTX, NV_M_MAJF, NV_M_MINF,
+	NV_M_BW_SMIN, NV_M_BW_SMAX, NV_M_BW_SMEAN, NV_M_BW_SDEV,
+	NV_M_IOPS_SMIN, NV_M_IOPS_SMAX, NV_M_IOPS_SMEAN, NV_M_IOPS_SDEV, NV_M_ERROR,
+	NV_M_PRICE, NV_M_COST, NV_M_NR
 };
 
-enum nv_unit { NV_U_IOPS, NV_U_MBPS, NV_U_NS, NV_U_USD_H, NV_U_USD_KIOPS };
+/* Model units: IO/s, MB/s (10^6 bytes), ns, USD, bytes, % (CPU), plain counts. */
+enum nv_unit { NV_U_IOPS, NV_U_MBPS, NV_U_NS, NV_U_USD_H, NV_U_USD_KIOPS, NV_U_BYTES, NV_U_PCT,
+	       NV_U_COUNT };
 
 struct nv_metric_info {
 	const char *key;	/* claim name and JSON key stem: "iops", "p99.9" */
@@ -30,6 +37,8 @@ struct nv_metric_info {
 	enum nv_unit unit;
 	bool higher_better;
 	bool latency;		/* a latency statistic (from --lat's object) */
+	bool neutral;		/* a change is neither better nor worse (runtime, error) */
+	const char *json;	/* JSON key, units in it, when not key + the unit's suffix */
 };
 
 const struct nv_metric_info *nv_metric(enum nv_metric m);	/* NULL if out of range */
@@ -129,6 +138,12 @@ const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m);
  * Return: the label, or "?" for a run not in the report.
  */
 const char *nv_report_run_label(const struct nv_run *run, void *r);
+
+/*
+ * The job behind block b: the first source (in side order) that has it.
+ * Return: the job, or NULL when no run has it.
+ */
+const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_block *b);
 
 /*
  * Build the report: one block per job key and direction found in any run

@@ -18,7 +18,7 @@ int nv_report_print(FILE *out, const struct nv_report *r, enum nv_format f)
 		ret = nv_render_md(out, r, f);
 		break;
 	case NV_FMT_CSV:
-		nv_render_csv(out, r);
+		ret = nv_render_csv(out, r);
 		break;
 	case NV_FMT_JSON:
 		ret = nv_render_json(out, r);

@@ -28,8 +28,8 @@ int nv_report_print(FILE *out, const struct nv_report *r, enum nv_format f);
  */
 int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f);
 
-/* One wide CSV table, then the claims.  Return: nothing. */
-void nv_render_csv(FILE *out, const struct nv_report *r);
+/* The summary rows, one wide CSV table, then the claims.  Return: 0 or -ENOMEM. */
+int nv_render_csv(FILE *out, const struct nv_report *r);
 
 /* The report as one JSON object.  Return: 0 or -ENOMEM. */
 int nv_render_json(FILE *out, const struct nv_report *r);

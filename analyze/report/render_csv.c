@@ -1,13 +1,17 @@
 /*
  * render_csv.c - the report as CSV for programs: one wide table (a row per
  * job, direction and metric; every number at full precision, units in a
- * column, missing values empty), then the claims after a blank line.
+ * column, missing values empty), after the summary's rows and before the
+ * claims, blank lines between.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/report/render.h"
 #include "analyze/report/claims.h"
+#include "analyze/report/summary.h"
 
 static void csv_field(FILE *out, const char *s, bool first)
 {
@@ -38,6 +42,7 @@ static void csv_num(FILE *out, bool have, double v)
 static const char *const unit_names[] = {
 	[NV_U_IOPS] = "IO/s", [NV_U_MBPS] = "MB/s", [NV_U_NS] = "ns",
 	[NV_U_USD_H] = "USD/h", [NV_U_USD_KIOPS] = "USD/h per 1k IOPS",
+	[NV_U_BYTES] = "bytes", [NV_U_PCT] = "%", [NV_U_COUNT] = "count",
 };
 
 static bool any_repeats(const struct nv_report *r)
@@ -79,44 +84,61 @@ static void csv_header(FILE *out, const struct nv_report *r, bool rep)
 	fputc('\n', out);
 }
 
-void nv_render_csv(FILE *out, const struct nv_report *r)
+/* One metric row of a block: values (with stdev and n for repeats), changes. */
+static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block *b,
+		    const struct nv_row *row, bool rep)
 {
-	bool rep = any_repeats(r);
 	char buf[256];
 
-	csv_header(out, r, rep);
-	for (size_t i = 0; i < r->nblocks; i++) {
-		const struct nv_block *b = &r->blocks[i];
-
-		for (size_t k = 0; b->active && k < b->nrows; k++) {
-			const struct nv_row *row = &b->rows[k];
-
-			csv_field(out, b->key, true);
-			csv_field(out, nv_dir_name(b->dir), false);
-			nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
-			csv_field(out, buf, false);
-			csv_field(out, unit_names[nv_metric(row->metric)->unit], false);
-			for (size_t s = 0; s < r->nsides; s++) {
-				csv_num(out, row->cells[s].n > 0, row->cells[s].mean);
-				if (!rep)
-					continue;
-				csv_num(out, row->cells[s].n > 1, row->cells[s].sd);
-				csv_num(out, true, (double)row->cells[s].n);
-			}
-			for (size_t s = 0; s < r->nsides; s++) {
-				if (s == r->baseline)
-					continue;
-				csv_num(out, row->chg[s].have, row->chg[s].pct);
-				if (!rep)
-					continue;
-				csv_num(out, row->chg[s].have_ci, row->chg[s].lo);
-				csv_num(out, row->chg[s].have_ci, row->chg[s].hi);
-			}
-			fputc('\n', out);
-		}
+	csv_field(out, b->key, true);
+	csv_field(out, nv_dir_name(b->dir), false);
+	nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
+	csv_field(out, buf, false);
+	csv_field(out, unit_names[nv_metric(row->metric)->unit], false);
+	for (size_t s = 0; s < r->nsides; s++) {
+		csv_num(out, row->cells[s].n > 0, row->cells[s].mean);
+		if (!rep)
+			continue;
+		csv_num(out, row->cells[s].n > 1, row->cells[s].sd);
+		csv_num(out, true, (double)row->cells[s].n);
 	}
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (s == r->baseline)
+			continue;
+		csv_num(out, row->chg[s].have, row->chg[s].pct);
+		if (!rep)
+			continue;
+		csv_num(out, row->chg[s].have_ci, row->chg[s].lo);
+		csv_num(out, row->chg[s].have_ci, row->chg[s].hi);
+	}
+	fputc('\n', out);
+}
+
+/*
+ * The summary (report/summary.h), then a blank line, then every row.
+ * Return: 0 or -ENOMEM.
+ */
+int nv_render_csv(FILE *out, const struct nv_report *r)
+{
+	bool rep = any_repeats(r);
+	struct nv_summary_row *sum;
+	size_t nsum;
+
+	if (nv_summary_build(r, (enum nv_headline)nv_display.headline, &sum, &nsum))
+		return -ENOMEM;
+	if (nsum) {
+		csv_header(out, r, rep);
+		for (size_t i = 0; i < nsum; i++)
+			csv_row(out, r, &r->blocks[sum[i].block], sum[i].row, rep);
+		fputc('\n', out);
+	}
+	free(sum);
+	csv_header(out, r, rep);
+	for (size_t i = 0; i < r->nblocks; i++)
+		for (size_t k = 0; r->blocks[i].active && k < r->blocks[i].nrows; k++)
+			csv_row(out, r, &r->blocks[i], &r->blocks[i].rows[k], rep);
 	if (!r->nclaims)
-		return;
+		return 0;
 	fputs("\njob,direction,run,baseline,claim,measured,unit,verdict\n", out);
 	for (size_t i = 0; i < r->nclaims; i++) {
 		const struct nv_claim_result *c = &r->claims[i];
@@ -132,4 +154,5 @@ void nv_render_csv(FILE *out, const struct nv_report *r)
 		csv_field(out, nv_claim_verdict_name(c->verdict), false);
 		fputc('\n', out);
 	}
+	return 0;
 }

@@ -4,6 +4,7 @@
  * reads back exactly; units in the keys, missing values null.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,6 +12,8 @@
 
 #include "analyze/report/render.h"
 #include "analyze/report/claims.h"
+#include "analyze/report/fiotables.h"
+#include "analyze/report/summary.h"
 
 /*
  * Write v as indented JSON; reals as their shortest exact text (jansson's
@@ -74,8 +77,12 @@ static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metr
 
 	if (mi->latency)
 		snprintf(buf, n, "%s_%s_ns", nv_latkind_name(b->lat), mi->key);
-	else if (m == NV_M_BW)
-		snprintf(buf, n, "bw_MB_per_s");
+	else if (mi->json)
+		snprintf(buf, n, "%s", mi->json);
+	else if (mi->unit == NV_U_MBPS)
+		snprintf(buf, n, "%s_MB_per_s", mi->key);
+	else if (mi->unit == NV_U_PCT)
+		snprintf(buf, n, "%s_pct", mi->key);
 	else if (m == NV_M_PRICE)
 		snprintf(buf, n, "price_usd_per_hour");
 	else if (m == NV_M_COST)
@@ -100,6 +107,35 @@ static void jset_suffix(json_t *o, const char *key, const char *suffix, json_t *
 static json_t *jnum(bool have, double v)
 {
 	return have ? json_real(v) : json_null();
+}
+
+/*
+ * "fio_latency_buckets": fio's shares of the job's IOs by completion latency
+ * ([from_ns, to_ns), to_ns null for the last), mean over the side's runs.
+ * Return: 0 or -ENOMEM (o freed).
+ */
+static int json_buckets(json_t *o, const struct nv_block *b, size_t s)
+{
+	struct nv_side_bucket *bk;
+	json_t *arr;
+	size_t n;
+
+	if (nv_side_buckets(b, s, &bk, &n) || !(arr = json_array())) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *e = json_object();
+
+		jset(e, "from_ns", json_real(bk[i].lo_ns));
+		jset(e, "to_ns", jnum(isfinite(bk[i].hi_ns), bk[i].hi_ns));
+		jset(e, "share_pct", jnum(bk[i].n > 0, bk[i].pct));
+		jset(e, "runs", json_integer((json_int_t)bk[i].n));
+		json_array_append_new(arr, e);
+	}
+	free(bk);
+	jset(o, "fio_latency_buckets", arr);
+	return 0;
 }
 
 static json_t *json_side_values(const struct nv_report *r, const struct nv_block *b, size_t s)
@@ -128,7 +164,7 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 		jset_suffix(o, key, "_max", jnum(c->n > 0, c->max));
 		jset_suffix(o, key, "_n", json_integer((json_int_t)c->n));
 	}
-	return o;
+	return json_buckets(o, b, s) ? NULL : o;
 }
 
 static json_t *json_side_changes(const struct nv_block *b, size_t s)
@@ -143,8 +179,11 @@ static json_t *json_side_changes(const struct nv_block *b, size_t s)
 		json_key(key, sizeof(key), b, b->rows[k].metric);
 		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
 		jset_suffix(o, key, "_verdict", ch->have ? json_string(verdicts[ch->verdict]) : NULL);
-		if (!ch->have_ci)
+		if (!ch->have_ci) {
+			jset_suffix(o, key, "_about_equal",
+				    ch->have ? json_boolean(nv_change_about_equal(ch)) : NULL);
 			continue;
+		}
 		jset_suffix(o, key, "_ci95_low_pct", json_real(ch->lo));
 		jset_suffix(o, key, "_ci95_high_pct", json_real(ch->hi));
 		jset_suffix(o, key, "_within_noise", json_boolean(ch->noise));
@@ -172,6 +211,46 @@ static json_t *json_block(const struct nv_report *r, const struct nv_block *b)
 	return o;
 }
 
+/*
+ * fio's disk_util of a side: one object per device it has, each counter
+ * under its key with the unit ("read_ticks_ms", "util_pct"), an md
+ * array's aggregate as "aggr_*"; means over the side's runs.
+ * Return: the array (NULL when out of memory, which jset stores as null).
+ */
+static json_t *json_disks(const struct nv_report *r, const struct nv_side *side)
+{
+	const char **names;
+	size_t n;
+	json_t *arr = json_array();
+
+	if (!arr || nv_report_disks(r, &names, &n)) {
+		json_decref(arr);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+		bool any = false;
+		double v;
+
+		jset(o, "name", json_string(names[i]));
+		for (unsigned f = 0; f < NV_DISK_NR; f++) {
+			size_t have = nv_side_disk(side, names[i], f, false, &v);
+
+			any |= have > 0;
+			jset(o, nv_disk_key(f), jnum(have > 0, v));
+		}
+		for (unsigned f = 0; f < NV_DISK_NR; f++)
+			if (nv_side_disk(side, names[i], f, true, &v))
+				jset_suffix(o, "aggr_", nv_disk_key(f), json_real(v));
+		if (any)
+			json_array_append_new(arr, o);
+		else
+			json_decref(o);
+	}
+	free(names);
+	return arr;
+}
+
 static json_t *json_sides(const struct nv_report *r)
 {
 	json_t *arr = json_array();
@@ -187,8 +266,47 @@ static json_t *json_sides(const struct nv_report *r)
 		jset(o, "files", files);
 		jset(o, "fio_versions", vers);
 		jset(o, "price_usd_per_hour", jnum(r->sides[s].have_price, r->sides[s].price));
+		jset(o, "disk_util", json_disks(r, &r->sides[s]));
 		json_array_append_new(arr, o);
 	}
+	return arr;
+}
+
+/*
+ * The summary (report/summary.h): per row the job, direction, and under the
+ * metric's key ("iops", "bw_MB_per_s") each side's value and under
+ * KEY_change_pct each compared side's change.
+ * Return: the array (NULL when out of memory).
+ */
+static json_t *json_summary(const struct nv_report *r)
+{
+	struct nv_summary_row *rows;
+	json_t *arr = json_array();
+	size_t n;
+	char key[96];
+
+	if (!arr || nv_summary_build(r, (enum nv_headline)nv_display.headline, &rows, &n)) {
+		json_decref(arr);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct nv_block *b = &r->blocks[rows[i].block];
+		const struct nv_row *row = rows[i].row;
+		json_t *o = json_object(), *vals = json_object(), *chg = json_object();
+
+		jset(o, "job", json_string(b->key));
+		jset(o, "direction", json_string(nv_dir_name(b->dir)));
+		json_key(key, sizeof(key), b, row->metric);
+		for (size_t s = 0; s < r->nsides; s++) {
+			jset(vals, r->sides[s].label, jnum(row->cells[s].n > 0, row->cells[s].mean));
+			if (s != r->baseline)
+				jset(chg, r->sides[s].label, jnum(row->chg[s].have, row->chg[s].pct));
+		}
+		jset(o, key, vals);
+		jset_suffix(o, key, "_change_pct", chg);
+		json_array_append_new(arr, o);
+	}
+	free(rows);
 	return arr;
 }
 
@@ -245,6 +363,8 @@ int nv_render_json(FILE *out, const struct nv_report *r)
 	jset(root, "latency", json_string(nv_latkind_name(r->lat)));
 	jset(root, "baseline", json_string(r->sides[r->baseline].label));
 	jset(root, "sides", json_sides(r));
+	jset(root, "about_equal_below_pct", json_real(nv_display.same_pct));
+	jset(root, "summary", json_summary(r));
 	for (size_t i = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];
 

@@ -12,6 +12,8 @@
 
 #include "analyze/report/render.h"
 #include "analyze/report/claims.h"
+#include "analyze/report/summary.h"
+#include "analyze/report/fiotables.h"
 
 static void side_header(char *buf, size_t n, const struct nv_side *s)
 {
@@ -23,7 +25,7 @@ static void side_header(char *buf, size_t n, const struct nv_side *s)
 
 /* A value cell: "77,282", "77,282 ±1.6%", "-" (missing), "absent". */
 static void fmt_cell(char *buf, size_t n, const struct nv_cell *c, const struct nv_side *s,
-		     enum nv_unit u)
+		     enum nv_unit u, double ref)
 {
 	char v[64], extra[64] = "";
 	size_t len;
@@ -32,7 +34,7 @@ static void fmt_cell(char *buf, size_t n, const struct nv_cell *c, const struct 
 		snprintf(buf, n, "%s", c->absent == s->nruns ? "absent" : "-");
 		return;
 	}
-	nv_fmt_value(v, sizeof(v), c->mean, u);
+	nv_fmt_value_in(v, sizeof(v), c->mean, u, ref);
 	len = 0;
 	if (c->n > 1)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, " ±%.1f%%",
@@ -42,6 +44,65 @@ static void fmt_cell(char *buf, size_t n, const struct nv_cell *c, const struct 
 	if (c->src == NV_SRC_EXACT && len < sizeof(extra))
 		snprintf(extra + len, sizeof(extra) - len, " (exact)");
 	snprintf(buf, n, "%s%s", v, extra);
+}
+
+/*
+ * The suite summary (report/summary.h): job · direction, metric, one column
+ * per run, the change columns.  Return: 0 or -ENOMEM.
+ */
+static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	struct nv_summary_row *rows;
+	struct nv_grid g;
+	size_t n, c;
+	char buf[256];
+
+	if (nv_summary_build(r, (enum nv_headline)nv_display.headline, &rows, &n))
+		return -ENOMEM;
+	if (!n || nv_grid_init(&g, n + 1, 2 + r->nsides + (r->nsides - 1))) {
+		free(rows);
+		return n ? -ENOMEM : 0;
+	}
+	nv_grid_set(&g, 0, 0, "job · direction");
+	nv_grid_set(&g, 0, 1, "metric");
+	for (size_t s = 0; s < r->nsides; s++) {
+		side_header(buf, sizeof(buf), &r->sides[s]);
+		nv_grid_set(&g, 0, 2 + s, buf);
+	}
+	c = 2 + r->nsides;
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (s == r->baseline)
+			continue;
+		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[s].label, r->sides[r->baseline].label);
+		nv_grid_set(&g, 0, c++, buf);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct nv_block *b = &r->blocks[rows[i].block];
+		const struct nv_row *row = rows[i].row;
+		enum nv_unit u = nv_metric(row->metric)->unit;
+
+		snprintf(buf, sizeof(buf), "%s · %s", b->key, nv_dir_name(b->dir));
+		nv_grid_set(&g, i + 1, 0, buf);
+		nv_grid_set(&g, i + 1, 1, nv_metric(row->metric)->title);
+		for (size_t s = 0; s < r->nsides; s++) {
+			fmt_cell(buf, sizeof(buf), &row->cells[s], &r->sides[s], u,
+				 nv_row_ref(row->cells, r->nsides));
+			nv_grid_set(&g, i + 1, 2 + s, buf);
+		}
+		c = 2 + r->nsides;
+		for (size_t s = 0; s < r->nsides; s++) {
+			if (s == r->baseline)
+				continue;
+			nv_fmt_change(buf, sizeof(buf), &row->chg[s]);
+			nv_grid_set(&g, i + 1, c++, buf);
+		}
+	}
+	fprintf(out, f == NV_FMT_MD ? "### Summary\n\n" : "== Summary ==\n");
+	nv_grid_print(out, &g, f);
+	fputc('\n', out);
+	nv_grid_free(&g);
+	free(rows);
+	return 0;
 }
 
 static int block_grid(const struct nv_report *r, const struct nv_block *b, struct nv_grid *g)
@@ -67,11 +128,12 @@ static int block_grid(const struct nv_report *r, const struct nv_block *b, struc
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct nv_row *row = &b->rows[i];
 		enum nv_unit u = nv_metric(row->metric)->unit;
+		double ref = nv_row_ref(row->cells, r->nsides);
 
 		nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
 		nv_grid_set(g, i + 1, 0, buf);
 		for (size_t s = 0; s < r->nsides; s++) {
-			fmt_cell(buf, sizeof(buf), &row->cells[s], &r->sides[s], u);
+			fmt_cell(buf, sizeof(buf), &row->cells[s], &r->sides[s], u, ref);
 			nv_grid_set(g, i + 1, 1 + s, buf);
 		}
 		c = 1 + r->nsides;
@@ -82,6 +144,153 @@ static int block_grid(const struct nv_report *r, const struct nv_block *b, struc
 			nv_grid_set(g, i + 1, c++, buf);
 		}
 	}
+	return 0;
+}
+
+/* "250 us", from ns, for bucket edges. */
+static void fmt_edge(char *buf, size_t n, double ns)
+{
+	nv_fmt_value(buf, n, ns, NV_U_NS);
+}
+
+/*
+ * fio's latency buckets of the block's job, the buckets some side has a
+ * share in: "[250 us, 500 us)" and each side's share.
+ * Return: 0 (nothing to print is 0 too) or -ENOMEM.
+ */
+static int print_buckets(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			 enum nv_format f)
+{
+	struct nv_side_bucket **bk = calloc(r->nsides, sizeof(*bk));
+	size_t *nb = calloc(r->nsides, sizeof(*nb)), rows = 0, ref = 0;
+	struct nv_grid g;
+	int ret = -ENOMEM;
+	char buf[128], lo[48], hi[48];
+
+	if (!bk || !nb)
+		goto out;
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (nv_side_buckets(b, s, &bk[s], &nb[s]))
+			goto out;
+		if (nb[s] > nb[ref])
+			ref = s;
+	}
+	for (size_t i = 0; i < nb[ref]; i++)
+		for (size_t s = 0; s < r->nsides; s++)
+			if (i < nb[s] && bk[s][i].pct > 0) {
+				rows++;
+				break;
+			}
+	ret = 0;
+	if (!rows || nv_grid_init(&g, rows + 1, 1 + r->nsides)) {
+		ret = rows ? -ENOMEM : 0;
+		goto out;
+	}
+	nv_grid_set(&g, 0, 0, "clat bucket (fio)");
+	for (size_t s = 0; s < r->nsides; s++) {
+		side_header(buf, sizeof(buf), &r->sides[s]);
+		nv_grid_set(&g, 0, 1 + s, buf);
+	}
+	for (size_t i = 0, row = 1; i < nb[ref]; i++) {
+		bool any = false;
+
+		for (size_t s = 0; s < r->nsides; s++)
+			any |= i < nb[s] && bk[s][i].pct > 0;
+		if (!any)
+			continue;
+		fmt_edge(lo, sizeof(lo), bk[ref][i].lo_ns);
+		if (isfinite(bk[ref][i].hi_ns)) {
+			fmt_edge(hi, sizeof(hi), bk[ref][i].hi_ns);
+			snprintf(buf, sizeof(buf), "[%s, %s)", lo, hi);
+		} else {
+			snprintf(buf, sizeof(buf), ">= %s", lo);
+		}
+		nv_grid_set(&g, row, 0, buf);
+		for (size_t s = 0; s < r->nsides; s++) {
+			if (i < nb[s] && bk[s][i].n)
+				nv_fmt_value(buf, sizeof(buf), bk[s][i].pct, NV_U_PCT);
+			else
+				snprintf(buf, sizeof(buf), "-");
+			nv_grid_set(&g, row, 1 + s, buf);
+		}
+		row++;
+	}
+	fprintf(out, "fio's latency buckets (share of the job's IOs, all directions):\n\n");
+	nv_grid_print(out, &g, f);
+	fputc('\n', out);
+	nv_grid_free(&g);
+out:
+	for (size_t s = 0; bk && s < r->nsides; s++)
+		free(bk[s]);
+	free(bk);
+	free(nb);
+	return ret;
+}
+
+/*
+ * fio's disk_util: one row per device and counter (md arrays' member
+ * aggregate as "aggr ..."), one column per side.  Return: 0 or -ENOMEM.
+ */
+static int print_disks(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	static const char *const titles[NV_DISK_NR] = {
+		"read IOs", "write IOs", "read merges", "write merges", "read ticks",
+		"write ticks", "in queue", "util",
+	};
+	const char **names;
+	size_t n, rows = 0, row = 1;
+	struct nv_grid g;
+	char buf[160];
+	double v;
+
+	if (nv_report_disks(r, &names, &n))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned a = 0; a < 2; a++)
+			for (unsigned k = 0; k < NV_DISK_NR; k++)
+				for (size_t s = 0; s < r->nsides; s++)
+					if (nv_side_disk(&r->sides[s], names[i], k, a, &v)) {
+						rows++;
+						s = r->nsides;
+					}
+	if (!rows || nv_grid_init(&g, rows + 1, 1 + r->nsides)) {
+		free(names);
+		return rows ? -ENOMEM : 0;
+	}
+	nv_grid_set(&g, 0, 0, "disk");
+	for (size_t s = 0; s < r->nsides; s++) {
+		side_header(buf, sizeof(buf), &r->sides[s]);
+		nv_grid_set(&g, 0, 1 + s, buf);
+	}
+	for (size_t i = 0; i < n; i++)
+		for (unsigned a = 0; a < 2; a++)
+			for (unsigned k = 0; k < NV_DISK_NR; k++) {
+				bool any = false;
+
+				for (size_t s = 0; s < r->nsides; s++)
+					any |= nv_side_disk(&r->sides[s], names[i], k, a, &v) > 0;
+				if (!any)
+					continue;
+				snprintf(buf, sizeof(buf), "%s %s%s%s", names[i], a ? "aggr " : "",
+					 titles[k], k == NV_DISK_UTIL ? "" : k >= NV_DISK_READ_TICKS
+					 ? " (ms)" : "");
+				nv_grid_set(&g, row, 0, buf);
+				for (size_t s = 0; s < r->nsides; s++) {
+					if (nv_side_disk(&r->sides[s], names[i], k, a, &v))
+						nv_fmt_value(buf, sizeof(buf), v, k == NV_DISK_UTIL
+							     ? NV_U_PCT : NV_U_COUNT);
+					else
+						snprintf(buf, sizeof(buf), "-");
+					nv_grid_set(&g, row, 1 + s, buf);
+				}
+				row++;
+			}
+	fprintf(out, f == NV_FMT_MD ? "### Disk utilisation (fio's disk_util)\n\n"
+				   : "== Disk utilisation (fio's disk_util) ==\n");
+	nv_grid_print(out, &g, f);
+	fputc('\n', out);
+	nv_grid_free(&g);
+	free(names);
 	return 0;
 }
 
@@ -132,9 +341,15 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 			fprintf(out, ", $%g/h", r->sides[s].price);
 		fputc('\n', out);
 	}
-	fprintf(out, "\nLatency: %s (%s). Bandwidth: 1 MB/s = 10^6 bytes/s.",
-		nv_latkind_name(r->lat),
-		r->lat == NV_LAT_SLAT ? "submission" : r->lat == NV_LAT_CLAT ? "completion" : "total");
+	fprintf(out, "\nLatency: %s (%s). Bandwidth: %s.", nv_latkind_name(r->lat),
+		r->lat == NV_LAT_SLAT ? "submission" : r->lat == NV_LAT_CLAT ? "completion" : "total",
+		nv_display.binary ? "1 MiB/s = 2^20 bytes/s" : "1 MB/s = 10^6 bytes/s");
+	if (nv_display.headline == NV_HL_AUTO)
+		fprintf(out, " Summary: IOPS for random or small-block (< 64 KiB) jobs, bandwidth for "
+			"the others.");
+	if (r->nsides > 1)
+		fprintf(out, " Single runs: a change under %g%% reads as about equal.",
+			nv_display.same_pct);
 	for (size_t s = 0; s < r->nsides; s++) {
 		if (r->sides[s].nruns > 1) {
 			fprintf(out, " Repeated runs: mean ±stdev (%% of mean); change with Welch 95%% interval.");
@@ -166,7 +381,7 @@ static void print_unmatched(FILE *out, const struct nv_report *r, enum nv_format
 	}
 	if (lines)
 		fputc('\n', out);
-	if (!idle)
+	if (!idle || !nv_display.verbose)
 		return;
 	fprintf(out, "Directions without IOs (not shown):");
 	for (size_t i = 0, k = 0; i < r->nblocks; i++) {
@@ -233,6 +448,8 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 	size_t shown = 0;
 
 	print_heading(out, r, f);
+	if (print_summary(out, r, f))
+		return -ENOMEM;
 	for (size_t i = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];
 		struct nv_grid g;
@@ -246,7 +463,11 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 		fputc('\n', out);
 		nv_grid_free(&g);
 		shown++;
+		if (nv_block_has_buckets(r, b) && print_buckets(out, r, b, f))
+			return -ENOMEM;
 	}
+	if (print_disks(out, r, f))
+		return -ENOMEM;
 	if (!shown)
 		fprintf(out, "No job did any IO.\n\n");
 	print_unmatched(out, r, f);

@@ -106,8 +106,8 @@ static void describe_spikes(const struct nv_tan *t, unsigned op, char *buf, size
 		nv_fmt_time(b, sizeof(b), (double)s->start_ns / 1e9);
 		nv_fmt_value(c, sizeof(c), (double)(s->end_ns - s->start_ns), NV_U_NS);
 		nv_fmt_value(d, sizeof(d), (double)s->worst_ns, NV_U_NS);
-		put(buf, n, len, "%s at %s for %s, worst %s (%" PRIu64 " IOs)", shown > 1 ? ";" : "",
-		    b, c, d, s->slow_ios);
+		put(buf, n, len, "%s at %s for %s, worst %s (%" PRIu64 " IO%s)", shown > 1 ? ";" : "",
+		    b, c, d, s->slow_ios, s->slow_ios == 1 ? "" : "s");
 	}
 	if (worst1) {
 		nv_fmt_value(b, sizeof(b), (double)worst1->worst_ns, NV_U_NS);
@@ -272,9 +272,13 @@ int nv_tracereport_print(FILE *out, const struct nv_traceset *ts,
 		nv_fmt_time(span, sizeof(span), (double)t->span_ns / 1e9);
 		fprintf(out, md ? "### %s · %s: from the traces\n\n" : "== %s · %s: from the traces ==\n",
 			e->run->jobs[e->job].key, label(e->run, arg));
-		fprintf(out, "%" PRIu64 " IOs in %zu trace%s (%s%s), %s; %u passes.  Exact latency: "
-			"completion - submission, nearest rank over every IO.\n\n", t->records, e->npaths,
-			e->npaths > 1 ? "s" : "", e->paths[0], e->npaths > 1 ? " ..." : "", span, t->passes);
+		fprintf(out, "%" PRIu64 " IO%s in %zu trace%s (%s%s), %s", t->records,
+			t->records == 1 ? "" : "s", e->npaths, e->npaths > 1 ? "s" : "", e->paths[0],
+			e->npaths > 1 ? " ..." : "", span);
+		if (nv_display.verbose)
+			fprintf(out, "; %u pass%s", t->passes, t->passes == 1 ? "" : "es");
+		fprintf(out, ".  Exact latency: completion - submission, nearest rank over every "
+			"IO.\n\n");
 		if (t->ramp_ns) {
 			nv_fmt_time(span, sizeof(span), (double)t->ramp_ns / 1e9);
 			fprintf(out, "ramp_time %s: the %" PRIu64 " IOs submitted before fio's ramp ended "

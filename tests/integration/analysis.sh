@@ -180,10 +180,13 @@ grep -q "no $T/gone/job.\*.nvt exists" "$T/gone.err" && ! grep -q exact "$T/gone
 mkdir -p "$T/moved/run1/ta"
 sed "s#$T/ta#/results/elsewhere/run1/ta#g" "$T/a.json" >"$T/moved/run1/a.json"
 cp "$T"/ta/job.*.nvt "$T/moved/run1/ta/"
+# the documented workflow: quiet by default, said with -v
 "$NVANALYZE" "$T/moved/run1/a.json" >"$T/moved.md" 2>"$T/moved.err"
-grep -q "using the traces in $T/moved/run1/ta next to the JSON file" "$T/moved.err" &&
+"$NVANALYZE" -v "$T/moved/run1/a.json" >/dev/null 2>"$T/moved-v.err"
+grep -q "using the traces in $T/moved/run1/ta next to the JSON file" "$T/moved-v.err" &&
+	[ ! -s "$T/moved.err" ] &&
 	grep -q "(exact)" "$T/moved.md" && pass moved_traces_found ||
-	fail moved_traces_found "$(cat "$T/moved.err")"
+	fail moved_traces_found "$(cat "$T/moved.err" "$T/moved-v.err")"
 
 # ---- traces of another run: counts disagree, warned, fio's values kept ----
 sed "s#$T/ta#$T/tb#g" "$T/a.json" >"$T/other.json"

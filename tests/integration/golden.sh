@@ -64,6 +64,21 @@ golden fixture-json-hdd --format json "$X/fio-plot__test-data73gb10raptor_randre
 golden fixture-ab-ml-vs-baseline --label ml --label baseline \
 	"$X/SO-Kernel-trace-extraction__results_ml_mix_1G_result_1G_run1.json" \
 	"$X/SO-Kernel-trace-extraction__results_baseline_mix_1G_result_1G_run1.json"
+# The suite summary over four real outputs (one row per job), both headline
+# numbers; MiB/s, ratios and a wider about-equal threshold on the A/B pair.
+golden fixture-summary-four --summary both \
+	"$X/fio-plot__deleteme-4k_randread-1-1.json" "$X/fio-plot__party-1m-run-1_write-64-1.json" \
+	"$X/fio-analyzer__fio_results_example_readwrite.json" \
+	"$X/PerfKitBenchmarker__fio-parser-sample-result.json"
+golden fixture-units-ratio --units binary --change both --same-below 10 --format text \
+	--label ml --label baseline \
+	"$X/SO-Kernel-trace-extraction__results_ml_mix_1G_result_1G_run1.json" \
+	"$X/SO-Kernel-trace-extraction__results_baseline_mix_1G_result_1G_run1.json"
+golden fixture-ratio-only-csv --change ratio --summary iops --format csv \
+	"$X/SO-Kernel-trace-extraction__results_ml_mix_1G_result_1G_run1.json" \
+	"$X/SO-Kernel-trace-extraction__results_baseline_mix_1G_result_1G_run1.json"
+golden fixture-claims-abs --claim 'random*:p95<=800ms' --claim 'iops>=300' \
+	--claim 'sys_cpu<=1%' "$X/PerfKitBenchmarker__fio-parser-sample-result.json"
 # Different jobs on both sides: unmatched jobs are listed.
 golden fixture-unmatched "$X/fio-plot__deleteme-4k_randread-1-1.json" \
 	"$X/fio-plot__HPDL380G8-H420i-Crucial-MX200_randread-1-1.json"
@@ -109,6 +124,10 @@ golden trim "$D/null-trim.json"
 golden status-interval "$D/null-status-interval.json"
 golden json-normal "$D/null-json-normal.json"
 golden job-error "$D/psync-error.json"
+golden verbose-idle -v "$D/psync-error.json" "$D/null-trim.json"
+golden price-by-position --price 1=0.1888 --price 2=0.156 -j randread -d read \
+	"$D/uring-run1.json" "$D/psync-run1.json"
+golden same-below-off --same-below 0 -j seqwrite "$D/uring-run1.json" "$D/psync-run1.json"
 golden stray-char "$D/bad/stray-char.json"
 golden pasted-twice "$D/bad/pasted-twice.json"
 golden utf16le-crlf "$D/bad/utf16le-crlf.json"
@@ -124,6 +143,10 @@ golden err-bad-format --format xml "$D/psync-run1.json"
 golden err-bad-claim --claim 'speed:+5%' "$D/psync-run1.json"
 golden err-bad-price --price nosuch=1 "$D/psync-run1.json"
 golden err-no-job-match -j nosuch "$D/psync-run1.json"
+golden err-bad-units --units metric "$D/psync-run1.json"
+golden err-bad-change --change x "$D/psync-run1.json"
+golden err-bad-same-below --same-below -1 "$D/psync-run1.json"
+golden err-bad-summary --summary latency "$D/psync-run1.json"
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help

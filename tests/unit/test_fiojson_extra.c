@@ -96,7 +96,8 @@ TEST(fixture_fio3)
 static const char md_json[] =
 	"{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"j\",\n"
 	" \"job options\": {\"rw\": \"write\", \"bs\": \"4k,1M\"},\n"
-	" \"write\": {\"io_bytes\": 4096, \"total_ios\": 1, \"iops\": 1}}],\n"
+	" \"write\": {\"io_bytes\": 4096, \"total_ios\": 1, \"iops\": 1, \"bw_min\": 0,\n"
+	"   \"bw_max\": 0, \"bw_samples\": 0, \"iops_min\": 0, \"iops_samples\": 0}}],\n"
 	" \"disk_util\": [{\"name\": \"md0\", \"read_ios\": 1, \"write_ios\": 2,\n"
 	"   \"read_merges\": 0, \"write_merges\": 0, \"read_ticks\": 0, \"write_ticks\": 5,\n"
 	"   \"in_queue\": 5, \"util\": 10.5, \"aggr_read_ios\": 3, \"aggr_write_ios\": 4,\n"
@@ -123,7 +124,9 @@ TEST(md_aggr)
 	CHECK(!j->have_error);
 	CHECK(j->x.usr_cpu.src == NV_SRC_NONE && j->x.nbuckets == 0);
 	CHECK(j->dir[NV_DIR_WRITE].runtime_ms.src == NV_SRC_NONE);
-	CHECK(j->dir[NV_DIR_WRITE].bw_samples.min.src == NV_SRC_NONE);
+	CHECK(j->dir[NV_DIR_WRITE].bw_samples.min.src == NV_SRC_NONE);	/* 0 samples */
+	CHECK(j->dir[NV_DIR_WRITE].bw_samples.max.src == NV_SRC_NONE);
+	CHECK(j->dir[NV_DIR_WRITE].iops_samples.min.src == NV_SRC_NONE);
 	CHECK_EQ_U64(j->bs[0], 4096);
 	CHECK_EQ_U64(j->bs[1], 1048576);
 	CHECK_EQ_U64(j->bs[2], 1048576);

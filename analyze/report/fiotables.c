@@ -1,0 +1,110 @@
+/*
+ * fiotables.c - per-side latency buckets and disk utilisation (see fiotables.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report/fiotables.h"
+
+int nv_side_buckets(const struct nv_block *b, size_t s, struct nv_side_bucket **out, size_t *n)
+{
+	const struct nv_job *first = NULL;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t k = 0; k < b->nsrc[s] && !first; k++)
+		if (b->src[s][k].job->x.nbuckets)
+			first = b->src[s][k].job;
+	if (!first)
+		return 0;
+	*out = calloc(first->x.nbuckets, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	*n = first->x.nbuckets;
+	for (size_t i = 0; i < *n; i++) {
+		struct nv_side_bucket *bk = &(*out)[i];
+		double sum = 0;
+
+		bk->lo_ns = first->x.buckets[i].lo_ns;
+		bk->hi_ns = first->x.buckets[i].hi_ns;
+		for (size_t k = 0; k < b->nsrc[s]; k++) {
+			const struct nv_jobextra *x = &b->src[s][k].job->x;
+
+			for (size_t q = 0; q < x->nbuckets; q++) {
+				if (x->buckets[q].hi_ns == bk->hi_ns && x->buckets[q].lo_ns == bk->lo_ns) {
+					sum += x->buckets[q].pct;
+					bk->n++;
+					break;
+				}
+			}
+		}
+		bk->pct = bk->n ? sum / (double)bk->n : 0;
+	}
+	return 0;
+}
+
+bool nv_block_has_buckets(const struct nv_report *r, const struct nv_block *b)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < b->nsrc[s]; k++) {
+			const struct nv_jobextra *x = &b->src[s][k].job->x;
+
+			for (size_t q = 0; q < x->nbuckets; q++)
+				if (x->buckets[q].pct > 0)
+					return true;
+		}
+	return false;
+}
+
+int nv_report_disks(const struct nv_report *r, const char ***names, size_t *n)
+{
+	size_t cap = 0;
+
+	*names = NULL;
+	*n = 0;
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < r->sides[s].nruns; k++)
+			cap += r->sides[s].runs[k].ndisks;
+	if (!cap)
+		return 0;
+	if (!(*names = calloc(cap, sizeof(**names))))
+		return -ENOMEM;
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < r->sides[s].nruns; k++)
+			for (size_t d = 0; d < r->sides[s].runs[k].ndisks; d++) {
+				const char *nm = r->sides[s].runs[k].disks[d].name;
+				bool seen = false;
+
+				for (size_t i = 0; i < *n && !seen; i++)
+					seen = !strcmp((*names)[i], nm);
+				if (!seen)
+					(*names)[(*n)++] = nm;
+			}
+	return 0;
+}
+
+size_t nv_side_disk(const struct nv_side *s, const char *name, unsigned f, bool aggr, double *mean)
+{
+	size_t n = 0;
+	double sum = 0;
+
+	*mean = 0;
+	if (f >= NV_DISK_NR)
+		return 0;
+	for (size_t k = 0; k < s->nruns; k++)
+		for (size_t d = 0; d < s->runs[k].ndisks; d++) {
+			const struct nv_disk *dk = &s->runs[k].disks[d];
+			const struct nv_val *v = aggr ? &dk->aggr_v[f] : &dk->v[f];
+
+			if (strcmp(dk->name, name) || !v->src)
+				continue;
+			sum += v->v;
+			n++;
+			break;
+		}
+	if (n)
+		*mean = sum / (double)n;
+	return n;
+}
