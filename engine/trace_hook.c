@@ -93,18 +93,19 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 		.sched = o->nv_trace_sched == NVT_SCHED_IDLE ? NVT_SCHED_IDLE : NVT_SCHED_NORMAL,
 	};
 	struct nvt_kvlist hdr = { 0 };
-	char path[4096];
-	struct stat st;
-	int ret;
+	char path[4096], msg[4200];
+	int ret, created;
 
 	if (!o->nv_trace || !*o->nv_trace)
 		return 0;
-	if (stat(o->nv_trace, &st) || !S_ISDIR(st.st_mode)) {
-		log_err("nvengine: nv_trace=%s: not a directory (%s); create it first\n", o->nv_trace,
-			errno ? strerror(errno) : "not a directory");
-		td_verror(td, ENOTDIR, "nvengine: nv_trace");
+	ret = nv_trace_dir_prepare(o->nv_trace, &created, msg, sizeof(msg));
+	if (ret) {
+		log_err("nvengine: %s\n", msg);
+		td_verror(td, -ret, "nvengine: nv_trace");
 		return 1;
 	}
+	if (created)
+		log_err("nvengine: created the trace directory %s\n", o->nv_trace);
 	ret = nv_trace_filename(path, sizeof(path), o->nv_trace, td->o.name, td->thread_number);
 	if (ret) {
 		log_err("nvengine: nv_trace=%s: trace file name too long\n", o->nv_trace);

@@ -201,6 +201,43 @@ static int list_traces(const char *dir, const char *name, struct found **out, si
 	return ret;
 }
 
+/* The directory of the fio JSON file @json ("." when it names none) into @base. */
+static void json_dir(const char *json, char *base, size_t len)
+{
+	const char *slash = strrchr(json, '/');
+
+	if (slash && (size_t)(slash - json) < len) {
+		memcpy(base, json, (size_t)(slash - json));
+		base[slash - json] = 0;
+	} else {
+		snprintf(base, len, ".");
+	}
+}
+
+/*
+ * A relative nv_trace=DIR is relative to where fio ran, which is usually
+ * where it wrote its JSON: list DIR next to the JSON file @json first (when
+ * that is elsewhere), then DIR from nvanalyze's working directory.
+ * Return: list_traces()'s result.
+ */
+static int list_traces_at(const char *json, const char *trace_dir, const char *name,
+			  struct found **f, size_t *nf)
+{
+	char base[4096], dir[8192];
+	int ret;
+
+	if (trace_dir[0] != '/' && strchr(json, '/')) {
+		json_dir(json, base, sizeof(base));
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", base, trace_dir) < sizeof(dir)) {
+			ret = list_traces(dir, name, f, nf);
+			if (ret || *nf)
+				return ret;
+			free(*f);
+		}
+	}
+	return list_traces(trace_dir, name, f, nf);
+}
+
 /*
  * Results copied from the machine that ran fio (another host, a VM) keep
  * their layout but not their absolute paths: when nv_trace=DIR does not
@@ -214,16 +251,10 @@ static int list_traces_near(const char *json, const char *trace_dir, const char 
 			    struct found **f, size_t *nf, char *dir, size_t dirlen)
 {
 	char base[4096];
-	const char *slash = strrchr(json, '/');
 	const char *p;
 	int ret;
 
-	if (slash && (size_t)(slash - json) < sizeof(base)) {
-		memcpy(base, json, (size_t)(slash - json));
-		base[slash - json] = 0;
-	} else {
-		strcpy(base, ".");
-	}
+	json_dir(json, base, sizeof(base));
 	*f = NULL;
 	*nf = 0;
 	for (p = trace_dir + strlen(trace_dir); p > trace_dir; p--) {
@@ -245,7 +276,7 @@ static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, stru
 	struct found *f;
 	size_t nf;
 	char pat[4096], moved[4096];
-	int ret = list_traces(j->trace_dir, j->name, &f, &nf);
+	int ret = list_traces_at(json, j->trace_dir, j->name, &f, &nf);
 
 	if (!ret && !nf) {
 		free(f);

@@ -225,11 +225,21 @@ else
 	skip trace_enospc_fails_job "needs root to mount a small tmpfs"
 fi
 
-# nv_trace naming a missing directory is refused at start.
-nvfio --name=nd --filename="$F" --size=1M --rw=read --nv_trace="$T/nonexistent" >"$T/nd.out" 2>&1
+# nv_trace naming a directory whose parent is missing is refused at start,
+# naming the parent; a missing last component is created, and said so.
+nvfio --name=nd --filename="$F" --size=1M --rw=read --nv_trace="$T/nonexistent/tr" >"$T/nd.out" 2>&1
 rc=$?
-if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "nv_trace=$T/nonexistent: not a directory" "$T/nd.out"; then
+if [ $rc -ne 0 ] && [ $rc -lt 128 ] && ! [ -e "$T/nonexistent" ] &&
+	grep -q "nv_trace=$T/nonexistent/tr: its parent $T/nonexistent does not exist" "$T/nd.out"; then
 	pass trace_dir_missing
 else
 	fail trace_dir_missing "rc=$rc: $(tail -n 2 "$T/nd.out" | tr '\n' ' ')"
+fi
+nvfio --name=nc --filename="$F" --size=1M --rw=read --nv_trace="$T/created" >"$T/nc.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ -f "$T/created/nc.1.nvt" ] &&
+	grep -q "nvengine: created the trace directory $T/created" "$T/nc.out"; then
+	pass trace_dir_created
+else
+	fail trace_dir_created "rc=$rc: $(ls "$T/created" 2>&1) $(tail -n 2 "$T/nc.out" | tr '\n' ' ')"
 fi

@@ -1,10 +1,15 @@
 /*
  * test_trace_name.c - the trace file naming rule DIR/JOB.THREAD.nvt
- * (trace/nvtrace_name.c), case by case as docs/trace-format.md states it.
+ * (trace/nvtrace_name.c), case by case as docs/trace-format.md states it,
+ * and the trace directory (created when only its last component is missing).
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "trace/nvtrace_name.h"
 #include "tests/unit/check.h"
@@ -57,10 +62,99 @@ TEST(limits)
 	CHECK_EQ_I64(nv_trace_filename(buf, sizeof(buf), NULL, "job", 1), -EINVAL);
 }
 
+static char tmpdir[256];
+
+static const char *tpath(const char *rel)
+{
+	static char buf[4][512];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, rel);
+	return buf[i];
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+TEST(dir_created_once)
+{
+	char msg[512] = "";
+	int created = -1;
+
+	CHECK_EQ_I64(nv_trace_dir_prepare(tpath("new"), &created, msg, sizeof(msg)), 0);
+	CHECK_EQ_I64(created, 1);
+	CHECK(is_dir(tpath("new")));
+	/* a second job thread finds it there */
+	CHECK_EQ_I64(nv_trace_dir_prepare(tpath("new/"), &created, msg, sizeof(msg)), 0);
+	CHECK_EQ_I64(created, 0);
+}
+
+TEST(dir_relative_in_cwd)
+{
+	char cwd[4096], msg[512] = "";
+	int created = -1;
+
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK_EQ_I64(chdir(tmpdir), 0);
+	CHECK_EQ_I64(nv_trace_dir_prepare("traces", &created, msg, sizeof(msg)), 0);
+	CHECK_EQ_I64(created, 1);
+	CHECK(is_dir(tpath("traces")));
+	CHECK_EQ_I64(chdir(cwd), 0);
+}
+
+TEST(dir_missing_parent)
+{
+	char msg[512] = "";
+	int created = -1;
+
+	CHECK_EQ_I64(nv_trace_dir_prepare(tpath("nope/traces"), &created, msg, sizeof(msg)),
+		     -ENOENT);
+	CHECK_EQ_I64(created, 0);
+	CHECK(!is_dir(tpath("nope")));
+	CHECK(strstr(msg, tpath("nope")) && strstr(msg, "does not exist"));
+}
+
+TEST(dir_not_a_directory)
+{
+	char msg[512] = "";
+	int created = -1;
+	FILE *f = fopen(tpath("file"), "w");
+
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	CHECK_EQ_I64(nv_trace_dir_prepare(tpath("file"), &created, msg, sizeof(msg)), -ENOTDIR);
+	CHECK(strstr(msg, tpath("file")) && strstr(msg, "not a directory"));
+	CHECK_EQ_I64(nv_trace_dir_prepare(tpath("file/sub"), &created, msg, sizeof(msg)),
+		     -ENOTDIR);
+	CHECK(strstr(msg, "parent") && strstr(msg, tpath("file")));
+	CHECK_EQ_I64(nv_trace_dir_prepare("", &created, msg, sizeof(msg)), -EINVAL);
+}
+
 int main(void)
 {
+	const char *base = getenv("TESTTMP");
+	char cmd[300];
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_name.XXXXXX", base ? base : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
 	RUN(dir_job_thread);
 	RUN(unsafe_characters);
 	RUN(limits);
+	RUN(dir_created_once);
+	RUN(dir_relative_in_cwd);
+	RUN(dir_missing_parent);
+	RUN(dir_not_a_directory);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
 	return check_summary();
 }

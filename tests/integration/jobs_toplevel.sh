@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The top-level job files (jobs/*.fio) run as the README's first lines write
+# them, with no environment variable set: in an empty directory holding only
+# links to ./libnvengine.so and jobs/,
+#   fio --ioengine=external:./libnvengine.so --output-format=json --output=a.json jobs/F.fio
+# exits 0, lays out its test file there, leaves a trace in traces/ (the
+# engine creates the directory and says so), and nvanalyze a.json marks the
+# latency rows exact; nvanalyze also finds the traces from another
+# directory (a relative nv_trace= is resolved next to the JSON).
+#
+# The files are run as shipped: fio's --trigger-timeout (not a job option,
+# so no job file can override it) stops every job after a few seconds
+# instead of the file's 10-30 s runtime, which is checked separately.
+. "$(dirname "$0")/../lib.sh"
+
+want=(randread randwrite seqread seqwrite latency randrw)
+mapfile -t files < <(cd "$TOP/jobs" && ls ./*.fio | sed 's|^\./||; s|\.fio$||' | LC_ALL=C sort)
+missing=
+for w in "${want[@]}"; do
+	[ -f "$TOP/jobs/$w.fio" ] || missing="$missing $w.fio"
+done
+if [ -z "$missing" ]; then pass files-present; else fail files-present "missing:$missing"; fi
+
+# O_DIRECT on the test directory (tmpfs has none): else a directory in build/.
+if ! dd if=/dev/zero of="$T/odirect" bs=4096 count=1 oflag=direct 2>/dev/null; then
+	T=$(mktemp -d "$TOP/build/jobs_toplevel.XXXXXX") || exit 1
+	trap 'rm -rf "$T"' EXIT
+fi
+rm -f "$T/odirect"
+
+# shipped FILE: the checks on the text of the file, as a new user reads it.
+shipped() {
+	local f=$1 path=$TOP/jobs/$1.fio rt bad=
+	head -n 1 "$path" | grep -q '^# Reproduces: ..*' || bad="$bad no '# Reproduces:' first line;"
+	grep -qF "#   fio --ioengine=external:./libnvengine.so jobs/$f.fio" "$path" ||
+		bad="$bad the comment does not show the plain command;"
+	grep -qF -- "--filename=/dev/ng0n1 jobs/$f.fio" "$path" ||
+		bad="$bad the comment does not show --filename=/dev/ng0n1;"
+	grep -Eq '^[[:space:]]*(ioengine|filename|filename_format)[[:space:]]*=' "$path" &&
+		bad="$bad sets ioengine or filename (the command line would lose);"
+	grep -q '\${' "$path" && bad="$bad uses an environment variable;"
+	grep -qx 'nv_trace=traces' "$path" || bad="$bad no nv_trace=traces;"
+	rt=$(sed -n 's/^runtime=\([0-9]*\)$/\1/p' "$path")
+	{ [ -n "$rt" ] && [ "$rt" -ge 10 ] && [ "$rt" -le 30 ]; } || bad="$bad runtime '$rt' not 10-30 s;"
+	grep -q "^# Runtime: $rt s" "$path" || bad="$bad the comment does not state the runtime $rt s;"
+	if [ -z "$bad" ]; then pass "$f/shipped-text"; else fail "$f/shipped-text" "$bad"; fi
+}
+
+for f in "${files[@]}"; do
+	shipped "$f"
+	# plain fio --parse-only, the engine on the command line
+	if out=$(cd "$T" && env -i PATH="$PATH" "$FIO" --ioengine="external:$NVENGINE_SO" \
+		--parse-only "$TOP/jobs/$f.fio" 2>&1) && [ -z "$out" ]; then
+		pass "$f/parse"
+	else
+		fail "$f/parse" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+
+	d=$T/$f
+	mkdir "$d"
+	ln -s "$NVENGINE_SO" "$d/libnvengine.so"
+	ln -s "$TOP/jobs" "$d/jobs"
+	out=$(cd "$d" && env -i PATH="$PATH" HOME="$d" "$FIO" --ioengine=external:./libnvengine.so \
+		--trigger-timeout=2 --output-format=json --output=a.json "jobs/$f.fio" 2>&1)
+	st=$?
+	sec=$(sed -n 's/^\[\(.*\)\]$/\1/p' "$TOP/jobs/$f.fio" | grep -vx global | head -n 1)
+	ntr=$(ls "$d"/traces/"$sec".*.nvt 2>/dev/null | wc -l)
+	nlaid=$(ls "$d/$sec".*.0 2>/dev/null | wc -l)
+	if [ $st -eq 0 ] && [ "$ntr" -ge 1 ] && [ "$nlaid" -ge 1 ] &&
+		grep -q "nvengine: created the trace directory traces" <<<"$out"; then
+		pass "$f/run"
+	else
+		fail "$f/run" "exit $st, $ntr traces, $nlaid test files: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+	# nvanalyze from there, and from elsewhere (the JSON's directory resolves traces/)
+	for where in "$d" "$T"; do
+		json=a.json
+		[ "$where" = "$d" ] || json=$f/a.json
+		rep=$(cd "$where" && "$NVANALYZE" "$json" 2>&1)
+		rows=$(grep -c '^| clat .*(exact)' <<<"$rep")
+		tag=analyze-exact
+		[ "$where" = "$d" ] || tag=analyze-exact-elsewhere
+		if [ "$rows" -ge 8 ] && ! grep -qi 'no .*nvt exists\|cannot pair' <<<"$rep"; then
+			pass "$f/$tag"
+		else
+			fail "$f/$tag" "$rows exact clat rows: $(echo "$rep" | grep -i 'warn\|trace\|exact' | head -n 3 | tr '\n' ' ')"
+		fi
+	done
+	rm -rf "$d"
+done
+
+
+# jobs/run, which sets ioengine= through the file's variables, refuses them
+# and shows the plain fio command.
+out=$(NVDEV=/dev/null "$TOP/jobs/run" -n "$TOP/jobs/randread.fio" 2>&1)
+if [ $? -eq 2 ] && grep -qF "fio --ioengine=external:./libnvengine.so $TOP/jobs/randread.fio" <<<"$out"; then
+	pass run-refuses-toplevel
+else
+	fail run-refuses-toplevel "$(echo "$out" | head -n 3 | tr '\n' ' ')"
+fi
