@@ -10,6 +10,17 @@
 
 #include "analyze/common.h"
 
+const struct nv_pct_info nv_pcts[NV_PCT_NR] = {
+	[NV_P50] = { 50, "p50" }, [NV_P90] = { 90, "p90" }, [NV_P95] = { 95, "p95" },
+	[NV_P99] = { 99, "p99" }, [NV_P999] = { 99.9, "p99.9" }, [NV_P9999] = { 99.99, "p99.99" },
+};
+
+void nv_pct_values(double v[NV_PCT_NR])
+{
+	for (unsigned i = 0; i < NV_PCT_NR; i++)
+		v[i] = nv_pcts[i].value;
+}
+
 int nv_parse_double(const char *s, double *v)
 {
 	char *end;

@@ -23,4 +23,25 @@ int nv_parse_index(const char *s, unsigned long *v);
 void nv_note_add(char ***notes, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The latency percentiles nvanalyze reads and computes: fio's values
+ * (input/fiojson.c), the traces' exact ones (stats/), the comparison rows
+ * (report/model.c: a percentile metric names its entry here) and
+ * `nvanalyze stat`.  Ascending.
+ */
+enum nv_pct { NV_P50, NV_P90, NV_P95, NV_P99, NV_P999, NV_P9999, NV_PCT_NR };
+
+struct nv_pct_info {
+	double value;		/* 99.9 */
+	const char *name;	/* "p99.9" */
+};
+
+extern const struct nv_pct_info nv_pcts[NV_PCT_NR];
+
+/*
+ * The values of nv_pcts in order, for nv_exact_new.
+ * Return: nothing; v[0..NV_PCT_NR) is filled.
+ */
+void nv_pct_values(double v[NV_PCT_NR]);
+
 #endif

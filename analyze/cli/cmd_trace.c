@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "analyze/cli/commands.h"
+#include "analyze/common.h"
 #include "analyze/stats/exact.h"
+#include "analyze/stats/opstats.h"
 #include "trace/nvtrace.h"
 
 static const char dump_usage[] =
@@ -157,28 +159,21 @@ int cmd_dump(int argc, char **argv)
 
 /* ---- stat ---- */
 
-static const double stat_pct[] = { 50, 90, 95, 99, 99.9, 99.99 };
-#define NSTAT_PCT (sizeof(stat_pct) / sizeof(stat_pct[0]))
 #define ALL_OPS NVT_OP__MAX	/* row index of the all-operations row */
 
 struct op_stat {
 	uint64_t records, bytes, errors;
-	struct nv_exact *lat;
 };
 
 struct trace_stat {
-	struct op_stat op[NVT_OP__MAX + 1];	/* op[ALL_OPS].lat: only once a 2nd op shows */
+	struct op_stat op[NVT_OP__MAX + 1];
+	struct nv_opstats lat;	/* exact latency per op and of all (stats/opstats.h) */
 	uint64_t first_submit, last_complete, records;
-	int first_op;		/* the op of the first record; -1 before it */
-	uint64_t *scratch;	/* a block's latencies grouped by op */
-	size_t scratch_cap;
 };
 
 static void trace_stat_free(struct trace_stat *s)
 {
-	for (unsigned i = 0; i <= NVT_OP__MAX; i++)
-		nv_exact_free(s->op[i].lat);
-	free(s->scratch);
+	nv_opstats_free(&s->lat);
 }
 
 static void print_kv(const char *title, const struct nvt_kv *kv, size_t n)
@@ -218,72 +213,6 @@ static int check_block(const char *path, const struct nvt_cols *c, uint64_t seen
 		}
 	}
 	return 0;
-}
-
-/*
- * Latencies lat[0..n) of records with ops op[0..n) into each op's exact
- * state, in record order within each op (a stable grouping by op, then
- * one nv_exact_add_many per op).  0 or -ENOMEM.
- */
-static int feed_by_op(struct trace_stat *s, const uint8_t *op, const uint64_t *lat, size_t n)
-{
-	size_t cnt[NVT_OP__MAX] = { 0 }, at[NVT_OP__MAX], sum = 0;
-
-	if (n > s->scratch_cap) {
-		uint64_t *p = realloc(s->scratch, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->scratch = p;
-		s->scratch_cap = n;
-	}
-	for (size_t i = 0; i < n; i++)
-		cnt[op[i]]++;
-	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
-		at[k] = sum;
-		sum += cnt[k];
-	}
-	for (size_t i = 0; i < n; i++)
-		s->scratch[at[op[i]]++] = lat[i];
-	for (unsigned k = 0; k < NVT_OP__MAX; k++)
-		if (cnt[k])
-			nv_exact_add_many(s->op[k].lat, s->scratch + at[k] - cnt[k], cnt[k]);
-	return 0;
-}
-
-/*
- * One block's latencies into the exact states.  The all-operations state
- * exists only once a record of a second op shows up: a copy of the first
- * op's state at that record (the same values in the same order), then fed
- * alongside.  A one-op trace (the common case) feeds one state per value.
- */
-static int feed_block(struct trace_stat *s, const struct nvt_cols *c)
-{
-	struct nv_exact **all = &s->op[ALL_OPS].lat;
-	size_t n = c->n, i = 0;
-
-	if (!n)
-		return 0;
-	if (s->first_op < 0)
-		s->first_op = c->op[0];
-	if (!*all) {
-		if (!(c->uniform & NVT_COL_OP))
-			while (i < n && c->op[i] == s->first_op)
-				i++;
-		else if (c->op[0] == s->first_op)
-			i = n;
-		nv_exact_add_many(s->op[s->first_op].lat, c->latency_ns, i);
-		if (i == n)
-			return 0;
-		if (nv_exact_clone(s->op[s->first_op].lat, all))
-			return -ENOMEM;
-	}
-	nv_exact_add_many(*all, c->latency_ns + i, n - i);
-	if (c->uniform & NVT_COL_OP) {
-		nv_exact_add_many(s->op[c->op[0]].lat, c->latency_ns + i, n - i);
-		return 0;
-	}
-	return feed_by_op(s, c->op + i, c->latency_ns + i, n - i);
 }
 
 /* Pass 1's totals of one block: per op records, bytes, errors; the time span. */
@@ -348,7 +277,8 @@ static int stat_pass(struct nvt_reader *r, const char *path, struct trace_stat *
 			nvt_reader_close(r);
 			return 2;
 		}
-		if (feed_block(s, c)) {
+		if (nv_opstats_add_block(&s->lat, c->op, c->latency_ns, c->n,
+					 c->uniform & NVT_COL_OP)) {
 			fprintf(stderr, "nvanalyze: %s: out of memory\n", path);
 			nvt_reader_close(r);
 			return 2;
@@ -382,33 +312,26 @@ static int stat_pass(struct nvt_reader *r, const char *path, struct trace_stat *
 	}
 	nvt_reader_close(r);
 
-	*more = false;
-	for (unsigned i = 0; i <= NVT_OP__MAX; i++) {
-		if (!s->op[i].lat)
-			continue;
-		err = nv_exact_end_pass(s->op[i].lat);
-		if (err < 0) {
-			fprintf(stderr, "nvanalyze: %s: %s\n", path, err == -EINVAL ?
-				"the trace changed while it was being read" : strerror(-err));
-			return 2;
-		}
-		if (err == 1)
-			*more = true;
+	err = nv_opstats_end_pass(&s->lat);
+	if (err < 0) {
+		fprintf(stderr, "nvanalyze: %s: %s\n", path, err == -EINVAL ?
+			"the trace changed while it was being read" : strerror(-err));
+		return 2;
 	}
+	*more = err == 1;
 	return 0;
 }
 
-static void print_row(const char *name, const struct op_stat *o, double span_s)
+static void print_row(const char *name, const struct op_stat *o, const struct nv_exact *e,
+		      double span_s)
 {
-	const struct nv_exact *e = o->lat;
-
 	printf("%-7s %10" PRIu64 " %7" PRIu64, name, o->records, o->errors);
 	if (span_s > 0)
 		printf(" %12.1f %10.3f", (double)o->records / span_s, (double)o->bytes / span_s / 1e6);
 	else
 		printf(" %12s %10s", "-", "-");
 	printf(" %9" PRIu64, nv_exact_min(e));
-	for (size_t i = 0; i < NSTAT_PCT; i++)
+	for (size_t i = 0; i < NV_PCT_NR; i++)
 		printf(" %9" PRIu64, nv_exact_value(e, i));
 	printf(" %9" PRIu64 " %11.1f %11.1f\n", nv_exact_max(e), nv_exact_mean(e), nv_exact_stdev(e));
 }
@@ -437,17 +360,11 @@ static int stat_one(const char *path)
 	int rc = 0;
 
 	memset(&s, 0, sizeof(s));
-	s.first_op = -1;
+	nv_opstats_init(&s.lat);
 	if (!strcmp(path, "-")) {
 		fprintf(stderr, "nvanalyze stat: reads a trace several times: give a file, not -\n");
 		return 2;
 	}
-	for (unsigned i = 0; i < NVT_OP__MAX; i++)
-		if (nv_exact_new(&s.op[i].lat, stat_pct, NSTAT_PCT)) {
-			fprintf(stderr, "nvanalyze: %s: out of memory\n", path);
-			trace_stat_free(&s);
-			return 2;
-		}
 	r = stat_header(path);
 	while (more && !rc) {
 		if (!first)
@@ -467,17 +384,18 @@ static int stat_one(const char *path)
 	}
 	printf("time: first submission %" PRIu64 " ns, last completion %" PRIu64
 	       " ns, span %.9f s\n", s.first_submit, s.last_complete, span_s);
-	printf("%-7s %10s %7s %12s %10s %9s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n",
-	       "op", "records", "errors", "IOPS", "MB/s", "min", "p50", "p90", "p95", "p99",
-	       "p99.9", "p99.99", "max", "mean", "stdev");
+	printf("%-7s %10s %7s %12s %10s %9s", "op", "records", "errors", "IOPS", "MB/s", "min");
+	for (unsigned i = 0; i < NV_PCT_NR; i++)
+		printf(" %9s", nv_pcts[i].name);
+	printf(" %9s %11s %11s\n", "max", "mean", "stdev");
 	for (unsigned i = 0; i < NVT_OP__MAX; i++) {
 		if (!s.op[i].records)
 			continue;
 		nops++;
-		print_row(nvt_op_name(i), &s.op[i], span_s);
+		print_row(nvt_op_name(i), &s.op[i], nv_opstats_get(&s.lat, i), span_s);
 	}
 	if (nops != 1)	/* more than one op: the all-ops state exists */
-		print_row("all", &s.op[ALL_OPS], span_s);
+		print_row("all", &s.op[ALL_OPS], nv_opstats_get(&s.lat, NV_OPSTATS_ALL), span_s);
 	printf("latency in ns (completion - submission), exact nearest-rank percentiles;"
 	       " MB = 10^6 bytes\n");
 	trace_stat_free(&s);

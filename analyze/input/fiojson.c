@@ -29,8 +29,6 @@
 #include "analyze/common.h"
 #include "analyze/input/fiojson.h"
 
-const double nv_pct_list[NV_PCT_NR] = { 50.0, 95.0, 99.0, 99.9, 99.99 };
-const char *const nv_pct_name[NV_PCT_NR] = { "p50", "p95", "p99", "p99.9", "p99.99" };
 
 static const char *const dir_names[NV_DIR_NR] = {
 	[NV_DIR_READ] = "read",
@@ -130,7 +128,7 @@ static void set_val(struct nv_val *val, double v)
 /*
  * The percentile object: keys are fio's "%f" of the percentile ("99.900000",
  * old fio also "0.00" duplicates), values the latency in the object's unit.
- * Only the percentiles in nv_pct_list are kept; others are ignored.
+ * Only the percentiles in nv_pcts (common.h) are kept; others are ignored.
  */
 static int cmp_pctpt(const void *a, const void *b)
 {
@@ -163,7 +161,7 @@ static void parse_percentiles(const json_t *po, double mult, struct nv_latstat *
 			ls->points[ls->npoints++].ns = json_number_value(v) * mult;
 		}
 		for (unsigned i = 0; i < NV_PCT_NR; i++)
-			if (fabs(p - nv_pct_list[i]) < 1e-6)
+			if (fabs(p - nv_pcts[i].value) < 1e-6)
 				set_val(&ls->pct[i], json_number_value(v) * mult);
 	}
 	if (ls->points)

@@ -19,12 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/common.h"
+
 enum nv_dir { NV_DIR_READ, NV_DIR_WRITE, NV_DIR_TRIM, NV_DIR_SYNC, NV_DIR_MIXED, NV_DIR_NR };
 enum nv_latkind { NV_LAT_SLAT, NV_LAT_CLAT, NV_LAT_TOTAL, NV_LAT_NR };
 enum nv_src { NV_SRC_NONE = 0, NV_SRC_FIO, NV_SRC_EXACT };
 
-/* The percentiles the tables show, in order (see nv_pct_value). */
-enum { NV_P50, NV_P95, NV_P99, NV_P999, NV_P9999, NV_PCT_NR };
 
 struct nv_val {
 	double v;
@@ -43,7 +43,7 @@ struct nv_pctpt {
 
 struct nv_latstat {		/* all in nanoseconds */
 	struct nv_val min, max, mean, stdev;
-	struct nv_val pct[NV_PCT_NR];
+	struct nv_val pct[NV_PCT_NR];	/* by enum nv_pct (common.h) */
 	size_t nbins;		/* json+ "bins", ascending by ns (0: not json+) */
 	struct nv_bin *bins;
 	size_t npoints;		/* fio's whole percentile list, ascending */
@@ -142,8 +142,6 @@ struct nv_run {
 	char **notes;		/* warnings about the file, for stderr */
 };
 
-extern const double nv_pct_list[NV_PCT_NR];	/* 50, 95, 99, 99.9, 99.99 */
-extern const char *const nv_pct_name[NV_PCT_NR];	/* "p50" ... "p99.99" */
 
 const char *nv_dir_name(enum nv_dir d);		/* "read" ... ; "?" if out of range */
 int nv_dir_parse(const char *s, enum nv_dir *d);	/* 0 or -EINVAL */

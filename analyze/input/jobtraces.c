@@ -355,10 +355,6 @@ int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
  */
 static void put_exact(struct nv_dirstat *ds, const struct nv_latsum *l)
 {
-	static const unsigned map[NV_PCT_NR] = {
-		[NV_P50] = NV_TP_50, [NV_P95] = NV_TP_95, [NV_P99] = NV_TP_99,
-		[NV_P999] = NV_TP_999, [NV_P9999] = NV_TP_9999,
-	};
 	struct nv_latstat *ls = &ds->exact_clat;
 
 	memset(ls, 0, sizeof(*ls));
@@ -368,7 +364,7 @@ static void put_exact(struct nv_dirstat *ds, const struct nv_latsum *l)
 	ls->mean = (struct nv_val){ l->mean, NV_SRC_EXACT };
 	ls->stdev = (struct nv_val){ l->stdev, NV_SRC_EXACT };
 	for (unsigned i = 0; i < NV_PCT_NR; i++)
-		ls->pct[i] = (struct nv_val){ (double)l->pct[map[i]], NV_SRC_EXACT };
+		ls->pct[i] = (struct nv_val){ (double)l->pct[i], NV_SRC_EXACT };
 }
 
 /* Compare record counts with fio's; true when they agree for every direction. */

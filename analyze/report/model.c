@@ -23,11 +23,11 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_BW]    = { "bw",     "bandwidth", NV_U_MBPS,      true,  false },
 	[NV_M_MIN]   = { "min",    "min",       NV_U_NS,        false, true },
 	[NV_M_MEAN]  = { "mean",   "mean",      NV_U_NS,        false, true },
-	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS,        false, true },
-	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS,        false, true },
-	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS,        false, true },
-	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS,        false, true },
-	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true },
+	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P50] },
+	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P95] },
+	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P99] },
+	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS,        false, true, .pct = &nv_pcts[NV_P999] },
+	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true, .pct = &nv_pcts[NV_P9999] },
 	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
 	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
 	[NV_M_IO_BYTES] = { "io_bytes", "IO total", NV_U_BYTES, true, false, false, "io_bytes" },
@@ -97,11 +97,9 @@ static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_l
 	case NV_M_BW:    val = &ds->bw; break;
 	case NV_M_MIN:   val = &ls->min; break;
 	case NV_M_MEAN:  val = &ls->mean; break;
-	case NV_M_P50:   val = &ls->pct[NV_P50]; break;
-	case NV_M_P95:   val = &ls->pct[NV_P95]; break;
-	case NV_M_P99:   val = &ls->pct[NV_P99]; break;
-	case NV_M_P999:  val = &ls->pct[NV_P999]; break;
-	case NV_M_P9999: val = &ls->pct[NV_P9999]; break;
+	case NV_M_P50: case NV_M_P95: case NV_M_P99: case NV_M_P999: case NV_M_P9999:
+		val = &ls->pct[metrics[m].pct - nv_pcts];
+		break;
 	case NV_M_MAX:   val = &ls->max; break;
 	case NV_M_STDEV: val = &ls->stdev; break;
 	case NV_M_RUNTIME: val = &ds->runtime_ms; break;

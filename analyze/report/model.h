@@ -39,6 +39,7 @@ struct nv_metric_info {
 	bool latency;		/* a latency statistic (from --lat's object) */
 	bool neutral;		/* a change is neither better nor worse (runtime, error) */
 	const char *json;	/* JSON key, units in it, when not key + the unit's suffix */
+	const struct nv_pct_info *pct;	/* a percentile: its entry in nv_pcts, else NULL */
 };
 
 const struct nv_metric_info *nv_metric(enum nv_metric m);	/* NULL if out of range */

@@ -207,7 +207,7 @@ static int op_table(FILE *out, const struct nv_tan *t, enum nv_format f)
 		nv_fmt_value(buf, sizeof(buf), span > 0 ? (double)o->bytes / 1e6 / span : 0, NV_U_MBPS);
 		nv_grid_set(&g, row, 4, buf);
 		{
-			static const unsigned cols[] = { NV_TP_50, NV_TP_90, NV_TP_99, NV_TP_999, NV_TP_9999 };
+			static const unsigned cols[] = { NV_P50, NV_P90, NV_P99, NV_P999, NV_P9999 };
 
 			for (unsigned k = 0; k < 5; k++)
 				ns_cell(&g, row, 5 + k, (double)o->lat.pct[cols[k]]);
@@ -243,9 +243,9 @@ static int qd_table(FILE *out, const struct nv_tan *t, enum nv_format f)
 		snprintf(buf, sizeof(buf), "%" PRIu64, q->lat.n);
 		nv_grid_set(&g, i + 1, 2, buf);
 		ns_cell(&g, i + 1, 3, q->lat.mean);
-		ns_cell(&g, i + 1, 4, (double)q->lat.pct[NV_TP_50]);
-		ns_cell(&g, i + 1, 5, (double)q->lat.pct[NV_TP_99]);
-		ns_cell(&g, i + 1, 6, (double)q->lat.pct[NV_TP_999]);
+		ns_cell(&g, i + 1, 4, (double)q->lat.pct[NV_P50]);
+		ns_cell(&g, i + 1, 5, (double)q->lat.pct[NV_P99]);
+		ns_cell(&g, i + 1, 6, (double)q->lat.pct[NV_P999]);
 		ns_cell(&g, i + 1, 7, (double)q->lat.max);
 	}
 	nv_grid_print(out, &g, f);

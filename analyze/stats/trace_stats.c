@@ -21,9 +21,9 @@
 #include "analyze/common.h"
 #include "analyze/stats/exact.h"
 #include "analyze/stats/findings.h"
+#include "analyze/stats/opstats.h"
 #include "analyze/stats/trace_stats.h"
 
-const double nv_tan_pct[NV_TP_NR] = { 50, 90, 95, 99, 99.9, 99.99 };
 
 unsigned nv_tan_qd_class(unsigned qd)
 {
@@ -75,15 +75,13 @@ struct state {
 	const struct nv_tan_opts *o;
 	const char *const *paths;
 	size_t npaths;
-	struct nv_exact *ex[NV_TAN_NOPS];
+	struct nv_opstats ops;	/* exact latency per operation and of all (opstats.h) */
 	struct nv_exact *qx[NVT_OP__MAX][NV_TAN_NQD];
 	struct ibuf ib[NV_TAN_NOPS];
 	size_t cap;		/* allocated intervals per series */
 	size_t cur;		/* the open interval */
 	bool any;
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
-	int first_op;		/* the op of the first record: ex[NV_TAN_ALL] is a copy of
-				 * its state made when another op shows up (NULL till then) */
 	struct slow { uint64_t submit, complete; unsigned op; } *slow;
 	size_t nslow, slowcap;
 	/* Pass 1 keeps the IOs at or above their interval's p99.9 (0.1%): the
@@ -293,8 +291,6 @@ static int start_op(struct state *st, unsigned op)
 		if (!t->series[i])
 			return -ENOMEM;
 	}
-	if (!st->ex[op] && nv_exact_new(&st->ex[op], nv_tan_pct, NV_TP_NR))
-		return -ENOMEM;
 	return 0;
 }
 
@@ -440,7 +436,6 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 	if (!st->any) {
 		st->any = true;
 		t->t0 = x->submit_ns;
-		st->first_op = x->op;
 	}
 	idx = (size_t)((x->complete_ns - t->t0) / t->interval_ns);
 	if (!t->series[x->op] && (err = start_op(st, x->op)))
@@ -464,13 +459,9 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 		t->op[NV_TAN_ALL].records++;
 		t->op[NV_TAN_ALL].bytes += x->length;
 		t->op[NV_TAN_ALL].errors += x->status != 0;
-		nv_exact_add(st->ex[x->op], lat);
-		if (!st->ex[NV_TAN_ALL] && x->op != st->first_op &&
-		    nv_exact_clone(st->ex[st->first_op], &st->ex[NV_TAN_ALL]))
-			return -ENOMEM;
-		if (st->ex[NV_TAN_ALL])
-			nv_exact_add(st->ex[NV_TAN_ALL], lat);
-		if (!st->qx[x->op][qc] && nv_exact_new(&st->qx[x->op][qc], nv_tan_pct, NV_TP_NR))
+		if ((err = nv_opstats_add(&st->ops, x->op, lat)))
+			return err;
+		if (!st->qx[x->op][qc] && nv_opstats_exact_new(&st->qx[x->op][qc]))
 			return -ENOMEM;
 		nv_exact_add(st->qx[x->op][qc], lat);
 	}
@@ -702,9 +693,8 @@ static int later_pass(struct state *st, bool spikes)
 					break;
 				if (in_ramp(&s, x))
 					continue;
-				nv_exact_add(st->ex[x->op], lat);
-				if (st->ex[NV_TAN_ALL])
-					nv_exact_add(st->ex[NV_TAN_ALL], lat);
+				if ((err = nv_opstats_add(&st->ops, x->op, lat)))
+					break;
 				nv_exact_add(st->qx[x->op][nv_tan_qd_class(x->qd)], lat);
 				if (spikes && (err = spike_record(st, x, lat)))
 					break;
@@ -773,22 +763,19 @@ static void latsum(const struct nv_exact *e, struct nv_latsum *l)
 	l->max = nv_exact_max(e);
 	l->mean = nv_exact_mean(e);
 	l->stdev = nv_exact_stdev(e);
-	for (unsigned i = 0; i < NV_TP_NR; i++)
+	for (unsigned i = 0; i < NV_PCT_NR; i++)
 		l->pct[i] = nv_exact_value(e, i);
 }
 
 /* End a pass on every exact state: 1 if another pass is needed. */
 static int end_pass(struct state *st)
 {
-	int more = 0, r;
+	int more = nv_opstats_end_pass(&st->ops), r;
 
-	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		if (st->ex[k] && (r = nv_exact_end_pass(st->ex[k])) != 0) {
-			if (r < 0)
-				return r;
-			more = 1;
-		}
-		for (unsigned q = 0; k < NVT_OP__MAX && q < NV_TAN_NQD; q++)
+	if (more < 0)
+		return more;
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		for (unsigned q = 0; q < NV_TAN_NQD; q++)
 			if (st->qx[k][q] && (r = nv_exact_end_pass(st->qx[k][q])) != 0) {
 				if (r < 0)
 					return r;
@@ -803,13 +790,9 @@ static int collect(struct state *st)
 	struct nv_tan *t = st->t;
 
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		const struct nv_exact *e = st->ex[k];
+		const struct nv_exact *e = nv_opstats_get(&st->ops, k);
 		const uint64_t *h;
 
-		if (k == NV_TAN_ALL && !e)	/* one operation: the same IOs */
-			for (unsigned o = 0; o < NVT_OP__MAX; o++)
-				if (t->op[o].records)
-					e = st->ex[o];
 		if (!e)
 			continue;
 		latsum(e, &t->op[k].lat);
@@ -854,6 +837,7 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	bool spikes;
 	int ret, more;
 
+	nv_opstats_init(&st.ops);
 	memset(t, 0, sizeof(*t));
 	t->interval_ns = o->interval_ns ? o->interval_ns : 1000000000ull;
 	if (!s) {
@@ -897,11 +881,11 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	if (!ret && ((ret = build_spikes(&st)) || (ret = collect(&st))))
 		snprintf(err, errlen, "out of memory");
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		nv_exact_free(st.ex[k]);
 		free(st.ib[k].v);
 		for (unsigned q = 0; k < NVT_OP__MAX && q < NV_TAN_NQD; q++)
 			nv_exact_free(st.qx[k][q]);
 	}
+	nv_opstats_free(&st.ops);
 	free(st.slow);
 	free(st.cand);
 	free(st.scratch);

@@ -30,19 +30,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/common.h"
 #include "trace/nvtrace.h"
 
 #define NV_TAN_ALL	NVT_OP__MAX	/* index of the all-operations entry */
 #define NV_TAN_NOPS	(NVT_OP__MAX + 1)
 
-/* Exact percentiles kept per operation / queue depth (nearest rank). */
-enum { NV_TP_50, NV_TP_90, NV_TP_95, NV_TP_99, NV_TP_999, NV_TP_9999, NV_TP_NR };
-extern const double nv_tan_pct[NV_TP_NR];	/* 50 90 95 99 99.9 99.99 */
 
 struct nv_latsum {		/* ns, exact */
 	uint64_t n, min, max;
 	double mean, stdev;
-	uint64_t pct[NV_TP_NR];
+	uint64_t pct[NV_PCT_NR];	/* nearest rank, by enum nv_pct (common.h) */
 };
 
 struct nv_tan_op {

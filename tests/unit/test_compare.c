@@ -176,6 +176,25 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, doub
 	}
 }
 
+/* The percentile metrics name their entry of the one percentile table. */
+TEST(percentile_table)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 1; i < NV_PCT_NR; i++)
+		CHECK(nv_pcts[i - 1].value < nv_pcts[i].value);
+	for (unsigned m = 0; m < NV_M_NR; m++) {
+		const struct nv_metric_info *mi = nv_metric((enum nv_metric)m);
+
+		if (!mi->pct)
+			continue;
+		n++;
+		CHECK_STR(mi->key, mi->pct->name);
+		CHECK(mi->latency && mi->pct >= nv_pcts && mi->pct < nv_pcts + NV_PCT_NR);
+	}
+	CHECK_EQ_U64(n, 5);	/* p50 p95 p99 p99.9 p99.99 are rows; p90 is not */
+}
+
 TEST(report)
 {
 	struct nv_run ra[2], rb, rc;
@@ -233,6 +252,7 @@ TEST(report)
 int main(void)
 {
 	RUN(t_quantiles);
+	RUN(percentile_table);
 	RUN(cells_and_welch);
 	RUN(example_table);
 	RUN(formatting);

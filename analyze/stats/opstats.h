@@ -1,0 +1,77 @@
+/*
+ * opstats.h - exact latency statistics of a trace per operation and of all
+ * operations together: one nv_exact state (stats/exact.h) per operation that
+ * occurs, for the percentiles of nv_pcts (common.h), fed in one or more
+ * passes over the same records.
+ *
+ * The all-operations state exists only once a record of a second operation
+ * shows up: then it is a copy (nv_exact_clone) of the first operation's
+ * state at that record (the same values in the same order) and is fed
+ * alongside from there.  A one-operation trace (the common case) feeds one
+ * state per value, and its all-operations statistics are that operation's.
+ *
+ * Used by `nvanalyze stat` (whole blocks of columns) and by the trace
+ * analysis of compare (stats/trace_stats.c, one record at a time).
+ */
+#ifndef NV_ANALYZE_OPSTATS_H
+#define NV_ANALYZE_OPSTATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/stats/exact.h"
+#include "trace/nvtrace.h"
+
+#define NV_OPSTATS_ALL	NVT_OP__MAX	/* index of the all-operations state */
+
+struct nv_opstats {
+	struct nv_exact *ex[NVT_OP__MAX + 1];	/* NULL until the op's first value */
+	int first_op;		/* the op of the first value; -1 before it */
+	uint64_t *scratch;	/* a block's latencies grouped by op */
+	size_t scratch_cap;
+};
+
+/* Return: nothing; s is empty (first_op -1). */
+void nv_opstats_init(struct nv_opstats *s);
+
+/*
+ * A new exact state for the percentiles of nv_pcts (also for other
+ * groupings, e.g. by queue depth).
+ * Return: 0 or -ENOMEM.
+ */
+int nv_opstats_exact_new(struct nv_exact **e);
+
+/*
+ * One record's latency (op < NVT_OP__MAX), in the same order in every pass.
+ * Return: 0, -ENOMEM, or -EINVAL (a second op that pass 1 did not see).
+ */
+int nv_opstats_add(struct nv_opstats *s, unsigned op, uint64_t lat);
+
+/*
+ * The latencies lat[0..n) of records with ops op[0..n) (every op <
+ * NVT_OP__MAX), as n calls of nv_opstats_add but faster; uniform_op: all
+ * records have op[0].
+ * Return: 0, -ENOMEM, or -EINVAL.
+ */
+int nv_opstats_add_block(struct nv_opstats *s, const uint8_t *op, const uint64_t *lat, size_t n,
+			 bool uniform_op);
+
+/*
+ * End a pass on every state.
+ * Return: 1 when the same records must be fed again, 0 when the results
+ * are ready, -EINVAL (a pass saw other values) or -ENOMEM.
+ */
+int nv_opstats_end_pass(struct nv_opstats *s);
+
+/*
+ * The state of op (NV_OPSTATS_ALL: all operations; with one operation,
+ * that operation's).
+ * Return: the state, or NULL when op had no value.
+ */
+const struct nv_exact *nv_opstats_get(const struct nv_opstats *s, unsigned op);
+
+/* Return: nothing; s is freed and empty. */
+void nv_opstats_free(struct nv_opstats *s);
+
+#endif
