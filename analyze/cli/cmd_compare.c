@@ -20,6 +20,7 @@
 #include "analyze/report/model.h"
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
+#include "analyze/report/pairs.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/figures/outdir.h"
@@ -66,6 +67,10 @@ void cmd_compare_usage(FILE *out)
 	      "                        p95 p99 p99.9 p99.99 max stdev io_bytes runtime\n"
 	      "                        usr_cpu sys_cpu ctx ... cost); exit status 1 if one\n"
 	      "                        is not met, 2 if one matches no job or metric\n"
+	      "      --pair RUN:BASELINE\n"
+	      "                        a change column RUN vs BASELINE (labels or 1-based\n"
+	      "                        positions; repeat for several in one table) instead\n"
+	      "                        of each run vs the baseline\n"
 	      "      --summary WHAT    the summary table's number: auto (IOPS for random\n"
 	      "                        or < 64 KiB jobs, else MB/s), iops, bw or both\n"
 	      "      --units SYSTEM    si (MB/s, GB; default) or binary (MiB/s, GiB)\n"
@@ -114,6 +119,8 @@ struct opts {
 	struct nv_select sel;
 	size_t nprices;
 	char *prices[MAX_SIDES];
+	size_t npairs;
+	const char *pairs[MAX_SIDES];
 	size_t nclaims;
 	struct nv_claim *claims;
 	size_t ntraces;
@@ -179,7 +186,7 @@ static int add_claim(struct opts *o, const char *s)
 
 /* getopt codes of the long options without a short form */
 enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
-       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME };
+       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
 static int display_opt(int c, const char *arg)
@@ -237,6 +244,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "spike-factor", required_argument, NULL, OPT_SPIKE },
 		{ "outdir", required_argument, NULL, 'o' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "pair", required_argument, NULL, OPT_PAIR },
 		{ "units", required_argument, NULL, OPT_UNITS },
 		{ "change", required_argument, NULL, OPT_CHANGE },
 		{ "same-below", required_argument, NULL, OPT_SAME },
@@ -312,6 +320,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			o->outdir = optarg;
+			break;
+		case OPT_PAIR:
+			if (o->npairs == MAX_SIDES)
+				return usage_error("--pair '%s': too many pairs", optarg);
+			o->pairs[o->npairs++] = optarg;
 			break;
 		case OPT_SUMMARY:
 		case OPT_UNITS:
@@ -446,24 +459,61 @@ static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 	return 0;
 }
 
-static int find_baseline(const struct side_store *st, size_t n, const char *b, size_t *out)
+/* The side a run label or 1-based position (len bytes of s) names. 0 or -ENOENT. */
+static int side_by_name(const struct side_store *st, size_t n, const char *s, size_t len,
+			size_t *out)
 {
+	char buf[256];
 	unsigned long idx;
 
-	*out = n - 1;
-	if (!b)
-		return 0;
+	if (len >= sizeof(buf))
+		return -ENOENT;
+	memcpy(buf, s, len);
+	buf[len] = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(st[i].label, b)) {
+		if (!strcmp(st[i].label, buf)) {
 			*out = i;
 			return 0;
 		}
 	}
-	if (!nv_parse_index(b, &idx) && idx <= n) {
+	if (!nv_parse_index(buf, &idx) && idx <= n) {
 		*out = idx - 1;
 		return 0;
 	}
+	return -ENOENT;
+}
+
+static int find_baseline(const struct side_store *st, size_t n, const char *b, size_t *out)
+{
+	*out = n - 1;
+	if (!b || !side_by_name(st, n, b, strlen(b), out))
+		return 0;
 	return usage_error("--baseline '%s': neither a run label nor a position", b);
+}
+
+/*
+ * --pair A:B: the sides A and B (labels or positions; a label with ':' is
+ * found by trying each ':').  2 after an error message.
+ */
+static int find_pairs(const struct side_store *st, size_t n, const struct opts *o,
+		      struct nv_pair *pairs)
+{
+	for (size_t i = 0; i < o->npairs; i++) {
+		const char *s = o->pairs[i], *c = s;
+		bool found = false;
+
+		while (!found && (c = strchr(c, ':'))) {
+			found = !side_by_name(st, n, s, (size_t)(c - s), &pairs[i].a) &&
+				!side_by_name(st, n, c + 1, strlen(c + 1), &pairs[i].b);
+			c++;
+		}
+		if (!found)
+			return usage_error("--pair '%s': expected RUN:BASELINE, two run labels or "
+					   "positions, e.g. --pair 1:2", s);
+		if (pairs[i].a == pairs[i].b)
+			return usage_error("--pair '%s': a run compared with itself", s);
+	}
+	return 0;
 }
 
 /*
@@ -628,6 +678,7 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
 {
 	struct nv_side *sides = calloc(n, sizeof(*sides));
+	struct nv_pair pairs[MAX_SIDES];
 	struct nv_report r;
 	char err[512];
 	size_t base;
@@ -642,8 +693,16 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 	ret = find_baseline(st, n, o->baseline, &base);
 	if (ret)
 		goto out;
+	if (o->npairs && (ret = find_pairs(st, n, o, pairs)))
+		goto out;
 	if (nv_report_build(sides, n, base, o->lat, &o->sel, &r)) {
 		fprintf(stderr, "nvanalyze: out of memory\n");
+		ret = 2;
+		goto out;
+	}
+	if (o->npairs && nv_report_pairs(&r, pairs, o->npairs)) {
+		fprintf(stderr, "nvanalyze: out of memory\n");
+		nv_report_free(&r);
 		ret = 2;
 		goto out;
 	}

@@ -338,22 +338,25 @@ static struct nv_claim_result *add_result(struct nv_report *r)
 static int eval_block(struct nv_report *r, const struct nv_claim *c, size_t bi, const struct nv_row *row)
 {
 	bool hb = nv_metric(c->metric)->higher_better;
+	size_t n = c->kind == NV_CLAIM_CHANGE ? r->npairs : r->nsides;
 
-	for (size_t s = 0; s < r->nsides; s++) {
+	for (size_t i = 0; i < n; i++) {
+		bool chg = c->kind == NV_CLAIM_CHANGE;
+		size_t s = chg ? r->pairs[i].a : i, base = chg ? r->pairs[i].b : i;
 		struct nv_claim_result *cr;
 
-		if (c->kind == NV_CLAIM_CHANGE &&
-		    (s == r->baseline || (!row->cells[s].n && !row->cells[r->baseline].n)))
+		if (chg && !row->cells[s].n && !row->cells[base].n)
 			continue;
-		if (c->kind == NV_CLAIM_ABS && !r->blocks[bi].present[s])
+		if (!chg && !r->blocks[bi].present[s])
 			continue;
 		if (!(cr = add_result(r)))
 			return -ENOMEM;
 		cr->claim = c;
 		cr->block = bi;
 		cr->side = s;
-		cr->base = r->baseline;
-		cr->chg = row->chg[s];
+		cr->base = base;
+		if (chg)
+			cr->chg = row->pchg[i];
 		cr->cell = row->cells[s];
 		cr->verdict = c->kind == NV_CLAIM_CHANGE ? nv_claim_judge_change(c, &cr->chg, hb)
 							 : nv_claim_judge_abs(c, &cr->cell);

@@ -82,8 +82,8 @@ struct nv_claim_result {
 
 /*
  * Judge every claim on every active block its JOB glob matches that has a
- * row for its metric: CHANGE claims for each side against the baseline, ABS
- * claims for each side.  Results go to r->claims; r->claims_failed is set
+ * row for its metric: CHANGE claims for each pair of the change columns
+ * (report/pairs.h), ABS claims for each side.  Results go to r->claims; r->claims_failed is set
  * when one is not met.
  * Return: 0; -ENOENT with a message in err when a claim matches no job or
  * none of its jobs has the metric; -ENOMEM.

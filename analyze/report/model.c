@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/report/model.h"
+#include "analyze/report/pairs.h"
 #include "analyze/common.h"
 
 static const struct nv_metric_info metrics[NV_M_NR] = {
@@ -461,6 +462,8 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 		ret = collect_blocks(r, sel);
 	for (size_t i = 0; !ret && i < r->nblocks; i++)
 		ret = fill_rows(r, &r->blocks[i], buf);
+	if (!ret)
+		ret = nv_report_pairs(r, NULL, 0);
 	free(buf);
 	if (ret)
 		nv_report_free(r);
@@ -473,6 +476,7 @@ void nv_report_free(struct nv_report *r)
 		for (size_t k = 0; k < r->blocks[i].nrows; k++) {
 			free(r->blocks[i].rows[k].cells);
 			free(r->blocks[i].rows[k].chg);
+			free(r->blocks[i].rows[k].pchg);
 			free(r->blocks[i].rows[k].fio);
 		}
 		for (size_t s = 0; r->blocks[i].src && s < r->nsides; s++)
@@ -488,5 +492,6 @@ void nv_report_free(struct nv_report *r)
 		free(r->runs[i].label);
 	free(r->runs);
 	free(r->claims);
+	free(r->pairs);
 	memset(r, 0, sizeof(*r));
 }

@@ -88,6 +88,12 @@ struct nv_row {
 	struct nv_cell *cells;		/* [nsides] */
 	struct nv_cell *fio;		/* [nsides] fio's own values where cells are exact, else NULL */
 	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
+	struct nv_change *pchg;		/* [npairs]: the change columns (report/pairs.h) */
+};
+
+/* A change column: side a compared with side b. */
+struct nv_pair {
+	size_t a, b;
 };
 
 struct nv_block {
@@ -115,6 +121,8 @@ struct nv_report {
 	struct nv_runinfo *runs;	/* every run of every side, in order */
 	size_t nblocks;
 	struct nv_block *blocks;
+	size_t npairs;
+	struct nv_pair *pairs;		/* the change columns (report/pairs.h) */
 	size_t nclaims;			/* filled by nv_claims_eval */
 	struct nv_claim_result *claims;
 	bool claims_failed;

@@ -12,6 +12,7 @@
 #include "analyze/report/render.h"
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
+#include "analyze/report/pairs.h"
 
 static void csv_field(FILE *out, const char *s, bool first)
 {
@@ -67,18 +68,17 @@ static void csv_header(FILE *out, const struct nv_report *r, bool rep)
 		snprintf(buf, sizeof(buf), "%s n", r->sides[s].label);
 		csv_field(out, buf, false);
 	}
-	for (size_t s = 0; s < r->nsides; s++) {
-		const char *base = r->sides[r->baseline].label;
+	for (size_t p = 0; p < r->npairs; p++) {
+		char title[200];
 
-		if (s == r->baseline)
-			continue;
-		snprintf(buf, sizeof(buf), "%s vs %s %%", r->sides[s].label, base);
+		nv_pair_title(title, sizeof(title), r, p);
+		snprintf(buf, sizeof(buf), "%s %%", title);
 		csv_field(out, buf, false);
 		if (!rep)
 			continue;
-		snprintf(buf, sizeof(buf), "%s vs %s ci95 low %%", r->sides[s].label, base);
+		snprintf(buf, sizeof(buf), "%s ci95 low %%", title);
 		csv_field(out, buf, false);
-		snprintf(buf, sizeof(buf), "%s vs %s ci95 high %%", r->sides[s].label, base);
+		snprintf(buf, sizeof(buf), "%s ci95 high %%", title);
 		csv_field(out, buf, false);
 	}
 	fputc('\n', out);
@@ -102,14 +102,12 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 		csv_num(out, row->cells[s].n > 1, row->cells[s].sd);
 		csv_num(out, true, (double)row->cells[s].n);
 	}
-	for (size_t s = 0; s < r->nsides; s++) {
-		if (s == r->baseline)
-			continue;
-		csv_num(out, row->chg[s].have, row->chg[s].pct);
+	for (size_t p = 0; p < r->npairs; p++) {
+		csv_num(out, row->pchg[p].have, row->pchg[p].pct);
 		if (!rep)
 			continue;
-		csv_num(out, row->chg[s].have_ci, row->chg[s].lo);
-		csv_num(out, row->chg[s].have_ci, row->chg[s].hi);
+		csv_num(out, row->pchg[p].have_ci, row->pchg[p].lo);
+		csv_num(out, row->pchg[p].have_ci, row->pchg[p].hi);
 	}
 	fputc('\n', out);
 }

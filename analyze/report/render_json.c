@@ -14,6 +14,7 @@
 #include "analyze/report/claims.h"
 #include "analyze/report/fiotables.h"
 #include "analyze/report/summary.h"
+#include "analyze/report/pairs.h"
 
 /*
  * Write v as indented JSON; reals as their shortest exact text (jansson's
@@ -167,14 +168,26 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 	return json_buckets(o, b, s) ? NULL : o;
 }
 
-static json_t *json_side_changes(const struct nv_block *b, size_t s)
+/*
+ * The key of pair p in "changes": the compared side's label when it is
+ * compared with the baseline, else "A vs B".  Return: nothing; in buf.
+ */
+static void pair_key(char *buf, size_t n, const struct nv_report *r, size_t p)
+{
+	if (r->pairs[p].b == r->baseline)
+		snprintf(buf, n, "%s", r->sides[r->pairs[p].a].label);
+	else
+		nv_pair_title(buf, n, r, p);
+}
+
+static json_t *json_side_changes(const struct nv_block *b, size_t p)
 {
 	static const char *const verdicts[] = { "same", "better", "worse" };
 	json_t *o = json_object();
 	char key[96];
 
 	for (size_t k = 0; k < b->nrows; k++) {
-		const struct nv_change *ch = &b->rows[k].chg[s];
+		const struct nv_change *ch = &b->rows[k].pchg[p];
 
 		json_key(key, sizeof(key), b, b->rows[k].metric);
 		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
@@ -201,10 +214,13 @@ static json_t *json_block(const struct nv_report *r, const struct nv_block *b)
 	jset(o, "latency", json_string(nv_latkind_name(b->lat)));
 	jset(o, "active", json_boolean(b->active));
 	jset(o, "error", json_integer(b->error));
-	for (size_t s = 0; s < r->nsides; s++) {
+	char key[200];
+
+	for (size_t s = 0; s < r->nsides; s++)
 		jset(sides, r->sides[s].label, json_side_values(r, b, s));
-		if (s != r->baseline)
-			jset(chg, r->sides[s].label, json_side_changes(b, s));
+	for (size_t p = 0; p < r->npairs; p++) {
+		pair_key(key, sizeof(key), r, p);
+		jset(chg, key, json_side_changes(b, p));
 	}
 	jset(o, "sides", sides);
 	jset(o, "changes", chg);
@@ -283,7 +299,7 @@ static json_t *json_summary(const struct nv_report *r)
 	struct nv_summary_row *rows;
 	json_t *arr = json_array();
 	size_t n;
-	char key[96];
+	char mkey[96], key[200];
 
 	if (!arr || nv_summary_build(r, (enum nv_headline)nv_display.headline, &rows, &n)) {
 		json_decref(arr);
@@ -296,14 +312,15 @@ static json_t *json_summary(const struct nv_report *r)
 
 		jset(o, "job", json_string(b->key));
 		jset(o, "direction", json_string(nv_dir_name(b->dir)));
-		json_key(key, sizeof(key), b, row->metric);
-		for (size_t s = 0; s < r->nsides; s++) {
+		json_key(mkey, sizeof(mkey), b, row->metric);
+		for (size_t s = 0; s < r->nsides; s++)
 			jset(vals, r->sides[s].label, jnum(row->cells[s].n > 0, row->cells[s].mean));
-			if (s != r->baseline)
-				jset(chg, r->sides[s].label, jnum(row->chg[s].have, row->chg[s].pct));
+		for (size_t p = 0; p < r->npairs; p++) {
+			pair_key(key, sizeof(key), r, p);
+			jset(chg, key, jnum(row->pchg[p].have, row->pchg[p].pct));
 		}
-		jset(o, key, vals);
-		jset_suffix(o, key, "_change_pct", chg);
+		jset(o, mkey, vals);
+		jset_suffix(o, mkey, "_change_pct", chg);
 		json_array_append_new(arr, o);
 	}
 	free(rows);

@@ -13,6 +13,7 @@
 #include "analyze/report/render.h"
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
+#include "analyze/report/pairs.h"
 #include "analyze/report/fiotables.h"
 
 static void side_header(char *buf, size_t n, const struct nv_side *s)
@@ -59,7 +60,7 @@ static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f)
 
 	if (nv_summary_build(r, (enum nv_headline)nv_display.headline, &rows, &n))
 		return -ENOMEM;
-	if (!n || nv_grid_init(&g, n + 1, 2 + r->nsides + (r->nsides - 1))) {
+	if (!n || nv_grid_init(&g, n + 1, 2 + r->nsides + r->npairs)) {
 		free(rows);
 		return n ? -ENOMEM : 0;
 	}
@@ -70,10 +71,8 @@ static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f)
 		nv_grid_set(&g, 0, 2 + s, buf);
 	}
 	c = 2 + r->nsides;
-	for (size_t s = 0; s < r->nsides; s++) {
-		if (s == r->baseline)
-			continue;
-		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[s].label, r->sides[r->baseline].label);
+	for (size_t p = 0; p < r->npairs; p++) {
+		nv_pair_title(buf, sizeof(buf), r, p);
 		nv_grid_set(&g, 0, c++, buf);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -90,10 +89,8 @@ static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f)
 			nv_grid_set(&g, i + 1, 2 + s, buf);
 		}
 		c = 2 + r->nsides;
-		for (size_t s = 0; s < r->nsides; s++) {
-			if (s == r->baseline)
-				continue;
-			nv_fmt_change(buf, sizeof(buf), &row->chg[s]);
+		for (size_t p = 0; p < r->npairs; p++) {
+			nv_fmt_change(buf, sizeof(buf), &row->pchg[p]);
 			nv_grid_set(&g, i + 1, c++, buf);
 		}
 	}
@@ -107,7 +104,7 @@ static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f)
 
 static int block_grid(const struct nv_report *r, const struct nv_block *b, struct nv_grid *g)
 {
-	size_t cols = 1 + r->nsides + (r->nsides - 1);
+	size_t cols = 1 + r->nsides + r->npairs;
 	char buf[256];
 	size_t c;
 
@@ -119,10 +116,8 @@ static int block_grid(const struct nv_report *r, const struct nv_block *b, struc
 		nv_grid_set(g, 0, 1 + s, buf);
 	}
 	c = 1 + r->nsides;
-	for (size_t s = 0; s < r->nsides; s++) {
-		if (s == r->baseline)
-			continue;
-		snprintf(buf, sizeof(buf), "%s vs %s", r->sides[s].label, r->sides[r->baseline].label);
+	for (size_t p = 0; p < r->npairs; p++) {
+		nv_pair_title(buf, sizeof(buf), r, p);
 		nv_grid_set(g, 0, c++, buf);
 	}
 	for (size_t i = 0; i < b->nrows; i++) {
@@ -137,10 +132,8 @@ static int block_grid(const struct nv_report *r, const struct nv_block *b, struc
 			nv_grid_set(g, i + 1, 1 + s, buf);
 		}
 		c = 1 + r->nsides;
-		for (size_t s = 0; s < r->nsides; s++) {
-			if (s == r->baseline)
-				continue;
-			nv_fmt_change(buf, sizeof(buf), &row->chg[s]);
+		for (size_t p = 0; p < r->npairs; p++) {
+			nv_fmt_change(buf, sizeof(buf), &row->pchg[p]);
 			nv_grid_set(g, i + 1, c++, buf);
 		}
 	}

@@ -127,6 +127,13 @@ golden job-error "$D/psync-error.json"
 golden verbose-idle -v "$D/psync-error.json" "$D/null-trim.json"
 golden price-by-position --price 1=0.1888 --price 2=0.156 -j randread -d read \
 	"$D/uring-run1.json" "$D/psync-run1.json"
+golden pairs -l i7i.large -l i4i.large -l i7i.2xl -l i4i.2xl --pair i7i.2xl:i4i.2xl \
+	--pair i7i.large:i4i.large --claim 'rand*:iops:+5%' "$D/uring-run1.json" "$D/psync-run1.json" \
+	"$D/uring-run2.json" "$D/psync-run2.json"
+golden pairs-json --format json -j randread -d read --pair 1:2 --pair 3:2 \
+	"$D/uring-run1.json" "$D/psync-run1.json" "$D/uring-run2.json"
+golden pairs-csv --format csv -j seqwrite --pair 2:1 "$D/uring-run1.json" "$D/psync-run1.json"
+golden err-bad-pair --pair 1:3 "$D/uring-run1.json" "$D/psync-run1.json"
 golden same-below-off --same-below 0 -j seqwrite "$D/uring-run1.json" "$D/psync-run1.json"
 golden stray-char "$D/bad/stray-char.json"
 golden pasted-twice "$D/bad/pasted-twice.json"
