@@ -2,6 +2,7 @@
  * bench_trace - trace writer throughput and size.
  *
  *   bench_trace [-n RECORDS] [-z LEVEL] [-p randread|seqwrite|mixed] [-o FILE]
+ *   bench_trace -i TRACE...
  *
  * Pre-generates a synthetic completion stream (tests/unit/trace_gen.h, QD 32),
  * then reports:
@@ -14,6 +15,10 @@
  *           IO thread's view including waits for the writer thread;
  *   size:   bytes per IO of the trace written;
  *   read:   streaming read-back rate.
+ * With -i it reads the given traces instead and prints, per trace, its
+ * records, bytes and header and footer key/value pairs ("records N",
+ * "bytes N", "header KEY=VALUE", "footer KEY=VALUE"): tools/bench.sh takes
+ * the trace writer's CPU time per record from the footer's writer.cpu_ns.
  * Built by `make bench-trace`.
  */
 #include <errno.h>
@@ -75,6 +80,44 @@ static double bench_encode(const struct nvt_record *r, size_t n, int level, size
 	return t0;
 }
 
+/* -i: the records, size and kv pairs of one trace on stdout; 0, or 2 with a message. */
+static int trace_info(const char *path)
+{
+	const struct nvt_footer *f;
+	const struct nvt_record *recs;
+	const struct nvt_kv *kv;
+	struct nvt_read_info info;
+	struct nvt_reader *rd;
+	size_t k, i;
+	int err;
+
+	err = nvt_reader_open(&rd, path);
+	if (err) {
+		fprintf(stderr, "bench_trace: %s\n", rd ? nvt_reader_strerror(rd) : strerror(-err));
+		nvt_reader_close(rd);
+		return 2;
+	}
+	while ((err = nvt_reader_next_block(rd, &recs, &k)) == 1)
+		;
+	nvt_reader_info(rd, &info);
+	f = nvt_reader_footer(rd);
+	if (err || !f) {
+		fprintf(stderr, "bench_trace: %s: %s\n", path,
+			err ? nvt_reader_strerror(rd) : "no footer (trace not closed)");
+		nvt_reader_close(rd);
+		return 2;
+	}
+	printf("trace %s\nrecords %llu\nbytes %llu\n", path, (unsigned long long)info.records,
+	       (unsigned long long)info.used_bytes);
+	kv = nvt_reader_kv(rd);
+	for (i = 0; i < nvt_reader_nkv(rd); i++)
+		printf("header %s=%s\n", kv[i].key, kv[i].value);
+	for (i = 0; i < f->nkv; i++)
+		printf("footer %s=%s\n", f->kv[i].key, f->kv[i].value);
+	nvt_reader_close(rd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	enum gen_pattern pat = GEN_RANDREAD;
@@ -91,8 +134,12 @@ int main(int argc, char **argv)
 	size_t k, got = 0;
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "n:z:p:o:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:z:p:o:ih")) != -1) {
 		switch (opt) {
+		case 'i':
+			for (err = 0; optind < argc && !err; optind++)
+				err = trace_info(argv[optind]);
+			return err;
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'z': o.zlevel = atoi(optarg); break;
 		case 'o': path = optarg; break;
@@ -103,7 +150,8 @@ int main(int argc, char **argv)
 			}
 			break;
 		default:
-			printf("usage: bench_trace [-n RECORDS] [-z LEVEL] [-p randread|seqwrite|mixed] [-o FILE]\n");
+			printf("usage: bench_trace [-n RECORDS] [-z LEVEL] [-p randread|seqwrite|mixed] "
+			       "[-o FILE]\n       bench_trace -i TRACE...\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}

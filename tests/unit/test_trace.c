@@ -296,9 +296,15 @@ TEST(header_footer_kv)
 		for (int i = 0; i < NVT_OP__MAX; i++)
 			sum += f->op[i].records;
 		CHECK_EQ_U64(sum, 5000);
-		CHECK_EQ_U64(f->nkv, 1);
-		if (f->nkv == 1)
+		/* the caller's pair, then the writer thread's own CPU time */
+		CHECK_EQ_U64(f->nkv, 2);
+		if (f->nkv == 2) {
+			char *end;
+
 			CHECK_STR(f->kv[0].value, "310");
+			CHECK_STR(f->kv[1].key, "writer.cpu_ns");
+			CHECK(strtoull(f->kv[1].value, &end, 10) > 0 && !*end);
+		}
 		CHECK(f->nindex >= 1);
 	}
 	nvt_reader_close(r);
