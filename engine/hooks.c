@@ -104,7 +104,7 @@ static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld
 	if (fill)
 		fio_gettime(&ts, NULL);
 	/* the clock is read only for the trace: in VMs it can be a syscall */
-	now = ld->tr.w ? nv_now_ns() : 0;
+	now = nv_trace_now(&ld->tr);
 	ld->tr.last_submit_ns = now;
 	for (i = 0; i < nr; i++) {
 		struct nv_dsm_batch *b = nv_batch_of(owners[i]);
@@ -212,7 +212,7 @@ static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
 	ret = nv_target_trim(io_u->file->fd, nf->kind, io_u->offset, io_u->xfer_buflen);
 	io_u->error = ret < 0 ? -ret : 0;
 	ld->inflight--;
-	if (nv_trace_io(td, &ld->tr, io_u, ret, ld->tr.w ? nv_now_ns() : 0))
+	if (nv_trace_io(td, &ld->tr, io_u, ret, nv_trace_now(&ld->tr)))
 		io_u->error = EIO;
 	io_u_mark_submit(td, 1);
 	io_u_mark_complete(td, 1);
@@ -482,7 +482,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		if (b && ld->nr_events && ld->nr_events + b->n > max)
 			break;
 		if (!now && ld->tr.w)
-			now = nv_now_ns();
+			now = nv_trace_now(&ld->tr);
 		seen++;
 		if (b) {
 			nv_complete_batch(td, ld, b, cqe->res, now);

@@ -25,6 +25,9 @@ struct nv_file {
 	struct nv_nvme *nvme;		/* NVMe namespace state (char devices, engine/passthru.c) */
 };
 
+/* nv_trace_clock: where the trace's timestamps come from (engine/trace_hook.c). */
+enum nv_trace_clock { NV_TRACE_CLOCK_AUTO = 0, NV_TRACE_CLOCK_GETTIME = 1 };
+
 /*
  * Engine options.  fio treats an option whose offset is 0 as "no storage",
  * so the struct starts with a pointer fio fills with the thread (as in fio's
@@ -60,6 +63,7 @@ struct nv_options {
 	unsigned int nv_trace_level;	/* zlib level */
 	unsigned int nv_trace_block;	/* records per trace block */
 	unsigned int nv_trace_sched;	/* enum nvt_writer_sched of the writer thread */
+	unsigned int nv_trace_clock;	/* enum nv_trace_clock */
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
 };
 

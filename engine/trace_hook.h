@@ -12,11 +12,24 @@
 #include <stdint.h>
 
 #include "engine/nv_glue.h"
+#include "engine/nv_util.h"
+#include "trace/nvtrace_clock.h"
 #include "trace/nvtrace_kv.h"
+
+/*
+ * The trace's clock (nv_trace_clock): the TSC mapped to CLOCK_MONOTONIC
+ * (trace/nvtrace_clock.h) where it is invariant, else clock_gettime.
+ */
+struct nv_clock {
+	struct nvt_tsc tsc;
+	int use_tsc;			/* 0: clock_gettime */
+	uint64_t fallback_ns;		/* when a resync found the TSC off and the job switched */
+};
 
 /* Per-thread trace state (in the hooks' per-thread state). */
 struct nv_trace {
 	struct nvt_writer *w;		/* NULL without nv_trace */
+	struct nv_clock clock;		/* the records' timestamps */
 	char *path;
 	int failed;			/* error already reported: no more IO */
 	uint8_t nvme_write_op;		/* enum nvt_op of a write on an NVMe char device */
@@ -26,6 +39,28 @@ struct nv_trace {
 	int ramp_marked;		/* fio's ramp_time end recorded (ramp_end_ns) */
 	uint64_t ramp_end_ns;		/* IOs submitted from this time on are fio's */
 };
+
+/* Resync @c with a fresh (TSC, CLOCK_MONOTONIC) pair, or switch it to clock_gettime.
+ * Return: nothing. */
+void nv_clock_resync(struct nv_clock *c);
+
+/* The trace's timestamp now (CLOCK_MONOTONIC ns), 0 without a trace.  Return: it. */
+static inline uint64_t nv_trace_now(struct nv_trace *tr)
+{
+	struct nv_clock *c = &tr->clock;
+
+	if (!tr->w)
+		return 0;
+	if (c->use_tsc) {
+		uint64_t t = nvt_tsc_ticks();
+
+		if (__builtin_expect((int64_t)(t - c->tsc.next) >= 0, 0))
+			nv_clock_resync(c);
+		if (__builtin_expect(c->use_tsc, 1))
+			return nvt_tsc_to_ns(&c->tsc, t);
+	}
+	return nv_now_ns();
+}
 
 /* Allocate @tr's per-io_u arrays for @depth io_us.  Return: 0 or -ENOMEM. */
 int nv_trace_init(struct nv_trace *tr, unsigned int depth);

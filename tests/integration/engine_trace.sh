@@ -182,6 +182,36 @@ else
 	fail trace_sched_in_header "$(grep engine.options "$T/stat.txt")"
 fi
 
+# The trace clock: by default the TSC mapped to CLOCK_MONOTONIC where it is
+# invariant (header clock.source = tsc, its rate; the footer says how far
+# from CLOCK_MONOTONIC it was at its resyncs and at the end), else
+# clock_gettime with the reason; nv_trace_clock=clock_gettime forces the
+# fallback.  Either way the latencies agree with fio's (compare above).
+traced clock_gettime --name=cg --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
+	--nv_trace_clock=clock_gettime
+compare trace_clock_gettime "$T/clock_gettime.json" "$T/clock_gettime"
+"$NVANALYZE" stat "$T"/clock_gettime/*.nvt >"$T/stat_cg.txt" 2>&1
+if grep -q "clock.source = clock_gettime" "$T/stat_cg.txt" &&
+   grep -q "clock.source_why = nv_trace_clock=clock_gettime" "$T/stat_cg.txt" &&
+   grep -q "engine.options = .*nv_trace_clock=clock_gettime" "$T/stat_cg.txt" &&
+   ! grep -q "clock.tsc_" "$T/stat_cg.txt"; then
+	pass trace_clock_fallback_option
+else
+	fail trace_clock_fallback_option "$(grep clock "$T/stat_cg.txt" | tr '\n' ' ')"
+fi
+err=$(sed -n 's/^  clock.tsc_max_seen_err_ns = //p' "$T/stat.txt")
+if grep -q "clock.source = tsc" "$T/stat.txt"; then
+	if grep -q "clock.tsc_hz = [1-9][0-9]*$" "$T/stat.txt" && [ -n "$err" ] && [ "$err" -le 100000 ]; then
+		pass trace_clock_tsc
+	else
+		fail trace_clock_tsc "$(grep clock "$T/stat.txt" | tr '\n' ' ')"
+	fi
+elif grep -q "clock.source = clock_gettime" "$T/stat.txt" && grep -q "clock.source_why = ." "$T/stat.txt"; then
+	skip trace_clock_tsc "no invariant TSC here: $(sed -n 's/^  clock.source_why = //p' "$T/stat.txt")"
+else
+	fail trace_clock_tsc "no clock.source in the header: $(grep clock "$T/stat.txt" | tr '\n' ' ')"
+fi
+
 # SIGKILL mid-run: readable up to the last complete block, loss reported.
 mkdir -p "$T/kill"
 nvfio --name=k --filename="$F" --size=64M --rw=randread --iodepth=8 --time_based --runtime=30 \

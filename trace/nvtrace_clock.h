@@ -1,0 +1,99 @@
+/*
+ * nvtrace_clock.h - the trace's timestamps from the CPU's time-stamp counter.
+ *
+ * A trace stores CLOCK_MONOTONIC nanoseconds.  Reading the TSC (rdtsc) costs
+ * about half of a vDSO clock_gettime(), so where the TSC is invariant (it
+ * ticks at one rate in every power state and on every CPU: CPUID
+ * 0x80000007 EDX bit 8, the test fio's clocksource=cpu uses) the engine
+ * stamps records with a linear map from ticks to CLOCK_MONOTONIC:
+ *
+ *   ns(t) = ns0 + ((t - tsc0) * mult) >> NVT_TSC_SHIFT    (signed t - tsc0)
+ *
+ * It is calibrated from two (ticks, CLOCK_MONOTONIC) pairs and then kept on
+ * CLOCK_MONOTONIC by resyncs: every interval (doubling from the calibration
+ * interval up to about one second) the caller reads a fresh pair, and the
+ * map is re-anchored where it is (so it stays continuous and increasing)
+ * with a slope that is the clock's rate since the previous pair plus the
+ * correction that takes the difference seen back to zero over the next
+ * interval (at most NVT_TSC_MAX_SLEW_PPM of the rate).  A difference over
+ * NVT_TSC_MAX_ERR_NS means the TSC cannot be trusted (the caller then falls
+ * back to clock_gettime).  Pure arithmetic here; the tick source and the
+ * pairs are the caller's (nvt_tsc_read_pair on x86-64).
+ */
+#ifndef NV_TRACE_CLOCK_H
+#define NV_TRACE_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#define NVT_TSC_SHIFT		32
+#define NVT_TSC_MAX_ERR_NS	100000	/* a resync further off than this: not trusted */
+#define NVT_TSC_MAX_SLEW_PPM	500	/* the most a resync bends the slope */
+
+struct nvt_tsc {
+	uint64_t tsc0, ns0;		/* anchor of the current segment */
+	uint64_t mult;			/* ns per tick << NVT_TSC_SHIFT */
+	uint64_t next;			/* tick count of the next resync */
+	uint64_t ref_tsc, ref_ns;	/* the last pair: the rate since */
+	uint64_t interval, max_interval;	/* ticks between resyncs */
+	uint64_t resyncs;		/* resyncs done */
+	uint64_t max_err_ns;		/* largest |CLOCK_MONOTONIC - ns(t)| seen at a resync */
+};
+
+/* ns(t): the current segment's map at tick count t (any t, before or after the anchor). */
+static inline uint64_t nvt_tsc_to_ns(const struct nvt_tsc *c, uint64_t t)
+{
+	__int128 p = (__int128)(int64_t)(t - c->tsc0) * (__int128)c->mult;
+
+	return c->ns0 + (uint64_t)(int64_t)(p >> NVT_TSC_SHIFT);
+}
+
+/*
+ * Calibrate from pairs (t1, ns1) and (t2, ns2), t2 > t1, ns2 > ns1; the map
+ * starts at the second pair; resyncs come after max(t2 - t1, 1 ms of
+ * ticks), doubling up to max_interval_ns.  Return: 0, or -ERANGE when the
+ * pairs give no plausible rate (ticks not increasing, or a TSC rate outside
+ * 1 MHz .. 100 GHz), c then unusable.
+ */
+int nvt_tsc_calibrate(struct nvt_tsc *c, uint64_t t1, uint64_t ns1, uint64_t t2, uint64_t ns2,
+		      uint64_t max_interval_ns);
+
+/*
+ * Resync at pair (t, ns), after the last pair: re-anchor at (t, ns(t)),
+ * slope = the rate since the last pair + (ns - ns(t)) / next interval
+ * (bounded), schedule the next resync.  Return: 0, or -ERANGE when |ns - ns(t)| > NVT_TSC_MAX_ERR_NS
+ * or the rate is implausible (c unchanged: stop using it).
+ */
+int nvt_tsc_resync(struct nvt_tsc *c, uint64_t t, uint64_t ns);
+
+/* The TSC rate the map uses now, in ticks per second (for the trace header). */
+uint64_t nvt_tsc_hz(const struct nvt_tsc *c);
+
+/*
+ * Whether this CPU has an invariant TSC that userspace may read (x86-64:
+ * CPUID 0x80000007 EDX bit 8).  Return: true, or false with *why (a static
+ * string) saying what is missing.
+ */
+bool nvt_tsc_invariant(const char **why);
+
+/*
+ * One (ticks, CLOCK_MONOTONIC ns) pair: the clock read between two TSC
+ * reads, the midpoint of the tightest of a few tries.  Return: 0, or -ENOTSUP
+ * without a TSC (not x86-64).
+ */
+int nvt_tsc_read_pair(uint64_t *t, uint64_t *ns);
+
+/* The tick counter (rdtsc); 0 where there is none. */
+static inline uint64_t nvt_tsc_ticks(void)
+{
+#if defined(__x86_64__)
+	return __rdtsc();
+#else
+	return 0;
+#endif
+}
+
+#endif
