@@ -9,7 +9,10 @@
 # Sections (issue 8): 1 files: engine overhead on a tmpfs file; 2 vm:
 # passthrough in the emulated-NVMe guest; 3 trace: trace size and writer
 # throughput; 4 analyze: nvanalyze on a 100 M IO trace and a 50 MB json+
-# file; 5 memory: resident memory of a traced job over time.
+# file; 5 memory: resident memory of a traced job over time (issue 19:)
+# 6 cpu: the CPU time tracing adds per IO on the job thread and per record
+# on the trace writer thread; 7 loop: fio's clat at QD 1 on a direct-IO
+# loop device, tracing on and off.
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
@@ -21,7 +24,9 @@
 #   BENCH_OUT      work directory (default build/bench; emptied first)
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
-#   BENCH_SECTIONS subset of "files trace analyze memory vm" (default all)
+#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop" (default
+#                  all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that section
+#                  alone (the report then says "not run" for the others)
 #   BENCH_VM=0     leave out the VM section (smoke mode does)
 #   BENCH_VM_ALT_SO  a second libnvengine.so run beside the first in the VM
 #                  section ("alt_off": A/B test of an engine change)
@@ -38,7 +43,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -55,6 +60,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	ANA_IOS=1000000 ANA_REPEATS=1 JSON_MB=1
 	MEM_SECS=4 MEM_EARLY=1 MEM_STEP=1 MEM_RATE=5000
 	VM_ROUNDS=1 VM_RUNTIME=1
+	CPU_ROUNDS=2 CPU_RUNTIME=1 LOOP_ROUNDS=1 LOOP_RUNTIME=1
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -63,6 +69,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	ANA_IOS=10000000 ANA_REPEATS=2 JSON_MB=10
 	MEM_SECS=30 MEM_EARLY=10 MEM_STEP=1 MEM_RATE=10000
 	VM_ROUNDS=3 VM_RUNTIME=1
+	CPU_ROUNDS=5 CPU_RUNTIME=1 LOOP_ROUNDS=3 LOOP_RUNTIME=1
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -70,6 +77,7 @@ else
 	ANA_IOS=100000000 ANA_REPEATS=3 JSON_MB=50
 	MEM_SECS=300 MEM_EARLY=10 MEM_STEP=2 MEM_RATE=10000
 	VM_ROUNDS=5 VM_RUNTIME=2
+	CPU_ROUNDS=21 CPU_RUNTIME=2 LOOP_ROUNDS=15 LOOP_RUNTIME=2
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -99,7 +107,11 @@ W=$BENCH_OUT
 rm -rf "$W"
 mkdir -p "$W"
 SHM=$(mktemp -d "$BENCH_SHM/nvbench.XXXXXX")
-cleanup() { rm -rf "$SHM"; }
+LOOPDEV=
+cleanup() {
+	[ -z "$LOOPDEV" ] || losetup -d "$LOOPDEV" 2>/dev/null || true
+	rm -rf "$SHM" "$W/loop/disk.img"
+}
 trap cleanup EXIT
 PIN=()
 [ -n "$BENCH_TASKSET" ] && PIN=(taskset -c "$BENCH_TASKSET")
@@ -121,6 +133,10 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "mem_rate=$MEM_RATE"
 	echo "vm_rounds=$VM_ROUNDS"
 	echo "vm_runtime=$VM_RUNTIME"
+	echo "cpu_rounds=$CPU_ROUNDS"
+	echo "cpu_runtime=$CPU_RUNTIME"
+	echo "loop_rounds=$LOOP_ROUNDS"
+	echo "loop_runtime=$LOOP_RUNTIME"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -329,6 +345,66 @@ section_memory() {
 	rm -rf "$d/trace" "$d"/fiolog*
 }
 
+# --- 6. tracing's CPU time per IO ---------------------------------------------
+# nvengine with tracing off and on, alternating, on the tmpfs file (4k
+# randread, QD 32, one io-wq worker on both sides): the job thread's CPU
+# time comes from fio's usr_cpu/sys_cpu (RUSAGE_THREAD of the job thread),
+# the trace writer thread's from its own clock in the trace footer
+# (writer.cpu_ns, printed by bench_trace -i).
+section_cpu() {
+	local d=$W/cpu r c order
+	mkdir -p "$d" "$SHM/trace"
+	log "cpu: $CPU_ROUNDS rounds of ${CPU_RUNTIME}s runs, tracing off and on"
+	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
+	for r in $(seq 1 "$CPU_ROUNDS"); do
+		order="nv_off1 nv_on1"
+		[ $((r % 2)) -eq 0 ] && order="nv_on1 nv_off1"
+		for c in $order; do
+			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench --filename="$SHM/f" \
+				--size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 --time_based \
+				--runtime="$CPU_RUNTIME" --output-format=json ||
+				die "cpu: $c failed: $(tail -n 3 "$d/r$r-$c.err")"
+			if [ "$c" = nv_on1 ]; then
+				"$BENCH_TRACE" -i "$SHM"/trace/*.nvt >"$d/r$r-$c.info" ||
+					die "cpu: cannot read the trace of round $r"
+			fi
+			rm -f "$SHM"/trace/*
+		done
+	done
+}
+
+# --- 7. QD 1 latency on a direct-IO loop device ---------------------------------
+# A sparse file on the checkout's file system behind a loop device with
+# direct IO (losetup --direct-io=on; needs root), read with direct=1 at QD 1,
+# nvengine with tracing off and on, alternating: fio's clat mean and p99.
+section_loop() {
+	local d=$W/loop r c order
+	mkdir -p "$d" "$SHM/trace"
+	truncate -s "${FILE_MB}M" "$d/disk.img"
+	if ! LOOPDEV=$(losetup --direct-io=on --show -f "$d/disk.img" 2>"$d/losetup.err"); then
+		LOOPDEV=
+		echo "losetup --direct-io=on failed: $(tail -n 1 "$d/losetup.err")" >"$d/skip"
+		log "loop: skipped: $(cat "$d/skip")"
+		rm -f "$d/disk.img"
+		return 0
+	fi
+	log "loop: $LOOPDEV, $LOOP_ROUNDS rounds of ${LOOP_RUNTIME}s runs at QD 1, tracing off and on"
+	for r in $(seq 1 "$LOOP_ROUNDS"); do
+		order="nv_off nv_on"
+		[ $((r % 2)) -eq 0 ] && order="nv_on nv_off"
+		for c in $order; do
+			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench --filename="$LOOPDEV" \
+				--direct=1 --rw=randread --bs=4k --iodepth=1 --time_based \
+				--runtime="$LOOP_RUNTIME" --output-format=json ||
+				die "loop: $c failed: $(tail -n 3 "$d/r$r-$c.err")"
+			rm -f "$SHM"/trace/*
+		done
+	done
+	losetup -d "$LOOPDEV"
+	LOOPDEV=
+	rm -f "$d/disk.img"
+}
+
 # --- 2. passthrough in the emulated-NVMe guest -------------------------------
 section_vm() {
 	local d=$W/vm rc=0
@@ -358,6 +434,8 @@ want files && section_files
 want trace && section_trace
 want analyze && section_analyze
 want memory && section_memory
+want cpu && section_cpu
+want loop && section_loop
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi

@@ -6,7 +6,7 @@ and a gnuplot chart.
     bench_report.py --grow-json SEED.json MB OUT.json
 
 WORKDIR is $BENCH_OUT of tools/bench.sh (meta.env, files/, trace/, analyze/,
-memory/, vm/).  Every number in the report is computed here from those files:
+memory/, vm/, cpu/, loop/).  Every number in the report is computed here from those files:
 medians over rounds, and for each compared pair the per-round ratio A/B
 (both measured in the same round, next to each other) with its median and
 range.  A section whose outputs are missing is reported as "not run", never
@@ -281,6 +281,64 @@ def memory(wd, meta):
         except (OSError, ValueError):
             res[k + "_bytes"] = None
     return res
+
+
+def read_info(path):
+    """bench_trace -i output: {'records': n, 'bytes': n, 'header'/'footer': {k: v}}; None if absent."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return None
+    res = {"header": {}, "footer": {}}
+    for line in lines:
+        key, _, val = line.partition(" ")
+        if key in ("records", "bytes"):
+            res[key] = int(val)
+        elif key in ("header", "footer"):
+            k, _, v = val.partition("=")
+            res[key][k] = v
+    return res if "records" in res else None
+
+
+def cpu_runs(wd):
+    """(cfg, round) -> job thread ns per IO (fio's RUSAGE_THREAD), writer ns per record, B/IO."""
+    runs = {}
+    for p in glob.glob(os.path.join(wd, "cpu", "r*.out")):
+        m = re.match(r"r(\d+)-(\w+)\.out$", os.path.basename(p))
+        j = job0(load_json(p)) if m else None
+        if not j or not j["read"]["total_ios"] or not j.get("job_runtime"):
+            continue
+        ios = j["read"]["total_ios"]
+        v = {"ios": ios, "iops": j["read"]["iops"],
+             "job_ns": (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6 / ios}
+        info = read_info(p[:-4] + ".info")
+        if info and info["records"] and "writer.cpu_ns" in info["footer"]:
+            v["writer_ns"] = int(info["footer"]["writer.cpu_ns"]) / info["records"]
+            v["bpi"] = info["bytes"] / info["records"]
+            v["clock"] = info["header"].get("clock.source", "clock_gettime")
+        runs[(m.group(2), int(m.group(1)))] = v
+    return runs
+
+
+def spread(xs, spec):
+    """'median (min-max, n=N)' of xs with spec, or None when empty."""
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None, ""
+    return statistics.median(xs), "rounds {}-{}, n={}".format(spec.format(min(xs)), spec.format(max(xs)), len(xs))
+
+
+def loop_runs(wd):
+    runs = {}
+    for p in glob.glob(os.path.join(wd, "loop", "r*.out")):
+        m = re.match(r"r(\d+)-(\w+)\.out$", os.path.basename(p))
+        j = job0(load_json(p)) if m else None
+        if not j or not j["read"]["total_ios"]:
+            continue
+        c = j["read"]["clat_ns"]
+        runs[(m.group(2), int(m.group(1)))] = {"iops": j["read"]["iops"], "mean": c["mean"] / 1e3,
+                                               "p99": c.get("percentile", {}).get("99.000000", 0) / 1e3}
+    return runs
 
 
 # ---------------------------------------------------------------- report
@@ -572,6 +630,88 @@ def section_memory(md, wd, meta, goals, chart):
                  "{} IOs traced".format(m["nv_ios"]))
 
 
+def section_cpu(md, wd, meta, goals):
+    md.append("## 6. Tracing's CPU time per IO\n")
+    runs = cpu_runs(wd)
+    rounds = sorted({r for (c, r) in runs if c == "nv_on1"} & {r for (c, r) in runs if c == "nv_off1"})
+    if not rounds:
+        md.append("Not run in this mode.\n")
+        return
+    md.append("nvengine on the {} MiB tmpfs file of section 1 (4k `randread`, QD 32, `nv_iowq_workers=1`), tracing "
+              "off and on (`nv_trace`, level 1) once per round, the order reversed every other round, {} s per run, "
+              "{} rounds.  **Job thread**: fio's `usr_cpu` + `sys_cpu` (`RUSAGE_THREAD` of the job thread: "
+              "submission, reaping and the trace's clock reads and record copies) times `job_runtime`, over the IOs; "
+              "tracing's cost is on minus off of the same round.  **Writer thread**: its own "
+              "`CLOCK_THREAD_CPUTIME_ID` when it writes the footer (`writer.cpu_ns`: column transform, zlib, CRC, "
+              "write), over the records; untraced runs have no writer.  CPU time, unlike IOPS, does not move with "
+              "the wake-up latency of this VM's vCPUs, but a loaded machine still stretches it (caches, "
+              "hyper-threads): see the load average in the Machine table.\n".format(
+                  meta.get("file_mb"), meta.get("cpu_runtime"), meta.get("cpu_rounds")))
+    off = [runs[("nv_off1", r)] for r in rounds]
+    on = [runs[("nv_on1", r)] for r in rounds]
+    added = [b["job_ns"] - a["job_ns"] for a, b in zip(off, on)]
+    wr = [b.get("writer_ns") for b in on]
+    bpi = [b.get("bpi") for b in on]
+    md.append("| measure | median | range | n |")
+    md.append("|---|---|---|---|")
+    for label, xs, spec in (("IOPS, tracing off", [a["iops"] / 1e3 for a in off], "{:.1f}k"),
+                            ("IOPS, tracing on", [b["iops"] / 1e3 for b in on], "{:.1f}k"),
+                            ("job thread CPU per IO, tracing off", [a["job_ns"] for a in off], "{:.0f} ns"),
+                            ("job thread CPU per IO, tracing on", [b["job_ns"] for b in on], "{:.0f} ns"),
+                            ("**added by tracing, job thread, per IO** (on - off, per round)", added, "{:+.1f} ns"),
+                            ("**trace writer thread CPU per record**", wr, "{:.1f} ns"),
+                            ("trace size", bpi, "{:.2f} B/IO")):
+        xs = [x for x in xs if x is not None]
+        if not xs:
+            md.append("| {} | not run | | |".format(label))
+            continue
+        md.append("| {} | {} | {}-{} | {} |".format(label, spec.format(med(xs)), spec.format(min(xs)),
+                                                   spec.format(max(xs)), len(xs)))
+    clocks = sorted({b.get("clock") for b in on if b.get("clock")})
+    md.append("")
+    md.append("Trace clock of the traced runs: {}.\n".format(", ".join("`{}`".format(c) for c in clocks) or "?"))
+    v, note = spread(added, "{:+.1f}")
+    goal_row(goals, "tracing's CPU time, job thread, per IO (files, QD 32)", "<= 40 ns",
+             "{:+.1f} ns".format(v), v <= 40, note + " ns")
+    v, note = spread(wr, "{:.1f}")
+    goal_row(goals, "tracing's CPU time, trace writer thread, per record", "<= 40 ns",
+             None if v is None else "{:.1f} ns".format(v), v is not None and v <= 40, note + " ns" if note else "")
+
+
+def section_loop(md, wd, meta, goals):
+    md.append("## 7. QD 1 latency on a direct-IO loop device\n")
+    skip = os.path.join(wd, "loop", "skip")
+    if os.path.exists(skip):
+        md.append("Skipped: {}\n".format(open(skip).read().strip()))
+        return
+    runs = loop_runs(wd)
+    p = pair_stats(runs, "nv_on", "nv_off", "mean")
+    if p["ratio"] is None:
+        md.append("Not run in this mode.\n")
+        return
+    md.append("A sparse {} MiB file on the checkout's file system behind a loop device with direct IO "
+              "(`losetup --direct-io=on`), 4k `randread`, `direct=1`, QD 1, nvengine with tracing off and on once "
+              "per round (order reversed every other round), {} s per run, {} rounds: what a user of a QD 1 "
+              "latency test sees.  The sparse file's blocks are holes, so the loop device's reads cost the kernel "
+              "path, not a disk.\n".format(meta.get("file_mb"), meta.get("loop_runtime"), meta.get("loop_rounds")))
+    md.append("| configuration | IOPS (median) | clat mean (median) | clat mean range | clat p99 (median) |")
+    md.append("|---|---|---|---|---|")
+    for cfg, label in (("nv_off", "nvengine, tracing off"), ("nv_on", "nvengine, tracing on")):
+        vals = [v for (c, r), v in runs.items() if c == cfg]
+        md.append("| {} | {} | {:.1f} us | {:.1f}-{:.1f} us | {:.1f} us |".format(
+            label, kfmt(med([v["iops"] for v in vals])), med([v["mean"] for v in vals]),
+            min(v["mean"] for v in vals), max(v["mean"] for v in vals), med([v["p99"] for v in vals])))
+    p99 = pair_stats(runs, "nv_on", "nv_off", "p99")
+    md.append("")
+    md.append("| pair (A / B) | clat mean ratio, median of rounds (range) | clat p99 ratio (range) |")
+    md.append("|---|---|---|")
+    md.append("| tracing on / off | {} | {} |".format(ratio_cell(p), ratio_cell(p99)))
+    md.append("")
+    goal_row(goals, "QD 1 clat mean, tracing on vs off, direct-IO loop device", "<= 1.02x",
+             "{:.3f}x".format(p["ratio"]), p["ratio"] <= 1.02,
+             "rounds {:.3f}-{:.3f}, n={}; p99 {:.3f}x".format(p["rmin"], p["rmax"], p["n"], p99["ratio"] or 0))
+
+
 # ---------------------------------------------------------------- chart
 def write_chart(wd, chart, png):
     """Bar charts (files, VM, bytes/IO) and the RSS curves in one PNG."""
@@ -656,6 +796,8 @@ def report(wd, out_md, png):
     section_trace(body, wd, meta, goals, chart)
     section_analyze(body, wd, meta, goals)
     section_memory(body, wd, meta, goals, chart)
+    section_cpu(body, wd, meta, goals)
+    section_loop(body, wd, meta, goals)
     # every goal of issue 8 has a row, also when its section did not run
     for prefix, target in (("nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.00x"),
                            ("tracing on vs off, files, QD 1", ">= 0.97x"),
@@ -671,7 +813,10 @@ def report(wd, out_md, png):
                            ("one writer thread, level 1", ">= 5 M records/s"),
                            ("analyzer, decode + exact percentiles", ">= 20 M IOs/s per core"),
                            ("analyzer peak memory", "<= 256 MiB"),
-                           ("engine RSS constant", "growth <= 1 MiB")):
+                           ("engine RSS constant", "growth <= 1 MiB"),
+                           ("tracing's CPU time, job thread", "<= 40 ns"),
+                           ("tracing's CPU time, trace writer thread", "<= 40 ns"),
+                           ("QD 1 clat mean, tracing on vs off", "<= 1.02x")):
         if not any(g.startswith("| " + prefix) for g in goals):
             goal_row(goals, prefix, target, None, False, "section not run in this mode")
     made = write_chart(wd, chart, png)
