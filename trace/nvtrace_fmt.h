@@ -18,7 +18,7 @@
 
 #define NVT_FILE_MAGIC		"NVTRACE\0"	/* 8 bytes */
 #define NVT_VERSION_MAJOR	1
-#define NVT_VERSION_MINOR	0
+#define NVT_VERSION_MINOR	1	/* 1.1: the trace clock keys (docs/trace-format.md) */
 #define NVT_FILE_HDR_FIXED	16	/* magic, major, minor, kv_len */
 
 #define NVT_BLOCK_MAGIC		"NVTB"

@@ -509,6 +509,7 @@ TEST(foreign_and_version)
 	if (!buf)
 		return;
 	nvt_put16(buf + 8, 2);	/* major 2 */
+	nvt_put16(buf + 10, 0);
 	spit(tpath("v2.nvt"), buf, len);
 	err = nvt_reader_open(&r, tpath("v2.nvt"));
 	CHECK_EQ_I64(err, -ENOTSUP);
@@ -535,6 +536,40 @@ TEST(minor_version_readable)
 	spit(tpath("m7.nvt"), buf, len);
 	CHECK_EQ_I64(nvt_reader_open(&r, tpath("m7.nvt")), 0);
 	nvt_reader_close(r);
+	free(buf);
+}
+
+/*
+ * The writer writes 1.1; a 1.0 file (the same bytes but the minor version:
+ * 1.1 added only header and footer keys) still reads, record for record.
+ */
+TEST(reads_version_1_0)
+{
+	struct nvt_record *want = NULL;
+	struct nvt_read_info info;
+	uint8_t *buf = NULL;
+	uint32_t kv_len;
+	size_t len;
+	int rc = 0;
+
+	CHECK_EQ_I64(write_trace(tpath("v11.nvt"), GEN_MIXED, 8, 3, 70000, NULL, &want), 0);
+	CHECK_EQ_I64(slurp(tpath("v11.nvt"), &buf, &len), 0);
+	if (!buf || !want) {
+		free(want);
+		free(buf);
+		return;
+	}
+	CHECK_EQ_U64(nvt_get16(buf + 8), 1);
+	CHECK_EQ_U64(nvt_get16(buf + 10), 1);
+	nvt_put16(buf + 10, 0);
+	kv_len = nvt_get32(buf + 12);
+	nvt_put32(buf + 16 + kv_len, nvt_crc32(buf, 16 + kv_len));
+	spit(tpath("v10.nvt"), buf, len);
+	CHECK_EQ_I64(read_compare(tpath("v10.nvt"), want, 70000, &rc, &info), 70000);
+	CHECK_EQ_I64(rc, 0);
+	CHECK_EQ_U64(info.minor, 0);
+	CHECK_EQ_I64(info.footer, 1);
+	free(want);
 	free(buf);
 }
 
@@ -995,6 +1030,7 @@ int main(void)
 	RUN(flip_message);
 	RUN(foreign_and_version);
 	RUN(minor_version_readable);
+	RUN(reads_version_1_0);
 	RUN(enospc_sticky);
 	RUN(open_errors);
 	RUN(backpressure_tiny_chunks);
