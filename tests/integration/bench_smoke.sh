@@ -31,7 +31,8 @@ import re, sys
 md = open(sys.argv[1]).read()
 bad = []
 for h in ("# Benchmarks", "## Machine", "## Method", "## Goals", "## 1. Engine overhead",
-          "## 2. NVMe passthrough", "## 3. Trace size", "## 4. Analyzer", "## 5. Resident memory"):
+          "## 2. NVMe passthrough", "## 3. Trace size", "## 4. Analyzer", "## 5. Resident memory",
+          "## 6. Tracing's CPU time", "## 7. QD 1 latency"):
     if h not in md:
         bad.append("no heading " + h)
 for k in ("| CPU |", "| cores | ", "| kernel |", "| fio | fio-"):
@@ -47,7 +48,7 @@ for r in rows:
         bad.append("bad goal row: " + r)
 # smoke runs every host section: those goals must be measured
 for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "analyzer, decode",
-          "analyzer peak memory", "engine RSS"):
+          "analyzer peak memory", "engine RSS", "CPU time, job thread", "CPU time, trace writer thread"):
     if not any(g in r and "| not run |" not in r for r in rows):
         bad.append("goal '%s' not measured" % g)
 for word in ("None", "nan", "Traceback"):
@@ -68,9 +69,9 @@ else
 	fail chart-png "$png is not a PNG file"
 fi
 
-# The raw outputs stay for inspection; the traces and targets do not.
-left=$(find "$T/out" -name '*.nvt' | head -n 3)
-if [ -z "$left" ] && [ -z "$(ls -A "$shm")" ]; then
+# The raw outputs stay for inspection; the traces, targets and loop device do not.
+left=$(find "$T/out" -name '*.nvt' -o -name disk.img | head -n 3)
+if [ -z "$left" ] && [ -z "$(ls -A "$shm")" ] && [ -z "$(losetup -j "$T/out/loop/disk.img" 2>/dev/null)" ]; then
 	pass cleaned-up
 else
 	fail cleaned-up "left behind: $left $(ls -A "$shm")"
