@@ -44,7 +44,7 @@ fi
 	grep -q "0.5 s intervals" && pass interval_option || fail interval_option "no 0.5 s intervals"
 
 if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ]; then
-	skip engine_traces "fio or $NVENGINE_SO missing"
+	skip engine_traces "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
 	exit 0
 fi
 
@@ -202,7 +202,7 @@ grep -q "traces of another run" "$T/other.err" && ! grep -q "(exact)" "$T/other.
 
 # ---- -o DIR on two runs ----
 if ! command -v gnuplot >/dev/null; then
-	skip outdir_render "gnuplot not installed"
+	skip outdir_render "gnuplot not installed: run 'make deps' (apt-get install gnuplot-nox)"
 	exit 0
 fi
 "$NVANALYZE" -o "$T/out" "$T/a.json" "$T/b.json" >/dev/null 2>"$T/o.err"

@@ -78,19 +78,14 @@ NAMESPACES="\
 4 piext  64  logical_block_size=512,physical_block_size=512,ms=8,mset=1,pi=1,pil=0
 5 zoned  128 logical_block_size=4096,physical_block_size=4096,zoned=true,zoned.zone_size=16M"
 
-# ensure_qemu: QEMU, busybox and cpio present, installing them with
-# tools/deps.sh when missing; skips (exit 77) when that is impossible.
+# ensure_qemu: QEMU, busybox and cpio present; skips (exit 77) naming what
+# installs them when they are not (the tests install nothing: make deps does).
 ensure_qemu() {
-	local need=0 t
-	for t in qemu-system-x86_64 cpio; do command -v "$t" >/dev/null || need=1; done
-	[ -x /bin/busybox ] || need=1
-	if [ $need -eq 1 ]; then
-		log "installing the VM packages with tools/deps.sh"
-		"$TOP/tools/deps.sh" >&2 || true
-	fi
-	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed and could not be installed (apt-get install qemu-system-x86)"
-	command -v cpio >/dev/null || skip "cpio not installed"
-	[ -x /bin/busybox ] || skip "/bin/busybox missing (apt-get install busybox-static)"
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip "qemu-system-x86_64 not installed: run 'make deps' (apt-get install qemu-system-x86)"
+	command -v cpio >/dev/null || skip "cpio not installed: run 'make deps' (apt-get install cpio)"
+	[ -x /bin/busybox ] ||
+		skip "/bin/busybox missing: run 'make deps' (apt-get install busybox-static)"
 	ldd /bin/busybox >/dev/null 2>&1 && skip "/bin/busybox is dynamically linked; install busybox-static"
 	qemu-system-x86_64 -device nvme-ns,help 2>/dev/null | grep -q 'ms=' ||
 		skip "this QEMU has no nvme-ns device with metadata (need QEMU >= 6.1)"
