@@ -1,7 +1,9 @@
 # Shared helpers for tests/integration/*.sh (sourced).
 #
 # pass NAME / fail NAME WHY / skip NAME WHY print the runner's protocol lines.
-# json_get FILE EXPR evaluates a Python expression over the parsed JSON `j`.
+# json_get FILE PATH... prints a value of fio's JSON (tests/py/fiojson.py:
+# PATH is keys and indexes joined by '/', e.g. jobs/0/read/iops).
+# pytool NAME ARGS... runs the test helper tests/py/NAME.py.
 # FIO runs the installed fio; NVENGINE_SO is the engine under test.
 set -u
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
@@ -23,14 +25,17 @@ check() {
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 5 | tr '\n' ' ')"; fi
 }
 
+# The tests' helpers are Python (a package make deps installs).
+if ! command -v python3 >/dev/null; then
+	fail python3 "python3 is not installed: run 'make deps' (apt-get install python3)"
+	exit 1
+fi
+pytool() {
+	python3 "$TOP/tests/py/$1.py" "${@:2}"
+}
+
 json_get() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-with open(sys.argv[1]) as f:
-    txt = f.read()
-j = json.loads(txt[txt.index('{'):])
-print(eval(sys.argv[2]))
-PY
+	pytool fiojson get "$@"
 }
 
 # make asan: the engine is built with ASan+UBSan, fio is not, so the ASan

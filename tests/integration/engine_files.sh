@@ -8,23 +8,17 @@ if ! [ -f "$NVENGINE_SO" ]; then
 	exit 1
 fi
 
-# jobcheck NAME JSON PYEXPR: PASS when the Python expression over the parsed
-# JSON `j` (jobs in `J`) is true, FAIL with the value of `why` otherwise.
+# jobcheck NAME JSON COND...: PASS when every condition on fio's JSON holds
+# (tests/py/fiojson.py expect: PATH OP NUMBER, e.g. jobs/0/read/total_ios==2048),
+# FAIL with what does not and the jobs' IO counts otherwise.
 jobcheck() {
-	local name=$1 json=$2 expr=$3 out
-	out=$(python3 - "$json" "$expr" <<'PY' 2>&1
-import json, sys
-txt = open(sys.argv[1]).read()
-j = json.loads(txt[txt.index('{'):])
-J = j['jobs']
-ok = eval(sys.argv[2])
-if not ok:
-    print("condition false; jobs:", [(x['jobname'], x['error'], x['read']['total_ios'],
-          x['write']['total_ios'], x['trim']['total_ios'], x['sync']['lat_ns']['N']) for x in J])
-    sys.exit(1)
-PY
-)
-	if [ $? -eq 0 ]; then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"; fi
+	local name=$1 json=$2 out
+	shift 2
+	if out=$(pytool fiojson expect "$json" "$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
 }
 
 # run NAME FIO-ARGS...: fio with the engine, JSON to $T/NAME.json, stderr to $T/NAME.err
@@ -38,7 +32,9 @@ run() {
 # write buffers once (no refill_buffers), so a changed byte would reach the file.
 if run pattern --name=pat --filename="$T/pat" --size=1M --bs=64k --rw=write --iodepth=4 \
 	--buffer_pattern=0x5a17c3e1 --direct=1 &&
-   python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(0 if len(d)==1<<20 and d==bytes.fromhex("5a17c3e1")*(len(d)//4) else 1)' "$T/pat"; then
+   printf '\x5a\x17\xc3\xe1' >"$T/pat.want" &&
+   for _ in $(seq 18); do cat "$T/pat.want" "$T/pat.want" >"$T/pat.2" && mv "$T/pat.2" "$T/pat.want"; done &&
+   cmp -s "$T/pat" "$T/pat.want"; then
 	pass write_buffer_pattern_kept
 else
 	fail write_buffer_pattern_kept "file $T/pat does not hold the pattern 5a17c3e1: $(od -A d -t x1 "$T/pat" 2>&1 | head -n 2 | tr '\n' ' ')"
@@ -47,7 +43,7 @@ fi
 # --- acceptance: 256M randrw with crc32c verify, O_DIRECT -------------------
 if run verify256 --name=v --filename="$T/x" --size=256M --rw=randrw --verify=crc32c --direct=1; then
 	jobcheck verify_crc32c_randrw_256M "$T/verify256.json" \
-		"J[0]['error']==0 and J[0]['read']['total_ios']>0 and J[0]['write']['total_ios']>0"
+		jobs/0/error==0 jobs/0/read/total_ios'>0' jobs/0/write/total_ios'>0'
 else
 	fail verify_crc32c_randrw_256M "fio exit $?: $(tail -n 3 "$T/verify256.err")"
 fi
@@ -57,48 +53,49 @@ rm -f "$T/x"
 run md5 --name=m --filename="$T/m" --size=32M --rw=randwrite --bs=16k --iodepth=16 \
 	--verify=md5 --fixedbufs --registerfiles --direct=1
 jobcheck verify_md5_fixedbufs_registerfiles "$T/md5.json" \
-	"J[0]['error']==0 and J[0]['write']['total_ios']==2048 and J[0]['read']['total_ios']==2048"
+	jobs/0/error==0 jobs/0/write/total_ios==2048 jobs/0/read/total_ios==2048
 
 # --- numjobs=4 thread=1 randrw: every IO accounted for -------------------------
 run numjobs --name=n --directory="$T" --size=16M --rw=randrw --numjobs=4 --thread=1 \
 	--iodepth=32 --verify=crc32c
 jobcheck randrw_numjobs4_thread "$T/numjobs.json" \
-	"len(J)==4 and all(x['error']==0 and x['write']['total_ios']+x['read']['total_ios']>=4096 for x in J)"
+	'#jobs==4' 'jobs/*/error==0' 'jobs/*/write/total_ios+jobs/*/read/total_ios>=4096'
 
 # --- ring options: every combination completes the exact IO count -------------
 for opt in "--sqthread_poll=1" "--nonvectored=0" "--nonvectored=1" "--force_async=2" \
 	   "--fixedbufs=1 --nonvectored=0" "--iodepth_batch_submit=8 --iodepth_batch_complete_min=4"; do
 	n=$(echo "$opt" | tr -c 'a-z0-9\n' '_' | sed 's/^_*//; s/_*$//')
 	run "opt_$n" --name=o --filename="$T/o" --size=8M --rw=randread --iodepth=16 $opt
-	jobcheck "option_$n" "$T/opt_$n.json" "J[0]['error']==0 and J[0]['read']['total_ios']==2048"
+	jobcheck "option_$n" "$T/opt_$n.json" jobs/0/error==0 jobs/0/read/total_ios==2048
 done
 
 # --- fsync / fdatasync become IORING_OP_FSYNC ---------------------------------
 run fsync --name=f --filename="$T/f" --size=4M --rw=write --fsync=4 --iodepth=8
 # 1024 writes, a sync after every 4th: fio 3.41 issues none after the last
 # write (255, as with its own io_uring engine), 3.33 counts more.
-jobcheck fsync_every_4 "$T/fsync.json" "J[0]['error']==0 and J[0]['write']['total_ios']==1024 and J[0]['sync']['lat_ns']['N']>=255"
+jobcheck fsync_every_4 "$T/fsync.json" jobs/0/error==0 \
+	jobs/0/write/total_ios==1024 'jobs/0/sync/lat_ns/N>=255'
 run fdatasync --name=f --filename="$T/f" --size=4M --rw=write --fdatasync=4 --iodepth=8
-jobcheck fdatasync_every_4 "$T/fdatasync.json" "J[0]['error']==0 and J[0]['sync']['lat_ns']['N']>=255"
+jobcheck fdatasync_every_4 "$T/fdatasync.json" jobs/0/error==0 'jobs/0/sync/lat_ns/N>=255'
 
 # --- trim on a file punches holes: the data reads back as zeroes --------------
 head -c 4M /dev/urandom >"$T/t"
 run trim --name=t --filename="$T/t" --size=4M --rw=trim --bs=64k
-jobcheck trim_file "$T/trim.json" "J[0]['error']==0 and J[0]['trim']['total_ios']==64"
+jobcheck trim_file "$T/trim.json" jobs/0/error==0 jobs/0/trim/total_ios==64
 if cmp -s -n 4194304 "$T/t" /dev/zero; then pass trim_file_reads_zero; else fail trim_file_reads_zero "data still there after trim"; fi
 
 # --- size= larger than the file: laid out like fio's own engines ---------------
 head -c 1M /dev/zero >"$T/small"
 run bigsize --name=b --filename="$T/small" --size=8M --rw=read
-jobcheck size_larger_than_file "$T/bigsize.json" "J[0]['error']==0 and J[0]['read']['total_ios']==2048"
+jobcheck size_larger_than_file "$T/bigsize.json" jobs/0/error==0 jobs/0/read/total_ios==2048
 
 # --- a loop block device: direct randrw verify and BLKDISCARD trim -------------
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && truncate -s 64M "$T/loopimg" &&
    loopdev=$(losetup -f --show "$T/loopimg" 2>/dev/null); then
 	run loop --name=l --filename="$loopdev" --size=32M --rw=randrw --verify=crc32c --direct=1 --iodepth=16
-	jobcheck blockdev_verify_crc32c "$T/loop.json" "J[0]['error']==0 and J[0]['write']['total_ios']>0"
+	jobcheck blockdev_verify_crc32c "$T/loop.json" jobs/0/error==0 jobs/0/write/total_ios'>0'
 	run looptrim --name=l --filename="$loopdev" --size=8M --rw=trim --bs=1M
-	jobcheck blockdev_trim_blkdiscard "$T/looptrim.json" "J[0]['error']==0 and J[0]['trim']['total_ios']==8"
+	jobcheck blockdev_trim_blkdiscard "$T/looptrim.json" jobs/0/error==0 jobs/0/trim/total_ios==8
 	losetup -d "$loopdev"
 else
 	skip blockdev "no root or no free loop device"
@@ -217,7 +214,7 @@ if [ -d "$shm" ] && [ -w "$shm" ]; then
 	for eng in "external:$NVENGINE_SO" io_uring; do
 		"$FIO" --name=cmp --ioengine="$eng" --filename="$f" --size=64M --rw=randread --bs=4k \
 			--iodepth=32 --time_based --runtime=2 --output-format=json --output="$T/cmp.json" 2>/dev/null
-		echo "info: tmpfs 4k randread iodepth=32 ${eng##*/}: $(json_get "$T/cmp.json" "int(j['jobs'][0]['read']['iops'])") IOPS"
+		echo "info: tmpfs 4k randread iodepth=32 ${eng##*/}: $(json_get -f %d "$T/cmp.json" jobs/0/read/iops) IOPS"
 	done
 	rm -f "$f"
 fi

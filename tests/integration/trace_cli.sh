@@ -11,133 +11,9 @@ if [ ! -x "$GEN" ] || [ ! -x "$NVANALYZE" ]; then
 	exit 0
 fi
 
-# Independent reader: prints the dump CSV body, then "#blocks N footer F unused U".
-cat >"$T/nvtread.py" <<'PY'
-import struct, sys, zlib
-
-def varint(b, p):
-    x = s = 0
-    while True:
-        c = b[p]; p += 1
-        x |= (c & 0x7f) << s; s += 7
-        if not c & 0x80:
-            return x, p
-
-def column(b, p, m):
-    w = b[p]; p += 1
-    base, p = varint(b, p)
-    vals = [base] * m
-    for k in range(w):
-        plane = b[p:p + m]; p += m
-        for i in range(m):
-            vals[i] += plane[i] << (8 * k)
-    return vals, p
-
-def unzz(u):
-    return (u >> 1) ^ -(u & 1)
-
-M64 = (1 << 64) - 1
-OPS = ["read", "write", "trim", "flush", "zeroes", "uncor", "verify"]
-
-def records(raw, n):
-    c0, p = varint(raw, 0)
-    d, p = column(raw, p, n - 1)
-    comp = [c0]
-    for x in d:
-        comp.append((comp[-1] + unzz(x)) & M64)
-    lat, p = column(raw, p, n)
-    sub = [(c - unzz(l)) & M64 for c, l in zip(comp, lat)]
-    shift, mode = raw[p], raw[p + 1]; p += 2
-    if mode == 1:
-        first, p = varint(raw, p)
-        deltas, p = column(raw, p, n - 1)
-        lens, p = column(raw, p, n)
-        lens = [x << shift for x in lens]
-        offs = [first << shift]
-        for i in range(1, n):
-            offs.append((offs[-1] + lens[i - 1] + (unzz(deltas[i - 1]) << shift)) & M64)
-    else:
-        offs, p = column(raw, p, n)
-        offs = [x << shift for x in offs]
-        lens, p = column(raw, p, n)
-        lens = [x << shift for x in lens]
-    st, p = column(raw, p, n)
-    qd, p = column(raw, p, n)
-    op, p = column(raw, p, n)
-    fi, p = column(raw, p, n)
-    assert p == len(raw), "payload not consumed"
-    for i in range(n):
-        lat_ns = (comp[i] - sub[i]) & M64
-        if lat_ns >= 1 << 63:
-            lat_ns -= 1 << 64
-        print("%d,%d,%d,%d,%d,%s,%d,%d,%d" % (sub[i], comp[i], lat_ns, offs[i], lens[i],
-              OPS[op[i]], unzz(st[i]), qd[i], fi[i]))
-
-b = open(sys.argv[1], "rb").read()
-assert b[:8] == b"NVTRACE\0"
-major, minor, kvlen = struct.unpack_from("<HHI", b, 8)
-assert major == 1
-assert struct.unpack_from("<I", b, 16 + kvlen)[0] == zlib.crc32(b[:16 + kvlen])
-p = 20 + kvlen
-blocks = 0
-footer = 0
-while p + 4 <= len(b):
-    if b[p:p + 4] == b"NVTF":
-        blen, = struct.unpack_from("<I", b, p + 4)
-        if p + 20 + blen > len(b):
-            break
-        assert struct.unpack_from("<I", b, p + 8 + blen)[0] == zlib.crc32(b[p:p + 8 + blen])
-        nb, nr = struct.unpack_from("<IQ", b, p + 8)
-        assert nb == blocks
-        footer = 1
-        p += 20 + blen
-        break
-    assert b[p:p + 4] == b"NVTB"
-    if p + 48 > len(b):
-        break
-    seq, n, rawlen, clen, pcrc, lo, hi, codec = struct.unpack_from("<IIIIIQQB", b, p + 4)
-    assert struct.unpack_from("<I", b, p + 44)[0] == zlib.crc32(b[p:p + 44])
-    assert seq == blocks and codec == 1
-    if p + 48 + clen > len(b):
-        break
-    payload = b[p + 48:p + 48 + clen]
-    assert zlib.crc32(payload) == pcrc
-    raw = zlib.decompress(payload)
-    assert len(raw) == rawlen
-    records(raw, n)
-    blocks += 1
-    p += 48 + clen
-print("#blocks %d footer %d unused %d" % (blocks, footer, len(b) - p))
-PY
-
-# Independent statistics over the dump CSV, in stat's row format.
-cat >"$T/stats.py" <<'PY'
-import csv, math, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-first = min(int(r["submit_ns"]) for r in rows)
-last = max(int(r["complete_ns"]) for r in rows)
-span = (last - first) / 1e9
-def rank(p, n):
-    return max(1, min(n, -(-round(p * 1e4) * n // 1000000)))
-out = []
-groups = {}
-for r in rows:
-    groups.setdefault(r["op"], []).append(r)
-order = ["read", "write", "trim", "flush", "zeroes", "uncor", "verify"]
-names = [o for o in order if o in groups] + (["all"] if len(groups) != 1 else [])
-for name in names:
-    g = rows if name == "all" else groups[name]
-    lat = sorted(int(r["lat_ns"]) for r in g)
-    n = len(lat)
-    mean = sum(lat) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in lat) / (n - 1)) if n > 1 else 0.0
-    errs = sum(1 for r in g if r["status"] != "0")
-    byts = sum(int(r["length"]) for r in g)
-    pct = [lat[rank(p, n) - 1] for p in (50, 90, 95, 99, 99.9, 99.99)]
-    print(name, n, errs, "%.1f" % (n / span), "%.3f" % (byts / span / 1e6), lat[0],
-          *pct, lat[-1], "%.1f" % mean, "%.1f" % sd)
-PY
-
+# The independent reader (tests/py/nvtrace_reader.py, written from
+# docs/trace-format.md) prints the dump CSV body, then "#blocks N footer F
+# unused U"; tests/py/trace_stats.py prints stat's rows from a dump CSV.
 # --- a mixed trace, many blocks ---
 "$GEN" -p mixed -n 30000 -b 1000 -q 16 -s 5 "$T/m.nvt" "$T/m.expect" || fail gen "gen_trace failed"
 if "$NVANALYZE" dump "$T/m.nvt" >"$T/m.csv" 2>"$T/m.err"; then
@@ -152,7 +28,7 @@ else
 	fail dump_matches_writer_input "exit $?: $(head -c 300 "$T/m.err")"
 fi
 
-if python3 "$T/nvtread.py" "$T/m.nvt" >"$T/m.py" 2>"$T/py.err"; then
+if pytool nvtrace_reader "$T/m.nvt" >"$T/m.py" 2>"$T/py.err"; then
 	if grep -v '^#' "$T/m.py" | cmp -s - "$T/m.expect" && grep -q '^#blocks 30 footer 1 unused 0$' "$T/m.py"; then
 		pass independent_reader
 	else
@@ -170,7 +46,7 @@ check_stat() {	# NAME TRACE CSV
 		return
 	fi
 	got=$(awk '/^op /{t=1; next} t && /^latency/{t=0} t' "$T/$name.stat" | tr -s ' ')
-	want=$(python3 "$T/stats.py" "$csvf")
+	want=$(pytool trace_stats "$csvf")
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then
 		pass "$name"
 	else
@@ -194,7 +70,7 @@ grep -q '^records: 200000$' "$T/stat_randread.stat" && grep -q '^  job.name = ge
 # --- truncation: the complete blocks, a warning, exit 0 ---
 size=$(stat -c %s "$T/m.nvt")
 head -c $((size * 2 / 3)) "$T/m.nvt" >"$T/cut.nvt"
-python3 "$T/nvtread.py" "$T/cut.nvt" >"$T/cut.py"
+pytool nvtrace_reader "$T/cut.nvt" >"$T/cut.py"
 nb=$(sed -n 's/^#blocks \([0-9]*\) footer 0 unused \([0-9]*\)$/\1/p' "$T/cut.py")
 unused=$(sed -n 's/^#blocks \([0-9]*\) footer 0 unused \([0-9]*\)$/\2/p' "$T/cut.py")
 if "$NVANALYZE" dump "$T/cut.nvt" >"$T/cut.csv" 2>"$T/cut.err" &&
@@ -214,12 +90,7 @@ else
 fi
 
 # --- damage: a flipped bit in a payload is an error naming block and offset ---
-python3 - "$T/m.nvt" "$T/flip.nvt" <<'PY'
-import sys
-b = bytearray(open(sys.argv[1], "rb").read())
-b[len(b) // 2] ^= 0x04
-open(sys.argv[2], "wb").write(b)
-PY
+pytool flip_bit "$T/m.nvt" "$T/flip.nvt"
 "$NVANALYZE" stat "$T/flip.nvt" >/dev/null 2>"$T/flip.err"; rc=$?
 [ $rc -eq 2 ] && grep -q "$T/flip.nvt: damaged: block [0-9]* at offset [0-9]*" "$T/flip.err" &&
 	pass damaged_stat || fail damaged_stat "exit $rc: $(cat "$T/flip.err")"
