@@ -64,63 +64,7 @@ rc=$?
 "$NVANALYZE" dump "$T"/ta/*.nvt >"$T/a.csv" && "$NVANALYZE" dump "$T"/tb/*.nvt >"$T/b.csv" ||
 	fail dump "nvanalyze dump failed"
 
-python3 - "$T/ab.json" "$T/a.csv" "$T/b.csv" >"$T/check.out" 2>&1 <<'PY'
-import json, sys, math
-rep = json.load(open(sys.argv[1]))
-csvs = {"a": sys.argv[2], "b": sys.argv[3]}
-
-def rank(p, n):			# nearest rank, p to 1e-4 percent (as nvanalyze)
-    P = round(p * 1e4)
-    return max(1, min(n, (P * n + 999999) // 1000000))
-
-def fio_half_width(v):		# fio stat.c plat_idx_to_val: bin of width 2^e around v
-    v = int(v)
-    if v < 128:
-        return 0
-    e = v.bit_length() - 1 - 6
-    return (1 << e) / 2
-
-bad = 0
-for label, path in csvs.items():
-    lats = {}
-    for line in open(path).read().splitlines()[1:]:
-        f = line.split(",")
-        lats.setdefault(f[5], []).append(int(f[2]))
-    block = {b["direction"]: b for b in rep["results"] if b["job"] == "job"}
-    for op, v in lats.items():
-        v.sort()
-        n = len(v)
-        side = block[op]["sides"][label]
-        exp = {"p50": 50, "p95": 95, "p99": 99, "p99.9": 99.9, "p99.99": 99.99}
-        mean = sum(v) / n
-        sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1))
-        checks = [("clat_%s_ns" % k, v[rank(p, n) - 1]) for k, p in exp.items()]
-        checks += [("clat_max_ns", v[-1])]
-        for key, want in checks:
-            got = side[key]
-            if got != want or side.get(key + "_source") != "exact":
-                print("MISMATCH %s %s %s: nvanalyze %s python %s" % (label, op, key, got, want)); bad += 1
-        for key, want in (("clat_mean_ns", mean), ("clat_stdev_ns", sd)):
-            if abs(side[key] - want) > 1e-6 * want:
-                print("MISMATCH %s %s %s: %s vs %s" % (label, op, key, side[key], want)); bad += 1
-        # fio's binned values: within half a bin (<= 0.78%) of the exact
-        # value, plus the offset between fio's and the engine's clock
-        # readings (fio reads the clock around the engine's calls, so every
-        # IO differs by a little, more under load): twice the difference of
-        # the means + 0.5% of the value + 0.5 us.  Only percentiles with at
-        # least 100 IOs above them: a rarer one is a single IO, whose two
-        # clock readings may be a scheduler preemption apart.
-        for (key, _), p in zip(checks[:-1], exp.values()):
-            if n * (100 - p) / 100 < 100:
-                continue
-            fio, ex = side[key + "_fio"], side[key]
-            off = abs(side["clat_mean_ns_fio"] - mean) * 2 + 0.005 * ex + 500
-            if abs(fio - ex) > fio_half_width(fio) + off:
-                print("FIO-BIN %s %s %s: fio %s exact %s (half bin %s, offset %s)" %
-                      (label, op, key, fio, ex, fio_half_width(fio), off)); bad += 1
-        print("ok %s %s n=%d" % (label, op, n))
-sys.exit(1 if bad else 0)
-PY
+pytool analysis_exact "$T/ab.json" "$T/a.csv" "$T/b.csv" >"$T/check.out" 2>&1
 [ $? -eq 0 ] && pass exact_equals_python_and_fio_within_bins || fail exact_equals_python_and_fio_within_bins "$(grep -v '^ok' "$T/check.out" | head -5 | tr '\n' ' ')"
 grep -q "ok b write" "$T/check.out" && pass mixed_ops_checked || fail mixed_ops_checked "$(cat "$T/check.out")"
 
@@ -129,38 +73,7 @@ grep -q "ok b write" "$T/check.out" && pass mixed_ops_checked || fail mixed_ops_
 # most T after the chain's latest completion; chains of 2 or more are
 # episodes, the rest isolated slow IOs: the counts and the slow IOs of each
 "$NVANALYZE" --spike-factor 2 "$T/a.json" 2>/dev/null | grep "latency spikes" >"$T/eps.md"
-python3 - "$T/a.csv" "$T/eps.md" >"$T/eps.out" 2>&1 <<'PY'
-import math, re, sys
-recs = [tuple(map(int, l.split(",")[:2])) for l in open(sys.argv[1]).read().split("\n")[1:] if l]
-t0, I = recs[0][0], 10**9
-iv = {}
-for s, c in recs:
-    iv.setdefault((c - t0) // I, []).append(c - s)
-def rank(p, n):
-    return max(1, min(n, (round(p * 1e4) * n + 999999) // 1000000))
-p999 = sorted(sorted(v)[rank(99.9, len(v)) - 1] for v in iv.values())
-T = math.ceil(p999[(len(p999) - 1) // 2] * 2)
-eps = []
-chains = []
-for s, c in sorted((s, c) for s, c in recs if c - s >= T):
-    if chains and s - t0 <= chains[-1][0] + T:
-        chains[-1][0] = max(chains[-1][0], c - t0); chains[-1][1] += 1
-    else:
-        chains.append([c - t0, 1])
-eps = [e for e in chains if e[1] >= 2]
-single = len(chains) - len(eps)
-text = open(sys.argv[2]).read()
-m = re.search(r"(\d+) episodes?", text)
-got_n = int(m.group(1)) if m else 0
-got_ios = [int(x) for x in re.findall(r"\((\d+) IOs\)", text)]
-m = re.search(r"(\d+) isolated slow IOs?", text)
-got_single = int(m.group(1)) if m else 0
-want_ios = [e[1] for e in eps][:10]
-print("python", len(eps), want_ios, single, "nvanalyze", got_n, got_ios, got_single)
-ok = got_n == len(eps) and got_ios == want_ios and got_single == single
-ok = ok and ", 2x the median interval p99.9" in text
-sys.exit(0 if ok else 1)
-PY
+pytool analysis_spikes "$T/a.csv" "$T/eps.md" >"$T/eps.out" 2>&1
 [ $? -eq 0 ] && pass spikes_equal_python || fail spikes_equal_python "$(cat "$T/eps.out")"
 
 # Markdown: exact marks, per-op and queue-depth sections for the mixed job

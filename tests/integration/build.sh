@@ -132,3 +132,13 @@ else
 		echo "info: engine calls: $calls"
 	fi
 fi
+
+# The tests' Python lives in tests/py (modules the shell tests run with
+# pytool), not in heredocs or -c strings inside the shell tests.
+inline=$(cd "$TOP" && grep -nE "python3?[[:space:]]+(-[[:space:]]|-c[[:space:]])|<<-?[[:space:]]*'?PY'?" \
+	tests/integration/*.sh tests/lib.sh tests/vm/host-lib.sh tests/vm/host-checks/*.sh | head -n 5)
+if [ -z "$inline" ]; then
+	pass tests_python_in_modules
+else
+	fail tests_python_in_modules "inline Python (move it to tests/py): $(echo "$inline" | tr '\n' ' ')"
+fi

@@ -23,37 +23,7 @@ fi
 # check_traces NAME JSON NTRACES NFILES TRACE...: the checks above, printing
 # "ok ..." or the problems.
 check_traces() {
-	python3 - "$NVANALYZE" "$@" <<'PY'
-import csv, io, json, subprocess, sys
-nva, name, js, ntr, nfiles, traces = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6:]
-problems = []
-if len(traces) != ntr:
-    problems.append('%d traces, expected %d' % (len(traces), ntr))
-count = {}
-for t in traces:
-    st = subprocess.run([nva, 'stat', t], capture_output=True, text=True)
-    if st.returncode != 0 or 'footer: present' not in st.stdout or st.stderr:
-        problems.append('%s incomplete: rc %d %s' % (t, st.returncode, st.stderr.strip()[:200]))
-        continue
-    d = subprocess.run([nva, 'dump', t], capture_output=True, text=True)
-    rows = list(csv.DictReader(io.StringIO(d.stdout)))
-    files = {r['file'] for r in rows}
-    if len(files) != nfiles:
-        problems.append('%s uses files %s, expected %d' % (t, sorted(files), nfiles))
-    bad = [r for r in rows if r['status'] != '0']
-    if bad:
-        problems.append('%s: %d failed IOs' % (t, len(bad)))
-    for r in rows:
-        count[r['op']] = count.get(r['op'], 0) + 1
-txt = open(js).read()
-jobs = json.loads(txt[txt.index('{'):])['jobs']
-for op in ('read', 'write'):
-    fio = sum(j[op]['total_ios'] for j in jobs)
-    if count.get(op, 0) != fio:
-        problems.append('%s: traces %d records, fio total_ios %d' % (op, count.get(op, 0), fio))
-print('; '.join(problems) if problems else
-      'ok %d traces, %d records, %d fio job entries' % (len(traces), sum(count.values()), len(jobs)))
-PY
+	pytool concurrency_traces "$NVANALYZE" "$@"
 }
 
 # ---- numjobs=8, threads and processes, group_reporting on and off -----------
@@ -82,16 +52,7 @@ for mode in thread process; do
 done
 
 # ---- client/server on loopback ---------------------------------------------
-port=$(python3 -c '
-import socket
-for _ in range(50):
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]
-    t = socket.socket()
-    try:
-        t.bind(("127.0.0.2", p)); print(p); break
-    except OSError:
-        pass
-' 2>/dev/null)
+port=$(pytool free_port 127.0.0.1 127.0.0.2 2>/dev/null)
 if [ -z "$port" ]; then
 	skip client_server "no free port on 127.0.0.1 and 127.0.0.2"
 	exit 0
@@ -159,61 +120,7 @@ if [ $rc -ne 0 ]; then
 fi
 pass client_server_run
 
-out=$(python3 - "$NVANALYZE" "$T/cs" <<'PY' 2>&1
-import csv, io, json, glob, subprocess, sys
-nva, d = sys.argv[1], sys.argv[2]
-problems = []
-txt = open(d + '/client.json').read()
-cs = json.loads(txt[txt.index('{'):])['client_stats']
-hosts = {'127.0.0.1': 0, '127.0.0.2': 1}
-byname = {}
-for e in cs:
-    key = 'All clients' if e['jobname'] == 'All clients' else 'cs@' + e['hostname']
-    byname[key] = e
-want = ['cs@127.0.0.1', 'cs@127.0.0.2', 'All clients']
-if sorted(byname) != sorted(want):
-    problems.append('client_stats entries %s, expected %s' % (sorted(byname), want))
-# nvanalyze reads the client JSON
-p = subprocess.run([nva, '-f', 'json', d + '/client.json'], capture_output=True, text=True)
-if p.returncode != 0:
-    sys.exit('nvanalyze exit %d: %s' % (p.returncode, p.stderr.strip()[:300]))
-res = json.loads(p.stdout)['results']
-side = json.loads(p.stdout)['sides'][0]['label']
-for key in want:
-    e = byname.get(key)
-    for op in ('read', 'write'):
-        got = [r for r in res if r['job'] == key and r['direction'] == op]
-        if not got or e is None:
-            problems.append('nvanalyze has no %s %s' % (key, op))
-            continue
-        iops = got[0]['sides'][side].get('iops')
-        if iops is None or abs(iops - e[op]['iops']) > 1e-6 * max(1, e[op]['iops']):
-            problems.append('%s %s: nvanalyze IOPS %s, fio %s' % (key, op, iops, e[op]['iops']))
-# the traces, written by each server, against that host's total_ios
-total = 0
-for h, i in hosts.items():
-    e = byname.get('cs@' + h)
-    traces = sorted(glob.glob('%s/trace%d/*.nvt' % (d, i)))
-    if len(traces) != 2:
-        problems.append('host %s: %d traces, expected 2 (numjobs=2)' % (h, len(traces)))
-    n = {}
-    for t in traces:
-        st = subprocess.run([nva, 'stat', t], capture_output=True, text=True)
-        if st.returncode != 0 or 'footer: present' not in st.stdout or st.stderr:
-            problems.append('%s incomplete: %s' % (t, st.stderr.strip()[:200]))
-        rows = list(csv.DictReader(io.StringIO(subprocess.run([nva, 'dump', t], capture_output=True, text=True).stdout)))
-        for r in rows:
-            n[r['op']] = n.get(r['op'], 0) + 1
-    for op in ('read', 'write'):
-        if e is not None and n.get(op, 0) != e[op]['total_ios']:
-            problems.append('host %s %s: traces %d records, fio total_ios %d' % (h, op, n.get(op, 0), e[op]['total_ios']))
-        total += n.get(op, 0)
-a = byname.get('All clients')
-if a is not None and total != a['read']['total_ios'] + a['write']['total_ios']:
-    problems.append('All clients: traces %d records, fio %d' % (total, a['read']['total_ios'] + a['write']['total_ios']))
-print('; '.join(problems) if problems else 'ok %d records over 2 hosts' % total)
-PY
-)
+out=$(pytool concurrency_client_server "$NVANALYZE" "$T/cs" 2>&1)
 case "$out" in
 ok*) pass client_server_traces_and_json; echo "info: client/server: ${out#ok }";;
 *) fail client_server_traces_and_json "$out";;

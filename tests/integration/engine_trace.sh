@@ -26,48 +26,7 @@ compare() {
 		fi
 		cat "$f.csv" >>"$T/$name.csv"
 	done
-	out=$(python3 - "$dir" "$json" <<'PY'
-import csv, glob, json, os, re, sys
-d = sys.argv[1]
-txt = open(sys.argv[2]).read()
-jobs = json.loads(txt[txt.index('{'):])['jobs']
-problems = []
-rows_all = []
-ops = {'read': 0, 'write': 1, 'trim': 2}
-for tr in sorted(glob.glob(os.path.join(d, '*.nvt'))):
-    rows = list(csv.DictReader(open(tr + '.csv')))
-    rows_all += rows
-    thread = re.search(r'\.(\d+)\.nvt$', tr).group(1)
-    log = os.path.join(d, 'lat_clat.%s.log' % thread)
-    fio = [[int(x) for x in l.split(',')[:5]] for l in open(log) if l.strip()]
-    mine = [r for r in rows if r['op'] in ops]
-    if len(mine) != len(fio):
-        problems.append('%s: %d IOs, fio logged %d' % (tr, len(mine), len(fio)))
-        continue
-    bad = 0
-    for i, (r, (_, clat, ddir, bs, off)) in enumerate(zip(mine, fio)):
-        lat = int(r['lat_ns'])
-        same = (ops[r['op']], int(r['length']), int(r['offset'])) == (ddir, bs, off)
-        if not same or not 0 < lat <= clat:
-            if not bad:
-                problems.append('%s IO %d: trace %s %s+%s %d ns, fio ddir %d %d+%d clat %d ns'
-                                % (tr, i, r['op'], r['offset'], r['length'], lat, ddir, off, bs,
-                                   clat))
-            bad += 1
-    if bad:
-        problems.append('%d of %d IOs differ' % (bad, len(mine)))
-fio = {d: sum(j[d]['total_ios'] for j in jobs) for d in ('read', 'write', 'trim')}
-fio['flush'] = sum(j['sync']['lat_ns']['N'] for j in jobs)
-for op, n in fio.items():
-    got = sum(1 for r in rows_all if r['op'] == op)
-    if got != n:
-        problems.append('%s: trace %d, fio %d' % (op, got, n))
-bad = [r for r in rows_all if r['status'] != '0']
-if bad:
-    problems.append('%d records with errors' % len(bad))
-print('; '.join(problems) if problems else 'ok')
-PY
-)
+	out=$(pytool engine_trace_compare "$dir" "$json")
 	if [ "$out" = ok ]; then pass "$name"; else fail "$name" "$out"; fi
 }
 
@@ -116,24 +75,7 @@ traced ramp --name=rp --filename="$F" --size=32M --rw=randrw --iodepth=16 --ramp
 	--runtime=2 --time_based
 "$NVANALYZE" dump "$T"/ramp/rp.*.nvt >"$T/ramp.csv" 2>&1
 "$NVANALYZE" stat "$T"/ramp/rp.*.nvt >"$T/ramp.stat" 2>&1
-out=$(python3 - "$T/ramp.csv" "$T/ramp.stat" "$T/ramp.json" <<'PY'
-import csv, json, re, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-st = open(sys.argv[2]).read()
-txt = open(sys.argv[3]).read()
-job = json.loads(txt[txt.index('{'):])['jobs'][0]
-m = re.search(r'job.ramp_end_ns = (\d+)', st)
-if 'job.ramp_time_us = 1000000' not in st or not m:
-    sys.exit(print('no ramp keys in the trace: ' + st[:300]))
-end = int(m.group(1))
-ramp = sum(1 for r in rows if int(r['submit_ns']) < end)
-bad = ['%s: %d after the ramp, fio %d' % (d, n, job[d]['total_ios'])
-       for d in ('read', 'write')
-       for n in [sum(1 for r in rows if r['op'] == d and int(r['submit_ns']) >= end)]
-       if n != job[d]['total_ios']]
-print('; '.join(bad) if bad else 'ok' if ramp else 'no IO before the ramp end')
-PY
-)
+out=$(pytool engine_trace_ramp "$T/ramp.csv" "$T/ramp.stat" "$T/ramp.json")
 [ "$out" = ok ] && pass trace_ramp_time_counts || fail trace_ramp_time_counts "$out"
 "$NVANALYZE" "$T/ramp.json" >"$T/ramp.md" 2>"$T/ramp.err"
 if grep -q "(exact)" "$T/ramp.md" && ! grep -q "another run" "$T/ramp.err" &&

@@ -136,41 +136,7 @@ check_default default-runtime-env 7 jobs/cloud-disk/seqwrite-128k-long.fio RUNTI
 check_default default-runtime-plain 60 jobs/instance/latency.fio -u RUNTIME
 
 # The instance suite is the single-test files in order, each with stonewall.
-out=$(python3 - "$TOP/jobs/instance" <<'PY' 2>&1
-import sys, os
-d = sys.argv[1]
-order = ["precondition", "randread", "randwrite", "seqread", "seqwrite", "latency", "maxiops"]
-
-def sections(path):
-    secs, cur = [], None
-    for line in open(path):
-        line = line.strip()
-        if not line or line[0] in "#;":
-            continue
-        if line.startswith("["):
-            cur = (line[1:-1], [])
-            secs.append(cur)
-        else:
-            cur[1].append(line)
-    return secs
-
-suite = sections(os.path.join(d, "suite.fio"))
-want = None
-jobs = []
-for n in order:
-    s = sections(os.path.join(d, n + ".fio"))
-    if len(s) != 2 or s[0][0] != "global":
-        sys.exit(f"{n}.fio: expected [global] and one job section")
-    if want is None:
-        want = s[0]
-    elif s[0] != want:
-        sys.exit(f"{n}.fio: [global] differs from precondition.fio's")
-    jobs.append((s[1][0], s[1][1] + ["stonewall"]))
-if suite != [want] + jobs:
-    got = [x[0] for x in suite]
-    sys.exit(f"suite.fio differs from the single-test files (sections {got})")
-PY
-)
+out=$(pytool instance_suite_check "$TOP/jobs/instance" 2>&1)
 if [ $? -eq 0 ]; then pass instance-suite-matches-singles; else fail instance-suite-matches-singles "$out"; fi
 
 # One real run: JSON with IOs, the job file and variables kept, a trace that
@@ -178,7 +144,7 @@ if [ $? -eq 0 ]; then pass instance-suite-matches-singles; else fail instance-su
 res=$T/res
 if out=$(NVDEV="$target" RUNTIME=1 "$RUN" -o "$res" "$TOP/jobs/single-thread/randread-128k-qd1.fio" 2>&1); then
 	ios=$(json_get "$res/single-thread-randread-128k-qd1.json" \
-		"[x for x in j['jobs'] if x['jobname']=='randread-128k-qd1'][0]['read']['total_ios']" 2>&1)
+		jobs/jobname=randread-128k-qd1/read/total_ios 2>&1)
 	trace=$(ls "$res"/traces/single-thread-randread-128k-qd1/randread-128k-qd1.*.nvt 2>/dev/null | head -n 1)
 	if [ "${ios:-0}" -gt 0 ] 2>/dev/null && [ -n "$trace" ] &&
 		[ -f "$res/single-thread-randread-128k-qd1.fio" ] &&

@@ -54,28 +54,10 @@ out=$("$RUN" -r 0 jf/rr.fio 2>&1)
 [ $? -eq 2 ] && grep -q "'0': a number of runs from 1 to 1000" <<<"$out" &&
 	pass jobs-run-r-bad || fail jobs-run-r-bad "$out"
 
-# sides SUMMARY: "label:runs:jobs,..." per side, from --format json.
-sides() {
-	python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-jobs = {}
-for r in j["results"]:
-    for lab, s in r["sides"].items():
-        if s.get("present"):
-            jobs.setdefault(lab, set()).add(r["job"])
-print(" ".join("%s:%d:%s" % (s["label"], len(s["files"]), ",".join(sorted(jobs.get(s["label"], ()))))
-               for s in j["sides"]))'
-}
-# exact SUMMARY: the sources of clat p99 per side and job ("exact" when the traces were read).
-exact() {
-	python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-print(" ".join(sorted({"%s/%s=%s" % (lab, r["job"], s.get("clat_p99_ns_source", "fio"))
-                       for r in j["results"] if r["active"]
-                       for lab, s in r["sides"].items()})))'
-}
+# sides / exact: "label:runs:jobs,..." per side, and the sources of clat
+# p99 per side and job ("exact" when the traces were read), from --format json.
+sides() { pytool report_json sides; }
+exact() { pytool report_json exact; }
 
 want_exact="a/randread=exact a/seqwrite=exact b/randread=exact b/seqwrite=exact"
 "$NVANALYZE" -f json results/a results/b >ab.json 2>ab.err
@@ -97,8 +79,7 @@ got=$(cd / && "$NVANALYZE" -f json "$T/results/a" "$T/results/b" 2>"$T/far.err" 
 "$NVANALYZE" -f json results/a/jf-rr.json+results/a/jf-wr.json results/b/ >join.json 2>join.err
 got=$(sides <join.json 2>&1)
 if [ "$got" = "a:1:randread,seqwrite b:1:randread,seqwrite" ] &&
-	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["results"] !=
-		json.load(open(sys.argv[2]))["results"])' ab.json join.json; then
+	pytool report_json same-results ab.json join.json; then
 	pass plus-join-equals-dir
 else
 	fail plus-join-equals-dir "$got $(head -n 2 join.err)"

@@ -11,6 +11,8 @@ import json
 import math
 import sys
 
+import fiojson
+
 PCTS = {'p50': 50.0, 'p95': 95.0, 'p99': 99.0, 'p99.9': 99.9, 'p99.99': 99.99}
 DIRS = ('read', 'write', 'trim', 'sync', 'mixed')
 DISK = (('read_ios', 'read_ios'), ('write_ios', 'write_ios'),
@@ -22,31 +24,9 @@ AGGR = {'write_merges': 'aggr_write_merge'}
 BUCKET_UNITS = (('latency_ns', 1), ('latency_us', 1e3), ('latency_ms', 1e6))
 
 
-def load_fio(path):
-    """The fio object of a file: the last complete JSON object with "jobs"
-    or "client_stats" (text around it, status-interval dumps, UTF-16)."""
-    raw = open(path, 'rb').read()
-    if raw[:2] in (b'\xff\xfe', b'\xfe\xff'):
-        txt = raw.decode('utf-16')
-    else:
-        txt = raw.decode('utf-8-sig')
-    dec = json.JSONDecoder()
-    objs, i = [], 0
-    while True:
-        i = txt.find('{', i)
-        if i < 0:
-            break
-        try:
-            o, end = dec.raw_decode(txt, i)
-        except ValueError:
-            i += 1
-            continue
-        if isinstance(o, dict) and ('jobs' in o or 'client_stats' in o):
-            objs.append(o)
-            i = end
-        else:
-            i += 1
-    return objs[-1]
+# The fio object of a file: the last complete JSON object with "jobs" or
+# "client_stats" (text around it, status-interval dumps, UTF-16).
+load_fio = fiojson.load
 
 
 def entries_and_keys(root):

@@ -18,12 +18,13 @@ check_fio_json() {
 		fail "$1-json" "no $f"
 		return
 	fi
-	if ! errs=$(json_get "$f" 'sum(x["error"] for x in j["jobs"])' 2>&1); then
+	if ! errs=$(pytool fiojson sum "$f" 'jobs/*/error' 2>&1); then
 		fail "$1-json" "not fio JSON: $(echo "$errs" | tail -n 1)"
 		return
 	fi
-	bytes=$(json_get "$f" 'sum(x[d]["io_bytes"] for x in j["jobs"] for d in ("read", "write", "trim"))')
-	iops=$(json_get "$f" '"read %.0f write %.0f" % (sum(x["read"]["iops"] for x in j["jobs"]), sum(x["write"]["iops"] for x in j["jobs"]))')
+	bytes=$(pytool fiojson sum "$f" 'jobs/*/read/io_bytes' 'jobs/*/write/io_bytes' 'jobs/*/trim/io_bytes')
+	iops="read $(pytool fiojson sum -f %.0f "$f" 'jobs/*/read/iops')"
+	iops="$iops write $(pytool fiojson sum -f %.0f "$f" 'jobs/*/write/iops')"
 	if [ "$errs" != 0 ]; then
 		fail "$1-json" "jobs report errors (sum $errs)"
 	elif [ "$bytes" = 0 ]; then
@@ -31,5 +32,6 @@ check_fio_json() {
 	else
 		pass "$1-json"
 	fi
-	info "$1" "IOPS $iops ($(json_get "$f" 'j["jobs"][0]["job options"].get("ioengine", j.get("global options", {}).get("ioengine", "?"))'))"
+	info "$1" "IOPS $iops ($(json_get "$f" 'jobs/0/job options/ioengine' 'global options/ioengine' 2>/dev/null ||
+		echo '?'))"
 }

@@ -2,22 +2,24 @@
 # traces against fio's totals, the IOPS beside fio's io_uring_cmd.
 . "$TOP/tests/vm/host-lib.sh"
 
-# ios NAME EXPR-OK: python condition over J (jobs) of $VMRES/NAME.json
+# ios NAME COND...: conditions on $VMRES/NAME.json (tests/py/fiojson.py
+# expect: PATH OP NUMBER, e.g. jobs/0/read/total_ios==4096)
 ios() {
-	local n=$1 cond=$2 out
+	local n=$1 out
+	shift
 	if ! [ -s "$VMRES/$n.json" ]; then
 		fail "$n-counts" "no $n.json (the guest case failed first)"
 		return
 	fi
-	out=$(json_get "$VMRES/$n.json" "'ok' if (lambda J: $cond)(j['jobs']) else [(x['jobname'], x['error'], x['read']['total_ios'], x['write']['total_ios'], x['trim']['total_ios'], x['sync']['lat_ns']['N']) for x in j['jobs']]" 2>&1)
+	out=$(pytool fiojson expect "$VMRES/$n.json" "$@" 2>&1)
 	if [ "$out" = ok ]; then pass "$n-counts"; else fail "$n-counts" "$out"; fi
 }
 
 for r in ns512 ns4k pi piext; do
-	ios "$r-randwrite-verify" "J[0]['write']['total_ios'] == 2048 and J[0]['read']['total_ios'] == 2048"
-	ios "$r-write-verify" "J[0]['write']['total_ios'] == 128 and J[0]['read']['total_ios'] == 128"
-	ios "$r-randread" "J[0]['read']['total_ios'] == 4096"
-	ios "$r-read" "J[0]['read']['total_ios'] == 128"
+	ios "$r-randwrite-verify" 'jobs/0/write/total_ios==2048' 'jobs/0/read/total_ios==2048'
+	ios "$r-write-verify" 'jobs/0/write/total_ios==128' 'jobs/0/read/total_ios==128'
+	ios "$r-randread" 'jobs/0/read/total_ios==4096'
+	ios "$r-read" 'jobs/0/read/total_ios==128'
 	# the trace holds exactly the IOs fio counted, and the same mean latency.
 	# fio 3.33 stamps issue_time before the batch's io_uring_enter and the
 	# completion after the engine's reap; the engine stamps after the enter
@@ -28,20 +30,7 @@ for r in ns512 ns4k pi piext; do
 	for t in "$VMRES/trace-$r"/rr*.nvt; do
 		[ -f "$t" ] || { fail "$r-trace" "no randread trace"; continue; }
 		if "$NVANALYZE" dump "$t" >"$TESTTMP/vm/$r.csv" 2>"$TESTTMP/vm/$r.err"; then
-			out=$(python3 - "$TESTTMP/vm/$r.csv" "$VMRES/$r-randread.json" <<'PY'
-import csv, json, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-j = json.load(open(sys.argv[2]))['jobs'][0]
-reads = [r for r in rows if r['op'] == 'read']
-bad = [r for r in rows if r['status'] != '0']
-mean = sum(int(r['lat_ns']) for r in reads) / max(1, len(reads))
-fmean = j['read']['clat_ns']['mean']
-ok = (len(reads) == j['read']['total_ios'] and not bad
-      and 0.90 * fmean - 2000 <= mean <= 1.02 * fmean + 2000)
-print('ok' if ok else 'trace %d reads (%d errors), mean %.0f ns; fio %d ios, clat mean %.0f ns'
-      % (len(reads), len(bad), mean, j['read']['total_ios'], fmean))
-PY
-)
+			out=$(pytool vm_trace_vs_fio "$TESTTMP/vm/$r.csv" "$VMRES/$r-randread.json")
 			if [ "$out" = ok ]; then pass "$r-trace-matches-fio"; else fail "$r-trace-matches-fio" "$out"; fi
 		else
 			fail "$r-trace-matches-fio" "nvanalyze dump: $(tail -n 2 "$TESTTMP/vm/$r.err")"
@@ -61,25 +50,25 @@ PY
 		fi
 	done
 done
-ios ns4k-fixedbufs "J[0]['read']['total_ios'] + J[0]['write']['total_ios'] >= 1024"
-ios pi-checks "J[0]['write']['total_ios'] == 1024 and J[0]['read']['total_ios'] == 1024"
-ios pi-host-generated "J[0]['write']['total_ios'] == 1024 and J[0]['read']['total_ios'] == 1024"
-ios piext-host-generated "J[0]['write']['total_ios'] == 1024"
-ios piext-host-read "J[0]['read']['total_ios'] == 1024"
-ios xpath-read-blk "J[0]['read']['total_ios'] == 256"
-ios xpath-read-ng "J[0]['read']['total_ios'] == 256"
-ios ns4k-hipri "J[0]['read']['total_ios'] == 2000"
-ios zoned-seq-write-verify "J[0]['write']['total_ios'] == 256 and J[0]['read']['total_ios'] == 256"
-ios trim-dsm "J[0]['trim']['total_ios'] == 16"
-ios trim-dsm-8-ranges "J[0]['trim']['total_ios'] == 512"
+ios ns4k-fixedbufs 'jobs/0/read/total_ios+jobs/0/write/total_ios>=1024'
+ios pi-checks 'jobs/0/write/total_ios==1024' 'jobs/0/read/total_ios==1024'
+ios pi-host-generated 'jobs/0/write/total_ios==1024' 'jobs/0/read/total_ios==1024'
+ios piext-host-generated 'jobs/0/write/total_ios==1024'
+ios piext-host-read 'jobs/0/read/total_ios==1024'
+ios xpath-read-blk 'jobs/0/read/total_ios==256'
+ios xpath-read-ng 'jobs/0/read/total_ios==256'
+ios ns4k-hipri 'jobs/0/read/total_ios==2000'
+ios zoned-seq-write-verify 'jobs/0/write/total_ios==256' 'jobs/0/read/total_ios==256'
+ios trim-dsm 'jobs/0/trim/total_ios==16'
+ios trim-dsm-8-ranges 'jobs/0/trim/total_ios==512'
 t=$(ls "$VMRES"/trace-dsm/*.nvt 2>/dev/null | head -n 1)
 if [ -n "$t" ] && [ "$("$NVANALYZE" dump "$t" 2>/dev/null | grep -c ',trim,0,')" = 512 ]; then
 	pass trim-dsm-8-ranges-traced
 else
 	fail trim-dsm-8-ranges-traced "trace ${t:-missing}: not 512 successful trim records"
 fi
-ios write-zeroes "J[0]['write']['total_ios'] == 16"
-ios verify-cmd "J[0]['write']['total_ios'] == 32"
-ios flush "J[0]['sync']['lat_ns']['N'] >= 32"
+ios write-zeroes 'jobs/0/write/total_ios==16'
+ios verify-cmd 'jobs/0/write/total_ios==32'
+ios flush 'jobs/0/sync/lat_ns/N>=32'
 check_fio_json cmp-nvengine
 check_fio_json cmp-io_uring_cmd
