@@ -52,6 +52,9 @@ void cmd_compare_usage(FILE *out)
 	      "  -l, --label NAME      name the next RUN (repeat in RUN order; default:\n"
 	      "                        the directory or file name, results/i7i -> i7i)\n"
 	      "  -b, --baseline RUN    the baseline, by label or 1-based position\n"
+	      "      --aggregate HOW   a side's value from its repeated runs: mean (default),\n"
+	      "                        median, best (highest IOPS and MB/s, lowest latency;\n"
+	      "                        CrystalDiskMark's rule), min or max\n"
 	      "      --lat KIND        latency statistics: clat (completion, default),\n"
 	      "                        slat (submission) or lat (total)\n"
 	      "  -j, --job GLOB        only jobs whose name matches (repeatable)\n"
@@ -112,6 +115,7 @@ void cmd_compare_usage(FILE *out)
 struct opts {
 	enum nv_format format;
 	enum nv_latkind lat;
+	enum nv_aggregate agg;
 	bool lat_given;
 	const char *baseline;
 	size_t nlabels;
@@ -186,7 +190,7 @@ static int add_claim(struct opts *o, const char *s)
 
 /* getopt codes of the long options without a short form */
 enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
-       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR };
+       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
 static int display_opt(int c, const char *arg)
@@ -234,6 +238,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "label", required_argument, NULL, 'l' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "lat", required_argument, NULL, OPT_LAT },
+		{ "aggregate", required_argument, NULL, OPT_AGG },
 		{ "job", required_argument, NULL, 'j' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "price", required_argument, NULL, OPT_PRICE },
@@ -270,6 +275,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'b':
 			o->baseline = optarg;
+			break;
+		case OPT_AGG:
+			if (nv_aggregate_parse(optarg, &o->agg))
+				return usage_error("--aggregate '%s': use mean, median, best, min or max",
+						   optarg);
 			break;
 		case OPT_LAT:
 			if (nv_latkind_parse(optarg, &o->lat))
@@ -695,7 +705,7 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		goto out;
 	if (o->npairs && (ret = find_pairs(st, n, o, pairs)))
 		goto out;
-	if (nv_report_build(sides, n, base, o->lat, &o->sel, &r)) {
+	if (nv_report_build(sides, n, base, o->lat, o->agg, &o->sel, &r)) {
 		fprintf(stderr, "nvanalyze: out of memory\n");
 		ret = 2;
 		goto out;

@@ -320,7 +320,7 @@ int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_bl
 		fprintf(f, "\"%s%s\"", mi->latency ? "latency " : "", mi->title);
 		for (size_t s = 0; s < r->nsides; s++) {
 			const struct nv_cell *cell = &rows[m]->cells[s];
-			double pct = cell->n ? 100 * cell->mean / rows[m]->cells[base].mean : NAN;
+			double pct = cell->n ? 100 * cell->value / rows[m]->cells[base].value : NAN;
 
 			fprintf(f, " %.6g", pct);
 			if (pct > *ymax)

@@ -117,11 +117,11 @@ static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *
 	for (size_t s = 0; s < ns; s++) {
 		const struct nv_cell *cell = &row->cells[s];
 		double x = (double)m + ((double)s - (double)(ns - 1) / 2) / (double)(ns + 1);
-		double y = cell->n ? 100 * cell->mean / row->cells[base].mean : 0;
+		double y = cell->n ? 100 * cell->value / row->cells[base].value : 0;
 
 		if (!cell->n)
 			continue;
-		nv_fmt_value(v, sizeof(v), cell->mean, u);
+		nv_fmt_value(v, sizeof(v), cell->value, u);
 		c[0] = 0;
 		if (s != base && row->chg[s].have) {
 			char ch[80];

@@ -330,7 +330,7 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	for (size_t i = 0; i < sizeof(bar_metrics) / sizeof(bar_metrics[0]); i++) {
 		const struct nv_row *row = nv_block_row(b, bar_metrics[i]);
 
-		if (row && row->cells[base].n && row->cells[base].mean > 0)
+		if (row && row->cells[base].n && row->cells[base].value > 0)
 			rows[nm++] = row;
 	}
 	if (!nm || r->nsides < 2)

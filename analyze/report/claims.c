@@ -279,6 +279,8 @@ enum nv_claim_verdict nv_claim_judge_change(const struct nv_claim *c, const stru
 
 	if (!ch->have)
 		return NV_CLAIM_CANNOT_TELL;
+	if (!ch->have_ci && ch->why != NV_CI_SINGLE)
+		return NV_CLAIM_CANNOT_TELL;	/* repeats without an interval (repeats.h) */
 	if (!ch->have_ci)
 		return change_ok(c, ch->pct, higher_better) ? NV_CLAIM_MET : NV_CLAIM_NOT_MET;
 	/* a band strictly inside [lo, hi]: neither end in it, yet some values are */

@@ -56,7 +56,8 @@ const char *nv_claim_verdict_name(enum nv_claim_verdict v);
  * direction is higher_better.  Without a tolerance +X% means "at least
  * +X%", -X% "at most -X%", 0% "not worse"; with ±T it means "within T
  * points of X".  With an interval (ch->have_ci) the verdict is met or not
- * met only when the whole interval agrees.
+ * met only when the whole interval agrees; repeats without one (fewer than
+ * 3 runs a side) cannot tell; one run a side is judged by ch->pct.
  * Return: the verdict (cannot tell when ch->have is false).
  */
 enum nv_claim_verdict nv_claim_judge_change(const struct nv_claim *c, const struct nv_change *ch,

@@ -137,8 +137,8 @@ double nv_row_ref(const struct nv_cell *cells, size_t n)
 	double ref = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (cells[i].n && cells[i].mean != 0 && (ref == 0 || fabs(cells[i].mean) < ref))
-			ref = fabs(cells[i].mean);
+		if (cells[i].n && cells[i].value != 0 && (ref == 0 || fabs(cells[i].value) < ref))
+			ref = fabs(cells[i].value);
 	return ref;
 }
 
@@ -210,8 +210,54 @@ static void fmt_chg(char *buf, size_t n, double pct)
 
 bool nv_change_about_equal(const struct nv_change *c)
 {
-	return c->have && !c->have_ci && fabs(c->pct) < nv_display.same_pct;
+	return c->have && !c->have_ci && c->why == NV_CI_SINGLE &&
+	       fabs(c->pct) < nv_display.same_pct;
 }
+
+/*
+ * Decimals for v, at least d, so that a v above floor never prints as floor
+ * or below.  Return: the decimals (at most 9).
+ */
+static int above_decimals(double v, int d, double floor)
+{
+	char t[64];
+
+	for (; d < 9 && v > floor; d++) {
+		snprintf(t, sizeof(t), "%.*f", d, v);
+		if (atof(t) > floor)
+			break;
+	}
+	return d;
+}
+
+/*
+ * An interval bound: like fmt_chg, but a bound above -100% (a ratio above 0)
+ * never prints as -100.0% or 0.00x: more decimals until it reads above.
+ */
+static void fmt_bound(char *buf, size_t n, double pct)
+{
+	int dp = above_decimals(pct, 1, -100), dr = above_decimals(1 + pct / 100, 2, 0);
+	char t[96];
+	size_t len;
+
+	if (dp == 1 && dr == 2) {
+		fmt_chg(buf, n, pct);
+		return;
+	}
+	if (nv_display.change == NV_CHG_PCT)
+		snprintf(t, sizeof(t), "%+.*f%%", dp, pct);
+	else if (nv_display.change == NV_CHG_RATIO)
+		snprintf(t, sizeof(t), "%.*fx", dr, 1 + pct / 100);
+	else
+		snprintf(t, sizeof(t), "%+.*f%% %.*fx", dp, pct, dr, 1 + pct / 100);
+	len = strnlen(t, n ? n - 1 : 0);
+	memcpy(buf, t, len);
+	if (n)
+		buf[len] = 0;
+}
+
+#define NV_STR_(x) #x
+#define NV_STR(x) NV_STR_(x)
 
 void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 {
@@ -223,14 +269,18 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 		return;
 	}
 	fmt_chg(p, sizeof(p), c->pct);
-	if (!c->have_ci) {
+	if (!c->have_ci && c->why == NV_CI_SINGLE) {
 		snprintf(buf, n, "%s%s", p, nv_change_about_equal(c) && c->pct != 0 ? " (about equal)"
 										   : mark);
-		return;
+	} else if (!c->have_ci) {
+		snprintf(buf, n, "%s n=%zu+%zu, no interval: %s", p, c->n, c->nbase,
+			 c->why == NV_CI_FEW_RUNS ? "< " NV_STR(NV_REPEATS_MIN_CI) " runs" : "a value <= 0");
+	} else {
+		fmt_bound(lo, sizeof(lo), c->lo);
+		fmt_chg(hi, sizeof(hi), c->hi);
+		snprintf(buf, n, "%s%s [%s, %s] n=%zu+%zu", p, c->noise ? " ~ within noise" : mark,
+			 lo, hi, c->n, c->nbase);
 	}
-	fmt_chg(lo, sizeof(lo), c->lo);
-	fmt_chg(hi, sizeof(hi), c->hi);
-	snprintf(buf, n, "%s%s [%s, %s]", p, c->noise ? " within noise" : mark, lo, hi);
 }
 
 void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, enum nv_metric m)

@@ -39,7 +39,7 @@ void nv_fmt_value(char *buf, size_t n, double v, enum nv_unit u);
 void nv_fmt_value_in(char *buf, size_t n, double v, enum nv_unit u, double ref);
 
 /*
- * The reference of a row's unit: the smallest non-zero |mean| of cells[0..n).
+ * The reference of a row's unit: the smallest non-zero |value| of cells[0..n).
  * Return: that value, 0 when every cell is empty or zero.
  */
 double nv_row_ref(const struct nv_cell *cells, size_t n);
@@ -64,12 +64,15 @@ extern struct nv_display nv_display;
 
 /*
  * Whether a change between single runs is under the threshold.
- * Return: true when c has a value, no interval, and |c->pct| < same_pct.
+ * Return: true when c has a value from one run a side (no interval) and
+ * |c->pct| < same_pct.
  */
 bool nv_change_about_equal(const struct nv_change *c);
 
 /*
- * "+50.1% (better)", "+1.2% within noise [-3.1%, +5.4%]", "n/a".
+ * One run a side: "+50.1% (better)"; repeats: "+1.2% ~ within noise
+ * [-3.1%, +5.4%] n=3+3", "-20.0% (better) [-25.1%, -14.6%] n=5+5",
+ * "+4.0% n=2+3, no interval: < 3 runs"; "n/a".
  * Return: nothing; the text is in buf.
  */
 void nv_fmt_change(char *buf, size_t n, const struct nv_change *c);

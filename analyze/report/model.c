@@ -315,7 +315,7 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		if (m == NV_M_PRICE)
 			break;	/* one price per side, not one per run */
 	}
-	nv_repeats_cell(buf, n, c);
+	nv_repeats_cell(buf, n, r->agg, metrics[m].higher_better, c);
 	c->absent = side->nruns - b->nsrc[s];
 	c->src = src;
 }
@@ -375,6 +375,14 @@ static int fill_rows(struct nv_report *r, struct nv_block *b, double *buf)
 		b->nrows++;
 	}
 	return 0;
+}
+
+bool nv_report_repeats(const struct nv_report *r)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		if (r->sides[s].nruns > 1)
+			return true;
+	return false;
 }
 
 const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m)
@@ -440,7 +448,8 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 }
 
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, const struct nv_select *sel, struct nv_report *r)
+		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
+		    struct nv_report *r)
 {
 	size_t maxruns = 1;
 	double *buf;
@@ -451,6 +460,7 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	r->nsides = nsides;
 	r->baseline = baseline < nsides ? baseline : nsides - 1;
 	r->lat = lat;
+	r->agg = agg;
 	for (size_t s = 0; s < nsides; s++)
 		if (sides[s].nruns > maxruns)
 			maxruns = sides[s].nruns;

@@ -117,6 +117,7 @@ struct nv_report {
 	size_t nsides, baseline;
 	const struct nv_side *sides;
 	enum nv_latkind lat;
+	enum nv_aggregate agg;		/* how a side's runs become its value */
 	size_t nruns;
 	struct nv_runinfo *runs;	/* every run of every side, in order */
 	size_t nblocks;
@@ -133,6 +134,9 @@ struct nv_select {
 	char **jobs;		/* fnmatch patterns on the key or name; none = all */
 	unsigned dirs;		/* bit mask of enum nv_dir; 0 = all */
 };
+
+/* Return: true when some side has more than one run (repeats). */
+bool nv_report_repeats(const struct nv_report *r);
 
 /*
  * The row of metric m in block b.
@@ -157,10 +161,12 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 /*
  * Build the report: one block per job key and direction found in any run
  * (in first-seen order), each side's sources (runs, jobs, analyzed traces
- * from the side's traceset), rows for every metric.  Returns 0 or -ENOMEM.
+ * from the side's traceset), rows for every metric, each side's runs
+ * aggregated by agg.  Returns 0 or -ENOMEM.
  */
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, const struct nv_select *sel, struct nv_report *r);
+		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
+		    struct nv_report *r);
 void nv_report_free(struct nv_report *r);
 
 #endif

@@ -46,23 +46,18 @@ static const char *const unit_names[] = {
 	[NV_U_BYTES] = "bytes", [NV_U_PCT] = "%", [NV_U_COUNT] = "count",
 };
 
-static bool any_repeats(const struct nv_report *r)
-{
-	for (size_t s = 0; s < r->nsides; s++)
-		if (r->sides[s].nruns > 1)
-			return true;
-	return false;
-}
-
 static void csv_header(FILE *out, const struct nv_report *r, bool rep)
 {
 	char buf[256];
 
 	fputs("job,direction,metric,unit", out);
 	for (size_t s = 0; s < r->nsides; s++) {
-		csv_field(out, r->sides[s].label, false);
-		if (!rep)
+		if (!rep) {
+			csv_field(out, r->sides[s].label, false);
 			continue;
+		}
+		snprintf(buf, sizeof(buf), "%s %s", r->sides[s].label, nv_aggregate_name(r->agg));
+		csv_field(out, buf, false);
 		snprintf(buf, sizeof(buf), "%s stdev", r->sides[s].label);
 		csv_field(out, buf, false);
 		snprintf(buf, sizeof(buf), "%s n", r->sides[s].label);
@@ -80,6 +75,8 @@ static void csv_header(FILE *out, const struct nv_report *r, bool rep)
 		csv_field(out, buf, false);
 		snprintf(buf, sizeof(buf), "%s ci95 high %%", title);
 		csv_field(out, buf, false);
+		snprintf(buf, sizeof(buf), "%s verdict", title);
+		csv_field(out, buf, false);
 	}
 	fputc('\n', out);
 }
@@ -96,7 +93,7 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 	csv_field(out, buf, false);
 	csv_field(out, unit_names[nv_metric(row->metric)->unit], false);
 	for (size_t s = 0; s < r->nsides; s++) {
-		csv_num(out, row->cells[s].n > 0, row->cells[s].mean);
+		csv_num(out, row->cells[s].n > 0, row->cells[s].value);
 		if (!rep)
 			continue;
 		csv_num(out, row->cells[s].n > 1, row->cells[s].sd);
@@ -108,6 +105,7 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 			continue;
 		csv_num(out, row->pchg[p].have_ci, row->pchg[p].lo);
 		csv_num(out, row->pchg[p].have_ci, row->pchg[p].hi);
+		csv_field(out, row->pchg[p].have ? nv_change_verdict_name(&row->pchg[p]) : "", false);
 	}
 	fputc('\n', out);
 }
@@ -118,7 +116,7 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
  */
 int nv_render_csv(FILE *out, const struct nv_report *r)
 {
-	bool rep = any_repeats(r);
+	bool rep = nv_report_repeats(r);
 	struct nv_summary_row *sum;
 	size_t nsum;
 

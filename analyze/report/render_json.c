@@ -151,12 +151,12 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 		const struct nv_cell *c = &b->rows[k].cells[s];
 
 		json_key(key, sizeof(key), b, b->rows[k].metric);
-		jset(o, key, jnum(c->n > 0, c->mean));
+		jset(o, key, jnum(c->n > 0, c->value));
 		if (c->src == NV_SRC_EXACT) {
 			const struct nv_cell *f = b->rows[k].fio ? &b->rows[k].fio[s] : NULL;
 
 			jset_suffix(o, key, "_source", json_string("exact"));
-			jset_suffix(o, key, "_fio", jnum(f && f->n > 0, f ? f->mean : 0));
+			jset_suffix(o, key, "_fio", jnum(f && f->n > 0, f ? f->value : 0));
 		}
 		if (!rep)
 			continue;
@@ -182,7 +182,6 @@ static void pair_key(char *buf, size_t n, const struct nv_report *r, size_t p)
 
 static json_t *json_side_changes(const struct nv_block *b, size_t p)
 {
-	static const char *const verdicts[] = { "same", "better", "worse" };
 	json_t *o = json_object();
 	char key[96];
 
@@ -191,12 +190,22 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 
 		json_key(key, sizeof(key), b, b->rows[k].metric);
 		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
-		jset_suffix(o, key, "_verdict", ch->have ? json_string(verdicts[ch->verdict]) : NULL);
-		if (!ch->have_ci) {
+		jset_suffix(o, key, "_verdict", ch->have ? json_string(nv_change_verdict_name(ch)) : NULL);
+		if (!ch->have_ci && ch->why == NV_CI_SINGLE) {
 			jset_suffix(o, key, "_about_equal",
 				    ch->have ? json_boolean(nv_change_about_equal(ch)) : NULL);
 			continue;
 		}
+		if (!ch->have)
+			continue;
+		jset_suffix(o, key, "_n", json_integer((json_int_t)ch->n));
+		jset_suffix(o, key, "_n_baseline", json_integer((json_int_t)ch->nbase));
+		if (!ch->have_ci) {
+			jset_suffix(o, key, "_no_interval", json_string(ch->why == NV_CI_FEW_RUNS ?
+					"fewer than 3 runs on a side" : "a value <= 0 (no logarithm)"));
+			continue;
+		}
+		jset_suffix(o, key, "_ratio_gm_pct", json_real(ch->gm_pct));
 		jset_suffix(o, key, "_ci95_low_pct", json_real(ch->lo));
 		jset_suffix(o, key, "_ci95_high_pct", json_real(ch->hi));
 		jset_suffix(o, key, "_within_noise", json_boolean(ch->noise));
@@ -314,7 +323,7 @@ static json_t *json_summary(const struct nv_report *r)
 		jset(o, "direction", json_string(nv_dir_name(b->dir)));
 		json_key(mkey, sizeof(mkey), b, row->metric);
 		for (size_t s = 0; s < r->nsides; s++)
-			jset(vals, r->sides[s].label, jnum(row->cells[s].n > 0, row->cells[s].mean));
+			jset(vals, r->sides[s].label, jnum(row->cells[s].n > 0, row->cells[s].value));
 		for (size_t p = 0; p < r->npairs; p++) {
 			pair_key(key, sizeof(key), r, p);
 			jset(chg, key, jnum(row->pchg[p].have, row->pchg[p].pct));
@@ -378,6 +387,7 @@ int nv_render_json(FILE *out, const struct nv_report *r)
 		return -ENOMEM;
 	}
 	jset(root, "latency", json_string(nv_latkind_name(r->lat)));
+	jset(root, "aggregate", json_string(nv_aggregate_name(r->agg)));
 	jset(root, "baseline", json_string(r->sides[r->baseline].label));
 	jset(root, "sides", json_sides(r));
 	jset(root, "about_equal_below_pct", json_real(nv_display.same_pct));

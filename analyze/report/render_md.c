@@ -35,7 +35,7 @@ static void fmt_cell(char *buf, size_t n, const struct nv_cell *c, const struct 
 		snprintf(buf, n, "%s", c->absent == s->nruns ? "absent" : "-");
 		return;
 	}
-	nv_fmt_value_in(v, sizeof(v), c->mean, u, ref);
+	nv_fmt_value_in(v, sizeof(v), c->value, u, ref);
 	len = 0;
 	if (c->n > 1)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, " ±%.1f%%",
@@ -321,6 +321,41 @@ static void print_block_title(FILE *out, const struct nv_report *r, const struct
 	fputc('\n', out);
 }
 
+/*
+ * How repeats are shown: the aggregate, the interval, the verdict, n; a
+ * warning when a side has repeats but fewer than NV_REPEATS_MIN_QUIET.
+ */
+static void print_repeats_legend(FILE *out, const struct nv_report *r)
+{
+	const char *agg = nv_aggregate_name(r->agg);
+	size_t few = 0;
+
+	for (size_t s = 0; s < r->nsides; s++)
+		few += r->sides[s].nruns < NV_REPEATS_MIN_QUIET;
+	if (few == r->nsides && !nv_report_repeats(r)) {
+		if (r->agg != NV_AGG_MEAN)
+			fprintf(out, " --aggregate %s: no side has repeated runs, each value is its one "
+				"run's.", agg);
+		return;
+	}
+	fprintf(out, " Repeated runs: each side's %s%s ±stdev (%% of the mean); the change "
+		"compares those, with the 95%% interval of the ratio of geometric means (Welch's t "
+		"on the logarithms of the runs' values) and the verdict read from it (~: the "
+		"interval holds 0, within noise); n=A+B: runs of the side and of the baseline; no "
+		"interval from fewer than %d runs per side.", agg,
+		r->agg == NV_AGG_BEST ? " (the highest IOPS and MB/s, the lowest latency)" : "",
+		NV_REPEATS_MIN_CI);
+	if (!few)
+		return;
+	fprintf(out, "\n\nWarning: fewer than %d runs on a side (", NV_REPEATS_MIN_QUIET);
+	for (size_t s = 0, k = 0; s < r->nsides; s++)
+		if (r->sides[s].nruns < NV_REPEATS_MIN_QUIET)
+			fprintf(out, "%s%s: %zu", k++ ? ", " : "", r->sides[s].label, r->sides[s].nruns);
+	fprintf(out, "): the interval assumes normally distributed logarithms, which so few runs "
+		"cannot check; %d or more runs per side, interleaved (jobs/run -r %d), make it "
+		"trustworthy.", NV_REPEATS_MIN_QUIET, NV_REPEATS_MIN_QUIET);
+}
+
 static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f)
 {
 	fprintf(out, f == NV_FMT_MD ? "## fio results\n\n" : "fio results\n\n");
@@ -343,12 +378,7 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 	if (r->nsides > 1)
 		fprintf(out, " Single runs: a change under %g%% reads as about equal.",
 			nv_display.same_pct);
-	for (size_t s = 0; s < r->nsides; s++) {
-		if (r->sides[s].nruns > 1) {
-			fprintf(out, " Repeated runs: mean ±stdev (%% of mean); change with Welch 95%% interval.");
-			break;
-		}
-	}
+	print_repeats_legend(out, r);
 	fprintf(out, "\n\n");
 }
 

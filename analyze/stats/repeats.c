@@ -3,29 +3,96 @@
  * change (see repeats.h).  The t distribution is computed here from the
  * regularized incomplete beta function (no table, no libm extension).
  */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/stats/repeats.h"
 
-void nv_repeats_cell(const double *v, size_t n, struct nv_cell *c)
+static const char *const agg_names[NV_AGG_NR] = {
+	[NV_AGG_MEAN] = "mean", [NV_AGG_MEDIAN] = "median", [NV_AGG_BEST] = "best",
+	[NV_AGG_MIN] = "min", [NV_AGG_MAX] = "max",
+};
+
+const char *nv_aggregate_name(enum nv_aggregate a)
+{
+	return (unsigned)a < NV_AGG_NR ? agg_names[a] : "?";
+}
+
+int nv_aggregate_parse(const char *s, enum nv_aggregate *a)
+{
+	for (unsigned i = 0; i < NV_AGG_NR; i++)
+		if (!strcmp(s, agg_names[i])) {
+			*a = (enum nv_aggregate)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* Mean and sample stdev of v[0..n) (stdev 0 for n < 2); of ln v when logs. */
+static void mean_sd(const double *v, size_t n, bool logs, double *mean, double *sd)
 {
 	double sum = 0, ss = 0;
 
+	for (size_t i = 0; i < n; i++)
+		sum += logs ? log(v[i]) : v[i];
+	*mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = (logs ? log(v[i]) : v[i]) - *mean;
+
+		ss += d * d;
+	}
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (the mean of the middle two for even n), from a sorted copy. */
+static double median(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof(*s)), m;
+
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+void nv_repeats_cell(const double *v, size_t n, enum nv_aggregate agg, bool higher_better,
+		     struct nv_cell *c)
+{
 	c->n = n;
-	c->mean = c->sd = c->min = c->max = 0;
+	c->value = c->mean = c->sd = c->median = c->min = c->max = c->lmean = c->lsd = 0;
+	c->positive = false;
 	if (!n)
 		return;
 	c->min = c->max = v[0];
+	c->positive = true;
 	for (size_t i = 0; i < n; i++) {
-		sum += v[i];
 		c->min = fmin(c->min, v[i]);
 		c->max = fmax(c->max, v[i]);
+		c->positive &= v[i] > 0;
 	}
-	c->mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (v[i] - c->mean) * (v[i] - c->mean);
-	c->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	mean_sd(v, n, false, &c->mean, &c->sd);
+	if (c->positive)
+		mean_sd(v, n, true, &c->lmean, &c->lsd);
+	c->median = median(v, n);
+	switch (agg) {
+	case NV_AGG_MEDIAN: c->value = c->median; break;
+	case NV_AGG_BEST:   c->value = higher_better ? c->max : c->min; break;
+	case NV_AGG_MIN:    c->value = c->min; break;
+	case NV_AGG_MAX:    c->value = c->max; break;
+	default:            c->value = c->mean; break;
+	}
 }
 
 /* ---- Student t --------------------------------------------------------- */
@@ -117,32 +184,66 @@ double nv_repeats_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
+/*
+ * The interval of the ratio of geometric means of a over base, on ln:
+ * Welch's t (Welch-Satterthwaite df); no spread on either side gives the
+ * point.  lo, hi and gm as changes in %.
+ */
+static void log_welch(const struct nv_cell *a, const struct nv_cell *base, double *gm,
+		      double *lo, double *hi)
+{
+	double va = a->lsd * a->lsd / (double)a->n, vb = base->lsd * base->lsd / (double)base->n;
+	double d = a->lmean - base->lmean, se = sqrt(va + vb), half = 0;
+
+	if (se > 0) {
+		double df = (va + vb) * (va + vb) /
+			    (va * va / (double)(a->n - 1) + vb * vb / (double)(base->n - 1));
+
+		half = nv_repeats_t_quantile(0.975, df) * se;
+	}
+	*gm = 100 * expm1(d);
+	*lo = 100 * expm1(d - half);
+	*hi = 100 * expm1(d + half);
+}
+
 void nv_repeats_change(const struct nv_cell *a, const struct nv_cell *base, bool higher_better,
 		       struct nv_change *ch)
 {
 	double diff;
+	int dir;
 
 	memset(ch, 0, sizeof(*ch));
-	if (!a->n || !base->n || base->mean == 0)
+	if (!a->n || !base->n || base->value == 0)
 		return;
-	diff = a->mean - base->mean;
+	diff = a->value - base->value;
 	ch->have = true;
-	ch->pct = 100 * diff / base->mean;
-	if (diff != 0)
-		ch->verdict = (diff > 0) == higher_better ? NV_BETTER : NV_WORSE;
-	if (a->n >= 2 && base->n >= 2) {
-		double va = a->sd * a->sd / (double)a->n, vb = base->sd * base->sd / (double)base->n;
-		double se = sqrt(va + vb), half = 0;
-
-		if (se > 0) {
-			double df = (va + vb) * (va + vb) /
-				    (va * va / (double)(a->n - 1) + vb * vb / (double)(base->n - 1));
-			half = nv_repeats_t_quantile(0.975, df) * se;
-		}
+	ch->pct = 100 * diff / fabs(base->value);
+	ch->n = a->n;
+	ch->nbase = base->n;
+	if (a->n == 1 && base->n == 1)
+		ch->why = NV_CI_SINGLE;
+	else if (a->n < NV_REPEATS_MIN_CI || base->n < NV_REPEATS_MIN_CI)
+		ch->why = NV_CI_FEW_RUNS;
+	else if (!a->positive || !base->positive)
+		ch->why = NV_CI_NOT_POSITIVE;
+	else
 		ch->have_ci = true;
-		ch->lo = 100 * (diff - half) / fabs(base->mean);
-		ch->hi = 100 * (diff + half) / fabs(base->mean);
+	if (ch->have_ci) {
+		log_welch(a, base, &ch->gm_pct, &ch->lo, &ch->hi);
 		ch->noise = ch->lo <= 0 && ch->hi >= 0;
+		dir = ch->noise ? 0 : ch->lo > 0 ? 1 : -1;
+	} else {	/* one run a side: by the sign; repeats without an interval: none */
+		dir = ch->why == NV_CI_SINGLE ? (diff > 0) - (diff < 0) : 0;
 	}
+	if (dir)
+		ch->verdict = (dir > 0) == higher_better ? NV_BETTER : NV_WORSE;
 }
 
+const char *nv_change_verdict_name(const struct nv_change *ch)
+{
+	if (ch->noise)
+		return "within noise";
+	if (ch->have && !ch->have_ci && ch->why != NV_CI_SINGLE)
+		return "cannot tell";
+	return ch->verdict == NV_BETTER ? "better" : ch->verdict == NV_WORSE ? "worse" : "same";
+}

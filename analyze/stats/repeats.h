@@ -1,7 +1,8 @@
 /*
  * repeats.h - the statistics of repeated runs: one side's values of a metric
- * over its runs (mean, sample standard deviation, range), and the change of
- * one side against the baseline with a Welch 95% interval (Student's t).
+ * over its runs (the aggregate, mean, sample standard deviation, range), and
+ * the change of one side against the baseline with a 95% interval of the
+ * ratio (Welch's t on the logarithms) and the verdict read from it.
  *
  * Pure arithmetic on arrays of values; the report model (report/model.h)
  * collects the values and keeps the results in its cells and rows.
@@ -12,41 +13,80 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The n values one side has for a metric: mean, sample stdev, range. */
+/* How a side's runs become the one value the tables show (--aggregate). */
+enum nv_aggregate { NV_AGG_MEAN, NV_AGG_MEDIAN, NV_AGG_BEST, NV_AGG_MIN, NV_AGG_MAX, NV_AGG_NR };
+
+/* "mean", "median", "best", "min", "max"; "?" if out of range. */
+const char *nv_aggregate_name(enum nv_aggregate a);
+/* Return: 0 and *a set, or -EINVAL for a name not in nv_aggregate_name's list. */
+int nv_aggregate_parse(const char *s, enum nv_aggregate *a);
+
+/* The n values one side has for a metric. */
 struct nv_cell {
 	size_t n;		/* values present (0: missing) */
 	size_t absent;		/* runs of the side without this job/direction */
-	double mean, sd, min, max;
+	double value;		/* the aggregate (--aggregate): shown, and compared */
+	double mean, sd, median, min, max;
+	bool positive;		/* every value > 0: lmean and lsd are set */
+	double lmean, lsd;	/* mean and sample stdev of the natural logarithms */
 	unsigned char src;	/* enum nv_src of the values (EXACT if any is) */
 };
 
 /*
- * Summarize v[0..n): n, mean, sample stdev (0 for n < 2), min, max; absent
- * and src are left for the caller.
+ * Summarize v[0..n): n, the aggregate agg as value ("best": the max when
+ * higher_better, else the min), mean, sample stdev (0 for n < 2), median,
+ * min, max, and the mean and stdev of ln v when every v > 0; absent and
+ * src are left for the caller.
  * Return: nothing; n == 0 gives a cell with every number 0.
  */
-void nv_repeats_cell(const double *v, size_t n, struct nv_cell *c);
+void nv_repeats_cell(const double *v, size_t n, enum nv_aggregate agg, bool higher_better,
+		     struct nv_cell *c);
+
+/* Fewest runs per side for an interval, and fewest without a warning. */
+#define NV_REPEATS_MIN_CI 3
+#define NV_REPEATS_MIN_QUIET 5
 
 enum nv_verdict { NV_SAME, NV_BETTER, NV_WORSE };
 
+/* Why a change has no interval (read only when it has none). */
+enum nv_no_ci { NV_CI_SINGLE, NV_CI_FEW_RUNS, NV_CI_NOT_POSITIVE };
+
 struct nv_change {
-	bool have;		/* both cells present, baseline mean != 0 */
-	double pct;		/* 100 * (mean - base) / base */
-	bool have_ci;		/* both sides have >= 2 runs */
-	double lo, hi;		/* Welch 95% interval of the change, in % of base */
-	bool noise;		/* the interval spans zero */
-	enum nv_verdict verdict;	/* by the point estimate and direction */
+	bool have;		/* both cells present, baseline value != 0 */
+	double pct;		/* 100 * (value - base) / base, of the aggregates */
+	size_t n, nbase;	/* runs with the metric: this side, the baseline */
+	bool have_ci;		/* an interval: both sides >= NV_REPEATS_MIN_CI, all > 0 */
+	enum nv_no_ci why;	/* when !have_ci: one run a side, too few, a value <= 0 */
+	double gm_pct;		/* the ratio of geometric means as a change, % */
+	double lo, hi;		/* its 95% interval, in % (always > -100%) */
+	bool noise;		/* the interval contains 0: within noise (~) */
+	enum nv_verdict verdict;	/* from the interval (see nv_repeats_change) */
 };
 
 /*
- * Relative change of side a against base for a metric whose direction is
- * higher_better.  The interval is the Welch t interval of the difference of
- * means divided by the baseline mean (the baseline's own uncertainty in the
- * denominator is ignored).
- * Return: nothing; ch->have is false when a cell is empty or base's mean is 0.
+ * The change of side a against base, for a metric whose direction is
+ * higher_better.  pct compares the aggregates (what the tables show).  The
+ * interval is Welch's t interval on the logarithms of the runs' values,
+ * mapped back: with x = ln v per run, d = mean(x_a) - mean(x_b),
+ * se^2 = s_a^2/n_a + s_b^2/n_b and Welch-Satterthwaite's df,
+ * [100 (exp(d - t se) - 1), 100 (exp(d + t se) - 1)] with t the 0.975
+ * quantile of Student's t (docs/analysis.md).  It needs
+ * NV_REPEATS_MIN_CI runs per side and values > 0.  With it the verdict is
+ * read from it: better or worse when it excludes 0, else within noise;
+ * with one run a side, by the sign of pct; for repeats without an interval
+ * there is none (NV_SAME, noise false).  Claims (report/claims.c) read
+ * have_ci, lo and hi ("cannot tell" without an interval).
+ * Return: nothing; ch->have is false when a cell is empty or base's value is 0.
  */
 void nv_repeats_change(const struct nv_cell *a, const struct nv_cell *base, bool higher_better,
 		       struct nv_change *ch);
+
+/*
+ * The verdict as a word.
+ * Return: "better", "worse", "within noise" (the interval holds 0),
+ * "cannot tell" (repeats without an interval) or "same" (no change).
+ */
+const char *nv_change_verdict_name(const struct nv_change *ch);
 
 /*
  * Student t inverse CDF.

@@ -96,6 +96,11 @@ golden repeats-csv --format csv -j randread \
 golden repeats-json --format json -j randread -d read \
 	"$D/uring-run1.json,$D/uring-run2.json,$D/uring-run3.json" \
 	"$D/psync-run1.json,$D/psync-run2.json,$D/psync-run3.json"
+golden repeats-best-text --format text --aggregate best -j seqwrite -d write \
+	"$D/uring-run1.json,$D/uring-run2.json,$D/uring-run3.json" \
+	"$D/psync-run1.json,$D/psync-run2.json,$D/psync-run3.json"
+golden repeats-two-runs --format text -j randread -d read "$D/uring-run1.json,$D/uring-run2.json" \
+	"$D/psync-run1.json,$D/psync-run2.json,$D/psync-run3.json"
 golden repeats-same-file-twice "$D/uring-run1.json,$D/uring-run1.json,$D/uring-run2.json" \
 	"$D/psync-run1.json"
 golden price-claims -l i7i.large -l i4i.large --price i7i.large=0.1888 --price i4i.large=0.156 \

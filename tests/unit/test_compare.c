@@ -30,61 +30,125 @@ TEST(t_quantiles)
 	CHECK(isnan(nv_repeats_t_quantile(1.0, 4)) && isnan(nv_repeats_t_quantile(0.5, 0)));
 }
 
-TEST(cells_and_welch)
+TEST(cells_and_log_welch)
 {
-	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	double a[] = { 1, 2, 4 }, b[] = { 4, 8, 16 };
 	struct nv_cell ca, cb;
 	struct nv_change ch;
+	char buf[128];
 
-	nv_repeats_cell(a, 3, &ca);
-	nv_repeats_cell(b, 3, &cb);
-	CHECK(ca.n == 3 && ca.mean == 2 && ca.sd == 1 && ca.min == 1 && ca.max == 3);
-	/* equal variances and sizes: df = 4, t = 2.776445, se = sqrt(2/3) */
+	nv_repeats_cell(a, 3, NV_AGG_MEAN, true, &ca);
+	nv_repeats_cell(b, 3, NV_AGG_MEAN, true, &cb);
+	CHECK(ca.n == 3 && near(ca.mean, 7.0 / 3, 1e-12) && ca.value == ca.mean && ca.median == 2);
+	CHECK(ca.min == 1 && ca.max == 4 && ca.positive);
+	/* ln a = {0, L, 2L}, ln b = {2L, 3L, 4L} with L = ln 2: means L and 3L, both sd L */
+	CHECK(near(ca.lmean, M_LN2, 1e-12) && near(ca.lsd, M_LN2, 1e-12));
+	CHECK(near(cb.lmean, 3 * M_LN2, 1e-12) && near(cb.lsd, M_LN2, 1e-12));
+	/*
+	 * d = -2L, se = L sqrt(1/3 + 1/3), equal variances and sizes: df = 4,
+	 * t(0.975, 4) = 2.776445 (table); exp(d +- t se) = 2^(-2 +- t sqrt(2/3)).
+	 * Means 7/3 vs 28/3: -75%; ratio of geometric means 2^-2: -75% too.
+	 */
 	nv_repeats_change(&ca, &cb, true, &ch);
-	CHECK(ch.have && near(ch.pct, -60, 1e-12) && ch.verdict == NV_WORSE);
-	CHECK(ch.have_ci && !ch.noise);
-	CHECK(near(ch.lo, 100 * (-3 - 2.776445 * sqrt(2.0 / 3)) / 5, 1e-4));
-	CHECK(near(ch.hi, 100 * (-3 + 2.776445 * sqrt(2.0 / 3)) / 5, 1e-4));
+	CHECK(ch.have && near(ch.pct, -75, 1e-9) && near(ch.gm_pct, -75, 1e-9));
+	CHECK(ch.have_ci && ch.n == 3 && ch.nbase == 3);
+	CHECK(near(ch.lo, 100 * (pow(2, -2 - 2.776445 * sqrt(2.0 / 3)) - 1), 1e-4));
+	CHECK(near(ch.hi, 100 * (pow(2, -2 + 2.776445 * sqrt(2.0 / 3)) - 1), 1e-4));
+	CHECK(ch.lo > -100 && ch.noise && ch.verdict == NV_SAME);	/* [-94.8%, +20.3%] */
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "-75.0% ~ within noise [-94.8%, +20.3%] n=3+3");
+	CHECK_STR(nv_change_verdict_name(&ch), "within noise");
 
-	/* overlapping samples: the interval spans zero */
-	double c[] = { 4.5, 5.2, 5.9 };
-	struct nv_cell cc;
+	/* separated samples: the interval excludes 0, the verdict is read from it */
+	double c[] = { 10, 11, 12 }, d[] = { 20, 21, 22 };
+	struct nv_cell cc, cd;
 
-	nv_repeats_cell(c, 3, &cc);
-	nv_repeats_change(&cc, &cb, false, &ch);
-	CHECK(ch.have_ci && ch.noise);
+	nv_repeats_cell(c, 3, NV_AGG_MEAN, false, &cc);
+	nv_repeats_cell(d, 3, NV_AGG_MEAN, false, &cd);
+	nv_repeats_change(&cc, &cd, true, &ch);
+	CHECK(ch.have_ci && !ch.noise && ch.hi < 0 && ch.lo > -100 && ch.verdict == NV_WORSE);
+	nv_repeats_change(&cc, &cd, false, &ch);
+	CHECK(ch.verdict == NV_BETTER);
+	CHECK_STR(nv_change_verdict_name(&ch), "better");
 
-	/* one run per side: a change, no interval */
-	nv_repeats_cell(a, 1, &ca);
-	nv_repeats_cell(b, 1, &cb);
+	/* no spread on either side: the interval is the point */
+	double two[] = { 2, 2, 2 }, one[] = { 1, 1, 1 };
+
+	nv_repeats_cell(two, 3, NV_AGG_MEAN, true, &cc);
+	nv_repeats_cell(one, 3, NV_AGG_MEAN, true, &cd);
+	nv_repeats_change(&cc, &cd, true, &ch);
+	CHECK(ch.have_ci && near(ch.lo, 100, 1e-9) && near(ch.hi, 100, 1e-9) && ch.verdict == NV_BETTER);
+
+	/* two runs on a side: no interval, no verdict, the reason printed */
+	nv_repeats_cell(a, 2, NV_AGG_MEAN, true, &ca);
+	nv_repeats_change(&ca, &cb, true, &ch);
+	CHECK(ch.have && !ch.have_ci && ch.why == NV_CI_FEW_RUNS && ch.verdict == NV_SAME);
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "-83.9% n=2+3, no interval: < 3 runs");
+	CHECK_STR(nv_change_verdict_name(&ch), "cannot tell");
+
+	/* a value of 0: no logarithm, no interval */
+	double z[] = { 0, 1, 2 };
+
+	nv_repeats_cell(z, 3, NV_AGG_MEAN, true, &ca);
+	nv_repeats_change(&ca, &cb, true, &ch);
+	CHECK(!ca.positive && !ch.have_ci && ch.why == NV_CI_NOT_POSITIVE);
+
+	/* one run per side: a change and a verdict by its sign, no interval */
+	nv_repeats_cell(a, 1, NV_AGG_MEAN, false, &ca);
+	nv_repeats_cell(b, 1, NV_AGG_MEAN, false, &cb);
 	nv_repeats_change(&ca, &cb, false, &ch);
-	CHECK(ch.have && !ch.have_ci && ch.verdict == NV_BETTER && near(ch.pct, -75, 1e-12));
+	CHECK(ch.have && !ch.have_ci && ch.why == NV_CI_SINGLE && ch.verdict == NV_BETTER);
+	CHECK(near(ch.pct, -75, 1e-12));
 
 	/* missing or zero baseline: no change */
-	nv_repeats_cell(a, 0, &cb);
+	nv_repeats_cell(a, 0, NV_AGG_MEAN, true, &cb);
 	nv_repeats_change(&ca, &cb, true, &ch);
 	CHECK(!ch.have);
+}
+
+TEST(aggregates)
+{
+	double v[] = { 3, 1, 2 }, e[] = { 4, 1, 3, 2 };
+	struct nv_cell c;
+	enum nv_aggregate a;
+
+	nv_repeats_cell(v, 3, NV_AGG_MEDIAN, true, &c);
+	CHECK(c.value == 2 && c.mean == 2);
+	nv_repeats_cell(e, 4, NV_AGG_MEDIAN, true, &c);
+	CHECK(c.value == 2.5);
+	nv_repeats_cell(v, 3, NV_AGG_BEST, true, &c);	/* IOPS: the highest */
+	CHECK(c.value == 3);
+	nv_repeats_cell(v, 3, NV_AGG_BEST, false, &c);	/* latency: the lowest */
+	CHECK(c.value == 1);
+	nv_repeats_cell(v, 3, NV_AGG_MIN, true, &c);
+	CHECK(c.value == 1);
+	nv_repeats_cell(v, 3, NV_AGG_MAX, false, &c);
+	CHECK(c.value == 3);
+	CHECK(nv_aggregate_parse("best", &a) == 0 && a == NV_AGG_BEST);
+	CHECK(nv_aggregate_parse("average", &a) == -EINVAL);
+	CHECK_STR(nv_aggregate_name(NV_AGG_MEDIAN), "median");
 }
 
 /* The example table: i7i.large vs i4i.large. */
 TEST(example_table)
 {
-	struct nv_cell a = { .n = 1, .mean = 77282 }, b = { .n = 1, .mean = 51470 };
+	struct nv_cell a = { .n = 1, .value = 77282 }, b = { .n = 1, .value = 51470 };
 	struct nv_change ch;
 	char buf[128];
 
 	nv_repeats_change(&a, &b, true, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "+50.1% (better)");
-	a.mean = 72, b.mean = 101;
+	a.value = 72, b.value = 101;
 	nv_repeats_change(&a, &b, false, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "-28.7% (better)");
-	a.mean = 254, b.mean = 119;
+	a.value = 254, b.value = 119;
 	nv_repeats_change(&a, &b, false, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "+113.4% (worse)");
-	a.mean = 10, b.mean = 8;
+	a.value = 10, b.value = 8;
 	nv_repeats_change(&a, &b, false, &ch);
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "+25.0% (worse)");
@@ -102,7 +166,7 @@ TEST(formatting)
 {
 	char buf[64];
 	struct nv_change ch = { .have = true, .pct = 1.23, .have_ci = true, .lo = -3.14, .hi = 5.36,
-				.noise = true, .verdict = NV_BETTER };
+				.noise = true, .verdict = NV_BETTER, .n = 3, .nbase = 4 };
 
 	nv_fmt_value(buf, sizeof(buf), 77282.4, NV_U_IOPS);
 	CHECK_STR(buf, "77,282");
@@ -121,11 +185,18 @@ TEST(formatting)
 	nv_fmt_value(buf, sizeof(buf), 4.09e9, NV_U_NS);
 	CHECK_STR(buf, "4.09 s");
 	nv_fmt_change(buf, sizeof(buf), &ch);
-	CHECK_STR(buf, "+1.2% within noise [-3.1%, +5.4%]");
+	CHECK_STR(buf, "+1.2% ~ within noise [-3.1%, +5.4%] n=3+4");
 	ch.noise = false;
 	ch.lo = 0.5;
 	nv_fmt_change(buf, sizeof(buf), &ch);
-	CHECK_STR(buf, "+1.2% (better) [+0.5%, +5.4%]");
+	CHECK_STR(buf, "+1.2% (better) [+0.5%, +5.4%] n=3+4");
+	ch.noise = true;
+	ch.lo = -99.97;	/* never printed as -100.0%: a ratio above 0 */
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "+1.2% ~ within noise [-99.97%, +5.4%] n=3+4");
+	ch.lo = -99.9999912;
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "+1.2% ~ within noise [-99.99999%, +5.4%] n=3+4");
 	ch.have = false;
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "n/a");
@@ -213,7 +284,7 @@ TEST(report)
 	mkrun(&ra[1], &ja[1], "j", 77282, 0);
 	mkrun(&rb, &jb, "j", 51470, 0);
 	mkrun(&rc, &jc, "other", 10, 2000);
-	CHECK(nv_report_build(sides, 3, 2, NV_LAT_CLAT, NULL, &r) == 0);
+	CHECK(nv_report_build(sides, 3, 2, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r) == 0);
 	CHECK(nv_claims_eval(&r, &claim, 1, err, sizeof(err)) == 0);
 	CHECK_EQ_U64(r.nblocks, 2);
 	CHECK_STR(r.blocks[0].key, "j");
@@ -234,8 +305,10 @@ TEST(report)
 	CHECK(row && row->cells[1].src == NV_SRC_EXACT && row->cells[1].mean == 2000);
 	CHECK(row && row->fio && row->fio[1].src == NV_SRC_FIO && row->fio[1].mean == 2020);
 	CHECK(jc.dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999].v == 2020);	/* not overwritten */
-	/* claim: new vs old met (+50.1%), "solo" has no job j and old no "other" */
-	CHECK(r.nclaims >= 1 && r.claims[0].verdict == NV_CLAIM_MET && r.claims[0].side == 0);
+	/* claim: new vs old +50.1% but 2+1 runs, no interval: cannot tell */
+	CHECK(r.nclaims >= 1 && r.claims[0].verdict == NV_CLAIM_CANNOT_TELL && r.claims[0].side == 0);
+	CHECK(!row || !r.blocks[0].rows[0].chg[0].have_ci);
+	/* "solo" has no job j and old no "other" */
 	/* solo vs old for both jobs: no data on one side, which cannot tell */
 	CHECK(r.nclaims == 3 && r.claims[1].verdict == NV_CLAIM_CANNOT_TELL);
 	CHECK(r.claims[2].verdict == NV_CLAIM_CANNOT_TELL && r.claims[2].block == 1);
@@ -244,7 +317,7 @@ TEST(report)
 
 	struct nv_select sel = { .njobs = 1, .jobs = (char *[]){ "oth*" } };
 
-	CHECK(nv_report_build(sides, 3, 0, NV_LAT_CLAT, &sel, &r) == 0);
+	CHECK(nv_report_build(sides, 3, 0, NV_LAT_CLAT, NV_AGG_MEAN, &sel, &r) == 0);
 	CHECK(r.nblocks == 1 && !strcmp(r.blocks[0].key, "other") && r.baseline == 0);
 	nv_report_free(&r);
 }
@@ -253,7 +326,8 @@ int main(void)
 {
 	RUN(t_quantiles);
 	RUN(percentile_table);
-	RUN(cells_and_welch);
+	RUN(cells_and_log_welch);
+	RUN(aggregates);
 	RUN(example_table);
 	RUN(formatting);
 	RUN(cli_numbers);

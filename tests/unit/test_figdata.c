@@ -287,7 +287,7 @@ TEST(repeats_pooled_and_own_series)
 		jt[i].analyzed = true;
 	}
 	mkrun(&rb, &jb, "b.json", 100, bins, 2);
-	CHECK(!nv_report_build(sides, 2, 1, NV_LAT_CLAT, NULL, &r));
+	CHECK(!nv_report_build(sides, 2, 1, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
 	CHECK(r.nblocks >= 1);
 	if (check_failed_case)
 		goto out;
@@ -343,7 +343,7 @@ TEST(repeats_one_curve_each)
 	ja[0].dir[NV_DIR_READ].lat[NV_LAT_CLAT].npoints = 2;
 	ja[1].dir[NV_DIR_READ].lat[NV_LAT_CLAT].points = p2;
 	ja[1].dir[NV_DIR_READ].lat[NV_LAT_CLAT].npoints = 2;
-	CHECK(!nv_report_build(&side, 1, 0, NV_LAT_CLAT, NULL, &r));
+	CHECK(!nv_report_build(&side, 1, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
 	CHECK(!nv_figdata_side_cdf(&r.blocks[0], 0, &sc));
 	CHECK(sc.pooled == 0 && sc.ncurves == 2 && sc.src[0] == 0 && sc.src[1] == 1);
 	CHECK(sc.ncurves == 2 && near(sc.curve[1].pt[0].us, 1.5));
