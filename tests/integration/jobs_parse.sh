@@ -161,3 +161,40 @@ if out=$(NVDEV="$target" RUNTIME=1 "$RUN" -o "$res" "$TOP/jobs/single-thread/ran
 else
 	fail real-run "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
 fi
+
+# The studies' profiles as they ran them: each diskspd command of the
+# Graviton study quoted in its file, with the fio mapping (-t4, -o, -b; -si
+# as one job with t x o in flight), and CrystalDiskMark 5's four tests.
+# spec: FILE|COMMAND|rw|bs|iodepth|numjobs
+while IFS='|' read -r f cmd rw bs qd nj; do
+	p=$JOBS/diskspd/$f.fio
+	got=$(for o in rw bs iodepth numjobs; do sed -n "s/^$o=//p" "$p" 2>/dev/null | head -n 1; done | tr '\n' ' ')
+	if grep -qxF "#   $cmd <target>" "$p" 2>/dev/null && [ "$got" = "$rw $bs $qd $nj " ]; then
+		pass "diskspd-profile/$f"
+	else
+		fail "diskspd-profile/$f" "command '$cmd' quoted? rw bs iodepth numjobs: '$got', want '$rw $bs $qd $nj'"
+	fi
+done <<'SPEC'
+randread-4k-t4-qd32|diskspd -b4K -r -o32 -t4 -w0|randread|4k|32|4
+randwrite-4k-t4-qd32|diskspd -b4K -r -o32 -t4 -w100|randwrite|4k|32|4
+randrw-4k-t4-qd32-w30|diskspd -b4K -r -o32 -t4 -w30|randrw|4k|32|4
+seqread-128k-t4-qd4-si|diskspd -b128K -si -o4 -t4 -w0|read|128k|16|1
+seqwrite-128k-t4-qd4-si|diskspd -b128K -si -o4 -t4 -w100|write|128k|16|1
+seqwrite-128k-t4-qd16-si|diskspd -b128K -si -o16 -t4 -w100|write|128k|64|1
+seqread-1m-t4-qd4-si|diskspd -b1M -si -o4 -t4 -w0|read|1m|16|1
+SPEC
+grep -qx 'rwmixwrite=30' "$JOBS/diskspd/randrw-4k-t4-qd32-w30.fio" && pass diskspd-mix-70-30 ||
+	fail diskspd-mix-70-30 "no rwmixwrite=30"
+cdm=$JOBS/crystaldiskmark/cdm5-default.fio
+got=$(awk -F= '/^\[/ { s = $0 } /^(rw|bs|iodepth|numjobs)=/ { v[s] = v[s] $2 " " }
+	END { for (k in v) print k, v[k] }' "$cdm" | LC_ALL=C sort | tr '\n' ';')
+want='[4K-read] randread 4k 1 1 ;[4K-write] randwrite 4k 1 1 ;[4KQ32T1-read] randread 4k 32 1 ;'
+want="$want[4KQ32T1-write] randwrite 4k 32 1 ;[Seq-read] read 1m 1 1 ;[Seq-write] write 1m 1 1 ;"
+want="$want[SeqQ32T1-read] read 128k 32 1 ;[SeqQ32T1-write] write 128k 32 1 ;"
+want="$want[precondition-fill] write 1m 8 1 ;"
+if [ "$got" = "$want" ] && grep -qx '# default: CDM_SIZE=32g' "$cdm" && grep -q 'CrystalDiskMark 5.2.1' "$cdm" &&
+	grep -q 'best pass' "$cdm"; then
+	pass cdm5-profile
+else
+	fail cdm5-profile "sections: $got"
+fi
