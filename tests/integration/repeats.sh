@@ -74,11 +74,7 @@ grep -q '^Warning: fewer than 5 runs on a side (a: 3, b: 3)' "$T/fio-wide-spread
 	! grep -q '^Warning' "$T/fio-five-runs.txt" && pass few-runs-warning ||
 	fail few-runs-warning "$(grep -h '^Warning' "$T"/fio-*.txt | head -n 2)"
 # The wide side really is wide, and its lowest bound still above -100%.
-lo=$("$NVANALYZE" -f json "$(list "${a[@]}")" "$(list "${b[@]}")" 2>/dev/null | python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-print(min(v for r in j["results"] for c in r["changes"].values() for k, v in c.items()
-          if k.endswith("_ci95_low_pct")))' 2>&1)
-python3 -c "import sys; sys.exit(not (-100 < float('$lo') < -90))" 2>/dev/null &&
+lo=$("$NVANALYZE" -f json "$(list "${a[@]}")" "$(list "${b[@]}")" 2>/dev/null | pytool report_json ci-low 2>&1)
+awk -v x="$lo" 'BEGIN { exit !(x ~ /^-?[0-9.e+-]+$/ && x > -100 && x < -90) }' &&
 	pass wide-spread-above-minus-100 || fail wide-spread-above-minus-100 "lowest bound '$lo'"
 rm -rf "$T"

@@ -6,6 +6,8 @@
                                          active rows ("exact": from traces)
     report_json.py same-results A B      exit 0 when both reports have the
                                          same results
+    report_json.py ci-low < REPORT.json  the lowest 95% interval bound of
+                                         any change (*_ci95_low_pct)
 """
 import json
 import sys
@@ -28,11 +30,18 @@ def exact(j):
                             for lab, s in r["sides"].items()}))
 
 
+def ci_low(j):
+    return min(v for r in j["results"] for c in r["changes"].values() for k, v in c.items()
+               if k.endswith("_ci95_low_pct"))
+
+
 def main(argv):
     if argv[:1] == ["sides"]:
         print(sides(json.load(sys.stdin)))
     elif argv[:1] == ["exact"]:
         print(exact(json.load(sys.stdin)))
+    elif argv[:1] == ["ci-low"]:
+        print(ci_low(json.load(sys.stdin)))
     elif argv[:1] == ["same-results"] and len(argv) == 3:
         a, b = (json.load(open(p))["results"] for p in argv[1:])
         return 0 if a == b else 1
