@@ -253,9 +253,13 @@ static int join_move(struct nv_run *parts, size_t n, struct nv_run *out)
 			out->jobs[out->njobs] = parts[p].jobs[j];
 			out->jobs[out->njobs++].part = p;
 		}
-		memcpy(out->notes + out->nnotes, parts[p].notes, parts[p].nnotes * sizeof(char *));
+		if (parts[p].nnotes)
+			memcpy(out->notes + out->nnotes, parts[p].notes,
+			       parts[p].nnotes * sizeof(char *));
 		out->nnotes += parts[p].nnotes;
-		memcpy(out->disks + out->ndisks, parts[p].disks, parts[p].ndisks * sizeof(*out->disks));
+		if (parts[p].ndisks)
+			memcpy(out->disks + out->ndisks, parts[p].disks,
+			       parts[p].ndisks * sizeof(*out->disks));
 		out->ndisks += parts[p].ndisks;
 		out->client |= parts[p].client;
 		out->objects += parts[p].objects;
