@@ -95,6 +95,8 @@ void cmd_compare_usage(FILE *out)
 	      "                        or 1-based position; default: the only RUN)\n"
 	      "      --no-traces       ignore traces: fio's values only\n"
 	      "      --interval SEC    time-series interval (default 1)\n"
+	      "      --buckets EDGES   exact shares of IOs between latency edges from the\n"
+	      "                        traces, e.g. 0.1ms,1ms,3ms,10ms (at most 16)\n"
 	      "      --spike-factor F  latency spike: an IO >= F x the median interval\n"
 	      "                        p99.9 (default 10)\n"
 	      "  -o, --outdir DIR      also write DIR/report.md, tables (md, csv, json),\n"
@@ -190,7 +192,7 @@ static int add_claim(struct opts *o, const char *s)
 
 /* getopt codes of the long options without a short form */
 enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
-       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG };
+       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG, OPT_BUCKETS };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
 static int display_opt(int c, const char *arg)
@@ -231,6 +233,34 @@ static int display_opt(int c, const char *arg)
 	}
 }
 
+/* --buckets 0.1ms,1ms,3ms,10ms: ascending latency edges for the traces. */
+static int parse_buckets(const char *arg, struct nv_tan_opts *t)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return usage_error("%s", "out of memory");
+	t->nedges = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		double ns;
+
+		if (nv_parse_quantity(tok, NV_U_NS, &ns) || !(ns >= 1 && ns < 1e18))
+			ret = usage_error("--buckets '%s': '%s' is not a latency with a unit (ns, us, "
+					  "ms, s), e.g. --buckets 0.1ms,1ms,3ms,10ms", arg, tok);
+		else if (t->nedges == NV_TAN_MAXEDGES)
+			ret = usage_error("--buckets '%s': at most %d edges", arg, NV_TAN_MAXEDGES);
+		else if (t->nedges && (uint64_t)llround(ns) <= t->edges[t->nedges - 1])
+			ret = usage_error("--buckets '%s': the edges must ascend", arg);
+		else
+			t->edges[t->nedges++] = (uint64_t)llround(ns);
+	}
+	if (!ret && !t->nedges)
+		ret = usage_error("--buckets '%s': no edge given", arg);
+	free(copy);
+	return ret;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
@@ -250,6 +280,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "outdir", required_argument, NULL, 'o' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ "pair", required_argument, NULL, OPT_PAIR },
+		{ "buckets", required_argument, NULL, OPT_BUCKETS },
 		{ "units", required_argument, NULL, OPT_UNITS },
 		{ "change", required_argument, NULL, OPT_CHANGE },
 		{ "same-below", required_argument, NULL, OPT_SAME },
@@ -330,6 +361,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			o->outdir = optarg;
+			break;
+		case OPT_BUCKETS:
+			if ((ret = parse_buckets(optarg, &o->tan)))
+				return ret;
 			break;
 		case OPT_PAIR:
 			if (o->npairs == MAX_SIDES)

@@ -64,11 +64,7 @@ static void unit_list(char *buf, size_t n, enum nv_unit u)
 	}
 }
 
-/*
- * "3ms", "330MB/s", "11800", "5%" for a metric of unit u: the number in the
- * model's unit.  0 or -EINVAL.
- */
-static int parse_value(const char *s, enum nv_unit u, double *v)
+int nv_parse_quantity(const char *s, enum nv_unit u, double *v)
 {
 	char num[64];
 	size_t nl = strspn(s, "0123456789.+-eE");
@@ -191,7 +187,7 @@ static int parse_abs(const char *whole, const char *opat, size_t oplen, struct n
 	enum nv_unit u = nv_metric(c->metric)->unit;
 	char units[96];
 
-	if (!parse_value(opat + oplen, u, &c->value))
+	if (!nv_parse_quantity(opat + oplen, u, &c->value))
 		return 0;
 	unit_list(units, sizeof(units), u);
 	if (unit_required(u))

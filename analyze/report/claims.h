@@ -41,6 +41,13 @@ struct nv_claim {
 };
 
 /*
+ * A value with the unit of u: "3ms", "330MB/s" (latency and bandwidth need
+ * one), "11800", "5%" (others: plain, '%' allowed).
+ * Return: 0 with *v in the model's unit of u (ns, MB/s ...), or -EINVAL.
+ */
+int nv_parse_quantity(const char *s, enum nv_unit u, double *v);
+
+/*
  * Parse one --claim argument into *c (free with nv_claim_free).
  * Return: 0; -EINVAL with a message naming the claim, the part at fault and
  * the expected form in err; -ENOMEM.

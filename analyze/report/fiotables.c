@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/report/fiotables.h"
+#include "analyze/input/jobtraces.h"
 
 int nv_side_buckets(const struct nv_block *b, size_t s, struct nv_side_bucket **out, size_t *n)
 {
@@ -56,6 +57,32 @@ bool nv_block_has_buckets(const struct nv_report *r, const struct nv_block *b)
 					return true;
 		}
 	return false;
+}
+
+size_t nv_side_trace_buckets(const struct nv_block *b, size_t s, uint64_t *counts,
+			     size_t *nedges, const uint64_t **edges)
+{
+	size_t used = 0;
+
+	*nedges = 0;
+	*edges = NULL;
+	for (size_t k = 0; k < b->nsrc[s]; k++) {
+		const struct nv_jobtraces *jt = b->src[s][k].traces;
+
+		if (!jt || !jt->tan.nedges)
+			continue;
+		if (!used) {
+			*nedges = jt->tan.nedges;
+			*edges = jt->tan.edges;
+			memset(counts, 0, (*nedges + 1) * sizeof(*counts));
+		}
+		used++;
+		for (unsigned op = 0; op < NVT_OP__MAX; op++)
+			if (nv_op_dir(op) == (int)b->dir)
+				for (size_t i = 0; i <= *nedges; i++)
+					counts[i] += jt->tan.bucket[op][i];
+	}
+	return used;
 }
 
 int nv_report_disks(const struct nv_report *r, const char ***names, size_t *n)

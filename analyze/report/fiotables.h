@@ -8,6 +8,7 @@
 #define NV_ANALYZE_FIOTABLES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analyze/report/model.h"
 
@@ -32,6 +33,15 @@ int nv_side_buckets(const struct nv_block *b, size_t s, struct nv_side_bucket **
  * Return: true when there is something to show.
  */
 bool nv_block_has_buckets(const struct nv_report *r, const struct nv_block *b);
+
+/*
+ * --buckets from the traces: the exact counts of block b's direction in
+ * side s, summed over the side's traced sources, in counts[0..*nedges]
+ * (bucket i is [edges[i-1], edges[i]) ns, 0 and infinity at the ends).
+ * Return: the number of traced sources (0: none; counts left zero).
+ */
+size_t nv_side_trace_buckets(const struct nv_block *b, size_t s, uint64_t *counts,
+			     size_t *nedges, const uint64_t **edges);
 
 /*
  * The devices of fio's disk_util over all sides (first-seen order): names

@@ -111,6 +111,40 @@ static json_t *jnum(bool have, double v)
 }
 
 /*
+ * --buckets: "trace_latency_buckets", the exact counts and shares of the
+ * direction's IOs from the side's traces ([from_ns, to_ns), to_ns null for
+ * the last); left out when the side has no traces.
+ * Return: 0 or -ENOMEM (o freed).
+ */
+static int json_trace_buckets(json_t *o, const struct nv_block *b, size_t s)
+{
+	uint64_t cnt[NV_TAN_MAXEDGES + 1], tot = 0;
+	const uint64_t *edges;
+	size_t ne;
+	json_t *arr;
+
+	if (!nv_side_trace_buckets(b, s, cnt, &ne, &edges))
+		return 0;
+	if (!(arr = json_array())) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i <= ne; i++)
+		tot += cnt[i];
+	for (size_t i = 0; i <= ne; i++) {
+		json_t *e = json_object();
+
+		jset(e, "from_ns", json_integer(i ? (json_int_t)edges[i - 1] : 0));
+		jset(e, "to_ns", i < ne ? json_integer((json_int_t)edges[i]) : NULL);
+		jset(e, "ios", json_integer((json_int_t)cnt[i]));
+		jset(e, "share_pct", jnum(tot > 0, tot ? 100.0 * (double)cnt[i] / (double)tot : 0));
+		json_array_append_new(arr, e);
+	}
+	jset(o, "trace_latency_buckets", arr);
+	return 0;
+}
+
+/*
  * "fio_latency_buckets": fio's shares of the job's IOs by completion latency
  * ([from_ns, to_ns), to_ns null for the last), mean over the side's runs.
  * Return: 0 or -ENOMEM (o freed).
@@ -136,7 +170,7 @@ static int json_buckets(json_t *o, const struct nv_block *b, size_t s)
 	}
 	free(bk);
 	jset(o, "fio_latency_buckets", arr);
-	return 0;
+	return json_trace_buckets(o, b, s);
 }
 
 static json_t *json_side_values(const struct nv_report *r, const struct nv_block *b, size_t s)

@@ -140,6 +140,18 @@ static int block_grid(const struct nv_report *r, const struct nv_block *b, struc
 	return 0;
 }
 
+/* Row 0 of a table with one column per side: title, then each side's header. */
+static void side_columns(struct nv_grid *g, const struct nv_report *r, const char *title)
+{
+	char buf[256];
+
+	nv_grid_set(g, 0, 0, title);
+	for (size_t s = 0; s < r->nsides; s++) {
+		side_header(buf, sizeof(buf), &r->sides[s]);
+		nv_grid_set(g, 0, 1 + s, buf);
+	}
+}
+
 /* "250 us", from ns, for bucket edges. */
 static void fmt_edge(char *buf, size_t n, double ns)
 {
@@ -179,11 +191,7 @@ static int print_buckets(FILE *out, const struct nv_report *r, const struct nv_b
 		ret = rows ? -ENOMEM : 0;
 		goto out;
 	}
-	nv_grid_set(&g, 0, 0, "clat bucket (fio)");
-	for (size_t s = 0; s < r->nsides; s++) {
-		side_header(buf, sizeof(buf), &r->sides[s]);
-		nv_grid_set(&g, 0, 1 + s, buf);
-	}
+	side_columns(&g, r, "clat bucket (fio)");
 	for (size_t i = 0, row = 1; i < nb[ref]; i++) {
 		bool any = false;
 
@@ -220,6 +228,83 @@ out:
 	return ret;
 }
 
+/* "[100 us, 1.00 ms)" for bucket i of edges[0..n) (0 and infinity at the ends). */
+static void edge_range(char *buf, size_t len, const uint64_t *edges, size_t n, size_t i)
+{
+	char lo[48], hi[48];
+
+	fmt_edge(lo, sizeof(lo), i ? (double)edges[i - 1] : 0);
+	if (i < n) {
+		fmt_edge(hi, sizeof(hi), (double)edges[i]);
+		snprintf(buf, len, "[%s, %s)", lo, hi);
+	} else {
+		snprintf(buf, len, ">= %s", lo);
+	}
+}
+
+/*
+ * --buckets: the exact shares of the block's IOs from the traces, one
+ * column per side ("12.3% (1,234)"), "-" for a side without traces.
+ * Return: 0 or -ENOMEM.
+ */
+static int print_trace_buckets(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			       enum nv_format f)
+{
+	uint64_t (*cnt)[NV_TAN_MAXEDGES + 1] = calloc(r->nsides, sizeof(*cnt));
+	size_t *used = calloc(r->nsides, sizeof(*used)), ne = 0;
+	const uint64_t *edges = NULL;
+	struct nv_grid g;
+	char buf[128], num[64];
+
+	if (!cnt || !used) {
+		free(cnt);
+		free(used);
+		return -ENOMEM;
+	}
+	for (size_t s = 0; s < r->nsides; s++) {
+		size_t n;
+		const uint64_t *e;
+
+		used[s] = nv_side_trace_buckets(b, s, cnt[s], &n, &e);
+		if (used[s] && !edges) {
+			edges = e;
+			ne = n;
+		}
+	}
+	if (!edges || nv_grid_init(&g, ne + 2, 1 + r->nsides)) {
+		free(cnt);
+		free(used);
+		return edges ? -ENOMEM : 0;
+	}
+	side_columns(&g, r, "clat bucket (exact)");
+	for (size_t i = 0; i <= ne; i++) {
+		edge_range(buf, sizeof(buf), edges, ne, i);
+		nv_grid_set(&g, i + 1, 0, buf);
+		for (size_t s = 0; s < r->nsides; s++) {
+			uint64_t tot = 0;
+
+			for (size_t k = 0; k <= ne; k++)
+				tot += cnt[s][k];
+			if (!used[s] || !tot) {
+				nv_grid_set(&g, i + 1, 1 + s, "-");
+				continue;
+			}
+			nv_fmt_value(num, sizeof(num), (double)cnt[s][i], NV_U_COUNT);
+			snprintf(buf, sizeof(buf), "%.2f%% (%s)", 100.0 * (double)cnt[s][i] / (double)tot,
+				 num);
+			nv_grid_set(&g, i + 1, 1 + s, buf);
+		}
+	}
+	fprintf(out, "Latency buckets from the traces (--buckets; exact, every IO of the "
+		"direction):\n\n");
+	nv_grid_print(out, &g, f);
+	fputc('\n', out);
+	nv_grid_free(&g);
+	free(cnt);
+	free(used);
+	return 0;
+}
+
 /*
  * fio's disk_util: one row per device and counter (md arrays' member
  * aggregate as "aggr ..."), one column per side.  Return: 0 or -ENOMEM.
@@ -250,11 +335,7 @@ static int print_disks(FILE *out, const struct nv_report *r, enum nv_format f)
 		free(names);
 		return rows ? -ENOMEM : 0;
 	}
-	nv_grid_set(&g, 0, 0, "disk");
-	for (size_t s = 0; s < r->nsides; s++) {
-		side_header(buf, sizeof(buf), &r->sides[s]);
-		nv_grid_set(&g, 0, 1 + s, buf);
-	}
+	side_columns(&g, r, "disk");
 	for (size_t i = 0; i < n; i++)
 		for (unsigned a = 0; a < 2; a++)
 			for (unsigned k = 0; k < NV_DISK_NR; k++) {
@@ -487,6 +568,8 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 		nv_grid_free(&g);
 		shown++;
 		if (nv_block_has_buckets(r, b) && print_buckets(out, r, b, f))
+			return -ENOMEM;
+		if (print_trace_buckets(out, r, b, f))
 			return -ENOMEM;
 	}
 	if (print_disks(out, r, f))

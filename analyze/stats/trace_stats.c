@@ -425,6 +425,17 @@ static int close_interval(struct state *st)
 	return 0;
 }
 
+/* --buckets: count an IO of op with latency lat in its bucket (and in all). */
+static void count_bucket(struct nv_tan *t, unsigned op, uint64_t lat)
+{
+	size_t b = 0;
+
+	while (b < t->nedges && lat >= t->edges[b])
+		b++;
+	t->bucket[op][b]++;
+	t->bucket[NV_TAN_ALL][b]++;
+}
+
 /* Pass 1, one record in completion order. */
 static int pass1_record(struct state *st, const struct nvt_record *x)
 {
@@ -461,6 +472,8 @@ static int pass1_record(struct state *st, const struct nvt_record *x)
 		t->op[NV_TAN_ALL].errors += x->status != 0;
 		if ((err = nv_opstats_add(&st->ops, x->op, lat)))
 			return err;
+		if (t->nedges)
+			count_bucket(t, x->op, lat);
 		if (!st->qx[x->op][qc] && nv_opstats_exact_new(&st->qx[x->op][qc]))
 			return -ENOMEM;
 		nv_exact_add(st->qx[x->op][qc], lat);
@@ -840,6 +853,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	nv_opstats_init(&st.ops);
 	memset(t, 0, sizeof(*t));
 	t->interval_ns = o->interval_ns ? o->interval_ns : 1000000000ull;
+	t->nedges = o->nedges < NV_TAN_MAXEDGES ? o->nedges : NV_TAN_MAXEDGES;
+	memcpy(t->edges, o->edges, t->nedges * sizeof(t->edges[0]));
 	if (!s) {
 		free(s);
 		snprintf(err, errlen, "out of memory");

@@ -80,10 +80,14 @@ struct nv_tan_spike {
 	uint64_t slow_ios;	/* IOs >= threshold */
 };
 
+#define NV_TAN_MAXEDGES 16
+
 struct nv_tan_opts {
 	uint64_t interval_ns;	/* 0: 1 s */
 	double spike_factor;	/* 0: 10 (see findings.h) */
 	bool progress;		/* a progress line on stderr (caller checks isatty) */
+	size_t nedges;		/* --buckets: latency edges (ns, ascending), at most ... */
+	uint64_t edges[NV_TAN_MAXEDGES];	/* ... NV_TAN_MAXEDGES */
 };
 
 #define NV_SPIKE_EPISODE_MIN_IOS 2
@@ -107,6 +111,9 @@ struct nv_tan {
 	struct nv_tan_spike *spikes;
 	size_t nnotes;
 	char **notes;		/* warnings (truncated traces ...) */
+	size_t nedges;		/* --buckets: IOs by latency, exact: bucket i of op k is */
+	uint64_t edges[NV_TAN_MAXEDGES];	/* [edges[i-1], edges[i]) (0 and infinity */
+	uint64_t bucket[NV_TAN_NOPS][NV_TAN_MAXEDGES + 1];	/* at the ends) */
 };
 
 /*

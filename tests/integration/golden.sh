@@ -159,6 +159,7 @@ golden err-bad-units --units metric "$D/psync-run1.json"
 golden err-bad-change --change x "$D/psync-run1.json"
 golden err-bad-same-below --same-below -1 "$D/psync-run1.json"
 golden err-bad-summary --summary latency "$D/psync-run1.json"
+golden err-bad-buckets --buckets 1ms,0.1ms "$D/psync-run1.json"
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help

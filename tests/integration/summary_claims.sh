@@ -84,4 +84,25 @@ for f in "$A" "$B"; do
 		fail "json-$n" "$out"
 	fi
 done
-rm -f "$T/data"
+
+# --buckets: exact shares from a trace, against a count of `nvanalyze dump`
+if [ -f "$NVENGINE_SO" ]; then
+	mkdir -p "$T/tr"
+	if "$FIO" --name=job --ioengine=external:"$NVENGINE_SO" --filename="$T/data" --size=4m \
+		--rw=randread --bs=4k --iodepth=4 --nv_trace="$T/tr" --output-format=json \
+		--output="$T/traced.json" >"$T/fio-tr.log" 2>&1 &&
+	   "$NVANALYZE" --format json --buckets 10us,50us,0.1ms "$T/traced.json" >"$T/tb.json" 2>&1 &&
+	   "$NVANALYZE" dump "$T"/tr/job.*.nvt >"$T/dump.csv" 2>&1; then
+		if out=$(python3 "$TOP/tests/py/trace_buckets.py" "$T/tb.json" "$T/dump.csv" \
+			10000 50000 100000 2>&1); then
+			pass "buckets-from-traces ($out)"
+		else
+			fail "buckets-from-traces" "$out"
+		fi
+	else
+		fail "buckets-from-traces" "$(tail -n 3 "$T/fio-tr.log" "$T/tb.json" | tr '\n' ' ')"
+	fi
+else
+	skip "buckets-from-traces" "no $NVENGINE_SO"
+fi
+rm -rf "$T/data" "$T/tr"
