@@ -78,7 +78,7 @@ for f in "$A" "$B"; do
 	n=$(basename "$f" .json)
 	if ! "$NVANALYZE" --format json "$f" >"$T/$n.nv.json" 2>"$T/$n.err"; then
 		fail "json-$n" "nvanalyze: $(head -c 200 "$T/$n.err")"
-	elif out=$(python3 "$TOP/tests/py/fio_values.py" "$f" "$T/$n.nv.json" clat 2>&1); then
+	elif out=$(pytool fio_values "$f" "$T/$n.nv.json" clat 2>&1); then
 		pass "json-$n ($out)"
 	else
 		fail "json-$n" "$out"
@@ -93,8 +93,7 @@ if [ -f "$NVENGINE_SO" ]; then
 		--output="$T/traced.json" >"$T/fio-tr.log" 2>&1 &&
 	   "$NVANALYZE" --format json --buckets 10us,50us,0.1ms "$T/traced.json" >"$T/tb.json" 2>&1 &&
 	   "$NVANALYZE" dump "$T"/tr/job.*.nvt >"$T/dump.csv" 2>&1; then
-		if out=$(python3 "$TOP/tests/py/trace_buckets.py" "$T/tb.json" "$T/dump.csv" \
-			10000 50000 100000 2>&1); then
+		if out=$(pytool trace_buckets "$T/tb.json" "$T/dump.csv" 10000 50000 100000 2>&1); then
 			pass "buckets-from-traces ($out)"
 		else
 			fail "buckets-from-traces" "$out"

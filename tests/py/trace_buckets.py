@@ -6,9 +6,10 @@ NVANALYZE_JSON: `nvanalyze --format json --buckets ...` of a traced read
 job; DUMP_CSV: `nvanalyze dump` of its traces (one row per IO).  Prints
 "N IOs" and exits 0, or the difference and exits 1.
 """
-import csv
 import json
 import sys
+
+import tracecsv
 
 
 def main(outpath, dumppath, edges):
@@ -16,7 +17,7 @@ def main(outpath, dumppath, edges):
     r = [x for x in got['results'] if x['direction'] == 'read'][0]
     b = list(r['sides'].values())[0]['trace_latency_buckets']
     want = [0] * (len(edges) + 1)
-    for row in csv.DictReader(open(dumppath)):
+    for row in tracecsv.rows(dumppath):
         if row['op'] == 'read':
             lat = int(row['lat_ns'])
             want[sum(lat >= e for e in edges)] += 1
