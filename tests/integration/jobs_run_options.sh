@@ -17,9 +17,9 @@ export NVDEV=$target
 res=$T/qd16
 out=$(RUNTIME=1 "$RUN" -o "$res" -- --iodepth=16 "$J/instance/randread.fio" 2>&1)
 st=$?
-got=$(json_get "$res/instance-randread.json" \
-	"'%s %s %.1f' % (j['jobs'][0]['job options'].get('iodepth'), \
-	(j.get('global options') or {}).get('iodepth'), j['jobs'][0]['iodepth_level']['16'])" 2>&1)
+got="$(json_get "$res/instance-randread.json" "jobs/0/job options/iodepth" 2>&1)"
+got="$got $(json_get "$res/instance-randread.json" "global options/iodepth" 2>&1)"
+got="$got $(json_get "$res/instance-randread.json" "jobs/0/iodepth_level/16" 2>&1)"
 set -- $got
 if [ $st -eq 0 ] && [ "${1:-}" = 16 ] && [ "${2:-}" = 16 ] && [ "${3%.*}" -ge 99 ] 2>/dev/null &&
 	grep -qx 'iodepth=16' "$res/instance-randread.fio" && ! grep -q '^iodepth=64' "$res/instance-randread.fio" &&
@@ -150,4 +150,11 @@ if [ $? -eq 2 ] && grep -q "'$T/absent.img' does not exist" <<<"$out" && grep -q
 	pass missing-file-message
 else
 	fail missing-file-message "$out"
+fi
+# A sparse file target (here the truncated target.img) is warned about.
+out=$(FIO=true "$RUN" -o "$T/sparse" "$J/instance/randread.fio" 2>&1)
+if [ $? -eq 0 ] && grep -q "warning: NVDEV file '$target' is sparse" <<<"$out" && grep -q 'dd if=' <<<"$out"; then
+	pass sparse-file-warning
+else
+	fail sparse-file-warning "$out"
 fi
