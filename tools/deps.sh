@@ -13,6 +13,9 @@ PKGS=(fio liburing-dev zlib1g-dev libjansson-dev gnuplot-nox gcc make pkg-config
 # The emulated-NVMe tests (tests/vm) need these; they are installed here too so
 # that `make check` on a fresh machine runs them instead of skipping.
 VM_PKGS=(qemu-system-x86 busybox-static cpio e2fsprogs util-linux)
+# The HTML report's test renders report.html in a real browser (headless);
+# the suite needs it.
+REPORT_PKGS=(chromium)
 
 # missing_of PKG...: the packages of the list that are not installed.
 missing_of() {
@@ -28,7 +31,7 @@ if [ "${1:-}" = "--check" ]; then
 		echo "deps: no dpkg-query: cannot check the Debian packages (see README, Requirements)" >&2
 		exit 0
 	fi
-	pkgs=("${PKGS[@]}")
+	pkgs=("${PKGS[@]}" "${REPORT_PKGS[@]}")
 	# a fio of one's own (make FIO=PATH) stands in for Debian's
 	if [ "${FIO:-fio}" != fio ] && command -v "$FIO" >/dev/null; then
 		pkgs=("${pkgs[@]/#fio/}")
@@ -47,7 +50,7 @@ if [ "${1:-}" = "--check" ]; then
 	exit 0
 fi
 
-mapfile -t missing < <(missing_of "${PKGS[@]}" "${VM_PKGS[@]}")
+mapfile -t missing < <(missing_of "${PKGS[@]}" "${REPORT_PKGS[@]}" "${VM_PKGS[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi

@@ -24,6 +24,7 @@
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/figures/outdir.h"
+#include "analyze/report/trace_json.h"
 #include "analyze/report/trace_sections.h"
 #include "analyze/input/jobtraces.h"
 #include "analyze/input/runset.h"
@@ -99,9 +100,11 @@ void cmd_compare_usage(FILE *out)
 	      "                        traces, e.g. 0.1ms,1ms,3ms,10ms (at most 16)\n"
 	      "      --spike-factor F  latency spike: an IO >= F x the median interval\n"
 	      "                        p99.9 (default 10)\n"
-	      "  -o, --outdir DIR      also write DIR/report.md, tables (md, csv, json),\n"
-	      "                        data files, gnuplot scripts and PNG/SVG figures\n"
-	      "                        (see docs/analysis.md)\n"
+	      "  -o, --outdir DIR      also write DIR/report.md, DIR/report.html (one\n"
+	      "                        self-contained page), tables (md, csv, json), data\n"
+	      "                        files, gnuplot scripts and PNG/SVG figures; files\n"
+	      "                        an earlier -o there wrote and this one does not are\n"
+	      "                        removed (see docs/analysis.md)\n"
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
@@ -676,6 +679,17 @@ static int explicit_traces(struct side_store *st, size_t n, const struct opts *o
 	return 0;
 }
 
+/* -j/-d on a traced job: some direction it has is selected. */
+static bool trace_selected(const struct nv_run *run, size_t job, void *arg)
+{
+	const struct nv_job *j = &run->jobs[job];
+
+	for (unsigned d = 0; d < NV_DIR_NR; d++)
+		if (nv_dir_active(&j->dir[d]) && nv_select_match(arg, j, (enum nv_dir)d))
+			return true;
+	return false;
+}
+
 static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts)
 {
 	int ret = explicit_traces(st, n, o, ts);
@@ -685,6 +699,7 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 		for (size_t k = 0; !ret && k < st[i].side.nruns; k++)
 			if (nv_traces_discover(&st[i].runs[k], ts))
 				ret = usage_error("%s", "out of memory");
+	nv_traces_select(ts, trace_selected, &o->sel, o->sel.dirs);
 	o->tan.progress = isatty(STDERR_FILENO);
 	if (!ret && nv_traces_apply(ts, &o->tan, err, sizeof(err))) {
 		fprintf(stderr, "nvanalyze: %s\n", err);
@@ -757,7 +772,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 	} else if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
-	} else if (nv_report_print(stdout, &r, o->format) ||
+	} else if ((o->format == NV_FMT_JSON ? nv_tracereport_json(stdout, &r, ts, nv_report_run_label, &r) :
+		    nv_report_print(stdout, &r, o->format)) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
 		    nv_tracereport_print(stdout, ts, nv_report_run_label, &r, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");

@@ -67,8 +67,10 @@ int nv_figdata_cdf_hist(const uint64_t *hist, uint64_t n, struct nv_cdf *c)
 		nv_exact_bucket_range(k, &lo, &hi);
 		if (!cum)
 			cdf_put(c, (double)lo / 1e3, 0, 1);
+		/* exceedance: the IOs of this bucket and above, so the largest is on it */
+		cdf_put(c, (double)hi / 1e3, (double)(cum + hist[k]) / (double)n,
+			(double)(n - cum) / (double)n);
 		cum += hist[k];
-		cdf_put(c, (double)hi / 1e3, (double)cum / (double)n, (double)(n - cum) / (double)n);
 	}
 	return 0;
 }
@@ -89,8 +91,9 @@ int nv_figdata_cdf_bins(const struct nv_bin *bins, size_t nbins, struct nv_cdf *
 	for (size_t k = 0; k < nbins; k++) {
 		if (!cum)
 			cdf_put(c, bins[k].ns / 1e3, 0, 1);
+		cdf_put(c, bins[k].ns / 1e3, (double)(cum + bins[k].count) / (double)n,
+			(double)(n - cum) / (double)n);
 		cum += bins[k].count;
-		cdf_put(c, bins[k].ns / 1e3, (double)cum / (double)n, (double)(n - cum) / (double)n);
 	}
 	return 0;
 }
@@ -340,7 +343,10 @@ static void series_op(FILE *f, const struct nv_tan *t, unsigned op, size_t i)
 {
 	const struct nv_tan_point *p = &t->series[op][i];
 
-	fprintf(f, " %.6g %.6g", nv_tan_iops(t, op, i), nv_tan_mbps(t, op, i));
+	if (nv_tan_full(t, i))
+		fprintf(f, " %.6g %.6g", nv_tan_iops(t, op, i), nv_tan_mbps(t, op, i));
+	else
+		fprintf(f, " NaN NaN");
 	if (p->ios)
 		fprintf(f, " %.6g %.6g %.6g %.6g", (double)p->p50 / 1e3, (double)p->p99 / 1e3,
 			(double)p->p999 / 1e3, (double)p->max / 1e3);
@@ -352,8 +358,13 @@ int nv_figdata_series_write(FILE *f, const struct nv_jobtraces *jt, double tdiv)
 {
 	const struct nv_tan *t = &jt->tan;
 
-	fprintf(f, "# %s: %zu intervals of %g s; t = interval middle\n# t iops_all mbps_all",
-		jt->paths[0], t->nint, (double)t->interval_ns / 1e9);
+	fprintf(f, "# %s: %zu intervals of %g s; t = interval middle\n", jt->paths[0], t->nint,
+		(double)t->interval_ns / 1e9);
+	if (t->nint && !nv_tan_full(t, t->nint - 1))
+		fprintf(f, "# the last interval is partial (%.6g s): its IOPS and MB/s are NaN, left "
+			"out of the plot and of the findings\n",
+			(double)(t->span_ns - (t->nint - 1) * t->interval_ns) / 1e9);
+	fprintf(f, "# t iops_all mbps_all");
 	for (unsigned op = 0; op < NVT_OP__MAX; op++)
 		if (t->series[op])
 			fprintf(f, " %s_iops %s_mbps %s_p50_us %s_p99_us %s_p999_us %s_max_us",
@@ -363,8 +374,12 @@ int nv_figdata_series_write(FILE *f, const struct nv_jobtraces *jt, double tdiv)
 	for (size_t i = 0; i < t->nint; i++) {
 		double end = fmin((double)(i + 1) * (double)t->interval_ns, (double)t->span_ns);
 
-		fprintf(f, "%.6g %.6g %.6g", ((double)i * (double)t->interval_ns + end) / 2 / 1e9 / tdiv,
-			nv_tan_iops(t, NV_TAN_ALL, i), nv_tan_mbps(t, NV_TAN_ALL, i));
+		fprintf(f, "%.6g", ((double)i * (double)t->interval_ns + end) / 2 / 1e9 / tdiv);
+		if (nv_tan_full(t, i))
+			fprintf(f, " %.6g %.6g", nv_tan_iops(t, NV_TAN_ALL, i),
+				nv_tan_mbps(t, NV_TAN_ALL, i));
+		else
+			fprintf(f, " NaN NaN");
 		for (unsigned op = 0; op < NVT_OP__MAX; op++)
 			if (t->series[op])
 				series_op(f, t, op, i);

@@ -47,14 +47,17 @@ const char *nv_figdata_src_text(enum nv_cdf_src src);
 /*
  * The CDF of a trace histogram (NV_EXACT_NBUCKETS counts) holding n IOs:
  * a first point (lower end of the first non-empty bucket, 0), then one at
- * each non-empty bucket's upper end.
+ * each non-empty bucket's upper end: cdf the IOs up to it, exceedance the
+ * IOs of that bucket and above (the fraction at or above the latency, to
+ * the bucket's 0.4%), so that the largest IO is on the exceedance curve.
  * Return: 0, -EINVAL when n is 0, or -ENOMEM.  Free with nv_figdata_cdf_free.
  */
 int nv_figdata_cdf_hist(const uint64_t *hist, uint64_t n, struct nv_cdf *c);
 
 /*
  * The CDF of fio's json+ bins (ascending by ns): a first point (first
- * bin's value, 0), then one at each bin's value.
+ * bin's value, 0), then one at each bin's value (cdf: the IOs up to it,
+ * exceedance: the IOs at it and above).
  * Return: 0, -EINVAL when the bins hold no IO, or -ENOMEM.
  */
 int nv_figdata_cdf_bins(const struct nv_bin *bins, size_t nbins, struct nv_cdf *c);

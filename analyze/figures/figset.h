@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analyze/figures/manifest.h"
 #include "analyze/report/model.h"
 #include "analyze/input/jobtraces.h"
 
@@ -29,12 +30,13 @@ struct nv_figset {
 	size_t nfig;
 	struct nv_fig *fig;	/* [NV_FIGSET_MAX] */
 	bool approx_cdf;	/* some CDF came from fio's bins or percentiles */
+	struct nv_manifest *files;	/* every file written (manifest.h) */
 	char *err;		/* the caller's message buffer */
 	size_t errlen;
 };
 
 /*
- * Open DIR/rel for writing into *f.
+ * Open DIR/rel for writing into *f (and list it in o->files).
  * Return: 0, or -errno with a message naming the file in o->err.
  */
 int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f);

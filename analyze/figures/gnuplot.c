@@ -57,7 +57,7 @@ static void cdf_axes(FILE *f, const struct nv_gp_cdf *p)
 	fprintf(f, "set xlabel \"%s latency (µs, log scale)\"\nset logscale x\nset format x \"%%.10g\"\n",
 		nv_latkind_name(p->lat));
 	if (p->exceedance)
-		fprintf(f, "set ylabel \"fraction of IOs slower than x (log scale)\"\n"
+		fprintf(f, "set ylabel \"fraction of IOs at or above x (log scale)\"\n"
 			"set logscale y\nset logscale y2\nset format y \"10^{%%L}\"\n"
 			"set yrange [%g:1]\nset y2range [%g:1]\n"
 			"set y2tics (\"p90\" 0.1, \"p99\" 0.01, \"p99.9\" 0.001, \"p99.99\" 1e-4, "
@@ -176,6 +176,8 @@ void nv_gnuplot_tput(FILE *f, const char *title, const struct nv_tan *t, const c
 		"set y2label \"MB/s (10^6 bytes/s)\" offset -0.8,0\nset y2tics nomirror\nset ytics nomirror\n"
 		"set yrange [0:*]\nset y2range [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
 		"set key bottom right\n", tdiv > 1 ? "min" : "s");
+	/* the whole run, also when the partial last interval (NaN) leaves few points */
+	fprintf(f, "set xrange [0:%.6g]\n", (double)t->span_ns / 1e9 / tdiv);
 	if (fd.step.found) {
 		double at = (double)fd.step.at * (double)t->interval_ns / 1e9 / tdiv;
 
@@ -201,7 +203,7 @@ void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned
 		"set ylabel \"latency (µs, log scale)\"\nset logscale y\nset format y \"%%.10g\"\n"
 		"set key outside right top\n", tdiv > 1 ? "min" : "s");
 	for (size_t i = 0; i < t->nspikes; i++)
-		if (t->spikes[i].op == op)
+		if (t->spikes[i].op == op && nv_tan_spike_is_episode(&t->spikes[i]))
 			fprintf(f, "set object rect from %.6g, graph 0 to %.6g, graph 1 behind "
 				"fc rgb \"#fde0dd\" fs solid 1.0 noborder\n",
 				(double)t->spikes[i].start_ns / 1e9 / tdiv,

@@ -18,7 +18,9 @@
 #include "analyze/figures/gnuplot.h"
 #include "analyze/figures/outdir.h"
 #include "analyze/figures/plot.h"
+#include "analyze/figures/report_html.h"
 #include "analyze/report/render.h"
+#include "analyze/report/trace_json.h"
 #include "analyze/report/trace_sections.h"
 
 void nv_slug(char *buf, size_t n, const char *s)
@@ -51,6 +53,7 @@ int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", o->dir, rel);
+	nv_manifest_add(o->files, rel);
 	*f = fopen(path, "w");
 	if (*f)
 		return 0;
@@ -172,7 +175,7 @@ static void cdf_header(FILE *f, const struct nv_figset *o, const struct nv_block
 			sc->pooled ? o->r->sides[s].label : nv_report_run_label(x->rp, (void *)o->r),
 			x->rp->path, src);
 	}
-	fprintf(f, "# latency_us cdf exceedance(1-cdf)\n");
+	fprintf(f, "# latency_us cdf exceedance(fraction of IOs at or above)\n");
 }
 
 /*
@@ -396,6 +399,10 @@ static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
 		if (!t->series[op])
 			continue;
+		if (!nv_traces_op_shown(o->ts, op)) {	/* -d: its columns are there, unplotted */
+			col += 6;
+			continue;
+		}
 		fg = new_fig(o, SIZE_MAX, jt, "lat_%s_%s", stem, nvt_op_name(op));
 		if (!fg)
 			return 0;
@@ -458,12 +465,19 @@ static int render_all(const struct nv_figset *o, struct nv_outdir_result *res)
 	FILE *f;
 
 	snprintf(log, sizeof(log), "%s/gnuplot.log", o->dir);
+	nv_manifest_add(o->files, "gnuplot.log");
 	if ((f = fopen(log, "w")))
 		fclose(f);
 	res->gnuplot = nv_plot_have_gnuplot();
 	if (!res->gnuplot)
 		return 0;
 	for (size_t i = 0; i < o->nfig; i++) {
+		char rel[300];
+
+		snprintf(rel, sizeof(rel), "%s.png", o->fig[i].name);
+		nv_manifest_add(o->files, rel);
+		snprintf(rel, sizeof(rel), "%s.svg", o->fig[i].name);
+		nv_manifest_add(o->files, rel);
 		if (nv_plot_render(o->dir, o->fig[i].name, "png") ||
 		    nv_plot_render(o->dir, o->fig[i].name, "svg")) {
 			if (!bad++)
@@ -496,7 +510,9 @@ static int write_tables(const struct nv_figset *o)
 
 		if (ret)
 			return ret;
-		bad = nv_report_print(f, o->r, t[i].f);
+		bad = t[i].f == NV_FMT_JSON ? nv_tracereport_json(f, o->r, o->ts, nv_report_run_label,
+							       (void *)o->r) :
+		      nv_report_print(f, o->r, t[i].f);
 		if (t[i].f == NV_FMT_MD && !bad)
 			bad = nv_tracereport_print(f, o->ts, nv_report_run_label, (void *)o->r,
 						   NV_FMT_MD);
@@ -512,18 +528,35 @@ static int write_tables(const struct nv_figset *o)
 }
 
 /*
- * DIR and DIR/data, created unless they exist.
+ * DIR with its missing parents, and DIR/data, created unless they exist.
  * Return: 0, or -errno with a message naming the directory in err.
  */
 static int make_dirs(const char *dir, char *err, size_t errlen)
 {
 	char sub[PATH_MAX];
+	struct stat st;
 	int ret;
 
+	snprintf(sub, sizeof(sub), "%s", dir);
+	for (char *p = sub + 1; *p; p++) {	/* the parents, as mkdir -p */
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(sub, 0755) && errno != EEXIST) {
+			ret = -errno;
+			snprintf(err, errlen, "-o %s: cannot create %s: %s", dir, sub, strerror(-ret));
+			return ret;
+		}
+		*p = '/';
+	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		ret = -errno;
 		snprintf(err, errlen, "-o %s: cannot create the directory: %s", dir, strerror(-ret));
 		return ret;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "-o %s: exists and is not a directory; give a directory", dir);
+		return -ENOTDIR;
 	}
 	snprintf(sub, sizeof(sub), "%s/data", dir);
 	if (mkdir(sub, 0755) && errno != EEXIST) {
@@ -559,8 +592,11 @@ static int write_figures(struct nv_figset *o)
 int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
 		    struct nv_outdir_result *res, char *err, size_t errlen)
 {
-	struct nv_figset o = { .dir = dir, .r = r, .ts = ts, .err = err, .errlen = errlen };
-	int ret;
+	struct nv_manifest files = { 0 };
+	char scratch[512];	/* a manifest message after an earlier error */
+	struct nv_figset o = { .dir = dir, .r = r, .ts = ts, .err = err, .errlen = errlen,
+			       .files = &files };
+	int ret, mret;
 
 	memset(res, 0, sizeof(*res));
 	o.fig = calloc(NV_FIGSET_MAX, sizeof(*o.fig));
@@ -588,7 +624,14 @@ int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_
 	} else {
 		ret = nv_report_md_write(&o, res->rendered);
 	}
+	if (!ret)	/* report.md as one self-contained page */
+		ret = nv_report_html_write(&o, &res->html_figs);
+	/* the earlier report's files that were not written again go (on success) */
+	mret = nv_manifest_commit(dir, &files, !ret, ret ? scratch : err, ret ? sizeof(scratch) : errlen);
+	if (!ret)
+		ret = mret;
 out:
+	nv_manifest_free(&files);
 	free(o.fig);
 	return ret;
 }

@@ -3,6 +3,8 @@
  * directory a user can publish or rework:
  *
  *   DIR/report.md            tables, findings over time, the figures (report_md.c)
+ *   DIR/report.html          report.md as one self-contained page (report_html.c)
+ *   DIR/nvanalyze-files.txt  the files written, for the next -o here (manifest.h)
  *   DIR/tables.md .csv .json the comparison in nvanalyze's formats
  *   DIR/data/NAME.dat        every number plotted (figdata.h)
  *   DIR/style.gp             copy of plots/style.gp, loaded by every script
@@ -27,6 +29,7 @@ struct nv_outdir_result {
 	size_t nfig;		/* figures (scripts) written */
 	bool gnuplot;		/* gnuplot was found */
 	bool rendered;		/* ... and rendered them */
+	unsigned html_figs;	/* figures inlined in report.html */
 };
 
 /*

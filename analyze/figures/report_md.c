@@ -28,7 +28,8 @@ static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const stru
  */
 static void md_head(FILE *f, const struct nv_figset *o, bool rendered)
 {
-	fprintf(f, "# Storage benchmark report\n\nWritten by `nvanalyze -o`.  Comparison tables: "
+	fprintf(f, "# Storage benchmark report\n\nWritten by `nvanalyze -o`; the same as one "
+		"self-contained page: [report.html](report.html).  Comparison tables: "
 		"[tables.md](tables.md), [tables.csv](tables.csv), [tables.json](tables.json); "
 		"plotted numbers in `data/`; each figure has its gnuplot script (`NAME.gp`, rerun with "
 		"`gnuplot NAME.gp` in this directory; `style.gp` holds the common style).\n\n");

@@ -24,6 +24,22 @@ int nv_op_dir(unsigned op)
 	}
 }
 
+void nv_traces_select(struct nv_traceset *ts,
+		      bool (*keep)(const struct nv_run *run, size_t job, void *arg), void *arg,
+		      unsigned dirs)
+{
+	ts->dirs = dirs;
+	for (size_t i = 0; i < ts->n; i++)
+		ts->jt[i].unselected = !keep(ts->jt[i].run, ts->jt[i].job, arg);
+}
+
+bool nv_traces_op_shown(const struct nv_traceset *ts, unsigned op)
+{
+	int d = op == NVT_OP_FLUSH ? NV_DIR_SYNC : op >= NVT_OP_ZEROES ? NV_DIR_WRITE : nv_op_dir(op);
+
+	return !ts->dirs || (d >= 0 && (ts->dirs & (1u << d)));
+}
+
 #define ts_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
 static int split_paths(const char *s, char ***paths, size_t *n)
@@ -397,8 +413,11 @@ int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o, char *e
 	for (size_t i = 0; i < ts->n; i++) {
 		struct nv_jobtraces *e = &ts->jt[i];
 		struct nv_job *j = &e->run->jobs[e->job];
-		int ret = nv_tan_run((const char *const *)e->paths, e->npaths, o, &e->tan, err, errlen);
+		int ret;
 
+		if (e->unselected)
+			continue;
+		ret = nv_tan_run((const char *const *)e->paths, e->npaths, o, &e->tan, err, errlen);
 		if (ret)
 			return ret;
 		e->analyzed = true;

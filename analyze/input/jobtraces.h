@@ -30,6 +30,7 @@ struct nv_jobtraces {
 	size_t npaths;
 	char **paths;
 	bool analyzed;
+	bool unselected;	/* left out by -j/-d (nv_traces_select): never analyzed */
 	struct nv_tan tan;
 };
 
@@ -40,6 +41,7 @@ struct nv_traceset {
 	char **notes;		/* warnings for stderr */
 	size_t ninfos;
 	char **infos;		/* the normal workflow said in words, for -v */
+	unsigned dirs;		/* directions shown (-d): bit mask of enum nv_dir, 0 = all */
 };
 
 /* A parsed --trace argument; run and job are NULL when not given. */
@@ -89,5 +91,22 @@ void nv_traceset_free(struct nv_traceset *ts);
 
 /* The direction of a trace operation, or -1 (flush, zeroes ... have none). */
 int nv_op_dir(unsigned op);
+
+/*
+ * -j/-d for the traces: an entry whose job keep(run, job, arg) refuses is
+ * marked unselected (not analyzed, so neither reported nor plotted); dirs
+ * (a bit mask of enum nv_dir, 0 = all) limits the operations shown.
+ * Return: nothing.
+ */
+void nv_traces_select(struct nv_traceset *ts,
+		      bool (*keep)(const struct nv_run *run, size_t job, void *arg), void *arg,
+		      unsigned dirs);
+
+/*
+ * Whether operation op is shown under -d: its fio direction (flush: sync;
+ * write zeroes, uncorrectable, verify: write) is among ts->dirs.
+ * Return: true when shown.
+ */
+bool nv_traces_op_shown(const struct nv_traceset *ts, unsigned op);
 
 #endif

@@ -40,6 +40,19 @@ void nv_fmt_exact(char *buf, size_t n, double v)
 	}
 }
 
+void nv_fmt_decimal(char *buf, size_t n, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, n, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (int p = 0; p <= 340; p++) {
+		snprintf(buf, n, "%.*f", p, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
 /* An integer with thousands separators: 77282 -> "77,282". */
 static void fmt_grouped(char *buf, size_t n, double v)
 {

@@ -89,4 +89,11 @@ void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, enum nv_met
  */
 void nv_fmt_exact(char *buf, size_t n, double v);
 
+/*
+ * v as a plain decimal number that reads back as exactly v: "880640",
+ * "0.00015", "12.5" (never an exponent; the fewest digits that round-trip).
+ * Return: nothing; the text is in buf.
+ */
+void nv_fmt_decimal(char *buf, size_t n, double v);
+
 #endif

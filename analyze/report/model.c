@@ -172,7 +172,7 @@ double nv_cost_per_kiops(double usd_per_hour, double iops)
 
 /* ---- the report -------------------------------------------------------- */
 
-static bool selected(const struct nv_select *sel, const struct nv_job *j, enum nv_dir d)
+bool nv_select_match(const struct nv_select *sel, const struct nv_job *j, enum nv_dir d)
 {
 	bool ok = !sel || !sel->njobs;
 
@@ -260,7 +260,7 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 				for (unsigned d = 0; d < NV_DIR_NR; d++) {
 					struct nv_block *b;
 
-					if (!job->dir[d].present || !selected(sel, job, (enum nv_dir)d))
+					if (!job->dir[d].present || !nv_select_match(sel, job, (enum nv_dir)d))
 						continue;
 					b = find_block(r, job->key, (enum nv_dir)d);
 					if (!b && !(b = new_block(r, job, (enum nv_dir)d)))

@@ -139,6 +139,12 @@ struct nv_select {
 bool nv_report_repeats(const struct nv_report *r);
 
 /*
+ * Whether -j/-d select direction d of job j (sel NULL: everything).
+ * Return: true when selected.
+ */
+bool nv_select_match(const struct nv_select *sel, const struct nv_job *j, enum nv_dir d);
+
+/*
  * The row of metric m in block b.
  * Return: the row, or NULL when the block has no row for m.
  */

@@ -35,6 +35,13 @@ int nv_render_csv(FILE *out, const struct nv_report *r);
 int nv_render_json(FILE *out, const struct nv_report *r);
 
 /*
+ * nv_render_json with a "traces" member (the array traces, whose reference
+ * is taken; NULL: none): see trace_json.h.
+ * Return: 0 or -ENOMEM.
+ */
+int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces);
+
+/*
  * Write v as JSON indented by depth levels; reals as their shortest exact
  * text (jansson's own dumper prints "%.17g", e.g. 0.10000000000000001);
  * objects in their insertion order.

@@ -33,10 +33,10 @@ static void csv_field(FILE *out, const char *s, bool first)
 
 static void csv_num(FILE *out, bool have, double v)
 {
-	char buf[64] = "";
+	char buf[400] = "";
 
-	if (have)
-		nv_fmt_exact(buf, sizeof(buf), v);
+	if (have)	/* one format for every number: plain decimal, exact */
+		nv_fmt_decimal(buf, sizeof(buf), v);
 	csv_field(out, buf, false);
 }
 

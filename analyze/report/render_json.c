@@ -412,12 +412,18 @@ static json_t *json_claims(const struct nv_report *r)
 
 int nv_render_json(FILE *out, const struct nv_report *r)
 {
+	return nv_render_json_with(out, r, NULL);
+}
+
+int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
+{
 	json_t *root = json_object(), *blocks = json_array(), *unm = json_array();
 
 	if (!root || !blocks || !unm) {
 		json_decref(root);
 		json_decref(blocks);
 		json_decref(unm);
+		json_decref(traces);
 		return -ENOMEM;
 	}
 	jset(root, "latency", json_string(nv_latkind_name(r->lat)));
@@ -445,6 +451,8 @@ int nv_render_json(FILE *out, const struct nv_report *r)
 	jset(root, "results", blocks);
 	jset(root, "unmatched", unm);
 	jset(root, "claims", json_claims(r));
+	if (traces)
+		jset(root, "traces", traces);
 	nv_render_json_emit(out, root, 0);
 	fputc('\n', out);
 	json_decref(root);

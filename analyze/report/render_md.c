@@ -547,6 +547,30 @@ static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f)
 	return 0;
 }
 
+/*
+ * Whether a `--lat lat` percentile row of block b is missing for a run
+ * that has the mean: fio writes total-latency percentiles only when the
+ * job had lat_percentiles=1.
+ * Return: true when the hint is due.
+ */
+static bool lat_pct_missing(const struct nv_report *r, const struct nv_block *b)
+{
+	const struct nv_row *mean = nv_block_row(b, NV_M_MEAN);
+
+	if (b->lat != NV_LAT_TOTAL || !mean)
+		return false;
+	for (size_t k = 0; k < b->nrows; k++) {
+		enum nv_metric m = b->rows[k].metric;
+
+		if (m < NV_M_P50 || m > NV_M_P9999)
+			continue;
+		for (size_t s = 0; s < r->nsides; s++)
+			if (mean->cells[s].n && !b->rows[k].cells[s].n)
+				return true;
+	}
+	return false;
+}
+
 int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 {
 	size_t shown = 0;
@@ -564,6 +588,10 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 			return -ENOMEM;
 		print_block_title(out, r, b, f);
 		nv_grid_print(out, &g, f);
+		if (lat_pct_missing(r, b))
+			fprintf(out, "\nlat percentiles `-`: fio reports total-latency percentiles only "
+				"when the job sets `lat_percentiles=1`; `--lat clat` shows the completion "
+				"latency percentiles it always reports.\n");
 		fputc('\n', out);
 		nv_grid_free(&g);
 		shown++;

@@ -20,6 +20,11 @@ static double interval_s(const struct nv_tan *t, size_t i)
 	return fmax((double)(t->span_ns - i * t->interval_ns) / 1e9, 1e-9);
 }
 
+bool nv_tan_full(const struct nv_tan *t, size_t i)
+{
+	return i + 1 < t->nint || t->span_ns >= t->nint * t->interval_ns;
+}
+
 double nv_tan_mbps(const struct nv_tan *t, unsigned op, size_t i)
 {
 	return t->series[op] ? (double)t->series[op][i].bytes / 1e6 / interval_s(t, i) : 0;
@@ -35,7 +40,7 @@ void nv_tan_find(const struct nv_tan *t, struct nv_tan_find *f)
 	double *x;
 
 	memset(f, 0, sizeof(*f));
-	f->nfull = t->nint > 1 ? t->nint - 1 : 0;
+	f->nfull = t->nint && !nv_tan_full(t, t->nint - 1) ? t->nint - 1 : t->nint;
 	x = calloc(f->nfull + 1, sizeof(*x));
 	if (!x)
 		return;
@@ -120,7 +125,7 @@ static void describe_spikes(const struct nv_tan *t, unsigned op, char *buf, size
 	put(buf, n, len, ".\n");
 }
 
-size_t nv_tan_describe(const struct nv_tan *t, char *buf, size_t n)
+size_t nv_tan_describe(const struct nv_tan *t, const struct nv_traceset *ts, char *buf, size_t n)
 {
 	struct nv_tan_find f;
 	char a[64], b[64], c[64], d[64], e[64];
@@ -164,7 +169,7 @@ size_t nv_tan_describe(const struct nv_tan *t, char *buf, size_t n)
 		lines++;
 	}
 	for (unsigned op = 0; op < NVT_OP__MAX; op++)
-		if (t->series[op] && t->spike_threshold_ns[op]) {
+		if (t->series[op] && t->spike_threshold_ns[op] && (!ts || nv_traces_op_shown(ts, op))) {
 			describe_spikes(t, op, buf, n, &len);
 			lines++;
 		}
@@ -179,15 +184,18 @@ static void ns_cell(struct nv_grid *g, size_t r, size_t c, double ns)
 	nv_grid_set(g, r, c, buf);
 }
 
-static int op_table(FILE *out, const struct nv_tan *t, enum nv_format f)
+static int op_table(FILE *out, const struct nv_traceset *ts, const struct nv_tan *t,
+		    enum nv_format f)
 {
 	static const char *const head[] = { "op", "IOs", "errors", "IOPS", "MB/s", "p50", "p90",
 					    "p99", "p99.9", "p99.99", "max", "mean" };
-	unsigned nops = nv_tan_nops(t), row = 1;
+	unsigned nops = 0, row = 1;
 	double span = (double)t->span_ns / 1e9;
 	struct nv_grid g;
 	char buf[64];
 
+	for (unsigned op = 0; op < NVT_OP__MAX; op++)
+		nops += t->op[op].records && nv_traces_op_shown(ts, op);
 	if (nv_grid_init(&g, nops + 1 + (nops > 1), 12))
 		return -ENOMEM;
 	for (unsigned c = 0; c < 12; c++)
@@ -195,7 +203,8 @@ static int op_table(FILE *out, const struct nv_tan *t, enum nv_format f)
 	for (unsigned op = 0; op < NV_TAN_NOPS; op++) {
 		const struct nv_tan_op *o = &t->op[op];
 
-		if (op == NV_TAN_ALL ? nops < 2 : !o->records)
+		/* "all": every operation's IOs, shown when several operations are */
+		if (op == NV_TAN_ALL ? nops < 2 : !o->records || !nv_traces_op_shown(ts, op))
 			continue;
 		nv_grid_set(&g, row, 0, op == NV_TAN_ALL ? "all" : nvt_op_name(op));
 		snprintf(buf, sizeof(buf), "%" PRIu64, o->records);
@@ -221,19 +230,27 @@ static int op_table(FILE *out, const struct nv_tan *t, enum nv_format f)
 	return 0;
 }
 
-static int qd_table(FILE *out, const struct nv_tan *t, enum nv_format f)
+static int qd_table(FILE *out, const struct nv_traceset *ts, const struct nv_tan *t,
+		    enum nv_format f)
 {
 	static const char *const head[] = { "op", "qd", "IOs", "mean", "p50", "p99", "p99.9", "max" };
+	size_t rows = 0, r = 0;
 	struct nv_grid g;
 	char buf[64];
 
-	if (nv_grid_init(&g, t->nqd + 1, 8))
+	for (size_t i = 0; i < t->nqd; i++)
+		rows += nv_traces_op_shown(ts, t->qd[i].op);
+	if (nv_grid_init(&g, rows + 1, 8))
 		return -ENOMEM;
 	for (unsigned c = 0; c < 8; c++)
 		nv_grid_set(&g, 0, c, head[c]);
-	for (size_t i = 0; i < t->nqd; i++) {
-		const struct nv_tan_qd *q = &t->qd[i];
+	for (size_t k = 0; k < t->nqd; k++) {
+		const struct nv_tan_qd *q = &t->qd[k];
+		size_t i = r;
 
+		if (!nv_traces_op_shown(ts, q->op))
+			continue;
+		r++;
 		nv_grid_set(&g, i + 1, 0, nvt_op_name(q->op));
 		if (q->qd_lo == q->qd_hi)
 			snprintf(buf, sizeof(buf), "%u", q->qd_lo);
@@ -289,13 +306,13 @@ int nv_tracereport_print(FILE *out, const struct nv_traceset *ts,
 			fprintf(out, "No IOs.\n\n");
 			continue;
 		}
-		if (op_table(out, t, f) < 0)
+		if (op_table(out, ts, t, f) < 0)
 			goto nomem;
 		fprintf(out, md ? "\nLatency by queue depth at submission (IOs in flight, this one "
 			"included):\n\n" : "\nLatency by queue depth at submission:\n");
-		if (qd_table(out, t, f) < 0)
+		if (qd_table(out, ts, t, f) < 0)
 			goto nomem;
-		nv_tan_describe(t, text, 16384);
+		nv_tan_describe(t, ts, text, 16384);
 		fprintf(out, md ? "\nBehaviour over time (%g s intervals, t = 0 at the first "
 			"submission):\n\n%s\n" : "\nBehaviour over time (%g s intervals):\n%s\n",
 			(double)t->interval_ns / 1e9, text);

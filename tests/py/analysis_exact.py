@@ -1,6 +1,6 @@
 """analysis.sh: nvanalyze's exact latencies (report JSON, run labels a and
-b) equal Python's over the dumps of the runs' traces, and fio's binned
-values lie within half a bin (plus the clock offset) of them.
+b) equal Python's over the dumps of the runs' traces, and none exceeds
+fio's binned value by more than half of fio's bin.
 
     analysis_exact.py REPORT.json A.csv B.csv   prints "ok LABEL OP n=N" per
 operation checked, the mismatches otherwise (exit 1)
@@ -41,20 +41,19 @@ for label, path in csvs.items():
         for key, want in (("clat_mean_ns", mean), ("clat_stdev_ns", sd)):
             if abs(side[key] - want) > 1e-6 * want:
                 print("MISMATCH %s %s %s: %s vs %s" % (label, op, key, side[key], want)); bad += 1
-        # fio's binned values: within half a bin (<= 0.78%) of the exact
-        # value, plus the offset between fio's and the engine's clock
-        # readings (fio reads the clock around the engine's calls, so every
-        # IO differs by a little, more under load): twice the difference of
-        # the means + 0.5% of the value + 0.5 us.  Only percentiles with at
-        # least 100 IOs above them: a rarer one is a single IO, whose two
-        # clock readings may be a scheduler preemption apart.
+        # fio's binned values against the exact ones, what holds whatever
+        # the load (docs/analysis.md, "Exact vs fio"): every IO's trace
+        # latency is at most fio's clat of it (both read CLOCK_MONOTONIC:
+        # fio with clocksource=clock_gettime, the traces with
+        # nv_trace_clock=clock_gettime; fio reads its clock before the
+        # engine's at submission and after it at completion), so each exact
+        # percentile is at most fio's true one, which lies within half a bin
+        # (<= 0.78%) of the value fio prints.  How much larger fio's are
+        # depends on preemption and is not bounded.
         for (key, _), p in zip(checks[:-1], exp.values()):
-            if n * (100 - p) / 100 < 100:
-                continue
             fio, ex = side[key + "_fio"], side[key]
-            off = abs(side["clat_mean_ns_fio"] - mean) * 2 + 0.005 * ex + 500
-            if abs(fio - ex) > fio_half_width(fio) + off:
-                print("FIO-BIN %s %s %s: fio %s exact %s (half bin %s, offset %s)" %
-                      (label, op, key, fio, ex, fio_half_width(fio), off)); bad += 1
+            if not 0 < ex <= fio + fio_half_width(fio) + 1:
+                print("FIO-BIN %s %s %s: fio %s exact %s (half bin %s)" %
+                      (label, op, key, fio, ex, fio_half_width(fio))); bad += 1
         print("ok %s %s n=%d" % (label, op, n))
 sys.exit(1 if bad else 0)

@@ -206,6 +206,17 @@ TEST(formatting)
 	CHECK_STR(buf, "49.781863");
 	nv_fmt_exact(buf, sizeof(buf), 1.0 / 3);
 	CHECK(strtod(buf, NULL) == 1.0 / 3);
+	/* CSV: one plain decimal format, exact, never an exponent */
+	nv_fmt_decimal(buf, sizeof(buf), 880640);
+	CHECK_STR(buf, "880640");
+	nv_fmt_decimal(buf, sizeof(buf), 4554752);
+	CHECK_STR(buf, "4554752");
+	nv_fmt_decimal(buf, sizeof(buf), 1.5e-7);
+	CHECK_STR(buf, "0.00000015");
+	nv_fmt_decimal(buf, sizeof(buf), -12.5);
+	CHECK_STR(buf, "-12.5");
+	nv_fmt_decimal(buf, sizeof(buf), 1e22);
+	CHECK_STR(buf, "10000000000000000000000");
 }
 
 TEST(cli_numbers)

@@ -301,7 +301,7 @@ TEST(spikes_qd1)
 		}
 	CHECK_EQ_U64(cnt, 1);
 	CHECK_EQ_U64(t.nspikes, 11);	/* 10 single ones, 1 episode */
-	nv_tan_describe(&t, text, sizeof(text));
+	nv_tan_describe(&t, NULL, text, sizeof(text));
 	CHECK(strstr(text, "20x the median interval p99.9") != NULL);
 	CHECK(strstr(text, "1 episode: at ") != NULL);
 	CHECK(strstr(text, "10 isolated slow IOs, worst 5.00 ms") != NULL);

@@ -1,0 +1,228 @@
+/*
+ * trace_json.c - the trace sections as JSON (trace_json.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analyze/report/render.h"
+#include "analyze/report/trace_json.h"
+#include "analyze/report/trace_sections.h"
+
+static void jset(json_t *o, const char *key, json_t *v)
+{
+	json_object_set_new(o, key, v ? v : json_null());
+}
+
+static json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* Exact latency summary in ns: {"n", "mean_ns", "p50_ns" ..., "max_ns"}. */
+static json_t *lat_json(const struct nv_latsum *l)
+{
+	json_t *o = json_object();
+	char key[64];
+
+	jset(o, "ios", jint(l->n));
+	jset(o, "mean_ns", json_real(l->mean));
+	jset(o, "stdev_ns", json_real(l->stdev));
+	jset(o, "min_ns", jint(l->min));
+	for (unsigned i = 0; i < NV_PCT_NR; i++) {
+		snprintf(key, sizeof(key), "%s_ns", nv_pcts[i].name);
+		jset(o, key, jint(l->pct[i]));
+	}
+	jset(o, "max_ns", jint(l->max));
+	return o;
+}
+
+/* Per operation shown (and "all" with several): IOs, errors, rates, latency. */
+static json_t *ops_json(const struct nv_traceset *ts, const struct nv_tan *t)
+{
+	double span = (double)t->span_ns / 1e9;
+	json_t *arr = json_array();
+	unsigned shown = 0;
+
+	for (unsigned op = 0; op < NVT_OP__MAX; op++)
+		shown += t->op[op].records && nv_traces_op_shown(ts, op);
+	for (unsigned op = 0; op < NV_TAN_NOPS; op++) {
+		const struct nv_tan_op *o = &t->op[op];
+		json_t *x;
+
+		if (op == NV_TAN_ALL ? shown < 2 : !o->records || !nv_traces_op_shown(ts, op))
+			continue;
+		x = json_object();
+		jset(x, "op", json_string(op == NV_TAN_ALL ? "all" : nvt_op_name(op)));
+		jset(x, "ios", jint(o->records));
+		jset(x, "errors", jint(o->errors));
+		jset(x, "bytes", jint(o->bytes));
+		jset(x, "iops", json_real(span > 0 ? (double)o->records / span : 0));
+		jset(x, "MB_per_s", json_real(span > 0 ? (double)o->bytes / 1e6 / span : 0));
+		jset(x, "latency", lat_json(&o->lat));
+		json_array_append_new(arr, x);
+	}
+	return arr;
+}
+
+static json_t *qd_json(const struct nv_traceset *ts, const struct nv_tan *t)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < t->nqd; i++) {
+		const struct nv_tan_qd *q = &t->qd[i];
+		json_t *x;
+
+		if (!nv_traces_op_shown(ts, q->op))
+			continue;
+		x = json_object();
+		jset(x, "op", json_string(nvt_op_name(q->op)));
+		jset(x, "qd_min", jint(q->qd_lo));
+		jset(x, "qd_max", jint(q->qd_hi));
+		jset(x, "latency", lat_json(&q->lat));
+		json_array_append_new(arr, x);
+	}
+	return arr;
+}
+
+/* The throughput rule's outcome: "too_short", "throttling" or "steady". */
+static json_t *tput_json(const struct nv_tan *t, const struct nv_tan_find *f)
+{
+	double iv = (double)t->interval_ns / 1e9;
+	json_t *o = json_object();
+
+	jset(o, "full_intervals", jint(f->nfull));
+	jset(o, "median_MB_per_s", json_real(f->median_mbps));
+	if (f->nfull < NV_FIND_MIN_INTERVALS) {
+		jset(o, "verdict", json_string("too_short"));
+		jset(o, "intervals_needed", jint(NV_FIND_MIN_INTERVALS));
+		return o;
+	}
+	jset(o, "verdict", json_string(f->step.found ? "throttling" : "steady"));
+	jset(o, "peak_MB_per_s", json_real(f->step.peak));
+	jset(o, "peak_at_s", json_real((double)f->step.peak_at * iv));
+	if (f->step.found) {
+		jset(o, "before_MB_per_s", json_real(f->step.before));
+		jset(o, "after_MB_per_s", json_real(f->step.after));
+		jset(o, "at_s", json_real((double)f->step.at * iv));
+	}
+	return o;
+}
+
+static json_t *warmup_json(const struct nv_tan *t, const struct nv_tan_find *f)
+{
+	json_t *o = json_object();
+
+	jset(o, "found", json_boolean(f->warm.found));
+	if (f->warm.found) {
+		jset(o, "end_s", json_real((double)f->warm.end * (double)t->interval_ns / 1e9));
+		jset(o, "during_MB_per_s", json_real(f->warm.during));
+		jset(o, "steady_MB_per_s", json_real(f->warm.steady));
+	}
+	return o;
+}
+
+/* One operation's episodes and isolated slow IOs. */
+static json_t *spikes_op_json(const struct nv_tan *t, unsigned op)
+{
+	json_t *o = json_object(), *eps = json_array();
+	uint64_t single = 0, worst = 0;
+	double worst_at = 0;
+
+	jset(o, "op", json_string(nvt_op_name(op)));
+	jset(o, "threshold_ns", jint(t->spike_threshold_ns[op]));
+	jset(o, "factor", json_real(t->spike_factor));
+	for (size_t i = 0; i < t->nspikes; i++) {
+		const struct nv_tan_spike *s = &t->spikes[i];
+		json_t *e;
+
+		if (s->op != op)
+			continue;
+		if (!nv_tan_spike_is_episode(s)) {
+			single++;
+			if (s->worst_ns > worst) {
+				worst = s->worst_ns;
+				worst_at = (double)s->start_ns / 1e9;
+			}
+			continue;
+		}
+		e = json_object();
+		jset(e, "start_s", json_real((double)s->start_ns / 1e9));
+		jset(e, "length_s", json_real((double)(s->end_ns - s->start_ns) / 1e9));
+		jset(e, "worst_ns", jint(s->worst_ns));
+		jset(e, "slow_ios", jint(s->slow_ios));
+		json_array_append_new(eps, e);
+	}
+	jset(o, "episodes", eps);
+	jset(o, "isolated_slow_ios", jint(single));
+	jset(o, "isolated_worst_ns", single ? jint(worst) : NULL);
+	jset(o, "isolated_worst_at_s", single ? json_real(worst_at) : NULL);
+	return o;
+}
+
+/* The findings: numbers, and the lines of text the other formats print. */
+static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *t)
+{
+	json_t *o = json_object(), *sp = json_array(), *lines = json_array();
+	struct nv_tan_find f;
+	char *text = malloc(16384);
+
+	nv_tan_find(t, &f);
+	jset(o, "interval_s", json_real((double)t->interval_ns / 1e9));
+	jset(o, "throughput", tput_json(t, &f));
+	jset(o, "warmup", warmup_json(t, &f));
+	for (unsigned op = 0; op < NVT_OP__MAX; op++)
+		if (t->series[op] && t->spike_threshold_ns[op] && nv_traces_op_shown(ts, op))
+			json_array_append_new(sp, spikes_op_json(t, op));
+	jset(o, "spikes", sp);
+	if (text) {
+		nv_tan_describe(t, ts, text, 16384);
+		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
+			json_array_append_new(lines, json_string(l[0] == '-' && l[1] == ' ' ? l + 2 : l));
+	}
+	free(text);
+	jset(o, "text", lines);
+	return o;
+}
+
+static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobtraces *e,
+			  const char *run_label)
+{
+	const struct nv_tan *t = &e->tan;
+	json_t *o = json_object(), *paths = json_array();
+
+	jset(o, "job", json_string(e->run->jobs[e->job].key));
+	jset(o, "run", json_string(run_label));
+	for (size_t k = 0; k < e->npaths; k++)
+		json_array_append_new(paths, json_string(e->paths[k]));
+	jset(o, "trace_files", paths);
+	jset(o, "ios", jint(t->records));
+	jset(o, "ramp_time_s", t->ramp_ns ? json_real((double)t->ramp_ns / 1e9) : NULL);
+	jset(o, "ramp_ios_left_out", jint(t->ramp_records));
+	jset(o, "span_s", json_real((double)t->span_ns / 1e9));
+	jset(o, "passes", jint(t->passes));
+	jset(o, "operations", ops_json(ts, t));
+	jset(o, "queue_depth", qd_json(ts, t));
+	jset(o, "findings", t->records ? findings_json(ts, t) : NULL);
+	return o;
+}
+
+int nv_tracereport_json(FILE *out, const struct nv_report *r, const struct nv_traceset *ts,
+			const char *(*label)(const struct nv_run *run, void *arg), void *arg)
+{
+	json_t *arr = json_array();
+	int ret;
+
+	if (!arr)
+		return -ENOMEM;
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->jt[i].analyzed)
+			json_array_append_new(arr, entry_json(ts, &ts->jt[i], label(ts->jt[i].run, arg)));
+	ret = nv_render_json_with(out, r, arr);
+	if (!ret && (fflush(out) || ferror(out)))
+		ret = -EIO;
+	return ret;
+}

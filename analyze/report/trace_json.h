@@ -1,0 +1,25 @@
+/*
+ * trace_json.h - the trace sections for programs: `--format json` and
+ * tables.json get a "traces" array, one object per traced job and run:
+ * the IOs (and ramp IOs left out), the exact latency per operation and
+ * queue depth, and the findings over time as numbers (throughput level or
+ * throttling step, warm-up, spike episodes and isolated slow IOs) beside
+ * their text.  Times in s from t = 0, latencies in ns, rates in MB/s
+ * (10^6 bytes/s) and IO/s, as the keys say.
+ */
+#ifndef NV_ANALYZE_TRACE_JSON_H
+#define NV_ANALYZE_TRACE_JSON_H
+
+#include <stdio.h>
+
+#include "analyze/input/jobtraces.h"
+#include "analyze/report/model.h"
+
+/*
+ * Print r as JSON (render_json.c) with the "traces" array of ts.
+ * Return: 0, -ENOMEM, or -EIO if the stream failed.
+ */
+int nv_tracereport_json(FILE *out, const struct nv_report *r, const struct nv_traceset *ts,
+			const char *(*label)(const struct nv_run *run, void *arg), void *arg);
+
+#endif
