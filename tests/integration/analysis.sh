@@ -51,11 +51,12 @@ fi
 mkdir -p "$T/ta" "$T/tb"
 nvfio --name=job --filename="$T/file" --size=32M --rw=randread --bs=4k --iodepth=8 \
 	--runtime=2 --time_based --nv_trace="$T/ta" --output-format=json+ \
-	--clocksource=clock_gettime >"$T/a.json" 2>"$T/a.err" ||
+	--clocksource=clock_gettime --nv_trace_clock=clock_gettime >"$T/a.json" 2>"$T/a.err" ||
 	fail fio_a "$(tail -n 3 "$T/a.err")"
 nvfio --name=job --filename="$T/file" --size=32M --rw=randrw --rwmixread=70 --bs=4k --iodepth=4 \
 	--numjobs=2 --group_reporting --runtime=2 --time_based --nv_trace="$T/tb" \
-	--output-format=json+ --clocksource=clock_gettime >"$T/b.json" 2>"$T/b.err" ||
+	--output-format=json+ --clocksource=clock_gettime --nv_trace_clock=clock_gettime \
+	>"$T/b.json" 2>"$T/b.err" ||
 	fail fio_b "$(tail -n 3 "$T/b.err")"
 ls "$T"/tb/job.*.nvt | wc -l | grep -qx 2 && pass two_thread_traces || fail two_thread_traces "$(ls "$T/tb")"
 

@@ -2,7 +2,9 @@
 TRACE.csv) against fio's JSON (jobs summed per direction, flushes against
 sync lat N) and, IO by IO, against fio's per-IO clat log of the same thread
 (DIR/lat_clat.THREAD.log): the same IOs in the same order, each trace
-latency above 0 and at most fio's clat.
+latency above 0 and at most fio's clat (with the TSC trace clock, plus
+twice its footer's clock.tsc_max_seen_err_ns and 500 ppm: TRACE.stat is
+`nvanalyze stat` of it).
 
     engine_trace_compare.py DIR FIO.json   prints "ok" or the problems
 """
@@ -22,6 +24,12 @@ for tr in sorted(glob.glob(os.path.join(d, '*.nvt'))):
     thread = re.search(r'\.(\d+)\.nvt$', tr).group(1)
     log = os.path.join(d, 'lat_clat.%s.log' % thread)
     fio = [[int(x) for x in l.split(',')[:5]] for l in open(log) if l.strip()]
+    # the TSC trace clock: within clock.tsc_max_seen_err_ns of CLOCK_MONOTONIC
+    # at a resync, at most 500 ppm of drift between (docs/trace-format.md)
+    st = open(tr + '.stat').read()
+    tsc = 'clock.source = tsc' in st
+    m = re.search(r'clock.tsc_max_seen_err_ns = (\d+)', st)
+    err_ns = int(m.group(1)) if tsc and m else 0
     mine = [r for r in rows if r['op'] in ops]
     if len(mine) != len(fio):
         problems.append('%s: %d IOs, fio logged %d' % (tr, len(mine), len(fio)))
@@ -30,7 +38,8 @@ for tr in sorted(glob.glob(os.path.join(d, '*.nvt'))):
     for i, (r, (_, clat, ddir, bs, off)) in enumerate(zip(mine, fio)):
         lat = int(r['lat_ns'])
         same = (ops[r['op']], int(r['length']), int(r['offset'])) == (ddir, bs, off)
-        if not same or not 0 < lat <= clat:
+        tol = 2 * err_ns + 5e-4 * clat if tsc else 0
+        if not same or not 0 < lat <= clat + tol:
             if not bad:
                 problems.append('%s IO %d: trace %s %s+%s %d ns, fio ddir %d %d+%d clat %d ns'
                                 % (tr, i, r['op'], r['offset'], r['length'], lat, ddir, off, bs,
