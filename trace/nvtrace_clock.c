@@ -75,7 +75,7 @@ int nvt_tsc_resync(struct nvt_tsc *c, uint64_t t, uint64_t ns)
 		return -ERANGE;
 	interval = c->interval * 2 < c->max_interval ? c->interval * 2 : c->max_interval;
 	/* err ns over the next interval, in slope units; at most NVT_TSC_MAX_SLEW_PPM of rate */
-	slew = (int64_t)(((__int128)err << NVT_TSC_SHIFT) / (__int128)interval);
+	slew = (int64_t)((__int128)err * ((__int128)1 << NVT_TSC_SHIFT) / (__int128)interval);
 	lim = (int64_t)(rate / 1000000 * NVT_TSC_MAX_SLEW_PPM);
 	if (slew > lim)
 		slew = lim;
