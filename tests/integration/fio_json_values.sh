@@ -15,10 +15,11 @@ if [ -d "$fixtures" ]; then
 else
 	skip fixtures "no $fixtures"
 fi
-files+=("$TOP"/tests/data/fio-json/*.json)
+files+=("$TOP"/tests/data/fio-json/*.json "$TOP"/tests/data/fio-json/fio-3.41/*.json)
 
 for f in "${files[@]}"; do
 	name=$(basename "$f" .json)
+	case $f in */fio-json/fio-*/*) name=$(basename "$(dirname "$f")")-$name;; esac # other fio versions
 	for lat in clat lat; do
 		if ! "$NVANALYZE" --format json --lat "$lat" "$f" >"$T/$name.$lat.json" 2>"$T/$name.err"; then
 			# --lat asks for a statistic; fio 2.x files or idle jobs may lack it

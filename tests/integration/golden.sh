@@ -85,6 +85,10 @@ golden fixture-unmatched "$X/fio-plot__deleteme-4k_randread-1-1.json" \
 
 # Generated outputs.
 golden two-runs "$D/uring-run1.json" "$D/psync-run1.json"
+# fio 3.41's JSON (tests/data/fio-json/fio-3.41, generate.sh with that fio)
+golden fio341-two-runs "$D/fio-3.41/uring-run1.json" "$D/fio-3.41/psync-run1.json"
+golden fio341-jsonplus "$D/fio-3.41/null-randrw-jsonplus.json"
+golden fio333-vs-fio341 -l fio-3.33 "$D/uring-run1.json" -l fio-3.41 "$D/fio-3.41/uring-run1.json"
 golden labels-interleaved -l io_uring "$D/uring-run1.json" -l psync "$D/psync-run1.json"
 golden two-runs-baseline-first --baseline 1 --lat lat "$D/uring-run1.json" "$D/psync-run1.json"
 golden repeats-text --format text -l io_uring -l psync \
