@@ -17,8 +17,13 @@
 # here at all (the reason is printed as "boot: skip: WHY"); 1 when the boot
 # failed or hung (the console log tail is printed; the log is DIR/console.log).
 #
-# Environment: TOP (repo root), NVENGINE_SO, NVANALYZE, TESTTMP, and
-# NVVM_ACCEL (default tcg), NVVM_MEM (1G), NVVM_SMP (2), NVVM_BUILD
+# Environment: TOP (repo root), NVENGINE_SO, NVANALYZE, TESTTMP, FIO (the fio
+# binary the guest runs as /usr/bin/fio, default fio on PATH), and
+# NVVM_KERNEL_SUITE (the Debian suite whose cloud kernel boots: bullseye 5.10,
+# bookworm 6.1, trixie 6.12; default: the host's own apt sources),
+# NVVM_TIMEOUT_SCALE (whole number, default 1: multiplies the boot's and every
+# case's timeout, for a machine busy with other work), NVVM_ACCEL
+# (default tcg), NVVM_MEM (1G), NVVM_SMP (2), NVVM_BUILD
 # (build/vm: kernel and base initramfs cache), NVVM_NS_MB (namespace size
 # scale, default 128), NVVM_RESULTS_MB (512).
 set -euo pipefail
@@ -33,6 +38,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${NVVM_SMP:=2}"
 : "${NVVM_NS_MB:=128}"
 : "${NVVM_RESULTS_MB:=512}"
+: "${NVVM_KERNEL_SUITE:=}"
+: "${NVVM_TIMEOUT_SCALE:=1}"
+: "${FIO:=fio}"
 KERNEL_META=linux-image-cloud-amd64
 
 cases=$here/cases
@@ -60,6 +68,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$out" ] || { echo "boot: --out DIR is required" >&2; exit 2; }
+case $NVVM_TIMEOUT_SCALE in ''|*[!0-9]*|0) echo "boot: NVVM_TIMEOUT_SCALE=$NVVM_TIMEOUT_SCALE: want a whole number >= 1" >&2; exit 2;; esac
+timeout=$((timeout * NVVM_TIMEOUT_SCALE))
 for x in "${extras[@]+"${extras[@]}"}"; do
 	[ -e "$x" ] || { echo "boot: --extra $x: no such file or directory" >&2; exit 2; }
 done
@@ -91,30 +101,44 @@ ensure_qemu() {
 		skip "this QEMU has no nvme-ns device with metadata (need QEMU >= 6.1)"
 }
 
+# apt_k CMD ARGS...: apt-get or apt-cache for the kernel's suite: the host's
+# own sources, or NVVM_KERNEL_SUITE's through tools/apt-suite.sh (private
+# package lists in build/apt; /etc/apt is not changed).
+apt_k() {
+	if [ -n "$NVVM_KERNEL_SUITE" ]; then
+		"$TOP/tools/apt-suite.sh" "$NVVM_KERNEL_SUITE" "$@"
+	else
+		"$@"
+	fi
+}
+
 # ensure_kernel: sets KERNEL (vmlinuz) and KMODDIR (its modules) from the
-# image package linux-image-cloud-amd64 depends on, downloaded with
-# `apt-get download` and unpacked with dpkg -x into $NVVM_BUILD/kernel/PKG;
-# a previous unpack is reused.  Nothing is installed on the host.
+# image package linux-image-cloud-amd64 depends on (in NVVM_KERNEL_SUITE, or
+# the host's suite), downloaded with `apt-get download` and unpacked with
+# dpkg -x into $NVVM_BUILD/kernel/PKG; a previous unpack is reused.  Nothing
+# is installed on the host.
 ensure_kernel() {
-	local pkg deb dir
-	pkg=$(apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
-	if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ] && ! ls -d "$NVVM_BUILD"/kernel/linux-image-* >/dev/null 2>&1; then
+	local pkg deb dir memo=$NVVM_BUILD/kernel/suite-${NVVM_KERNEL_SUITE:-host}
+	pkg=$(apt_k apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
+	if [ -z "$pkg" ] && [ -z "$NVVM_KERNEL_SUITE" ] && [ "$(id -u)" -eq 0 ] && ! [ -f "$memo" ]; then
 		# A fresh machine may have no package lists yet.
 		apt-get update -qq >/dev/null 2>&1 || true
 		pkg=$(apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
 	fi
 	if [ -z "$pkg" ]; then
-		# No apt metadata: reuse whatever was unpacked before.
-		dir=$(ls -d "$NVVM_BUILD"/kernel/linux-image-* 2>/dev/null | tail -n 1) || true
-		[ -n "$dir" ] || skip "cannot resolve $KERNEL_META with apt-cache (run apt-get update) and no kernel cached in $NVVM_BUILD/kernel"
-		pkg=$(basename "$dir")
+		# No apt metadata: reuse the kernel this suite had before.
+		pkg=$(cat "$memo" 2>/dev/null) || true
+		[ -n "$pkg" ] && [ -f "$NVVM_BUILD/kernel/$pkg/.unpacked" ] ||
+			skip "cannot resolve $KERNEL_META${NVVM_KERNEL_SUITE:+ in $NVVM_KERNEL_SUITE} with apt-cache (run apt-get update) and no kernel cached in $NVVM_BUILD/kernel"
 	fi
+	mkdir -p "$NVVM_BUILD/kernel"
+	echo "$pkg" >"$memo"
 	dir=$NVVM_BUILD/kernel/$pkg
 	if ! [ -f "$dir/.unpacked" ]; then
 		log "fetching kernel $pkg"
 		rm -rf "$dir" && mkdir -p "$dir/deb"
 		chmod 777 "$dir/deb" # apt's _apt user downloads into it
-		if (cd "$dir/deb" && apt-get download "$pkg" >/dev/null 2>"$dir/download.log"); then
+		if (cd "$dir/deb" && apt_k apt-get download "$pkg" >/dev/null 2>"$dir/download.log"); then
 			deb=$(ls "$dir"/deb/*.deb)
 			dpkg -x "$deb" "$dir/root" || die "dpkg -x $deb failed"
 			rm -f "$deb"
@@ -134,7 +158,8 @@ ensure_kernel() {
 	fi
 	KERNEL=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | head -n 1)
 	KCONFIG=$(ls "$dir"/root/boot/config-* 2>/dev/null | head -n 1)
-	KMODDIR=$(ls -d "$dir"/root/lib/modules/* 2>/dev/null | head -n 1)
+	# trixie's packages put the modules under /usr/lib (merged /usr)
+	KMODDIR=$(ls -d "$dir"/root/lib/modules/* "$dir"/root/usr/lib/modules/* 2>/dev/null | head -n 1) || true
 	[ -n "$KERNEL" ] || skip "no vmlinuz in $pkg"
 	[ -n "$KCONFIG" ] || die "no config file in $pkg; cannot tell whether NVMe is built in"
 }
@@ -156,7 +181,7 @@ add_ldd() {
 		fi
 		for lib in $(awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' <<<"$out"); do
 			[ -e "$root$lib" ] && continue
-			grep -qxF "$lib" "$NVVM_BUILD/base.libs" 2>/dev/null && continue
+			grep -qxF "$lib" "$BASE.libs" 2>/dev/null && continue
 			mkdir -p "$root$(dirname "$lib")"
 			cp -L "$lib" "$root$lib"
 			echo "$(dirname "$lib")" >>"$root/.libdirs"
@@ -200,19 +225,20 @@ make_cpio() {
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$2"
 }
 
-# ensure_base: $NVVM_BUILD/base.cpio with busybox, fio, their libraries and
-# the kernel modules (if any); rebuilt when fio, busybox, the kernel or this
-# script change.
+# ensure_base: $BASE.cpio ($NVVM_BUILD/base-KERNEL) with busybox, fio ($FIO),
+# their libraries and the kernel modules (if any); one per kernel, rebuilt
+# when fio, busybox, the kernel or this script change.
 ensure_base() {
 	local stamp root a fio
-	fio=$(command -v fio) || skip "fio not installed"
+	fio=$(command -v "$FIO") || skip "fio not installed ($FIO)"
+	BASE=$NVVM_BUILD/base-$(basename "$KERNEL")
 	stamp=$(cat "$fio" /bin/busybox "$KERNEL" "$0" | md5sum | cut -d' ' -f1)
-	if [ -f "$NVVM_BUILD/base.cpio" ] && [ "$(cat "$NVVM_BUILD/base.stamp" 2>/dev/null)" = "$stamp" ]; then
+	if [ -f "$BASE.cpio" ] && [ "$(cat "$BASE.stamp" 2>/dev/null)" = "$stamp" ]; then
 		return 0
 	fi
 	log "building base initramfs (busybox, fio and libraries)"
 	root=$NVVM_BUILD/base-root
-	rm -rf "$root" "$NVVM_BUILD/base.libs"
+	rm -rf "$root" "$BASE.libs"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,results,vm,nv,extra}
 	cp /bin/busybox "$root/bin/busybox"
 	for a in $(/bin/busybox --list); do
@@ -223,12 +249,12 @@ ensure_base() {
 	kernel_modules "$root"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
-	sort -u "$root/.libdirs" >"$NVVM_BUILD/base.libdirs"
+	sort -u "$root/.libdirs" >"$BASE.libdirs"
 	rm "$root/.libdirs"
-	make_cpio "$root" "$NVVM_BUILD/base.cpio.tmp"
-	mv "$NVVM_BUILD/base.cpio.tmp" "$NVVM_BUILD/base.cpio"
-	(cd "$root" && find . -name '*.so*' | sed 's/^\.//') >"$NVVM_BUILD/base.libs"
-	echo "$stamp" >"$NVVM_BUILD/base.stamp"
+	make_cpio "$root" "$BASE.cpio.tmp"
+	mv "$BASE.cpio.tmp" "$BASE.cpio"
+	(cd "$root" && find . -name '*.so*' | sed 's/^\.//') >"$BASE.libs"
+	echo "$stamp" >"$BASE.stamp"
 	rm -rf "$root"
 }
 
@@ -256,11 +282,12 @@ make_boot_cpio() {
 	for x in "${extras[@]+"${extras[@]}"}"; do
 		cp -rL "$x" "$root/extra/"
 	done
-	cat "$NVVM_BUILD/base.libdirs" "$root/.libdirs" 2>/dev/null | sort -u | tr '\n' ':' |
+	cat "$BASE.libdirs" "$root/.libdirs" 2>/dev/null | sort -u | tr '\n' ':' |
 		sed 's/:$//' >"$root/vm/libpath"
 	rm -f "$root/.libdirs"
 	{
 		echo "CASE_TIMEOUT=$case_timeout"
+		echo "TIMEOUT_SCALE=$NVVM_TIMEOUT_SCALE"
 		echo "NS_COUNT=$(echo "$NAMESPACES" | wc -l)"
 	} >"$root/vm/boot.conf"
 	make_cpio "$root" "$1"
@@ -302,7 +329,7 @@ main() {
 	out=$(cd "$out" && pwd)
 	make_boot_cpio "$work/boot.cpio"
 	initrd=$work/initrd.cpio
-	cat "$NVVM_BUILD/base.cpio" "$work/boot.cpio" >"$initrd"
+	cat "$BASE.cpio" "$work/boot.cpio" >"$initrd"
 	flock -u 9
 	make_images
 

@@ -19,7 +19,7 @@ export TOP TESTTMP NVVM_BUILD
 # The boot writes into this run's own TESTTMP (other engineers' runs may boot
 # at the same time); the finished results are then copied to build/vm/results
 # (the default engine) or next to a non-default $NVENGINE_SO (make asan:
-# build/asan/vm-results), and the lines name that copy.
+# build/asan/vm-results) or to $NVVM_KEEP, and the lines name that copy.
 : "${NVENGINE_SO:=$TOP/libnvengine.so}"
 # make asan: the guest's uninstrumented fio cannot load an ASan engine (the
 # engine cases would all skip), and the other cases test nothing of ours.
@@ -27,7 +27,9 @@ if ldd "$NVENGINE_SO" 2>/dev/null | grep -q 'libasan\.so'; then
 	echo "SKIP: vm (the engine is an ASan build: the guest's fio cannot load it; make check runs the VM cases)"
 	exit 0
 fi
-if [ "$NVENGINE_SO" -ef "$TOP/libnvengine.so" ] || ! [ -e "$NVENGINE_SO" ]; then
+if [ -n "${NVVM_KEEP:-}" ]; then
+	keep=$NVVM_KEEP # make compat: one per kernel
+elif [ "$NVENGINE_SO" -ef "$TOP/libnvengine.so" ] || ! [ -e "$NVENGINE_SO" ]; then
 	keep=$NVVM_BUILD/results
 else
 	keep=$(dirname "$NVENGINE_SO")/vm-results

@@ -76,3 +76,37 @@ engine_usable() {
 	fi
 	return 0
 }
+
+# kernel_at_least MAJOR MINOR: 0 when the guest kernel is MAJOR.MINOR or
+# newer.  NVMe generic char devices (/dev/ngXnY) came in 5.13, io_uring
+# passthrough (IORING_OP_URING_CMD) for them in 5.19.
+kernel_at_least() {
+	uname -r | awk -F. -v a="$1" -v b="$2" '{ exit !($1 > a || ($1 == a && $2 + 0 >= b)) }'
+}
+
+# no_passthru: 0 (and the reason on stdout) when the guest kernel has no
+# NVMe passthrough through io_uring; the cases then check the refusal
+# messages and the block path instead.
+no_passthru() {
+	kernel_at_least 5 19 && return 1
+	echo "kernel $(uname -r) has no IORING_OP_URING_CMD for /dev/ngXnY (Linux 5.19+)"
+	return 0
+}
+
+# expect_fail NAME PATTERN ARGS...: fio with ARGS must fail (not by a signal)
+# and print PATTERN; its output goes to $RESULTS/NAME.out.
+expect_fail() {
+	_n=$1 _p=$2
+	shift 2
+	fio "$@" >"$RESULTS/$_n.out" 2>&1
+	_st=$?
+	if [ $_st -eq 0 ]; then
+		fail "$_n" "fio exited 0"
+	elif [ $_st -ge 128 ]; then
+		fail "$_n" "fio died with signal $((_st - 128))"
+	elif grep -q -- "$_p" "$RESULTS/$_n.out"; then
+		pass "$_n"
+	else
+		fail "$_n" "no '$_p' in: $(tail_of "$RESULTS/$_n.out")"
+	fi
+}

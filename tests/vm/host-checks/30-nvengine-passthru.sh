@@ -15,6 +15,22 @@ ios() {
 	if [ "$out" = ok ]; then pass "$n-counts"; else fail "$n-counts" "$out"; fi
 }
 
+# A kernel without passthrough: the block path jobs and their trace.
+if [ -f "$VMRES/no-passthru" ]; then
+	ios blk-randrw-verify "J[0]['write']['total_ios'] + J[0]['read']['total_ios'] >= 2048"
+	ios blk-pi-randwrite-verify "J[0]['write']['total_ios'] == 1024 and J[0]['read']['total_ios'] == 1024"
+	t=$(ls "$VMRES"/trace-blk/*.nvt 2>/dev/null | head -n 1)
+	want=$(json_get "$VMRES/blk-randrw-verify.json" \
+		"j['jobs'][0]['read']['total_ios'] + j['jobs'][0]['write']['total_ios']" 2>/dev/null)
+	got=$("$NVANALYZE" dump "$t" 2>/dev/null | awk -F, 'NR > 1 && ($6 == "read" || $6 == "write")' | wc -l)
+	if [ -n "$t" ] && [ -n "$want" ] && [ "$got" = "$want" ]; then
+		pass blk-trace-counts
+	else
+		fail blk-trace-counts "trace ${t:-missing}: $got read/write records, fio total_ios ${want:-?}"
+	fi
+	exit 0
+fi
+
 for r in ns512 ns4k pi piext; do
 	ios "$r-randwrite-verify" 'jobs/0/write/total_ios==2048' 'jobs/0/read/total_ios==2048'
 	ios "$r-write-verify" 'jobs/0/write/total_ios==128' 'jobs/0/read/total_ios==128'
