@@ -1174,6 +1174,16 @@ static int nv_get_file_size(struct thread_data *td, struct fio_file *f)
 	return generic_get_file_size(td, f);
 }
 
+/*
+ * Built and tested against fio 3.33 (FIO_IOOPS_VERSION 31) and 3.41 (39):
+ * what the engine uses of fio's hooks and structures is the same in both.
+ * An older tree is refused here rather than failing later: untested, and
+ * fio bumps FIO_IOOPS_VERSION when it changes what engines share with it.
+ */
+#if FIO_IOOPS_VERSION < 31
+#error "nvengine needs the source of fio 3.33 or later (FIO_IOOPS_VERSION >= 31)"
+#endif
+
 /* fio finds the engine by this symbol name (dlsym "ioengine"). */
 struct ioengine_ops ioengine;
 struct ioengine_ops ioengine = {
