@@ -707,8 +707,9 @@ def section_loop(md, wd, meta, goals):
     md.append("|---|---|---|")
     md.append("| tracing on / off | {} | {} |".format(ratio_cell(p), ratio_cell(p99)))
     md.append("")
-    goal_row(goals, "QD 1 clat mean, tracing on vs off, direct-IO loop device", "<= 1.02x",
-             "{:.3f}x".format(p["ratio"]), p["ratio"] <= 1.02,
+    # within 2% either way: a traced run faster by more is noise, not a pass
+    goal_row(goals, "QD 1 clat mean, tracing on vs off, direct-IO loop device", "0.98x-1.02x",
+             "{:.3f}x".format(p["ratio"]), 0.98 <= p["ratio"] <= 1.02,
              "rounds {:.3f}-{:.3f}, n={}; p99 {:.3f}x".format(p["rmin"], p["rmax"], p["n"], p99["ratio"] or 0))
 
 
@@ -816,7 +817,7 @@ def report(wd, out_md, png):
                            ("engine RSS constant", "growth <= 1 MiB"),
                            ("tracing's CPU time, job thread", "<= 40 ns"),
                            ("tracing's CPU time, trace writer thread", "<= 40 ns"),
-                           ("QD 1 clat mean, tracing on vs off", "<= 1.02x")):
+                           ("QD 1 clat mean, tracing on vs off", "0.98x-1.02x")):
         if not any(g.startswith("| " + prefix) for g in goals):
             goal_row(goals, prefix, target, None, False, "section not run in this mode")
     made = write_chart(wd, chart, png)
