@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/common.h"
 
@@ -77,4 +78,22 @@ void nv_note_add(char ***notes, size_t *n, const char *fmt, ...)
 	}
 	*notes = nn;
 	(*notes)[(*n)++] = s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double *nv_sorted_copy(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (!s)
+		return NULL;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
 }

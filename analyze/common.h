@@ -44,4 +44,10 @@ extern const struct nv_pct_info nv_pcts[NV_PCT_NR];
  */
 void nv_pct_values(double v[NV_PCT_NR]);
 
+/*
+ * A sorted copy of v[0..n) (ascending; n >= 1), for medians and ranks.
+ * Return: the copy (the caller frees it), or NULL when out of memory.
+ */
+double *nv_sorted_copy(const double *v, size_t n);
+
 #endif

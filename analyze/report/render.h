@@ -49,4 +49,11 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces);
  */
 void nv_render_json_emit(FILE *out, const json_t *v, int depth);
 
+/*
+ * Set o[key] to v, or to null when v is NULL (a missing value); the
+ * reference to v is taken.
+ * Return: nothing.
+ */
+void nv_render_json_set(json_t *o, const char *key, json_t *v);
+
 #endif

@@ -92,7 +92,7 @@ static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metr
 		snprintf(buf, n, "%s", mi->key);
 }
 
-static void jset(json_t *o, const char *key, json_t *v)
+void nv_render_json_set(json_t *o, const char *key, json_t *v)
 {
 	json_object_set_new(o, key, v ? v : json_null());
 }
@@ -102,7 +102,7 @@ static void jset_suffix(json_t *o, const char *key, const char *suffix, json_t *
 	char buf[128];
 
 	snprintf(buf, sizeof(buf), "%s%s", key, suffix);
-	jset(o, buf, v);
+	nv_render_json_set(o, buf, v);
 }
 
 static json_t *jnum(bool have, double v)
@@ -134,13 +134,13 @@ static int json_trace_buckets(json_t *o, const struct nv_block *b, size_t s)
 	for (size_t i = 0; i <= ne; i++) {
 		json_t *e = json_object();
 
-		jset(e, "from_ns", json_integer(i ? (json_int_t)edges[i - 1] : 0));
-		jset(e, "to_ns", i < ne ? json_integer((json_int_t)edges[i]) : NULL);
-		jset(e, "ios", json_integer((json_int_t)cnt[i]));
-		jset(e, "share_pct", jnum(tot > 0, tot ? 100.0 * (double)cnt[i] / (double)tot : 0));
+		nv_render_json_set(e, "from_ns", json_integer(i ? (json_int_t)edges[i - 1] : 0));
+		nv_render_json_set(e, "to_ns", i < ne ? json_integer((json_int_t)edges[i]) : NULL);
+		nv_render_json_set(e, "ios", json_integer((json_int_t)cnt[i]));
+		nv_render_json_set(e, "share_pct", jnum(tot > 0, tot ? 100.0 * (double)cnt[i] / (double)tot : 0));
 		json_array_append_new(arr, e);
 	}
-	jset(o, "trace_latency_buckets", arr);
+	nv_render_json_set(o, "trace_latency_buckets", arr);
 	return 0;
 }
 
@@ -162,14 +162,14 @@ static int json_buckets(json_t *o, const struct nv_block *b, size_t s)
 	for (size_t i = 0; i < n; i++) {
 		json_t *e = json_object();
 
-		jset(e, "from_ns", json_real(bk[i].lo_ns));
-		jset(e, "to_ns", jnum(isfinite(bk[i].hi_ns), bk[i].hi_ns));
-		jset(e, "share_pct", jnum(bk[i].n > 0, bk[i].pct));
-		jset(e, "runs", json_integer((json_int_t)bk[i].n));
+		nv_render_json_set(e, "from_ns", json_real(bk[i].lo_ns));
+		nv_render_json_set(e, "to_ns", jnum(isfinite(bk[i].hi_ns), bk[i].hi_ns));
+		nv_render_json_set(e, "share_pct", jnum(bk[i].n > 0, bk[i].pct));
+		nv_render_json_set(e, "runs", json_integer((json_int_t)bk[i].n));
 		json_array_append_new(arr, e);
 	}
 	free(bk);
-	jset(o, "fio_latency_buckets", arr);
+	nv_render_json_set(o, "fio_latency_buckets", arr);
 	return json_trace_buckets(o, b, s);
 }
 
@@ -179,13 +179,13 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 	bool rep = r->sides[s].nruns > 1;
 	char key[96];
 
-	jset(o, "runs", json_integer((json_int_t)r->sides[s].nruns));
-	jset(o, "present", json_boolean(b->present[s]));
+	nv_render_json_set(o, "runs", json_integer((json_int_t)r->sides[s].nruns));
+	nv_render_json_set(o, "present", json_boolean(b->present[s]));
 	for (size_t k = 0; k < b->nrows; k++) {
 		const struct nv_cell *c = &b->rows[k].cells[s];
 
 		json_key(key, sizeof(key), b, b->rows[k].metric);
-		jset(o, key, jnum(c->n > 0, c->value));
+		nv_render_json_set(o, key, jnum(c->n > 0, c->value));
 		if (c->src == NV_SRC_EXACT) {
 			const struct nv_cell *f = b->rows[k].fio ? &b->rows[k].fio[s] : NULL;
 
@@ -251,22 +251,22 @@ static json_t *json_block(const struct nv_report *r, const struct nv_block *b)
 {
 	json_t *o = json_object(), *sides = json_object(), *chg = json_object();
 
-	jset(o, "job", json_string(b->key));
-	jset(o, "direction", json_string(nv_dir_name(b->dir)));
-	jset(o, "description", json_string(b->desc ? b->desc : ""));
-	jset(o, "latency", json_string(nv_latkind_name(b->lat)));
-	jset(o, "active", json_boolean(b->active));
-	jset(o, "error", json_integer(b->error));
+	nv_render_json_set(o, "job", json_string(b->key));
+	nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
+	nv_render_json_set(o, "description", json_string(b->desc ? b->desc : ""));
+	nv_render_json_set(o, "latency", json_string(nv_latkind_name(b->lat)));
+	nv_render_json_set(o, "active", json_boolean(b->active));
+	nv_render_json_set(o, "error", json_integer(b->error));
 	char key[200];
 
 	for (size_t s = 0; s < r->nsides; s++)
-		jset(sides, r->sides[s].label, json_side_values(r, b, s));
+		nv_render_json_set(sides, r->sides[s].label, json_side_values(r, b, s));
 	for (size_t p = 0; p < r->npairs; p++) {
 		pair_key(key, sizeof(key), r, p);
-		jset(chg, key, json_side_changes(b, p));
+		nv_render_json_set(chg, key, json_side_changes(b, p));
 	}
-	jset(o, "sides", sides);
-	jset(o, "changes", chg);
+	nv_render_json_set(o, "sides", sides);
+	nv_render_json_set(o, "changes", chg);
 	return o;
 }
 
@@ -291,12 +291,12 @@ static json_t *json_disks(const struct nv_report *r, const struct nv_side *side)
 		bool any = false;
 		double v;
 
-		jset(o, "name", json_string(names[i]));
+		nv_render_json_set(o, "name", json_string(names[i]));
 		for (unsigned f = 0; f < NV_DISK_NR; f++) {
 			size_t have = nv_side_disk(side, names[i], f, false, &v);
 
 			any |= have > 0;
-			jset(o, nv_disk_key(f), jnum(have > 0, v));
+			nv_render_json_set(o, nv_disk_key(f), jnum(have > 0, v));
 		}
 		for (unsigned f = 0; f < NV_DISK_NR; f++)
 			if (nv_side_disk(side, names[i], f, true, &v))
@@ -317,15 +317,15 @@ static json_t *json_sides(const struct nv_report *r)
 	for (size_t s = 0; s < r->nsides; s++) {
 		json_t *o = json_object(), *files = json_array(), *vers = json_array();
 
-		jset(o, "label", json_string(r->sides[s].label));
+		nv_render_json_set(o, "label", json_string(r->sides[s].label));
 		for (size_t k = 0; k < r->sides[s].nruns; k++) {
 			json_array_append_new(files, json_string(r->sides[s].runs[k].path));
 			json_array_append_new(vers, json_string(r->sides[s].runs[k].fio_version));
 		}
-		jset(o, "files", files);
-		jset(o, "fio_versions", vers);
-		jset(o, "price_usd_per_hour", jnum(r->sides[s].have_price, r->sides[s].price));
-		jset(o, "disk_util", json_disks(r, &r->sides[s]));
+		nv_render_json_set(o, "files", files);
+		nv_render_json_set(o, "fio_versions", vers);
+		nv_render_json_set(o, "price_usd_per_hour", jnum(r->sides[s].have_price, r->sides[s].price));
+		nv_render_json_set(o, "disk_util", json_disks(r, &r->sides[s]));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -353,16 +353,16 @@ static json_t *json_summary(const struct nv_report *r)
 		const struct nv_row *row = rows[i].row;
 		json_t *o = json_object(), *vals = json_object(), *chg = json_object();
 
-		jset(o, "job", json_string(b->key));
-		jset(o, "direction", json_string(nv_dir_name(b->dir)));
+		nv_render_json_set(o, "job", json_string(b->key));
+		nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
 		json_key(mkey, sizeof(mkey), b, row->metric);
 		for (size_t s = 0; s < r->nsides; s++)
-			jset(vals, r->sides[s].label, jnum(row->cells[s].n > 0, row->cells[s].value));
+			nv_render_json_set(vals, r->sides[s].label, jnum(row->cells[s].n > 0, row->cells[s].value));
 		for (size_t p = 0; p < r->npairs; p++) {
 			pair_key(key, sizeof(key), r, p);
-			jset(chg, key, jnum(row->pchg[p].have, row->pchg[p].pct));
+			nv_render_json_set(chg, key, jnum(row->pchg[p].have, row->pchg[p].pct));
 		}
-		jset(o, mkey, vals);
+		nv_render_json_set(o, mkey, vals);
 		jset_suffix(o, mkey, "_change_pct", chg);
 		json_array_append_new(arr, o);
 	}
@@ -386,25 +386,25 @@ static json_t *json_claims(const struct nv_report *r)
 		const struct nv_block *b = &r->blocks[c->block];
 		char key[96];
 
-		jset(o, "job", json_string(b->key));
-		jset(o, "direction", json_string(nv_dir_name(b->dir)));
-		jset(o, "run", json_string(r->sides[c->side].label));
-		jset(o, "claim", json_string(c->claim->text));
-		jset(o, "metric", json_string(nv_metric(c->claim->metric)->key));
+		nv_render_json_set(o, "job", json_string(b->key));
+		nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
+		nv_render_json_set(o, "run", json_string(r->sides[c->side].label));
+		nv_render_json_set(o, "claim", json_string(c->claim->text));
+		nv_render_json_set(o, "metric", json_string(nv_metric(c->claim->metric)->key));
 		if (c->claim->kind == NV_CLAIM_CHANGE) {
-			jset(o, "baseline", json_string(r->sides[c->base].label));
-			jset(o, "claimed_change_pct", json_real(c->claim->pct));
-			jset(o, "tolerance_pct", jnum(c->claim->have_tol, c->claim->tol));
-			jset(o, "measured_change_pct", jnum(c->chg.have, c->chg.pct));
-			jset(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
-			jset(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
+			nv_render_json_set(o, "baseline", json_string(r->sides[c->base].label));
+			nv_render_json_set(o, "claimed_change_pct", json_real(c->claim->pct));
+			nv_render_json_set(o, "tolerance_pct", jnum(c->claim->have_tol, c->claim->tol));
+			nv_render_json_set(o, "measured_change_pct", jnum(c->chg.have, c->chg.pct));
+			nv_render_json_set(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
+			nv_render_json_set(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
 		} else {
 			json_key(key, sizeof(key), b, c->claim->metric);
-			jset(o, "operator", json_string(claim_op_text(c->claim->op)));
+			nv_render_json_set(o, "operator", json_string(claim_op_text(c->claim->op)));
 			jset_suffix(o, key, "_bound", json_real(c->claim->value));
 			jset_suffix(o, key, "_measured", jnum(c->cell.n > 0, c->cell.mean));
 		}
-		jset(o, "verdict", json_string(nv_claim_verdict_name(c->verdict)));
+		nv_render_json_set(o, "verdict", json_string(nv_claim_verdict_name(c->verdict)));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -426,12 +426,12 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
 		json_decref(traces);
 		return -ENOMEM;
 	}
-	jset(root, "latency", json_string(nv_latkind_name(r->lat)));
-	jset(root, "aggregate", json_string(nv_aggregate_name(r->agg)));
-	jset(root, "baseline", json_string(r->sides[r->baseline].label));
-	jset(root, "sides", json_sides(r));
-	jset(root, "about_equal_below_pct", json_real(nv_display.same_pct));
-	jset(root, "summary", json_summary(r));
+	nv_render_json_set(root, "latency", json_string(nv_latkind_name(r->lat)));
+	nv_render_json_set(root, "aggregate", json_string(nv_aggregate_name(r->agg)));
+	nv_render_json_set(root, "baseline", json_string(r->sides[r->baseline].label));
+	nv_render_json_set(root, "sides", json_sides(r));
+	nv_render_json_set(root, "about_equal_below_pct", json_real(nv_display.same_pct));
+	nv_render_json_set(root, "summary", json_summary(r));
 	for (size_t i = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];
 
@@ -442,17 +442,17 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
 			if (b->present[s])
 				continue;
 			u = json_object();
-			jset(u, "job", json_string(b->key));
-			jset(u, "direction", json_string(nv_dir_name(b->dir)));
-			jset(u, "missing_in", json_string(r->sides[s].label));
+			nv_render_json_set(u, "job", json_string(b->key));
+			nv_render_json_set(u, "direction", json_string(nv_dir_name(b->dir)));
+			nv_render_json_set(u, "missing_in", json_string(r->sides[s].label));
 			json_array_append_new(unm, u);
 		}
 	}
-	jset(root, "results", blocks);
-	jset(root, "unmatched", unm);
-	jset(root, "claims", json_claims(r));
+	nv_render_json_set(root, "results", blocks);
+	nv_render_json_set(root, "unmatched", unm);
+	nv_render_json_set(root, "claims", json_claims(r));
 	if (traces)
-		jset(root, "traces", traces);
+		nv_render_json_set(root, "traces", traces);
 	nv_render_json_emit(out, root, 0);
 	fputc('\n', out);
 	json_decref(root);

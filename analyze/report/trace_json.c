@@ -12,11 +12,6 @@
 #include "analyze/report/trace_json.h"
 #include "analyze/report/trace_sections.h"
 
-static void jset(json_t *o, const char *key, json_t *v)
-{
-	json_object_set_new(o, key, v ? v : json_null());
-}
-
 static json_t *jint(uint64_t v)
 {
 	return json_integer((json_int_t)v);
@@ -28,15 +23,15 @@ static json_t *lat_json(const struct nv_latsum *l)
 	json_t *o = json_object();
 	char key[64];
 
-	jset(o, "ios", jint(l->n));
-	jset(o, "mean_ns", json_real(l->mean));
-	jset(o, "stdev_ns", json_real(l->stdev));
-	jset(o, "min_ns", jint(l->min));
+	nv_render_json_set(o, "ios", jint(l->n));
+	nv_render_json_set(o, "mean_ns", json_real(l->mean));
+	nv_render_json_set(o, "stdev_ns", json_real(l->stdev));
+	nv_render_json_set(o, "min_ns", jint(l->min));
 	for (unsigned i = 0; i < NV_PCT_NR; i++) {
 		snprintf(key, sizeof(key), "%s_ns", nv_pcts[i].name);
-		jset(o, key, jint(l->pct[i]));
+		nv_render_json_set(o, key, jint(l->pct[i]));
 	}
-	jset(o, "max_ns", jint(l->max));
+	nv_render_json_set(o, "max_ns", jint(l->max));
 	return o;
 }
 
@@ -56,13 +51,13 @@ static json_t *ops_json(const struct nv_traceset *ts, const struct nv_tan *t)
 		if (op == NV_TAN_ALL ? shown < 2 : !o->records || !nv_traces_op_shown(ts, op))
 			continue;
 		x = json_object();
-		jset(x, "op", json_string(op == NV_TAN_ALL ? "all" : nvt_op_name(op)));
-		jset(x, "ios", jint(o->records));
-		jset(x, "errors", jint(o->errors));
-		jset(x, "bytes", jint(o->bytes));
-		jset(x, "iops", json_real(span > 0 ? (double)o->records / span : 0));
-		jset(x, "MB_per_s", json_real(span > 0 ? (double)o->bytes / 1e6 / span : 0));
-		jset(x, "latency", lat_json(&o->lat));
+		nv_render_json_set(x, "op", json_string(op == NV_TAN_ALL ? "all" : nvt_op_name(op)));
+		nv_render_json_set(x, "ios", jint(o->records));
+		nv_render_json_set(x, "errors", jint(o->errors));
+		nv_render_json_set(x, "bytes", jint(o->bytes));
+		nv_render_json_set(x, "iops", json_real(span > 0 ? (double)o->records / span : 0));
+		nv_render_json_set(x, "MB_per_s", json_real(span > 0 ? (double)o->bytes / 1e6 / span : 0));
+		nv_render_json_set(x, "latency", lat_json(&o->lat));
 		json_array_append_new(arr, x);
 	}
 	return arr;
@@ -79,10 +74,10 @@ static json_t *qd_json(const struct nv_traceset *ts, const struct nv_tan *t)
 		if (!nv_traces_op_shown(ts, q->op))
 			continue;
 		x = json_object();
-		jset(x, "op", json_string(nvt_op_name(q->op)));
-		jset(x, "qd_min", jint(q->qd_lo));
-		jset(x, "qd_max", jint(q->qd_hi));
-		jset(x, "latency", lat_json(&q->lat));
+		nv_render_json_set(x, "op", json_string(nvt_op_name(q->op)));
+		nv_render_json_set(x, "qd_min", jint(q->qd_lo));
+		nv_render_json_set(x, "qd_max", jint(q->qd_hi));
+		nv_render_json_set(x, "latency", lat_json(&q->lat));
 		json_array_append_new(arr, x);
 	}
 	return arr;
@@ -94,20 +89,20 @@ static json_t *tput_json(const struct nv_tan *t, const struct nv_tan_find *f)
 	double iv = (double)t->interval_ns / 1e9;
 	json_t *o = json_object();
 
-	jset(o, "full_intervals", jint(f->nfull));
-	jset(o, "median_MB_per_s", json_real(f->median_mbps));
+	nv_render_json_set(o, "full_intervals", jint(f->nfull));
+	nv_render_json_set(o, "median_MB_per_s", json_real(f->median_mbps));
 	if (f->nfull < NV_FIND_MIN_INTERVALS) {
-		jset(o, "verdict", json_string("too_short"));
-		jset(o, "intervals_needed", jint(NV_FIND_MIN_INTERVALS));
+		nv_render_json_set(o, "verdict", json_string("too_short"));
+		nv_render_json_set(o, "intervals_needed", jint(NV_FIND_MIN_INTERVALS));
 		return o;
 	}
-	jset(o, "verdict", json_string(f->step.found ? "throttling" : "steady"));
-	jset(o, "peak_MB_per_s", json_real(f->step.peak));
-	jset(o, "peak_at_s", json_real((double)f->step.peak_at * iv));
+	nv_render_json_set(o, "verdict", json_string(f->step.found ? "throttling" : "steady"));
+	nv_render_json_set(o, "peak_MB_per_s", json_real(f->step.peak));
+	nv_render_json_set(o, "peak_at_s", json_real((double)f->step.peak_at * iv));
 	if (f->step.found) {
-		jset(o, "before_MB_per_s", json_real(f->step.before));
-		jset(o, "after_MB_per_s", json_real(f->step.after));
-		jset(o, "at_s", json_real((double)f->step.at * iv));
+		nv_render_json_set(o, "before_MB_per_s", json_real(f->step.before));
+		nv_render_json_set(o, "after_MB_per_s", json_real(f->step.after));
+		nv_render_json_set(o, "at_s", json_real((double)f->step.at * iv));
 	}
 	return o;
 }
@@ -116,11 +111,11 @@ static json_t *warmup_json(const struct nv_tan *t, const struct nv_tan_find *f)
 {
 	json_t *o = json_object();
 
-	jset(o, "found", json_boolean(f->warm.found));
+	nv_render_json_set(o, "found", json_boolean(f->warm.found));
 	if (f->warm.found) {
-		jset(o, "end_s", json_real((double)f->warm.end * (double)t->interval_ns / 1e9));
-		jset(o, "during_MB_per_s", json_real(f->warm.during));
-		jset(o, "steady_MB_per_s", json_real(f->warm.steady));
+		nv_render_json_set(o, "end_s", json_real((double)f->warm.end * (double)t->interval_ns / 1e9));
+		nv_render_json_set(o, "during_MB_per_s", json_real(f->warm.during));
+		nv_render_json_set(o, "steady_MB_per_s", json_real(f->warm.steady));
 	}
 	return o;
 }
@@ -132,9 +127,9 @@ static json_t *spikes_op_json(const struct nv_tan *t, unsigned op)
 	uint64_t single = 0, worst = 0;
 	double worst_at = 0;
 
-	jset(o, "op", json_string(nvt_op_name(op)));
-	jset(o, "threshold_ns", jint(t->spike_threshold_ns[op]));
-	jset(o, "factor", json_real(t->spike_factor));
+	nv_render_json_set(o, "op", json_string(nvt_op_name(op)));
+	nv_render_json_set(o, "threshold_ns", jint(t->spike_threshold_ns[op]));
+	nv_render_json_set(o, "factor", json_real(t->spike_factor));
 	for (size_t i = 0; i < t->nspikes; i++) {
 		const struct nv_tan_spike *s = &t->spikes[i];
 		json_t *e;
@@ -150,16 +145,16 @@ static json_t *spikes_op_json(const struct nv_tan *t, unsigned op)
 			continue;
 		}
 		e = json_object();
-		jset(e, "start_s", json_real((double)s->start_ns / 1e9));
-		jset(e, "length_s", json_real((double)(s->end_ns - s->start_ns) / 1e9));
-		jset(e, "worst_ns", jint(s->worst_ns));
-		jset(e, "slow_ios", jint(s->slow_ios));
+		nv_render_json_set(e, "start_s", json_real((double)s->start_ns / 1e9));
+		nv_render_json_set(e, "length_s", json_real((double)(s->end_ns - s->start_ns) / 1e9));
+		nv_render_json_set(e, "worst_ns", jint(s->worst_ns));
+		nv_render_json_set(e, "slow_ios", jint(s->slow_ios));
 		json_array_append_new(eps, e);
 	}
-	jset(o, "episodes", eps);
-	jset(o, "isolated_slow_ios", jint(single));
-	jset(o, "isolated_worst_ns", single ? jint(worst) : NULL);
-	jset(o, "isolated_worst_at_s", single ? json_real(worst_at) : NULL);
+	nv_render_json_set(o, "episodes", eps);
+	nv_render_json_set(o, "isolated_slow_ios", jint(single));
+	nv_render_json_set(o, "isolated_worst_ns", single ? jint(worst) : NULL);
+	nv_render_json_set(o, "isolated_worst_at_s", single ? json_real(worst_at) : NULL);
 	return o;
 }
 
@@ -171,20 +166,20 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 	char *text = malloc(16384);
 
 	nv_tan_find(t, &f);
-	jset(o, "interval_s", json_real((double)t->interval_ns / 1e9));
-	jset(o, "throughput", tput_json(t, &f));
-	jset(o, "warmup", warmup_json(t, &f));
+	nv_render_json_set(o, "interval_s", json_real((double)t->interval_ns / 1e9));
+	nv_render_json_set(o, "throughput", tput_json(t, &f));
+	nv_render_json_set(o, "warmup", warmup_json(t, &f));
 	for (unsigned op = 0; op < NVT_OP__MAX; op++)
 		if (t->series[op] && t->spike_threshold_ns[op] && nv_traces_op_shown(ts, op))
 			json_array_append_new(sp, spikes_op_json(t, op));
-	jset(o, "spikes", sp);
+	nv_render_json_set(o, "spikes", sp);
 	if (text) {
 		nv_tan_describe(t, ts, text, 16384);
 		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
 			json_array_append_new(lines, json_string(l[0] == '-' && l[1] == ' ' ? l + 2 : l));
 	}
 	free(text);
-	jset(o, "text", lines);
+	nv_render_json_set(o, "text", lines);
 	return o;
 }
 
@@ -194,19 +189,19 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobtrace
 	const struct nv_tan *t = &e->tan;
 	json_t *o = json_object(), *paths = json_array();
 
-	jset(o, "job", json_string(e->run->jobs[e->job].key));
-	jset(o, "run", json_string(run_label));
+	nv_render_json_set(o, "job", json_string(e->run->jobs[e->job].key));
+	nv_render_json_set(o, "run", json_string(run_label));
 	for (size_t k = 0; k < e->npaths; k++)
 		json_array_append_new(paths, json_string(e->paths[k]));
-	jset(o, "trace_files", paths);
-	jset(o, "ios", jint(t->records));
-	jset(o, "ramp_time_s", t->ramp_ns ? json_real((double)t->ramp_ns / 1e9) : NULL);
-	jset(o, "ramp_ios_left_out", jint(t->ramp_records));
-	jset(o, "span_s", json_real((double)t->span_ns / 1e9));
-	jset(o, "passes", jint(t->passes));
-	jset(o, "operations", ops_json(ts, t));
-	jset(o, "queue_depth", qd_json(ts, t));
-	jset(o, "findings", t->records ? findings_json(ts, t) : NULL);
+	nv_render_json_set(o, "trace_files", paths);
+	nv_render_json_set(o, "ios", jint(t->records));
+	nv_render_json_set(o, "ramp_time_s", t->ramp_ns ? json_real((double)t->ramp_ns / 1e9) : NULL);
+	nv_render_json_set(o, "ramp_ios_left_out", jint(t->ramp_records));
+	nv_render_json_set(o, "span_s", json_real((double)t->span_ns / 1e9));
+	nv_render_json_set(o, "passes", jint(t->passes));
+	nv_render_json_set(o, "operations", ops_json(ts, t));
+	nv_render_json_set(o, "queue_depth", qd_json(ts, t));
+	nv_render_json_set(o, "findings", t->records ? findings_json(ts, t) : NULL);
 	return o;
 }
 

@@ -6,14 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/common.h"
 #include "analyze/stats/findings.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 double nv_median(const double *v, size_t n)
 {
@@ -21,11 +15,9 @@ double nv_median(const double *v, size_t n)
 
 	if (!n)
 		return 0;
-	c = malloc(n * sizeof(*c));
+	c = nv_sorted_copy(v, n);
 	if (!c)
 		return NAN;
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
 	m = c[(n - 1) / 2];
 	free(c);
 	return m;

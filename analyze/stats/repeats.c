@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/common.h"
 #include "analyze/stats/repeats.h"
 
 static const char *const agg_names[NV_AGG_NR] = {
@@ -46,22 +47,13 @@ static void mean_sd(const double *v, size_t n, bool logs, double *mean, double *
 	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The median of v[0..n) (the mean of the middle two for even n), from a sorted copy. */
 static double median(const double *v, size_t n)
 {
-	double *s = malloc(n * sizeof(*s)), m;
+	double *s = nv_sorted_copy(v, n), m;
 
 	if (!s)
 		return NAN;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
 	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	return m;
