@@ -19,10 +19,11 @@ SIDE_FILES: one comma-separated list of fio JSON files for each of the two
 sides, in the order given to nvanalyze (the second is the baseline).  Prints one line per
 problem and exits 1 if there is any; else prints how many rows it checked.
 """
-import json
 import math
 import re
 import sys
+
+import fiojson
 
 # ---- Student t, from its density ---------------------------------------
 
@@ -135,12 +136,6 @@ def higher_better(title):
     return title in OTHER and OTHER[title][1]
 
 
-def load(path):
-    with open(path) as f:
-        txt = f.read()
-    return json.loads(txt[txt.index("{"):])
-
-
 def metric(job, direction, title):
     """The value of a row title ("IOPS", "clat p99.9", "CPU user") or None."""
     d = job.get(direction)
@@ -160,7 +155,7 @@ def metric(job, direction, title):
 def side_values(files, jobname, direction, title):
     vals = []
     for path in files:
-        for job in load(path)["jobs"]:
+        for job in fiojson.load(path)["jobs"]:
             if job["jobname"] == jobname:
                 v = metric(job, direction, title)
                 if v is not None:
