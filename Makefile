@@ -69,8 +69,8 @@ FUZZ_BIN    := $(FUZZ_SRC:tests/fuzz/%.c=$(O)/tests/fuzz/%)		# libFuzzer (make f
 FUZZ_SECONDS ?= 60
 FUZZ_CC     ?= clang
 
-ENGINE_LIBS  := -luring -lz -lpthread
-ANALYZE_LIBS := -ljansson -lz -lm -lpthread
+ENGINE_LIBS  := -luring -lz -lzstd -lpthread
+ANALYZE_LIBS := -ljansson -lz -lzstd -lm -lpthread
 
 ENGINE_SO := libnvengine.so
 ANALYZER  := nvanalyze

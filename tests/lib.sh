@@ -25,13 +25,15 @@ check() {
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 5 | tr '\n' ' ')"; fi
 }
 
-# The tests' helpers are Python (a package make deps installs).
-if ! command -v python3 >/dev/null; then
+# The tests' helpers are Python: Debian's python3, with the modules make
+# deps installs (python3-zstandard), ahead of another python3 on PATH.
+PYTHON=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3 || true)}
+if [ -z "$PYTHON" ]; then
 	fail python3 "python3 is not installed: run 'make deps' (apt-get install python3)"
 	exit 1
 fi
 pytool() {
-	python3 "$TOP/tests/py/$1.py" "${@:2}"
+	"$PYTHON" "$TOP/tests/py/$1.py" "${@:2}"
 }
 
 json_get() {

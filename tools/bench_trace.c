@@ -50,15 +50,15 @@ static double cpu_s(clockid_t id)
 }
 
 /* One thread: encode + compress + CRC every block, as the writer thread does. */
-static double bench_encode(const struct nvt_record *r, size_t n, int level, size_t *bytes,
-			   double *cpu)
+static double bench_encode(const struct nvt_record *r, size_t n, int codec, int level,
+			   size_t *bytes, double *cpu)
 {
 	const unsigned B = 65536;
 	struct nvt_encoder e;
 	struct nvt_block_hdr h;
 	double t0;
 
-	if (nvt_encoder_init(&e, level, B)) {
+	if (nvt_encoder_init(&e, codec, level, B)) {
 		fprintf(stderr, "bench_trace: out of memory\n");
 		exit(2);
 	}
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 	size_t k, got = 0;
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "n:z:p:o:ih")) != -1) {
+	while ((opt = getopt(argc, argv, "n:z:c:p:o:ih")) != -1) {
 		switch (opt) {
 		case 'i':
 			for (err = 0; optind < argc && !err; optind++)
@@ -142,6 +142,13 @@ int main(int argc, char **argv)
 			return err;
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'z': o.zlevel = atoi(optarg); break;
+		case 'c':
+			if (strcmp(optarg, "zstd") && strcmp(optarg, "zlib")) {
+				fprintf(stderr, "bench_trace: -c %s: zstd or zlib\n", optarg);
+				return 2;
+			}
+			o.codec = strcmp(optarg, "zlib") ? NVT_WRITER_ZSTD : NVT_WRITER_ZLIB;
+			break;
 		case 'o': path = optarg; break;
 		case 'p':
 			if (gen_pattern_parse(optarg, &pat)) {
@@ -150,7 +157,8 @@ int main(int argc, char **argv)
 			}
 			break;
 		default:
-			printf("usage: bench_trace [-n RECORDS] [-z LEVEL] [-p randread|seqwrite|mixed] "
+			printf("usage: bench_trace [-n RECORDS] [-z LEVEL] [-c zstd|zlib] "
+			       "[-p randread|seqwrite|mixed] "
 			       "[-o FILE]\n       bench_trace -i TRACE...\n");
 			return opt == 'h' ? 0 : 2;
 		}
@@ -164,9 +172,11 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		gen_record(&g, &r[i]);
 
-	t = bench_encode(r, n, o.zlevel ? o.zlevel : 1, &bytes, &ec);
-	printf("encode  %.2f M records/s wall, %.2f M per CPU second (one thread, level %d, %.3f bytes/IO)\n",
-	       n / t / 1e6, n / ec / 1e6, o.zlevel ? o.zlevel : 1, (double)bytes / n);
+	t = bench_encode(r, n, o.codec == NVT_WRITER_ZLIB ? NVT_CODEC_ZLIB : NVT_CODEC_ZSTD,
+			 o.zlevel ? o.zlevel : 1, &bytes, &ec);
+	printf("encode  %.2f M records/s wall, %.2f M per CPU second (one thread, %s level %d, "
+	       "%.3f bytes/IO)\n", n / t / 1e6, n / ec / 1e6,
+	       o.codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o.zlevel ? o.zlevel : 1, (double)bytes / n);
 
 	err = nvt_writer_open(&w, path, NULL, 0, &o);
 	if (err) {

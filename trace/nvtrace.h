@@ -73,8 +73,14 @@ struct nvt_kv {
  */
 enum nvt_writer_sched { NVT_SCHED_NORMAL = 0, NVT_SCHED_IDLE = 1 };
 
+enum nvt_writer_codec {
+	NVT_WRITER_ZSTD = 0,	/* zstd frames (the default) */
+	NVT_WRITER_ZLIB = 1,	/* zlib streams, as every trace before format 1.2 */
+};
+
 struct nvt_writer_opts {
-	int zlevel;		/* zlib level 1..9; 0 selects the default, 1 */
+	int zlevel;		/* compression level 1..9; 0 selects the default, 1 */
+	enum nvt_writer_codec codec;	/* the blocks' compressor */
 	unsigned block_records;	/* max records per block; 0: 65536; at most NVT_MAX_BLOCK_RECORDS */
 	uint64_t block_ns;	/* max completion-time span of a block; 0: 1e9 (1 s) */
 	unsigned nchunks;	/* in-memory chunks (>= 2); 0: 4 */

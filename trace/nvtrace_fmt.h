@@ -18,12 +18,13 @@
 
 #define NVT_FILE_MAGIC		"NVTRACE\0"	/* 8 bytes */
 #define NVT_VERSION_MAJOR	1
-#define NVT_VERSION_MINOR	1	/* 1.1: the trace clock keys (docs/trace-format.md) */
+#define NVT_VERSION_MINOR	2	/* 1.1: the trace clock keys; 1.2: zstd blocks (docs/trace-format.md) */
 #define NVT_FILE_HDR_FIXED	16	/* magic, major, minor, kv_len */
 
 #define NVT_BLOCK_MAGIC		"NVTB"
 #define NVT_BLOCK_HDR_LEN	48
-#define NVT_CODEC_ZLIB		1
+#define NVT_CODEC_ZLIB		1	/* payload: one zlib stream (RFC 1950) */
+#define NVT_CODEC_ZSTD		2	/* payload: one zstd frame (RFC 8878) */
 
 #define NVT_FOOTER_MAGIC	"NVTF"
 #define NVT_TRAILER_MAGIC	"NVTE"
@@ -136,12 +137,14 @@ struct nvt_encoder {
 	unsigned max_records;
 	struct nvt_buf raw, comp;
 	uint64_t *tmp;
-	void *z;		/* z_stream */
+	int codec;		/* NVT_CODEC_* */
+	void *z;		/* z_stream (zlib) */
+	void *zc;		/* ZSTD_CCtx (zstd) */
 	int zlevel;
 	int zcur;		/* the stream's level now: zlevel or 0 (stored) */
 	size_t stored_bytes;	/* raw bytes of the last block sent as stored */
 };
-int nvt_encoder_init(struct nvt_encoder *e, int zlevel, unsigned max_records);
+int nvt_encoder_init(struct nvt_encoder *e, int codec, int zlevel, unsigned max_records);
 /* Encode r[0..n) (n <= max_records) as block seq: fills *h; the payload is
  * e->comp.p[0..h->comp_len).  0 or -ENOMEM / -EIO. */
 int nvt_encoder_block(struct nvt_encoder *e, const struct nvt_record *r, unsigned n,

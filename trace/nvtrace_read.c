@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "trace/nvtrace_fmt.h"
 
@@ -37,6 +38,7 @@ struct nvt_reader {
 	uint64_t *tmp;
 	size_t rec_cap, tmp_cap;
 	z_stream *z;			/* raw inflate, reset per block */
+	ZSTD_DCtx *zd;			/* zstd blocks */
 	struct nvt_cols cols;		/* nvt_reader_next_cols: arrays of col_cap */
 	size_t col_cap;
 	struct nvt_cols view;		/* what next_cols returned: unwanted arrays NULL */
@@ -211,6 +213,27 @@ static int inflate_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 }
 
 /*
+ * Decompress the payload's zstd frame into r->raw: exactly one frame that
+ * fills raw_len bytes.  Decompressing into the whole output at once needs no
+ * window buffer, so a frame's window size costs no memory.  0 or
+ * -EBADMSG/-ENOMEM.
+ */
+static int unzstd_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
+{
+	size_t n;
+
+	if (ZSTD_findFrameCompressedSize(r->comp, h->comp_len) != h->comp_len)
+		return -EBADMSG;
+	if (!r->zd) {
+		r->zd = ZSTD_createDCtx();
+		if (!r->zd)
+			return -ENOMEM;
+	}
+	n = ZSTD_decompressDCtx(r->zd, r->raw, h->raw_len, r->comp, h->comp_len);
+	return ZSTD_isError(n) || n != h->raw_len ? -EBADMSG : 0;
+}
+
+/*
  * The framing part of reading a block: header, sequence, payload CRC,
  * inflate into r->raw.  Returns 1 with *h and *at set, 0 at the end of
  * the usable data, or the sticky error.
@@ -273,12 +296,13 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 	if (nvt_crc32(r->comp, h->comp_len) != h->payload_crc)
 		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
 			    ": payload CRC mismatch", h->seq, *at);
-	err = inflate_payload(r, h);
+	err = h->codec == NVT_CODEC_ZSTD ? unzstd_payload(r, h) : inflate_payload(r, h);
 	if (err == -ENOMEM)
 		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h->seq);
 	if (err)
 		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
-			    ": payload does not inflate to %" PRIu32 " bytes", h->seq, *at, h->raw_len);
+			    ": payload does not %s to %" PRIu32 " bytes", h->seq, *at,
+			    h->codec == NVT_CODEC_ZSTD ? "decompress (zstd)" : "inflate", h->raw_len);
 	return 1;
 }
 
@@ -725,6 +749,7 @@ void nvt_reader_close(struct nvt_reader *r)
 		inflateEnd(r->z);
 		free(r->z);
 	}
+	ZSTD_freeDCtx(r->zd);
 	col_fields(&r->cols, f);
 	for (size_t i = 0; i < NCOLS; i++)
 		free(*f[i].p);

@@ -42,6 +42,7 @@ struct nvt_writer {
 	char *path;
 	int fd;
 	int zlevel;
+	int codec;			/* NVT_CODEC_* */
 	enum nvt_writer_sched sched;
 	unsigned block_records;
 	uint64_t block_ns;
@@ -318,8 +319,13 @@ static void writer_free(struct nvt_writer *w)
 	free(w);
 }
 
-/* The file header: magic, version, kv length, kv area, CRC. */
-static int encode_file_header(struct nvt_buf *b, const struct nvt_kv *hdr, size_t nhdr)
+/*
+ * The file header: magic, version, kv length, kv area, CRC.  The version is
+ * the oldest that holds the file: 1.2 with zstd blocks, 1.1 with zlib ones
+ * (older readers read those).
+ */
+static int encode_file_header(struct nvt_buf *b, int codec, const struct nvt_kv *hdr,
+			      size_t nhdr)
 {
 	size_t kv_len;
 	int err;
@@ -329,7 +335,7 @@ static int encode_file_header(struct nvt_buf *b, const struct nvt_kv *hdr, size_
 		return err;
 	memcpy(b->p, NVT_FILE_MAGIC, 8);
 	nvt_put16(b->p + 8, NVT_VERSION_MAJOR);
-	nvt_put16(b->p + 10, NVT_VERSION_MINOR);
+	nvt_put16(b->p + 10, codec == NVT_CODEC_ZSTD ? NVT_VERSION_MINOR : 1);
 	b->len = NVT_FILE_HDR_FIXED;
 	err = nvt_kv_encode(hdr, nhdr, b);
 	if (err)
@@ -352,6 +358,9 @@ static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 	if (o)
 		d = *o;
 	w->zlevel = d.zlevel ? d.zlevel : 1;
+	if (d.codec != NVT_WRITER_ZSTD && d.codec != NVT_WRITER_ZLIB)
+		return -EINVAL;
+	w->codec = d.codec == NVT_WRITER_ZLIB ? NVT_CODEC_ZLIB : NVT_CODEC_ZSTD;
 	w->block_records = d.block_records ? d.block_records : 65536;
 	w->block_ns = d.block_ns ? d.block_ns : 1000000000ull;
 	w->nchunks = d.nchunks ? d.nchunks : 4;
@@ -384,7 +393,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	err = apply_opts(w, opts);
 	if (err)
 		goto fail;
-	err = encode_file_header(&w->hdr, hdr, nhdr);
+	err = encode_file_header(&w->hdr, w->codec, hdr, nhdr);
 	if (err)
 		goto fail;
 	err = -ENOMEM;
@@ -405,7 +414,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 			goto fail;
 		memset(w->chunks[i].rec, 0, w->block_records * sizeof(struct nvt_record));
 	}
-	if (nvt_encoder_init(&w->enc, w->zlevel, w->block_records))
+	if (nvt_encoder_init(&w->enc, w->codec, w->zlevel, w->block_records))
 		goto fail;
 
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -12,7 +12,9 @@ describe.  The layout follows docs/trace-format.md.
 import os
 import struct
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'py'))
+import nvtrace_reader  # noqa: E402  (tests/py: one decoder of block payloads)
 
 
 def cut(path, out_file, out_block):
@@ -31,7 +33,8 @@ def cut(path, out_file, out_block):
         if magic == b'NVTB':
             nrec, raw_len, comp_len = struct.unpack_from('<III', data, pos + 8)
             hdr = data[pos:pos + 48]
-            raw = zlib.decompress(data[pos + 48:pos + 48 + comp_len])
+            raw = nvtrace_reader.decompress(data[pos + 40], data[pos + 48:pos + 48 + comp_len],
+                                            raw_len)
             if n < 4:	# a few blocks are enough
                 with open(os.path.join(out_block, '%s.hdr%d' % (base, n)), 'wb') as f:
                     f.write(b'\x01' + hdr)

@@ -18,6 +18,18 @@ FILE_MAGIC, BLOCK_MAGIC, FOOTER_MAGIC = b"NVTRACE\0", b"NVTB", b"NVTF"
 BLOCK_HEADER = 48
 
 
+
+def decompress(codec, payload, rawlen):
+    """A block's payload: codec 1 one zlib stream, 2 one zstd frame (RFC 8878)."""
+    if codec == 1:
+        return zlib.decompress(payload)
+    try:
+        import zstandard
+    except ImportError:
+        sys.exit("nvtrace_reader: zstd blocks need the zstandard module "
+                 "(Debian's python3-zstandard: make deps)")
+    return zstandard.ZstdDecompressor().decompress(payload, max_output_size=rawlen)
+
 def varint(b, p):
     """Unsigned LEB128 at b[p]: (value, next position)."""
     x = s = 0
@@ -133,14 +145,14 @@ class Trace:
                 break
             seq, n, rawlen, clen, pcrc, lo, hi, codec = struct.unpack_from("<IIIIIQQB", b, p + 4)
             assert struct.unpack_from("<I", b, p + 44)[0] == zlib.crc32(b[p:p + 44])
-            assert seq == len(self.blocks) and codec == 1
+            assert seq == len(self.blocks) and codec in (1, 2)
             if p + BLOCK_HEADER + clen > len(b):
                 break
             payload = b[p + BLOCK_HEADER:p + BLOCK_HEADER + clen]
             assert zlib.crc32(payload) == pcrc
             recs = []
             if decode:
-                raw = zlib.decompress(payload)
+                raw = decompress(codec, payload, rawlen)
                 assert len(raw) == rawlen
                 recs = records(raw, n)
             self.blocks.append((p, p + BLOCK_HEADER + clen, n, recs))
