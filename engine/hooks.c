@@ -33,6 +33,7 @@
 #include <liburing.h>
 
 #include "fio.h"
+#include "verify.h"
 
 #include "engine/passthru.h"
 #include "engine/trace_hook.h"
@@ -62,6 +63,7 @@ struct nv_data {
 	unsigned int prepped;		/* force_async counter */
 	int warned_poll;		/* hipri hint already printed */
 	int last_res;			/* cqe->res of the CQE being completed */
+	int nop_io;			/* nv_nop: every SQE is IORING_OP_NOP */
 
 	void **pending;			/* SQE owners in ring order, not submitted:
 					   io_us, or tagged DSM batches */
@@ -288,14 +290,21 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 		return FIO_Q_BUSY;
 
 	nf = nv_file_of(f);
-	if (io_u->ddir == DDIR_TRIM && nf->kind != NV_TARGET_NVME_CHAR)
-		return nv_queue_sync_trim(td, ld, io_u);
-	if (io_u->ddir == DDIR_TRIM && o->trim_ranges > 1)
-		return nv_queue_batched_trim(td, ld, io_u);
+	if (io_u->ddir == DDIR_TRIM && !o->nv_nop) {	/* with nv_nop a NOP like the rest */
+		if (nf->kind != NV_TARGET_NVME_CHAR)
+			return nv_queue_sync_trim(td, ld, io_u);
+		if (o->trim_ranges > 1)
+			return nv_queue_batched_trim(td, ld, io_u);
+	}
 
 	sqe = io_uring_get_sqe(&ld->ring);
 	if (!sqe)
 		return FIO_Q_BUSY;
+	if (o->nv_nop) {
+		/* nothing moves: the ring, the hooks and the trace do their usual work */
+		io_uring_prep_nop(sqe);
+		goto queued;
+	}
 	if (nf->kind == NV_TARGET_NVME_CHAR) {
 		int ret = nv_nvme_fill_sqe(td, &ld->pt, sqe, io_u, &ld->iovecs[io_u->index]);
 
@@ -408,7 +417,10 @@ static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
 	ld->inflight--;
 	ld->last_res = cqe->res;
 	nf = nv_file_of(io_u->file);
-	if (nf && nf->kind == NV_TARGET_NVME_CHAR) {
+	if (ld->nop_io) {
+		/* a NOP's 0 (or -errno): the whole IO "done" */
+		io_u->error = cqe->res < 0 ? -cqe->res : 0;
+	} else if (nf && nf->kind == NV_TARGET_NVME_CHAR) {
 		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, cqe->res);
 	} else if (cqe->res < 0) {
 		io_u->error = -cqe->res;
@@ -451,7 +463,7 @@ static void nv_complete_batch(struct thread_data *td, struct nv_data *ld, struct
 		ld->inflight--;
 		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, res);
 		ld->events[ld->nr_events++] = io_u;
-		if (!ld->tr.failed)
+		if (ld->tr.w && !ld->tr.failed)
 			nv_trace_io(td, &ld->tr, io_u, res, now);
 	}
 	nv_nvme_batch_release(&ld->pt, b);
@@ -494,7 +506,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		if (io_u->error)
 			nv_explain_error(ld, io_u);
 		ld->events[ld->nr_events++] = io_u;
-		if (!ld->tr.failed)
+		if (ld->tr.w && !ld->tr.failed)	/* the test inline: untraced IO pays no call */
 			nv_trace_io(td, &ld->tr, io_u, ld->last_res, now);
 	}
 	if (seen)
@@ -769,6 +781,12 @@ static int nv_init(struct thread_data *td)
 
 	if (nv_nvme_check_options(td))
 		return 1;
+	if (o->nv_nop && td->o.verify != VERIFY_NONE) {
+		log_err("nvengine: nv_nop=1 reads and writes nothing, so verify would fail on "
+			"every block: leave out verify or nv_nop\n");
+		td_verror(td, EINVAL, "nvengine: nv_nop");
+		return 1;
+	}
 	if (o->trim_ranges > 1 && o->trim_ranges > td->o.iodepth) {
 		log_err("nvengine: trim_ranges=%u is more than iodepth=%u: one command cannot carry "
 			"more trims than are in flight\n", o->trim_ranges, td->o.iodepth);
@@ -791,6 +809,7 @@ static int nv_init(struct thread_data *td)
 	if (!ld)
 		goto nomem;
 	ld->iodepth = td->o.iodepth;
+	ld->nop_io = o->nv_nop != 0;
 	/* ring depth must be a power of two (not fio's roundup_pow2(): its
 	 * __fls() shifts bits into the sign of an int, which UBSan stops) */
 	for (ld->depth = 1; ld->depth < td->o.iodepth; ld->depth <<= 1)

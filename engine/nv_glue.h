@@ -60,11 +60,13 @@ struct nv_options {
 	uint8_t prchk;			/* NV_PRINFO_PRCHK_* bits (pi_chk) */
 	uint8_t write_nvt_op;		/* trace operation (enum nvt_op) of a passthrough write */
 	char *nv_trace;			/* trace directory; NULL: no trace */
-	unsigned int nv_trace_level;	/* zlib level */
+	unsigned int nv_trace_level;	/* compression level */
+	unsigned int nv_trace_codec;	/* enum nvt_writer_codec */
 	unsigned int nv_trace_block;	/* records per trace block */
 	unsigned int nv_trace_sched;	/* enum nvt_writer_sched of the writer thread */
 	unsigned int nv_trace_clock;	/* enum nv_trace_clock */
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
+	unsigned int nv_nop;		/* submit IORING_OP_NOP instead of every IO (benchmarks) */
 };
 
 /* engine/options.c: the option table fio parses into struct nv_options. */

@@ -22,9 +22,8 @@
 
 int nv_trace_init(struct nv_trace *tr, unsigned int depth)
 {
-	tr->submit_ns = calloc(depth, sizeof(*tr->submit_ns));
-	tr->submit_qd = calloc(depth, sizeof(*tr->submit_qd));
-	return tr->submit_ns && tr->submit_qd ? 0 : -ENOMEM;
+	tr->sub = calloc(depth, sizeof(*tr->sub));
+	return tr->sub ? 0 : -ENOMEM;
 }
 
 /* Describe the job and its targets for the trace header.  Return: nothing (l->oom). */
@@ -64,12 +63,14 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace_job *j
 	nvt_kvlist_add(l, "engine", "nvengine");
 	nvt_kvlist_add(l, "engine.options",
 		  "hipri=%u fixedbufs=%u registerfiles=%u sqthread_poll=%u nonvectored=%d "
-		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_block=%u nv_trace_sched=%s "
-		  "nv_iowq_workers=%u nv_trace_clock=%s",
+		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_codec=%s nv_trace_block=%u "
+		  "nv_trace_sched=%s "
+		  "nv_iowq_workers=%u nv_trace_clock=%s nv_nop=%u",
 		  o->hipri, o->fixedbufs, o->registerfiles, o->sqpoll_thread, o->nonvectored,
-		  o->force_async, o->nowait, o->nv_trace_level, o->nv_trace_block,
+		  o->force_async, o->nowait, o->nv_trace_level,
+		  o->nv_trace_codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o->nv_trace_block,
 		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal", o->nv_iowq_workers,
-		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto");
+		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto", o->nv_nop);
 	nvt_kvlist_add(l, "files", "%u", td->o.nr_files);
 	for_each_file(td, f, i) {
 		char key[64];
@@ -156,6 +157,7 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 	struct nv_options *o = td->eo;
 	struct nvt_writer_opts wo = {
 		.zlevel = (int)o->nv_trace_level,
+		.codec = o->nv_trace_codec == NVT_WRITER_ZLIB ? NVT_WRITER_ZLIB : NVT_WRITER_ZSTD,
 		.block_records = o->nv_trace_block,
 		.sched = o->nv_trace_sched == NVT_SCHED_IDLE ? NVT_SCHED_IDLE : NVT_SCHED_NORMAL,
 	};
@@ -240,7 +242,7 @@ int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
 
 	if (!tr->w)
 		return 0;
-	r.submit_ns = tr->submit_ns[io_u->index];
+	r.submit_ns = tr->sub[io_u->index].ns;
 	r.complete_ns = now;
 	r.offset = io_u->offset;
 	r.length = (uint32_t)io_u->xfer_buflen;
@@ -249,7 +251,7 @@ int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
 		r.status = res;
 	else
 		r.status = res < 0 ? res : 0;
-	r.qd = tr->submit_qd[io_u->index];
+	r.qd = tr->sub[io_u->index].qd;
 	r.op = nv_trace_op(tr, io_u, nvme);
 	r.file = io_u->file->fileno > 255 ? 255 : (uint8_t)io_u->file->fileno;
 	ret = nvt_writer_append(tr->w, &r);
@@ -297,9 +299,7 @@ void nv_trace_close(struct thread_data *td, struct nv_trace *tr, const struct nv
 	if (tr->w)
 		nv_trace_finish(td, tr, after);
 	free(tr->path);
-	free(tr->submit_ns);
-	free(tr->submit_qd);
+	free(tr->sub);
 	tr->path = NULL;
-	tr->submit_ns = NULL;
-	tr->submit_qd = NULL;
+	tr->sub = NULL;
 }

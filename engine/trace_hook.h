@@ -26,6 +26,12 @@ struct nv_clock {
 	uint64_t fallback_ns;		/* when a resync found the TSC off and the job switched */
 };
 
+/* What the trace keeps of an IO in flight: one 16-byte slot per io_u, one cache line. */
+struct nv_submitted {
+	uint64_t ns;			/* submission time */
+	uint16_t qd;			/* IOs in flight at submission, this one included */
+};
+
 /* Per-thread trace state (in the hooks' per-thread state). */
 struct nv_trace {
 	struct nvt_writer *w;		/* NULL without nv_trace */
@@ -33,8 +39,7 @@ struct nv_trace {
 	char *path;
 	int failed;			/* error already reported: no more IO */
 	uint8_t nvme_write_op;		/* enum nvt_op of a write on an NVMe char device */
-	uint64_t *submit_ns;		/* per io_u index: submission time */
-	uint16_t *submit_qd;		/* per io_u index: depth at submission */
+	struct nv_submitted *sub;	/* per io_u index: when and at what depth submitted */
 	uint64_t last_submit_ns;	/* trace time of the latest submission (the hooks') */
 	int ramp_marked;		/* fio's ramp_time end recorded (ramp_end_ns) */
 	uint64_t ramp_end_ns;		/* IOs submitted from this time on are fio's */
@@ -69,8 +74,8 @@ int nv_trace_init(struct nv_trace *tr, unsigned int depth);
 static inline void nv_trace_submitted(struct nv_trace *tr, unsigned int index, uint64_t now,
 				      unsigned int qd)
 {
-	tr->submit_ns[index] = now;
-	tr->submit_qd[index] = qd > UINT16_MAX ? UINT16_MAX : (uint16_t)qd;
+	tr->sub[index].ns = now;
+	tr->sub[index].qd = qd > UINT16_MAX ? UINT16_MAX : (uint16_t)qd;
 }
 
 /* What the hooks and the other parts know of the job that the trace records. */

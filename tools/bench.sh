@@ -60,7 +60,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	ANA_IOS=1000000 ANA_REPEATS=1 JSON_MB=1
 	MEM_SECS=4 MEM_EARLY=1 MEM_STEP=1 MEM_RATE=5000
 	VM_ROUNDS=1 VM_RUNTIME=1
-	CPU_ROUNDS=2 CPU_RUNTIME=1 LOOP_ROUNDS=1 LOOP_RUNTIME=1
+	CPU_ROUNDS=2 CPU_RUNTIME=1 LOOP_ROUNDS=1 LOOP_RUNTIME=1 CPU_PAIRS=2 CPU_PAIR_MS=200
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -69,7 +69,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	ANA_IOS=10000000 ANA_REPEATS=2 JSON_MB=10
 	MEM_SECS=30 MEM_EARLY=10 MEM_STEP=1 MEM_RATE=10000
 	VM_ROUNDS=3 VM_RUNTIME=1
-	CPU_ROUNDS=5 CPU_RUNTIME=1 LOOP_ROUNDS=3 LOOP_RUNTIME=1
+	CPU_ROUNDS=5 CPU_RUNTIME=1 LOOP_ROUNDS=3 LOOP_RUNTIME=1 CPU_PAIRS=15 CPU_PAIR_MS=300
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -77,7 +77,7 @@ else
 	ANA_IOS=100000000 ANA_REPEATS=3 JSON_MB=50
 	MEM_SECS=300 MEM_EARLY=10 MEM_STEP=2 MEM_RATE=10000
 	VM_ROUNDS=5 VM_RUNTIME=2
-	CPU_ROUNDS=21 CPU_RUNTIME=2 LOOP_ROUNDS=15 LOOP_RUNTIME=2
+	CPU_ROUNDS=21 CPU_RUNTIME=2 LOOP_ROUNDS=15 LOOP_RUNTIME=2 CPU_PAIRS=80 CPU_PAIR_MS=500
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -135,6 +135,8 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "vm_runtime=$VM_RUNTIME"
 	echo "cpu_rounds=$CPU_ROUNDS"
 	echo "cpu_runtime=$CPU_RUNTIME"
+	echo "cpu_pairs=$CPU_PAIRS"
+	echo "cpu_pair_ms=$CPU_PAIR_MS"
 	echo "loop_rounds=$LOOP_ROUNDS"
 	echo "loop_runtime=$LOOP_RUNTIME"
 	echo "sections=$BENCH_SECTIONS"
@@ -346,16 +348,43 @@ section_memory() {
 }
 
 # --- 6. tracing's CPU time per IO ---------------------------------------------
-# nvengine with tracing off and on, alternating, on the tmpfs file (4k
-# randread, QD 32, one io-wq worker on both sides): the job thread's CPU
-# time comes from fio's usr_cpu/sys_cpu (RUSAGE_THREAD of the job thread),
-# the trace writer thread's from its own clock in the trace footer
-# (writer.cpu_ns, printed by bench_trace -i).
+# The job thread: nvengine with nv_nop=1 (every IO an IORING_OP_NOP through
+# the same ring and hooks, so the job thread's time is the engine's and
+# fio's own, without a device's variance), 4k randread at QD 32, tracing off
+# and on as CPU_PAIRS pairs of stonewalled jobs of CPU_PAIR_MS each in one
+# fio process, in the order A B B A A B ...: this machine's vCPUs change
+# speed by a fifth from one tenth of a second to the next, so a pair must be
+# close in time, and many pairs make the median.  The job thread's CPU time
+# comes from fio's usr_cpu/sys_cpu (RUSAGE_THREAD of the job thread).
+# The writer: the tmpfs file (one io-wq worker on both sides; real
+# latencies, so the writer compresses a real trace), CPU_ROUNDS rounds of
+# separate runs, the writer thread's CPU time from its own clock in the
+# trace footer (writer.cpu_ns, printed by bench_trace -i).
+nop_pairs_job() {
+	local k a b c
+	printf '[global]\nioengine=external:%s\nfilename=%s\nsize=%sM\nrw=randread\nbs=4k\n' \
+		"$NVENGINE_SO" "$SHM/f" "$FILE_MB"
+	printf 'iodepth=32\ntime_based\nruntime=%sms\nnv_nop=1\nstonewall\n' "$CPU_PAIR_MS"
+	for k in $(seq 1 "$CPU_PAIRS"); do
+		a=off b=on
+		if [ $((k % 2)) -eq 0 ]; then a=on b=off; fi
+		for c in $a $b; do
+			printf '[nop_%s_%s]\n' "$c" "$k"
+			if [ "$c" = on ]; then printf 'nv_trace=%s\n' "$SHM/trace"; fi
+		done
+	done
+}
+
 section_cpu() {
 	local d=$W/cpu r c order
 	mkdir -p "$d" "$SHM/trace"
-	log "cpu: $CPU_ROUNDS rounds of ${CPU_RUNTIME}s runs, tracing off and on"
 	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
+	log "cpu: $CPU_PAIRS pairs of ${CPU_PAIR_MS} ms nv_nop jobs, tracing off and on, in one fio"
+	nop_pairs_job >"$d/nop_pairs.fio"
+	timed "$d/nop_pairs" "$FIO" --output-format=json "$d/nop_pairs.fio" ||
+		die "cpu: the nv_nop pairs failed: $(tail -n 3 "$d/nop_pairs.err")"
+	rm -f "$SHM"/trace/*
+	log "cpu: $CPU_ROUNDS rounds of ${CPU_RUNTIME}s runs on the tmpfs file, tracing off and on"
 	for r in $(seq 1 "$CPU_ROUNDS"); do
 		order="nv_off1 nv_on1"
 		[ $((r % 2)) -eq 0 ] && order="nv_on1 nv_off1"

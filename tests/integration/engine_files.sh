@@ -188,6 +188,32 @@ rm -f "$T/w"
 expect_error error_iowq_workers_range "nv_iowq_workers" --name=o --filename="$T/o" --size=1M \
 	--rw=read --nv_iowq_workers=70000
 
+# --- nv_nop: every IO an IORING_OP_NOP through the ring, hooks and trace ------
+# fio counts and the trace records every IO; the file is neither read nor
+# written (a write job leaves its bytes as they were); verify is refused.
+head -c 1M /dev/urandom >"$T/nop"
+cp "$T/nop" "$T/nop.before"
+mkdir -p "$T/noptr"
+if run nop --name=nop --filename="$T/nop" --size=1M --bs=4k --rw=randwrite --iodepth=8 \
+	--nv_nop=1 --nv_trace="$T/noptr"; then
+	jobcheck nop_counts_every_io "$T/nop.json" jobs/0/write/total_ios==256 jobs/0/error==0
+else
+	fail nop_counts_every_io "the nv_nop job failed: $(tail -n 3 "$T/nop.err" | tr '\n' ' ')"
+fi
+if cmp -s "$T/nop" "$T/nop.before"; then
+	pass nop_writes_nothing
+else
+	fail nop_writes_nothing "nv_nop=1 changed $T/nop: $(cmp "$T/nop" "$T/nop.before" 2>&1)"
+fi
+"$NVANALYZE" stat "$T"/noptr/nop.*.nvt >"$T/nop.stat" 2>&1
+if grep -q "engine.options = .*nv_nop=1" "$T/nop.stat" && grep -q "^records: 256$" "$T/nop.stat"; then
+	pass nop_traced
+else
+	fail nop_traced "not 256 records with nv_nop=1 in the header: $(head -n 3 "$T/nop.stat" | tr '\n' ' ')"
+fi
+expect_error error_nop_verify "nv_nop=1 reads and writes nothing" --name=o --filename="$T/o" \
+	--size=1M --rw=write --verify=crc32c --nv_nop=1
+
 # io_uring switched off system-wide (Linux 6.6+): reported, not a crash.
 if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/io_uring_disabled ]; then
 	old=$(cat /proc/sys/kernel/io_uring_disabled)
