@@ -167,21 +167,12 @@ static int get_varint(const uint8_t *in, size_t len, size_t *pos, uint64_t *v)
 }
 
 /*
- * Zigzag of the signed value (sign, mag << shift), done in unsigned
- * arithmetic so that every 64-bit pattern round-trips: d is the two's
- * complement difference, and shift divides it exactly.
+ * Zigzag of the two's complement difference d (every 64-bit pattern
+ * round-trips), without a branch: the sign of a random offset's distance
+ * cannot be predicted, and the encoder computes three of these per record.
+ * For a d that 2^shift divides, zz0(d) >> shift is the zigzag of
+ * d / 2^shift, which unzz_shift() inverts.
  */
-static uint64_t zz_shift(uint64_t d, unsigned shift)
-{
-	if ((int64_t)d < 0) {
-		uint64_t mag = (0 - d) >> shift;
-		return (mag << 1) - 1;
-	}
-	return (d >> shift) << 1;
-}
-
-/* zz_shift(d, 0) without a branch: the sign of a random offset's distance
- * cannot be predicted, and the encoder computes three of these per record. */
 static inline uint64_t zz0(uint64_t d)
 {
 	return (d << 1) ^ (uint64_t)((int64_t)d >> 63);
@@ -397,6 +388,14 @@ static inline void span_init(struct span *s, uint64_t v)
 	s->lo = s->hi = v;
 }
 
+/* In place: v[i] >>= shift for the m values (a loop the compiler vectorizes). */
+static void shift_values(uint64_t *v, size_t m, unsigned shift)
+{
+	if (shift)
+		for (size_t i = 0; i < m; i++)
+			v[i] >>= shift;
+}
+
 /*
  * The payload (see docs/trace-format.md, "Block payload"): completion times
  * as first value + zigzag deltas, latency (complete - submit) zigzag, offset
@@ -405,19 +404,24 @@ static inline void span_init(struct span *s, uint64_t v)
  * the same units, zigzag status, qd, op, file.
  *
  * This runs on the trace writer thread for every record, so it reads the
- * records few times: one pass finds the range of every column, constant
- * columns (length, status, op, file in most jobs) are then written from
- * that range alone, and each other column costs one pass that computes its
- * values into tmp and one that writes all its planes.  Shifting by the
- * common alignment keeps order, so the offset and length ranges are the
- * unshifted ones shifted; so are the distances' ranges, because for a d
- * that 2^shift divides, zz_shift(d, shift) == zz_shift(d, 0) >> shift.
+ * records as few times as it can: one pass finds the range of every column
+ * and stores the values of the columns that vary in most jobs (completion
+ * deltas, latencies, offsets and their distances, queue depths) into
+ * tmp, one array each; each column's planes are then written from its
+ * array.  The columns constant in most jobs (length, status, op, file) are
+ * written from their range alone, or, when they vary, from one more pass.
+ * Shifting by the common alignment keeps order, so the offset and length
+ * ranges are the unshifted ones shifted; so are the distances' ranges,
+ * because for a d that 2^shift divides, its shifted zigzag is
+ * zz0(d) >> shift.
  */
 int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
 		       uint64_t *min_complete, uint64_t *max_complete)
 {
+	uint64_t *t_dt = tmp, *t_lat = tmp + n, *t_dist = tmp + 2 * n, *t_off = tmp + 3 * n;
+	uint64_t *t_qd = tmp + 4 * n;
 	struct span comp, dt, lat, off, len, st, qd, op, file, dist;
-	uint64_t acc = 0;
+	uint64_t acc;
 	unsigned shift;
 	int err;
 
@@ -437,13 +441,24 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 	span_init(&op, r[0].op);
 	span_init(&file, r[0].file);
 	span_init(&dist, n > 1 ? zz0(r[1].offset - (r[0].offset + r[0].length)) : 0);
-	for (size_t i = 0; i < n; i++) {
+	acc = r[0].offset | r[0].length;
+	t_lat[0] = lat.lo;
+	t_off[0] = r[0].offset;
+	t_qd[0] = r[0].qd;
+	for (size_t i = 1; i < n; i++) {
+		uint64_t d = zz0(r[i].complete_ns - r[i - 1].complete_ns);
+		uint64_t x = zz0(r[i].offset - (r[i - 1].offset + r[i - 1].length));
+		uint64_t l = zz0(r[i].complete_ns - r[i].submit_ns);
+
+		t_dt[i - 1] = d;
+		t_dist[i - 1] = x;
+		t_lat[i] = l;
+		t_off[i] = r[i].offset;
+		t_qd[i] = r[i].qd;
 		span_add(&comp, r[i].complete_ns);
-		if (i) {
-			span_add(&dt, zz0(r[i].complete_ns - r[i - 1].complete_ns));
-			span_add(&dist, zz0(r[i].offset - (r[i - 1].offset + r[i - 1].length)));
-		}
-		span_add(&lat, zz0(r[i].complete_ns - r[i].submit_ns));
+		span_add(&dt, d);
+		span_add(&dist, x);
+		span_add(&lat, l);
 		span_add(&off, r[i].offset);
 		span_add(&len, r[i].length);
 		span_add(&st, zz0((uint64_t)(int64_t)r[i].status));
@@ -456,15 +471,8 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 	*max_complete = comp.hi;
 
 	put_varint(out, r[0].complete_ns);
-	if (dt.lo != dt.hi)
-		for (size_t i = 1; i < n; i++)
-			tmp[i - 1] = zz0(r[i].complete_ns - r[i - 1].complete_ns);
-	put_column(out, tmp, n - 1, dt.lo, dt.hi);
-
-	if (lat.lo != lat.hi)
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = zz0(r[i].complete_ns - r[i].submit_ns);
-	put_column(out, tmp, n, lat.lo, lat.hi);
+	put_column(out, t_dt, n - 1, dt.lo, dt.hi);
+	put_column(out, t_lat, n, lat.lo, lat.hi);
 
 	/* Offsets: absolute, or distances from the previous end if narrower. */
 	shift = acc ? (unsigned)__builtin_ctzll(acc) : 0;
@@ -479,16 +487,13 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 		out->p[out->len++] = NVT_OFFSET_DELTA;
 		put_varint(out, r[0].offset >> shift);
 		if (dist.lo != dist.hi)
-			for (size_t i = 1; i < n; i++)
-				tmp[i - 1] = zz_shift(r[i].offset - (r[i - 1].offset + r[i - 1].length),
-						      shift);
-		put_column(out, tmp, n - 1, dist.lo, dist.hi);
+			shift_values(t_dist, n - 1, shift);
+		put_column(out, t_dist, n - 1, dist.lo, dist.hi);
 	} else {
 		out->p[out->len++] = NVT_OFFSET_ABS;
 		if (off.lo != off.hi)
-			for (size_t i = 0; i < n; i++)
-				tmp[i] = r[i].offset >> shift;
-		put_column(out, tmp, n, off.lo, off.hi);
+			shift_values(t_off, n, shift);
+		put_column(out, t_off, n, off.lo, off.hi);
 	}
 
 	if (len.lo != len.hi)
@@ -499,10 +504,7 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = zz0((uint64_t)(int64_t)r[i].status);
 	put_column(out, tmp, n, st.lo, st.hi);
-	if (qd.lo != qd.hi)
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = r[i].qd;
-	put_column(out, tmp, n, qd.lo, qd.hi);
+	put_column(out, t_qd, n, qd.lo, qd.hi);
 	if (op.lo != op.hi)
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = r[i].op;
@@ -898,7 +900,7 @@ int nvt_encoder_init(struct nvt_encoder *e, int codec, int zlevel, unsigned max_
 	e->max_records = max_records;
 	if (codec != NVT_CODEC_ZLIB && codec != NVT_CODEC_ZSTD)
 		return -EINVAL;
-	e->tmp = malloc((max_records ? max_records : 1) * sizeof(*e->tmp));
+	e->tmp = malloc(NVT_ENCODE_TMP(max_records ? max_records : 1) * sizeof(*e->tmp));
 	if (!e->tmp ||
 	    nvt_buf_reserve(&e->raw, NVT_RAW_BOUND(max_records)) ||
 	    nvt_buf_reserve(&e->comp, comp_bound(max_records)) ||

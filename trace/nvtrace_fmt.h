@@ -88,10 +88,12 @@ void nvt_block_hdr_pack(uint8_t *out, const struct nvt_block_hdr *h);
 int nvt_block_hdr_unpack(const uint8_t *in, struct nvt_block_hdr *h, const char **why);
 
 /*
- * Encode n (>= 1) records as the raw block payload (columns, before zlib),
- * appending to out; tmp is scratch space for n values.  Also returns the
- * min/max completion time.  0 or -ENOMEM.
+ * Encode n (>= 1) records as the raw block payload (columns, before
+ * compression), appending to out; tmp is scratch space for
+ * NVT_ENCODE_TMP(n) values.  Also returns the min/max completion time.
+ * 0 or -ENOMEM.
  */
+#define NVT_ENCODE_TMP(n)	(5 * (size_t)(n))
 int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
 		       uint64_t *min_complete, uint64_t *max_complete);
 /*

@@ -41,7 +41,7 @@ static void fuzz_records(const uint8_t *d, size_t n)
 	n -= 2;
 	a = calloc(nrec, sizeof(*a));
 	b = calloc(nrec, sizeof(*b));
-	tmp = calloc(nrec, sizeof(*tmp));
+	tmp = calloc(NVT_ENCODE_TMP(nrec), sizeof(*tmp));
 	if (!a || !b || !tmp)
 		goto out;
 	if (nvt_decode_records(d, n, nrec, tmp, a, NULL, NULL, &why)) {

@@ -804,7 +804,7 @@ TEST(decode_garbage)
 	struct nvt_record rec[300], out[300];
 	struct nvt_buf raw = { 0 }, kvb = { 0 }, fb = { 0 };
 	struct nvt_footer f = { 0 };
-	uint64_t tmp[300], lo, hi;
+	uint64_t tmp[NVT_ENCODE_TMP(300)], lo, hi;
 	uint8_t *m;
 	const char *why;
 	int ok = 0, rejected = 0;
@@ -951,7 +951,7 @@ TEST(decode_cols_garbage)
 	struct gen_rng rng = { 31337 };
 	enum { N = 300 };
 	struct nvt_record rec[N], out[N];
-	uint64_t tmp[N], lat[N], off[N], cpl[N], lo, hi;
+	uint64_t tmp[NVT_ENCODE_TMP(N)], lat[N], off[N], cpl[N], lo, hi;
 	uint32_t len[N];
 	int32_t st[N];
 	uint16_t qd[N];
