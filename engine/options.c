@@ -244,11 +244,11 @@ struct fio_option nv_option_table[] = {
 		.posval = {
 			  { .ival = "zstd",
 			    .oval = NVT_WRITER_ZSTD,
-			    .help = "zstd (a quarter of zlib's CPU time per record at the same size)",
+			    .help = "zstd (a quarter of zlib's CPU time per record, same size)",
 			  },
 			  { .ival = "zlib",
 			    .oval = NVT_WRITER_ZLIB,
-			    .help = "zlib, as traces before format 1.2 (readable by older nvanalyze)",
+			    .help = "zlib, as before format 1.2 (older nvanalyze reads it)",
 			  },
 		},
 		.category = FIO_OPT_C_ENGINE,

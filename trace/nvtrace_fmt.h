@@ -18,7 +18,8 @@
 
 #define NVT_FILE_MAGIC		"NVTRACE\0"	/* 8 bytes */
 #define NVT_VERSION_MAJOR	1
-#define NVT_VERSION_MINOR	2	/* 1.1: the trace clock keys; 1.2: zstd blocks (docs/trace-format.md) */
+/* 1.1: the trace clock keys; 1.2: zstd blocks (docs/trace-format.md) */
+#define NVT_VERSION_MINOR	2
 #define NVT_FILE_HDR_FIXED	16	/* magic, major, minor, kv_len */
 
 #define NVT_BLOCK_MAGIC		"NVTB"

@@ -206,11 +206,31 @@ else
 	fail nop_writes_nothing "nv_nop=1 changed $T/nop: $(cmp "$T/nop" "$T/nop.before" 2>&1)"
 fi
 "$NVANALYZE" stat "$T"/noptr/nop.*.nvt >"$T/nop.stat" 2>&1
-if grep -q "engine.options = .*nv_nop=1" "$T/nop.stat" && grep -q "^records: 256$" "$T/nop.stat"; then
+if grep -q "engine.options = .*nv_nop=1" "$T/nop.stat" &&
+   grep -q "^records: 256$" "$T/nop.stat"; then
 	pass nop_traced
 else
-	fail nop_traced "not 256 records with nv_nop=1 in the header: $(head -n 3 "$T/nop.stat" | tr '\n' ' ')"
+	fail nop_traced "not 256 records with nv_nop=1 in the header:$(head -n 3 "$T/nop.stat" |
+		tr '\n' ' ')"
 fi
+# nv_trace_codec: zstd blocks (format 1.2) by default, zlib (format 1.1, for
+# older readers) when asked; both read back with every IO.
+for codec in zstd zlib; do
+	mkdir -p "$T/codec-$codec"
+	run "codec-$codec" --name=c --filename="$T/nop" --size=1M --bs=4k --rw=randread \
+		--iodepth=4 --nv_trace="$T/codec-$codec" --nv_trace_codec=$codec
+	"$NVANALYZE" stat "$T/codec-$codec"/c.*.nvt >"$T/codec-$codec.stat" 2>&1
+done
+if grep -q "^format: 1.2" "$T/codec-zstd.stat" && grep -q "^records: 256$" "$T/codec-zstd.stat" &&
+   grep -q "^format: 1.1" "$T/codec-zlib.stat" && grep -q "^records: 256$" "$T/codec-zlib.stat" &&
+   grep -q "nv_trace_codec=zlib" "$T/codec-zlib.stat"; then
+	pass trace_codec_zstd_and_zlib
+else
+	got="zstd: $(grep -m1 '^format' "$T/codec-zstd.stat")"
+	fail trace_codec_zstd_and_zlib "$got, zlib: $(grep -m1 '^format' "$T/codec-zlib.stat")"
+fi
+expect_error error_trace_codec "nv_trace_codec" --name=o --filename="$T/o" --size=1M --rw=read \
+	--nv_trace="$T/codec-zstd" --nv_trace_codec=lz4
 expect_error error_nop_verify "nv_nop=1 reads and writes nothing" --name=o --filename="$T/o" \
 	--size=1M --rw=write --verify=crc32c --nv_nop=1
 
