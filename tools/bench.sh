@@ -261,9 +261,11 @@ section_trace() {
 	local p z i
 	for i in $(seq 1 "$BT_REPEATS"); do
 		for p in randread seqwrite; do
-			for z in 1 6; do
-				timed "$d/bt-$p-z$z-$i" "$BENCH_TRACE" -n "$BT_RECORDS" -z "$z" -p "$p" \
-					-o "$d/bt.nvt" || die "bench_trace -p $p -z $z failed: $(cat "$d/bt-$p-z$z-$i.err")"
+			# z1, z6: zstd levels 1 and 6; g1: zlib level 1 (traces before format 1.2)
+			for z in z1 z6 g1; do
+				timed "$d/bt-$p-$z-$i" "$BENCH_TRACE" -n "$BT_RECORDS" -z "${z#?}" \
+					-c "$( [ "${z%?}" = g ] && echo zlib || echo zstd)" -p "$p" -o "$d/bt.nvt" ||
+					die "bench_trace -p $p $z failed: $(cat "$d/bt-$p-$z-$i.err")"
 			done
 		done
 	done
