@@ -244,7 +244,7 @@ struct fio_option nv_option_table[] = {
 		.posval = {
 			  { .ival = "zstd",
 			    .oval = NVT_WRITER_ZSTD,
-			    .help = "zstd (a quarter of zlib's CPU time per record, same size)",
+			    .help = "zstd (a third of zlib's CPU time per record, about the same size)",
 			  },
 			  { .ival = "zlib",
 			    .oval = NVT_WRITER_ZLIB,

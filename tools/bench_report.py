@@ -765,10 +765,15 @@ def section_loop(md, wd, meta, goals):
     md.append("|---|---|---|")
     md.append("| tracing on / off | {} | {} |".format(ratio_cell(p), ratio_cell(p99)))
     md.append("")
-    # within 2% either way: a traced run faster by more is noise, not a pass
+    # The goal is the median over rounds of each side's clat mean, traced over untraced, within
+    # 2% either way (a traced side faster by more is noise, not a pass).  Single runs here move
+    # by up to 3x from one to the next whichever side they are, so the per-round ratios (beside
+    # it) measure that, not the trace.
+    rm = p["a"] / p["b"] if p["a"] is not None and p["b"] else None
     goal_row(goals, "QD 1 clat mean, tracing on vs off, direct-IO loop device", "0.98x-1.02x",
-             "{:.3f}x".format(p["ratio"]), 0.98 <= p["ratio"] <= 1.02,
-             "rounds {:.3f}-{:.3f}, n={}; p99 {:.3f}x".format(p["rmin"], p["rmax"], p["n"], p99["ratio"] or 0))
+             None if rm is None else "{:.3f}x".format(rm), rm is not None and 0.98 <= rm <= 1.02,
+             "medians over {} rounds {:.1f} / {:.1f} us; per-round ratios {:.3f}x median, {:.3f}-{:.3f}; "
+             "p99 {:.3f}x".format(p["n"], p["a"], p["b"], p["ratio"], p["rmin"], p["rmax"], p99["ratio"] or 0))
 
 
 # ---------------------------------------------------------------- chart
@@ -869,7 +874,7 @@ def report(wd, out_md, png):
                            ("nvengine tracing off vs fio `io_uring_cmd`, passthrough, QD 32", ">= 1.00x"),
                            ("tracing on vs off, passthrough, QD 32", ">= 0.97x"),
                            ("trace size, 4k randread", "<= 6 B/IO"),
-                           ("one writer thread, level 1", ">= 5 M records/s"),
+                           ("one writer thread, zstd level 1", ">= 5 M records/s"),
                            ("analyzer, decode + exact percentiles", ">= 20 M IOs/s per core"),
                            ("analyzer peak memory", "<= 256 MiB"),
                            ("engine RSS constant", "growth <= 1 MiB"),
