@@ -415,8 +415,8 @@ static void shift_values(uint64_t *v, size_t m, unsigned shift)
  * because for a d that 2^shift divides, its shifted zigzag is
  * zz0(d) >> shift.
  */
-int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
-		       uint64_t *min_complete, uint64_t *max_complete)
+static int encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
+			  uint64_t *min_complete, uint64_t *max_complete, bool *uniform)
 {
 	uint64_t *t_dt = tmp, *t_lat = tmp + n, *t_dist = tmp + 2 * n, *t_off = tmp + 3 * n;
 	uint64_t *t_qd = tmp + 4 * n;
@@ -469,6 +469,8 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 	}
 	*min_complete = comp.lo;
 	*max_complete = comp.hi;
+	if (uniform)
+		*uniform = op.lo == op.hi && len.lo == len.hi && st.lo == st.hi;
 
 	put_varint(out, r[0].complete_ns);
 	put_column(out, t_dt, n - 1, dt.lo, dt.hi);
@@ -514,6 +516,12 @@ int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, stru
 			tmp[i] = r[i].file;
 	put_column(out, tmp, n, file.lo, file.hi);
 	return 0;
+}
+
+int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
+		       uint64_t *min_complete, uint64_t *max_complete)
+{
+	return encode_records(r, n, tmp, out, min_complete, max_complete, NULL);
 }
 
 /*
@@ -1011,7 +1019,8 @@ int nvt_encoder_block(struct nvt_encoder *e, const struct nvt_record *r, unsigne
 	if (!n || n > e->max_records)
 		return -EINVAL;
 	e->raw.len = 0;
-	err = nvt_encode_records(r, n, e->tmp, &e->raw, &h->min_complete_ns, &h->max_complete_ns);
+	err = encode_records(r, n, e->tmp, &e->raw, &h->min_complete_ns, &h->max_complete_ns,
+			     &e->uniform);
 	if (err)
 		return err;
 	err = e->codec == NVT_CODEC_ZSTD ? zstd_raw(e, n, &comp_len) : deflate_raw(e, &comp_len);

@@ -97,6 +97,7 @@ int nvt_block_hdr_unpack(const uint8_t *in, struct nvt_block_hdr *h, const char 
 #define NVT_ENCODE_TMP(n)	(5 * (size_t)(n))
 int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
 		       uint64_t *min_complete, uint64_t *max_complete);
+
 /*
  * Decode a raw payload of len bytes holding exactly n records into out[n]
  * (tmp: scratch space for n values); also the min/max completion time into
@@ -146,6 +147,7 @@ struct nvt_encoder {
 	int zlevel;
 	int zcur;		/* the stream's level now: zlevel or 0 (stored) */
 	size_t stored_bytes;	/* raw bytes of the last block sent as stored */
+	bool uniform;		/* the last block's op, length and status are constant */
 };
 int nvt_encoder_init(struct nvt_encoder *e, int codec, int zlevel, unsigned max_records);
 /* Encode r[0..n) (n <= max_records) as block seq: fills *h; the payload is

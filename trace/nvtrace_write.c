@@ -155,12 +155,21 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	if (err)
 		return err;
 
-	for (unsigned i = 0; i < n; i++) {
-		struct nvt_totals *t = &w->foot.op[r[i].op];	/* checked by append */
+	if (w->enc.uniform) {
+		/* one op, length and status in the whole block (most jobs): no pass over it */
+		struct nvt_totals *t = &w->foot.op[r[0].op];	/* checked by append */
 
-		t->records++;
-		t->bytes += r[i].length;
-		t->errors += r[i].status != 0;
+		t->records += n;
+		t->bytes += (uint64_t)n * r[0].length;
+		t->errors += r[0].status != 0 ? n : 0;
+	} else {
+		for (unsigned i = 0; i < n; i++) {
+			struct nvt_totals *t = &w->foot.op[r[i].op];
+
+			t->records++;
+			t->bytes += r[i].length;
+			t->errors += r[i].status != 0;
+		}
 	}
 	if (!w->foot.records || h.min_complete_ns < w->foot.min_complete_ns)
 		w->foot.min_complete_ns = h.min_complete_ns;

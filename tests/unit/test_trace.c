@@ -286,6 +286,58 @@ TEST(encoder_zstd_frame)
 	free(r);
 }
 
+/*
+ * The footer's per-op totals equal the records' in blocks where op, length
+ * and status are constant (the writer adds them up without a pass) and in
+ * blocks where they vary.
+ */
+TEST(footer_totals)
+{
+	enum { B = 4000, N = 3 * B };
+	struct nvt_writer_opts o = { .block_records = B };
+	struct nvt_totals want[NVT_OP__MAX] = { { 0 } };
+	const char *p = tpath("totals.nvt");
+	static struct nvt_record r[N];
+	const struct nvt_footer *f;
+	const struct nvt_record *recs;
+	struct nvt_reader *rd = NULL;
+	struct nvt_writer *w;
+	struct gen g;
+	size_t k;
+
+	gen_init(&g, GEN_MIXED, 8, 11);
+	for (unsigned i = 0; i < N; i++) {
+		gen_record(&g, &r[i]);
+		if (i < B) {	/* block 0: all the same failed 8 KiB write */
+			r[i].op = NVT_OP_WRITE;
+			r[i].length = 8192;
+			r[i].status = -5;
+		} else if (i < 2 * B) {	/* block 1: all the same good 4 KiB read */
+			r[i].op = NVT_OP_READ;
+			r[i].length = 4096;
+			r[i].status = 0;
+		}	/* block 2: mixed */
+		want[r[i].op].records++;
+		want[r[i].op].bytes += r[i].length;
+		want[r[i].op].errors += r[i].status != 0;
+	}
+	CHECK_EQ_I64(nvt_writer_open(&w, p, NULL, 0, &o), 0);
+	for (unsigned i = 0; i < N; i++)
+		CHECK_EQ_I64(nvt_writer_append(w, &r[i]), 0);
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+	CHECK_EQ_I64(nvt_reader_open(&rd, p), 0);
+	while (rd && nvt_reader_next_block(rd, &recs, &k) == 1)
+		;
+	f = rd ? nvt_reader_footer(rd) : NULL;
+	CHECK(f != NULL);
+	for (unsigned op = 0; f && op < NVT_OP__MAX; op++) {
+		CHECK_EQ_U64(f->op[op].records, want[op].records);
+		CHECK_EQ_U64(f->op[op].bytes, want[op].bytes);
+		CHECK_EQ_U64(f->op[op].errors, want[op].errors);
+	}
+	nvt_reader_close(rd);
+}
+
 TEST(roundtrip_seqwrite)
 {
 	roundtrip(GEN_SEQWRITE, 4, 100000, 1000);
@@ -1089,6 +1141,7 @@ int main(void)
 	RUN(roundtrip_randread);
 	RUN(roundtrip_seqwrite);
 	RUN(roundtrip_zstd_and_zlib);
+	RUN(footer_totals);
 	RUN(encoder_zstd_frame);
 	RUN(roundtrip_mixed);
 	RUN(roundtrip_extremes);
