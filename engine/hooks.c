@@ -63,7 +63,6 @@ struct nv_data {
 	unsigned int prepped;		/* force_async counter */
 	int warned_poll;		/* hipri hint already printed */
 	int last_res;			/* cqe->res of the CQE being completed */
-	int nop_io;			/* nv_nop: every SQE is IORING_OP_NOP */
 
 	void **pending;			/* SQE owners in ring order, not submitted:
 					   io_us, or tagged DSM batches */
@@ -410,6 +409,7 @@ static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
 				    struct io_uring_cqe *cqe)
 {
 	struct io_u *io_u = io_uring_cqe_get_data(cqe);
+	struct nv_options *o = td->eo;
 	struct nv_file *nf;
 
 	if (!io_u)
@@ -417,7 +417,7 @@ static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
 	ld->inflight--;
 	ld->last_res = cqe->res;
 	nf = nv_file_of(io_u->file);
-	if (ld->nop_io) {
+	if (o->nv_nop) {
 		/* a NOP's 0 (or -errno): the whole IO "done" */
 		io_u->error = cqe->res < 0 ? -cqe->res : 0;
 	} else if (nf && nf->kind == NV_TARGET_NVME_CHAR) {
@@ -809,7 +809,6 @@ static int nv_init(struct thread_data *td)
 	if (!ld)
 		goto nomem;
 	ld->iodepth = td->o.iodepth;
-	ld->nop_io = o->nv_nop != 0;
 	/* ring depth must be a power of two (not fio's roundup_pow2(): its
 	 * __fls() shifts bits into the sign of an int, which UBSan stops) */
 	for (ld->depth = 1; ld->depth < td->o.iodepth; ld->depth <<= 1)

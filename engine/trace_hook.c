@@ -157,7 +157,7 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 	struct nv_options *o = td->eo;
 	struct nvt_writer_opts wo = {
 		.zlevel = (int)o->nv_trace_level,
-		.codec = o->nv_trace_codec == NVT_WRITER_ZLIB ? NVT_WRITER_ZLIB : NVT_WRITER_ZSTD,
+		.codec = (enum nvt_writer_codec)o->nv_trace_codec,	/* checked by the writer */
 		.block_records = o->nv_trace_block,
 		.sched = o->nv_trace_sched == NVT_SCHED_IDLE ? NVT_SCHED_IDLE : NVT_SCHED_NORMAL,
 	};

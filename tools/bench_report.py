@@ -726,7 +726,7 @@ def section_cpu(md, wd, meta, goals):
               "once per round, the order reversed every other round, {} rounds: reads run on an io-wq worker, "
               "so the records carry real latencies and the writer compresses what a real 4k randread trace "
               "holds.\n".format(meta.get("file_mb"), meta.get("cpu_runtime"), meta.get("cpu_rounds")))
-    fadded, wr, _ = cpu_table(md, foff, fon)
+    _, wr, _ = cpu_table(md, foff, fon)
     v, note = spread(added, "{:+.1f}")
     goal_row(goals, "tracing's CPU time, job thread, per IO (nv_nop pairs, QD 32)", "<= 40 ns",
              None if v is None else "{:+.1f} ns".format(v), v is not None and v <= 40,

@@ -18,7 +18,6 @@ FILE_MAGIC, BLOCK_MAGIC, FOOTER_MAGIC = b"NVTRACE\0", b"NVTB", b"NVTF"
 BLOCK_HEADER = 48
 
 
-
 def decompress(codec, payload, rawlen):
     """A block's payload: codec 1 one zlib stream, 2 one zstd frame (RFC 8878)."""
     if codec == 1:
@@ -29,6 +28,7 @@ def decompress(codec, payload, rawlen):
         sys.exit("nvtrace_reader: zstd blocks need the zstandard module "
                  "(Debian's python3-zstandard: make deps)")
     return zstandard.ZstdDecompressor().decompress(payload, max_output_size=rawlen)
+
 
 def varint(b, p):
     """Unsigned LEB128 at b[p]: (value, next position)."""
