@@ -6,9 +6,11 @@
  *
  * Writer: nvt_writer_open() starts one background thread; the IO thread calls
  * nvt_writer_append() for every completion, which copies the record into the
- * current in-memory chunk.  A full chunk (block_records records, or block_ns
- * of completion time) is handed to the background thread, which encodes,
- * compresses and writes it as one block.  Memory is bounded by nchunks
+ * current in-memory chunk (or nvt_append_slot(), inline, which returns the
+ * place in the chunk where the caller writes the record itself).  A full
+ * chunk (block_records records, or block_ns of completion time) is handed
+ * to the background thread, which encodes, compresses and writes it as one
+ * block.  Memory is bounded by nchunks
  * chunks; when all are busy the IO thread waits, records are never dropped.
  * Any write error is sticky: append and close return it, and
  * nvt_writer_strerror() names the file.  One writer has one producer: append
@@ -24,6 +26,7 @@
 #ifndef NV_TRACE_H
 #define NV_TRACE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -107,6 +110,49 @@ int nvt_writer_open(struct nvt_writer **w, const char *path,
  * (the record is then not stored; the job must fail).
  */
 int nvt_writer_append(struct nvt_writer *w, const struct nvt_record *r);
+
+/*
+ * In-place appends, for an IO thread that writes each record where the
+ * writer keeps it (no copy, no call on most records): take the writer's
+ * appender once after open (nvt_writer_appender), then for every
+ * completion, in completion-time order, nvt_append_slot(a, complete_ns)
+ * returns the record to fill, which the caller fills completely (op <
+ * NVT_OP__MAX) before its next call on this writer (slot, append or close).
+ * The fields are the writer's; read them only through these functions.
+ */
+struct nvt_appender {
+	struct nvt_record *pos;		/* the next free record of the current chunk */
+	struct nvt_record *end;		/* its end; pos == end on a chunk not begun */
+	uint64_t seal_ns;		/* a completion at or after this goes to the next chunk */
+	const atomic_int *err;		/* the writer's sticky error */
+	struct nvt_writer *w;
+};
+
+/* The appender of w (valid until close).  Return: it. */
+struct nvt_appender *nvt_writer_appender(struct nvt_writer *w);
+
+/*
+ * nvt_append_slot when the chunk is full, its time is up, not begun, or the
+ * writer failed: seals the chunk and takes the next (waiting while every
+ * chunk is busy, as append does).  Return: the record to fill, or NULL once
+ * the writer has failed (nvt_writer_strerror says why; nothing more is
+ * stored).
+ */
+struct nvt_record *nvt_append_slot_slow(struct nvt_appender *a, uint64_t complete_ns);
+
+/*
+ * Hot path: the record that completed at complete_ns goes here.  Return: the
+ * place to fill, or NULL once the writer has failed (see above).  A record
+ * with op >= NVT_OP__MAX fails the writer when its block is encoded
+ * (-EINVAL, sticky).
+ */
+static inline struct nvt_record *nvt_append_slot(struct nvt_appender *a, uint64_t complete_ns)
+{
+	if (__builtin_expect(a->pos < a->end && (int64_t)(complete_ns - a->seal_ns) < 0 &&
+			     !atomic_load_explicit(a->err, memory_order_relaxed), 1))
+		return a->pos++;
+	return nvt_append_slot_slow(a, complete_ns);
+}
 
 /*
  * Seal the last block, write the footer (per-op totals, time index, the

@@ -467,6 +467,8 @@ static int encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, s
 		span_add(&file, r[i].file);
 		acc |= r[i].offset | r[i].length;
 	}
+	if (op.hi >= NVT_OP__MAX)	/* no reader would take the block */
+		return -EINVAL;
 	*min_complete = comp.lo;
 	*max_complete = comp.hi;
 	if (uniform)

@@ -92,7 +92,7 @@ int nvt_block_hdr_unpack(const uint8_t *in, struct nvt_block_hdr *h, const char 
  * Encode n (>= 1) records as the raw block payload (columns, before
  * compression), appending to out; tmp is scratch space for
  * NVT_ENCODE_TMP(n) values.  Also returns the min/max completion time.
- * 0 or -ENOMEM.
+ * 0, -ENOMEM, or -EINVAL for a record whose op is >= NVT_OP__MAX.
  */
 #define NVT_ENCODE_TMP(n)	(5 * (size_t)(n))
 int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
@@ -150,7 +150,8 @@ struct nvt_encoder {
 };
 int nvt_encoder_init(struct nvt_encoder *e, int codec, int zlevel, unsigned max_records);
 /* Encode r[0..n) (n <= max_records) as block seq: fills *h; the payload is
- * e->comp.p[0..h->comp_len).  0 or -ENOMEM / -EIO. */
+ * e->comp.p[0..h->comp_len).  0 or -ENOMEM / -EIO, -EINVAL for a record
+ * whose op is >= NVT_OP__MAX. */
 int nvt_encoder_block(struct nvt_encoder *e, const struct nvt_record *r, unsigned n,
 		      uint32_t seq, struct nvt_block_hdr *h);
 void nvt_encoder_free(struct nvt_encoder *e);

@@ -3,9 +3,10 @@
  * one background thread that encodes, compresses and writes blocks.
  *
  * Chunks form a ring used in order.  A chunk is FILLING (owned by the IO
- * thread), READY (sealed, waiting for the writer thread) or FREE.  The IO
- * thread touches the mutex only when it seals a chunk; the writer thread
- * processes READY chunks in ring order and frees them.  After a write error
+ * thread, which writes records through the appender: nvtrace.h), READY
+ * (sealed, waiting for the writer thread) or FREE.  The IO thread touches
+ * the mutex only when it seals a chunk; the writer thread processes READY
+ * chunks in ring order and frees them.  After a write error
  * the thread keeps freeing chunks (so the IO thread never deadlocks) and the
  * error is sticky: append and close return it.
  */
@@ -33,9 +34,9 @@ struct chunk {
 
 struct nvt_writer {
 	/* IO-thread side */
+	struct nvt_appender app;	/* the FILLING chunk: where the next record goes */
 	struct chunk *cur;
 	unsigned cur_idx;
-	uint64_t cur_first_ns;
 	uint64_t waits;			/* times append had to wait for a free chunk */
 
 	/* configuration (read-only after open) */
@@ -267,6 +268,7 @@ static void seal_current(struct nvt_writer *w)
 	unsigned next = (w->cur_idx + 1) % w->nchunks;
 
 	pthread_mutex_lock(&w->mu);
+	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
 	w->cur->state = CHUNK_READY;
 	pthread_cond_signal(&w->cv_ready);
 	if (w->chunks[next].state != CHUNK_FREE)
@@ -277,26 +279,45 @@ static void seal_current(struct nvt_writer *w)
 	pthread_mutex_unlock(&w->mu);
 	w->cur_idx = next;
 	w->cur = &w->chunks[next];
+	w->app.pos = w->app.end = w->cur->rec;	/* not begun */
+}
+
+struct nvt_appender *nvt_writer_appender(struct nvt_writer *w)
+{
+	return &w->app;
+}
+
+/*
+ * A chunk with records is sealed here when the next record does not fit
+ * (full, or block_ns after its first completion); an empty one begins with
+ * this record, which sets its time limit.
+ */
+struct nvt_record *nvt_append_slot_slow(struct nvt_appender *a, uint64_t complete_ns)
+{
+	struct nvt_writer *w = a->w;
+
+	if (atomic_load_explicit(&w->err, memory_order_relaxed))
+		return NULL;
+	if (a->pos != w->cur->rec)
+		seal_current(w);
+	a->end = w->cur->rec + w->block_records;
+	a->seal_ns = complete_ns + w->block_ns;
+	return a->pos++;
 }
 
 int nvt_writer_append(struct nvt_writer *w, const struct nvt_record *r)
 {
 	int err = atomic_load_explicit(&w->err, memory_order_relaxed);
-	struct chunk *c = w->cur;
+	struct nvt_record *slot;
 
 	if (err)
 		return err;
 	if (r->op >= NVT_OP__MAX)
 		return -EINVAL;
-	if (c->n && (int64_t)(r->complete_ns - w->cur_first_ns) >= (int64_t)w->block_ns) {
-		seal_current(w);
-		c = w->cur;
-	}
-	if (!c->n)
-		w->cur_first_ns = r->complete_ns;
-	c->rec[c->n++] = *r;
-	if (c->n == w->block_records)
-		seal_current(w);
+	slot = nvt_append_slot(&w->app, r->complete_ns);
+	if (!slot)
+		return atomic_load_explicit(&w->err, memory_order_relaxed);
+	*slot = *r;
 	return 0;
 }
 
@@ -433,6 +454,9 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	}
 	w->chunks[0].state = CHUNK_FILLING;
 	w->cur = &w->chunks[0];
+	w->app.pos = w->app.end = w->cur->rec;
+	w->app.err = &w->err;
+	w->app.w = w;
 	err = -pthread_create(&w->thread, NULL, writer_thread, w);
 	if (err)
 		goto fail;
@@ -466,6 +490,7 @@ int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size
 	}
 
 	pthread_mutex_lock(&w->mu);
+	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
 	if (w->cur->n)
 		w->cur->state = CHUNK_READY;
 	w->footer_kv = footer;

@@ -745,6 +745,72 @@ TEST(open_errors)
 	}
 }
 
+/*
+ * Records written in place (nvt_append_slot, as the engine does) read back
+ * as written; a chunk is sealed when full and block_ns after its first
+ * completion; a record with a bad op fails the writer when its block is
+ * encoded, and the slots then say so.
+ */
+TEST(append_slot_in_place)
+{
+	struct nvt_writer_opts o = { .block_records = 100, .block_ns = 70000 };
+	struct nvt_record *want = malloc(20000 * sizeof(*want));
+	const struct nvt_cols *c;
+	struct nvt_appender *a;
+	struct nvt_reader *rd;
+	struct nvt_writer *w;
+	unsigned full = 0, timed = 0;
+	char msg[256];
+	struct gen g;
+	int rc = 1;
+
+	CHECK(want != NULL);
+	if (!want)
+		return;
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("slot.nvt"), hdr_kv, 5, &o), 0);
+	a = nvt_writer_appender(w);
+	gen_init(&g, GEN_MIXED, 32, 11);
+	for (size_t i = 0; i < 20000; i++) {
+		struct nvt_record *slot;
+
+		gen_record(&g, &want[i]);
+		slot = nvt_append_slot(a, want[i].complete_ns);
+		CHECK(slot != NULL);
+		if (!slot)
+			break;
+		*slot = want[i];
+	}
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+	CHECK_EQ_I64(read_compare(tpath("slot.nvt"), want, 20000, &rc, NULL), 20000);
+	CHECK_EQ_I64(rc, 0);
+	CHECK_EQ_I64(nvt_reader_open(&rd, tpath("slot.nvt")), 0);
+	while (nvt_reader_next_cols(rd, 0, &c) == 1) {
+		CHECK(c->n <= 100);
+		CHECK(c->max_complete_ns - c->complete_ns[0] < 70000);
+		full += c->n == 100;
+		timed += c->n < 100;
+	}
+	nvt_reader_close(rd);
+	printf("info: in-place blocks: %u full, %u sealed by time\n", full, timed);
+	CHECK(full > 0 && timed > 1);
+
+	/* a bad op, written in place: caught by the writer thread, sticky */
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("slotbad.nvt"), NULL, 0, &o), 0);
+	a = nvt_writer_appender(w);
+	for (size_t i = 0; i < 20000; i++) {
+		struct nvt_record *slot = nvt_append_slot(a, want[i].complete_ns);
+
+		if (!slot)
+			break;
+		*slot = want[i];
+		if (i == 150)
+			slot->op = NVT_OP__MAX;
+	}
+	CHECK_EQ_I64(nvt_writer_close_msg(w, NULL, 0, msg, sizeof(msg)), -EINVAL);
+	CHECK(strstr(msg, "encode block for") && strstr(msg, "slotbad.nvt"));
+	free(want);
+}
+
 /* Tiny chunks, two of them: the appender must wait for the writer thread. */
 TEST(backpressure_tiny_chunks)
 {
@@ -1158,6 +1224,7 @@ int main(void)
 	RUN(reads_version_1_0);
 	RUN(enospc_sticky);
 	RUN(open_errors);
+	RUN(append_slot_in_place);
 	RUN(backpressure_tiny_chunks);
 	RUN(backpressure_waits);
 	RUN(seek_time);
