@@ -538,7 +538,7 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 		struct io_uring_cqe *cqe;
 		int ret;
 
-		nv_reap(td, ld, max);
+		nv_trace_reaped(&ld->tr, (unsigned int)nv_reap(td, ld, max));
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
 		/* one CQE per io_u, except a DSM batch's: then one at a time */
@@ -785,6 +785,12 @@ static int nv_init(struct thread_data *td)
 		log_err("nvengine: nv_nop=1 reads and writes nothing, so verify would fail on "
 			"every block: leave out verify or nv_nop\n");
 		td_verror(td, EINVAL, "nvengine: nv_nop");
+		return 1;
+	}
+	if (o->nv_trace_ab && (!o->nv_trace || !*o->nv_trace || td->o.ramp_time)) {
+		log_err("nvengine: nv_trace_ab=%u (a benchmark of tracing's cost) needs "
+			"nv_trace=DIR and no ramp_time\n", o->nv_trace_ab);
+		td_verror(td, EINVAL, "nvengine: nv_trace_ab");
 		return 1;
 	}
 	if (o->trim_ranges > 1 && o->trim_ranges > td->o.iodepth) {

@@ -67,6 +67,7 @@ struct nv_options {
 	unsigned int nv_trace_clock;	/* enum nv_trace_clock */
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
 	unsigned int nv_nop;		/* submit IORING_OP_NOP instead of every IO (benchmarks) */
+	unsigned int nv_trace_ab;	/* trace every other window of N IOs (benchmarks) */
 };
 
 /* engine/options.c: the option table fio parses into struct nv_options. */

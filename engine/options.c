@@ -330,6 +330,20 @@ struct fio_option nv_option_table[] = {
 		.group	= FIO_OPT_G_IOURING,
 	},
 	{
+		.name	= "nv_trace_ab",
+		.lname	= "nvengine tracing on/off windows",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nv_trace_ab),
+		.def	= "0",
+		.minval	= 0,
+		.maxval	= 16777216,
+		.help	= "Benchmarks: trace only every other window of N completions and sum "
+			  "the job thread's CPU time per kind of window (trace footer ab.*); "
+			  "the trace then lacks the other windows' IOs",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
 		.name	= NULL,
 	},
 };

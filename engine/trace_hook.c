@@ -65,12 +65,13 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace_job *j
 		  "hipri=%u fixedbufs=%u registerfiles=%u sqthread_poll=%u nonvectored=%d "
 		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_codec=%s nv_trace_block=%u "
 		  "nv_trace_sched=%s "
-		  "nv_iowq_workers=%u nv_trace_clock=%s nv_nop=%u",
+		  "nv_iowq_workers=%u nv_trace_clock=%s nv_nop=%u nv_trace_ab=%u",
 		  o->hipri, o->fixedbufs, o->registerfiles, o->sqpoll_thread, o->nonvectored,
 		  o->force_async, o->nowait, o->nv_trace_level,
 		  o->nv_trace_codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o->nv_trace_block,
 		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal", o->nv_iowq_workers,
-		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto", o->nv_nop);
+		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto", o->nv_nop,
+		  o->nv_trace_ab);
 	nvt_kvlist_add(l, "files", "%u", td->o.nr_files);
 	for_each_file(td, f, i) {
 		char key[64];
@@ -201,61 +202,81 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 		td_verror(td, -ret, "nvengine: nv_trace");
 		return 1;
 	}
+	tr->app = nvt_writer_appender(tr->w);
 	tr->path = strdup(path);
 	tr->nvme_write_op = job->nvme_write_op;
+	tr->ab.n = o->nv_trace_ab;
+	tr->ab.on = 1;
+	tr->ab.w = tr->w;
 	return 0;
 }
 
-/* fio direction (and passthrough write mode) to the trace's operation.  Return: an enum nvt_op. */
-static uint8_t nv_trace_op(const struct nv_trace *tr, const struct io_u *io_u, int nvme)
+/* This thread's CPU time in ns.  Return: it (0 if the clock cannot be read). */
+static uint64_t nv_thread_cpu_ns(void)
 {
-	switch (io_u->ddir) {
-	case DDIR_READ:
-		return NVT_OP_READ;
-	case DDIR_WRITE:
-		return nvme ? tr->nvme_write_op : NVT_OP_WRITE;
-	case DDIR_TRIM:
-		return NVT_OP_TRIM;
-	default:
-		return NVT_OP_FLUSH;	/* fsync, fdatasync, sync_file_range */
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The first reap starts the first window (the job's setup belongs to no
+ * window); a window that has seen its N completions ends at the reap that
+ * brought them, and the other kind begins.  The last window, cut short by
+ * the end of the job, is not counted.
+ */
+void nv_trace_ab_tick(struct nv_trace *tr, unsigned int done)
+{
+	struct nv_trace_ab *ab = &tr->ab;
+	uint64_t cpu;
+
+	if (ab->cpu0 && done < ab->left) {
+		ab->left -= done;
+		return;
+	}
+	cpu = nv_thread_cpu_ns();
+	if (ab->cpu0) {
+		ab->cpu_ns[ab->on] += cpu - ab->cpu0;
+		ab->ios[ab->on] += ab->n - ab->left + done;
+		ab->windows[ab->on]++;
+		ab->on ^= 1;
+		if (!tr->failed)
+			tr->w = ab->on ? ab->w : NULL;
+	}
+	ab->cpu0 = cpu;
+	ab->left = ab->n;
+}
+
+/* The windows' sums for the footer.  Return: nothing. */
+static void nv_trace_ab_footer(const struct nv_trace_ab *ab, struct nvt_kvlist *l)
+{
+	static const char *const kind[2] = { "off", "on" };
+
+	nvt_kvlist_add(l, "ab.window_ios", "%u", ab->n);
+	for (unsigned int k = 0; k < 2; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "ab.%s.windows", kind[k]);
+		nvt_kvlist_add(l, key, "%llu", (unsigned long long)ab->windows[k]);
+		snprintf(key, sizeof(key), "ab.%s.ios", kind[k]);
+		nvt_kvlist_add(l, key, "%llu", (unsigned long long)ab->ios[k]);
+		snprintf(key, sizeof(key), "ab.%s.cpu_ns", kind[k]);
+		nvt_kvlist_add(l, key, "%llu", (unsigned long long)ab->cpu_ns[k]);
 	}
 }
 
-/* Report a trace failure once and fail the job.  Return: @err. */
-static int nv_trace_fail(struct thread_data *td, struct nv_trace *tr, int err)
+int nv_trace_failed(struct thread_data *td, struct nv_trace *tr)
 {
+	int err = atomic_load_explicit(tr->app->err, memory_order_acquire);
+
 	if (!tr->failed) {
 		tr->failed = 1;
 		log_err("nvengine: trace failed, stopping the job: %s\n", nvt_writer_strerror(tr->w));
 		td_verror(td, -err, "nvengine: trace write");
 	}
 	return err;
-}
-
-int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
-		int res, uint64_t now)
-{
-	struct nv_file *nf = nv_file_of(io_u->file);
-	int nvme = nf && nf->kind == NV_TARGET_NVME_CHAR;
-	struct nvt_record r;
-	int ret;
-
-	if (!tr->w)
-		return 0;
-	r.submit_ns = tr->sub[io_u->index].ns;
-	r.complete_ns = now;
-	r.offset = io_u->offset;
-	r.length = (uint32_t)io_u->xfer_buflen;
-	/* passthrough: 0 or the NVMe status; io_uring: -errno or bytes done */
-	if (nvme)
-		r.status = res;
-	else
-		r.status = res < 0 ? res : 0;
-	r.qd = tr->sub[io_u->index].qd;
-	r.op = nv_trace_op(tr, io_u, nvme);
-	r.file = io_u->file->fileno > 255 ? 255 : (uint8_t)io_u->file->fileno;
-	ret = nvt_writer_append(tr->w, &r);
-	return ret ? nv_trace_fail(td, tr, ret) : 0;
 }
 
 void nv_trace_ramp_end(struct nv_trace *tr)
@@ -282,6 +303,8 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 	nvt_kvlist_add(&foot, "job.error", "%d", td->error);
 	if (tr->ramp_marked)
 		nvt_kvlist_add(&foot, "job.ramp_end_ns", "%llu", (unsigned long long)tr->ramp_end_ns);
+	if (tr->ab.n)
+		nv_trace_ab_footer(&tr->ab, &foot);
 	if (after)
 		nvt_kvlist_extend(&foot, after);
 	ret = nvt_writer_close_msg(tr->w, foot.oom ? NULL : foot.kv, foot.oom ? 0 : foot.n,
@@ -296,6 +319,8 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 
 void nv_trace_close(struct thread_data *td, struct nv_trace *tr, const struct nvt_kvlist *after)
 {
+	if (tr->ab.n)
+		tr->w = tr->ab.w;	/* an off window hid it */
 	if (tr->w)
 		nv_trace_finish(td, tr, after);
 	free(tr->path);

@@ -32,9 +32,26 @@ struct nv_submitted {
 	uint16_t qd;			/* IOs in flight at submission, this one included */
 };
 
+/*
+ * nv_trace_ab=N (benchmarks): tracing is on and off by turns, N completions
+ * each, and the job thread's CPU time (CLOCK_THREAD_CPUTIME_ID) is summed
+ * per kind of window, so that tracing's cost per IO on this thread is
+ * measured between windows a millisecond apart (the footer's ab.* keys).
+ * An "off" window hides the writer (tr->w NULL): no stamps, no records.
+ */
+struct nv_trace_ab {
+	unsigned int n;			/* completions per window; 0: no windows */
+	unsigned int left;		/* completions the window still needs */
+	unsigned int on;		/* the window records */
+	uint64_t cpu0;			/* thread CPU ns when the window began; 0: none yet */
+	uint64_t cpu_ns[2], ios[2], windows[2];	/* per kind: [0] off, [1] on */
+	struct nvt_writer *w;		/* the writer, while off windows hide it */
+};
+
 /* Per-thread trace state (in the hooks' per-thread state). */
 struct nv_trace {
 	struct nvt_writer *w;		/* NULL without nv_trace */
+	struct nvt_appender *app;	/* w's, for records written in place */
 	struct nv_clock clock;		/* the records' timestamps */
 	char *path;
 	int failed;			/* error already reported: no more IO */
@@ -43,6 +60,7 @@ struct nv_trace {
 	uint64_t last_submit_ns;	/* trace time of the latest submission (the hooks') */
 	int ramp_marked;		/* fio's ramp_time end recorded (ramp_end_ns) */
 	uint64_t ramp_end_ns;		/* IOs submitted from this time on are fio's */
+	struct nv_trace_ab ab;		/* nv_trace_ab windows */
 };
 
 /* Resync @c with a fresh (TSC, CLOCK_MONOTONIC) pair, or switch it to clock_gettime.
@@ -92,15 +110,68 @@ struct nv_trace_job {
  */
 int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_trace_job *job);
 
+/* The trace cannot take more records: report it once, fail the job.  Return: -errno. */
+int nv_trace_failed(struct thread_data *td, struct nv_trace *tr);
+
+/* fio direction (and passthrough write mode) to the trace's operation.  Return: an enum nvt_op. */
+static inline uint8_t nv_trace_op(const struct nv_trace *tr, const struct io_u *io_u, int nvme)
+{
+	switch (io_u->ddir) {
+	case DDIR_READ:
+		return NVT_OP_READ;
+	case DDIR_WRITE:
+		return nvme ? tr->nvme_write_op : NVT_OP_WRITE;
+	case DDIR_TRIM:
+		return NVT_OP_TRIM;
+	default:
+		return NVT_OP_FLUSH;	/* fsync, fdatasync, sync_file_range */
+	}
+}
+
 /*
  * Record one completed IO: @res is the raw completion result (cqe->res, or
- * the -errno of a synchronous operation), @now the completion time.
+ * the -errno of a synchronous operation), @now the completion time.  Inline:
+ * on the IO path it writes the record where the writer keeps it, with no
+ * call (trace/nvtrace.h, nvt_append_slot).
  * Return: 0, or -errno once the trace cannot be written (the job fails with
  * a message naming the trace file, and tr->failed is set).  A no-op
  * without nv_trace.
  */
-int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
-		int res, uint64_t now);
+static inline int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
+			      int res, uint64_t now)
+{
+	const struct nv_file *nf;
+	struct nvt_record *r;
+	int nvme;
+
+	if (!tr->w)
+		return 0;
+	r = nvt_append_slot(tr->app, now);
+	if (__builtin_expect(!r, 0))
+		return nv_trace_failed(td, tr);
+	nf = nv_file_of(io_u->file);
+	nvme = nf && nf->kind == NV_TARGET_NVME_CHAR;
+	r->submit_ns = tr->sub[io_u->index].ns;
+	r->complete_ns = now;
+	r->offset = io_u->offset;
+	r->length = (uint32_t)io_u->xfer_buflen;
+	/* passthrough: 0 or the NVMe status; io_uring: -errno or bytes done */
+	r->status = nvme || res < 0 ? res : 0;
+	r->qd = tr->sub[io_u->index].qd;
+	r->op = nv_trace_op(tr, io_u, nvme);
+	r->file = io_u->file->fileno > 255 ? 255 : (uint8_t)io_u->file->fileno;
+	return 0;
+}
+
+/* nv_trace_reaped's window bookkeeping: a window may end here.  Return: nothing. */
+void nv_trace_ab_tick(struct nv_trace *tr, unsigned int done);
+
+/* @done completions were just reaped (nv_trace_ab's windows count them).  Return: nothing. */
+static inline void nv_trace_reaped(struct nv_trace *tr, unsigned int done)
+{
+	if (__builtin_expect(tr->ab.n != 0, 0))
+		nv_trace_ab_tick(tr, done);
+}
 
 /*
  * fio's ramp_time has just ended: note the trace time from which submitted

@@ -61,6 +61,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	MEM_SECS=4 MEM_EARLY=1 MEM_STEP=1 MEM_RATE=5000
 	VM_ROUNDS=1 VM_RUNTIME=1
 	CPU_ROUNDS=2 CPU_RUNTIME=1 LOOP_ROUNDS=1 LOOP_RUNTIME=1 CPU_PAIRS=2 CPU_PAIR_MS=200
+	AB_ROUNDS=2 AB_RUNTIME=1
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -70,6 +71,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MEM_SECS=30 MEM_EARLY=10 MEM_STEP=1 MEM_RATE=10000
 	VM_ROUNDS=3 VM_RUNTIME=1
 	CPU_ROUNDS=5 CPU_RUNTIME=1 LOOP_ROUNDS=3 LOOP_RUNTIME=1 CPU_PAIRS=15 CPU_PAIR_MS=300
+	AB_ROUNDS=5 AB_RUNTIME=1
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -78,9 +80,11 @@ else
 	MEM_SECS=300 MEM_EARLY=10 MEM_STEP=2 MEM_RATE=10000
 	VM_ROUNDS=5 VM_RUNTIME=2
 	CPU_ROUNDS=21 CPU_RUNTIME=2 LOOP_ROUNDS=15 LOOP_RUNTIME=2 CPU_PAIRS=80 CPU_PAIR_MS=500
+	AB_ROUNDS=21 AB_RUNTIME=2
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
+AB_WINDOW=1000	# IOs per nv_trace_ab window (section 6)
 
 # --- checks -----------------------------------------------------------------
 [ -f "$NVENGINE_SO" ] || die "$NVENGINE_SO not built (run make)"
@@ -137,6 +141,9 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "cpu_runtime=$CPU_RUNTIME"
 	echo "cpu_pairs=$CPU_PAIRS"
 	echo "cpu_pair_ms=$CPU_PAIR_MS"
+	echo "ab_rounds=$AB_ROUNDS"
+	echo "ab_runtime=$AB_RUNTIME"
+	echo "ab_window=$AB_WINDOW"
 	echo "loop_rounds=$LOOP_ROUNDS"
 	echo "loop_runtime=$LOOP_RUNTIME"
 	echo "sections=$BENCH_SECTIONS"
@@ -350,7 +357,13 @@ section_memory() {
 }
 
 # --- 6. tracing's CPU time per IO ---------------------------------------------
-# The job thread: nvengine with nv_nop=1 (every IO an IORING_OP_NOP through
+# The job thread, within each run: nv_nop=1 (below) with nv_trace_ab, which
+# turns tracing on and off every AB_WINDOW completions (about a millisecond)
+# and sums the job thread's CLOCK_THREAD_CPUTIME_ID per kind of window into
+# the trace footer (ab.on.cpu_ns, ab.on.ios, ab.off.*): the two kinds of
+# window run at the same vCPU speed, which separate jobs do not; AB_ROUNDS
+# runs of AB_RUNTIME seconds make the median and range.
+# The job thread, whole jobs: nvengine with nv_nop=1 (every IO an IORING_OP_NOP through
 # the same ring and hooks, so the job thread's time is the engine's and
 # fio's own, without a device's variance), 4k randread at QD 32, tracing off
 # and on as CPU_PAIRS pairs of stonewalled jobs of CPU_PAIR_MS each in one
@@ -386,6 +399,16 @@ section_cpu() {
 	timed "$d/nop_pairs" "$FIO" --output-format=json "$d/nop_pairs.fio" ||
 		die "cpu: the nv_nop pairs failed: $(tail -n 3 "$d/nop_pairs.err")"
 	rm -f "$SHM"/trace/*
+	log "cpu: $AB_ROUNDS runs of ${AB_RUNTIME}s nv_nop jobs, tracing on and off every $AB_WINDOW IOs"
+	for r in $(seq 1 "$AB_ROUNDS"); do
+		timed "$d/ab$r" "$FIO" $(fio_engine nv_on) --name=bench --filename="$SHM/f" \
+			--size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 --time_based \
+			--runtime="$AB_RUNTIME" --nv_nop=1 --nv_trace_ab="$AB_WINDOW" --output-format=json ||
+			die "cpu: the nv_trace_ab run $r failed: $(tail -n 3 "$d/ab$r.err")"
+		"$BENCH_TRACE" -i "$SHM"/trace/*.nvt >"$d/ab$r.info" ||
+			die "cpu: cannot read the trace of nv_trace_ab run $r"
+		rm -f "$SHM"/trace/*
+	done
 	log "cpu: $CPU_ROUNDS rounds of ${CPU_RUNTIME}s runs on the tmpfs file, tracing off and on"
 	for r in $(seq 1 "$CPU_ROUNDS"); do
 		order="nv_off1 nv_on1"

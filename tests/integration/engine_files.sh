@@ -213,6 +213,35 @@ else
 	fail nop_traced "not 256 records with nv_nop=1 in the header:$(head -n 3 "$T/nop.stat" |
 		tr '\n' ' ')"
 fi
+# nv_trace_ab=N (benchmarks): tracing on and off by turns every N
+# completions; the footer has the job thread's CPU time per kind of window,
+# the trace only the traced windows' IOs (every one of them).
+mkdir -p "$T/abtr"
+if run ab --name=ab --filename="$T/nop" --size=4M --bs=4k --rw=randread --iodepth=8 \
+	--nv_nop=1 --nv_trace="$T/abtr" --nv_trace_ab=64; then
+	"$NVANALYZE" stat "$T"/abtr/ab.*.nvt >"$T/ab.stat" 2>&1
+	ab_kv() { sed -n "s/^  $1 = //p" "$T/ab.stat"; }
+	on_w=$(ab_kv ab.on.windows) off_w=$(ab_kv ab.off.windows) on_ios=$(ab_kv ab.on.ios)
+	off_ios=$(ab_kv ab.off.ios) on_cpu=$(ab_kv ab.on.cpu_ns) off_cpu=$(ab_kv ab.off.cpu_ns)
+	recs=$(sed -n 's/^records: //p' "$T/ab.stat")
+	if grep -q "engine.options = .*nv_trace_ab=64" "$T/ab.stat" && [ "$(ab_kv ab.window_ios)" = 64 ] &&
+	   [ "${on_w:-0}" -ge 5 ] && [ "${off_w:-0}" -ge 5 ] &&
+	   [ "${on_ios:-0}" -ge $((64 * on_w)) ] && [ "${off_ios:-0}" -ge $((64 * off_w)) ] &&
+	   [ $((on_ios + off_ios)) -le 1024 ] && [ "${on_cpu:-0}" -gt 0 ] && [ "${off_cpu:-0}" -gt 0 ] &&
+	   [ "${recs:-0}" -ge "$on_ios" ] && [ "$recs" -le $((1024 - off_ios)) ]; then
+		pass trace_ab_windows
+	else
+		fail trace_ab_windows "records $recs, on $on_w windows $on_ios IOs $on_cpu ns, off" \
+			"$off_w windows $off_ios IOs $off_cpu ns (of 1024 IOs)"
+	fi
+else
+	fail trace_ab_windows "the nv_trace_ab job failed: $(tail -n 3 "$T/ab.err" | tr '\n' ' ')"
+fi
+expect_error error_trace_ab_no_trace "nv_trace_ab=64 (a benchmark of tracing's cost) needs" \
+	--name=o --filename="$T/o" --size=1M --rw=read --nv_trace_ab=64
+expect_error error_trace_ab_ramp "needs nv_trace=DIR and no ramp_time" --name=o --filename="$T/o" \
+	--size=1M --rw=read --nv_trace="$T/abtr" --nv_trace_ab=64 --ramp_time=1 --time_based \
+	--runtime=2
 # nv_trace_codec: zstd blocks (format 1.2) by default, zlib (format 1.1, for
 # older readers) when asked; both read back with every IO.
 for codec in zstd zlib; do
