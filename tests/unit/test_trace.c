@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_CCtx_getParameter */
 #include <zstd.h>
 
 #include "tests/unit/check.h"
@@ -280,6 +281,26 @@ TEST(encoder_zstd_frame)
 	CHECK(memcmp(out, e.raw.p, h.raw_len) == 0);
 	/* the size goal holds with zstd too: about 5.5 bytes per 4k randread record */
 	CHECK((double)(h.comp_len + NVT_BLOCK_HDR_LEN) / n <= 6.0);
+	/* level 1: zstd's fastest search, literals still Huffman-coded */
+	{
+		int v = 0;
+
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_compressionLevel, &v)));
+		CHECK_EQ_I64(v, -100);
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_literalCompressionMode,
+							   &v)));
+		CHECK_EQ_I64(v, ZSTD_ps_enable);
+		nvt_encoder_free(&e);
+		CHECK_EQ_I64(nvt_encoder_init(&e, NVT_CODEC_ZSTD, 3, n), 0);
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_compressionLevel, &v)));
+		CHECK_EQ_I64(v, 3);
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_literalCompressionMode,
+							   &v)));
+		CHECK_EQ_I64(v, ZSTD_ps_auto);
+		CHECK_EQ_I64(nvt_encoder_block(&e, r, n, 8, &h), 0);
+		CHECK_EQ_U64(ZSTD_decompress(out, h.raw_len, e.comp.p, h.comp_len), h.raw_len);
+		CHECK(memcmp(out, e.raw.p, h.raw_len) == 0);
+	}
 	nvt_encoder_free(&e);
 	CHECK_EQ_I64(nvt_encoder_init(&e, 3, 1, n), -EINVAL);	/* no codec 3 */
 	free(out);
