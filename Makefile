@@ -5,6 +5,9 @@
 #   make asan       the same suite built with ASan+UBSan
 #   make fuzz       libFuzzer targets (tests/fuzz, clang), FUZZ_SECONDS (60) each
 #   make deps       install the Debian packages (idempotent)
+#   make install    nvanalyze into $(PREFIX)/bin (on PATH: `nvanalyze a.json b.json`),
+#                   the engine into $(PREFIX)/lib/nvengine/, the figures' style into
+#                   $(PREFIX)/share/nvanalyze/plots/; PREFIX=/usr/local, DESTDIR for staging
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
 #   make FIO_SRC=DIR FIO=PATH   ... for the fio binary at PATH (default: fio on PATH)
 #   make O=DIR                  build into DIR (DIR/libnvengine.so, DIR/nvanalyze)
@@ -79,8 +82,25 @@ ENGINE_SO := $(O)/libnvengine.so
 ANALYZER  := $(O)/nvanalyze
 endif
 
-.PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze
+.PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze \
+	install uninstall
 all: $(ENGINE_SO) $(ANALYZER)
+
+PREFIX  ?= /usr/local
+INSTALLED := $(DESTDIR)$(PREFIX)/bin/nvanalyze $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so \
+	     $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
+
+# nvanalyze finds style.gp in ../share/nvanalyze/plots/ from its own directory
+# (analyze/figures/plot.h); fio loads the engine from the path given to it.
+install: all
+	install -D -m 0755 $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/nvanalyze
+	install -D -m 0755 $(ENGINE_SO) $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so
+	install -D -m 0644 plots/style.gp $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
+
+uninstall:
+	rm -f $(INSTALLED)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/nvengine $(DESTDIR)$(PREFIX)/share/nvanalyze/plots \
+	       $(DESTDIR)$(PREFIX)/share/nvanalyze 2>/dev/null
 
 deps:
 	$(Q)tools/deps.sh
