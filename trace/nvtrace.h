@@ -10,11 +10,11 @@
  * place in the chunk where the caller writes the record itself).  A full
  * chunk (block_records records, or block_ns of completion time) is handed
  * to the background thread, which encodes, compresses and writes it as one
- * block.  Memory is bounded by nchunks
- * chunks; when all are busy the IO thread waits, records are never dropped.
- * Any write error is sticky: append and close return it, and
- * nvt_writer_strerror() names the file.  One writer has one producer: append
- * and close must be called from one thread at a time.
+ * block.  Memory is bounded by nchunks chunks; when all are busy the IO
+ * thread waits, records are never dropped.  Any write error is sticky:
+ * append and close return it, and nvt_writer_strerror() names the file.
+ * One writer has one producer: append and close must be called from one
+ * thread at a time.
  *
  * Reader: nvt_reader_open() checks the file header; nvt_reader_next_block()
  * returns the records of one block at a time (memory: one block).  A file
