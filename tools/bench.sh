@@ -363,14 +363,16 @@ section_memory() {
 # the trace footer (ab.on.cpu_ns, ab.on.ios, ab.off.*): the two kinds of
 # window run at the same vCPU speed, which separate jobs do not; AB_ROUNDS
 # runs of AB_RUNTIME seconds make the median and range.
-# The job thread, whole jobs: nvengine with nv_nop=1 (every IO an IORING_OP_NOP through
-# the same ring and hooks, so the job thread's time is the engine's and
-# fio's own, without a device's variance), 4k randread at QD 32, tracing off
-# and on as CPU_PAIRS pairs of stonewalled jobs of CPU_PAIR_MS each in one
-# fio process, in the order A B B A A B ...: this machine's vCPUs change
-# speed by a fifth from one tenth of a second to the next, so a pair must be
-# close in time, and many pairs make the median.  The job thread's CPU time
-# comes from fio's usr_cpu/sys_cpu (RUSAGE_THREAD of the job thread).
+# The job thread, whole jobs (a reference: it also sees the writer thread's
+# effect on the IO thread's core): nvengine with nv_nop=1 (every IO an
+# IORING_OP_NOP through the same ring and hooks, so the job thread's time is
+# the engine's and fio's own, without a device's variance), 4k randread at
+# QD 32, tracing off and on as CPU_PAIRS pairs of stonewalled jobs of
+# CPU_PAIR_MS each in one fio process, in the order A B B A A B ...: this
+# machine's vCPUs change speed by a fifth from one tenth of a second to the
+# next, so a pair must be close in time, and many pairs make the median.
+# The job thread's CPU time comes from fio's usr_cpu/sys_cpu (RUSAGE_THREAD
+# of the job thread).
 # The writer: the tmpfs file (one io-wq worker on both sides; real
 # latencies, so the writer compresses a real trace), CPU_ROUNDS rounds of
 # separate runs, the writer thread's CPU time from its own clock in the
@@ -431,6 +433,11 @@ section_cpu() {
 # A sparse file on the checkout's file system behind a loop device with
 # direct IO (losetup --direct-io=on; needs root), read with direct=1 at QD 1,
 # nvengine with tracing off and on, alternating: fio's clat mean and p99.
+# Then LOOP_ROUNDS runs with nv_trace_ab=AB_WINDOW and fio's per-IO clat log
+# (write_lat_log, log_avg_msec=0): at QD 1 every reap completes one IO, so
+# IO i of the log (1-based, completion order) ran traced when i is 1 or
+# (i - 2) / AB_WINDOW is even (the first reap starts the first window), and
+# fio's own clat compares between windows tens of milliseconds apart.
 section_loop() {
 	local d=$W/loop r c order
 	mkdir -p "$d" "$SHM/trace"
@@ -453,6 +460,16 @@ section_loop() {
 				die "loop: $c failed: $(tail -n 3 "$d/r$r-$c.err")"
 			rm -f "$SHM"/trace/*
 		done
+	done
+	log "loop: $LOOP_ROUNDS runs of ${LOOP_RUNTIME}s at QD 1, tracing on and off every $AB_WINDOW IOs"
+	for r in $(seq 1 "$LOOP_ROUNDS"); do
+		timed "$d/ab$r" "$FIO" $(fio_engine nv_on) --name=bench --filename="$LOOPDEV" \
+			--direct=1 --rw=randread --bs=4k --iodepth=1 --time_based \
+			--runtime="$LOOP_RUNTIME" --nv_trace_ab="$AB_WINDOW" --write_lat_log="$d/ab$r" \
+			--log_avg_msec=0 --output-format=json ||
+			die "loop: the nv_trace_ab run $r failed: $(tail -n 3 "$d/ab$r.err")"
+		rm -f "$SHM"/trace/* "$d/ab${r}_lat.1.log" "$d/ab${r}_slat.1.log"
+		gzip -f "$d/ab${r}_clat.1.log"
 	done
 	losetup -d "$LOOPDEV"
 	LOOPDEV=
