@@ -61,7 +61,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	MEM_SECS=4 MEM_EARLY=1 MEM_STEP=1 MEM_RATE=5000
 	VM_ROUNDS=1 VM_RUNTIME=1
 	CPU_ROUNDS=2 CPU_RUNTIME=1 LOOP_ROUNDS=1 LOOP_RUNTIME=1 CPU_PAIRS=2 CPU_PAIR_MS=200
-	AB_ROUNDS=2 AB_RUNTIME=1
+	AB_ROUNDS=2 AB_RUNTIME=1 LOOP_AB_ROUNDS=1 LOOP_AB_RUNTIME=1
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -71,7 +71,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MEM_SECS=30 MEM_EARLY=10 MEM_STEP=1 MEM_RATE=10000
 	VM_ROUNDS=3 VM_RUNTIME=1
 	CPU_ROUNDS=5 CPU_RUNTIME=1 LOOP_ROUNDS=3 LOOP_RUNTIME=1 CPU_PAIRS=15 CPU_PAIR_MS=300
-	AB_ROUNDS=5 AB_RUNTIME=1
+	AB_ROUNDS=5 AB_RUNTIME=1 LOOP_AB_ROUNDS=5 LOOP_AB_RUNTIME=2
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -80,7 +80,7 @@ else
 	MEM_SECS=300 MEM_EARLY=10 MEM_STEP=2 MEM_RATE=10000
 	VM_ROUNDS=5 VM_RUNTIME=2
 	CPU_ROUNDS=21 CPU_RUNTIME=2 LOOP_ROUNDS=15 LOOP_RUNTIME=2 CPU_PAIRS=80 CPU_PAIR_MS=500
-	AB_ROUNDS=21 AB_RUNTIME=2
+	AB_ROUNDS=21 AB_RUNTIME=2 LOOP_AB_ROUNDS=21 LOOP_AB_RUNTIME=4
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -144,6 +144,8 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "ab_rounds=$AB_ROUNDS"
 	echo "ab_runtime=$AB_RUNTIME"
 	echo "ab_window=$AB_WINDOW"
+	echo "loop_ab_rounds=$LOOP_AB_ROUNDS"
+	echo "loop_ab_runtime=$LOOP_AB_RUNTIME"
 	echo "loop_rounds=$LOOP_ROUNDS"
 	echo "loop_runtime=$LOOP_RUNTIME"
 	echo "sections=$BENCH_SECTIONS"
@@ -433,11 +435,13 @@ section_cpu() {
 # A sparse file on the checkout's file system behind a loop device with
 # direct IO (losetup --direct-io=on; needs root), read with direct=1 at QD 1,
 # nvengine with tracing off and on, alternating: fio's clat mean and p99.
-# Then LOOP_ROUNDS runs with nv_trace_ab=AB_WINDOW and fio's per-IO clat log
-# (write_lat_log, log_avg_msec=0): at QD 1 every reap completes one IO, so
-# IO i of the log (1-based, completion order) ran traced when i is 1 or
+# Then LOOP_AB_ROUNDS runs with nv_trace_ab=AB_WINDOW and fio's per-IO clat
+# log (write_lat_log, log_avg_msec=0): at QD 1 every reap completes one IO,
+# so IO i of the log (1-based, completion order) ran traced when i is 1 or
 # (i - 2) / AB_WINDOW is even (the first reap starts the first window), and
-# fio's own clat compares between windows tens of milliseconds apart.
+# fio's own clat compares between windows tens of milliseconds apart.  Each
+# is followed by an untraced run with the same log, split into the same
+# windows (A/A): how far the method moves without any difference.
 section_loop() {
 	local d=$W/loop r c order
 	mkdir -p "$d" "$SHM/trace"
@@ -461,15 +465,22 @@ section_loop() {
 			rm -f "$SHM"/trace/*
 		done
 	done
-	log "loop: $LOOP_ROUNDS runs of ${LOOP_RUNTIME}s at QD 1, tracing on and off every $AB_WINDOW IOs"
-	for r in $(seq 1 "$LOOP_ROUNDS"); do
-		timed "$d/ab$r" "$FIO" $(fio_engine nv_on) --name=bench --filename="$LOOPDEV" \
-			--direct=1 --rw=randread --bs=4k --iodepth=1 --time_based \
-			--runtime="$LOOP_RUNTIME" --nv_trace_ab="$AB_WINDOW" --write_lat_log="$d/ab$r" \
-			--log_avg_msec=0 --output-format=json ||
-			die "loop: the nv_trace_ab run $r failed: $(tail -n 3 "$d/ab$r.err")"
-		rm -f "$SHM"/trace/* "$d/ab${r}_lat.1.log" "$d/ab${r}_slat.1.log"
-		gzip -f "$d/ab${r}_clat.1.log"
+	log "loop: $LOOP_AB_ROUNDS runs of ${LOOP_AB_RUNTIME}s at QD 1, tracing on and off every" \
+		"$AB_WINDOW IOs, each beside an untraced run (A/A)"
+	for r in $(seq 1 "$LOOP_AB_ROUNDS"); do
+		for c in ab aa; do
+			if [ $c = ab ]; then
+				set -- $(fio_engine nv_on) --nv_trace_ab="$AB_WINDOW"
+			else
+				set -- $(fio_engine nv_off)
+			fi
+			timed "$d/$c$r" "$FIO" "$@" --name=bench --filename="$LOOPDEV" --direct=1 \
+				--rw=randread --bs=4k --iodepth=1 --time_based --runtime="$LOOP_AB_RUNTIME" \
+				--write_lat_log="$d/$c$r" --log_avg_msec=0 --output-format=json ||
+				die "loop: the $c run $r failed: $(tail -n 3 "$d/$c$r.err")"
+			rm -f "$SHM"/trace/* "$d/$c${r}_lat.1.log" "$d/$c${r}_slat.1.log"
+			gzip -f "$d/$c${r}_clat.1.log"
+		done
 	done
 	losetup -d "$LOOPDEV"
 	LOOPDEV=

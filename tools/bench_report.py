@@ -342,14 +342,15 @@ def loop_runs(wd):
     return runs
 
 
-def loop_ab_runs(wd, window):
+def loop_ab_runs(wd, window, kind="ab"):
     """Section 7's nv_trace_ab runs (loop/abN_clat.1.log.gz, fio's per-IO clat log in ns, in
-    completion order): per run, fio's clat mean over the IOs of the traced and of the untraced
-    windows.  At QD 1 each reap completes one IO, so IO i (1-based) ran traced when i is 1 or
-    (i - 2) // window is even; only whole windows count (the first IO and the last, cut short
-    window do not)."""
+    completion order): per run, fio's clat mean over the IOs of the traced ("on") and of the
+    untraced ("off") windows.  At QD 1 each reap completes one IO, so IO i (1-based) ran traced
+    when i is 1 or (i - 2) // window is even; only whole windows count (the first IO and the last,
+    cut short window do not).  kind "aa": the untraced runs beside them (aaN), split the same
+    way."""
     runs = []
-    for p in glob.glob(os.path.join(wd, "loop", "ab*_clat.1.log.gz")):
+    for p in glob.glob(os.path.join(wd, "loop", kind + "*_clat.1.log.gz")):
         sums, ns = [0, 0], [0, 0]
         with gzip.open(p, "rt") as f:
             clat = [int(line.split(",")[1]) for line in f if line.strip()]
@@ -857,6 +858,7 @@ def section_loop(md, wd, meta, goals):
     md.append("")
     window = int(meta.get("ab_window") or 0)
     ab = loop_ab_runs(wd, window) if window else []
+    aa = loop_ab_runs(wd, window, "aa") if window else []
     ratios = [r["on"] / r["off"] for r in ab]
     if ab:
         md.append("Single runs here move by up to 3x from one to the next, whichever side they are (slow "
@@ -864,14 +866,19 @@ def section_loop(md, wd, meta, goals):
                   "trace.  The same test with tracing on and off by turns inside each run "
                   "(`nv_trace_ab={}`: {} IOs traced, {} not, and so on; windows of tens of milliseconds) "
                   "and fio's per-IO clat log (`write_lat_log`, `log_avg_msec=0`): each IO counted in "
-                  "the kind of window it ran in, {} runs of {} s.\n".format(
-                      window, window, window, len(ab), meta.get("loop_runtime")))
+                  "the kind of window it ran in, {} runs of {} s.  Beside each, an untraced run with the "
+                  "same log split into the same windows (A/A): what the method reads where there is no "
+                  "difference.\n".format(window, window, window, len(ab), meta.get("loop_ab_runtime")))
         md.append("| measure | median | range | n |")
         md.append("|---|---|---|---|")
         for label, xs, spec in (("fio clat mean, windows with tracing off", [r["off"] for r in ab], "{:.2f} us"),
                                 ("fio clat mean, windows with tracing on", [r["on"] for r in ab], "{:.2f} us"),
                                 ("**clat mean, tracing on / off** (per run)", ratios, "{:.4f}x"),
+                                ("A/A: untraced runs, the same windows' ratio (per run)",
+                                 [r["on"] / r["off"] for r in aa] or None, "{:.4f}x"),
                                 ("IOs in whole windows per run", [r["ios"] for r in ab], "{:.0f}")):
+            if xs is None:
+                continue
             md.append("| {} | {} | {}-{} | {} |".format(label, spec.format(med(xs)), spec.format(min(xs)),
                                                        spec.format(max(xs)), len(xs)))
         md.append("")
@@ -882,8 +889,9 @@ def section_loop(md, wd, meta, goals):
     goal_row(goals, "QD 1 clat mean, tracing on vs off, direct-IO loop device (on/off windows of {} "
              "IOs)".format(window), "0.98x-1.02x",
              None if rw is None else "{:.3f}x".format(rw), rw is not None and 0.98 <= rw <= 1.02,
-             "" if rw is None else "median of {} runs, {:.3f}-{:.3f}".format(len(ratios), min(ratios),
-                                                                            max(ratios)))
+             "" if rw is None else "median of {} runs, {:.3f}-{:.3f}{}".format(
+                 len(ratios), min(ratios), max(ratios),
+                 "; A/A (untraced) {:.3f}x".format(med([r["on"] / r["off"] for r in aa])) if aa else ""))
     rm = p["a"] / p["b"] if p["a"] is not None and p["b"] else None
     goal_row(goals, "(reference) the same, separate runs", "-",
              None if rm is None else "{:.3f}x".format(rm), None,
