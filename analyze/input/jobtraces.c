@@ -402,6 +402,8 @@ static bool counts_agree(struct nv_traceset *ts, const struct nv_jobtraces *e)
 			"%s", nv_job_file(e->run, j), j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
 			e->npaths > 1 ? " ..." : "", e->tan.op[op].records, ds->ios,
 			e->explicit_ ? "; using the traces as given" :
+			e->tan.ab_window ? ": they were made with nv_trace_ab, which records every "
+			"other window of IOs; using fio's values" :
 			": traces of another run? using fio's values");
 		ok = false;
 	}

@@ -165,6 +165,29 @@ static int ramp_of(struct state *st, struct src *s)
 	return 0;
 }
 
+/*
+ * The engine option nv_trace_ab=N in s's header (engine.options): the trace
+ * holds only every other window of N IOs, a benchmark of tracing's cost.
+ * Noted once (pass 0).  Return: nothing.
+ */
+static void ab_of(struct state *st, struct src *s)
+{
+	const char *o = nvt_reader_get(s->r, "engine.options"), *p;
+	uint64_t n;
+
+	p = o ? strstr(o, "nv_trace_ab=") : NULL;
+	if (!p || (p != o && p[-1] != ' '))
+		return;
+	n = strtoull(p + strlen("nv_trace_ab="), NULL, 10);
+	if (!n)
+		return;
+	st->t->ab_window = n;
+	if (st->pass == 0)
+		add_note(st->t, "trace %s was made with nv_trace_ab=%" PRIu64 ", a benchmark of "
+			 "tracing's cost: it holds only every other window of %" PRIu64 " IOs",
+			 nvt_reader_path(s->r), n, n);
+}
+
 /* True when x was submitted during fio's ramp_time (fio did not count it). */
 static bool in_ramp(const struct src *s, const struct nvt_record *x)
 {
@@ -175,6 +198,8 @@ static int open_src(struct state *st, size_t i, struct src *s)
 {
 	int err = nvt_reader_open(&s->r, st->paths[i]);
 
+	if (!err)
+		ab_of(st, s);
 	if (!err && (err = ramp_of(st, s)))
 		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[i]);
 	else if (err) {

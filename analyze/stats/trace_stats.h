@@ -96,6 +96,8 @@ struct nv_tan {
 	uint64_t records;	/* IOs analyzed: every IO but the ramp's */
 	uint64_t ramp_records;	/* IOs submitted before fio's ramp_time ended: left out */
 	uint64_t ramp_ns;	/* the job's ramp_time (trace header), 0: none */
+	uint64_t ab_window;	/* the engine's nv_trace_ab=N (header): every other window of
+				 * N IOs recorded (a benchmark); 0: every IO */
 	double spike_factor;	/* the threshold factor used (--spike-factor) */
 	uint64_t t0;		/* CLOCK_MONOTONIC ns of time 0 */
 	uint64_t span_ns;	/* last completion - t0 */

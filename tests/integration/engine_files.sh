@@ -237,6 +237,15 @@ if run ab --name=ab --filename="$T/nop" --size=4M --bs=4k --rw=randread --iodept
 else
 	fail trace_ab_windows "the nv_trace_ab job failed: $(tail -n 3 "$T/ab.err" | tr '\n' ' ')"
 fi
+# nvanalyze says what such a trace is and keeps fio's figures for the job
+out=$("$NVANALYZE" "$T/ab.json" 2>&1 >/dev/null)
+if grep -q "was made with nv_trace_ab=64, a benchmark of tracing's cost" <<<"$out" &&
+   grep -q "made with nv_trace_ab, which records every other window of IOs; using fio's" \
+	<<<"$out"; then
+	pass trace_ab_analyzed_as_such
+else
+	fail trace_ab_analyzed_as_such "nvanalyze said: $(echo "$out" | head -n 3 | tr '\n' ' ')"
+fi
 expect_error error_trace_ab_no_trace "nv_trace_ab=64 (a benchmark of tracing's cost) needs" \
 	--name=o --filename="$T/o" --size=1M --rw=read --nv_trace_ab=64
 expect_error error_trace_ab_ramp "needs nv_trace=DIR and no ramp_time" --name=o --filename="$T/o" \
