@@ -695,21 +695,31 @@ def ab_runs(wd):
     return runs
 
 
-def ab_table(md, runs):
-    """Rows of the nv_trace_ab runs; returns the per-run ns per IO added by tracing."""
-    added = [r["on"] - r["off"] for r in runs]
+def median_range_table(md, rows):
+    """A '| measure | median | range | n |' table of rows (label, values, spec): values None leaves
+    the row out, values without a number show "not run"."""
     md.append("| measure | median | range | n |")
     md.append("|---|---|---|---|")
-    for label, xs, spec in (("job thread CPU per IO, windows with tracing off", [r["off"] for r in runs],
-                             "{:.0f} ns"),
-                            ("job thread CPU per IO, windows with tracing on", [r["on"] for r in runs],
-                             "{:.0f} ns"),
-                            ("**added by tracing, job thread, per IO** (on - off, per run)", added,
-                             "{:+.1f} ns"),
-                            ("windows per run (both kinds)", [r["windows"] for r in runs], "{:.0f}")):
+    for label, xs, spec in rows:
+        if xs is None:
+            continue
+        xs = [x for x in xs if x is not None]
+        if not xs:
+            md.append("| {} | not run | | |".format(label))
+            continue
         md.append("| {} | {} | {}-{} | {} |".format(label, spec.format(med(xs)), spec.format(min(xs)),
                                                    spec.format(max(xs)), len(xs)))
     md.append("")
+
+
+def ab_table(md, runs):
+    """Rows of the nv_trace_ab runs; returns the per-run ns per IO added by tracing."""
+    added = [r["on"] - r["off"] for r in runs]
+    median_range_table(md, (
+        ("job thread CPU per IO, windows with tracing off", [r["off"] for r in runs], "{:.0f} ns"),
+        ("job thread CPU per IO, windows with tracing on", [r["on"] for r in runs], "{:.0f} ns"),
+        ("**added by tracing, job thread, per IO** (on - off, per run)", added, "{:+.1f} ns"),
+        ("windows per run (both kinds)", [r["windows"] for r in runs], "{:.0f}")))
     return added
 
 
@@ -725,24 +735,14 @@ def cpu_table(md, off, on, writer=True):
     added = [b["job_ns"] - a["job_ns"] for a, b in zip(off, on)]
     wr = [b.get("writer_ns") for b in on]
     bpi = [b.get("bpi") for b in on]
-    md.append("| measure | median | range | n |")
-    md.append("|---|---|---|---|")
-    for label, xs, spec in (("IOPS, tracing off", [a["iops"] / 1e3 for a in off], "{:.1f}k"),
-                            ("IOPS, tracing on", [b["iops"] / 1e3 for b in on], "{:.1f}k"),
-                            ("job thread CPU per IO, tracing off", [a["job_ns"] for a in off], "{:.0f} ns"),
-                            ("job thread CPU per IO, tracing on", [b["job_ns"] for b in on], "{:.0f} ns"),
-                            ("**added by tracing, job thread, per IO** (on - off, per round)", added, "{:+.1f} ns"),
-                            ("**trace writer thread CPU per record**", wr if writer else None, "{:.1f} ns"),
-                            ("trace size", bpi if writer else None, "{:.2f} B/IO")):
-        if xs is None:
-            continue
-        xs = [x for x in xs if x is not None]
-        if not xs:
-            md.append("| {} | not run | | |".format(label))
-            continue
-        md.append("| {} | {} | {}-{} | {} |".format(label, spec.format(med(xs)), spec.format(min(xs)),
-                                                   spec.format(max(xs)), len(xs)))
-    md.append("")
+    median_range_table(md, (
+        ("IOPS, tracing off", [a["iops"] / 1e3 for a in off], "{:.1f}k"),
+        ("IOPS, tracing on", [b["iops"] / 1e3 for b in on], "{:.1f}k"),
+        ("job thread CPU per IO, tracing off", [a["job_ns"] for a in off], "{:.0f} ns"),
+        ("job thread CPU per IO, tracing on", [b["job_ns"] for b in on], "{:.0f} ns"),
+        ("**added by tracing, job thread, per IO** (on - off, per round)", added, "{:+.1f} ns"),
+        ("**trace writer thread CPU per record**", wr if writer else None, "{:.1f} ns"),
+        ("trace size", bpi if writer else None, "{:.2f} B/IO")))
     if writer:
         clocks = sorted({b.get("clock") for b in on if b.get("clock")})
         md.append("Trace clock of the traced runs: {}.\n".format(", ".join("`{}`".format(c) for c in clocks)
@@ -860,6 +860,7 @@ def section_loop(md, wd, meta, goals):
     ab = loop_ab_runs(wd, window) if window else []
     aa = loop_ab_runs(wd, window, "aa") if window else []
     ratios = [r["on"] / r["off"] for r in ab]
+    aa_ratios = [r["on"] / r["off"] for r in aa]
     if ab:
         md.append("Single runs here move by up to 3x from one to the next, whichever side they are (slow "
                   "stretches of seconds), so separate runs compare the moments they ran at more than the "
@@ -869,19 +870,12 @@ def section_loop(md, wd, meta, goals):
                   "the kind of window it ran in, {} runs of {} s.  Beside each, an untraced run with the "
                   "same log split into the same windows (A/A): what the method reads where there is no "
                   "difference.\n".format(window, window, window, len(ab), meta.get("loop_ab_runtime")))
-        md.append("| measure | median | range | n |")
-        md.append("|---|---|---|---|")
-        for label, xs, spec in (("fio clat mean, windows with tracing off", [r["off"] for r in ab], "{:.2f} us"),
-                                ("fio clat mean, windows with tracing on", [r["on"] for r in ab], "{:.2f} us"),
-                                ("**clat mean, tracing on / off** (per run)", ratios, "{:.4f}x"),
-                                ("A/A: untraced runs, the same windows' ratio (per run)",
-                                 [r["on"] / r["off"] for r in aa] or None, "{:.4f}x"),
-                                ("IOs in whole windows per run", [r["ios"] for r in ab], "{:.0f}")):
-            if xs is None:
-                continue
-            md.append("| {} | {} | {}-{} | {} |".format(label, spec.format(med(xs)), spec.format(min(xs)),
-                                                       spec.format(max(xs)), len(xs)))
-        md.append("")
+        median_range_table(md, (
+            ("fio clat mean, windows with tracing off", [r["off"] for r in ab], "{:.2f} us"),
+            ("fio clat mean, windows with tracing on", [r["on"] for r in ab], "{:.2f} us"),
+            ("**clat mean, tracing on / off** (per run)", ratios, "{:.4f}x"),
+            ("A/A: untraced runs, the same windows' ratio (per run)", aa_ratios or None, "{:.4f}x"),
+            ("IOs in whole windows per run", [r["ios"] for r in ab], "{:.0f}")))
     # The goal: fio's clat mean traced over untraced within 2% either way (a traced side faster
     # by more is noise, not a pass), the median over runs of the windows' ratio.  The separate
     # runs' figure (the median of each side's clat mean over rounds) stays as a reference.
@@ -891,7 +885,7 @@ def section_loop(md, wd, meta, goals):
              None if rw is None else "{:.3f}x".format(rw), rw is not None and 0.98 <= rw <= 1.02,
              "" if rw is None else "median of {} runs, {:.3f}-{:.3f}{}".format(
                  len(ratios), min(ratios), max(ratios),
-                 "; A/A (untraced) {:.3f}x".format(med([r["on"] / r["off"] for r in aa])) if aa else ""))
+                 "; A/A (untraced) {:.3f}x".format(med(aa_ratios)) if aa else ""))
     rm = p["a"] / p["b"] if p["a"] is not None and p["b"] else None
     goal_row(goals, "(reference) the same, separate runs", "-",
              None if rm is None else "{:.3f}x".format(rm), None,
