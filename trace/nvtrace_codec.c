@@ -917,13 +917,12 @@ static int zstd_init(struct nvt_encoder *e)
 	if (!c)
 		return -ENOMEM;
 	e->zc = c;
+	if (e->zlevel != 1 || !zstd_fast(c)) {
+		ZSTD_CCtx_reset(c, ZSTD_reset_parameters);	/* a fast level half set */
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, e->zlevel)))
+			return -ENOMEM;
+	}
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)))
-		return -ENOMEM;
-	if (e->zlevel == 1 && zstd_fast(c))
-		return 0;
-	ZSTD_CCtx_reset(c, ZSTD_reset_parameters);
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, e->zlevel)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)))
 		return -ENOMEM;
 	return 0;
 }

@@ -290,6 +290,8 @@ TEST(encoder_zstd_frame)
 		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_literalCompressionMode,
 							   &v)));
 		CHECK_EQ_I64(v, ZSTD_ps_enable);
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_checksumFlag, &v)));
+		CHECK_EQ_I64(v, 0);
 		nvt_encoder_free(&e);
 		CHECK_EQ_I64(nvt_encoder_init(&e, NVT_CODEC_ZSTD, 3, n), 0);
 		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_compressionLevel, &v)));
@@ -297,6 +299,8 @@ TEST(encoder_zstd_frame)
 		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_literalCompressionMode,
 							   &v)));
 		CHECK_EQ_I64(v, ZSTD_ps_auto);
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_checksumFlag, &v)));
+		CHECK_EQ_I64(v, 0);
 		CHECK_EQ_I64(nvt_encoder_block(&e, r, n, 8, &h), 0);
 		CHECK_EQ_U64(ZSTD_decompress(out, h.raw_len, e.comp.p, h.comp_len), h.raw_len);
 		CHECK(memcmp(out, e.raw.p, h.raw_len) == 0);
