@@ -21,6 +21,7 @@
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
+#include "analyze/report/pctrows.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/figures/outdir.h"
@@ -137,6 +138,7 @@ struct opts {
 	bool no_traces;
 	struct nv_tan_opts tan;
 	const char *outdir;
+	struct nv_pctl levels;	/* --percentiles (report/pctrows.h) */
 };
 
 struct side_store {
@@ -195,7 +197,8 @@ static int add_claim(struct opts *o, const char *s)
 
 /* getopt codes of the long options without a short form */
 enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
-       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG, OPT_BUCKETS };
+       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG, OPT_BUCKETS,
+       OPT_PCTL };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
 static int display_opt(int c, const char *arg)
@@ -284,6 +287,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ "pair", required_argument, NULL, OPT_PAIR },
 		{ "buckets", required_argument, NULL, OPT_BUCKETS },
+		{ "percentiles", required_argument, NULL, OPT_PCTL },
 		{ "units", required_argument, NULL, OPT_UNITS },
 		{ "change", required_argument, NULL, OPT_CHANGE },
 		{ "same-below", required_argument, NULL, OPT_SAME },
@@ -369,6 +373,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if ((ret = parse_buckets(optarg, &o->tan)))
 				return ret;
 			break;
+		case OPT_PCTL: {	/* issue 31 */
+			char perr[512];
+
+			if (nv_pctl_parse(optarg, &o->levels, perr, sizeof(perr)))
+				return usage_error("%s", perr);
+			break;
+		}
 		case OPT_PAIR:
 			if (o->npairs == MAX_SIDES)
 				return usage_error("--pair '%s': too many pairs", optarg);
@@ -690,6 +701,33 @@ static bool trace_selected(const struct nv_run *run, size_t job, void *arg)
 	return false;
 }
 
+/*
+ * --percentiles (issue 31): the rows' levels with the claims' added, and
+ * the levels the traces resolve exactly ("fio": every level of the runs).
+ * Return: 0, or 2 after a message.
+ */
+static int percentile_levels(struct side_store *st, size_t n, struct opts *o)
+{
+	struct nv_pctl all, runl;
+
+	if (nv_claims_levels(o->claims, o->nclaims, &o->levels))
+		return usage_error("--claim: more than %d percentile levels with --percentiles",
+				   NV_PCTL_MAX);
+	o->sel.levels = &o->levels;
+	o->sel.headline = nv_display.headline;
+	all = o->levels;
+	for (size_t i = 0; all.fio && i < n; i++) {
+		nv_pctl_fio_union(st[i].side.runs, st[i].side.nruns, &runl);
+		for (size_t k = 0; k < runl.n; k++)
+			if (nv_pctl_add(&all, runl.v[k]) == -ENOSPC)
+				return usage_error("--percentiles fio: the runs hold more than %d "
+						   "levels; list the ones to show", NV_PCTL_MAX);
+	}
+	o->tan.nlevels = all.n;
+	memcpy(o->tan.levels, all.v, all.n * sizeof(all.v[0]));
+	return 0;
+}
+
 static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts)
 {
 	int ret = explicit_traces(st, n, o, ts);
@@ -766,6 +804,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		ret = 2;
 		goto out;
 	}
+	for (size_t i = 0; (o->format == NV_FMT_CSV || o->format == NV_FMT_JSON) && i < r.nnotes; i++)
+		fprintf(stderr, "nvanalyze: note: %s\n", r.notes[i]);
 	if (r.nblocks && (ret = nv_claims_eval(&r, o->claims, o->nclaims, err, sizeof(err)))) {
 		fprintf(stderr, "nvanalyze: %s\n", ret == -ENOENT ? err : "out of memory");
 		ret = 2;
@@ -793,6 +833,8 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT };
+
+	nv_pctl_default(&o.levels);
 	struct nv_traceset ts = { 0 };
 	struct side_store *st = NULL;
 	size_t n = 0;
@@ -821,6 +863,8 @@ int cmd_compare(int argc, char **argv)
 		ret = apply_prices(st, n, &o);
 	if (!ret)
 		ret = check_lat(st, n, &o);
+	if (!ret)
+		ret = percentile_levels(st, n, &o);
 	if (!ret)
 		ret = load_traces(st, n, &o, &ts);
 	if (!ret)

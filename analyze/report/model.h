@@ -16,20 +16,29 @@
 #include "analyze/input/fiojson.h"
 #include "analyze/input/jobtraces.h"
 #include "analyze/stats/repeats.h"
+#include "analyze/stats/pctlevels.h"
 
 /* In row order.  From NV_M_IO_BYTES on: the rest of fio's numbers of the job. */
 enum nv_metric {
 	NV_M_IOPS, NV_M_BW, NV_M_MIN, NV_M_MEAN, NV_M_P50, NV_M_P95, NV_M_P99, NV_M_P999,
-	NV_M_P9999, NV_M_MAX, NV_M_STDEV,
+	NV_M_P9999, NV_M_PCTL, NV_M_MAX, NV_M_STDEV,
 	NV_M_IO_BYTES, NV_M_RUNTIME, NV_M_USR_CPU, NV_M_SYS_CPU, NV_M_CTX, NV_M_MAJF, NV_M_MINF,
 	NV_M_BW_SMIN, NV_M_BW_SMAX, NV_M_BW_SMEAN, NV_M_BW_SDEV,
 	NV_M_IOPS_SMIN, NV_M_IOPS_SMAX, NV_M_IOPS_SMEAN, NV_M_IOPS_SDEV, NV_M_ERROR,
-	NV_M_PRICE, NV_M_COST, NV_M_NR
+	NV_M_PRICE, NV_M_COST, NV_M_COST_BW, NV_M_NR
 };
+
+/*
+ * Percentile rows: the levels of --percentiles (report/pctrows.h), in level
+ * order where NV_M_P50 stands; a level of nv_pcts' with a metric of its own
+ * (p50 ... p99.99) is that metric, any other NV_M_PCTL with its level in the
+ * row (struct nv_row level).
+ */
+#define NV_M_IS_PCT(m) (((m) >= NV_M_P50 && (m) <= NV_M_P9999) || (m) == NV_M_PCTL)
 
 /* Model units: IO/s, MB/s (10^6 bytes), ns, USD, bytes, % (CPU), plain counts. */
 enum nv_unit { NV_U_IOPS, NV_U_MBPS, NV_U_NS, NV_U_USD_H, NV_U_USD_KIOPS, NV_U_BYTES, NV_U_PCT,
-	       NV_U_COUNT };
+	       NV_U_COUNT, NV_U_USD_GBPS };
 
 struct nv_metric_info {
 	const char *key;	/* claim name and JSON key stem: "iops", "p99.9" */
@@ -56,6 +65,7 @@ int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latki
 int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
+double nv_cost_per_gbps(double usd_per_hour, double mbps);	/* NAN if mbps <= 0 */
 
 
 /* A side: one label, one or more runs (repeats). */
@@ -85,6 +95,9 @@ struct nv_runinfo {
 
 struct nv_row {
 	enum nv_metric metric;
+	double level;			/* percentile rows: the level (99.5), else 0 */
+	bool *above_max;		/* [nsides] percentile rows: a run's fio value lies above
+					 * its max (fio's bins, pctrows.h), else NULL */
 	struct nv_cell *cells;		/* [nsides] */
 	struct nv_cell *fio;		/* [nsides] fio's own values where cells are exact, else NULL */
 	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
@@ -108,7 +121,7 @@ struct nv_block {
 	size_t *nsrc;			/* [nsides]: the side's runs that have it ... */
 	struct nv_source **src;		/* [nsides][nsrc[s]]: ... in run order */
 	size_t nrows;
-	struct nv_row rows[NV_M_NR];
+	struct nv_row rows[NV_M_NR + NV_PCTL_MAX];
 };
 
 struct nv_claim_result;		/* report/claims.h */
@@ -127,12 +140,19 @@ struct nv_report {
 	size_t nclaims;			/* filled by nv_claims_eval */
 	struct nv_claim_result *claims;
 	bool claims_failed;
+	const struct nv_pctl *levels;	/* the percentile rows asked for (sel->levels) */
+	int headline;			/* enum nv_headline (summary.h): the cost rows */
+	size_t nnotes;
+	char **notes;			/* levels fio did not report (pctrows.h), for stderr */
 };
 
 struct nv_select {
 	size_t njobs;
 	char **jobs;		/* fnmatch patterns on the key or name; none = all */
 	unsigned dirs;		/* bit mask of enum nv_dir; 0 = all */
+	const struct nv_pctl *levels;	/* --percentiles; NULL: the default list */
+	int headline;		/* enum nv_headline (summary.h, --summary): cost per 1k IOPS
+				 * for an IOPS headline, per GB/s for bandwidth, both */
 };
 
 /* Return: true when some side has more than one run (repeats). */
@@ -149,6 +169,12 @@ bool nv_select_match(const struct nv_select *sel, const struct nv_job *j, enum n
  * Return: the row, or NULL when the block has no row for m.
  */
 const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m);
+
+/*
+ * The percentile row of level p in block b (whichever metric it has).
+ * Return: the row, or NULL when the block has no row for p.
+ */
+const struct nv_row *nv_block_level_row(const struct nv_block *b, double p);
 
 /*
  * The label of a run of report r (a void * for the callbacks of

@@ -13,6 +13,7 @@
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
+#include "analyze/report/pctrows.h"
 
 static void csv_field(FILE *out, const char *s, bool first)
 {
@@ -43,6 +44,7 @@ static void csv_num(FILE *out, bool have, double v)
 static const char *const unit_names[] = {
 	[NV_U_IOPS] = "IO/s", [NV_U_MBPS] = "MB/s", [NV_U_NS] = "ns",
 	[NV_U_USD_H] = "USD/h", [NV_U_USD_KIOPS] = "USD/h per 1k IOPS",
+	[NV_U_USD_GBPS] = "USD/h per GB/s",
 	[NV_U_BYTES] = "bytes", [NV_U_PCT] = "%", [NV_U_COUNT] = "count",
 };
 
@@ -89,7 +91,7 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 
 	csv_field(out, b->key, true);
 	csv_field(out, nv_dir_name(b->dir), false);
-	nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
+	nv_fmt_row_title(buf, sizeof(buf), b, row);
 	csv_field(out, buf, false);
 	csv_field(out, unit_names[nv_metric(row->metric)->unit], false);
 	for (size_t s = 0; s < r->nsides; s++) {
@@ -108,6 +110,41 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 		csv_field(out, row->pchg[p].have ? nv_change_verdict_name(&row->pchg[p]) : "", false);
 	}
 	fputc('\n', out);
+}
+
+/*
+ * Every level fio reported for block b's latency, whatever --percentiles
+ * chose: metric "clat fio 99.500000" (fio's key), each side's runs
+ * aggregated, no change columns.
+ */
+static void csv_fio_levels(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			   bool rep)
+{
+	struct nv_pctl lv;
+	char buf[96], key[48];
+
+	nv_block_fio_levels(r, b, &lv);
+	for (size_t i = 0; i < lv.n; i++) {
+		csv_field(out, b->key, true);
+		csv_field(out, nv_dir_name(b->dir), false);
+		nv_pctl_fio_key(key, sizeof(key), lv.v[i]);
+		snprintf(buf, sizeof(buf), "%s fio %s", nv_latkind_name(b->lat), key);
+		csv_field(out, buf, false);
+		csv_field(out, unit_names[NV_U_NS], false);
+		for (size_t s = 0; s < r->nsides; s++) {
+			struct nv_cell c;
+
+			nv_side_fio_level(r, b, s, lv.v[i], &c);
+			csv_num(out, c.n > 0, c.value);
+			if (!rep)
+				continue;
+			csv_num(out, c.n > 1, c.sd);
+			csv_num(out, true, (double)c.n);
+		}
+		for (size_t p = 0; p < r->npairs; p++)
+			fputs(rep ? ",,,," : ",", out);
+		fputc('\n', out);
+	}
 }
 
 /*
@@ -130,9 +167,12 @@ int nv_render_csv(FILE *out, const struct nv_report *r)
 	}
 	free(sum);
 	csv_header(out, r, rep);
-	for (size_t i = 0; i < r->nblocks; i++)
+	for (size_t i = 0; i < r->nblocks; i++) {
 		for (size_t k = 0; r->blocks[i].active && k < r->blocks[i].nrows; k++)
 			csv_row(out, r, &r->blocks[i], &r->blocks[i].rows[k], rep);
+		if (r->blocks[i].active)
+			csv_fio_levels(out, r, &r->blocks[i], rep);
+	}
 	if (!r->nclaims)
 		return 0;
 	fputs("\njob,direction,run,baseline,claim,measured,unit,verdict\n", out);

@@ -794,7 +794,8 @@ static int spike_pass(struct state *st)
 	return err;
 }
 
-static void latsum(const struct nv_exact *e, struct nv_latsum *l)
+/* nlv: the extra levels e resolves after nv_pcts' (opstats.h). */
+static void latsum(const struct nv_exact *e, size_t nlv, struct nv_latsum *l)
 {
 	l->n = nv_exact_count(e);
 	l->min = nv_exact_min(e);
@@ -803,6 +804,9 @@ static void latsum(const struct nv_exact *e, struct nv_latsum *l)
 	l->stdev = nv_exact_stdev(e);
 	for (unsigned i = 0; i < NV_PCT_NR; i++)
 		l->pct[i] = nv_exact_value(e, i);
+	l->nlv = nlv;
+	for (size_t i = 0; i < nlv; i++)
+		l->lv[i] = nv_exact_value(e, NV_PCT_NR + i);
 }
 
 /* End a pass on every exact state: 1 if another pass is needed. */
@@ -833,7 +837,7 @@ static int collect(struct state *st)
 
 		if (!e)
 			continue;
-		latsum(e, &t->op[k].lat);
+		latsum(e, st->ops.nextra, &t->op[k].lat);
 		h = nv_exact_hist(e);
 		if (h) {
 			t->op[k].hist = malloc(NV_EXACT_NBUCKETS * sizeof(*h));
@@ -855,7 +859,7 @@ static int collect(struct state *st)
 			d = &t->qd[t->nqd++];
 			d->op = k;
 			nv_tan_qd_range(q, &d->qd_lo, &d->qd_hi);
-			latsum(st->qx[k][q], &d->lat);
+			latsum(st->qx[k][q], 0, &d->lat);
 		}
 	return 0;
 }
@@ -876,10 +880,13 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	int ret, more;
 
 	nv_opstats_init(&st.ops);
+	nv_opstats_set_extra(&st.ops, o->levels, o->nlevels < NV_PCTL_MAX ? o->nlevels : NV_PCTL_MAX);
 	memset(t, 0, sizeof(*t));
 	t->interval_ns = o->interval_ns ? o->interval_ns : 1000000000ull;
 	t->nedges = o->nedges < NV_TAN_MAXEDGES ? o->nedges : NV_TAN_MAXEDGES;
 	memcpy(t->edges, o->edges, t->nedges * sizeof(t->edges[0]));
+	t->nlevels = st.ops.nextra;
+	memcpy(t->levels, o->levels, t->nlevels * sizeof(t->levels[0]));
 	if (!s) {
 		free(s);
 		snprintf(err, errlen, "out of memory");

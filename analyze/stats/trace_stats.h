@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "analyze/common.h"
+#include "analyze/stats/pctlevels.h"
 #include "trace/nvtrace.h"
 
 #define NV_TAN_ALL	NVT_OP__MAX	/* index of the all-operations entry */
@@ -41,6 +42,8 @@ struct nv_latsum {		/* ns, exact */
 	uint64_t n, min, max;
 	double mean, stdev;
 	uint64_t pct[NV_PCT_NR];	/* nearest rank, by enum nv_pct (common.h) */
+	size_t nlv;			/* per operation: nv_tan_opts' levels, ... */
+	uint64_t lv[NV_PCTL_MAX];	/* ... their nearest-rank values */
 };
 
 struct nv_tan_op {
@@ -88,6 +91,8 @@ struct nv_tan_opts {
 	bool progress;		/* a progress line on stderr (caller checks isatty) */
 	size_t nedges;		/* --buckets: latency edges (ns, ascending), at most ... */
 	uint64_t edges[NV_TAN_MAXEDGES];	/* ... NV_TAN_MAXEDGES */
+	size_t nlevels;		/* --percentiles: levels resolved exactly per operation */
+	double levels[NV_PCTL_MAX];	/* besides nv_pcts' (struct nv_latsum lv) */
 };
 
 #define NV_SPIKE_EPISODE_MIN_IOS 2
@@ -116,6 +121,8 @@ struct nv_tan {
 	size_t nedges;		/* --buckets: IOs by latency, exact: bucket i of op k is */
 	uint64_t edges[NV_TAN_MAXEDGES];	/* [edges[i-1], edges[i]) (0 and infinity */
 	uint64_t bucket[NV_TAN_NOPS][NV_TAN_MAXEDGES + 1];	/* at the ends) */
+	size_t nlevels;		/* nv_tan_opts' levels: the ops' lat.lv[i] is ... */
+	double levels[NV_PCTL_MAX];	/* ... the value of levels[i] */
 };
 
 /*
