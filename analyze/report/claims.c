@@ -134,7 +134,7 @@ static int parse_target(const char *whole, const char *s, size_t len, struct nv_
 		size_t l = 0;
 
 		for (unsigned i = 0; i < NV_M_NR && l < sizeof(list); i++)
-			if (i != NV_M_PRICE && !NV_M_IS_PCT(i))
+			if (i != NV_M_PRICE && (!NV_M_IS_PCT(i) || i == NV_M_P50))
 				l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "",
 						      i == NV_M_P50 ? "pX (any level: p99.5)" :
 						      nv_metric((enum nv_metric)i)->key);
