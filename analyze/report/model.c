@@ -424,15 +424,20 @@ drop:
 }
 
 /*
- * A note for each level of a percentile row that some side with IOs lacks
- * (fio did not report it, no traces): printed as missing, never estimated.
+ * A note for each level of a percentile row that some side with IOs in the
+ * direction lacks (fio did not report it, no traces): printed as missing,
+ * never estimated.
  */
 static void note_missing(struct nv_report *r, const struct nv_block *b, const struct nv_row *row)
 {
 	char name[32];
 
 	for (size_t s = 0; s < r->nsides; s++) {
-		if (row->cells[s].n || !b->nsrc[s])
+		bool active = false;
+
+		for (size_t k = 0; k < b->nsrc[s]; k++)
+			active |= nv_dir_active(&b->src[s][k].job->dir[b->dir]);
+		if (row->cells[s].n || !active)
 			continue;
 		nv_pctl_name(name, sizeof(name), row->level);
 		nv_note_add(&r->notes, &r->nnotes, "%s · %s: fio did not report %s %s for %s (its "

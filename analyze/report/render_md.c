@@ -117,8 +117,8 @@ static void print_above_max(FILE *out, const struct nv_report *r, const struct n
 			fprintf(out, "\n" ABOVE_MAX_MARK " above the job's max: fio reports a "
 				"percentile as the middle of its latency bin (bins are up to 1/64 of "
 				"their value wide), which can lie above the slowest IO; the true value "
-				"lies between the bin's lower edge and the max. Traces give exact "
-				"values.\n");
+				"lies between the bin's lower edge and the max; traces (`nv_trace=DIR`) "
+				"measure every IO.\n");
 			return;
 		}
 	}
