@@ -176,7 +176,7 @@ double nv_cost_per_kiops(double usd_per_hour, double iops)
 
 double nv_cost_per_gbps(double usd_per_hour, double mbps)
 {
-	return mbps > 0 ? usd_per_hour / (mbps / 1000) : NAN;
+	return nv_cost_per_kiops(usd_per_hour, mbps);	/* the same rule: per 1000 of the rate */
 }
 
 /* ---- the report -------------------------------------------------------- */
@@ -304,25 +304,22 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
 		const struct nv_job *j = b->src[s][k].job;
 		int got;
-		double v, iops;
+		double v, rate;
 
 		if (NV_M_IS_PCT(m)) {
 			got = nv_level_value(&b->src[s][k], b->dir, b->lat, level, fio, &v);
 			if (got == NV_SRC_FIO && nv_level_above_max(j, b->dir, b->lat, v))
 				*above = true;
-		} else if (m == NV_M_COST_BW) {
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], NV_M_BW, b->lat, &iops)
-					       : NV_SRC_NONE;
-			v = got ? nv_cost_per_gbps(side->price, iops) : 0;
-			if (!isfinite(v))
-				got = NV_SRC_NONE;
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
-		} else if (m == NV_M_COST) {
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], NV_M_IOPS, b->lat, &iops)
+		} else if (m == NV_M_COST || m == NV_M_COST_BW) {	/* per 1k IOPS, per GB/s */
+			enum nv_metric per = m == NV_M_COST ? NV_M_IOPS : NV_M_BW;
+
+			got = side->have_price ? nv_metric_value(&j->dir[b->dir], per, b->lat, &rate)
 					       : NV_SRC_NONE;
-			v = got ? nv_cost_per_kiops(side->price, iops) : 0;
+			v = got ? m == NV_M_COST ? nv_cost_per_kiops(side->price, rate)
+					       : nv_cost_per_gbps(side->price, rate) : 0;
 			if (!isfinite(v))
 				got = NV_SRC_NONE;
 		} else {
