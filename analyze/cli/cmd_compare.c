@@ -811,7 +811,7 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		ret = 2;
 		goto out;
 	}
-	for (size_t i = 0; (o->format == NV_FMT_CSV || o->format == NV_FMT_JSON) && i < r.nnotes; i++)
+	for (size_t i = 0; o->format != NV_FMT_MD && o->format != NV_FMT_TEXT && i < r.nnotes; i++)
 		fprintf(stderr, "nvanalyze: note: %s\n", r.notes[i]);
 	if (r.nblocks && (ret = nv_claims_eval(&r, o->claims, o->nclaims, err, sizeof(err)))) {
 		fprintf(stderr, "nvanalyze: %s\n", ret == -ENOENT ? err : "out of memory");

@@ -426,8 +426,10 @@ int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nc
 			if (!b->active || !job_matches(&claims[c], r, b))
 				continue;
 			jobs++;
-			row = NV_M_IS_PCT(claims[c].metric) ? nv_block_level_row(b, claims[c].level)
-							     : nv_block_row(b, claims[c].metric);
+			if (NV_M_IS_PCT(claims[c].metric))
+				row = nv_block_level_row(b, claims[c].level);
+			else
+				row = nv_block_row(b, claims[c].metric);
 			if (!row)
 				continue;
 			rows++;

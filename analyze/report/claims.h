@@ -35,7 +35,7 @@ struct nv_claim {
 	char *text;		/* as given */
 	char *job;		/* glob on the job key or name; NULL: every job */
 	enum nv_metric metric;
-	double level;		/* a percentile metric (any level: "p99.5", "p25"): its level */
+	double level;		/* a percentile (any level: "p99.5", "p25"): its level */
 	enum nv_claim_kind kind;
 	double pct;		/* CHANGE: the claimed change in % (+50, -20) */
 	bool have_tol;

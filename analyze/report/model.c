@@ -31,7 +31,7 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P99] },
 	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS,        false, true, .pct = &nv_pcts[NV_P999] },
 	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true, .pct = &nv_pcts[NV_P9999] },
-	[NV_M_PCTL]  = { "pct",    "percentile", NV_U_NS,       false, true },	/* pctrows.h */
+	[NV_M_PCTL]  = { "pct",    "percentile", NV_U_NS,       false, true },
 	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
 	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
 	[NV_M_IO_BYTES] = { "io_bytes", "IO total", NV_U_BYTES, true, false, false, "io_bytes" },
@@ -176,7 +176,7 @@ double nv_cost_per_kiops(double usd_per_hour, double iops)
 
 double nv_cost_per_gbps(double usd_per_hour, double mbps)
 {
-	return nv_cost_per_kiops(usd_per_hour, mbps);	/* the same rule: per 1000 of the rate */
+	return nv_cost_per_kiops(usd_per_hour, mbps);	/* the same: per 1000 of the rate */
 }
 
 /* ---- the report -------------------------------------------------------- */
@@ -313,11 +313,11 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
-		} else if (m == NV_M_COST || m == NV_M_COST_BW) {	/* per 1k IOPS, per GB/s */
+		} else if (m == NV_M_COST || m == NV_M_COST_BW) {	/* per 1k IOPS, GB/s */
 			enum nv_metric per = m == NV_M_COST ? NV_M_IOPS : NV_M_BW;
 
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], per, b->lat, &rate)
-					       : NV_SRC_NONE;
+			got = side->have_price ? nv_metric_value(&j->dir[b->dir], per, b->lat,
+								 &rate) : NV_SRC_NONE;
 			v = got ? m == NV_M_COST ? nv_cost_per_kiops(side->price, rate)
 					       : nv_cost_per_gbps(side->price, rate) : 0;
 			if (!isfinite(v))
@@ -437,9 +437,9 @@ static void note_missing(struct nv_report *r, const struct nv_block *b, const st
 		if (row->cells[s].n || !active)
 			continue;
 		nv_pctl_name(name, sizeof(name), row->level);
-		nv_note_add(&r->notes, &r->nnotes, "%s · %s: fio did not report %s %s for %s (its "
-			    "percentile_list) and there are no traces: printed as '-'; add %g to "
-			    "fio's percentile_list= or record traces (nv_trace=DIR)", b->key,
+		nv_note_add(&r->notes, &r->nnotes, "%s · %s: fio did not report %s %s for %s "
+			    "(its percentile_list) and there are no traces: printed as '-'; add "
+			    "%g to fio's percentile_list= or record traces (nv_trace=DIR)", b->key,
 			    nv_dir_name(b->dir), nv_latkind_name(b->lat), name, r->sides[s].label,
 			    row->level);
 	}

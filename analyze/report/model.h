@@ -143,7 +143,7 @@ struct nv_report {
 	const struct nv_pctl *levels;	/* the percentile rows asked for (sel->levels) */
 	int headline;			/* enum nv_headline (summary.h): the cost rows */
 	size_t nnotes;
-	char **notes;			/* levels fio did not report (pctrows.h), for stderr */
+	char **notes;			/* levels fio did not report (pctrows.h) */
 };
 
 struct nv_select {

@@ -53,9 +53,11 @@ static int exact_level(const struct nv_source *src, const struct nv_dirstat *ds,
 	for (size_t k = 0; t && k < t->nlevels; k++) {
 		if (!nv_pctl_same(t->levels[k], p))
 			continue;
-		for (unsigned op = 0; op < NVT_OP__MAX; op++) {	/* as jobtraces.c: the last */
-			if (nv_op_dir(op) == (int)d && t->op[op].records && k < t->op[op].lat.nlv) {
-				*v = (double)t->op[op].lat.lv[k];
+		for (unsigned op = 0; op < NVT_OP__MAX; op++) {	/* jobtraces.c's: the last */
+			const struct nv_latsum *l = &t->op[op].lat;
+
+			if (nv_op_dir(op) == (int)d && t->op[op].records && k < l->nlv) {
+				*v = (double)l->lv[k];
 				got = NV_SRC_EXACT;
 			}
 		}
@@ -133,8 +135,10 @@ int nv_pctl_fio_union(const struct nv_run *runs, size_t n, struct nv_pctl *l)
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < runs[i].njobs; j++) {
+			const struct nv_job *job = &runs[i].jobs[j];
+
 			for (unsigned d = 0; d < NV_DIR_NR; d++) {
-				const struct nv_latstat *ls = &runs[i].jobs[j].dir[d].lat[NV_LAT_CLAT];
+				const struct nv_latstat *ls = &job->dir[d].lat[NV_LAT_CLAT];
 
 				for (size_t k = 0; k < ls->npoints; k++)
 					if (nv_pctl_add(l, ls->points[k].pct) == -ENOSPC)

@@ -114,11 +114,11 @@ static void print_above_max(FILE *out, const struct nv_report *r, const struct n
 		for (size_t s = 0; b->rows[i].above_max && s < r->nsides; s++) {
 			if (!b->rows[i].above_max[s] || !b->rows[i].cells[s].n)
 				continue;
-			fprintf(out, "\n" ABOVE_MAX_MARK " above the job's max: fio reports a "
-				"percentile as the middle of its latency bin (bins are up to 1/64 of "
-				"their value wide), which can lie above the slowest IO; the true value "
-				"lies between the bin's lower edge and the max; traces (`nv_trace=DIR`) "
-				"measure every IO.\n");
+			fprintf(out, "\n" ABOVE_MAX_MARK " above the job's max: fio reports "
+				"a percentile as the middle of its latency bin (bins are up to "
+				"1/64 of their value wide), which can lie above the slowest IO; "
+				"the true value lies between the bin's lower edge and the max; "
+				"traces (`nv_trace=DIR`) measure every IO.\n");
 			return;
 		}
 	}
@@ -149,10 +149,10 @@ static void print_missing_levels(FILE *out, const struct nv_report *r, const str
 		fprintf(out, "%s%s", k++ ? ", " : "\n", name);
 	}
 	if (k)
-		fprintf(out, " `-`: fio did not report %s (the job's `percentile_list`) and there "
-			"are no traces; nvanalyze does not interpolate: add %s to `percentile_list=` "
-			"or record traces (`nv_trace=DIR`).\n", k > 1 ? "these levels" : "this level",
-			k > 1 ? "them" : "it");
+		fprintf(out, " `-`: fio did not report %s (the job's `percentile_list`) and "
+			"there are no traces; nvanalyze does not interpolate: add %s to "
+			"`percentile_list=` or record traces (`nv_trace=DIR`).\n",
+			k > 1 ? "these levels" : "this level", k > 1 ? "them" : "it");
 }
 
 static int block_grid(const struct nv_report *r, const struct nv_block *b, struct nv_grid *g)

@@ -31,8 +31,8 @@ struct nv_opstats {
 	int first_op;		/* the op of the first value; -1 before it */
 	uint64_t *scratch;	/* a block's latencies grouped by op */
 	size_t scratch_cap;
-	size_t nextra;		/* --percentiles: levels resolved after nv_pcts' (per op and */
-	const double *extra;	/* all), at indices NV_PCT_NR.. of each state; not copied */
+	size_t nextra;		/* --percentiles: levels resolved after nv_pcts' (per */
+	const double *extra;	/* op and all), at NV_PCT_NR.. of each state; not copied */
 };
 
 /* Return: nothing; s is empty (first_op -1). */

@@ -119,15 +119,16 @@ int nv_pctl_parse(const char *s, struct nv_pctl *l, char *err, size_t errlen)
 		double p;
 
 		if (parse_level(item, &p, &why)) {
-			snprintf(err, errlen, "--percentiles '%s': '%s' %s; %s", s, item, why, form);
+			snprintf(err, errlen, "--percentiles '%s': '%s' %s; %s", s, item, why,
+				 form);
 			ret = -EINVAL;
 		} else if (nv_pctl_find(&t, p) >= 0) {
-			snprintf(err, errlen, "--percentiles '%s': '%s' is given twice; give each level "
-				 "once", s, item);
+			snprintf(err, errlen, "--percentiles '%s': '%s' is given twice; give "
+				 "each level once", s, item);
 			ret = -EINVAL;
 		} else if (nv_pctl_add(&t, p)) {
-			snprintf(err, errlen, "--percentiles '%s': more than %d levels; give at most %d",
-				 s, NV_PCTL_MAX, NV_PCTL_MAX);
+			snprintf(err, errlen, "--percentiles '%s': more than %d levels; give at "
+				 "most %d", s, NV_PCTL_MAX, NV_PCTL_MAX);
 			ret = -EINVAL;
 		}
 	}

@@ -880,7 +880,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	int ret, more;
 
 	nv_opstats_init(&st.ops);
-	nv_opstats_set_extra(&st.ops, o->levels, o->nlevels < NV_PCTL_MAX ? o->nlevels : NV_PCTL_MAX);
+	nv_opstats_set_extra(&st.ops, o->levels,
+			     o->nlevels < NV_PCTL_MAX ? o->nlevels : NV_PCTL_MAX);
 	memset(t, 0, sizeof(*t));
 	t->interval_ns = o->interval_ns ? o->interval_ns : 1000000000ull;
 	t->nedges = o->nedges < NV_TAN_MAXEDGES ? o->nedges : NV_TAN_MAXEDGES;

@@ -19,12 +19,14 @@ pk=$TOP/../shared/fixtures/fio-json/PerfKitBenchmarker__fio-parser-sample-result
 if [ -f "$pk" ]; then
 	"$NVANALYZE" --percentiles fio --format json "$pk" >"$T/pk.json" 2>"$T/pk.err" ||
 		fail perfkit_run "$(cat "$T/pk.err")"
-	out=$(pytool percentiles_fio "$pk" "$T/pk.json" PerfKitBenchmarker__fio-parser-sample-result 2>&1)
+	out=$(pytool percentiles_fio "$pk" "$T/pk.json" \
+		PerfKitBenchmarker__fio-parser-sample-result 2>&1)
 	[ $? -eq 0 ] && [ "$out" = "ok 85 levels" ] && pass perfkit_every_fio_level ||
 		fail perfkit_every_fio_level "$(echo "$out" | head -5 | tr '\n' ' ')"
 	# p99.9 of sequential_write is 872 ms, its max 870 ms: marked, explained
 	"$NVANALYZE" -j sequential_write "$pk" >"$T/pk.md" 2>&1
-	grep -q "^| clat p99.9 .* 872 ms † |" "$T/pk.md" && grep -q "^† above the job's max" "$T/pk.md" &&
+	grep -q "^| clat p99.9 .* 872 ms † |" "$T/pk.md" &&
+		grep -q "^† above the job's max" "$T/pk.md" &&
 		pass above_max_marked || fail above_max_marked "$(grep -E 'p99.9 |†' "$T/pk.md")"
 	"$PYTHON" -c 'import json,sys
 b = [b for b in json.load(open(sys.argv[1]))["results"] if b["job"] == "sequential_write"
@@ -40,7 +42,8 @@ fi
 d=$TOP/tests/data/fio-json/uring-run1.json
 "$NVANALYZE" --percentiles 25,50 -j randread -d read "$d" >"$T/nt.md" 2>&1
 grep -q "^| clat p25 *| *- |" "$T/nt.md" && grep -q "^p25 \`-\`: fio did not report" "$T/nt.md" &&
-	pass missing_level_dash_and_note || fail missing_level_dash_and_note "$(grep p25 "$T/nt.md")"
+	pass missing_level_dash_and_note ||
+	fail missing_level_dash_and_note "$(grep p25 "$T/nt.md")"
 "$NVANALYZE" --percentiles 25,50 -j randread -d read --format json "$d" >"$T/nt.json" 2>"$T/nt.err"
 grep -q "fio did not report clat p25" "$T/nt.err" &&
 	"$PYTHON" -c 'import json,sys; s=json.load(open(sys.argv[1]))["results"][0]["sides"]

@@ -47,7 +47,8 @@ for job in fio["jobs"]:
                     checked += 1
         extra = set(got) - set(pct)
         if extra:
-            print("EXTRA %s %s: levels fio did not report: %s" % (job["jobname"], d, sorted(extra)))
+            print("EXTRA %s %s: levels fio did not report: %s" %
+                  (job["jobname"], d, sorted(extra)))
             bad += 1
 print("ok %d levels" % (checked // 2))
 sys.exit(1 if bad else 0)
