@@ -288,17 +288,36 @@ hosts_run_job() {
 		hosts_status=1
 		return
 	fi
-	_args=
+	# fio's client sends job files only: job options of FIO_ARGS go into
+	# each host's [global]; fio's own options stay on the command line
+	_cmd= _glob=
+	eval "set -- $fioargs"
+	for _a; do
+		_o=${_a#--}
+		set -- $(option_names "${_o%%=*}")
+		if [ "${1:-}" = job ]; then
+			_glob="$_glob${_a#--}
+"
+		else
+			_cmd="$_cmd $(shq "$_a")"
+		fi
+	done
+	printf '%s' "$_glob" >"$hosts_st/global"
 	printf '%s\n' "$_alive" | while read -r _n _d _sp _fp; do
 		set -- $(cat "$hosts_st/$_n.run")
 		sed -e "s|\${NVTRACE}|$1/traces/$name|g" -e "s|\${NVENGINE_SO}|$1/libnvengine.so|g" \
-			"$out/$name.fio" >"$out/$_n/$name.fio"
+			"$out/$name.fio" | awk -v g="$hosts_st/global" '
+			{ print }
+			!done && /^\[global\]/ { while ((getline l < g) > 0) print l; done = 1 }
+			' >"$out/$_n/$name.fio"
+		grep -q '^\[global\]' "$out/$_n/$name.fio" || [ ! -s "$hosts_st/global" ] ||
+			die "$job has no [global] section for the options $(tr '\n' ' ' <"$hosts_st/global")"
 		printf ' %s %s' "$(shq "--client=$_n,$2")" "$(shq "$out/$_n/$name.fio")"
 	done >"$hosts_st/args"
 	_args=$(cat "$hosts_st/args")
 	_nh=$(printf '%s\n' "$_alive" | wc -l)
 	hosts_log "$job on $_nh host(s) (${NVDEV}, RUNTIME=$RUNTIME) -> $out/$name.json"
-	eval "set -- $fioargs"
+	eval "set -- $_cmd"
 	eval "\"\$FIO\" --output-format=json+ --output=\"\$out/\$name.json\" \"\$@\" $_args" \
 		>"$out/$name.log" 2>&1
 	_st=$?

@@ -121,9 +121,12 @@ static int fill_host_run(struct nv_run *run, const char *host, struct nv_run *r)
 		return -ENOMEM;
 	}
 	r->fio_version = strdup(run->fio_version);
-	r->parts = calloc(run->nparts + 1, sizeof(*r->parts));
+	r->parts = calloc(run->nparts + 2, sizeof(*r->parts));
 	r->jobs = calloc(run->njobs + 1, sizeof(*r->jobs));
 	if (!r->fio_version || !r->parts || !r->jobs)
+		return -ENOMEM;
+	/* a single file becomes the one part, so nv_job_file names it, not path@host */
+	if (!run->nparts && !(r->parts[r->nparts++] = strdup(run->path)))
 		return -ENOMEM;
 	for (; r->nparts < run->nparts; r->nparts++)
 		if (!(r->parts[r->nparts] = strdup(run->parts[r->nparts])))
