@@ -499,8 +499,18 @@ static int add_hosts(struct nv_runset *rs, const char *dir)
 		h.hosts[i] = NULL;
 		add_repeat(rs);
 	}
-	if (!ret && !rs->hosts_of && !(rs->hosts_of = strdup(name)))
+	if (!ret && !rs->hosts_of && !(rs->hosts_of = strdup(name))) {
 		ret = -ENOMEM;
+	} else if (!ret) {	/* several directories: their common prefix (i7i-a,i7i-b -> i7i) */
+		size_t i = 0;
+
+		while (rs->hosts_of[i] && rs->hosts_of[i] == name[i])
+			i++;
+		while (i > 1 && strchr("-_. ", rs->hosts_of[i - 1]))
+			i--;
+		if (i)
+			rs->hosts_of[i] = 0;
+	}
 	nv_hostruns_free(&h);
 	return ret;
 }
