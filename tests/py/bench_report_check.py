@@ -27,7 +27,7 @@ for r in rows:
 for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "analyzer, decode",
           "analyzer peak memory", "engine RSS", "CPU time, job thread, per IO (nv_nop, on/off windows",
           "the same, whole jobs (nv_nop pairs", "CPU time, trace writer thread",
-          "many hosts: nvanalyze memory independent of IOs"):
+          "many hosts: nvanalyze peak memory"):
     if not any(g in r and "| not run |" not in r for r in rows):
         bad.append("goal '%s' not measured" % g)
 for word in ("None", "nan", "Traceback"):
