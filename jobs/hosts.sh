@@ -42,11 +42,13 @@ hosts_add() {
 	done
 	case $_name in
 	''|*[!A-Za-z0-9._-]*|.*)
-		die "host '$1': '$_name' is not a host name or IPv4 address (letters, digits, '.', '-', '_')";;
+		die "host '$1': '$_name' is not a host name or IPv4 address
+  (letters, digits, '.', '-', '_')";;
 	esac
 	case " $hosts_names " in
-	*" $_name "*) die "host '$_name' given twice: fio's JSON names each host by what the client was
-  given, so two servers on one machine need two spellings (e.g. 127.0.0.1 and 127.1)";;
+	*" $_name "*)
+		die "host '$_name' given twice: fio's JSON names each host by what the client
+  was given, so two servers on one machine need two spellings (e.g. 127.0.0.1 and 127.1)";;
 	esac
 	hosts_names="$hosts_names $_name"
 	hosts_list="$hosts_list$_name $_dest $_sp ${_fp:--}
@@ -56,10 +58,14 @@ hosts_add() {
 # hosts_file FILE: hosts_add each line of FILE ('#' comments, blank lines
 # skipped).
 hosts_file() {
-	[ -f "$1" ] || die "--hosts '$1': no such file (one [user@]HOST[:SSHPORT][,FIOPORT] a line)"
+	[ -f "$1" ] ||
+		die "--hosts '$1': no such file (one [user@]HOST[:SSHPORT][,FIOPORT] a line)"
 	while read -r _l _rest; do
 		case $_l in ''|'#'*) continue;; esac
-		[ -z "$_rest" ] || case $_rest in '#'*) ;; *) die "--hosts $1: '$_l $_rest': one host a line";; esac
+		case $_rest in
+		''|'#'*) ;;
+		*) die "--hosts $1: '$_l $_rest': one host a line";;
+		esac
 		hosts_add "$_l"
 	done <"$1"
 }
@@ -90,7 +96,8 @@ done
 cat >"$d/libnvengine.so" || fail "cannot write $d/libnvengine.so"
 for n in $names; do mkdir -p "$d/traces/$n" || fail "cannot create $d/traces/$n"; done
 [ "$start" = 1 ] || { echo "NVRUN $d -"; exit 0; }
-command -v "$fio" >/dev/null 2>&1 || fail "no $fio on this host (install fio, the version the engine was built for)"
+command -v "$fio" >/dev/null 2>&1 ||
+	fail "no $fio on this host (install fio, the version the engine was built for)"
 listening() {
 	h=$(printf ":%04X" "$1")
 	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
@@ -118,7 +125,8 @@ while :; do
 	fi
 	[ -f "$d/fio.pid" ] && kill "$(cat "$d/fio.pid")" 2>/dev/null
 	rm -f "$r" "$d/fio.pid"
-	[ "$port" = - ] || fail "fio --server did not listen on port $p: $(tail -n 2 "$d/server.log")"
+	[ "$port" = - ] ||
+		fail "fio --server did not listen on port $p: $(tail -n 2 "$d/server.log")"
 done
 '
 
@@ -139,11 +147,13 @@ r=${TMPDIR:-/tmp}/nvengine-port.$p
 case $d in */nvengine-run.*) rm -rf "$d";; esac
 '
 
-# hosts_fail NAME WHY: record a failure of host NAME.
+# hosts_fail NAME WHY [keep]: record a failure of host NAME; unless keep
+# (its results are in, its traces not), the next job files run without it.
 hosts_fail() {
 	mkdir -p "$out/$1"
 	echo "failed: $2" >>"$out/$1/status"
-	echo "$1" >>"$hosts_st/failed"
+	echo "$1" >>"$hosts_st/named"
+	[ "${3:-}" = keep ] || echo "$1" >>"$hosts_st/failed"
 	hosts_log "host $1: $2"
 	hosts_status=1
 }
@@ -161,6 +171,7 @@ hosts_alive() {
 # out.  $hosts_st/NAME.run holds "DIR PORT".
 hosts_prepare() {
 	: >"$hosts_st/failed"
+	: >"$hosts_st/named"
 	printf '%s' "$hosts_list" | { while read -r _n _d _sp _fp; do
 		[ -n "$_n" ] || continue
 		mkdir -p "$out/$_n" && : >"$out/$_n/status"
@@ -180,7 +191,8 @@ hosts_prepare() {
 	printf '%s' "$hosts_list" | while read -r _n _d _sp _fp; do
 		[ -n "$_n" ] || continue
 		if [ ! -s "$hosts_st/$_n.run" ]; then
-			hosts_fail "$_n" "missing: cannot prepare it over ssh ($_d port $_sp): $(cat "$hosts_st/$_n.err" 2>/dev/null)"
+			hosts_fail "$_n" "missing: cannot prepare it over ssh ($_d port $_sp):\
+ $(cat "$hosts_st/$_n.err" 2>/dev/null)"
 			continue
 		fi
 		set -- $(cat "$hosts_st/$_n.run")
@@ -213,7 +225,8 @@ hosts_cleanup() {
 		set -- $(cat "$hosts_st/$_n.run")
 		[ "$hosts_start" = 1 ] || set -- "$1" -
 		hosts_ssh "$_d" "$_sp" "sh -c $(shq "$hosts_remote_stop") sh $(shq "$1") $2" \
-			>/dev/null 2>&1 || hosts_log "host $_n: could not stop the server or remove $1"
+			>/dev/null 2>&1 ||
+			hosts_log "host $_n: could not stop the server or remove $1"
 		rm -f "$hosts_st/$_n.run"
 	done
 	rm -rf "$hosts_st"
@@ -223,7 +236,9 @@ hosts_cleanup() {
 # entry's total_ios of every direction), "All clients" left out.
 hosts_counts() {
 	awk '
-	/"jobname" *:/ { s = $0; sub(/^[^:]*: *"/, "", s); sub(/",? *$/, "", s); job = s; ios = 0; next }
+	/"jobname" *:/ {
+		s = $0; sub(/^[^:]*: *"/, "", s); sub(/",? *$/, "", s); job = s; ios = 0; next
+	}
 	job != "" && /"total_ios" *:/ { s = $0; gsub(/[^0-9]/, "", s); ios += s; next }
 	job != "" && /"hostname" *:/ {
 		s = $0; sub(/^[^:]*: *"/, "", s); sub(/",? *$/, "", s)
@@ -305,13 +320,15 @@ hosts_run_job() {
 	printf '%s' "$_glob" >"$hosts_st/global"
 	printf '%s\n' "$_alive" | while read -r _n _d _sp _fp; do
 		set -- $(cat "$hosts_st/$_n.run")
-		sed -e "s|\${NVTRACE}|$1/traces/$name|g" -e "s|\${NVENGINE_SO}|$1/libnvengine.so|g" \
-			"$out/$name.fio" | awk -v g="$hosts_st/global" '
+		sed -e "s|\${NVTRACE}|$1/traces/$name|g" \
+			-e "s|\${NVENGINE_SO}|$1/libnvengine.so|g" "$out/$name.fio" |
+			awk -v g="$hosts_st/global" '
 			{ print }
 			!done && /^\[global\]/ { while ((getline l < g) > 0) print l; done = 1 }
 			' >"$out/$_n/$name.fio"
 		grep -q '^\[global\]' "$out/$_n/$name.fio" || [ ! -s "$hosts_st/global" ] ||
-			die "$job has no [global] section for the options $(tr '\n' ' ' <"$hosts_st/global")"
+			die "$job has no [global] section for the options" \
+				"$(tr '\n' ' ' <"$hosts_st/global")"
 		printf ' %s %s' "$(shq "--client=$_n,$2")" "$(shq "$out/$_n/$name.fio")"
 	done >"$hosts_st/args"
 	_args=$(cat "$hosts_st/args")
@@ -325,30 +342,41 @@ hosts_run_job() {
 	_max=$(awk '{ n[$1]++ } END { m = 0; for (h in n) if (n[h] > m) m = n[h]; print m }' \
 		"$hosts_st/counts")
 	_msgs=$(grep -h -i -E 'fio: |error|bad option|failed|timed out|refused|dropped' \
-		"$out/$name.log" "$out/$name.json" 2>/dev/null | grep -v '^ *"' | sort -u | head -n 4 |
-		tr '\n' ' ')
+		"$out/$name.log" "$out/$name.json" 2>/dev/null | grep -v '^ *"' | sort -u |
+		head -n 4 | tr '\n' ' ')
 	printf '%s\n' "$_alive" | while read -r _n _d _sp _fp; do
 		_c=$(awk -v h="$_n" '$1 == h' "$hosts_st/counts" | wc -l)
 		if [ "$_c" -eq 0 ] || [ "$_c" -lt "$_max" ]; then
-			hosts_fail "$_n" "$name: $_c of ${_max} jobs in $out/$name.json (the server refused the job file, failed or died; fio's exit status $_st): ${_msgs:-no message}"
+			# fio's lines naming the host ("client: host=H disconnected",
+			# "failed to connect to H:PORT"), then its error lines
+			_m=$(awk -v h="$_n" 'index($0, "host=" h " ") || index($0, " " h ":") ||
+				index($0, "<" h ">") || $0 ~ ("host=" h "$")' \
+				"$out/$name.log" "$out/$name.json" 2>/dev/null | sort -u |
+				head -n 3 | tr '\n' ' ')
+			_m=$(printf '%s' "$_m$_msgs" | sed 's/^$/fio said nothing about it/')
+			hosts_fail "$_n" "$name: $_c of ${_max} jobs in $out/$name.json\
+ (the server refused the job file, failed or died; fio's exit status $_st): $_m"
 			continue
 		fi
 		set -- $(cat "$hosts_st/$_n.run")
 		if ! _e=$(hosts_fetch "$_n" "$_d" "$_sp" "$1" "$name"); then
-			hosts_fail "$_n" "$name: fio's numbers: traces not fetched: $(echo "$_e" | tail -n 2 | tr '\n' ' ')"
+			_e=$(echo "$_e" | tail -n 2 | tr '\n' ' ')
+			hosts_fail "$_n" "$name: fio's numbers: traces not fetched: $_e" keep
 			continue
 		fi
 		_e=$(hosts_traces_check "$_n" "$name" "$out/$_n/traces/$name")
 		if [ -n "$_e" ]; then
-			hosts_fail "$_n" "$name: traces fetched but wrong: $(echo "$_e" | head -n 3 | tr '\n' ' ')"
+			_e=$(echo "$_e" | head -n 3 | tr '\n' ' ')
+			hosts_fail "$_n" "$name: traces fetched but wrong: $_e" keep
 			continue
 		fi
 		echo "$name: ok" >>"$out/$_n/status"
 		hosts_log "host $_n: $name done, traces in $out/$_n/traces/$name"
 	done
-	[ -s "$hosts_st/failed" ] && hosts_status=1
+	[ -s "$hosts_st/named" ] && hosts_status=1
 	if [ "$_st" -ne 0 ] && [ "$hosts_status" -eq 0 ]; then
-		hosts_log "fio's client exited $_st on $job with every host's results in; see $out/$name.log"
+		hosts_log "fio's client exited $_st on $job with every host's results in;" \
+			"see $out/$name.log"
 		hosts_status=$_st
 	fi
 }

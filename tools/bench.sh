@@ -536,8 +536,8 @@ hosts_layout() {
 				"\"job options\": {\"rw\": \"randread\", \"bs\": \"4k\", " \
 				"\"nv_trace\": \"/tmp/nvengine-run.x/traces/suite\"}, \"read\": " \
 				"{\"io_bytes\": %d, \"total_ios\": %d, \"iops\": %d, \"bw\": %d, " \
-				"\"runtime\": 1000}, \"hostname\": \"host%03d\"}", (h > 1 ? ", " : ""),
-				ios * 4096, ios, ios + h, ios * 4, h
+				"\"runtime\": 1000}, \"hostname\": \"host%03d\"}",
+				(h > 1 ? ", " : ""), ios * 4096, ios, ios + h, ios * 4, h
 		print "]}"
 	}' >"$dir/suite.json"
 	for h in $(seq -f 'host%03g' 1 "$n"); do

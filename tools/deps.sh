@@ -43,8 +43,8 @@ if [ "${1:-}" = "--check" ]; then
 	mapfile -t vm < <(missing_of "${VM_PKGS[@]}")
 	mapfile -t hosts < <(missing_of "${HOSTS_PKGS[@]}")
 	if [ ${#hosts[@]} -gt 0 ]; then
-		echo "deps: the many-host test (tests/integration/many_hosts.sh) will skip without:" \
-		     "${hosts[*]}; run 'make deps' (as root) to install them" >&2
+		echo "deps: the many-host test (tests/integration/many_hosts.sh) will skip" \
+		     "without: ${hosts[*]}; run 'make deps' (as root) to install them" >&2
 	fi
 	if [ ${#vm[@]} -gt 0 ]; then
 		echo "deps: the emulated-NVMe tests (tests/vm) will skip without: ${vm[*]};" \
@@ -58,7 +58,8 @@ if [ "${1:-}" = "--check" ]; then
 	exit 0
 fi
 
-mapfile -t missing < <(missing_of "${PKGS[@]}" "${REPORT_PKGS[@]}" "${VM_PKGS[@]}" "${HOSTS_PKGS[@]}")
+mapfile -t missing < <(missing_of "${PKGS[@]}" "${REPORT_PKGS[@]}" "${VM_PKGS[@]}" \
+			       "${HOSTS_PKGS[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi

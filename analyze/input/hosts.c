@@ -153,9 +153,10 @@ static void drop_partial(struct nv_hostruns *out, const char *where)
 			most = out->runs[i].njobs;
 	for (size_t i = 0; i < out->n; i++) {
 		if (out->runs[i].njobs < most) {
-			nv_note_add(&out->notes, &out->nnotes, "%s: host %s holds %zu of the %zu jobs "
-				    "of the other hosts (a job file failed there: see its status "
-				    "file): left out", where, out->hosts[i], out->runs[i].njobs, most);
+			nv_note_add(&out->notes, &out->nnotes,
+				    "%s: host %s holds %zu of the %zu jobs of the other hosts (a "
+				    "job file failed there: see its status file): left out", where,
+				    out->hosts[i], out->runs[i].njobs, most);
 			nv_run_free(&out->runs[i]);
 			free(out->hosts[i]);
 			continue;

@@ -304,8 +304,9 @@ static int pair_traces(struct nv_run *run, const size_t *idx, size_t ne, struct 
 		for (size_t i = 0; i < nf && !ret; i++)
 			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1);
 	} else if (nf) {
-		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using fio's "
-			"values (give them with --trace)", nv_job_file(run, j), ne, j->name, nf, pat);
+		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; "
+			"using fio's values (give them with --trace)", nv_job_file(run, j), ne,
+			j->name, nf, pat);
 	}
 	for (size_t i = 0; i < nf; i++)
 		free(f[i].path);
@@ -371,8 +372,8 @@ static int discover_host(struct nv_run *run, const size_t *idx, size_t ne, struc
 		return ret;
 	nv_trace_pattern(pat, sizeof(pat), dir, j->name, 0);
 	if (!nf)
-		ts_note(ts, "%s: job '%s' on host %s: fio's numbers: traces not fetched (no %s; see "
-			"%s/status)", json, j->key, j->host, pat, hostdir);
+		ts_note(ts, "%s: job '%s' on host %s: fio's numbers: traces not fetched (no %s; "
+			"see %s/status)", json, j->key, j->host, pat, hostdir);
 	return pair_traces(run, idx, ne, f, nf, pat, ts);
 }
 
@@ -405,7 +406,8 @@ int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
 			}
 		}
 		if (ne)
-			ret = j->host ? discover_host(run, idx, ne, ts) : discover_group(run, idx, ne, ts);
+			ret = j->host ? discover_host(run, idx, ne, ts)
+				      : discover_group(run, idx, ne, ts);
 	}
 	free(idx);
 	free(done);

@@ -163,7 +163,8 @@ expect_failed() {
 		[ -z "$(left_behind "$dir.log")" ]; then
 		pass "$name"
 	else
-		fail "$name" "exit $st; log: $(grep -i "host $host\|failed" "$dir.log" | head -n 3 | tr '\n' ' '); others: $others"
+		fail "$name" "exit $st; log: $(grep -i "host $host\|failed" "$dir.log" | head -n 3 |
+			tr '\n' ' '); others: $others"
 	fi
 }
 
@@ -208,7 +209,9 @@ wait $killer
 expect_failed server_killed "$T/killed" 127.0.0.1 "jobs in" $st
 
 # a fetch that fails for one host
-fleet "$T/nofetch" --fetch 'if [ "$NVHOST" = 127.0.1 ]; then echo "no route to $NVHOST" >&2; exit 1; fi
+fleet "$T/nofetch" --fetch 'if [ "$NVHOST" = 127.0.1 ]; then
+		echo "no route to $NVHOST" >&2; exit 1
+	fi
 	scp -q -r $NVSSH_OPTS -P "$NVSSHPORT" "$NVSSHDEST:$NVREMOTE/." "$NVLOCAL"'
 st=$?
 expect_failed fetch_fails "$T/nofetch" 127.0.1 "traces not fetched" $st

@@ -121,7 +121,8 @@ def fleets(nva, a, b):
     for blk in rep["results"]:
         runs = [blk["sides"].get(s, {}).get("runs") for s in labels]
         if runs != [3, 3]:
-            problems.append("%s %s: %s runs, expected 3 hosts a side" % (blk["job"], blk["direction"], runs))
+            problems.append("%s %s: %s runs, expected 3 hosts a side"
+                            % (blk["job"], blk["direction"], runs))
         text = json.dumps(blk)
         if "_ci95_low_pct" not in text:
             problems.append("%s %s: no interval: %s" % (blk["job"], blk["direction"], text[:300]))

@@ -133,7 +133,8 @@ TEST(traces_by_host)
 	CHECK(!load(&run, json, 0));
 	CHECK(!nv_run_split_hosts(&run, dir, &h));
 	CHECK_EQ_U64(h.n, 2);
-	CHECK(h.nnotes == 2 && strstr(h.notes[1], "host h3 missing: failed: missing: cannot prepare"));
+	CHECK(h.nnotes == 2 &&
+	      strstr(h.notes[1], "host h3 missing: failed: missing: cannot prepare"));
 	for (size_t i = 0; i < h.n; i++)
 		CHECK(!nv_traces_discover(&h.runs[i], &ts));
 	CHECK_EQ_U64(ts.n, 2);	/* h1's a and b */
