@@ -52,7 +52,15 @@ static size_t host_index(char *const *hosts, size_t n, const char *h)
 	return i;
 }
 
-/* The distinct hosts of run, in order of first appearance, into out->hosts. */
+static int cmp_host(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The distinct hosts of run, sorted by name (fio lists them in the order
+ * they finished), into out->hosts.  Return: 0 or -ENOMEM.
+ */
 static int list_hosts(const struct nv_run *run, struct nv_hostruns *out)
 {
 	out->hosts = calloc(run->njobs + 1, sizeof(*out->hosts));
@@ -67,6 +75,7 @@ static int list_hosts(const struct nv_run *run, struct nv_hostruns *out)
 			return -ENOMEM;
 		out->n++;
 	}
+	qsort(out->hosts, out->n, sizeof(*out->hosts), cmp_host);
 	return 0;
 }
 

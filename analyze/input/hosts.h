@@ -40,7 +40,7 @@ struct nv_hostruns {
  * Split run, loaded from the results directory dir (or NULL: a file), into
  * one run per host when it is client/server output naming hosts: each
  * host's entries, keyed by job name as a one-host run would be ("STEM:NAME"
- * when a name is in several files), in order of first appearance.  The
+ * when a name is in several files), sorted by host name.  The
  * "All clients" sums, and disk_util (not kept per host), are left out with
  * a note; hosts holding fewer jobs than the others are left out with a
  * note; so are hosts of dir (a subdirectory with a status file) that are
