@@ -7,7 +7,10 @@
 #   make deps       install the Debian packages (idempotent)
 #   make install    nvanalyze into $(PREFIX)/bin (on PATH: `nvanalyze a.json b.json`),
 #                   the engine into $(PREFIX)/lib/nvengine/, the figures' style into
-#                   $(PREFIX)/share/nvanalyze/plots/; PREFIX=/usr/local, DESTDIR for staging
+#                   $(PREFIX)/share/nvanalyze/plots/, the man pages nvanalyze(1) and
+#                   nvengine(7) into $(PREFIX)/share/man/; PREFIX=/usr/local, DESTDIR
+#                   for staging
+#   make deb        the Debian package nvengine_VERSION_ARCH.deb (tools/deb.sh)
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
 #   make FIO_SRC=DIR FIO=PATH   ... for the fio binary at PATH (default: fio on PATH)
 #   make O=DIR                  build into DIR (DIR/libnvengine.so, DIR/nvanalyze)
@@ -83,12 +86,14 @@ ANALYZER  := $(O)/nvanalyze
 endif
 
 .PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze \
-	install uninstall
+	install uninstall deb FORCE
 all: $(ENGINE_SO) $(ANALYZER)
 
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
 INSTALLED := $(DESTDIR)$(PREFIX)/bin/nvanalyze $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so \
-	     $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
+	     $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp \
+	     $(DESTDIR)$(MANDIR)/man1/nvanalyze.1 $(DESTDIR)$(MANDIR)/man7/nvengine.7
 
 # nvanalyze finds style.gp in ../share/nvanalyze/plots/ from its own directory
 # (analyze/figures/plot.h); fio loads the engine from the path given to it.
@@ -96,11 +101,18 @@ install: all
 	install -D -m 0755 $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/nvanalyze
 	install -D -m 0755 $(ENGINE_SO) $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so
 	install -D -m 0644 plots/style.gp $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
+	install -D -m 0644 docs/man/nvanalyze.1 $(DESTDIR)$(MANDIR)/man1/nvanalyze.1
+	install -D -m 0644 docs/man/nvengine.7 $(DESTDIR)$(MANDIR)/man7/nvengine.7
 
 uninstall:
 	rm -f $(INSTALLED)
 	-rmdir $(DESTDIR)$(PREFIX)/lib/nvengine $(DESTDIR)$(PREFIX)/share/nvanalyze/plots \
 	       $(DESTDIR)$(PREFIX)/share/nvanalyze 2>/dev/null
+
+# The package: make install into a staging root, plus the job files,
+# nvengine-run and the docs (packaging/deb/, tools/deb.sh).
+deb: all
+	$(Q)O=$(O) tools/deb.sh
 
 deps:
 	$(Q)tools/deps.sh
@@ -148,6 +160,16 @@ $(ENGINE_SO): $(GLUE_OBJ) $(O)/libnvcore.a engine/libnvengine.map
 	$(call say,LD,$@)
 	$(Q)$(CC) -shared -pthread $(LDFLAGS) -Wl,--version-script=engine/libnvengine.map -o $@ \
 		$(GLUE_OBJ) $(O)/libnvcore.a $(ENGINE_LIBS)
+
+# The version (tools/version.sh) as a header only main.c includes; rewritten
+# only when it changes, so that only main.o is rebuilt then.
+$(O)/gen/nv_version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '#define NV_VERSION "%s"\n' "$$(tools/version.sh)" >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+$(O)/analyze/cli/main.o: $(O)/gen/nv_version.h
+$(O)/analyze/cli/main.o: ALL_CFLAGS += -I$(O)/gen
 
 $(ANALYZER): $(O)/analyze/cli/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 	$(call say,LD,$@)
@@ -225,7 +247,7 @@ bench-analyze: $(O)/tools/bench_analyze all
 
 clean:
 	rm -rf $(O)/engine $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
-	       libnvengine.so nvanalyze
+	       $(O)/gen $(O)/deb libnvengine.so nvanalyze
 
 distclean:
 	rm -rf build libnvengine.so nvanalyze
