@@ -7,9 +7,9 @@
 #   make deps       install the Debian packages (idempotent)
 #   make install    nvanalyze into $(PREFIX)/bin (on PATH: `nvanalyze a.json b.json`),
 #                   the engine into $(PREFIX)/lib/nvengine/, the figures' style into
-#                   $(PREFIX)/share/nvanalyze/plots/, the man pages nvanalyze(1) and
-#                   nvengine(7) into $(PREFIX)/share/man/; PREFIX=/usr/local, DESTDIR
-#                   for staging
+#                   $(PREFIX)/share/nvanalyze/plots/, the man pages nvanalyze(1),
+#                   nvengine(7) and nvengine-run(1) (jobs/run) into
+#                   $(PREFIX)/share/man/; PREFIX=/usr/local, DESTDIR for staging
 #   make deb        the Debian package nvengine_VERSION_ARCH.deb (tools/deb.sh)
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
 #   make FIO_SRC=DIR FIO=PATH   ... for the fio binary at PATH (default: fio on PATH)
@@ -93,7 +93,8 @@ PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
 INSTALLED := $(DESTDIR)$(PREFIX)/bin/nvanalyze $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so \
 	     $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp \
-	     $(DESTDIR)$(MANDIR)/man1/nvanalyze.1 $(DESTDIR)$(MANDIR)/man7/nvengine.7
+	     $(DESTDIR)$(MANDIR)/man1/nvanalyze.1 $(DESTDIR)$(MANDIR)/man7/nvengine.7 \
+	     $(DESTDIR)$(MANDIR)/man1/nvengine-run.1
 
 # nvanalyze finds style.gp in ../share/nvanalyze/plots/ from its own directory
 # (analyze/figures/plot.h); fio loads the engine from the path given to it.
@@ -103,6 +104,7 @@ install: all
 	install -D -m 0644 plots/style.gp $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
 	install -D -m 0644 docs/man/nvanalyze.1 $(DESTDIR)$(MANDIR)/man1/nvanalyze.1
 	install -D -m 0644 docs/man/nvengine.7 $(DESTDIR)$(MANDIR)/man7/nvengine.7
+	install -D -m 0644 docs/man/nvengine-run.1 $(DESTDIR)$(MANDIR)/man1/nvengine-run.1
 
 uninstall:
 	rm -f $(INSTALLED)

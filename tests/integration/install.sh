@@ -4,7 +4,8 @@
 #   fio --ioengine=external:./libnvengine.so jobs/randread.fio
 #   nvanalyze a.json b.json          # tables; with -o DIR also figures
 # with nvanalyze found on PATH (PREFIX/bin) and the figures' style found
-# beside it (PREFIX/share/nvanalyze/plots); make uninstall removes them.
+# beside it (PREFIX/share/nvanalyze/plots); man finds the pages in
+# PREFIX/share/man; make uninstall removes them.
 # The runs are stopped after 2 s (fio's --trigger-timeout) instead of the
 # job file's 20 s.
 . "$(dirname "$0")/../lib.sh"
@@ -16,12 +17,25 @@ root=$T/root prefix=/usr/local
 if out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" install 2>&1) &&
    [ -x "$root$prefix/bin/nvanalyze" ] && [ -f "$root$prefix/lib/nvengine/libnvengine.so" ] &&
    [ -f "$root$prefix/share/nvanalyze/plots/style.gp" ] &&
+   cmp -s "$root$prefix/share/man/man1/nvanalyze.1" "$TOP/docs/man/nvanalyze.1" &&
+   cmp -s "$root$prefix/share/man/man7/nvengine.7" "$TOP/docs/man/nvengine.7" &&
+   cmp -s "$root$prefix/share/man/man1/nvengine-run.1" "$TOP/docs/man/nvengine-run.1" &&
    cmp -s "$root$prefix/bin/nvanalyze" "$NVANALYZE" &&
    cmp -s "$root$prefix/lib/nvengine/libnvengine.so" "$NVENGINE_SO"; then
 	pass install
 else
 	fail install "$(echo "$out" | tail -n 3 | tr '\n' ' ') $(find "$root" -type f | tr '\n' ' ')"
 fi
+
+# man finds the installed pages through PREFIX/share/man (MANPATH)
+for p in nvanalyze:1 nvengine:7 nvengine-run:1; do
+	txt=$(MANPATH="$root$prefix/share/man" MANWIDTH=80 man "${p#*:}" "${p%:*}" 2>&1)
+	if grep -q '^NAME' <<<"$txt" && grep -q "^ *${p%:*} " <<<"$txt"; then
+		pass "man-${p%:*}"
+	else
+		fail "man-${p%:*}" "$(head -n 3 <<<"$txt" | tr '\n' ' ')"
+	fi
+done
 
 # O_DIRECT on the test directory (tmpfs has none): else a directory in build/.
 d=$T/brief
