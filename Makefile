@@ -248,8 +248,8 @@ bench-analyze: $(O)/tools/bench_analyze all
 	$(Q)$(O)/tools/bench_analyze -a $(abspath $(ANALYZER)) $(BENCH_ANALYZE_ARGS)
 
 clean:
-	rm -rf $(O)/engine $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
-	       $(O)/gen $(O)/deb libnvengine.so nvanalyze
+	rm -rf $(O)/engine $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a \
+	       $(O)/libnvanalyze.a $(O)/asan $(O)/gen $(O)/deb libnvengine.so nvanalyze
 
 distclean:
 	rm -rf build libnvengine.so nvanalyze

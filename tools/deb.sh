@@ -23,7 +23,8 @@ FIO=${FIO:-fio}
 die() { echo "deb: $*" >&2; exit 1; }
 
 for t in dpkg-deb dpkg-shlibdeps; do
-	command -v "$t" >/dev/null || die "$t is missing: run 'make deps' (apt-get install dpkg-dev)"
+	command -v "$t" >/dev/null ||
+		die "$t is missing: run 'make deps' (apt-get install dpkg-dev)"
 done
 analyzer=$O/nvanalyze engine=$O/libnvengine.so
 [ "$O" != build ] || { analyzer=nvanalyze; engine=libnvengine.so; }
@@ -38,8 +39,11 @@ fio_pkg=$(dpkg -S "$fio_bin" 2>/dev/null | sed -n '1s/:.*//p')
 [ -n "$fio_pkg" ] || die "$fio_bin is not from a Debian package: the package must depend on the
   fio the engine was built for; build with Debian's fio (make FIO=fio)"
 fio_ver=$(dpkg-query -W -f='${Version}' "$fio_pkg")
-maint=${DEBFULLNAME:-$(git config user.name 2>/dev/null || git log -1 --format=%an 2>/dev/null || echo nvengine)}
-email=${DEBEMAIL:-$(git config user.email 2>/dev/null || git log -1 --format=%ae 2>/dev/null || echo nvengine@localhost)}
+# the maintainer: DEBFULLNAME/DEBEMAIL, else git's user, else the commit's author
+maint=${DEBFULLNAME:-$(git config user.name 2>/dev/null ||
+	git log -1 --format=%an 2>/dev/null || echo nvengine)}
+email=${DEBEMAIL:-$(git config user.email 2>/dev/null ||
+	git log -1 --format=%ae 2>/dev/null || echo nvengine@localhost)}
 
 work=$O/deb
 root=$work/root
@@ -69,7 +73,8 @@ date=$(git log -1 --format=%cD 2>/dev/null || date -R)
 {
 	echo "nvengine ($version) unstable; urgency=medium"
 	echo
-	echo "  * Built from $(git rev-parse --short=12 HEAD 2>/dev/null || echo 'a tree without git')."
+	echo "  * Built from $(git rev-parse --short=12 HEAD 2>/dev/null ||
+		echo 'a tree without git')."
 	echo
 	echo " -- $maint <$email>  $date"
 } | gzip -9n >"$doc/changelog.gz"
@@ -93,7 +98,8 @@ depends="$shlibs, $fio_pkg (= $fio_ver)"
 chmod 0644 "$root/DEBIAN/md5sums"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maint <$email>|" \
-    -e "s|@SIZE@|$size|" -e "s|@DEPENDS@|$depends|" packaging/deb/control.in >"$root/DEBIAN/control"
+    -e "s|@SIZE@|$size|" -e "s|@DEPENDS@|$depends|" packaging/deb/control.in \
+    >"$root/DEBIAN/control"
 
 find "$root" -type d -exec chmod 0755 {} +
 out=${DEB_DIR:-.}

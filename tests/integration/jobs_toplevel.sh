@@ -111,13 +111,22 @@ grep -qx 'RUNTIME=2' "$res/jobs-randread.env" 2>/dev/null || bad="$bad RUNTIME=2
 rt=$(json_get "$res/jobs-randread.json" "global options/runtime" 2>&1)
 [ "$rt" = 2 ] || bad="$bad the JSON's runtime '$rt';"
 ls "$res"/traces/jobs-randread/randread-4k-qd64-j4.*.nvt >/dev/null 2>&1 || bad="$bad no traces;"
-if [ -z "$bad" ]; then pass run-toplevel; else fail run-toplevel "$bad $(echo "$out" | tail -n 3 | tr '\n' ' ')"; fi
+if [ -z "$bad" ]; then
+	pass run-toplevel
+else
+	fail run-toplevel "$bad $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+fi
 rep=$("$NVANALYZE" "$res" 2>&1)
 rows=$(grep -c '^| clat .*(exact)' <<<"$rep")
-if [ "$rows" -ge 8 ]; then pass run-toplevel-analyze; else fail run-toplevel-analyze "$rows exact rows: $(head -n 3 <<<"$rep" | tr '\n' ' ')"; fi
+if [ "$rows" -ge 8 ]; then
+	pass run-toplevel-analyze
+else
+	fail run-toplevel-analyze "$rows exact rows: $(head -n 3 <<<"$rep" | tr '\n' ' ')"
+fi
 # progress: the plan, then the section with the time left (from runtime=2)
 if grep -q "jobs/randread.fio: 2 s by the runtimes; 2 s left in all" <<<"$out" &&
-	grep -q "jobs/randread.fio: now randread-4k-qd64-j4 (2 s), about 2 s left in this file" <<<"$out"; then
+	grep -q "jobs/randread.fio: now randread-4k-qd64-j4 (2 s), about 2 s left in this file" \
+		<<<"$out"; then
 	pass run-progress
 else
 	fail run-progress "$(grep 'jobs/run' <<<"$out" | tr '\n' ' ')"
@@ -131,5 +140,6 @@ want=$(cd "$TOP" && find jobs -name '*.fio' | LC_ALL=C sort)
 if [ $st -eq 0 ] && [ "$list" = "$want" ] && grep -qx 'jobs/randread.fio' <<<"$list"; then
 	pass run-lists-all
 else
-	fail run-lists-all "exit $st: $(diff <(echo "$want") <(echo "$list") | head -n 4 | tr '\n' ' ')"
+	fail run-lists-all \
+		"exit $st: $(diff <(echo "$want") <(echo "$list") | head -n 4 | tr '\n' ' ')"
 fi

@@ -47,7 +47,8 @@ done
 if [ "$(wc -w <<<"$opts")" -ge 25 ] && [ -z "$missing" ]; then
 	pass man-nvanalyze-options
 else
-	fail man-nvanalyze-options "$(wc -w <<<"$opts") options in --help; not in nvanalyze.1:$missing"
+	fail man-nvanalyze-options \
+		"$(wc -w <<<"$opts") options in --help; not in nvanalyze.1:$missing"
 fi
 
 # jobs/run --help: the options of its "Options:" list
@@ -60,7 +61,8 @@ done
 if [ "$(wc -w <<<"$opts")" -ge 5 ] && [ -z "$missing" ]; then
 	pass man-run-options
 else
-	fail man-run-options "$(wc -w <<<"$opts") options in jobs/run --help; not in nvengine-run.1:$missing"
+	fail man-run-options \
+		"$(wc -w <<<"$opts") options in jobs/run --help; not in nvengine-run.1:$missing"
 fi
 
 for t in dpkg-deb dpkg-shlibdeps; do
@@ -93,7 +95,10 @@ for p in liburing2 libzstd1 zlib1g libjansson4 libc6; do
 done
 grep -qF "fio (= $fiover)" <<<"$ctl" || bad="$bad no 'fio (= $fiover)';"
 grep -Eq '^Recommends:.*gnuplot' <<<"$ctl" || bad="$bad gnuplot not recommended;"
-case $(basename "$deb") in "nvengine_${ver}_"*.deb) ;; *) bad="$bad file name $(basename "$deb");"; esac
+case $(basename "$deb") in
+"nvengine_${ver}_"*.deb) ;;
+*) bad="$bad file name $(basename "$deb");";;
+esac
 if [ -z "$bad" ]; then pass control; else fail control "$bad $(tr '\n' ' ' <<<"$ctl")"; fi
 
 if command -v lintian >/dev/null; then
@@ -117,7 +122,8 @@ missing=
 for f in usr/bin/nvanalyze usr/lib/nvengine/libnvengine.so usr/share/nvanalyze/plots/style.gp \
 	 usr/share/man/man1/nvanalyze.1.gz usr/share/man/man7/nvengine.7.gz \
 	 usr/share/man/man1/nvengine-run.1.gz usr/share/nvengine/jobs/randread.fio \
-	 usr/share/nvengine/jobs/instance/suite.fio usr/share/nvengine/jobs/run usr/bin/nvengine-run \
+	 usr/share/nvengine/jobs/instance/suite.fio usr/share/nvengine/jobs/run \
+	 usr/bin/nvengine-run \
 	 usr/share/doc/nvengine/copyright usr/share/doc/nvengine/changelog.gz; do
 	[ -e "$root/$f" ] || missing="$missing $f"
 done
@@ -147,7 +153,8 @@ rows=$(grep -c '^| clat .*(exact)' <<<"$rep")
 if [ $st -eq 0 ] && [ "$rows" -ge 8 ] && grep -Eq '[+-][0-9.]+%' <<<"$rep"; then
 	pass installed-nvanalyze
 else
-	fail installed-nvanalyze "exit $st, $rows exact clat rows: $(echo "$rep" | head -n 5 | tr '\n' ' ')"
+	fail installed-nvanalyze \
+		"exit $st, $rows exact clat rows: $(echo "$rep" | head -n 5 | tr '\n' ' ')"
 fi
 
 rep=$(cd "$d" && env -i PATH="$root/usr/bin:$PATH" HOME="$d" nvanalyze -o fig a.json b.json 2>&1)
@@ -159,7 +166,8 @@ else
 fi
 
 v=$("$ana" --version 2>&1)
-if [ "$(head -n 1 <<<"$v")" = "nvanalyze $ver" ] && grep -q 'nvtrace format 1\.0 to 1\.[0-9]' <<<"$v"; then
+if [ "$(head -n 1 <<<"$v")" = "nvanalyze $ver" ] &&
+	grep -q 'nvtrace format 1\.0 to 1\.[0-9]' <<<"$v"; then
 	pass version
 else
 	fail version "want 'nvanalyze $ver' and the trace formats: $(tr '\n' ' ' <<<"$v")"
@@ -173,7 +181,8 @@ nlist=$(grep -c "usr/share/nvengine/jobs/.*\.fio$" <<<"$list")
 if [ $st -eq 0 ] && [ "$njobs" -ge 20 ] && [ "$nlist" = "$njobs" ]; then
 	pass installed-run-list
 else
-	fail installed-run-list "exit $st, $nlist of $njobs listed: $(echo "$list" | tail -n 3 | tr '\n' ' ')"
+	fail installed-run-list \
+		"exit $st, $nlist of $njobs listed: $(echo "$list" | tail -n 3 | tr '\n' ' ')"
 fi
 truncate -s 16m "$T/target.img"
 out=$(cd "$T" && env -u NVENGINE_SO FIO=echo NVDEV="$T/target.img" "$root/usr/bin/nvengine-run" \
@@ -181,7 +190,8 @@ out=$(cd "$T" && env -u NVENGINE_SO FIO=echo NVDEV="$T/target.img" "$root/usr/bi
 if grep -qx "NVENGINE_SO=$so" "$T/res/instance-latency.env" 2>/dev/null; then
 	pass installed-run-engine
 else
-	fail installed-run-engine "$(cat "$T/res/instance-latency.env" 2>/dev/null | tr '\n' ' ') $(echo "$out" | tail -n 2)"
+	fail installed-run-engine \
+		"$(tr '\n' ' ' <"$T/res/instance-latency.env" 2>/dev/null) $(echo "$out" | tail -n 2)"
 fi
 
 # man -l renders every page, as lintian's check does, without a warning
@@ -195,6 +205,7 @@ for page in "$root"/usr/share/man/man1/nvanalyze.1.gz "$root"/usr/share/man/man7
 		grep -q 'OPTIONS' <<<"$txt"; then
 		pass "man-$name"
 	else
-		fail "man-$name" "${warn:-no NAME or OPTIONS in the rendered page} $(head -n 3 <<<"$txt" | tr '\n' ' ')"
+		fail "man-$name" \
+			"${warn:-no NAME or OPTIONS in the page} $(head -n 3 <<<"$txt" | tr '\n' ' ')"
 	fi
 done
