@@ -7,9 +7,9 @@
 #
 # The layout: make install with PREFIX=/usr (nvanalyze in /usr/bin, the
 # engine in /usr/lib/nvengine/, style.gp in /usr/share/nvanalyze/plots/,
-# the man pages), the job files in /usr/share/nvengine/jobs/ with jobs/run
-# as /usr/bin/nvengine-run (a link: it finds the engine from there), the
-# docs in /usr/share/doc/nvengine/.  The binaries are stripped.  Depends:
+# the man pages, the job files in /usr/share/nvengine/jobs/ with jobs/run
+# as /usr/bin/nvengine-run, a link: it finds the engine from there), and
+# the docs in /usr/share/doc/nvengine/.  The binaries are stripped.  Depends:
 # dpkg-shlibdeps on the binaries (the build machine's package names), and
 # fio at exactly the version the engine was built against (it loads into
 # no other).  The version: tools/version.sh (as nvanalyze --version).
@@ -50,15 +50,6 @@ root=$work/root
 rm -rf "$work"
 mkdir -p "$root/DEBIAN"
 make -s O="$O" DESTDIR="$top/$root" PREFIX=/usr install >/dev/null
-
-# the job files and nvengine-run
-jobs=$root/usr/share/nvengine/jobs
-(cd jobs && find . -type f \( -name '*.fio' -o -name '*.awk' -o -name '*.md' \)) |
-while read -r f; do
-	install -D -m 0644 "jobs/$f" "$jobs/$f"
-done
-install -m 0755 jobs/run "$jobs/run"
-ln -s ../share/nvengine/jobs/run "$root/usr/bin/nvengine-run"
 
 # docs, changelog, copyright
 doc=$root/usr/share/doc/nvengine

@@ -5,7 +5,8 @@
 #   nvanalyze a.json b.json          # tables; with -o DIR also figures
 # with nvanalyze found on PATH (PREFIX/bin) and the figures' style found
 # beside it (PREFIX/share/nvanalyze/plots); man finds the pages in
-# PREFIX/share/man; make uninstall removes them.
+# PREFIX/share/man; nvengine-run lists the installed job files; make
+# uninstall removes everything.
 # The runs are stopped after 2 s (fio's --trigger-timeout) instead of the
 # job file's 20 s.
 . "$(dirname "$0")/../lib.sh"
@@ -36,6 +37,18 @@ for p in nvanalyze:1 nvengine:7 nvengine-run:1; do
 		fail "man-${p%:*}" "$(head -n 3 <<<"$txt" | tr '\n' ' ')"
 	fi
 done
+
+# nvengine-run (jobs/run) from PREFIX/bin: the job files it lists are the
+# installed ones, each parsed with the installed engine (found from there)
+want=$(cd "$TOP/jobs" && find . -name '*.fio' | wc -l)
+list=$(env -u NVENGINE_SO -u NVDEV "$root$prefix/bin/nvengine-run" -n 2>&1)
+st=$?
+got=$(grep -c "share/nvengine/jobs/.*\.fio$" <<<"$list")
+if [ $st -eq 0 ] && [ "$got" = "$want" ] && [ "$want" -ge 20 ]; then
+	pass nvengine-run
+else
+	fail nvengine-run "exit $st, $got of $want job files: $(tail -n 3 <<<"$list" | tr '\n' ' ')"
+fi
 
 # O_DIRECT on the test directory (tmpfs has none): else a directory in build/.
 d=$T/brief
@@ -78,7 +91,7 @@ else
 fi
 
 out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" uninstall 2>&1)
-left=$(find "$root" -type f | tr '\n' ' ')
+left=$(find "$root" ! -type d | tr '\n' ' ')
 if [ -z "$left" ]; then
 	pass uninstall
 else
