@@ -34,36 +34,34 @@ else
 	fail man-engine-options "$n options in engine/options.c; not in nvengine.7:$missing"
 fi
 
-# nvanalyze --help, all its commands: every -x and --long-name
+# covered NAME PAGE MIN WHAT OPT...: PASS when at least MIN options were
+# found in WHAT and PAGE names every one.
+covered() {
+	local name=$1 page=$2 min=$3 what=$4 o missing=
+	shift 4
+	for o in "$@"; do
+		roff_has "$MAN/$page" "$o" || missing="$missing $o"
+	done
+	if [ $# -ge "$min" ] && [ -z "$missing" ]; then
+		pass "$name"
+	else
+		fail "$name" "$# options in $what; not in $page:$missing"
+	fi
+}
+
+# nvanalyze --help, all its commands: every -x and --long-name; the commands
 opts=$({ "$NVANALYZE" --help; "$NVANALYZE" dump --help; "$NVANALYZE" stat --help; } 2>&1 |
 	grep -oE '(^|[ ,])--?[a-z][a-z-]*' | sed 's/^[ ,]//' | LC_ALL=C sort -u)
-missing=
-for o in $opts; do
-	roff_has "$MAN/nvanalyze.1" "$o" || missing="$missing $o"
-done
+covered man-nvanalyze-options nvanalyze.1 25 "nvanalyze --help" $opts
 for c in dump stat; do
-	grep -q "^\.BI \"$c " "$MAN/nvanalyze.1" || missing="$missing $c"
+	grep -q "^\.BI \"$c " "$MAN/nvanalyze.1" && pass "man-nvanalyze-$c" ||
+		fail "man-nvanalyze-$c" "no '.BI \"$c ...' in nvanalyze.1"
 done
-if [ "$(wc -w <<<"$opts")" -ge 25 ] && [ -z "$missing" ]; then
-	pass man-nvanalyze-options
-else
-	fail man-nvanalyze-options \
-		"$(wc -w <<<"$opts") options in --help; not in nvanalyze.1:$missing"
-fi
 
 # jobs/run --help: the options of its "Options:" list
 opts=$("$TOP/jobs/run" --help | sed -n '/^Options:/,/^$/p' | grep -oE '^  -[a-zA-Z-]+' |
 	LC_ALL=C sort -u)
-missing=
-for o in $opts; do
-	roff_has "$MAN/nvengine-run.1" "$o" || missing="$missing $o"
-done
-if [ "$(wc -w <<<"$opts")" -ge 5 ] && [ -z "$missing" ]; then
-	pass man-run-options
-else
-	fail man-run-options \
-		"$(wc -w <<<"$opts") options in jobs/run --help; not in nvengine-run.1:$missing"
-fi
+covered man-run-options nvengine-run.1 5 "jobs/run --help" $opts
 
 for t in dpkg-deb dpkg-shlibdeps; do
 	if ! command -v $t >/dev/null; then
