@@ -106,6 +106,7 @@ void cmd_compare_usage(FILE *out)
 	      "                        an earlier -o there wrote and this one does not are\n"
 	      "                        removed (see docs/analysis.md)\n"
 	      "  -h, --help            this help\n"
+	      "      --version         the version and the trace formats read (alone)\n"
 	      "\n"
 	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
 	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
