@@ -97,7 +97,7 @@ INSTALLED := $(DESTDIR)$(PREFIX)/bin/nvanalyze $(DESTDIR)$(PREFIX)/lib/nvengine/
 	     $(DESTDIR)$(MANDIR)/man1/nvanalyze.1 $(DESTDIR)$(MANDIR)/man7/nvengine.7 \
 	     $(DESTDIR)$(MANDIR)/man1/nvengine-run.1 $(DESTDIR)$(PREFIX)/bin/nvengine-run
 JOBS_DIR  := $(DESTDIR)$(PREFIX)/share/nvengine/jobs
-JOB_FILES := $(shell cd jobs && find . -type f \( -name '*.fio' -o -name '*.awk' -o -name '*.md' \))
+JOB_FILES := $(shell cd jobs && find . -type f \( -name '*.fio' -o -name '*.awk' -o -name '*.md' -o -name '*.sh' \))
 
 # nvanalyze finds style.gp in ../share/nvanalyze/plots/ from its own directory
 # (analyze/figures/plot.h); fio loads the engine from the path given to it;

@@ -470,6 +470,42 @@ static int load_side(const char *arg, struct side_store *st)
 	return 0;
 }
 
+/*
+ * One RUN, a many-host results directory: each host a side of its own
+ * (nvanalyze results/fleet compares the hosts).  *st grows to the hosts.
+ * Return: 0, or 2 after printing the error.
+ */
+static int hosts_as_sides(struct side_store **st, size_t *n)
+{
+	size_t nh = (*st)[0].rs.nruns;
+	struct nv_runset *rs;
+	struct side_store *ns;
+
+	if (*n != 1 || !(*st)[0].rs.hosts_of || nh < 2)
+		return 0;
+	if (nh > MAX_SIDES)
+		return usage_error("%s: %zu hosts, more than %d sides: give it with another RUN to "
+				   "see the hosts as repeats", (*st)[0].rs.hosts_of, nh, MAX_SIDES);
+	rs = calloc(nh, sizeof(*rs));
+	ns = rs ? realloc(*st, nh * sizeof(*ns)) : NULL;
+	if (ns)
+		*st = ns;
+	if (!ns || nv_runset_split(&ns[0].rs, rs)) {
+		free(rs);
+		return usage_error("%s", "out of memory");
+	}
+	memset(ns, 0, nh * sizeof(*ns));
+	for (size_t k = 0; k < nh; k++) {
+		ns[k].rs = rs[k];
+		ns[k].runs = rs[k].runs;
+		ns[k].side.runs = rs[k].runs;
+		ns[k].side.nruns = rs[k].nruns;
+	}
+	*n = nh;
+	free(rs);
+	return 0;
+}
+
 static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 {
 	for (size_t p = 0; p < o->nprices; p++) {
@@ -816,6 +852,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (int i = optind; i < argc && !ret; i++)
 		ret = load_side(argv[i], &st[n++]);
+	if (!ret)
+		ret = hosts_as_sides(&st, &n);
 	if (!ret)
 		ret = assign_labels(st, n, &o);
 	if (!ret)

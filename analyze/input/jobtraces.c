@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "analyze/common.h"
+#include "analyze/input/hosts.h"
 #include "analyze/input/jobtraces.h"
 #include "trace/nvtrace_name.h"
 
@@ -285,6 +286,34 @@ static int list_traces_near(const char *json, const char *trace_dir, const char 
 	return 0;
 }
 
+/*
+ * The nf traces f found for the ne entries idx of one job name: E == 1
+ * takes them all, E == T pairs them in order, else a note.  pat names them
+ * in messages.  Frees f.  Return: 0 or -ENOMEM.
+ */
+static int pair_traces(struct nv_run *run, const size_t *idx, size_t ne, struct found *f,
+		       size_t nf, const char *pat, struct nv_traceset *ts)
+{
+	const struct nv_job *j = &run->jobs[idx[0]];
+	int ret = 0;
+
+	if (ne == 1) {
+		for (size_t i = 0; i < nf && !ret; i++)
+			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1);
+	} else if (ne == nf) {
+		for (size_t i = 0; i < nf && !ret; i++)
+			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1);
+	} else if (nf) {
+		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; "
+			"using fio's values (give them with --trace)", nv_job_file(run, j), ne,
+			j->name, nf, pat);
+	}
+	for (size_t i = 0; i < nf; i++)
+		free(f[i].path);
+	free(f);
+	return ret;
+}
+
 static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
 {
 	const struct nv_job *j = &run->jobs[idx[0]];
@@ -305,24 +334,47 @@ static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, stru
 	if (ret)
 		return ret;
 	nv_trace_pattern(pat, sizeof(pat), j->trace_dir, j->name, 0);
-	if (!nf) {
+	if (!nf)
 		ts_note(ts, "%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: using fio's "
 			"binned percentiles (give the traces with --trace)", json, j->key,
 			j->trace_dir, pat);
-	} else if (ne == 1) {
-		for (size_t i = 0; i < nf && !ret; i++)
-			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1);
-	} else if (ne == nf) {
-		for (size_t i = 0; i < nf && !ret; i++)
-			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1);
-	} else {
-		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using fio's "
-			"values (give them with --trace)", json, ne, j->name, nf, pat);
+	return pair_traces(run, idx, ne, f, nf, pat, ts);
+}
+
+/*
+ * The entries idx of one job name and host of a client/server run: their
+ * traces where jobs/run --host puts them (hosts.h: DIR/HOST/traces/NAME/).
+ * Return: 0 or -ENOMEM.
+ */
+static int discover_host(struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
+{
+	const struct nv_job *j = &run->jobs[idx[0]];
+	const char *json = nv_job_file(run, j);
+	char dir[4096], pat[8192], hostdir[4096];
+	struct found *f = NULL;
+	struct stat sb;
+	size_t nf = 0;
+	int ret;
+
+	if (!nv_host_trace_dir(dir, sizeof(dir), json, j->host)) {
+		memcpy(hostdir, dir, sizeof(dir));
+		*strrchr(hostdir, '/') = 0;	/* DIR/HOST/traces/STEM -> DIR/HOST */
+		*strrchr(hostdir, '/') = 0;
 	}
-	for (size_t i = 0; i < nf; i++)
-		free(f[i].path);
-	free(f);
-	return ret;
+	if (nv_host_trace_dir(dir, sizeof(dir), json, j->host) ||
+	    stat(hostdir, &sb) || !S_ISDIR(sb.st_mode)) {
+		ts_note(ts, "%s: job '%s' traced to %s on host %s: copy the traces here and give "
+			"them with --trace", json, j->key, j->trace_dir, j->host);
+		return 0;
+	}
+	ret = list_traces(dir, j->name, &f, &nf);
+	if (ret)
+		return ret;
+	nv_trace_pattern(pat, sizeof(pat), dir, j->name, 0);
+	if (!nf)
+		ts_note(ts, "%s: job '%s' on host %s: fio's numbers: traces not fetched (no %s; "
+			"see %s/status)", json, j->key, j->host, pat, hostdir);
+	return pair_traces(run, idx, ne, f, nf, pat, ts);
 }
 
 int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
@@ -342,23 +394,20 @@ int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
 
 		if (done[i] || !j->trace_dir)
 			continue;
-		if (j->host) {
-			ts_note(ts, "%s: job '%s' traced to %s on host %s: copy the traces here and give "
-				"them with --trace", nv_job_file(run, j), j->key, j->trace_dir, j->host);
-			continue;
-		}
 		for (size_t k = i; k < run->njobs; k++) {
 			const struct nv_job *o = &run->jobs[k];
 
 			if (!done[k] && o->trace_dir && o->part == j->part && !strcmp(o->name, j->name) &&
-			    !strcmp(o->trace_dir, j->trace_dir)) {
+			    (j->host ? o->host && !strcmp(o->host, j->host) :
+			     !o->host && !strcmp(o->trace_dir, j->trace_dir))) {
 				done[k] = true;
 				if (!find_entry(ts, run, k))
 					idx[ne++] = k;
 			}
 		}
 		if (ne)
-			ret = discover_group(run, idx, ne, ts);
+			ret = j->host ? discover_host(run, idx, ne, ts)
+				      : discover_group(run, idx, ne, ts);
 	}
 	free(idx);
 	free(done);
