@@ -690,7 +690,8 @@ static bool trace_selected(const struct nv_run *run, size_t job, void *arg)
 	return false;
 }
 
-static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts)
+static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts,
+		       struct nv_tracejoin *tj)
 {
 	int ret = explicit_traces(st, n, o, ts);
 	char err[1024];
@@ -701,12 +702,14 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 				ret = usage_error("%s", "out of memory");
 	nv_traces_select(ts, trace_selected, &o->sel, o->sel.dirs);
 	o->tan.progress = isatty(STDERR_FILENO);
-	if (!ret && nv_traces_apply(ts, &o->tan, err, sizeof(err))) {
+	if (!ret && nv_trace_join(ts, &o->tan, tj, err, sizeof(err))) {
 		fprintf(stderr, "nvanalyze: %s\n", err);
 		ret = 2;
 	}
 	for (size_t i = 0; i < ts->nnotes; i++)
 		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
+	for (size_t i = 0; i < tj->nnotes; i++)
+		fprintf(stderr, "nvanalyze: warning: %s\n", tj->notes[i]);
 	for (size_t i = 0; nv_display.verbose && i < ts->ninfos; i++)
 		fprintf(stderr, "nvanalyze: %s\n", ts->infos[i]);
 	return ret;
@@ -717,11 +720,11 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
  * the figures when gnuplot is missing).
  * Return: 0, or -errno after printing the error.
  */
-static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_traceset *ts)
+static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj)
 {
 	struct nv_outdir_result res;
 	char err[1024] = "";
-	int ret = nv_outdir_write(dir, r, ts, &res, err, sizeof(err));
+	int ret = nv_outdir_write(dir, r, tj, &res, err, sizeof(err));
 
 	if (!ret && !res.gnuplot)
 		fprintf(stderr, "nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
@@ -735,7 +738,8 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 	return ret;
 }
 
-static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
+static int report(struct side_store *st, size_t n, const struct opts *o,
+		  const struct nv_tracejoin *tj)
 {
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_pair pairs[MAX_SIDES];
@@ -748,7 +752,7 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		return 2;
 	for (size_t i = 0; i < n; i++) {
 		sides[i] = st[i].side;
-		sides[i].traces = ts;
+		sides[i].traces = tj;
 	}
 	ret = find_baseline(st, n, o->baseline, &base);
 	if (ret)
@@ -772,13 +776,13 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 	} else if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
-	} else if ((o->format == NV_FMT_JSON ? nv_tracereport_json(stdout, &r, ts, nv_report_run_label, &r) :
+	} else if ((o->format == NV_FMT_JSON ? nv_trace_json_print(stdout, &r, tj, nv_report_run_label, &r) :
 		    nv_report_print(stdout, &r, o->format)) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
-		    nv_tracereport_print(stdout, ts, nv_report_run_label, &r, o->format)) || fflush(stdout)) {
+		    nv_trace_sections_print(stdout, tj, nv_report_run_label, &r, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
 		ret = 2;
-	} else if (o->outdir && write_outdir(o->outdir, &r, ts)) {
+	} else if (o->outdir && write_outdir(o->outdir, &r, tj)) {
 		ret = 2;
 	} else if (r.claims_failed) {
 		fprintf(stderr, "nvanalyze: some claims are not met\n");
@@ -794,6 +798,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT };
 	struct nv_traceset ts = { 0 };
+	struct nv_tracejoin tj = { 0 };
 	struct side_store *st = NULL;
 	size_t n = 0;
 	int ret = parse_opts(argc, argv, &o);
@@ -822,10 +827,11 @@ int cmd_compare(int argc, char **argv)
 	if (!ret)
 		ret = check_lat(st, n, &o);
 	if (!ret)
-		ret = load_traces(st, n, &o, &ts);
+		ret = load_traces(st, n, &o, &ts, &tj);
 	if (!ret)
-		ret = report(st, n, &o, &ts);
+		ret = report(st, n, &o, &tj);
 out:
+	nv_trace_join_free(&tj);
 	nv_traceset_free(&ts);
 	for (size_t i = 0; st && i < n; i++) {
 		nv_runset_free(&st[i].rs);

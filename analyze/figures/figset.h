@@ -12,7 +12,7 @@
 
 #include "analyze/figures/manifest.h"
 #include "analyze/report/model.h"
-#include "analyze/input/jobtraces.h"
+#include "analyze/stats/trace_join.h"
 
 #define NV_FIGSET_MAX 1024
 
@@ -20,13 +20,13 @@ struct nv_fig {
 	char name[256];		/* basename, no extension */
 	char caption[512];
 	size_t block;		/* report block, or SIZE_MAX for per-run figures */
-	const struct nv_jobtraces *jt;	/* per-run figures: the traces shown */
+	const struct nv_jobjoin *jt;	/* per-run figures: the traces shown */
 };
 
 struct nv_figset {
 	const char *dir;
 	const struct nv_report *r;
-	const struct nv_traceset *ts;
+	const struct nv_tracejoin *tj;
 	size_t nfig;
 	struct nv_fig *fig;	/* [NV_FIGSET_MAX] */
 	bool approx_cdf;	/* some CDF came from fio's bins or percentiles */

@@ -9,7 +9,7 @@
 
 #include "analyze/figures/gnuplot.h"
 #include "analyze/report/format.h"
-#include "analyze/report/trace_sections.h"
+#include "analyze/stats/trace_find.h"
 
 void nv_gnuplot_str(char *buf, size_t n, const char *s)
 {

@@ -71,7 +71,7 @@ int nv_outdir_close(const struct nv_figset *o, FILE *f, const char *rel)
 	return 0;
 }
 
-static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
 			      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
@@ -91,7 +91,7 @@ static bool fig_named(const struct nv_figset *o, const char *name)
  * with the same slug) gets "_2", "_3" ...
  * Return: the figure, or NULL when the list is full (NV_FIGSET_MAX).
  */
-static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
 			      const char *fmt, ...)
 {
 	struct nv_fig *f;
@@ -362,11 +362,12 @@ static int block_bars(struct nv_figset *o, size_t bi)
  * tput_* and one lat_* per operation of one traced job, with their data.
  * Return: 0, or -errno with the message in o->err.
  */
-static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
+static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 {
 	const struct nv_tan *t = &jt->tan;
-	const char *label = nv_report_run_label(jt->run, (void *)o->r);
-	const char *key = jt->run->jobs[jt->job].key;
+	const struct nv_run *run = jt->jt->run;
+	const char *label = nv_report_run_label(run, (void *)o->r);
+	const char *key = run->jobs[jt->jt->job].key;
 	char slug[200], lab[200], dat[PATH_MAX], title[600], stem[256];
 	double span = (double)t->span_ns / 1e9, tdiv = span > 3600 ? 60 : 1;
 	unsigned col = 4;
@@ -399,7 +400,7 @@ static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
 		if (!t->series[op])
 			continue;
-		if (!nv_traces_op_shown(o->ts, op)) {	/* -d: its columns are there, unplotted */
+		if (!nv_traces_op_shown(o->tj->ts, op)) {	/* -d: its columns are there, unplotted */
 			col += 6;
 			continue;
 		}
@@ -510,12 +511,12 @@ static int write_tables(const struct nv_figset *o)
 
 		if (ret)
 			return ret;
-		bad = t[i].f == NV_FMT_JSON ? nv_tracereport_json(f, o->r, o->ts, nv_report_run_label,
+		bad = t[i].f == NV_FMT_JSON ? nv_trace_json_print(f, o->r, o->tj, nv_report_run_label,
 							       (void *)o->r) :
 		      nv_report_print(f, o->r, t[i].f);
 		if (t[i].f == NV_FMT_MD && !bad)
-			bad = nv_tracereport_print(f, o->ts, nv_report_run_label, (void *)o->r,
-						   NV_FMT_MD);
+			bad = nv_trace_sections_print(f, o->tj, nv_report_run_label, (void *)o->r,
+						      NV_FMT_MD);
 		ret = nv_outdir_close(o, f, t[i].name);
 		if (ret)
 			return ret;
@@ -583,18 +584,17 @@ static int write_figures(struct nv_figset *o)
 		if (!ret)
 			ret = block_bars(o, i);
 	}
-	for (size_t i = 0; !ret && i < o->ts->n; i++)
-		if (o->ts->jt[i].analyzed)
-			ret = run_series(o, &o->ts->jt[i]);
+	for (size_t i = 0; !ret && i < o->tj->n; i++)
+		ret = run_series(o, &o->tj->j[i]);
 	return ret;
 }
 
-int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
+int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
 		    struct nv_outdir_result *res, char *err, size_t errlen)
 {
 	struct nv_manifest files = { 0 };
 	char scratch[512];	/* a manifest message after an earlier error */
-	struct nv_figset o = { .dir = dir, .r = r, .ts = ts, .err = err, .errlen = errlen,
+	struct nv_figset o = { .dir = dir, .r = r, .tj = tj, .err = err, .errlen = errlen,
 			       .files = &files };
 	int ret, mret;
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "analyze/report/model.h"
-#include "analyze/input/jobtraces.h"
+#include "analyze/stats/trace_join.h"
 
 /* What nv_outdir_write did, for the caller's messages. */
 struct nv_outdir_result {
@@ -41,7 +41,7 @@ struct nv_outdir_result {
  * Return: 0, or -errno with a message naming the file in err (-EIO: writing
  * failed or gnuplot failed on a script).
  */
-int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
+int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
 		    struct nv_outdir_result *res, char *err, size_t errlen);
 
 /*

@@ -15,7 +15,7 @@
  * The image links of the figures of block (SIZE_MAX: per-run) and jt.
  * Return: nothing.
  */
-static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const struct nv_jobtraces *jt)
+static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const struct nv_jobjoin *jt)
 {
 	for (size_t i = 0; i < o->nfig; i++)
 		if (o->fig[i].block == block && o->fig[i].jt == jt)
@@ -73,12 +73,12 @@ int nv_report_md_write(const struct nv_figset *o, bool rendered)
 	md_head(f, o, rendered);
 	ret = nv_report_print(f, o->r, NV_FMT_MD);
 	md_block_figs(f, o);
-	if (o->ts->n) {
+	if (o->tj->ts->n) {
 		fprintf(f, "## From the traces\n\n");
-		if (nv_tracereport_print(f, o->ts, nv_report_run_label, (void *)o->r, NV_FMT_MD))
+		if (nv_trace_sections_print(f, o->tj, nv_report_run_label, (void *)o->r, NV_FMT_MD))
 			ret = -ENOMEM;
-		for (size_t i = 0; i < o->ts->n; i++)
-			md_figs(f, o, SIZE_MAX, &o->ts->jt[i]);
+		for (size_t i = 0; i < o->tj->n; i++)
+			md_figs(f, o, SIZE_MAX, &o->tj->j[i]);
 	}
 	if (ret) {
 		fclose(f);

@@ -1,5 +1,5 @@
 /*
- * jobtraces.c - trace discovery and the exact values in the model (jobtraces.h).
+ * jobtraces.c - which traces belong to which job: discovery, --trace (jobtraces.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +12,7 @@
 
 #include "analyze/common.h"
 #include "analyze/input/jobtraces.h"
+#include "trace/nvtrace.h"
 #include "trace/nvtrace_name.h"
 
 int nv_op_dir(unsigned op)
@@ -129,7 +130,7 @@ static struct nv_jobtraces *find_entry(struct nv_traceset *ts, const struct nv_r
 	return NULL;
 }
 
-int nv_traces_add(struct nv_traceset *ts, struct nv_run *run, size_t job, char **paths, size_t npaths)
+int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, char **paths, size_t npaths)
 {
 	struct nv_jobtraces *e = find_entry(ts, run, job), *n;
 	char **np;
@@ -285,7 +286,7 @@ static int list_traces_near(const char *json, const char *trace_dir, const char 
 	return 0;
 }
 
-static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
+static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
 {
 	const struct nv_job *j = &run->jobs[idx[0]];
 	const char *json = nv_job_file(run, j);
@@ -325,7 +326,7 @@ static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, stru
 	return ret;
 }
 
-int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
+int nv_traces_discover(const struct nv_run *run, struct nv_traceset *ts)
 {
 	size_t *idx = calloc(run->njobs + 1, sizeof(*idx));
 	bool *done = calloc(run->njobs + 1, sizeof(*done));
@@ -365,86 +366,12 @@ int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
 	return ret;
 }
 
-/*
- * The traces' exact completion latencies of one direction, beside fio's.
- * Return: nothing.
- */
-static void put_exact(struct nv_dirstat *ds, const struct nv_latsum *l)
-{
-	struct nv_latstat *ls = &ds->exact_clat;
-
-	memset(ls, 0, sizeof(*ls));
-	ds->exact = true;
-	ls->min = (struct nv_val){ (double)l->min, NV_SRC_EXACT };
-	ls->max = (struct nv_val){ (double)l->max, NV_SRC_EXACT };
-	ls->mean = (struct nv_val){ l->mean, NV_SRC_EXACT };
-	ls->stdev = (struct nv_val){ l->stdev, NV_SRC_EXACT };
-	for (unsigned i = 0; i < NV_PCT_NR; i++)
-		ls->pct[i] = (struct nv_val){ (double)l->pct[i], NV_SRC_EXACT };
-}
-
-/* Compare record counts with fio's; true when they agree for every direction. */
-static bool counts_agree(struct nv_traceset *ts, const struct nv_jobtraces *e)
-{
-	const struct nv_job *j = &e->run->jobs[e->job];
-	bool ok = true;
-
-	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
-		int d = nv_op_dir(op);
-		const struct nv_dirstat *ds;
-
-		if (d < 0)
-			continue;
-		ds = &j->dir[d];
-		if (!ds->have_ios || ds->ios == e->tan.op[op].records)
-			continue;
-		ts_note(ts, "%s: job '%s' %s: the traces (%s%s) have %" PRIu64 " IOs, fio counted %" PRIu64
-			"%s", nv_job_file(e->run, j), j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
-			e->npaths > 1 ? " ..." : "", e->tan.op[op].records, ds->ios,
-			e->explicit_ ? "; using the traces as given" :
-			e->tan.ab_window ? ": they were made with nv_trace_ab, which records every "
-			"other window of IOs; using fio's values" :
-			": traces of another run? using fio's values");
-		ok = false;
-	}
-	return ok;
-}
-
-int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < ts->n; i++) {
-		struct nv_jobtraces *e = &ts->jt[i];
-		struct nv_job *j = &e->run->jobs[e->job];
-		int ret;
-
-		if (e->unselected)
-			continue;
-		ret = nv_tan_run((const char *const *)e->paths, e->npaths, o, &e->tan, err, errlen);
-		if (ret)
-			return ret;
-		e->analyzed = true;
-		for (size_t k = 0; k < e->tan.nnotes; k++)
-			ts_note(ts, "%s", e->tan.notes[k]);
-		if (!counts_agree(ts, e) && !e->explicit_)
-			continue;
-		for (unsigned op = 0; op < NVT_OP__MAX; op++) {
-			int d = nv_op_dir(op);
-
-			if (d >= 0 && e->tan.op[op].records && j->dir[d].present)
-				put_exact(&j->dir[d], &e->tan.op[op].lat);
-		}
-	}
-	return 0;
-}
-
 void nv_traceset_free(struct nv_traceset *ts)
 {
 	for (size_t i = 0; i < ts->n; i++) {
 		for (size_t k = 0; k < ts->jt[i].npaths; k++)
 			free(ts->jt[i].paths[k]);
 		free(ts->jt[i].paths);
-		if (ts->jt[i].analyzed)
-			nv_tan_free(&ts->jt[i].tan);
 	}
 	free(ts->jt);
 	for (size_t i = 0; i < ts->nnotes; i++)

@@ -67,7 +67,7 @@ size_t nv_side_trace_buckets(const struct nv_block *b, size_t s, uint64_t *count
 	*nedges = 0;
 	*edges = NULL;
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
-		const struct nv_jobtraces *jt = b->src[s][k].traces;
+		const struct nv_jobjoin *jt = b->src[s][k].traces;
 
 		if (!jt || !jt->tan.nedges)
 			continue;

@@ -83,14 +83,14 @@ int nv_metric_parse(const char *s, enum nv_metric *m)
 	return -EINVAL;
 }
 
-static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
-			bool fio, double *v)
+static int metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
+			enum nv_metric m, enum nv_latkind lat, double *v)
 {
 	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
 	const struct nv_val *val;
 
-	if (!fio && ds->exact && ls == &ds->lat[NV_LAT_CLAT])
-		ls = &ds->exact_clat;	/* the traces' values, where there are */
+	if (exact && ls == &ds->lat[NV_LAT_CLAT])
+		ls = exact;	/* the traces' values, where there are */
 	if (!ds->present)
 		return NV_SRC_NONE;
 	switch (m) {
@@ -155,14 +155,15 @@ static int job_metric_value(const struct nv_job *j, enum nv_metric m, double *v)
 	return val->src;
 }
 
-int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact, enum nv_metric m,
+		    enum nv_latkind lat, double *v)
 {
-	return metric_value(ds, m, lat, false, v);
+	return metric_value(ds, exact, m, lat, v);
 }
 
 int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
 {
-	return metric_value(ds, m, lat, true, v);
+	return metric_value(ds, NULL, m, lat, v);
 }
 
 double nv_cost_per_kiops(double usd_per_hour, double iops)
@@ -188,19 +189,6 @@ static struct nv_block *find_block(struct nv_report *r, const char *key, enum nv
 	for (size_t i = 0; i < r->nblocks; i++)
 		if (r->blocks[i].dir == d && !strcmp(r->blocks[i].key, key))
 			return &r->blocks[i];
-	return NULL;
-}
-
-/*
- * The analyzed traces of job j of run in ts.
- * Return: the entry, or NULL (no traceset, or the job has no traces).
- */
-static const struct nv_jobtraces *job_traces(const struct nv_traceset *ts, const struct nv_run *run,
-					     size_t j)
-{
-	for (size_t i = 0; ts && i < ts->n; i++)
-		if (ts->jt[i].run == run && ts->jt[i].job == j && ts->jt[i].analyzed)
-			return &ts->jt[i];
 	return NULL;
 }
 
@@ -243,7 +231,7 @@ static int add_source(struct nv_report *r, struct nv_block *b, size_t s, size_t 
 		return -ENOMEM;
 	b->src[s] = n;
 	n[b->nsrc[s]++] = (struct nv_source){ .run = k, .rp = run, .job = &run->jobs[j],
-					      .traces = job_traces(r->sides[s].traces, run, j) };
+					      .traces = nv_trace_join_find(r->sides[s].traces, run, j) };
 	return 0;
 }
 
@@ -290,6 +278,8 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
 		const struct nv_job *j = b->src[s][k].job;
+		const struct nv_latstat *exact = fio ? NULL : nv_jobjoin_exact(b->src[s][k].traces,
+									     b->dir);
 		int got;
 		double v, iops;
 
@@ -297,13 +287,14 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
 		} else if (m == NV_M_COST) {
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], NV_M_IOPS, b->lat, &iops)
+			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, NV_M_IOPS, b->lat,
+								 &iops)
 					       : NV_SRC_NONE;
 			v = got ? nv_cost_per_kiops(side->price, iops) : 0;
 			if (!isfinite(v))
 				got = NV_SRC_NONE;
 		} else {
-			got = metric_value(&j->dir[b->dir], m, b->lat, fio, &v);
+			got = metric_value(&j->dir[b->dir], exact, m, b->lat, &v);
 			if (got == NV_SRC_NONE)
 				got = job_metric_value(j, m, &v);
 		}

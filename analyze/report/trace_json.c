@@ -183,10 +183,11 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 	return o;
 }
 
-static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobtraces *e,
+static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin *jj,
 			  const char *run_label)
 {
-	const struct nv_tan *t = &e->tan;
+	const struct nv_jobtraces *e = jj->jt;
+	const struct nv_tan *t = &jj->tan;
 	json_t *o = json_object(), *paths = json_array();
 
 	nv_render_json_set(o, "job", json_string(e->run->jobs[e->job].key));
@@ -205,7 +206,7 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobtrace
 	return o;
 }
 
-int nv_tracereport_json(FILE *out, const struct nv_report *r, const struct nv_traceset *ts,
+int nv_trace_json_print(FILE *out, const struct nv_report *r, const struct nv_tracejoin *tj,
 			const char *(*label)(const struct nv_run *run, void *arg), void *arg)
 {
 	json_t *arr = json_array();
@@ -213,9 +214,8 @@ int nv_tracereport_json(FILE *out, const struct nv_report *r, const struct nv_tr
 
 	if (!arr)
 		return -ENOMEM;
-	for (size_t i = 0; i < ts->n; i++)
-		if (ts->jt[i].analyzed)
-			json_array_append_new(arr, entry_json(ts, &ts->jt[i], label(ts->jt[i].run, arg)));
+	for (size_t i = 0; i < tj->n; i++)
+		json_array_append_new(arr, entry_json(tj->ts, &tj->j[i], label(tj->j[i].jt->run, arg)));
 	ret = nv_render_json_with(out, r, arr);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;

@@ -11,47 +11,6 @@
 
 #include "analyze/report/trace_sections.h"
 
-static double interval_s(const struct nv_tan *t, size_t i)
-{
-	double full = (double)t->interval_ns / 1e9;
-
-	if (i + 1 < t->nint)
-		return full;
-	return fmax((double)(t->span_ns - i * t->interval_ns) / 1e9, 1e-9);
-}
-
-bool nv_tan_full(const struct nv_tan *t, size_t i)
-{
-	return i + 1 < t->nint || t->span_ns >= t->nint * t->interval_ns;
-}
-
-double nv_tan_mbps(const struct nv_tan *t, unsigned op, size_t i)
-{
-	return t->series[op] ? (double)t->series[op][i].bytes / 1e6 / interval_s(t, i) : 0;
-}
-
-double nv_tan_iops(const struct nv_tan *t, unsigned op, size_t i)
-{
-	return t->series[op] ? (double)t->series[op][i].ios / interval_s(t, i) : 0;
-}
-
-void nv_tan_find(const struct nv_tan *t, struct nv_tan_find *f)
-{
-	double *x;
-
-	memset(f, 0, sizeof(*f));
-	f->nfull = t->nint && !nv_tan_full(t, t->nint - 1) ? t->nint - 1 : t->nint;
-	x = calloc(f->nfull + 1, sizeof(*x));
-	if (!x)
-		return;
-	for (size_t i = 0; i < f->nfull; i++)
-		x[i] = nv_tan_mbps(t, NV_TAN_ALL, i);
-	f->median_mbps = nv_median(x, f->nfull);
-	nv_find_step(x, f->nfull, NV_STEP_MIN_DROP, &f->step);
-	nv_find_warmup(x, f->step.found ? f->step.at : f->nfull, &f->warm);
-	free(x);
-}
-
 /* Append to buf at *len. */
 static void __attribute__((format(printf, 4, 5)))
 put(char *buf, size_t n, size_t *len, const char *fmt, ...)
@@ -270,22 +229,21 @@ static int qd_table(FILE *out, const struct nv_traceset *ts, const struct nv_tan
 	return 0;
 }
 
-int nv_tracereport_print(FILE *out, const struct nv_traceset *ts,
-			 const char *(*label)(const struct nv_run *run, void *arg), void *arg,
-			 enum nv_format f)
+int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
+			    const char *(*label)(const struct nv_run *run, void *arg), void *arg,
+			    enum nv_format f)
 {
+	const struct nv_traceset *ts = tj->ts;
 	bool md = f == NV_FMT_MD;
 	char *text = malloc(16384);
 
 	if (!text)
 		return -ENOMEM;
-	for (size_t i = 0; i < ts->n; i++) {
-		const struct nv_jobtraces *e = &ts->jt[i];
-		const struct nv_tan *t = &e->tan;
+	for (size_t i = 0; i < tj->n; i++) {
+		const struct nv_jobtraces *e = tj->j[i].jt;
+		const struct nv_tan *t = &tj->j[i].tan;
 		char span[64];
 
-		if (!e->analyzed)
-			continue;
 		nv_fmt_time(span, sizeof(span), (double)t->span_ns / 1e9);
 		fprintf(out, md ? "### %s · %s: from the traces\n\n" : "== %s · %s: from the traces ==\n",
 			e->run->jobs[e->job].key, label(e->run, arg));

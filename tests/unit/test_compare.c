@@ -251,11 +251,21 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, doub
 	job->dir[NV_DIR_READ].ios = 10;
 	job->dir[NV_DIR_READ].iops = (struct nv_val){ iops, NV_SRC_FIO };
 	job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].mean = (struct nv_val){ 1000, NV_SRC_FIO };
-	if (p999 > 0) {	/* fio's binned value, and the traces' exact one beside it */
-		job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999] = (struct nv_val){ p999 * 1.01, NV_SRC_FIO };
-		job->dir[NV_DIR_READ].exact = true;
-		job->dir[NV_DIR_READ].exact_clat.pct[NV_P999] = (struct nv_val){ p999, NV_SRC_EXACT };
-	}
+	if (p999 > 0)	/* fio's binned value (the traces' exact one: mkexact) */
+		job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999] =
+			(struct nv_val){ p999 * 1.01, NV_SRC_FIO };
+}
+
+/* The trace join of job 0 of run: an exact read p99.9 beside fio's. */
+static void mkexact(struct nv_jobtraces *e, struct nv_jobjoin *jj, const struct nv_run *run,
+		    double p999)
+{
+	memset(e, 0, sizeof(*e));
+	memset(jj, 0, sizeof(*jj));
+	e->run = run;
+	jj->jt = e;
+	jj->exact[NV_DIR_READ] = true;
+	jj->exact_clat[NV_DIR_READ].pct[NV_P999] = (struct nv_val){ p999, NV_SRC_EXACT };
 }
 
 /* The percentile metrics name their entry of the one percentile table. */
@@ -281,9 +291,12 @@ TEST(report)
 {
 	struct nv_run ra[2], rb, rc;
 	struct nv_job ja[2], jb, jc;
+	struct nv_jobtraces jt;
+	struct nv_jobjoin jj;
+	struct nv_tracejoin tj = { .n = 1, .j = &jj };
 	struct nv_side sides[3] = {
 		{ .label = "new", .nruns = 2, .runs = ra, .have_price = true, .price = 0.1888 },
-		{ .label = "solo", .nruns = 1, .runs = &rc },
+		{ .label = "solo", .nruns = 1, .runs = &rc, .traces = &tj },
 		{ .label = "old", .nruns = 1, .runs = &rb },
 	};
 	struct nv_claim claim = { .metric = NV_M_IOPS, .pct = 50, .text = (char *)"iops:+50%" };
@@ -295,6 +308,7 @@ TEST(report)
 	mkrun(&ra[1], &ja[1], "j", 77282, 0);
 	mkrun(&rb, &jb, "j", 51470, 0);
 	mkrun(&rc, &jc, "other", 10, 2000);
+	mkexact(&jt, &jj, &rc, 2000);
 	CHECK(nv_report_build(sides, 3, 2, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r) == 0);
 	CHECK(nv_claims_eval(&r, &claim, 1, err, sizeof(err)) == 0);
 	CHECK_EQ_U64(r.nblocks, 2);
