@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "analyze/stats/exact.h"
 #include "analyze/stats/findings.h"
 #include "analyze/stats/opstats.h"
+#include "analyze/stats/trace_check.h"
 #include "analyze/stats/trace_stats.h"
 
 
@@ -215,21 +217,13 @@ static int open_src(struct state *st, size_t i, struct src *s)
 	return err;
 }
 
-/* Note how a trace ended, once (pass 1). */
+/* Note how a trace ended, once (pass 1; trace_check.h says it). */
 static void note_end(struct state *st, struct nvt_reader *r)
 {
-	struct nvt_read_info in;
+	char what[PATH_MAX + 256];
 
-	nvt_reader_info(r, &in);
-	if (in.footer && !in.unused_bytes)
-		return;
-	if (in.footer)
-		add_note(st->t, "trace %s: %" PRIu64 " bytes after the footer ignored",
-			 nvt_reader_path(r), in.unused_bytes);
-	else
-		add_note(st->t, "trace %s: truncated (fio killed?): %" PRIu64 " bytes at the end "
-			 "unusable, no footer; %" PRIu64 " records in %" PRIu32 " complete blocks used",
-			 nvt_reader_path(r), in.unused_bytes, in.records, in.blocks);
+	if (nv_trace_end_describe(r, what, sizeof(what)))
+		add_note(st->t, "%s", what);
 }
 
 /* Refill s with its next block; s->done at the end.  0 or -errno. */
@@ -262,19 +256,17 @@ static int src_next(struct state *st, struct src *s)
 	return 0;
 }
 
+/* The record validity rule (trace_check.h).  0, or -EINVAL with st->err set. */
 static int check_record(struct state *st, const char *path, const struct nvt_record *x)
 {
-	if (x->op >= NVT_OP__MAX) {
-		snprintf(st->err, st->errlen, "%s: a record has unknown operation %u (newer writer?)",
-			 path, x->op);
-		return -EINVAL;
-	}
-	if (x->complete_ns < x->submit_ns) {
-		snprintf(st->err, st->errlen, "%s: a record completes before it is submitted "
-			 "(%" PRIu64 " < %" PRIu64 ")", path, x->complete_ns, x->submit_ns);
-		return -EINVAL;
-	}
-	return 0;
+	uint64_t lat = x->complete_ns - x->submit_ns;
+	char why[128];
+
+	if (nv_trace_record_ok(x->op, lat, x->complete_ns))
+		return 0;
+	nv_trace_record_why(x->op, lat, x->complete_ns, why, sizeof(why));
+	snprintf(st->err, st->errlen, "%s: a record %s", path, why);
+	return -EINVAL;
 }
 
 static int grow_series(struct state *st, size_t need)
