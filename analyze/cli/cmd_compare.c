@@ -23,7 +23,7 @@
 #include "analyze/report/pairs.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
-#include "analyze/figures/outdir.h"
+#include "analyze/publish/outdir.h"
 #include "analyze/report/trace_json.h"
 #include "analyze/report/trace_sections.h"
 #include "analyze/input/jobtraces.h"
@@ -759,14 +759,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 		goto out;
 	if (o->npairs && (ret = find_pairs(st, n, o, pairs)))
 		goto out;
-	if (nv_report_build(sides, n, base, o->lat, o->agg, &o->sel, &r)) {
-		fprintf(stderr, "nvanalyze: out of memory\n");
-		ret = 2;
-		goto out;
-	}
-	if (o->npairs && nv_report_pairs(&r, pairs, o->npairs)) {
-		fprintf(stderr, "nvanalyze: out of memory\n");
-		nv_report_free(&r);
+	if (nv_report_build(sides, n, base, pairs, o->npairs, o->lat, o->agg, &o->sel, &r)) {
+		fprintf(stderr, "nvanalyze: out of memory\n");	/* find_pairs checked them */
 		ret = 2;
 		goto out;
 	}

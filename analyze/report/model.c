@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "analyze/report/model.h"
-#include "analyze/report/pairs.h"
 #include "analyze/common.h"
 
 static const struct nv_metric_info metrics[NV_M_NR] = {
@@ -320,6 +319,53 @@ static bool any_price(const struct nv_report *r)
 }
 
 /*
+ * The change columns of one row, one per pair of r.
+ * Return: 0 or -ENOMEM.
+ */
+static int pair_changes(const struct nv_report *r, struct nv_row *row)
+{
+	const struct nv_metric_info *mi = &metrics[row->metric];
+
+	row->pchg = calloc(r->npairs ? r->npairs : 1, sizeof(*row->pchg));
+	if (!row->pchg)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct nv_pair *p = &r->pairs[i];
+
+		nv_repeats_change(&row->cells[p->a], &row->cells[p->b], mi->higher_better,
+				  &row->pchg[i]);
+		if (mi->neutral)
+			row->pchg[i].verdict = NV_SAME;
+	}
+	return 0;
+}
+
+/*
+ * r->pairs: p[0..n), or with n == 0 each side but the baseline vs the
+ * baseline.
+ * Return: 0, -EINVAL for a pair out of range or of a side with itself, or
+ * -ENOMEM.
+ */
+static int set_pairs(struct nv_report *r, const struct nv_pair *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].a >= r->nsides || p[i].b >= r->nsides || p[i].a == p[i].b)
+			return -EINVAL;
+	r->pairs = calloc(n ? n : r->nsides, sizeof(*r->pairs));
+	if (!r->pairs)
+		return -ENOMEM;
+	if (n) {
+		memcpy(r->pairs, p, n * sizeof(*p));
+		r->npairs = n;
+		return 0;
+	}
+	for (size_t s = 0; s < r->nsides; s++)
+		if (s != r->baseline)
+			r->pairs[r->npairs++] = (struct nv_pair){ s, r->baseline };
+	return 0;
+}
+
+/*
  * Rows of a block: every metric some side has; the latency percentiles even
  * when nobody has them (so that they print as missing) unless the block is
  * idle; price and cost only when a price was given (not for sync).
@@ -364,6 +410,8 @@ static int fill_rows(struct nv_report *r, struct nv_block *b, double *buf)
 				row->chg[s].verdict = NV_SAME;
 		}
 		b->nrows++;
+		if (pair_changes(r, row))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -439,8 +487,8 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 }
 
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
-		    struct nv_report *r)
+		    const struct nv_pair *pairs, size_t npairs, enum nv_latkind lat,
+		    enum nv_aggregate agg, const struct nv_select *sel, struct nv_report *r)
 {
 	size_t maxruns = 1;
 	double *buf;
@@ -458,13 +506,13 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	buf = calloc(maxruns, sizeof(*buf));
 	if (!buf)
 		return -ENOMEM;
-	ret = label_runs(r);
+	ret = set_pairs(r, pairs, npairs);
+	if (!ret)
+		ret = label_runs(r);
 	if (!ret)
 		ret = collect_blocks(r, sel);
 	for (size_t i = 0; !ret && i < r->nblocks; i++)
 		ret = fill_rows(r, &r->blocks[i], buf);
-	if (!ret)
-		ret = nv_report_pairs(r, NULL, 0);
 	free(buf);
 	if (ret)
 		nv_report_free(r);

@@ -170,11 +170,15 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
  * Build the report: one block per job key and direction found in any run
  * (in first-seen order), each side's sources (runs, jobs, joined traces
  * from the side's trace join), rows for every metric, each side's runs
- * aggregated by agg.  Returns 0 or -ENOMEM.
+ * aggregated by agg, each row's change against the baseline and its change
+ * columns: one per pair of pairs[0..npairs) (sides a vs b), or with npairs
+ * 0 each side but the baseline vs the baseline (report/pairs.h).
+ * Return: 0, -EINVAL for a pair out of range or of a side with itself, or
+ * -ENOMEM.
  */
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
-		    struct nv_report *r);
+		    const struct nv_pair *pairs, size_t npairs, enum nv_latkind lat,
+		    enum nv_aggregate agg, const struct nv_select *sel, struct nv_report *r);
 void nv_report_free(struct nv_report *r);
 
 #endif

@@ -309,7 +309,7 @@ TEST(report)
 	mkrun(&rb, &jb, "j", 51470, 0);
 	mkrun(&rc, &jc, "other", 10, 2000);
 	mkexact(&jt, &jj, &rc, 2000);
-	CHECK(nv_report_build(sides, 3, 2, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r) == 0);
+	CHECK(nv_report_build(sides, 3, 2, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r) == 0);
 	CHECK(nv_claims_eval(&r, &claim, 1, err, sizeof(err)) == 0);
 	CHECK_EQ_U64(r.nblocks, 2);
 	CHECK_STR(r.blocks[0].key, "j");
@@ -342,7 +342,7 @@ TEST(report)
 
 	struct nv_select sel = { .njobs = 1, .jobs = (char *[]){ "oth*" } };
 
-	CHECK(nv_report_build(sides, 3, 0, NV_LAT_CLAT, NV_AGG_MEAN, &sel, &r) == 0);
+	CHECK(nv_report_build(sides, 3, 0, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, &sel, &r) == 0);
 	CHECK(r.nblocks == 1 && !strcmp(r.blocks[0].key, "other") && r.baseline == 0);
 	nv_report_free(&r);
 }

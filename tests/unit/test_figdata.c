@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "analyze/figures/figdata.h"
-#include "analyze/figures/outdir.h"
+#include "analyze/publish/outdir.h"
 #include "analyze/report/model.h"
 #include "analyze/stats/exact.h"
 #include "tests/unit/check.h"
@@ -291,7 +291,7 @@ TEST(repeats_pooled_and_own_series)
 		jj[i].jt = &jt[i];
 	}
 	mkrun(&rb, &jb, "b.json", 100, bins, 2);
-	CHECK(!nv_report_build(sides, 2, 1, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
+	CHECK(!nv_report_build(sides, 2, 1, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
 	CHECK(r.nblocks >= 1);
 	if (check_failed_case)
 		goto out;
@@ -347,7 +347,7 @@ TEST(repeats_one_curve_each)
 	ja[0].dir[NV_DIR_READ].lat[NV_LAT_CLAT].npoints = 2;
 	ja[1].dir[NV_DIR_READ].lat[NV_LAT_CLAT].points = p2;
 	ja[1].dir[NV_DIR_READ].lat[NV_LAT_CLAT].npoints = 2;
-	CHECK(!nv_report_build(&side, 1, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
+	CHECK(!nv_report_build(&side, 1, 0, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
 	CHECK(!nv_figdata_side_cdf(&r.blocks[0], 0, &sc));
 	CHECK(sc.pooled == 0 && sc.ncurves == 2 && sc.src[0] == 0 && sc.src[1] == 1);
 	CHECK(sc.ncurves == 2 && near(sc.curve[1].pt[0].us, 1.5));

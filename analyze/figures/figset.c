@@ -1,7 +1,8 @@
 /*
- * outdir.c - nvanalyze -o DIR: the directory, its files and the list of
- * figures (see outdir.h).  The numbers come from figdata.c, the scripts'
- * text from gnuplot.c, rendering from plot.c, report.md from report_md.c.
+ * figset.c - the figures of an `nvanalyze -o DIR` report (figset.h): which
+ * figures, their data files and scripts, rendering them.  The numbers come
+ * from figdata.c, the scripts' text from gnuplot.c, rendering from plot.c;
+ * the directory and the pages around the figures are analyze/publish/.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,12 +17,7 @@
 #include "analyze/figures/figdata.h"
 #include "analyze/figures/figset.h"
 #include "analyze/figures/gnuplot.h"
-#include "analyze/figures/outdir.h"
 #include "analyze/figures/plot.h"
-#include "analyze/figures/report_html.h"
-#include "analyze/report/render.h"
-#include "analyze/report/trace_json.h"
-#include "analyze/report/trace_sections.h"
 
 void nv_slug(char *buf, size_t n, const char *s)
 {
@@ -47,13 +43,19 @@ void nv_slug(char *buf, size_t n, const char *s)
 	buf[o] = 0;
 }
 
-int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f)
+void nv_figset_wrote(const struct nv_figset *o, const char *rel)
+{
+	if (o->wrote)
+		o->wrote(o->wrote_arg, rel);
+}
+
+int nv_figset_open(const struct nv_figset *o, const char *rel, FILE **f)
 {
 	char path[PATH_MAX];
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", o->dir, rel);
-	nv_manifest_add(o->files, rel);
+	nv_figset_wrote(o, rel);
 	*f = fopen(path, "w");
 	if (*f)
 		return 0;
@@ -62,7 +64,7 @@ int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f)
 	return err;
 }
 
-int nv_outdir_close(const struct nv_figset *o, FILE *f, const char *rel)
+int nv_figset_close(const struct nv_figset *o, FILE *f, const char *rel)
 {
 	if (ferror(f) | fclose(f)) {
 		snprintf(o->err, o->errlen, "-o: writing %s/%s failed", o->dir, rel);
@@ -127,7 +129,7 @@ static int open_script(const struct nv_figset *o, const struct nv_fig *fg, FILE 
 	int ret;
 
 	snprintf(rel, sizeof(rel), "%s.gp", fg->name);
-	ret = nv_outdir_open(o, rel, f);
+	ret = nv_figset_open(o, rel, f);
 	if (!ret)
 		nv_gnuplot_head(*f, fg->name);
 	return ret;
@@ -139,7 +141,7 @@ static int close_script(const struct nv_figset *o, FILE *f, const struct nv_fig 
 	char rel[300];
 
 	snprintf(rel, sizeof(rel), "%s.gp", fg->name);
-	return nv_outdir_close(o, f, rel);
+	return nv_figset_close(o, f, rel);
 }
 
 /* ---- CDFs -------------------------------------------------------------- */
@@ -208,11 +210,11 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 		else
 			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s", sc.pooled ?
 				 side->label : nv_report_run_label(x->rp, (void *)o->r));
-		if ((ret = nv_outdir_open(o, cs->data[cs->n], &f)))
+		if ((ret = nv_figset_open(o, cs->data[cs->n], &f)))
 			break;
 		cdf_header(f, o, b, s, &sc, i);
 		nv_figdata_cdf_write(f, &sc.curve[i]);
-		if ((ret = nv_outdir_close(o, f, cs->data[cs->n])))
+		if ((ret = nv_figset_close(o, f, cs->data[cs->n])))
 			break;
 		*c = (struct nv_gp_curve){ .data = cs->data[cs->n], .title = cs->title[cs->n],
 					   .src = sc.curve[i].src, .lt = (unsigned)s + 1,
@@ -343,10 +345,10 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	if (!fg)
 		return 0;
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
-	if ((ret = nv_outdir_open(o, rel, &f)))
+	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
 	nv_figdata_bars_write(f, r, b, rows, nm, &ymax);
-	if ((ret = nv_outdir_close(o, f, rel)) || (ret = open_script(o, fg, &f)))
+	if ((ret = nv_figset_close(o, f, rel)) || (ret = open_script(o, fg, &f)))
 		return ret;
 	nv_gnuplot_bars(f, r, b, rows, nm, ymax, rel);
 	if ((ret = close_script(o, f, fg)))
@@ -385,10 +387,10 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 		return 0;
 	snprintf(stem, sizeof(stem), "%s", fg->name + strlen("tput_"));	/* unique: data, lat_* */
 	snprintf(dat, sizeof(dat), "data/ts_%s.dat", stem);
-	if ((ret = nv_outdir_open(o, dat, &f)))
+	if ((ret = nv_figset_open(o, dat, &f)))
 		return ret;
 	nv_figdata_series_write(f, jt, tdiv);
-	if ((ret = nv_outdir_close(o, f, dat)))
+	if ((ret = nv_figset_close(o, f, dat)))
 		return ret;
 	if ((ret = open_script(o, fg, &f)))
 		return ret;
@@ -419,66 +421,29 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 	return 0;
 }
 
-/* ---- the directory ----------------------------------------------------- */
+/* ---- rendering --------------------------------------------------------- */
 
-/*
- * DIR/style.gp, a copy of plots/style.gp.
- * Return: 0, or -errno with the message in o->err.
- */
-static int copy_style(const struct nv_figset *o)
-{
-	char src[PATH_MAX], buf[8192];
-	FILE *in, *out;
-	size_t k;
-	int ret;
-
-	if (nv_plot_find_style(src, sizeof(src))) {
-		snprintf(o->err, o->errlen, "-o: plots/style.gp not found (next to the nvanalyze "
-			 "binary, or in $NVANALYZE_PLOTS)");
-		return -ENOENT;
-	}
-	in = fopen(src, "r");
-	if (!in) {
-		ret = -errno;
-		snprintf(o->err, o->errlen, "-o: cannot read %s: %s", src, strerror(-ret));
-		return ret;
-	}
-	ret = nv_outdir_open(o, "style.gp", &out);
-	if (ret) {
-		fclose(in);
-		return ret;
-	}
-	while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, k, out);
-	fclose(in);
-	return nv_outdir_close(o, out, "style.gp");
-}
-
-/*
- * Render every figure as PNG and SVG (when gnuplot is found); a script
- * gnuplot fails on is named in o->err, the others are still rendered.
- * Return: 0, or -EIO (some script failed).
- */
-static int render_all(const struct nv_figset *o, struct nv_outdir_result *res)
+int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 {
 	char log[PATH_MAX];
 	size_t bad = 0;
 	FILE *f;
 
 	snprintf(log, sizeof(log), "%s/gnuplot.log", o->dir);
-	nv_manifest_add(o->files, "gnuplot.log");
+	nv_figset_wrote(o, "gnuplot.log");
 	if ((f = fopen(log, "w")))
 		fclose(f);
-	res->gnuplot = nv_plot_have_gnuplot();
-	if (!res->gnuplot)
+	*rendered = false;
+	*gnuplot = nv_plot_have_gnuplot();
+	if (!*gnuplot)
 		return 0;
 	for (size_t i = 0; i < o->nfig; i++) {
 		char rel[300];
 
 		snprintf(rel, sizeof(rel), "%s.png", o->fig[i].name);
-		nv_manifest_add(o->files, rel);
+		nv_figset_wrote(o, rel);
 		snprintf(rel, sizeof(rel), "%s.svg", o->fig[i].name);
-		nv_manifest_add(o->files, rel);
+		nv_figset_wrote(o, rel);
 		if (nv_plot_render(o->dir, o->fig[i].name, "png") ||
 		    nv_plot_render(o->dir, o->fig[i].name, "svg")) {
 			if (!bad++)
@@ -491,88 +456,11 @@ static int render_all(const struct nv_figset *o, struct nv_outdir_result *res)
 
 		snprintf(o->err + len, o->errlen - len, " and on %zu other scripts", bad - 1);
 	}
-	res->rendered = true;
+	*rendered = true;
 	return bad ? -EIO : 0;
 }
 
-/*
- * DIR/tables.md (with the trace sections), tables.csv, tables.json.
- * Return: 0, or -errno with the message in o->err.
- */
-static int write_tables(const struct nv_figset *o)
-{
-	static const struct { const char *name; enum nv_format f; } t[] = {
-		{ "tables.md", NV_FMT_MD }, { "tables.csv", NV_FMT_CSV }, { "tables.json", NV_FMT_JSON },
-	};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		FILE *f;
-		int bad, ret = nv_outdir_open(o, t[i].name, &f);
-
-		if (ret)
-			return ret;
-		bad = t[i].f == NV_FMT_JSON ? nv_trace_json_print(f, o->r, o->tj, nv_report_run_label,
-							       (void *)o->r) :
-		      nv_report_print(f, o->r, t[i].f);
-		if (t[i].f == NV_FMT_MD && !bad)
-			bad = nv_trace_sections_print(f, o->tj, nv_report_run_label, (void *)o->r,
-						      NV_FMT_MD);
-		ret = nv_outdir_close(o, f, t[i].name);
-		if (ret)
-			return ret;
-		if (bad) {
-			snprintf(o->err, o->errlen, "-o: writing %s/%s failed", o->dir, t[i].name);
-			return bad;
-		}
-	}
-	return 0;
-}
-
-/*
- * DIR with its missing parents, and DIR/data, created unless they exist.
- * Return: 0, or -errno with a message naming the directory in err.
- */
-static int make_dirs(const char *dir, char *err, size_t errlen)
-{
-	char sub[PATH_MAX];
-	struct stat st;
-	int ret;
-
-	snprintf(sub, sizeof(sub), "%s", dir);
-	for (char *p = sub + 1; *p; p++) {	/* the parents, as mkdir -p */
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(sub, 0755) && errno != EEXIST) {
-			ret = -errno;
-			snprintf(err, errlen, "-o %s: cannot create %s: %s", dir, sub, strerror(-ret));
-			return ret;
-		}
-		*p = '/';
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		ret = -errno;
-		snprintf(err, errlen, "-o %s: cannot create the directory: %s", dir, strerror(-ret));
-		return ret;
-	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "-o %s: exists and is not a directory; give a directory", dir);
-		return -ENOTDIR;
-	}
-	snprintf(sub, sizeof(sub), "%s/data", dir);
-	if (mkdir(sub, 0755) && errno != EEXIST) {
-		ret = -errno;
-		snprintf(err, errlen, "-o: cannot create %s: %s", sub, strerror(-ret));
-		return ret;
-	}
-	return 0;
-}
-
-/*
- * Every figure of the report and the traces, with its data and script.
- * Return: 0, or -errno with the message in o->err.
- */
-static int write_figures(struct nv_figset *o)
+int nv_figset_write(struct nv_figset *o)
 {
 	const struct nv_report *r = o->r;
 	int ret = 0;
@@ -586,52 +474,5 @@ static int write_figures(struct nv_figset *o)
 	}
 	for (size_t i = 0; !ret && i < o->tj->n; i++)
 		ret = run_series(o, &o->tj->j[i]);
-	return ret;
-}
-
-int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
-		    struct nv_outdir_result *res, char *err, size_t errlen)
-{
-	struct nv_manifest files = { 0 };
-	char scratch[512];	/* a manifest message after an earlier error */
-	struct nv_figset o = { .dir = dir, .r = r, .tj = tj, .err = err, .errlen = errlen,
-			       .files = &files };
-	int ret, mret;
-
-	memset(res, 0, sizeof(*res));
-	o.fig = calloc(NV_FIGSET_MAX, sizeof(*o.fig));
-	if (!o.fig) {
-		snprintf(err, errlen, "-o %s: out of memory", dir);
-		return -ENOMEM;
-	}
-	ret = make_dirs(dir, err, errlen);
-	if (ret)
-		goto out;
-	ret = copy_style(&o);
-	if (!ret)
-		ret = write_tables(&o);
-	if (!ret)
-		ret = write_figures(&o);
-	res->nfig = o.nfig;
-	if (!ret)
-		ret = render_all(&o, res);
-	if (ret) {	/* report.md still, but the first message stays */
-		char keep[512];
-
-		snprintf(keep, sizeof(keep), "%s", err);
-		nv_report_md_write(&o, res->rendered);
-		snprintf(err, errlen, "%s", keep);
-	} else {
-		ret = nv_report_md_write(&o, res->rendered);
-	}
-	if (!ret)	/* report.md as one self-contained page */
-		ret = nv_report_html_write(&o, &res->html_figs);
-	/* the earlier report's files that were not written again go (on success) */
-	mret = nv_manifest_commit(dir, &files, !ret, ret ? scratch : err, ret ? sizeof(scratch) : errlen);
-	if (!ret)
-		ret = mret;
-out:
-	nv_manifest_free(&files);
-	free(o.fig);
 	return ret;
 }

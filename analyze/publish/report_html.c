@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "analyze/figures/figset.h"
-#include "analyze/figures/report_html.h"
+#include "analyze/publish/report_html.h"
 
 static const char html_style[] =
 	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;max-width:1100px;"
@@ -340,35 +340,41 @@ static char **split_lines(char *text, size_t *nl)
 	return l;
 }
 
-int nv_report_html_write(const struct nv_figset *o, unsigned *nfigs)
+int nv_report_html_read(const char *dir, struct nv_html_src *src, char *err, size_t errlen)
 {
-	char path[PATH_MAX], *md, **lines = NULL;
-	size_t n = 0, nl = 0;
-	FILE *f;
-	int ret;
+	char path[PATH_MAX];
 
-	*nfigs = 0;
-	snprintf(path, sizeof(path), "%s/report.md", o->dir);
-	md = slurp(path, &n);
-	if (md)
-		lines = split_lines(md, &nl);
-	if (!lines) {
-		free(md);
-		snprintf(o->err, o->errlen, "-o: cannot read %s back for report.html", path);
+	memset(src, 0, sizeof(*src));
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	src->md = slurp(path, &src->n);
+	if (src->md)
+		src->lines = split_lines(src->md, &src->nl);
+	if (!src->lines) {
+		free(src->md);
+		src->md = NULL;
+		snprintf(err, errlen, "-o: cannot read %s back for report.html", path);
 		return -ENOMEM;
 	}
-	ret = nv_outdir_open(o, "report.html", &f);
-	if (!ret) {
-		fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-			"<meta name=\"color-scheme\" content=\"light dark\">\n"
-			"<title>Storage benchmark report</title>\n<style>%s</style>\n</head>\n<body>\n",
-			html_style);
-		*nfigs = put_body(f, o, lines, nl);
-		fputs("</body>\n</html>\n", f);
-		ret = nv_outdir_close(o, f, "report.html");
-	}
-	free(lines);
-	free(md);
-	return ret;
+	return 0;
+}
+
+unsigned nv_report_html_put(FILE *f, const struct nv_figset *o, const struct nv_html_src *src)
+{
+	unsigned nfigs;
+
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<meta name=\"color-scheme\" content=\"light dark\">\n"
+		"<title>Storage benchmark report</title>\n<style>%s</style>\n</head>\n<body>\n",
+		html_style);
+	nfigs = put_body(f, o, src->lines, src->nl);
+	fputs("</body>\n</html>\n", f);
+	return nfigs;
+}
+
+void nv_report_html_src_free(struct nv_html_src *src)
+{
+	free(src->lines);
+	free(src->md);
+	memset(src, 0, sizeof(*src));
 }

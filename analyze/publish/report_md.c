@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analyze/figures/figset.h"
+#include "analyze/publish/report_md.h"
 #include "analyze/report/render.h"
 #include "analyze/report/trace_sections.h"
 
@@ -63,13 +64,10 @@ static void md_block_figs(FILE *f, const struct nv_figset *o)
 	}
 }
 
-int nv_report_md_write(const struct nv_figset *o, bool rendered)
+int nv_report_md_put(FILE *f, const struct nv_figset *o, bool rendered)
 {
-	FILE *f;
-	int ret = nv_outdir_open(o, "report.md", &f);
+	int ret;
 
-	if (ret)
-		return ret;
 	md_head(f, o, rendered);
 	ret = nv_report_print(f, o->r, NV_FMT_MD);
 	md_block_figs(f, o);
@@ -80,10 +78,5 @@ int nv_report_md_write(const struct nv_figset *o, bool rendered)
 		for (size_t i = 0; i < o->tj->n; i++)
 			md_figs(f, o, SIZE_MAX, &o->tj->j[i]);
 	}
-	if (ret) {
-		fclose(f);
-		snprintf(o->err, o->errlen, "-o: writing %s/report.md failed", o->dir);
-		return ret;
-	}
-	return nv_outdir_close(o, f, "report.md");
+	return ret;
 }
