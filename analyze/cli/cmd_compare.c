@@ -137,6 +137,7 @@ struct opts {
 	bool no_traces;
 	struct nv_tan_opts tan;
 	const char *outdir;
+	bool help;		/* -h: the usage was printed */
 };
 
 struct side_store {
@@ -264,135 +265,164 @@ static int parse_buckets(const char *arg, struct nv_tan_opts *t)
 	return ret;
 }
 
+/* --format, --lat, --aggregate, --claim: what is reported.  0, or 2 after a message. */
+static int report_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case 'f':
+		if (nv_format_parse(arg, &o->format))
+			return usage_error("--format '%s': use md, text, csv or json", arg);
+		return 0;
+	case OPT_AGG:
+		if (nv_aggregate_parse(arg, &o->agg))
+			return usage_error("--aggregate '%s': use mean, median, best, min or max", arg);
+		return 0;
+	case OPT_LAT:
+		if (nv_latkind_parse(arg, &o->lat))
+			return usage_error("--lat '%s': use slat, clat or lat", arg);
+		o->lat_given = true;
+		return 0;
+	default:	/* OPT_CLAIM */
+		return add_claim(o, arg);
+	}
+}
+
+/* -l, -b, --pair, --price, -j, -d: which runs and jobs, compared how.  0, or 2. */
+static int side_opt(int c, char *arg, struct opts *o)
+{
+	char **n;
+
+	switch (c) {
+	case 'l':
+		if (o->nlabels == MAX_SIDES || !*arg)
+			return usage_error("--label '%s': empty or too many labels", arg);
+		o->labels[o->nlabels++] = arg;
+		return 0;
+	case 'b':
+		o->baseline = arg;
+		return 0;
+	case OPT_PAIR:
+		if (o->npairs == MAX_SIDES)
+			return usage_error("--pair '%s': too many pairs", arg);
+		o->pairs[o->npairs++] = arg;
+		return 0;
+	case OPT_PRICE:
+		if (o->nprices == MAX_SIDES)
+			return usage_error("--price '%s': too many prices", arg);
+		o->prices[o->nprices++] = arg;
+		return 0;
+	case 'j':
+		n = realloc(o->sel.jobs, (o->sel.njobs + 1) * sizeof(*n));
+		if (!n)
+			return usage_error("%s", "out of memory");
+		o->sel.jobs = n;
+		o->sel.jobs[o->sel.njobs++] = arg;
+		return 0;
+	default:	/* 'd' */
+		if (parse_dirs(arg, &o->sel.dirs))
+			return usage_error("--dir '%s': use read, write, trim, sync, mixed "
+					   "(comma-separated)", arg);
+		return 0;
+	}
+}
+
+/* -t, --no-traces, --interval, --spike-factor, --buckets, -o: traces, figures.  0, or 2. */
+static int trace_opt(int c, char *arg, struct opts *o)
+{
+	double d;
+
+	switch (c) {
+	case 't':
+		if (o->ntraces == sizeof(o->traces) / sizeof(o->traces[0]))
+			return usage_error("--trace '%s': too many --trace options", arg);
+		o->traces[o->ntraces++] = arg;
+		return 0;
+	case OPT_NOTRACE:
+		o->no_traces = true;
+		return 0;
+	case OPT_INTERVAL:
+		if (nv_parse_double(arg, &d) || !(d >= 1e-6 && d <= 86400))
+			return usage_error("--interval '%s': seconds between 0.000001 and 86400", arg);
+		o->tan.interval_ns = (uint64_t)llround(d * 1e9);
+		return 0;
+	case OPT_SPIKE:
+		if (nv_parse_double(arg, &d) || !(d > 1))
+			return usage_error("--spike-factor '%s': a number > 1", arg);
+		o->tan.spike_factor = d;
+		return 0;
+	case OPT_BUCKETS:
+		return parse_buckets(arg, &o->tan);
+	default:	/* 'o' */
+		o->outdir = arg;
+		return 0;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "label", required_argument, NULL, 'l' },
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "lat", required_argument, NULL, OPT_LAT },
+	{ "aggregate", required_argument, NULL, OPT_AGG },
+	{ "job", required_argument, NULL, 'j' },
+	{ "dir", required_argument, NULL, 'd' },
+	{ "price", required_argument, NULL, OPT_PRICE },
+	{ "claim", required_argument, NULL, OPT_CLAIM },
+	{ "trace", required_argument, NULL, 't' },
+	{ "no-traces", no_argument, NULL, OPT_NOTRACE },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "spike-factor", required_argument, NULL, OPT_SPIKE },
+	{ "outdir", required_argument, NULL, 'o' },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	{ "pair", required_argument, NULL, OPT_PAIR },
+	{ "buckets", required_argument, NULL, OPT_BUCKETS },
+	{ "units", required_argument, NULL, OPT_UNITS },
+	{ "change", required_argument, NULL, OPT_CHANGE },
+	{ "same-below", required_argument, NULL, OPT_SAME },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+/*
+ * The command line into *o; -h prints the usage and sets o->help.
+ * Return: 0, or 2 after a usage error.
+ */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "lat", required_argument, NULL, OPT_LAT },
-		{ "aggregate", required_argument, NULL, OPT_AGG },
-		{ "job", required_argument, NULL, 'j' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "price", required_argument, NULL, OPT_PRICE },
-		{ "claim", required_argument, NULL, OPT_CLAIM },
-		{ "trace", required_argument, NULL, 't' },
-		{ "no-traces", no_argument, NULL, OPT_NOTRACE },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "spike-factor", required_argument, NULL, OPT_SPIKE },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "summary", required_argument, NULL, OPT_SUMMARY },
-		{ "pair", required_argument, NULL, OPT_PAIR },
-		{ "buckets", required_argument, NULL, OPT_BUCKETS },
-		{ "units", required_argument, NULL, OPT_UNITS },
-		{ "change", required_argument, NULL, OPT_CHANGE },
-		{ "same-below", required_argument, NULL, OPT_SAME },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	double d;
-	int c, ret;
+	int c, ret = 0;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:l:b:j:d:t:o:hv", longopts, NULL)) != -1) {
+	while (!ret && !o->help &&
+	       (c = getopt_long(argc, argv, "f:l:b:j:d:t:o:hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f':
-			if (nv_format_parse(optarg, &o->format))
-				return usage_error("--format '%s': use md, text, csv or json", optarg);
+		case 'f': case OPT_AGG: case OPT_LAT: case OPT_CLAIM:
+			ret = report_opt(c, optarg, o);
 			break;
-		case 'l':
-			if (o->nlabels == MAX_SIDES || !*optarg)
-				return usage_error("--label '%s': empty or too many labels", optarg);
-			o->labels[o->nlabels++] = optarg;
+		case 'l': case 'b': case OPT_PAIR: case OPT_PRICE: case 'j': case 'd':
+			ret = side_opt(c, optarg, o);
 			break;
-		case 'b':
-			o->baseline = optarg;
-			break;
-		case OPT_AGG:
-			if (nv_aggregate_parse(optarg, &o->agg))
-				return usage_error("--aggregate '%s': use mean, median, best, min or max",
-						   optarg);
-			break;
-		case OPT_LAT:
-			if (nv_latkind_parse(optarg, &o->lat))
-				return usage_error("--lat '%s': use slat, clat or lat", optarg);
-			o->lat_given = true;
-			break;
-		case 'j': {
-			char **n = realloc(o->sel.jobs, (o->sel.njobs + 1) * sizeof(*n));
-
-			if (!n)
-				return usage_error("%s", "out of memory");
-			o->sel.jobs = n;
-			o->sel.jobs[o->sel.njobs++] = optarg;
-			break;
-		}
-		case 'd':
-			if (parse_dirs(optarg, &o->sel.dirs))
-				return usage_error("--dir '%s': use read, write, trim, sync, mixed "
-						   "(comma-separated)", optarg);
-			break;
-		case OPT_PRICE:
-			if (o->nprices == MAX_SIDES)
-				return usage_error("--price '%s': too many prices", optarg);
-			o->prices[o->nprices++] = optarg;
-			break;
-		case OPT_CLAIM:
-			if ((ret = add_claim(o, optarg)))
-				return ret;
-			break;
-		case 't':
-			if (o->ntraces == sizeof(o->traces) / sizeof(o->traces[0]))
-				return usage_error("--trace '%s': too many --trace options", optarg);
-			o->traces[o->ntraces++] = optarg;
-			break;
-		case OPT_NOTRACE:
-			o->no_traces = true;
-			break;
-		case OPT_INTERVAL:
-			if (nv_parse_double(optarg, &d) || !(d >= 1e-6 && d <= 86400))
-				return usage_error("--interval '%s': seconds between 0.000001 and 86400",
-						   optarg);
-			o->tan.interval_ns = (uint64_t)llround(d * 1e9);
-			break;
-		case OPT_SPIKE:
-			if (nv_parse_double(optarg, &d) || !(d > 1))
-				return usage_error("--spike-factor '%s': a number > 1", optarg);
-			o->tan.spike_factor = d;
-			break;
+		case 't': case OPT_NOTRACE: case OPT_INTERVAL: case OPT_SPIKE: case OPT_BUCKETS:
 		case 'o':
-			o->outdir = optarg;
+			ret = trace_opt(c, optarg, o);
 			break;
-		case OPT_BUCKETS:
-			if ((ret = parse_buckets(optarg, &o->tan)))
-				return ret;
-			break;
-		case OPT_PAIR:
-			if (o->npairs == MAX_SIDES)
-				return usage_error("--pair '%s': too many pairs", optarg);
-			o->pairs[o->npairs++] = optarg;
-			break;
-		case OPT_SUMMARY:
-		case OPT_UNITS:
-		case OPT_CHANGE:
-		case OPT_SAME:
-		case 'v':
-			if ((ret = display_opt(c, optarg)))
-				return ret;
+		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case 'v':
+			ret = display_opt(c, optarg);
 			break;
 		case 'h':
 			cmd_compare_usage(stdout);
-			return -1;
+			o->help = true;
+			break;
 		default:
 			if (optopt && optopt < 256)
 				return usage_error("option '-%s' unknown or missing its argument",
 						   (char[]){ (char)optopt, 0 });
-			return usage_error("option '%s' unknown or missing its argument", argv[optind - 1]);
+			return usage_error("option '%s' unknown or missing its argument",
+					   argv[optind - 1]);
 		}
 	}
-	return 0;
+	return ret;
 }
 
 /* The only hostname of a client/server side, or NULL. */
@@ -469,67 +499,41 @@ static int load_side(const char *arg, struct side_store *st)
 	return 0;
 }
 
+/*
+ * The side a run label or 1-based position (len bytes of s) names
+ * (nv_runset_find).
+ * Return: 0 with *out set, or -ENOENT.
+ */
+static int side_by_name(const struct side_store *st, size_t n, const char *s, size_t len,
+			size_t *out)
+{
+	const char *labels[MAX_SIDES];
+
+	for (size_t i = 0; i < n && i < MAX_SIDES; i++)
+		labels[i] = st[i].label;
+	return nv_runset_find(labels, n < MAX_SIDES ? n : MAX_SIDES, s, len, out);
+}
+
 static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 {
 	for (size_t p = 0; p < o->nprices; p++) {
 		const char *eq = strrchr(o->prices[p], '=');
-		bool found = false;
 		double usd;
+		size_t s;
 
 		if (!eq || nv_parse_double(eq + 1, &usd) || usd <= 0)
 			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label or "
 					   "1-based position), e.g. i7i.large=0.1888 or 1=0.1888",
 					   o->prices[p]);
-		for (size_t i = 0; i < n; i++) {
-			if (strlen(st[i].label) == (size_t)(eq - o->prices[p]) &&
-			    !strncmp(st[i].label, o->prices[p], (size_t)(eq - o->prices[p]))) {
-				st[i].side.price = usd;
-				st[i].side.have_price = true;
-				found = true;
-			}
-		}
-		if (!found) {
-			/* a 1-based position, as -b takes */
-			char *pos = strndup(o->prices[p], (size_t)(eq - o->prices[p]));
-			unsigned long idx;
-
-			if (pos && !nv_parse_index(pos, &idx) && idx <= n) {
-				st[idx - 1].side.price = usd;
-				st[idx - 1].side.have_price = true;
-				found = true;
-			}
-			free(pos);
-		}
-		if (!found)
+		if (side_by_name(st, n, o->prices[p], (size_t)(eq - o->prices[p]), &s))
 			return usage_error("--price '%s': no run has that label or position (see "
 					   "--label; positions 1 to %zu)", o->prices[p], n);
+		st[s].side.price = usd;
+		st[s].side.have_price = true;
 	}
 	return 0;
 }
 
-/* The side a run label or 1-based position (len bytes of s) names. 0 or -ENOENT. */
-static int side_by_name(const struct side_store *st, size_t n, const char *s, size_t len,
-			size_t *out)
-{
-	char buf[256];
-	unsigned long idx;
-
-	if (len >= sizeof(buf))
-		return -ENOENT;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(st[i].label, buf)) {
-			*out = i;
-			return 0;
-		}
-	}
-	if (!nv_parse_index(buf, &idx) && idx <= n) {
-		*out = idx - 1;
-		return 0;
-	}
-	return -ENOENT;
-}
 
 static int find_baseline(const struct side_store *st, size_t n, const char *b, size_t *out)
 {
@@ -595,7 +599,7 @@ static int check_lat(const struct side_store *st, size_t n, const struct opts *o
 /* The side index of a --trace RUN (label or position); -1 after an error. */
 static int trace_side(const struct side_store *st, size_t n, const char *run, const char *arg)
 {
-	unsigned long idx;
+	size_t s;
 
 	if (!run) {
 		if (n == 1)
@@ -604,46 +608,24 @@ static int trace_side(const struct side_store *st, size_t n, const char *run, co
 			    st[0].label);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(st[i].label, run))
-			return (int)i;
-	if (!nv_parse_index(run, &idx) && idx <= n)
-		return (int)idx - 1;
+	if (!side_by_name(st, n, run, strlen(run), &s))
+		return (int)s;
 	usage_error("--trace '%s': '%s' is neither a run label nor a position", arg, run);
 	return -1;
 }
 
-/* The job of a --trace: named, the only one, or the one the trace header names. */
+/* The job of a --trace (nv_trace_arg_job); -1 after an error. */
 static int trace_job(const struct nv_run *run, const struct nv_trace_arg *a, const char *arg)
 {
-	const char *name = a->job;
-	struct nvt_reader *r = NULL;
-	int found = -1;
+	char err[1024];
+	size_t j;
+	int ret = nv_trace_arg_job(run, a, &j, err, sizeof(err));
 
-	if (!name && run->njobs == 1)
-		return 0;
-	if (!name) {
-		if (nvt_reader_open(&r, a->paths[0])) {
-			fprintf(stderr, "nvanalyze: --trace '%s': %s\n", arg,
-				r ? nvt_reader_strerror(r) : "cannot open");
-			nvt_reader_close(r);
-			return -1;
-		}
-		name = nvt_reader_get(r, "job.name");
-	}
-	for (size_t j = 0; name && j < run->njobs; j++)
-		if (!strcmp(run->jobs[j].key, name) || (!a->job && !strcmp(run->jobs[j].name, name))) {
-			if (found >= 0 && !a->job) {
-				found = -2;
-				break;
-			}
-			found = (int)j;
-		}
-	if (found < 0)
-		usage_error("--trace '%s': %s job '%s' in %s; name it: --trace [RUN:]JOB=FILE",
-			    arg, found == -2 ? "more than one" : "no", name ? name : "?", run->path);
-	nvt_reader_close(r);
-	return found < 0 ? -1 : found;
+	if (ret == -ENOENT)
+		usage_error("--trace '%s': %s; name it: --trace [RUN:]JOB=FILE", arg, err);
+	else if (ret)
+		fprintf(stderr, "nvanalyze: --trace '%s': %s\n", arg, err);
+	return ret ? -1 : (int)j;
 }
 
 static int explicit_traces(struct side_store *st, size_t n, const struct opts *o,
@@ -666,10 +648,7 @@ static int explicit_traces(struct side_store *st, size_t n, const struct opts *o
 		}
 		j = s < 0 ? -1 : trace_job(&st[s].runs[0], &a, o->traces[i]);
 		if (j >= 0)
-			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths);
-		for (size_t k = 0; j >= 0 && k < ts->n; k++)
-			if (ts->jt[k].run == &st[s].runs[0] && ts->jt[k].job == (size_t)j)
-				ts->jt[k].explicit_ = true;
+			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths, true);
 		nv_trace_arg_free(&a);
 		if (j < 0)
 			return 2;
@@ -797,7 +776,7 @@ int cmd_compare(int argc, char **argv)
 	size_t n = 0;
 	int ret = parse_opts(argc, argv, &o);
 
-	if (ret)
+	if (ret || o.help)
 		goto out;
 	if (optind >= argc) {
 		ret = usage_error("%s", "no fio JSON file given");
@@ -836,5 +815,5 @@ out:
 		nv_claim_free(&o.claims[i]);
 	free(o.claims);
 	free(o.sel.jobs);
-	return ret < 0 ? 0 : ret;
+	return ret;
 }

@@ -130,7 +130,8 @@ static struct nv_jobtraces *find_entry(struct nv_traceset *ts, const struct nv_r
 	return NULL;
 }
 
-int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, char **paths, size_t npaths)
+int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, char **paths,
+		  size_t npaths, bool explicit_)
 {
 	struct nv_jobtraces *e = find_entry(ts, run, job), *n;
 	char **np;
@@ -145,6 +146,7 @@ int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, 
 		e->run = run;
 		e->job = job;
 	}
+	e->explicit_ |= explicit_;
 	np = realloc(e->paths, (e->npaths + npaths) * sizeof(*np));
 	if (!np)
 		return -ENOMEM;
@@ -153,6 +155,42 @@ int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, 
 		if (!(e->paths[e->npaths++] = strdup(paths[i])))
 			return -ENOMEM;
 	return 0;
+}
+
+int nv_trace_arg_job(const struct nv_run *run, const struct nv_trace_arg *a, size_t *job,
+		     char *err, size_t errlen)
+{
+	const char *name = a->job;
+	struct nvt_reader *r = NULL;
+	int found = -1, ret;
+
+	if (!name && run->njobs == 1) {
+		*job = 0;
+		return 0;
+	}
+	if (!name) {
+		if ((ret = nvt_reader_open(&r, a->paths[0]))) {
+			snprintf(err, errlen, "%s", r ? nvt_reader_strerror(r) : "cannot open");
+			nvt_reader_close(r);
+			return ret < 0 ? ret : -EIO;
+		}
+		name = nvt_reader_get(r, "job.name");
+	}
+	for (size_t j = 0; name && j < run->njobs; j++)
+		if (!strcmp(run->jobs[j].key, name) || (!a->job && !strcmp(run->jobs[j].name, name))) {
+			if (found >= 0 && !a->job) {
+				found = -2;
+				break;
+			}
+			found = (int)j;
+		}
+	if (found < 0)
+		snprintf(err, errlen, "%s job '%s' in %s", found == -2 ? "more than one" : "no",
+			 name ? name : "?", run->path);
+	else
+		*job = (size_t)found;
+	nvt_reader_close(r);
+	return found < 0 ? -ENOENT : 0;
 }
 
 struct found {
@@ -312,10 +350,10 @@ static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne
 			j->trace_dir, pat);
 	} else if (ne == 1) {
 		for (size_t i = 0; i < nf && !ret; i++)
-			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1);
+			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1, false);
 	} else if (ne == nf) {
 		for (size_t i = 0; i < nf && !ret; i++)
-			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1);
+			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1, false);
 	} else {
 		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using fio's "
 			"values (give them with --trace)", json, ne, j->name, nf, pat);

@@ -63,9 +63,24 @@ void nv_trace_arg_free(struct nv_trace_arg *a);
  */
 int nv_traces_discover(const struct nv_run *run, struct nv_traceset *ts);
 
-/* Add explicit traces for job `job` of run. 0 or -ENOMEM. */
+/*
+ * Add traces for job `job` of run (one entry per job: paths are appended
+ * to an existing one); explicit_ marks the entry as given by --trace.
+ * Return: 0 or -ENOMEM.
+ */
 int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, char **paths,
-		  size_t npaths);
+		  size_t npaths, bool explicit_);
+
+/*
+ * The job of run a --trace argument is for: the one named (a->job: a job
+ * key), the run's only job, or the job the first trace's header names
+ * (job.name, a key or a unique name).
+ * Return: 0 with *job set; -ENOENT with "no job 'X' in FILE" / "more than
+ * one job 'X' in FILE" in err; or -errno when the trace cannot be read,
+ * the reader's message in err.
+ */
+int nv_trace_arg_job(const struct nv_run *run, const struct nv_trace_arg *a, size_t *job,
+		     char *err, size_t errlen);
 
 /*
  * The expected trace of a job: "DIR/NAME.THREAD.nvt", or "DIR/NAME.*.nvt"

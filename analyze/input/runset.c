@@ -514,3 +514,25 @@ char *nv_runset_label(const struct nv_runset *rs)
 	s = strndup(first, len);
 	return s;
 }
+
+int nv_runset_find(const char *const *labels, size_t n, const char *s, size_t len, size_t *out)
+{
+	char pos[32];
+	unsigned long idx;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(labels[i]) == len && !strncmp(labels[i], s, len)) {
+			*out = i;
+			return 0;
+		}
+	}
+	if (len >= sizeof(pos))
+		return -ENOENT;
+	memcpy(pos, s, len);
+	pos[len] = 0;
+	if (!nv_parse_index(pos, &idx) && idx <= n) {
+		*out = idx - 1;
+		return 0;
+	}
+	return -ENOENT;
+}
