@@ -14,8 +14,8 @@
  *
  * Explicit: --trace [RUN:][JOB=]FILE[,FILE...] (see nv_trace_arg_parse).
  */
-#ifndef NV_ANALYZE_TRACES_H
-#define NV_ANALYZE_TRACES_H
+#ifndef NV_ANALYZE_JOBTRACES_H
+#define NV_ANALYZE_JOBTRACES_H
 
 #include <stdbool.h>
 #include <stddef.h>
