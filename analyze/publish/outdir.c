@@ -202,12 +202,14 @@ int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_
 	res->nfig = o.nfig;
 	if (!ret)
 		ret = nv_figset_render(&o, &res->gnuplot, &res->rendered);
-	if (ret) {	/* report.md still, but the first message stays */
-		char keep[512];
+	if (ret) {	/* report.md still, but the first message stays, whole */
+		char *keep = strdup(err);
 
-		snprintf(keep, sizeof(keep), "%s", err);
-		write_md(&o, res->rendered);
-		snprintf(err, errlen, "%s", keep);
+		if (keep) {
+			write_md(&o, res->rendered);
+			snprintf(err, errlen, "%s", keep);
+			free(keep);
+		}
 	} else {
 		ret = write_md(&o, res->rendered);
 	}

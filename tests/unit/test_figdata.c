@@ -261,6 +261,50 @@ static void check_outdir(const struct nv_report *r, const struct nv_tracejoin *t
 	CHECK(!nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS));
 }
 
+/*
+ * An error naming a long -o path arrives whole: DIR/data is a file, so the
+ * first data file cannot be written; the message (over 512 bytes with the
+ * path) must end with the reason, even though report.md is still written
+ * after it.
+ */
+static void check_outdir_long_error(const struct nv_report *r, const struct nv_tracejoin *tj)
+{
+	char base[] = "/tmp/test_figdata_long.XXXXXX", dir[1024], data[1100], err[1024];
+	const char *top = getenv("TOP"), *path = getenv("PATH");
+	char *saved = path ? strdup(path) : NULL, plots[512], part[201];
+	struct nv_outdir_result res;
+	FILE *f;
+	size_t len;
+
+	if (!mkdtemp(base)) {
+		CHECK(!"mkdtemp");
+		free(saved);
+		return;
+	}
+	memset(part, 'd', 200);
+	part[200] = 0;
+	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", base, part, part, part);
+	CHECK(!nv_outdir_write(dir, r, tj, &res, err, sizeof(err)) || 1);	/* creates DIR */
+	snprintf(data, sizeof(data), "%s/data", dir);
+	CHECK(!nftw(data, rm_entry, 16, FTW_DEPTH | FTW_PHYS));
+	f = fopen(data, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	snprintf(plots, sizeof(plots), "%s/plots", top ? top : ".");
+	setenv("NVANALYZE_PLOTS", plots, 1);
+	setenv("PATH", "/nonexistent", 1);
+	CHECK(nv_outdir_write(dir, r, tj, &res, err, sizeof(err)) != 0);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	len = strlen(err);
+	CHECK(len > 600);
+	CHECK(len > 16 && !strcmp(err + len - 15, "Not a directory"));
+	CHECK(strstr(err, "-o: cannot write ") == err);
+	CHECK(!nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS));
+}
+
 TEST(repeats_pooled_and_own_series)
 {
 	struct nv_bin bins[] = { { 90000, 40 }, { 110000, 60 } };
@@ -323,6 +367,7 @@ TEST(repeats_pooled_and_own_series)
 	      sc.curve[0].ios == 100);
 	nv_figdata_side_cdf_free(&sc);
 	check_outdir(&r, &tj);
+	check_outdir_long_error(&r, &tj);
 	nv_report_free(&r);
 out:
 	for (size_t i = 0; i < NREP; i++) {
