@@ -7,7 +7,7 @@ operation checked, the mismatches otherwise (exit 1)
 """
 import json, sys
 
-import tracecsv
+from lib import tracecsv
 
 rep = json.load(open(sys.argv[1]))
 csvs = {"a": sys.argv[2], "b": sys.argv[3]}

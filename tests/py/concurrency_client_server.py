@@ -7,8 +7,8 @@ prints "ok ..." or the problems
 """
 import glob, json, subprocess, sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 nva, d = sys.argv[1], sys.argv[2]
 problems = []

@@ -7,8 +7,8 @@ prints "ok ..." or the problems
 """
 import sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 nva, name, js, ntr, nfiles, traces = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6:]
 problems = []

@@ -2,13 +2,13 @@
 flipped at every byte, with other versions, and foreign files, through
 `nvanalyze dump`: the rows printed are always a prefix of the undamaged
 dump (see faults.sh for each case's rule); never a signal.  Where the
-blocks of a trace end comes from tests/py/nvtrace_reader.py.
+blocks of a trace end comes from tests/py/lib/nvtrace_reader.py.
 
     faults_damaged_traces.py NVANALYZE TRACE1 TRACE2 WORKDIR   prints "ok COUNTS" or the problems
 """
 import os, struct, subprocess, sys, zlib
 
-import nvtrace_reader
+from lib import nvtrace_reader
 
 nva, traces, work = sys.argv[1], sys.argv[2:4], sys.argv[4]
 os.makedirs(work, exist_ok=True)

@@ -6,8 +6,8 @@ with fio's job error among them.
 """
 import sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 
 def main(js, nva, trace):
