@@ -111,8 +111,7 @@ void cmd_compare_usage(FILE *out)
 	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
 	      "The first table is the summary: one row per job and direction.\n"
 	      "Exit status: 0 ok, 1 a claim not met, 2 usage error, unreadable input or a\n"
-	      "claim that matches no job or metric.\n",
-	      out);
+	      "claim that matches no job or metric.\n", out);
 }
 
 #define MAX_SIDES 64
@@ -215,7 +214,8 @@ static int display_opt(int c, const char *arg)
 		return 0;
 	case OPT_UNITS:
 		if (strcmp(arg, "si") && strcmp(arg, "binary"))
-			return usage_error("--units '%s': use si (MB/s, GB) or binary (MiB/s, GiB)", arg);
+			return usage_error("--units '%s': use si (MB/s, GB) or binary (MiB/s, GiB)",
+					   arg);
 		nv_display.binary = !strcmp(arg, "binary");
 		return 0;
 	case OPT_CHANGE:
@@ -226,7 +226,8 @@ static int display_opt(int c, const char *arg)
 		else if (!strcmp(arg, "both"))
 			nv_display.change = NV_CHG_BOTH;
 		else
-			return usage_error("--change '%s': use pct (+110.0%%), ratio (2.10x) or both", arg);
+			return usage_error("--change '%s': use pct (+110.0%%), ratio (2.10x) or "
+					   "both", arg);
 		return 0;
 	default:	/* OPT_SAME */
 		if (nv_parse_double(arg, &d) || !(d >= 0 && d <= 100))
@@ -250,8 +251,9 @@ static int parse_buckets(const char *arg, struct nv_tan_opts *t)
 		double ns;
 
 		if (nv_parse_quantity(tok, NV_U_NS, &ns) || !(ns >= 1 && ns < 1e18))
-			ret = usage_error("--buckets '%s': '%s' is not a latency with a unit (ns, us, "
-					  "ms, s), e.g. --buckets 0.1ms,1ms,3ms,10ms", arg, tok);
+			ret = usage_error("--buckets '%s': '%s' is not a latency with a unit (ns, "
+					  "us, ms, s), e.g. --buckets 0.1ms,1ms,3ms,10ms",
+					  arg, tok);
 		else if (t->nedges == NV_TAN_MAXEDGES)
 			ret = usage_error("--buckets '%s': at most %d edges", arg, NV_TAN_MAXEDGES);
 		else if (t->nedges && (uint64_t)llround(ns) <= t->edges[t->nedges - 1])
@@ -275,7 +277,8 @@ static int report_opt(int c, char *arg, struct opts *o)
 		return 0;
 	case OPT_AGG:
 		if (nv_aggregate_parse(arg, &o->agg))
-			return usage_error("--aggregate '%s': use mean, median, best, min or max", arg);
+			return usage_error("--aggregate '%s': use mean, median, best, min or max",
+					   arg);
 		return 0;
 	case OPT_LAT:
 		if (nv_latkind_parse(arg, &o->lat))
@@ -342,7 +345,8 @@ static int trace_opt(int c, char *arg, struct opts *o)
 		return 0;
 	case OPT_INTERVAL:
 		if (nv_parse_double(arg, &d) || !(d >= 1e-6 && d <= 86400))
-			return usage_error("--interval '%s': seconds between 0.000001 and 86400", arg);
+			return usage_error("--interval '%s': seconds between 0.000001 and 86400",
+					   arg);
 		o->tan.interval_ns = (uint64_t)llround(d * 1e9);
 		return 0;
 	case OPT_SPIKE:
@@ -467,7 +471,8 @@ static int assign_labels(struct side_store *st, size_t n, const struct opts *o)
 				free(st[k].label);
 				st[k].label = nl;
 			}
-			if (!strcmp(st[i].label, st[k].label) && asprintf(&nl, "%s#%zu", st[k].label, k + 1) >= 0) {
+			if (!strcmp(st[i].label, st[k].label) &&
+			    asprintf(&nl, "%s#%zu", st[k].label, k + 1) >= 0) {
 				free(st[k].label);
 				st[k].label = nl;
 			}
@@ -522,7 +527,8 @@ static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 		size_t s;
 
 		if (!eq || nv_parse_double(eq + 1, &usd) || usd <= 0)
-			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label or "
+			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label "
+					   "or "
 					   "1-based position), e.g. i7i.large=0.1888 or 1=0.1888",
 					   o->prices[p]);
 		if (side_by_name(st, n, o->prices[p], (size_t)(eq - o->prices[p]), &s))
@@ -584,11 +590,15 @@ static int check_lat(const struct side_store *st, size_t n, const struct opts *o
 				for (unsigned d = 0; d < NV_DIR_NR; d++) {
 					const struct nv_dirstat *ds = &run->jobs[j].dir[d];
 
-					if (d == NV_DIR_SYNC || !nv_dir_active(ds) || ds->lat[o->lat].mean.src)
+					if (d == NV_DIR_SYNC || !nv_dir_active(ds) ||
+					    ds->lat[o->lat].mean.src)
 						continue;
-					fprintf(stderr, "nvanalyze: %s: job '%s' %s has no %s statistics "
-						"(fio fills slat only for async engines); try another --lat\n",
-						run->path, run->jobs[j].key, nv_dir_name((enum nv_dir)d),
+					fprintf(stderr,
+						"nvanalyze: %s: job '%s' %s has no %s statistics "
+						"(fio fills slat only for async engines); try "
+						"another --lat\n",
+						run->path, run->jobs[j].key,
+						nv_dir_name((enum nv_dir)d),
 						nv_latkind_name(o->lat));
 					return 2;
 				}
@@ -641,9 +651,9 @@ static int explicit_traces(struct side_store *st, size_t n, const struct opts *o
 			return usage_error("%s", err);
 		s = trace_side(st, n, a.run, o->traces[i]);
 		if (s >= 0 && st[s].side.nruns != 1) {
-			usage_error("--trace '%s': run '%s' has %zu repeated files; traces of repeats "
-				    "are found through nv_trace only", o->traces[i], st[s].label,
-				    st[s].side.nruns);
+			usage_error("--trace '%s': run '%s' has %zu repeated files; traces of "
+				    "repeats are found through nv_trace only",
+				    o->traces[i], st[s].label, st[s].side.nruns);
 			s = -1;
 		}
 		j = s < 0 ? -1 : trace_job(&st[s].runs[0], &a, o->traces[i]);
@@ -706,8 +716,10 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 	int ret = nv_outdir_write(dir, r, tj, &res, err, sizeof(err));
 
 	if (!ret && !res.gnuplot)
-		fprintf(stderr, "nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
-			"  cd %s && for f in *.gp; do gnuplot \"$f\"; gnuplot -e \"fmt='svg'\" \"$f\"; done\n"
+		fprintf(stderr,
+			"nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
+			"  cd %s && for f in *.gp; do gnuplot \"$f\"; gnuplot -e \"fmt='svg'\" "
+			"\"$f\"; done\n"
 			"(Debian: apt-get install gnuplot-nox)\n", res.nfig, dir, dir);
 	if (ret)
 		fprintf(stderr, "nvanalyze: %s\n", err);
@@ -749,10 +761,12 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 	} else if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
-	} else if ((o->format == NV_FMT_JSON ? nv_trace_json_print(stdout, &r, tj, nv_report_run_label, &r) :
-		    nv_report_print(stdout, &r, o->format)) ||
+	} else if ((o->format == NV_FMT_JSON
+			    ? nv_trace_json_print(stdout, &r, tj, nv_report_run_label, &r)
+			    : nv_report_print(stdout, &r, o->format)) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
-		    nv_trace_sections_print(stdout, tj, nv_report_run_label, &r, o->format)) || fflush(stdout)) {
+		    nv_trace_sections_print(stdout, tj, nv_report_run_label, &r, o->format)) ||
+		   fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
 		ret = 2;
 	} else if (o->outdir && write_outdir(o->outdir, &r, tj)) {

@@ -55,7 +55,8 @@ static int parse_args(int argc, char **argv, const char *usage)
 			break;
 		}
 		if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "nvanalyze %s: unknown option %s (try -h)\n", argv[0], argv[i]);
+			fprintf(stderr, "nvanalyze %s: unknown option %s (try -h)\n", argv[0],
+				argv[i]);
 			return -2;
 		}
 		break;
@@ -111,10 +112,12 @@ static int dump_one(const char *path, FILE *out)
 				snprintf(opbuf, sizeof(opbuf), "%u", x->op);
 				op = opbuf;
 			}
-			fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu32
+			fprintf(out,
+				"%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu32
 				",%s,%" PRId32 ",%" PRIu16 ",%" PRIu8 "\n",
-				x->submit_ns, x->complete_ns, (int64_t)(x->complete_ns - x->submit_ns),
-				x->offset, x->length, op, x->status, x->qd, x->file);
+				x->submit_ns, x->complete_ns,
+				(int64_t)(x->complete_ns - x->submit_ns), x->offset, x->length, op,
+				x->status, x->qd, x->file);
 		}
 	}
 	if (err < 0) {
@@ -197,13 +200,15 @@ static void print_row(const char *name, const struct nv_trace_count *o, const st
 {
 	printf("%-7s %10" PRIu64 " %7" PRIu64, name, o->records, o->errors);
 	if (span_s > 0)
-		printf(" %12.1f %10.3f", (double)o->records / span_s, (double)o->bytes / span_s / 1e6);
+		printf(" %12.1f %10.3f", (double)o->records / span_s,
+		       (double)o->bytes / span_s / 1e6);
 	else
 		printf(" %12s %10s", "-", "-");
 	printf(" %9" PRIu64, nv_exact_min(e));
 	for (size_t i = 0; i < NV_PCT_NR; i++)
 		printf(" %9" PRIu64, nv_exact_value(e, i));
-	printf(" %9" PRIu64 " %11.1f %11.1f\n", nv_exact_max(e), nv_exact_mean(e), nv_exact_stdev(e));
+	printf(" %9" PRIu64 " %11.1f %11.1f\n", nv_exact_max(e), nv_exact_mean(e),
+	       nv_exact_stdev(e));
 }
 
 /* Open the trace and print its header: the reader for the first pass, or NULL. */
@@ -230,7 +235,8 @@ static int stat_one(const char *path)
 	int rc = 0;
 
 	if (!strcmp(path, "-")) {
-		fprintf(stderr, "nvanalyze stat: reads a trace several times: give a file, not -\n");
+		fprintf(stderr, "nvanalyze stat: reads a trace several times: give a file, not "
+				"-\n");
 		return 2;
 	}
 	nv_trace_stat_init(&s);
@@ -264,7 +270,8 @@ static int stat_one(const char *path)
 		print_row(nvt_op_name(i), &s.op[i], nv_opstats_get(&s.lat, i), span_s);
 	}
 	if (nops != 1)	/* more than one op: the all-ops state exists */
-		print_row("all", &s.op[NV_TRACE_STAT_ALL], nv_opstats_get(&s.lat, NV_OPSTATS_ALL), span_s);
+		print_row("all", &s.op[NV_TRACE_STAT_ALL], nv_opstats_get(&s.lat, NV_OPSTATS_ALL),
+			  span_s);
 	printf("latency in ns (completion - submission), exact nearest-rank percentiles;"
 	       " MB = 10^6 bytes\n");
 	nv_trace_stat_free(&s);

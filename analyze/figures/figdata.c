@@ -312,8 +312,8 @@ int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_bl
 {
 	size_t base = r->baseline;
 
-	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n# metric", b->key, nv_dir_name(b->dir),
-		r->sides[base].label);
+	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n# metric", b->key,
+		nv_dir_name(b->dir), r->sides[base].label);
 	for (size_t s = 0; s < r->nsides; s++)
 		fprintf(f, " \"%s\"", r->sides[s].label);
 	fprintf(f, "\n");
@@ -361,7 +361,8 @@ int nv_figdata_series_write(FILE *f, const struct nv_jobjoin *jj, double tdiv)
 	fprintf(f, "# %s: %zu intervals of %g s; t = interval middle\n", jj->jt->paths[0], t->nint,
 		(double)t->interval_ns / 1e9);
 	if (t->nint && !nv_tan_full(t, t->nint - 1))
-		fprintf(f, "# the last interval is partial (%.6g s): its IOPS and MB/s are NaN, left "
+		fprintf(f,
+			"# the last interval is partial (%.6g s): its IOPS and MB/s are NaN, left "
 			"out of the plot and of the findings\n",
 			(double)(t->span_ns - (t->nint - 1) * t->interval_ns) / 1e9);
 	fprintf(f, "# t iops_all mbps_all");

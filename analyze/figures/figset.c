@@ -167,14 +167,15 @@ static void cdf_header(FILE *f, const struct nv_figset *o, const struct nv_block
 	const struct nv_source *x = &b->src[s][sc->pooled ? 0 : sc->src[i]];
 
 	if (sc->pooled > 1) {
-		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", b->key, nv_dir_name(b->dir),
-			o->r->sides[s].label, sc->pooled);
+		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", b->key,
+			nv_dir_name(b->dir), o->r->sides[s].label, sc->pooled);
 		for (size_t k = 0; k < b->nsrc[s]; k++)
 			fprintf(f, "%s%s", k ? ", " : "", b->src[s][k].rp->path);
 		fprintf(f, "): %s, %" PRIu64 " IOs\n", src, sc->curve[i].ios);
 	} else {
 		fprintf(f, "# %s %s, run %s (%s): %s\n", b->key, nv_dir_name(b->dir),
-			sc->pooled ? o->r->sides[s].label : nv_report_run_label(x->rp, (void *)o->r),
+			sc->pooled ? o->r->sides[s].label
+				   : nv_report_run_label(x->rp, (void *)o->r),
 			x->rp->path, src);
 	}
 	fprintf(f, "# latency_us cdf exceedance(fraction of IOs at or above)\n");
@@ -201,7 +202,8 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 		struct nv_gp_curve *c = &cs->cv[cs->n];
 		FILE *f;
 
-		nv_slug(lab, sizeof(lab), sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
+		nv_slug(lab, sizeof(lab),
+			sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
 		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%s_%s_%s.dat", slug,
 			 nv_dir_name(b->dir), lab);
 		if (sc.pooled > 1)
@@ -254,10 +256,14 @@ static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const str
 		      struct nv_fig **fig)
 {
 	const struct nv_block *b = &o->r->blocks[bi];
-	struct nv_gp_cdf p = { .key = b->key, .dir = b->dir, .lat = b->lat, .exceedance = exceedance,
-			       .ymin = pow(10, floor(log10(cs->ymin)) - 1),	/* a decade below */
+	struct nv_gp_cdf p = { .key = b->key,
+			       .dir = b->dir,
+			       .lat = b->lat,
+			       .exceedance = exceedance,
+			       .ymin = pow(10, floor(log10(cs->ymin)) - 1), /* a decade below */
 			       .nkey = cs->n > o->r->nsides ? cs->n : o->r->nsides,
-			       .ncurves = cs->n, .curves = cs->cv };
+			       .ncurves = cs->n,
+			       .curves = cs->cv };
 	char slug[200];
 	struct nv_fig *fg;
 	FILE *f;
@@ -266,7 +272,8 @@ static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const str
 	for (size_t i = 0; i < cs->n; i++)
 		p.key_below |= strlen(cs->cv[i].title) > 24;
 	nv_slug(slug, sizeof(slug), b->key);
-	fg = new_fig(o, bi, NULL, "%s_%s_%s", exceedance ? "nines" : "cdf", slug, nv_dir_name(b->dir));
+	fg = new_fig(o, bi, NULL, "%s_%s_%s", exceedance ? "nines" : "cdf", slug,
+		     nv_dir_name(b->dir));
 	*fig = fg;
 	if (!fg)
 		return 0;
@@ -305,7 +312,8 @@ static int block_cdfs(struct nv_figset *o, size_t bi)
 		snprintf(fc->caption, sizeof(fc->caption), "Latency CDF%s%s",
 			 rep ? " of each side" : ", all runs", repeats_note(cs));
 		snprintf(fn->caption, sizeof(fn->caption),
-			 "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99%s", repeats_note(cs));
+			 "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99%s",
+			 repeats_note(cs));
 	}
 	free(cs);
 	return ret;
@@ -353,8 +361,8 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	nv_gnuplot_bars(f, r, b, rows, nm, ymax, rel);
 	if ((ret = close_script(o, f, fg)))
 		return ret;
-	snprintf(fg->caption, sizeof(fg->caption), "Headline metrics relative to %s, with the change",
-		 r->sides[base].label);
+	snprintf(fg->caption, sizeof(fg->caption),
+		 "Headline metrics relative to %s, with the change", r->sides[base].label);
 	return 0;
 }
 
@@ -402,7 +410,8 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
 		if (!t->series[op])
 			continue;
-		if (!nv_traces_op_shown(o->tj->ts, op)) {	/* -d: its columns are there, unplotted */
+		if (!nv_traces_op_shown(o->tj->ts,
+					op)) { /* -d: its columns are there, unplotted */
 			col += 6;
 			continue;
 		}
@@ -415,7 +424,8 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 		col += 6;
 		if ((ret = close_script(o, f, fg)))
 			return ret;
-		snprintf(fg->caption, sizeof(fg->caption), "%s, %s: %s latency over time (p50–p99 band, "
+		snprintf(fg->caption, sizeof(fg->caption),
+			 "%s, %s: %s latency over time (p50–p99 band, "
 			 "p99.9, max; spike episodes shaded)", key, label, nvt_op_name(op));
 	}
 	return 0;
@@ -447,8 +457,9 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 		if (nv_plot_render(o->dir, o->fig[i].name, "png") ||
 		    nv_plot_render(o->dir, o->fig[i].name, "svg")) {
 			if (!bad++)
-				snprintf(o->err, o->errlen, "-o: gnuplot failed on %s/%s.gp (see %s)",
-					 o->dir, o->fig[i].name, log);
+				snprintf(o->err, o->errlen,
+					 "-o: gnuplot failed on %s/%s.gp (see %s)", o->dir,
+					 o->fig[i].name, log);
 		}
 	}
 	if (bad > 1) {

@@ -384,7 +384,8 @@ static const char *option(const json_t *jopt, const json_t *gopt, const char *na
 /* A short description of the workload: "rw=randread bs=4k iodepth=32 ...". */
 static char *job_desc(const json_t *jopt, const json_t *gopt)
 {
-	static const char *const keys[] = { "rw", "rwmixread", "bs", "iodepth", "numjobs", "ioengine" };
+	static const char *const keys[] = { "rw",      "rwmixread", "bs",
+					    "iodepth", "numjobs",   "ioengine" };
 	char buf[512] = "";
 	size_t len = 0;
 
@@ -738,7 +739,8 @@ static char *utf16_to_utf8(const unsigned char *p, size_t len, bool be, size_t *
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i + 1 < len; i += 2) {
-		uint32_t c = be ? (uint32_t)(p[i] << 8 | p[i + 1]) : (uint32_t)(p[i + 1] << 8 | p[i]);
+		uint32_t c =
+			be ? (uint32_t)(p[i] << 8 | p[i + 1]) : (uint32_t)(p[i + 1] << 8 | p[i]);
 
 		if (c >= 0xd800 && c < 0xdc00 && i + 3 < len) {
 			uint32_t c2 = be ? (uint32_t)(p[i + 2] << 8 | p[i + 3])
@@ -824,7 +826,8 @@ static void find_objects(const char *buf, size_t len, struct framing *f)
 				f->first_err = e;
 				f->first_err_off = pos;
 				f->have_err = true;
-			} else if (!o && f->objects && !f->trailing_err && line_start_brace(buf, pos)) {
+			} else if (!o && f->objects && !f->trailing_err &&
+				   line_start_brace(buf, pos)) {
 				f->trail_err = e;
 				f->trail_off = pos;
 				f->trailing_err = true;
@@ -864,7 +867,8 @@ static void framing_notes(struct nv_run *run, const char *buf, size_t len, const
 		run_note(run, "%s: the same JSON object appears %u times; counted once",
 			 run->path, f->objects);
 	else if (f->objects > 1)
-		run_note(run, "%s: %u JSON objects (status-interval snapshots?); using the last one",
+		run_note(run,
+			 "%s: %u JSON objects (status-interval snapshots?); using the last one",
 			 run->path, f->objects);
 	if (f->trailing_err) {
 		err_pos(pos, sizeof(pos), run->path, buf, len, f->trail_off, &f->trail_err);
@@ -927,8 +931,8 @@ static int parse_disks(const json_t *root, struct nv_run *run)
 
 			if (get_num(e, disk_fields[f], &v))
 				set_val(&dk->v[f], v);
-			snprintf(key, sizeof(key), "aggr_%s", f == NV_DISK_WRITE_MERGES ? "write_merge"
-							       : disk_fields[f]);
+			snprintf(key, sizeof(key), "aggr_%s",
+				 f == NV_DISK_WRITE_MERGES ? "write_merge" : disk_fields[f]);
 			if (get_num(e, key, &v)) {
 				set_val(&dk->aggr_v[f], v);
 				dk->aggr = true;
@@ -1004,11 +1008,13 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 			err_pos(pos, sizeof(pos), path, buf, len, f.first_err_off, &f.first_err);
 			snprintf(err, errlen, "%s: not valid JSON: %s", pos, f.first_err.text);
 		} else if (f.first_not_fio) {
-			snprintf(err, errlen, "%s: JSON but not fio output (no \"jobs\" or \"client_stats\" array)",
-				 path);
+			snprintf(err, errlen,
+				 "%s: JSON but not fio output (no \"jobs\" or \"client_stats\" "
+				 "array)", path);
 		} else {
-			snprintf(err, errlen, "%s: %s", path, len ? "no JSON object found (not fio --output-format=json output?)"
-							       : "empty file");
+			snprintf(err, errlen, "%s: %s", path,
+				 len ? "no JSON object found (not fio --output-format=json output?)"
+				     : "empty file");
 		}
 		goto out;
 	}

@@ -36,7 +36,9 @@ void nv_traces_select(struct nv_traceset *ts,
 
 bool nv_traces_op_shown(const struct nv_traceset *ts, unsigned op)
 {
-	int d = op == NVT_OP_FLUSH ? NV_DIR_SYNC : op >= NVT_OP_ZEROES ? NV_DIR_WRITE : nv_op_dir(op);
+	int d = op == NVT_OP_FLUSH    ? NV_DIR_SYNC
+		: op >= NVT_OP_ZEROES ? NV_DIR_WRITE
+				      : nv_op_dir(op);
 
 	return !ts->dirs || (d >= 0 && (ts->dirs & (1u << d)));
 }
@@ -76,7 +78,8 @@ int nv_trace_arg_parse(const char *s, struct nv_trace_arg *a, char *err, size_t 
 	memset(a, 0, sizeof(*a));
 	if (stat(s, &sb)) {
 		colon = strchr(p, ':');
-		if (colon && colon > p && !strchr(colon + 1, ':') && memchr(p, '/', (size_t)(colon - p)) == NULL) {
+		if (colon && colon > p && !strchr(colon + 1, ':') &&
+		    memchr(p, '/', (size_t)(colon - p)) == NULL) {
 			a->run = strndup(p, (size_t)(colon - p));
 			p = colon + 1;
 		}
@@ -87,13 +90,15 @@ int nv_trace_arg_parse(const char *s, struct nv_trace_arg *a, char *err, size_t 
 		}
 	}
 	if (!*p) {
-		snprintf(err, errlen, "--trace '%s': no trace file (expected [RUN:][JOB=]FILE[,FILE...])", s);
+		snprintf(err, errlen,
+			 "--trace '%s': no trace file (expected [RUN:][JOB=]FILE[,FILE...])", s);
 		nv_trace_arg_free(a);
 		return -EINVAL;
 	}
 	ret = split_paths(p, &a->paths, &a->npaths);
 	if (ret || !a->npaths) {
-		snprintf(err, errlen, "--trace '%s': %s", s, ret ? "out of memory" : "no trace file");
+		snprintf(err, errlen, "--trace '%s': %s", s,
+			 ret ? "out of memory" : "no trace file");
 		nv_trace_arg_free(a);
 		return -EINVAL;
 	}
@@ -177,7 +182,8 @@ int nv_trace_arg_job(const struct nv_run *run, const struct nv_trace_arg *a, siz
 		name = nvt_reader_get(r, "job.name");
 	}
 	for (size_t j = 0; name && j < run->njobs; j++)
-		if (!strcmp(run->jobs[j].key, name) || (!a->job && !strcmp(run->jobs[j].name, name))) {
+		if (!strcmp(run->jobs[j].key, name) ||
+		    (!a->job && !strcmp(run->jobs[j].name, name))) {
 			if (found >= 0 && !a->job) {
 				found = -2;
 				break;
@@ -232,7 +238,8 @@ static int list_traces(const char *dir, const char *name, struct found **out, si
 		size_t len = strlen(f), nd;
 		struct found *nf;
 
-		if (len <= plen + slen || strncmp(f, slash + 1, plen) || strcmp(f + len - slen, star + 1))
+		if (len <= plen + slen || strncmp(f, slash + 1, plen) ||
+		    strcmp(f + len - slen, star + 1))
 			continue;
 		nd = len - plen - slen;
 		if (strspn(digits, "0123456789") != nd || nd > 9)
@@ -324,7 +331,8 @@ static int list_traces_near(const char *json, const char *trace_dir, const char 
 	return 0;
 }
 
-static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
+static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne,
+			  struct nv_traceset *ts)
 {
 	const struct nv_job *j = &run->jobs[idx[0]];
 	const char *json = nv_job_file(run, j);
@@ -338,16 +346,18 @@ static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne
 		ret = list_traces_near(json, j->trace_dir, j->name, &f, &nf, moved, sizeof(moved));
 		if (!ret && nf)
 			nv_note_add(&ts->infos, &ts->ninfos,
-				    "%s: job '%s' traced to nv_trace=%s, not here: using the traces in %s "
-				    "next to the JSON file", json, j->key, j->trace_dir, moved);
+				    "%s: job '%s' traced to nv_trace=%s, not here: using the "
+				    "traces in %s next to the JSON file",
+				    json, j->key, j->trace_dir, moved);
 	}
 	if (ret)
 		return ret;
 	nv_trace_pattern(pat, sizeof(pat), j->trace_dir, j->name, 0);
 	if (!nf) {
-		ts_note(ts, "%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: using fio's "
-			"binned percentiles (give the traces with --trace)", json, j->key,
-			j->trace_dir, pat);
+		ts_note(ts,
+			"%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: using fio's "
+			"binned percentiles (give the traces with --trace)",
+			json, j->key, j->trace_dir, pat);
 	} else if (ne == 1) {
 		for (size_t i = 0; i < nf && !ret; i++)
 			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1, false);
@@ -355,8 +365,9 @@ static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne
 		for (size_t i = 0; i < nf && !ret; i++)
 			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1, false);
 	} else {
-		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using fio's "
-			"values (give them with --trace)", json, ne, j->name, nf, pat);
+		ts_note(ts,
+			"%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using "
+			"fio's values (give them with --trace)", json, ne, j->name, nf, pat);
 	}
 	for (size_t i = 0; i < nf; i++)
 		free(f[i].path);
@@ -382,15 +393,17 @@ int nv_traces_discover(const struct nv_run *run, struct nv_traceset *ts)
 		if (done[i] || !j->trace_dir)
 			continue;
 		if (j->host) {
-			ts_note(ts, "%s: job '%s' traced to %s on host %s: copy the traces here and give "
-				"them with --trace", nv_job_file(run, j), j->key, j->trace_dir, j->host);
+			ts_note(ts,
+				"%s: job '%s' traced to %s on host %s: copy the traces here and "
+				"give them with --trace",
+				nv_job_file(run, j), j->key, j->trace_dir, j->host);
 			continue;
 		}
 		for (size_t k = i; k < run->njobs; k++) {
 			const struct nv_job *o = &run->jobs[k];
 
-			if (!done[k] && o->trace_dir && o->part == j->part && !strcmp(o->name, j->name) &&
-			    !strcmp(o->trace_dir, j->trace_dir)) {
+			if (!done[k] && o->trace_dir && o->part == j->part &&
+			    !strcmp(o->name, j->name) && !strcmp(o->trace_dir, j->trace_dir)) {
 				done[k] = true;
 				if (!find_entry(ts, run, k))
 					idx[ne++] = k;

@@ -310,7 +310,8 @@ static void common_dir(char *buf, size_t n, const struct nv_run *parts, size_t n
 	for (size_t p = 1; p < np; p++) {
 		const char *s = strrchr(parts[p].path, '/');
 
-		if (!s || s - parts[p].path != s0 - p0 || strncmp(p0, parts[p].path, (size_t)(s0 - p0)))
+		if (!s || s - parts[p].path != s0 - p0 ||
+		    strncmp(p0, parts[p].path, (size_t)(s0 - p0)))
 			return;
 	}
 	snprintf(buf, n, "%.*s", (int)(s0 - p0), p0);
@@ -416,10 +417,11 @@ static int check_repeats(const char *arg, const struct nv_runset *rs, char *err,
 			continue;
 		list_keys(ka, sizeof(ka), a);
 		list_keys(kb, sizeof(kb), b);
-		snprintf(err, errlen, "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
-			 "they are not repeats of one configuration; if they are parts of one run of "
-			 "a suite, join them with '+' (%s+%s) or give the directory that holds them",
-			 arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
+		snprintf(err, errlen,
+			 "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
+			 "they are not repeats of one configuration; if they are parts of one run "
+			 "of a suite, join them with '+' (%s+%s) or give the directory that holds "
+			 "them", arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
 		return -EINVAL;
 	}
 	return 0;
@@ -435,8 +437,9 @@ static void add_repeat(struct nv_runset *rs)
 	for (size_t k = 0; k < rs->nruns; k++) {
 		if (rs->runs[k].digest != run->digest)
 			continue;
-		nv_note_add(&rs->notes, &rs->nnotes, "%s is the same fio output as %s; counted once",
-			    run->path, rs->runs[k].path);
+		nv_note_add(&rs->notes, &rs->nnotes,
+			    "%s is the same fio output as %s; counted once", run->path,
+			    rs->runs[k].path);
 		nv_run_free(run);
 		free(rs->labels[rs->nruns]);
 		rs->labels[rs->nruns] = NULL;

@@ -66,7 +66,8 @@ static int copy_style(const struct nv_figset *o)
 static int write_tables(const struct nv_figset *o)
 {
 	static const struct { const char *name; enum nv_format f; } t[] = {
-		{ "tables.md", NV_FMT_MD }, { "tables.csv", NV_FMT_CSV }, { "tables.json", NV_FMT_JSON },
+		{ "tables.md", NV_FMT_MD }, { "tables.csv", NV_FMT_CSV },
+		{ "tables.json", NV_FMT_JSON },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -75,9 +76,10 @@ static int write_tables(const struct nv_figset *o)
 
 		if (ret)
 			return ret;
-		bad = t[i].f == NV_FMT_JSON ? nv_trace_json_print(f, o->r, o->tj, nv_report_run_label,
-							       (void *)o->r) :
-		      nv_report_print(f, o->r, t[i].f);
+		bad = t[i].f == NV_FMT_JSON
+			      ? nv_trace_json_print(f, o->r, o->tj, nv_report_run_label,
+						    (void *)o->r)
+			      : nv_report_print(f, o->r, t[i].f);
 		if (t[i].f == NV_FMT_MD && !bad)
 			bad = nv_trace_sections_print(f, o->tj, nv_report_run_label, (void *)o->r,
 						      NV_FMT_MD);
@@ -109,18 +111,21 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
 		*p = 0;
 		if (mkdir(sub, 0755) && errno != EEXIST) {
 			ret = -errno;
-			snprintf(err, errlen, "-o %s: cannot create %s: %s", dir, sub, strerror(-ret));
+			snprintf(err, errlen, "-o %s: cannot create %s: %s", dir, sub,
+				 strerror(-ret));
 			return ret;
 		}
 		*p = '/';
 	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		ret = -errno;
-		snprintf(err, errlen, "-o %s: cannot create the directory: %s", dir, strerror(-ret));
+		snprintf(err, errlen, "-o %s: cannot create the directory: %s", dir,
+			 strerror(-ret));
 		return ret;
 	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "-o %s: exists and is not a directory; give a directory", dir);
+		snprintf(err, errlen, "-o %s: exists and is not a directory; give a directory",
+			 dir);
 		return -ENOTDIR;
 	}
 	snprintf(sub, sizeof(sub), "%s/data", dir);
@@ -216,7 +221,8 @@ int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_
 	if (!ret)	/* report.md as one self-contained page */
 		ret = write_html(&o, &res->html_figs);
 	/* the earlier report's files that were not written again go (on success) */
-	mret = nv_manifest_commit(dir, &files, !ret, ret ? scratch : err, ret ? sizeof(scratch) : errlen);
+	mret = nv_manifest_commit(dir, &files, !ret, ret ? scratch : err,
+				  ret ? sizeof(scratch) : errlen);
 	if (!ret)
 		ret = mret;
 out:

@@ -27,8 +27,8 @@ static const char html_style[] =
 	"td.r,th.r{text-align:right}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
 	"font-size:90%;background:#f0f3f6;border-radius:4px}code{padding:.1em .3em}"
 	"pre{padding:.6em;overflow:auto}"
-	"figure{margin:1em 0;padding:.5em;background:#ffffff;color:#000000;border:1px solid #d0d7de;"
-	"border-radius:6px}figure svg{display:block;width:100%;height:auto}"
+	"figure{margin:1em 0;padding:.5em;background:#ffffff;color:#000000;border:1px solid "
+	"#d0d7de;border-radius:6px}figure svg{display:block;width:100%;height:auto}"
 	"figcaption{font-size:90%;color:#333333;margin-top:.3em}"
 	"@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}"
 	"th{background:#161b22}th,td,h2{border-color:#30363d}code,pre{background:#161b22}}";
@@ -71,12 +71,14 @@ static void put_inline(FILE *f, const char *s, size_t n)
 						    memchr(s + i + 1, '*', n - i - 1)))) {
 			fputs(em ? "</em>" : "<em>", f);
 			em = !em;
-		} else if (s[i] == '[' && (e = memchr(s + i, ']', n - i)) && (size_t)(e - s) + 1 < n &&
-			   e[1] == '(' && memchr(e, ')', n - (size_t)(e - s))) {
+		} else if (s[i] == '[' && (e = memchr(s + i, ']', n - i)) &&
+			   (size_t)(e - s) + 1 < n && e[1] == '(' &&
+			   memchr(e, ')', n - (size_t)(e - s))) {
 			const char *t = e + 2, *te = memchr(e, ')', n - (size_t)(e - s));
 
 			put_inline(f, s + i + 1, (size_t)(e - s - i - 1));
-			if ((size_t)(te - t) != (size_t)(e - s - i - 1) || memcmp(t, s + i + 1, (size_t)(te - t))) {
+			if ((size_t)(te - t) != (size_t)(e - s - i - 1) ||
+			    memcmp(t, s + i + 1, (size_t)(te - t))) {
 				fputs(" (<code>", f);
 				put_escaped(f, t, (size_t)(te - t));
 				fputs("</code>)", f);
@@ -226,7 +228,9 @@ static int put_figure(FILE *f, const struct nv_figset *o, const char *line, unsi
 	if (svg && strstr(svg, "<svg") && !strstr(svg, "<script"))
 		put_svg(f, svg, fig);
 	else
-		fprintf(f, "<p>(not rendered: run <code>gnuplot -e \"fmt='svg'\" %.*s.gp</code>)</p>\n",
+		fprintf(f,
+			"<p>(not rendered: run <code>gnuplot -e \"fmt='svg'\" "
+			"%.*s.gp</code>)</p>\n",
 			(int)(ne - name), name);
 	fputs("<figcaption>", f);
 	put_inline(f, cap, (size_t)(ce - cap));

@@ -30,17 +30,18 @@ static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const stru
 static void md_head(FILE *f, const struct nv_figset *o, bool rendered)
 {
 	fprintf(f, "# Storage benchmark report\n\nWritten by `nvanalyze -o`; the same as one "
-		"self-contained page: [report.html](report.html).  Comparison tables: "
-		"[tables.md](tables.md), [tables.csv](tables.csv), [tables.json](tables.json); "
-		"plotted numbers in `data/`; each figure has its gnuplot script (`NAME.gp`, rerun with "
-		"`gnuplot NAME.gp` in this directory; `style.gp` holds the common style).\n\n");
+		   "self-contained page: [report.html](report.html).  Comparison tables: "
+		   "[tables.md](tables.md), [tables.csv](tables.csv), [tables.json](tables.json); "
+		   "plotted numbers in `data/`; each figure has its gnuplot script (`NAME.gp`, "
+		   "rerun with "
+		   "`gnuplot NAME.gp` in this directory; `style.gp` holds the common style).\n\n");
 	if (!rendered)
 		fprintf(f, "**The figures are not rendered** (gnuplot was not found): run "
 			"`for f in *.gp; do gnuplot \"$f\"; done` in this directory.\n\n");
 	if (o->approx_cdf)
 		fprintf(f, "CDFs marked *approx.* come from fio's latency bins (json+: each bin's "
-			"value is up to 0.78%% off) or from fio's percentile list (a few points); the "
-			"others from the traces (every IO, in bins of 0.4%%).\n\n");
+			   "value is up to 0.78%% off) or from fio's percentile list (a few "
+			   "points); the others from the traces (every IO, in bins of 0.4%%).\n\n");
 }
 
 /*

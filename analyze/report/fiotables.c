@@ -34,7 +34,8 @@ int nv_side_buckets(const struct nv_block *b, size_t s, struct nv_side_bucket **
 			const struct nv_jobextra *x = &b->src[s][k].job->x;
 
 			for (size_t q = 0; q < x->nbuckets; q++) {
-				if (x->buckets[q].hi_ns == bk->hi_ns && x->buckets[q].lo_ns == bk->lo_ns) {
+				if (x->buckets[q].hi_ns == bk->hi_ns &&
+				    x->buckets[q].lo_ns == bk->lo_ns) {
 					sum += x->buckets[q].pct;
 					bk->n++;
 					break;

@@ -23,18 +23,19 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_BW]    = { "bw",     "bandwidth", NV_U_MBPS,      true,  false },
 	[NV_M_MIN]   = { "min",    "min",       NV_U_NS,        false, true },
 	[NV_M_MEAN]  = { "mean",   "mean",      NV_U_NS,        false, true },
-	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P50] },
-	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P95] },
-	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P99] },
-	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS,        false, true, .pct = &nv_pcts[NV_P999] },
-	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true, .pct = &nv_pcts[NV_P9999] },
+	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P50] },
+	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P95] },
+	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P99] },
+	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS, false, true, .pct = &nv_pcts[NV_P999] },
+	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS, false, true, .pct = &nv_pcts[NV_P9999] },
 	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
 	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
 	[NV_M_IO_BYTES] = { "io_bytes", "IO total", NV_U_BYTES, true, false, false, "io_bytes" },
 	[NV_M_RUNTIME] = { "runtime", "runtime", NV_U_NS, false, false, true, "runtime_ns" },
 	[NV_M_USR_CPU] = { "usr_cpu", "CPU user", NV_U_PCT, false, false },
 	[NV_M_SYS_CPU] = { "sys_cpu", "CPU system", NV_U_PCT, false, false },
-	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false, "ctx_switches" },
+	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false,
+			 "ctx_switches" },
 	[NV_M_MAJF]  = { "majf", "major faults", NV_U_COUNT, false, false, false, "major_faults" },
 	[NV_M_MINF]  = { "minf", "minor faults", NV_U_COUNT, false, false, false, "minor_faults" },
 	[NV_M_BW_SMIN]  = { "bw_min",  "bw samples min",   NV_U_MBPS, true, false },
@@ -45,7 +46,8 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_IOPS_SMAX]  = { "iops_max",  "IOPS samples max",   NV_U_IOPS, true, false },
 	[NV_M_IOPS_SMEAN] = { "iops_mean", "IOPS samples mean",  NV_U_IOPS, true, false },
 	[NV_M_IOPS_SDEV]  = { "iops_stdev", "IOPS samples stdev", NV_U_IOPS, false, false },
-	[NV_M_ERROR] = { "error", "fio error (errno)", NV_U_COUNT, false, false, true, "fio_error" },
+	[NV_M_ERROR] = { "error", "fio error (errno)", NV_U_COUNT, false, false, true,
+			 "fio_error" },
 	[NV_M_PRICE] = { "price",  "price",     NV_U_USD_H,     false, false },
 	[NV_M_COST]  = { "cost",   "cost per 1k IOPS", NV_U_USD_KIOPS, false, false },
 };
@@ -160,7 +162,8 @@ int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
 	return metric_value(ds, exact, m, lat, v);
 }
 
-int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			double *v)
 {
 	return metric_value(ds, NULL, m, lat, v);
 }
@@ -229,8 +232,11 @@ static int add_source(struct nv_report *r, struct nv_block *b, size_t s, size_t 
 	if (!n)
 		return -ENOMEM;
 	b->src[s] = n;
-	n[b->nsrc[s]++] = (struct nv_source){ .run = k, .rp = run, .job = &run->jobs[j],
-					      .traces = nv_trace_join_find(r->sides[s].traces, run, j) };
+	n[b->nsrc[s]++] =
+		(struct nv_source){ .run = k,
+				    .rp = run,
+				    .job = &run->jobs[j],
+				    .traces = nv_trace_join_find(r->sides[s].traces, run, j) };
 	return 0;
 }
 
@@ -247,7 +253,8 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 				for (unsigned d = 0; d < NV_DIR_NR; d++) {
 					struct nv_block *b;
 
-					if (!job->dir[d].present || !nv_select_match(sel, job, (enum nv_dir)d))
+					if (!job->dir[d].present ||
+					    !nv_select_match(sel, job, (enum nv_dir)d))
 						continue;
 					b = find_block(r, job->key, (enum nv_dir)d);
 					if (!b && !(b = new_block(r, job, (enum nv_dir)d)))
@@ -286,8 +293,8 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
 		} else if (m == NV_M_COST) {
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, NV_M_IOPS, b->lat,
-								 &iops)
+			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, NV_M_IOPS,
+								 b->lat, &iops)
 					       : NV_SRC_NONE;
 			v = got ? nv_cost_per_kiops(side->price, iops) : 0;
 			if (!isfinite(v))

@@ -55,7 +55,8 @@ int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "lat_mean", "band
 int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact, enum nv_metric m,
 		    enum nv_latkind lat, double *v);
 /* The same, but always fio's own value.  Return: its source. */
-int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			double *v);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 
@@ -88,7 +89,7 @@ struct nv_runinfo {
 struct nv_row {
 	enum nv_metric metric;
 	struct nv_cell *cells;		/* [nsides] */
-	struct nv_cell *fio;		/* [nsides] fio's own values where cells are exact, else NULL */
+	struct nv_cell *fio; /* [nsides] fio's own values where cells are exact, else NULL */
 	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
 	struct nv_change *pchg;		/* [npairs]: the change columns (report/pairs.h) */
 };

@@ -14,7 +14,7 @@
 
 /* The rules applied to one job's series (MB/s of all operations). */
 struct nv_tan_find {
-	size_t nfull;		/* full intervals the rules used (the last, partial one is left out) */
+	size_t nfull; /* full intervals the rules used (the last, partial one is left out) */
 	double median_mbps;
 	struct nv_step step;
 	struct nv_warmup warm;	/* over the intervals before the step, if any */

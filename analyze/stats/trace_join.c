@@ -50,13 +50,15 @@ static bool counts_agree(struct nv_tracejoin *tj, const struct nv_jobjoin *jj)
 		ds = &j->dir[d];
 		if (!ds->have_ios || ds->ios == jj->tan.op[op].records)
 			continue;
-		tj_note(tj, "%s: job '%s' %s: the traces (%s%s) have %" PRIu64 " IOs, fio counted %"
-			PRIu64 "%s", nv_job_file(e->run, j), j->key, nv_dir_name((enum nv_dir)d),
-			e->paths[0], e->npaths > 1 ? " ..." : "", jj->tan.op[op].records, ds->ios,
-			e->explicit_ ? "; using the traces as given" :
-			jj->tan.ab_window ? ": they were made with nv_trace_ab, which records every "
-			"other window of IOs; using fio's values" :
-			": traces of another run? using fio's values");
+		tj_note(tj,
+			"%s: job '%s' %s: the traces (%s%s) have %" PRIu64 " IOs, fio counted "
+									   "%" PRIu64 "%s",
+			nv_job_file(e->run, j), j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
+			e->npaths > 1 ? " ..." : "", jj->tan.op[op].records, ds->ios,
+			e->explicit_	    ? "; using the traces as given"
+			: jj->tan.ab_window ? ": they were made with nv_trace_ab, which records "
+					      "every other window of IOs; using fio's values"
+					    : ": traces of another run? using fio's values");
 		ok = false;
 	}
 	return ok;

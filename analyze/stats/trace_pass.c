@@ -91,7 +91,8 @@ static void count_block(struct nv_trace_stat *s, const struct nvt_cols *c)
 int nv_trace_stat_read(struct nvt_reader *r, struct nv_trace_stat *s, bool first, char *err,
 		       size_t errlen)
 {
-	unsigned want = NVT_COL_LATENCY | NVT_COL_OP | (first ? NVT_COL_LENGTH | NVT_COL_STATUS : 0);
+	unsigned want =
+		NVT_COL_LATENCY | NVT_COL_OP | (first ? NVT_COL_LENGTH | NVT_COL_STATUS : 0);
 	const char *path = nvt_reader_path(r);
 	const struct nvt_cols *c;
 	uint64_t seen = 0;

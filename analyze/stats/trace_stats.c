@@ -158,7 +158,8 @@ static int ramp_of(struct state *st, struct src *s)
 		return err;
 	if (err) {
 		if (st->pass == 0)
-			add_note(st->t, "trace %s: no footer, so where fio's ramp_time ended is not "
+			add_note(st->t,
+				 "trace %s: no footer, so where fio's ramp_time ended is not "
 				 "recorded: the ramp's IOs are counted too (fio left them out)",
 				 nvt_reader_path(s->r));
 		return 0;
@@ -369,7 +370,7 @@ static int keep_candidates(struct state *st, unsigned k, uint64_t p999)
 			struct slow *n;
 
 			if (nc > MAX_CANDIDATES) {
-				st->cand_overflow = true;	/* the slow IOs will be read again */
+				st->cand_overflow = true; /* the slow IOs will be read again */
 				break;
 			}
 			n = realloc(st->cand, nc * sizeof(*n));
@@ -645,7 +646,8 @@ static int add_slow(struct state *st, const struct nvt_record *x)
 static int plan_spikes(struct state *st)
 {
 	struct nv_tan *t = st->t;
-	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)), *ios = calloc(t->nint + 1, sizeof(*ios));
+	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)),
+		 *ios = calloc(t->nint + 1, sizeof(*ios));
 	double f = st->o->spike_factor > 0 ? st->o->spike_factor : 10;
 
 	t->spike_factor = f;
@@ -676,8 +678,10 @@ static int plan_spikes(struct state *st)
 		size_t iv = (size_t)((c->complete - t->t0) / t->interval_ns);
 
 		if (st->spiky[c->op] && c->complete - c->submit >= t->spike_threshold_ns[c->op] &&
-		    !needs_reread(st, c->op, iv) && add_slow(st, &(struct nvt_record){
-				.submit_ns = c->submit, .complete_ns = c->complete, .op = (uint8_t)c->op }))
+		    !needs_reread(st, c->op, iv) &&
+		    add_slow(st, &(struct nvt_record){ .submit_ns = c->submit,
+						       .complete_ns = c->complete,
+						       .op = (uint8_t)c->op }))
 			return -ENOMEM;
 	}
 	free(st->cand);
@@ -689,7 +693,8 @@ static int plan_spikes(struct state *st)
 /* A slow IO (pass 2): collect it for the episodes. */
 static int spike_record(struct state *st, const struct nvt_record *x, uint64_t lat)
 {
-	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op] || x->complete_ns < st->t->t0 ||
+	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op] ||
+	    x->complete_ns < st->t->t0 ||
 	    !needs_reread(st, x->op, (size_t)((x->complete_ns - st->t->t0) / st->t->interval_ns)))
 		return 0;
 	if (add_slow(st, x)) {
@@ -763,7 +768,7 @@ static int spike_pass(struct state *st)
 			lo = t->t0 + a * t->interval_ns;
 			hi = t->t0 + b * t->interval_ns;
 			if (nvt_reader_seek_time(s.r, lo)) {
-				whole = true;	/* no index: from the start, which is where we are */
+				whole = true; /* no index: from the start, which is where we are */
 				lo = 0;
 				hi = UINT64_MAX;
 			}
@@ -772,9 +777,11 @@ static int spike_pass(struct state *st)
 				size_t i = 0;
 
 				for (; i < s.n && s.recs[i].complete_ns < hi; i++)
-					if (s.recs[i].complete_ns >= lo && !in_ramp(&s, &s.recs[i]) &&
+					if (s.recs[i].complete_ns >= lo &&
+					    !in_ramp(&s, &s.recs[i]) &&
 					    (err = spike_record(st, &s.recs[i],
-								s.recs[i].complete_ns - s.recs[i].submit_ns)))
+								s.recs[i].complete_ns -
+									s.recs[i].submit_ns)))
 						break;
 				if (i < s.n)
 					break;
@@ -862,7 +869,9 @@ static uint64_t file_size(const char *path)
 int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, struct nv_tan *t,
 	       char *err, size_t errlen)
 {
-	struct state st = { .t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen };
+	struct state st = {
+		.t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen
+	};
 	struct src *s = calloc(n ? n : 1, sizeof(*s));
 	bool spikes;
 	int ret, more;
