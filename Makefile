@@ -187,10 +187,17 @@ $(ANALYZER): $(O)/analyze/cli/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 	$(call say,LD,$@)
 	$(Q)$(CC) -pthread $(LDFLAGS) -o $@ $^ $(ANALYZE_LIBS)
 
+# test_oom_*: the library's allocations go through tests/unit/failalloc.h,
+# which fails the one a test names.
+FAILALLOC_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup \
+		     -Wl,--wrap=free
+$(O)/tests/unit/test_oom_%: UNIT_LDFLAGS = $(FAILALLOC_LDFLAGS)
+
 $(O)/tests/unit/%: tests/unit/%.c $(O)/libnvanalyze.a $(O)/libnvcore.a tests/unit/check.h
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) \
+		$(LDFLAGS) $(UNIT_LDFLAGS)
 
 # A fuzz target with tests/fuzz/driver.c as main is the unit test test_fuzz_*.
 $(O)/tests/unit/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c tests/fuzz/util.c tests/fuzz/fuzz.h \

@@ -6,6 +6,8 @@
  * "-h"/"--help" prints the usage to stdout (exit 0), "--version" the version
  * (tools/version.sh, as the Debian package's) and the trace format versions
  * it reads; no arguments at all is a usage error (usage on stderr, exit 2).
+ * One exit-status rule for all: a subcommand's 0, 1 or 2 is the status;
+ * anything else (a -errno that slipped through) is a failure, 2, never success.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,12 @@ static int print_version(void)
 	return 0;
 }
 
+/* The process exit status of a subcommand's result.  Return: 0, 1 or 2. */
+static int exit_status(int ret)
+{
+	return ret >= 0 && ret <= 2 ? ret : 2;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -38,10 +46,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version"))
 		return print_version();
 	if (!strcmp(argv[1], "dump"))
-		return cmd_dump(argc - 1, argv + 1);
+		return exit_status(cmd_dump(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "stat"))
-		return cmd_stat(argc - 1, argv + 1);
+		return exit_status(cmd_stat(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "compare"))
-		return cmd_compare(argc - 1, argv + 1);
-	return cmd_compare(argc, argv);
+		return exit_status(cmd_compare(argc - 1, argv + 1));
+	return exit_status(cmd_compare(argc, argv));
 }

@@ -311,7 +311,8 @@ static void common_dir(char *buf, size_t n, const struct nv_run *parts, size_t n
 	for (size_t p = 1; p < np; p++) {
 		const char *s = strrchr(parts[p].path, '/');
 
-		if (!s || s - parts[p].path != s0 - p0 || strncmp(p0, parts[p].path, (size_t)(s0 - p0)))
+		if (!s || s - parts[p].path != s0 - p0 ||
+		    strncmp(p0, parts[p].path, (size_t)(s0 - p0)))
 			return;
 	}
 	snprintf(buf, n, "%.*s", (int)(s0 - p0), p0);
@@ -417,10 +418,11 @@ static int check_repeats(const char *arg, const struct nv_runset *rs, char *err,
 			continue;
 		list_keys(ka, sizeof(ka), a);
 		list_keys(kb, sizeof(kb), b);
-		snprintf(err, errlen, "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
-			 "they are not repeats of one configuration; if they are parts of one run of "
-			 "a suite, join them with '+' (%s+%s) or give the directory that holds them",
-			 arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
+		snprintf(err, errlen,
+			 "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
+			 "they are not repeats of one configuration; if they are parts of one run "
+			 "of a suite, join them with '+' (%s+%s) or give the directory that holds "
+			 "them", arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
 		return -EINVAL;
 	}
 	return 0;
@@ -458,8 +460,9 @@ static void add_repeat(struct nv_runset *rs)
 	for (size_t k = 0; k < rs->nruns; k++) {
 		if (rs->runs[k].digest != run->digest)
 			continue;
-		nv_note_add(&rs->notes, &rs->nnotes, "%s is the same fio output as %s; counted once",
-			    run->path, rs->runs[k].path);
+		nv_note_add(&rs->notes, &rs->nnotes,
+			    "%s is the same fio output as %s; counted once", run->path,
+			    rs->runs[k].path);
 		nv_run_free(run);
 		free(rs->labels[rs->nruns]);
 		rs->labels[rs->nruns] = NULL;
@@ -617,4 +620,26 @@ char *nv_runset_label(const struct nv_runset *rs)
 		len = strlen(first);
 	s = strndup(first, len);
 	return s;
+}
+
+int nv_runset_find(const char *const *labels, size_t n, const char *s, size_t len, size_t *out)
+{
+	char pos[32];
+	unsigned long idx;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(labels[i]) == len && !strncmp(labels[i], s, len)) {
+			*out = i;
+			return 0;
+		}
+	}
+	if (len >= sizeof(pos))
+		return -ENOENT;
+	memcpy(pos, s, len);
+	pos[len] = 0;
+	if (!nv_parse_index(pos, &idx) && idx <= n) {
+		*out = idx - 1;
+		return 0;
+	}
+	return -ENOENT;
 }

@@ -73,4 +73,11 @@ int nv_run_join(struct nv_run *parts, size_t n, const char *path, struct nv_run 
  */
 char *nv_runset_label(const struct nv_runset *rs);
 
+/*
+ * The run a RUN argument names (--baseline, --pair, --price, --trace):
+ * the len bytes at s as one of labels[0..n), else as a 1-based position.
+ * Return: 0 with *out its index, or -ENOENT.
+ */
+int nv_runset_find(const char *const *labels, size_t n, const char *s, size_t len, size_t *out);
+
 #endif

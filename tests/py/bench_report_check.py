@@ -25,7 +25,8 @@ for r in rows:
         bad.append("bad goal row: " + r)
 # smoke runs every host section: those goals must be measured
 for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "analyzer, decode",
-          "analyzer peak memory", "engine RSS", "CPU time, job thread, per IO (nv_nop, on/off windows",
+          "analyzer peak memory", "engine RSS",
+          "CPU time, job thread, per IO (nv_nop, on/off windows",
           "the same, whole jobs (nv_nop pairs", "CPU time, trace writer thread",
           "many hosts: nvanalyze peak memory"):
     if not any(g in r and "| not run |" not in r for r in rows):
@@ -33,8 +34,8 @@ for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "ana
 for word in ("None", "nan", "Traceback"):
     if re.search(r"\b%s\b" % word, md):
         bad.append("report contains " + word)
-for t in ("### iodepth 1", "### iodepth 32", "nv_trace level 1", "encode, one thread", "peak resident memory",
-          "RSS at end"):
+for t in ("### iodepth 1", "### iodepth 32", "nv_trace level 1", "encode, one thread",
+          "peak resident memory", "RSS at end"):
     if t not in md:
         bad.append("no table with " + t)
 print("; ".join(bad) if bad else "ok")
