@@ -17,9 +17,9 @@ import os
 import subprocess
 import sys
 
-import fiojson
-import nvtrace_reader
-import tracecsv
+from lib import fiojson
+from lib import nvtrace_reader
+from lib import tracecsv
 
 PCTS = {"p50": 50, "p95": 95, "p99": 99, "p99.9": 99.9, "p99.99": 99.99}
 
