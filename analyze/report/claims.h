@@ -14,7 +14,7 @@
  *
  * JOB is an fnmatch glob on the job key or name (default: every job).
  * METRIC is a row's key ("iops", "bw", "mean") or a percentile of any level
- * "pX" ("p99.5", "p25": report/pctrows.h; the caller adds its row, see
+ * "pX" ("p99.5", "p25": stats/pctlevels.h; the caller adds its row, see
  * nv_claims_levels).
  * Verdicts: met, not met, or cannot tell (no data; or, with repeats, the
  * 95% interval lies on both sides of the claimed bound).

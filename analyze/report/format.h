@@ -57,7 +57,7 @@ struct nv_display {
 	enum nv_chgfmt change;
 	double same_pct;
 	bool verbose;		/* -v: the lists and notes quiet output leaves out */
-	int headline;		/* enum nv_headline (report/summary.h): the summary's rows */
+	int headline;		/* enum nv_headline (report/model.h): the summary's rows */
 };
 
 extern struct nv_display nv_display;

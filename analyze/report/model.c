@@ -16,9 +16,7 @@
 #include <string.h>
 
 #include "analyze/report/model.h"
-#include "analyze/report/pairs.h"
-#include "analyze/report/pctrows.h"
-#include "analyze/report/summary.h"
+#include "analyze/stats/pctlevels.h"
 #include "analyze/common.h"
 
 static const struct nv_metric_info metrics[NV_M_NR] = {
@@ -26,19 +24,20 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_BW]    = { "bw",     "bandwidth", NV_U_MBPS,      true,  false },
 	[NV_M_MIN]   = { "min",    "min",       NV_U_NS,        false, true },
 	[NV_M_MEAN]  = { "mean",   "mean",      NV_U_NS,        false, true },
-	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P50] },
-	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P95] },
-	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P99] },
-	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS,        false, true, .pct = &nv_pcts[NV_P999] },
-	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true, .pct = &nv_pcts[NV_P9999] },
-	[NV_M_PCTL]  = { "pct",    "percentile", NV_U_NS,       false, true },
+	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P50] },
+	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P95] },
+	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P99] },
+	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS, false, true, .pct = &nv_pcts[NV_P999] },
+	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS, false, true, .pct = &nv_pcts[NV_P9999] },
+	[NV_M_PCTL]  = { "pct",    "percentile", NV_U_NS, false, true },
 	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
 	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
 	[NV_M_IO_BYTES] = { "io_bytes", "IO total", NV_U_BYTES, true, false, false, "io_bytes" },
 	[NV_M_RUNTIME] = { "runtime", "runtime", NV_U_NS, false, false, true, "runtime_ns" },
 	[NV_M_USR_CPU] = { "usr_cpu", "CPU user", NV_U_PCT, false, false },
 	[NV_M_SYS_CPU] = { "sys_cpu", "CPU system", NV_U_PCT, false, false },
-	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false, "ctx_switches" },
+	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false,
+			 "ctx_switches" },
 	[NV_M_MAJF]  = { "majf", "major faults", NV_U_COUNT, false, false, false, "major_faults" },
 	[NV_M_MINF]  = { "minf", "minor faults", NV_U_COUNT, false, false, false, "minor_faults" },
 	[NV_M_BW_SMIN]  = { "bw_min",  "bw samples min",   NV_U_MBPS, true, false },
@@ -49,7 +48,8 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_IOPS_SMAX]  = { "iops_max",  "IOPS samples max",   NV_U_IOPS, true, false },
 	[NV_M_IOPS_SMEAN] = { "iops_mean", "IOPS samples mean",  NV_U_IOPS, true, false },
 	[NV_M_IOPS_SDEV]  = { "iops_stdev", "IOPS samples stdev", NV_U_IOPS, false, false },
-	[NV_M_ERROR] = { "error", "fio error (errno)", NV_U_COUNT, false, false, true, "fio_error" },
+	[NV_M_ERROR] = { "error", "fio error (errno)", NV_U_COUNT, false, false, true,
+			 "fio_error" },
 	[NV_M_PRICE] = { "price",  "price",     NV_U_USD_H,     false, false },
 	[NV_M_COST]  = { "cost",   "cost per 1k IOPS", NV_U_USD_KIOPS, false, false },
 	[NV_M_COST_BW] = { "cost_bw", "cost per GB/s", NV_U_USD_GBPS, false, false },
@@ -87,14 +87,14 @@ int nv_metric_parse(const char *s, enum nv_metric *m)
 	return -EINVAL;
 }
 
-static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
-			bool fio, double *v)
+static int metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
+			enum nv_metric m, enum nv_latkind lat, double *v)
 {
 	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
 	const struct nv_val *val;
 
-	if (!fio && ds->exact && ls == &ds->lat[NV_LAT_CLAT])
-		ls = &ds->exact_clat;	/* the traces' values, where there are */
+	if (exact && ls == &ds->lat[NV_LAT_CLAT])
+		ls = exact;	/* the traces' values, where there are */
 	if (!ds->present)
 		return NV_SRC_NONE;
 	switch (m) {
@@ -159,14 +159,16 @@ static int job_metric_value(const struct nv_job *j, enum nv_metric m, double *v)
 	return val->src;
 }
 
-int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact, enum nv_metric m,
+		    enum nv_latkind lat, double *v)
 {
-	return metric_value(ds, m, lat, false, v);
+	return metric_value(ds, exact, m, lat, v);
 }
 
-int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			double *v)
 {
-	return metric_value(ds, m, lat, true, v);
+	return metric_value(ds, NULL, m, lat, v);
 }
 
 double nv_cost_per_kiops(double usd_per_hour, double iops)
@@ -177,6 +179,35 @@ double nv_cost_per_kiops(double usd_per_hour, double iops)
 double nv_cost_per_gbps(double usd_per_hour, double mbps)
 {
 	return nv_cost_per_kiops(usd_per_hour, mbps);	/* the same: per 1000 of the rate */
+}
+
+enum nv_metric nv_level_metric(double p)
+{
+	for (unsigned m = NV_M_P50; m <= NV_M_P9999; m++)
+		if (nv_pctl_same(nv_metric((enum nv_metric)m)->pct->value, p))
+			return (enum nv_metric)m;
+	return NV_M_PCTL;
+}
+
+/* Whether fio's value v of direction d of job j lies above its max (fio's bins). */
+static bool above_max(const struct nv_job *j, enum nv_dir d, enum nv_latkind lat, double v)
+{
+	const struct nv_val *max = &j->dir[d].lat[lat].max;
+
+	return max->src == NV_SRC_FIO && v > max->v;
+}
+
+int nv_level_value(const struct nv_source *src, enum nv_dir d, enum nv_latkind lat, double p,
+		   bool fio, double *v)
+{
+	const struct nv_dirstat *ds = &src->job->dir[d];
+	int got;
+
+	if (!ds->present || (unsigned)lat >= NV_LAT_NR)
+		return NV_SRC_NONE;
+	if (!fio && lat == NV_LAT_CLAT && (got = nv_jobjoin_level(src->traces, d, p, v)))
+		return got;
+	return nv_pctl_fio_value(&ds->lat[lat], p, v);
 }
 
 /* ---- the report -------------------------------------------------------- */
@@ -197,19 +228,6 @@ static struct nv_block *find_block(struct nv_report *r, const char *key, enum nv
 	for (size_t i = 0; i < r->nblocks; i++)
 		if (r->blocks[i].dir == d && !strcmp(r->blocks[i].key, key))
 			return &r->blocks[i];
-	return NULL;
-}
-
-/*
- * The analyzed traces of job j of run in ts.
- * Return: the entry, or NULL (no traceset, or the job has no traces).
- */
-static const struct nv_jobtraces *job_traces(const struct nv_traceset *ts, const struct nv_run *run,
-					     size_t j)
-{
-	for (size_t i = 0; ts && i < ts->n; i++)
-		if (ts->jt[i].run == run && ts->jt[i].job == j && ts->jt[i].analyzed)
-			return &ts->jt[i];
 	return NULL;
 }
 
@@ -251,8 +269,11 @@ static int add_source(struct nv_report *r, struct nv_block *b, size_t s, size_t 
 	if (!n)
 		return -ENOMEM;
 	b->src[s] = n;
-	n[b->nsrc[s]++] = (struct nv_source){ .run = k, .rp = run, .job = &run->jobs[j],
-					      .traces = job_traces(r->sides[s].traces, run, j) };
+	n[b->nsrc[s]++] =
+		(struct nv_source){ .run = k,
+				    .rp = run,
+				    .job = &run->jobs[j],
+				    .traces = nv_trace_join_find(r->sides[s].traces, run, j) };
 	return 0;
 }
 
@@ -269,7 +290,8 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 				for (unsigned d = 0; d < NV_DIR_NR; d++) {
 					struct nv_block *b;
 
-					if (!job->dir[d].present || !nv_select_match(sel, job, (enum nv_dir)d))
+					if (!job->dir[d].present ||
+					    !nv_select_match(sel, job, (enum nv_dir)d))
 						continue;
 					b = find_block(r, job->key, (enum nv_dir)d);
 					if (!b && !(b = new_block(r, job, (enum nv_dir)d)))
@@ -290,7 +312,7 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 }
 
 /*
- * The values of one metric (a percentile row: of level, pctrows.h) over the
+ * The values of one metric (a percentile row: of level) over the
  * runs of one side; *above: a run's fio percentile lies above its max.
  */
 static void side_cell(const struct nv_report *r, const struct nv_block *b, size_t s,
@@ -303,12 +325,14 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
 		const struct nv_job *j = b->src[s][k].job;
+		const struct nv_latstat *exact = fio ? NULL : nv_jobjoin_exact(b->src[s][k].traces,
+									     b->dir);
 		int got;
 		double v, rate;
 
 		if (NV_M_IS_PCT(m)) {
 			got = nv_level_value(&b->src[s][k], b->dir, b->lat, level, fio, &v);
-			if (got == NV_SRC_FIO && nv_level_above_max(j, b->dir, b->lat, v))
+			if (got == NV_SRC_FIO && above_max(j, b->dir, b->lat, v))
 				*above = true;
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
@@ -316,14 +340,15 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		} else if (m == NV_M_COST || m == NV_M_COST_BW) {	/* per 1k IOPS, GB/s */
 			enum nv_metric per = m == NV_M_COST ? NV_M_IOPS : NV_M_BW;
 
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], per, b->lat,
-								 &rate) : NV_SRC_NONE;
+			got = side->have_price ? metric_value(&j->dir[b->dir], exact, per, b->lat,
+							      &rate)
+					       : NV_SRC_NONE;
 			v = got ? m == NV_M_COST ? nv_cost_per_kiops(side->price, rate)
 					       : nv_cost_per_gbps(side->price, rate) : 0;
 			if (!isfinite(v))
 				got = NV_SRC_NONE;
 		} else {
-			got = metric_value(&j->dir[b->dir], m, b->lat, fio, &v);
+			got = metric_value(&j->dir[b->dir], exact, m, b->lat, &v);
 			if (got == NV_SRC_NONE)
 				got = job_metric_value(j, m, &v);
 		}
@@ -349,18 +374,65 @@ static bool any_price(const struct nv_report *r)
 }
 
 /*
+ * The change columns of one row, one per pair of r.
+ * Return: 0 or -ENOMEM.
+ */
+static int pair_changes(const struct nv_report *r, struct nv_row *row)
+{
+	const struct nv_metric_info *mi = &metrics[row->metric];
+
+	row->pchg = calloc(r->npairs ? r->npairs : 1, sizeof(*row->pchg));
+	if (!row->pchg)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct nv_pair *p = &r->pairs[i];
+
+		nv_repeats_change(&row->cells[p->a], &row->cells[p->b], mi->higher_better,
+				  &row->pchg[i]);
+		if (mi->neutral)
+			row->pchg[i].verdict = NV_SAME;
+	}
+	return 0;
+}
+
+/*
+ * r->pairs: p[0..n), or with n == 0 each side but the baseline vs the
+ * baseline.
+ * Return: 0, -EINVAL for a pair out of range or of a side with itself, or
+ * -ENOMEM.
+ */
+static int set_pairs(struct nv_report *r, const struct nv_pair *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].a >= r->nsides || p[i].b >= r->nsides || p[i].a == p[i].b)
+			return -EINVAL;
+	r->pairs = calloc(n ? n : r->nsides, sizeof(*r->pairs));
+	if (!r->pairs)
+		return -ENOMEM;
+	if (n) {
+		memcpy(r->pairs, p, n * sizeof(*p));
+		r->npairs = n;
+		return 0;
+	}
+	for (size_t s = 0; s < r->nsides; s++)
+		if (s != r->baseline)
+			r->pairs[r->npairs++] = (struct nv_pair){ s, r->baseline };
+	return 0;
+}
+
+/*
  * Whether block b gets a cost row of metric m (NV_M_COST: per 1k IOPS,
  * NV_M_COST_BW: per GB/s): a price was given, b is not sync, and m is
- * b's headline (the report's --summary, auto: summary.h's rule; both: both).
+ * b's headline (the report's --summary, auto: nv_block_headline; both: both).
  */
 static bool want_cost(const struct nv_report *r, const struct nv_block *b, enum nv_metric m)
 {
-	enum nv_headline h = (enum nv_headline)r->headline;
+	enum nv_headline h = r->headline;
 
 	if (!any_price(r) || b->dir == NV_DIR_SYNC)
 		return false;
 	if (h == NV_HL_AUTO)
-		h = nv_summary_headline(r, b);
+		h = nv_block_headline(r, b);
 	return h == NV_HL_BOTH || h == (m == NV_M_COST ? NV_HL_IOPS : NV_HL_BW);
 }
 
@@ -410,6 +482,8 @@ static int add_row(struct nv_report *r, struct nv_block *b, enum nv_metric m, do
 		if (metrics[m].neutral)
 			row->chg[s].verdict = NV_SAME;
 	}
+	if (pair_changes(r, row))
+		goto drop;
 	b->nrows++;
 	return 0;
 drop:
@@ -417,6 +491,7 @@ drop:
 	free(row->chg);
 	free(row->fio);
 	free(row->above_max);
+	free(row->pchg);
 	return -ENOMEM;
 }
 
@@ -567,9 +642,66 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 	return NULL;
 }
 
+/* The block size of a direction (bs= option) or, without one, bytes per IO measured. */
+static double io_size(const struct nv_job *j, enum nv_dir d)
+{
+	const struct nv_dirstat *ds = &j->dir[d];
+
+	if (d <= NV_DIR_TRIM && j->bs[d])
+		return (double)j->bs[d];
+	if (ds->have_ios && ds->ios)
+		return (double)ds->io_bytes / (double)ds->ios;
+	if (ds->iops.src && ds->iops.v > 0 && ds->bw.src)
+		return ds->bw.v / ds->iops.v;
+	return 0;
+}
+
+enum nv_headline nv_block_headline(const struct nv_report *r, const struct nv_block *b)
+{
+	const struct nv_job *j = nv_block_job(r, b);
+	double size;
+
+	if (!j)
+		return NV_HL_IOPS;
+	if (j->rw && !strncmp(j->rw, "rand", 4))
+		return NV_HL_IOPS;
+	size = io_size(j, b->dir);
+	return size > 0 && size < NV_SUMMARY_SMALL_BS ? NV_HL_IOPS : NV_HL_BW;
+}
+
+void nv_block_fio_levels(const struct nv_report *r, const struct nv_block *b,
+			 struct nv_pctl *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t s = 0; s < r->nsides; s++) {
+		for (size_t k = 0; k < b->nsrc[s]; k++) {
+			const struct nv_latstat *ls = &b->src[s][k].job->dir[b->dir].lat[b->lat];
+
+			for (size_t i = 0; i < ls->npoints; i++)
+				nv_pctl_add(out, ls->points[i].pct);
+		}
+	}
+}
+
+void nv_block_levels(const struct nv_report *r, const struct nv_block *b,
+		     const struct nv_pctl *want, struct nv_pctl *out)
+{
+	if (want && want->fio) {
+		nv_block_fio_levels(r, b, out);
+		if (!out->n)
+			nv_pctl_default(out);
+		for (size_t i = 0; i < want->n; i++)	/* levels claims added */
+			nv_pctl_add(out, want->v[i]);
+	} else if (want) {
+		*out = *want;
+	} else {
+		nv_pctl_default(out);
+	}
+}
+
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
-		    struct nv_report *r)
+		    const struct nv_pair *pairs, size_t npairs, enum nv_latkind lat,
+		    enum nv_aggregate agg, const struct nv_select *sel, struct nv_report *r)
 {
 	size_t maxruns = 1;
 	double *buf;
@@ -589,13 +721,13 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	buf = calloc(maxruns, sizeof(*buf));
 	if (!buf)
 		return -ENOMEM;
-	ret = label_runs(r);
+	ret = set_pairs(r, pairs, npairs);
+	if (!ret)
+		ret = label_runs(r);
 	if (!ret)
 		ret = collect_blocks(r, sel);
 	for (size_t i = 0; !ret && i < r->nblocks; i++)
 		ret = fill_rows(r, &r->blocks[i], buf);
-	if (!ret)
-		ret = nv_report_pairs(r, NULL, 0);
 	free(buf);
 	if (ret)
 		nv_report_free(r);

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "analyze/input/fiojson.h"
-#include "analyze/input/jobtraces.h"
+#include "analyze/stats/trace_join.h"
 #include "analyze/stats/repeats.h"
 #include "analyze/stats/pctlevels.h"
 
@@ -29,7 +29,7 @@ enum nv_metric {
 };
 
 /*
- * Percentile rows: the levels of --percentiles (report/pctrows.h), in level
+ * Percentile rows: the levels of --percentiles (nv_block_levels), in level
  * order where NV_M_P50 stands; a level of nv_pcts' with a metric of its own
  * (p50 ... p99.99) is that metric, any other NV_M_PCTL with its level in the
  * row (struct nv_row level).
@@ -39,6 +39,17 @@ enum nv_metric {
 /* Model units: IO/s, MB/s (10^6 bytes), ns, USD, bytes, % (CPU), plain counts. */
 enum nv_unit { NV_U_IOPS, NV_U_MBPS, NV_U_NS, NV_U_USD_H, NV_U_USD_KIOPS, NV_U_BYTES, NV_U_PCT,
 	       NV_U_COUNT, NV_U_USD_GBPS };
+
+/*
+ * A block's headline number, the suite summary's (report/summary.h) and
+ * the cost row's: the rule (docs/analysis.md) gives IOPS for random jobs
+ * (rw=rand*) and for small-block ones (block size, or measured bytes per IO,
+ * below NV_SUMMARY_SMALL_BS); MB/s for the rest (sequential large-block).
+ * --summary iops|bw|both overrides it.
+ */
+enum nv_headline { NV_HL_AUTO, NV_HL_IOPS, NV_HL_BW, NV_HL_BOTH };
+
+#define NV_SUMMARY_SMALL_BS 65536	/* below: a small-block job */
 
 struct nv_metric_info {
 	const char *key;	/* claim name and JSON key stem: "iops", "p99.9" */
@@ -56,13 +67,16 @@ int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "lat_mean", "band
 
 /*
  * One metric of one job/direction in one run: the exact value from traces
- * where the direction has them (completion latency), else fio's.  Price and
- * cost are not in runs (see nv_report).
+ * where the direction has them (exact: the completion latencies of
+ * nv_jobjoin_exact, or NULL), else fio's.  Price and cost are not in runs
+ * (see nv_report).
  * Return: the value's source (NV_SRC_NONE: missing, *v untouched).
  */
-int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact, enum nv_metric m,
+		    enum nv_latkind lat, double *v);
 /* The same, but always fio's own value.  Return: its source. */
-int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			double *v);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 double nv_cost_per_gbps(double usd_per_hour, double mbps);	/* NAN if mbps <= 0 */
@@ -75,7 +89,7 @@ struct nv_side {
 	const struct nv_run *runs;
 	bool have_price;
 	double price;		/* USD per hour */
-	const struct nv_traceset *traces;	/* where the runs' traces are, or NULL */
+	const struct nv_tracejoin *traces;	/* the runs' joined traces, or NULL */
 };
 
 /* Where a block's numbers of one side came from: one run that has the job. */
@@ -83,7 +97,7 @@ struct nv_source {
 	size_t run;			/* index in the side's runs */
 	const struct nv_run *rp;
 	const struct nv_job *job;
-	const struct nv_jobtraces *traces;	/* the job's analyzed traces, or NULL */
+	const struct nv_jobjoin *traces;	/* the job's joined traces, or NULL */
 };
 
 /* A run of the report and its label. */
@@ -97,9 +111,9 @@ struct nv_row {
 	enum nv_metric metric;
 	double level;			/* percentile rows: the level (99.5), else 0 */
 	bool *above_max;		/* [nsides] percentile rows: a run's fio value lies above
-					 * its max (fio's bins, pctrows.h), else NULL */
+					 * its max (fio's bins), else NULL */
 	struct nv_cell *cells;		/* [nsides] */
-	struct nv_cell *fio;		/* [nsides] fio's own values where cells are exact, else NULL */
+	struct nv_cell *fio; /* [nsides] fio's own values where cells are exact, else NULL */
 	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
 	struct nv_change *pchg;		/* [npairs]: the change columns (report/pairs.h) */
 };
@@ -141,9 +155,9 @@ struct nv_report {
 	struct nv_claim_result *claims;
 	bool claims_failed;
 	const struct nv_pctl *levels;	/* the percentile rows asked for (sel->levels) */
-	int headline;			/* enum nv_headline (summary.h): the cost rows */
+	enum nv_headline headline;	/* sel->headline: which cost rows */
 	size_t nnotes;
-	char **notes;			/* levels fio did not report (pctrows.h) */
+	char **notes;			/* levels fio did not report (printed as missing) */
 };
 
 struct nv_select {
@@ -151,8 +165,8 @@ struct nv_select {
 	char **jobs;		/* fnmatch patterns on the key or name; none = all */
 	unsigned dirs;		/* bit mask of enum nv_dir; 0 = all */
 	const struct nv_pctl *levels;	/* --percentiles; NULL: the default list */
-	int headline;		/* enum nv_headline (summary.h, --summary): cost per 1k IOPS
-				 * for an IOPS headline, per GB/s for bandwidth, both */
+	enum nv_headline headline;	/* --summary: cost per 1k IOPS for an IOPS
+					 * headline, per GB/s for bandwidth, both */
 };
 
 /* Return: true when some side has more than one run (repeats). */
@@ -177,6 +191,45 @@ const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m);
 const struct nv_row *nv_block_level_row(const struct nv_block *b, double p);
 
 /*
+ * The headline of block b by the rule (enum nv_headline above).
+ * Return: NV_HL_IOPS or NV_HL_BW.
+ */
+enum nv_headline nv_block_headline(const struct nv_report *r, const struct nv_block *b);
+
+/*
+ * The metric of a percentile row of level p: NV_M_P50 ... NV_M_P9999 for
+ * their levels, NV_M_PCTL for any other.
+ * Return: the metric.
+ */
+enum nv_metric nv_level_metric(double p);
+
+/*
+ * Level p (ns) of direction d of one source: with exact values from its
+ * joined traces (completion latency, the traces agree with fio's counts:
+ * stats/trace_join.h) the nearest rank over every IO, else the value fio
+ * reported for exactly that level, never interpolated; fio: always fio's.
+ * Return: the value's source, NV_SRC_NONE when neither has it (*v untouched).
+ */
+int nv_level_value(const struct nv_source *src, enum nv_dir d, enum nv_latkind lat, double p,
+		   bool fio, double *v);
+
+/*
+ * Every level fio reported for block b's latency in some side's runs.
+ * Return: nothing; *out is set (ascending; n 0 when none).
+ */
+void nv_block_fio_levels(const struct nv_report *r, const struct nv_block *b,
+			 struct nv_pctl *out);
+
+/*
+ * The levels of block b's percentile rows: want's list (NULL: the default),
+ * or for "fio" every level some source's JSON holds for the block (the
+ * default list when none holds any) and want's own (those of claims).
+ * Return: nothing; *out is set (ascending).
+ */
+void nv_block_levels(const struct nv_report *r, const struct nv_block *b,
+		     const struct nv_pctl *want, struct nv_pctl *out);
+
+/*
  * The label of a run of report r (a void * for the callbacks of
  * trace_sections.h and figures/): its side's label, with repeats "LABEL
  * run K".
@@ -192,13 +245,17 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 
 /*
  * Build the report: one block per job key and direction found in any run
- * (in first-seen order), each side's sources (runs, jobs, analyzed traces
- * from the side's traceset), rows for every metric, each side's runs
- * aggregated by agg.  Returns 0 or -ENOMEM.
+ * (in first-seen order), each side's sources (runs, jobs, joined traces
+ * from the side's trace join), rows for every metric, each side's runs
+ * aggregated by agg, each row's change against the baseline and its change
+ * columns: one per pair of pairs[0..npairs) (sides a vs b), or with npairs
+ * 0 each side but the baseline vs the baseline (report/pairs.h).
+ * Return: 0, -EINVAL for a pair out of range or of a side with itself, or
+ * -ENOMEM.
  */
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
-		    struct nv_report *r);
+		    const struct nv_pair *pairs, size_t npairs, enum nv_latkind lat,
+		    enum nv_aggregate agg, const struct nv_select *sel, struct nv_report *r);
 void nv_report_free(struct nv_report *r);
 
 #endif

@@ -137,3 +137,39 @@ int nv_pctl_parse(const char *s, struct nv_pctl *l, char *err, size_t errlen)
 		*l = t;
 	return ret;
 }
+
+int nv_pctl_fio_value(const struct nv_latstat *ls, double p, double *v)
+{
+	for (unsigned i = 0; i < NV_PCT_NR; i++) {
+		if (nv_pctl_same(nv_pcts[i].value, p) && ls->pct[i].src != NV_SRC_NONE) {
+			*v = ls->pct[i].v;
+			return ls->pct[i].src;
+		}
+	}
+	for (size_t i = 0; i < ls->npoints; i++) {
+		if (nv_pctl_same(ls->points[i].pct, p)) {
+			*v = ls->points[i].ns;
+			return NV_SRC_FIO;
+		}
+	}
+	return NV_SRC_NONE;
+}
+
+int nv_pctl_fio_union(const struct nv_run *runs, size_t n, struct nv_pctl *l)
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < runs[i].njobs; j++) {
+			const struct nv_job *job = &runs[i].jobs[j];
+
+			for (unsigned d = 0; d < NV_DIR_NR; d++) {
+				const struct nv_latstat *ls = &job->dir[d].lat[NV_LAT_CLAT];
+
+				for (size_t k = 0; k < ls->npoints; k++)
+					if (nv_pctl_add(l, ls->points[k].pct) == -ENOSPC)
+						return -ENOSPC;
+			}
+		}
+	}
+	return 0;
+}

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyze/input/fiojson.h"
+
 #define NV_PCTL_MAX 64		/* levels in one list (fio's own list holds at most 64) */
 
 struct nv_pctl {
@@ -71,5 +73,21 @@ void nv_pctl_fio_key(char *buf, size_t n, double p);
  * Return: 0 with *p set; -EINVAL when s is not such a name.
  */
 int nv_pctl_parse_name(const char *s, double *p);
+
+/*
+ * fio's own value of exactly level p in ls (its nv_pcts entry, else its
+ * whole percentile list), never interpolated.
+ * Return: the value's source, NV_SRC_NONE when fio did not report p (*v
+ * untouched).
+ */
+int nv_pctl_fio_value(const struct nv_latstat *ls, double p, double *v);
+
+/*
+ * Every completion latency level that some job of runs[0..n) reports
+ * (for "fio" with traces: the levels the traces must resolve).
+ * Return: 0, or -ENOSPC when there are more than NV_PCTL_MAX (l holds the
+ * first ones).
+ */
+int nv_pctl_fio_union(const struct nv_run *runs, size_t n, struct nv_pctl *l);
 
 #endif

@@ -6,7 +6,7 @@
 #    table row of that level, read independently with Python's json module;
 #  - a traced fio run on a file: `--percentiles 25,75,99.5` gives for each
 #    level the nearest rank over every IO of the trace, computed in Python
-#    from the trace itself (tests/py/nvtrace_reader.py); without traces the
+#    from the trace itself (tests/py/lib/nvtrace_reader.py); without traces the
 #    level fio lacks (p25, p75) prints '-' with a note, never a value.
 source "$(dirname "$0")/../lib.sh"
 if [ ! -x "$NVANALYZE" ]; then

@@ -1,7 +1,7 @@
 """percentiles.sh: with traces, `nvanalyze --percentiles LEVELS --format
 json` prints for each level the nearest-rank value over every IO of the
 job's traces (docs/analysis.md: the ceil(p/100 * n)-th smallest), marked
-exact.  The traces are read here with tests/py/nvtrace_reader.py (written
+exact.  The traces are read here with tests/py/lib/nvtrace_reader.py (written
 from docs/trace-format.md), independently of nvanalyze.
 
     percentiles_exact.py REPORT.json JOB LABEL LEVELS TRACE...
@@ -11,8 +11,7 @@ LEVEL VALUE" per value checked (exit 0), else the mismatches (exit 1).
 import json
 import sys
 
-import nvtrace_reader
-import tracecsv
+from lib import nvtrace_reader, tracecsv
 
 rep = json.load(open(sys.argv[1]))
 job, label = sys.argv[2], sys.argv[3]

@@ -42,11 +42,12 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *rw, double
 	ls->npoints = sizeof(pts) / sizeof(pts[0]);
 }
 
-static int build(struct nv_side *side, const struct nv_pctl *lv, int headline, struct nv_report *r)
+static int build(struct nv_side *side, const struct nv_pctl *lv, enum nv_headline headline,
+		 struct nv_report *r)
 {
 	struct nv_select sel = { .levels = lv, .headline = headline };
 
-	return nv_report_build(side, 1, 0, NV_LAT_CLAT, NV_AGG_MEAN, &sel, r);
+	return nv_report_build(side, 1, 0, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, &sel, r);
 }
 
 TEST(any_level)
