@@ -189,8 +189,7 @@ enum nv_metric nv_level_metric(double p)
 	return NV_M_PCTL;
 }
 
-/* Whether fio's value v of direction d of job j lies above its max (fio's bins). */
-static bool above_max(const struct nv_job *j, enum nv_dir d, enum nv_latkind lat, double v)
+bool nv_level_above_max(const struct nv_job *j, enum nv_dir d, enum nv_latkind lat, double v)
 {
 	const struct nv_val *max = &j->dir[d].lat[lat].max;
 
@@ -332,7 +331,7 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 
 		if (NV_M_IS_PCT(m)) {
 			got = nv_level_value(&b->src[s][k], b->dir, b->lat, level, fio, &v);
-			if (got == NV_SRC_FIO && above_max(j, b->dir, b->lat, v))
+			if (got == NV_SRC_FIO && nv_level_above_max(j, b->dir, b->lat, v))
 				*above = true;
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;

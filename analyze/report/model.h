@@ -214,6 +214,13 @@ int nv_level_value(const struct nv_source *src, enum nv_dir d, enum nv_latkind l
 		   bool fio, double *v);
 
 /*
+ * Whether fio's value v of direction d of job j lies above the direction's
+ * max of the same latency kind (fio reports the middle of a bin).
+ * Return: true when it does.
+ */
+bool nv_level_above_max(const struct nv_job *j, enum nv_dir d, enum nv_latkind lat, double v);
+
+/*
  * Every level fio reported for block b's latency in some side's runs.
  * Return: nothing; *out is set (ascending; n 0 when none).
  */

@@ -18,10 +18,11 @@
 
 /*
  * fio's value of level p for side s of block b, its runs aggregated as the
- * report's (r->agg).
+ * report's (r->agg); *above: some run's value lies above its max
+ * (nv_level_above_max; may be NULL).
  * Return: nothing; *c is set (n 0: no run has it).
  */
 void nv_side_fio_level(const struct nv_report *r, const struct nv_block *b, size_t s, double p,
-		       struct nv_cell *c);
+		       struct nv_cell *c, bool *above);
 
 #endif

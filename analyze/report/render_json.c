@@ -208,7 +208,7 @@ static int json_fio_levels(const struct nv_report *r, const struct nv_block *b, 
 	for (size_t i = 0; i < lv.n; i++) {
 		struct nv_cell c;
 
-		nv_side_fio_level(r, b, s, lv.v[i], &c);
+		nv_side_fio_level(r, b, s, lv.v[i], &c, NULL);
 		nv_pctl_fio_key(key, sizeof(key), lv.v[i]);
 		nv_render_json_set(p, key, jnum(c.n > 0, c.value));
 	}

@@ -7,7 +7,10 @@
 #  - a traced fio run on a file: `--percentiles 25,75,99.5` gives for each
 #    level the nearest rank over every IO of the trace, computed in Python
 #    from the trace itself (tests/py/lib/nvtrace_reader.py); without traces the
-#    level fio lacks (p25, p75) prints '-' with a note, never a value.
+#    level fio lacks (p25, p75) prints '-' with a note, never a value;
+#  - a fio value above the job's max is marked in Markdown (a dagger and its
+#    footnote; so does report.html), JSON (KEY_above_max) and CSV (a
+#    "fio_above_max" flag row).
 source "$(dirname "$0")/../lib.sh"
 if [ ! -x "$NVANALYZE" ]; then
 	skip all "build first: make all"
@@ -34,6 +37,19 @@ b = [b for b in json.load(open(sys.argv[1]))["results"] if b["job"] == "sequenti
 s = list(b["sides"].values())[0]
 assert s["clat_p99.9_ns_above_max"] is True and "clat_p99_ns_above_max" not in s' "$T/pk.json" &&
 		pass above_max_json || fail above_max_json "no clat_p99.9_ns_above_max"
+	# CSV: a "... fio_above_max" flag row under each such value, none elsewhere
+	"$NVANALYZE" --percentiles fio --format csv "$pk" >"$T/pk.csv" 2>"$T/pk.err" &&
+		out=$(pytool percentiles_csv_above "$pk" "$T/pk.csv" 2>&1) &&
+		[ "$out" = "ok 8 flagged, 162 not" ] && pass above_max_csv ||
+		fail above_max_csv "$(echo "$out" | head -5 | tr '\n' ' ')"
+	# report.html (nvanalyze -o): the cell marked, its footnote under the table
+	"$NVANALYZE" -o "$T/pkdir" "$pk" >/dev/null 2>"$T/pkdir.err"
+	h=$T/pkdir/report.html
+	[ -f "$h" ] && grep -q '<td>clat p99.9</td><td class="r">872 ms †</td>' "$h" &&
+		grep -q "^<p>† above the job's max: fio reports a percentile as the middle" "$h" &&
+		! grep -q '<td>clat p99</td><td class="r">[^<]*†' "$h" &&
+		pass above_max_html ||
+		fail above_max_html "$(grep -E 'p99.9<|†' "$h" 2>&1 | head -3; tail -2 "$T/pkdir.err")"
 else
 	skip perfkit_every_fio_level "no $pk"
 fi

@@ -101,9 +101,9 @@ TEST(fio_levels)
 		CHECK(row && row->cells[0].value == pts[i].ns);
 	}
 	CHECK(r.nnotes == 0);
-	nv_side_fio_level(&r, &r.blocks[0], 0, 99.5, &c);
+	nv_side_fio_level(&r, &r.blocks[0], 0, 99.5, &c, NULL);
 	CHECK(c.n == 1 && c.value == 995);
-	nv_side_fio_level(&r, &r.blocks[0], 0, 75, &c);
+	nv_side_fio_level(&r, &r.blocks[0], 0, 75, &c, NULL);
 	CHECK(c.n == 0);
 	CHECK(nv_pctl_fio_union(&run, 1, &got) == 0 && got.n == 5);
 	nv_report_free(&r);
