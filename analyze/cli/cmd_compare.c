@@ -22,6 +22,7 @@
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
 #include "analyze/stats/pctlevels.h"
+#include "analyze/cli/progress.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/publish/outdir.h"
@@ -768,6 +769,7 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 		       struct nv_tracejoin *tj)
 {
 	int ret = explicit_traces(st, n, o, ts);
+	struct nv_progress prog;
 	char err[1024];
 
 	for (size_t i = 0; !ret && !o->no_traces && i < n; i++)
@@ -775,11 +777,16 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 			if (nv_traces_discover(&st[i].runs[k], ts))
 				ret = usage_error("%s", "out of memory");
 	nv_traces_select(ts, trace_selected, &o->sel, o->sel.dirs);
-	o->tan.progress = isatty(STDERR_FILENO);
+	nv_progress_start(&prog, stderr);	/* a line on a terminal only */
+	o->tan.progress = nv_progress_tan;
+	o->tan.progress_arg = &prog;
 	if (!ret && nv_trace_join(ts, &o->tan, tj, err, sizeof(err))) {
+		nv_progress_end(&prog);
 		fprintf(stderr, "nvanalyze: %s\n", err);
 		ret = 2;
 	}
+	nv_progress_end(&prog);
+	o->tan.progress = NULL;
 	for (size_t i = 0; i < ts->nnotes; i++)
 		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
 	for (size_t i = 0; i < tj->nnotes; i++)

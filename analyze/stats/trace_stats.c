@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "analyze/common.h"
 #include "analyze/stats/exact.h"
@@ -60,6 +59,7 @@ struct src {
 	size_t n, i;
 	bool done;
 	uint64_t counted;	/* bytes of this file counted in done_bytes */
+	size_t file;		/* its index in paths */
 	uint64_t ramp_end;	/* IOs submitted before this are fio's ramp (0: none) */
 };
 
@@ -94,9 +94,13 @@ struct state {
 	bool cand_overflow;
 	uint64_t *scratch;
 	size_t scratchcap;
-	/* progress */
+	/* progress (nv_tan_opts' callback) */
 	uint64_t total_bytes, done_bytes;
-	double last_progress;
+	uint64_t pass_records;	/* records of blocks read in this pass */
+	uint64_t footer_records;	/* pass 1's total from the footers ... */
+	bool footers_known;	/* ... when every trace has one */
+	uint64_t pass1_records;	/* a whole pass's records, after pass 1 */
+	bool seeking;		/* the spike pass: no total */
 	unsigned pass;
 	char *err;
 	size_t errlen;
@@ -104,32 +108,27 @@ struct state {
 
 #define add_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
-static double now_s(void)
+/* Tell the caller where the analysis is (s: the trace just read, or NULL). */
+static void progress(struct state *st, const struct src *s, bool done)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void progress(struct state *st, bool final)
-{
-	double t;
+	struct nv_tan_progress p = {
+		.path = s ? nvt_reader_path(s->r) : st->paths[0],
+		.file = s ? s->file : 0,
+		.nfiles = st->npaths,
+		.pass = st->pass + 1,
+		.records = st->pass_records,
+		.bytes = st->done_bytes,
+		.total_bytes = st->total_bytes,
+		.done = done,
+	};
 
 	if (!st->o->progress)
 		return;
-	if (final) {
-		fprintf(stderr, "\r%*s\r", 78, "");
-		return;
-	}
-	t = now_s();
-	if (t - st->last_progress < 0.25)
-		return;
-	st->last_progress = t;
-	fprintf(stderr, "\rnvanalyze: %s%s: pass %u: %5.1f%%", st->paths[0],
-		st->npaths > 1 ? " ..." : "", st->pass + 1,
-		st->total_bytes ? 100.0 * (double)st->done_bytes / (double)st->total_bytes : 0.0);
-	fflush(stderr);
+	if (st->pass == 0 && st->footers_known)
+		p.total = st->footer_records;
+	else if (st->pass > 0 && !st->seeking)
+		p.total = st->pass1_records;
+	st->o->progress(&p, st->o->progress_arg);
 }
 
 bool nv_tan_spike_is_episode(const struct nv_tan_spike *s)
@@ -200,9 +199,17 @@ static bool in_ramp(const struct src *s, const struct nvt_record *x)
 static int open_src(struct state *st, size_t i, struct src *s)
 {
 	int err = nvt_reader_open(&s->r, st->paths[i]);
+	uint64_t recs;
 
+	s->file = i;
 	if (!err)
 		ab_of(st, s);
+	if (!err && st->pass == 0 && st->o->progress) {	/* the footers' total, a hint */
+		if (nvt_reader_footer_records(s->r, &recs))
+			st->footers_known = false;
+		else
+			st->footer_records += recs;
+	}
 	if (!err && (err = ramp_of(st, s)))
 		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[i]);
 	else if (err) {
@@ -252,7 +259,8 @@ static int src_next(struct state *st, struct src *s)
 		if (in.used_bytes > s->counted)
 			st->done_bytes += in.used_bytes - s->counted;
 		s->counted = in.used_bytes;
-		progress(st, false);
+		st->pass_records += s->n;
+		progress(st, s, false);
 	}
 	return 0;
 }
@@ -874,7 +882,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	       char *err, size_t errlen)
 {
 	struct state st = {
-		.t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen
+		.t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen,
+		.footers_known = true
 	};
 	struct src *s = calloc(n ? n : 1, sizeof(*s));
 	bool spikes;
@@ -906,8 +915,11 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	spikes = !ret && any_spiky(&st);
 	more = ret ? 0 : end_pass(&st);
 	st.pass = t->passes = 1;
+	st.pass1_records = st.pass_records;
 	while (!ret && (more > 0 || spikes)) {
 		st.done_bytes = 0;
+		st.pass_records = 0;
+		st.seeking = more <= 0;
 		if (more > 0) {
 			ret = later_pass(&st, spikes);
 		} else {
@@ -926,7 +938,7 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 		}
 	}
 	t->passes = st.pass;
-	progress(&st, true);
+	progress(&st, NULL, true);
 	if (!ret && ((ret = build_spikes(&st)) || (ret = collect(&st))))
 		snprintf(err, errlen, "out of memory");
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
