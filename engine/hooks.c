@@ -1154,8 +1154,15 @@ static int nv_open_file(struct thread_data *td, struct fio_file *f)
 			return ret;
 	}
 	ret = nv_classify_open_file(td, f);
-	if (ret && !(ld && o->registerfiles && ld->fds)) {
-		int fio_unused ret2 = generic_close_file(td, f);
+	if (ret) {
+		/* refused: what the open set up goes, as close_file() would do */
+		nv_nvme_file_free(nv_file_of(f));
+		FILE_SET_ENG_DATA(f, NULL);
+		if (!(ld && o->registerfiles && ld->fds)) {
+			int fio_unused ret2 = generic_close_file(td, f);
+		} else {
+			f->fd = -1;
+		}
 	}
 	return ret;
 }
