@@ -37,7 +37,7 @@
 
 #include "engine/passthru.h"
 #include "engine/trace_hook.h"
-#include "nvme/nv_target.h"
+#include "sys/sys_target.h"
 #include "engine/nv_util.h"
 
 /*

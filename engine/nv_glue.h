@@ -14,7 +14,7 @@
 
 #include "fio.h"
 #include "trace/nvtrace.h"
-#include "nvme/nv_target.h"
+#include "sys/sys_target.h"
 
 struct nv_nvme;
 

@@ -1,5 +1,6 @@
 /*
- * nv_target.c - classify job targets (see nv_target.h).
+ * sys_target.c - job targets: their kinds, the kernel they need, trim
+ * (see sys_target.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,7 @@
 #include <linux/falloc.h>
 #include <linux/fs.h>
 
-#include "nvme/nv_target.h"
+#include "sys/sys_target.h"
 
 static void say(char *why, size_t whylen, const char *msg)
 {

@@ -1,11 +1,11 @@
-/* Unit tests for nvme/nv_target.c: target classification and trim. */
+/* Unit tests for sys/sys_target.c: target classification and trim. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nvme/nv_target.h"
+#include "sys/sys_target.h"
 #include "tests/unit/check.h"
 
 TEST(classify_kinds)
