@@ -39,6 +39,7 @@
 #include "engine/trace_hook.h"
 #include "sys/sys_target.h"
 #include "engine/nv_util.h"
+#include "sys/sys_ring.h"
 
 /*
  * Per-thread engine state (td->io_ops_data), private to the hooks: the
@@ -46,10 +47,7 @@
  * parts, which the hooks hand to them (passthrough and trace).
  */
 struct nv_data {
-	struct io_uring ring;
-	int ring_ok;			/* ring set up (and must be torn down) */
-	unsigned int ring_flags;	/* IORING_SETUP_* the ring really has */
-	int ring_fd_registered;		/* io_uring_register_ring_fd() worked (5.18+) */
+	struct nv_ring r;		/* the ring (sys/sys_ring.h) */
 	unsigned int depth;		/* ring depth (power of two >= iodepth) */
 	unsigned int iodepth;		/* the job's iodepth before rounding */
 
@@ -228,7 +226,7 @@ static int nv_flush_batch(struct thread_data *td, struct nv_data *ld)
 
 	if (!ld->pt.batch_open)
 		return 0;
-	sqe = io_uring_get_sqe(&ld->ring);
+	sqe = io_uring_get_sqe(&ld->r.ring);
 	if (!sqe)
 		return -EBUSY;
 	b = nv_nvme_batch_flush(td, &ld->pt, sqe);
@@ -296,7 +294,7 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 			return nv_queue_batched_trim(td, ld, io_u);
 	}
 
-	sqe = io_uring_get_sqe(&ld->ring);
+	sqe = io_uring_get_sqe(&ld->r.ring);
 	if (!sqe)
 		return FIO_Q_BUSY;
 	if (o->nv_nop) {
@@ -367,7 +365,7 @@ static int nv_commit(struct thread_data *td)
 		unsigned int done, nios;
 		int ret;
 
-		ret = io_uring_submit(&ld->ring);
+		ret = io_uring_submit(&ld->r.ring);
 		if (ret == -EAGAIN || ret == -EINTR || ret == 0) {
 			/* the kernel is short of resources: make room */
 			if (ld->inflight)
@@ -440,7 +438,7 @@ static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
  */
 static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
 {
-	if (io_u->error == EOPNOTSUPP && (ld->ring_flags & IORING_SETUP_IOPOLL) && !ld->warned_poll) {
+	if (io_u->error == EOPNOTSUPP && (ld->r.flags & IORING_SETUP_IOPOLL) && !ld->warned_poll) {
 		ld->warned_poll = 1;
 		log_err("nvengine: %s: polled IO (hipri) is not supported here: it needs direct=1 on a "
 			"block device or NVMe namespace whose driver has poll queues "
@@ -483,7 +481,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 	unsigned int head, seen = 0;
 	uint64_t now = 0;
 
-	io_uring_for_each_cqe(&ld->ring, head, cqe) {
+	io_uring_for_each_cqe(&ld->r.ring, head, cqe) {
 		struct nv_dsm_batch *b = nv_batch_of(io_uring_cqe_get_data(cqe));
 		struct io_u *io_u;
 
@@ -510,7 +508,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 			nv_trace_io(td, &ld->tr, io_u, ld->last_res, now);
 	}
 	if (seen)
-		io_uring_cq_advance(&ld->ring, seen);
+		io_uring_cq_advance(&ld->r.ring, seen);
 	return (int)seen;
 }
 
@@ -542,7 +540,7 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
 		/* one CQE per io_u, except a DSM batch's: then one at a time */
-		ret = io_uring_wait_cqes(&ld->ring, &cqe, ld->pt.batches ? 1 : want - ld->nr_events,
+		ret = io_uring_wait_cqes(&ld->r.ring, &cqe, ld->pt.batches ? 1 : want - ld->nr_events,
 					 ktsp, NULL);
 		if (ret == -ETIME)
 			break;
@@ -564,115 +562,6 @@ static struct io_u *nv_event(struct thread_data *td, int event)
 }
 
 /*
- * Read /proc/sys/kernel/io_uring_disabled (Linux 6.6+); -1 when absent.
- */
-static int nv_io_uring_disabled_sysctl(void)
-{
-	FILE *fp = fopen("/proc/sys/kernel/io_uring_disabled", "r");
-	int v = -1;
-
-	if (!fp)
-		return -1;
-	if (fscanf(fp, "%d", &v) != 1)
-		v = -1;
-	fclose(fp);
-	return v;
-}
-
-/* Explain why io_uring_setup() failed with @err, in words a user can act on. */
-static void nv_report_ring_error(struct thread_data *td, int err, unsigned int flags)
-{
-	int dis = nv_io_uring_disabled_sysctl();
-
-	if (err == ENOSYS) {
-		log_err("nvengine: this kernel has no io_uring (io_uring_setup: ENOSYS); "
-			"Linux 5.1+ built with CONFIG_IO_URING is needed\n");
-	} else if (err == EPERM && dis > 0) {
-		log_err("nvengine: io_uring is disabled on this system (kernel.io_uring_disabled=%d); "
-			"set it to 0 (sysctl -w kernel.io_uring_disabled=0)%s\n", dis,
-			dis == 1 ? " or run as a member of kernel.io_uring_group" : "");
-	} else if (err == EPERM && (flags & IORING_SETUP_SQPOLL)) {
-		log_err("nvengine: sqthread_poll needs CAP_SYS_NICE on this kernel (io_uring_setup: EPERM)\n");
-	} else if (err == EINVAL && (flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32))) {
-		log_err("nvengine: the kernel refused a 128-byte SQE ring: NVMe passthrough needs Linux 5.19+\n");
-	} else {
-		log_err("nvengine: io_uring_setup failed: %s\n", strerror(err));
-	}
-	td_verror(td, err, "io_uring_setup");
-}
-
-/*
- * Create the ring.  Flags the kernel may not know (COOP_TASKRUN 5.19,
- * SINGLE_ISSUER/DEFER_TASKRUN 6.0/6.1) are dropped one by one on EINVAL,
- * as fio's io_uring engine does; the flags the user asked for are not.
- */
-static int nv_ring_setup(struct thread_data *td, struct nv_data *ld,
-			 struct nv_options *o, int passthru)
-{
-	struct io_uring_params p;
-	int ret;
-
-	memset(&p, 0, sizeof(p));
-	if (o->hipri)
-		p.flags |= IORING_SETUP_IOPOLL;
-	if (o->sqpoll_thread) {
-		p.flags |= IORING_SETUP_SQPOLL;
-		if (o->sqpoll_set) {
-			p.flags |= IORING_SETUP_SQ_AFF;
-			p.sq_thread_cpu = o->sqpoll_cpu;
-		}
-	}
-	if (passthru)
-		p.flags |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
-	p.flags |= IORING_SETUP_CQSIZE;
-	p.cq_entries = ld->depth;
-	p.flags |= IORING_SETUP_COOP_TASKRUN;
-	if (!o->sqpoll_thread)
-		p.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-
-	for (;;) {
-		unsigned int flags = p.flags;
-
-		ret = io_uring_queue_init_params(ld->depth, &ld->ring, &p);
-		if (ret != -EINVAL)
-			break;
-		p.flags = flags;
-		if (p.flags & IORING_SETUP_DEFER_TASKRUN)
-			p.flags &= ~(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER);
-		else if (p.flags & IORING_SETUP_COOP_TASKRUN)
-			p.flags &= ~IORING_SETUP_COOP_TASKRUN;
-		else if (p.flags & IORING_SETUP_CQSIZE)
-			p.flags &= ~IORING_SETUP_CQSIZE;
-		else
-			break;
-	}
-	if (ret < 0) {
-		nv_report_ring_error(td, -ret, p.flags);
-		return ret;
-	}
-	ld->ring_ok = 1;
-	ld->ring_flags = p.flags;
-	return 0;
-}
-
-/* nonvectored=-1: use READ/WRITE when the kernel has them (5.6+). */
-static void nv_probe_nonvectored(struct nv_data *ld, struct nv_options *o)
-{
-	struct io_uring_probe *probe;
-
-	if (o->nonvectored != -1)
-		return;
-	o->nonvectored = 0;
-	probe = io_uring_get_probe_ring(&ld->ring);
-	if (!probe)
-		return;
-	if (io_uring_opcode_supported(probe, IORING_OP_READ) &&
-	    io_uring_opcode_supported(probe, IORING_OP_WRITE))
-		o->nonvectored = 1;
-	io_uring_free_probe(probe);
-}
-
-/*
  * fio's generic_open_file(), except that an NVMe char device is opened
  * without O_DIRECT: passthrough never uses the page cache, and the char
  * device refuses O_DIRECT, so direct=1 job files (and those ported from block
@@ -689,21 +578,6 @@ static int nv_generic_open(struct thread_data *td, struct fio_file *f)
 	ret = generic_open_file(td, f);
 	td->o.odirect = odirect;
 	return ret;
-}
-
-/*
- * Cap the ring's io-wq pools (bounded: regular file IO; unbounded: sockets,
- * pipes) at @n worker threads each, per NUMA node (nv_iowq_workers).  IO
- * that cannot complete inline (buffered reads that miss, force_async,
- * tmpfs) runs on these workers; the kernel starts more whenever one
- * sleeps, up to 4 per CPU for bounded work, and keeps them.  0, or -errno
- * from the kernel (-EINVAL before Linux 5.15).
- */
-static int nv_limit_iowq(struct nv_data *ld, unsigned int n)
-{
-	unsigned int v[2] = { n, n };
-
-	return io_uring_register_iowq_max_workers(&ld->ring, v);
 }
 
 /*
@@ -730,7 +604,7 @@ static int nv_register_files(struct thread_data *td, struct nv_data *ld)
 		f->engine_pos = i;
 	}
 	if (!ret)
-		ret = io_uring_register_files(&ld->ring, ld->fds, td->o.nr_files);
+		ret = io_uring_register_files(&ld->r.ring, ld->fds, td->o.nr_files);
 	for_each_file(td, f, i) {
 		if (ret && f->fd != -1) {
 			int fio_unused ret2 = generic_close_file(td, f);
@@ -896,37 +770,6 @@ static unsigned int nv_buf_align(const struct nv_data *ld)
 }
 
 /*
- * The io_uring features the job's ring really has, for the header key
- * ring.features: the setup flags the kernel accepted (the engine asks for
- * COOP_TASKRUN 5.19, SINGLE_ISSUER and DEFER_TASKRUN 6.0/6.1 and drops each
- * an older kernel refuses) and REGISTERED_RING_FD (5.18).  Writes "none"
- * when there is none.  Return: nothing.
- */
-static void nv_ring_features(const struct nv_data *ld, char *buf, size_t len)
-{
-	static const struct { unsigned int flag; const char *name; } names[] = {
-		{ IORING_SETUP_IOPOLL, "IOPOLL" },
-		{ IORING_SETUP_SQPOLL, "SQPOLL" },
-		{ IORING_SETUP_SQE128, "SQE128" },
-		{ IORING_SETUP_CQE32, "CQE32" },
-		{ IORING_SETUP_CQSIZE, "CQSIZE" },
-		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
-		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
-		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
-	};
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
-		if (ld->ring_flags & names[i].flag)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i].name);
-	if (ld->ring_fd_registered && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "%sREGISTERED_RING_FD", n ? "," : "");
-	if (!n)
-		snprintf(buf, len, "none");
-}
-
-/*
  * What passthrough knows of every file of the job, for the trace's header
  * (@when "") or footer ("after").  Return: nothing (l->oom on failure).
  */
@@ -955,7 +798,7 @@ static int nv_open_trace(struct thread_data *td, struct nv_data *ld)
 
 	if (!o->nv_trace || !*o->nv_trace)
 		return 0;
-	nv_ring_features(ld, features, sizeof(features));
+	nv_ring_features(&ld->r, features, sizeof(features));
 	nv_describe_files(td, &dev, "");
 	ret = nv_trace_open(td, &ld->tr, &job);
 	nvt_kvlist_free(&dev);
@@ -971,6 +814,45 @@ static void nv_close_trace(struct thread_data *td, struct nv_data *ld)
 		nv_describe_files(td, &after, "after");
 	nv_trace_close(td, &ld->tr, &after);
 	nvt_kvlist_free(&after);
+}
+
+/*
+ * Set up the job's ring (sys/sys_ring.h): 128-byte SQEs and 32-byte CQEs
+ * when a target is an NVMe char device; nonvectored=-1 becomes 1 where the
+ * kernel has READ and WRITE (5.6+); nv_iowq_workers caps io-wq.
+ * Return: 0, or 1 with the error reported.
+ */
+static int nv_open_ring(struct thread_data *td, struct nv_data *ld, struct nv_options *o)
+{
+	struct nv_ring_opts ro = {
+		.depth = ld->depth,
+		.iopoll = o->hipri != 0,
+		.sqpoll = o->sqpoll_thread != 0,
+		.sqpoll_cpu = o->sqpoll_set ? (int)o->sqpoll_cpu : -1,
+		.big_sqe = nv_job_has_char_targets(td),
+	};
+	char msg[256];
+	int ret;
+
+	ret = nv_ring_setup(&ld->r, &ro, msg, sizeof(msg));
+	if (ret < 0) {
+		log_err("nvengine: %s\n", msg);
+		td_verror(td, -ret, "io_uring_setup");
+		return 1;
+	}
+	if (o->nonvectored == -1)
+		o->nonvectored = nv_ring_has_rw(&ld->r);
+	if (!o->nv_iowq_workers)
+		return 0;
+	ret = nv_ring_limit_iowq(&ld->r, o->nv_iowq_workers);
+	if (ret < 0) {
+		log_err("nvengine: nv_iowq_workers=%u: the kernel refused the io-wq limit: %s%s\n",
+			o->nv_iowq_workers, strerror(-ret),
+			ret == -EINVAL ? " (it needs Linux 5.15 or later; leave the option out)" : "");
+		td_verror(td, -ret, "nvengine: nv_iowq_workers");
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -992,25 +874,10 @@ static int nv_post_init(struct thread_data *td)
 		ld->iovecs[i].iov_len = td_max_bs(td);
 	}
 	nv_prefault_buffers(td);
-	if (nv_ring_setup(td, ld, o, nv_job_has_char_targets(td)))
+	if (nv_open_ring(td, ld, o))
 		return 1;
-	/* Linux 5.18+: io_uring_enter() without an fd lookup; older kernels
-	 * refuse it (-EINVAL) and the ring works as before. */
-	ld->ring_fd_registered = io_uring_register_ring_fd(&ld->ring) == 1;
-	nv_probe_nonvectored(ld, o);
-	if (o->nv_iowq_workers) {
-		ret = nv_limit_iowq(ld, o->nv_iowq_workers);
-		if (ret < 0) {
-			log_err("nvengine: nv_iowq_workers=%u: the kernel refused the io-wq limit: %s%s\n",
-				o->nv_iowq_workers, strerror(-ret),
-				ret == -EINVAL ? " (it needs Linux 5.15 or later; leave the option out)" : "");
-			td_verror(td, -ret, "nvengine: nv_iowq_workers");
-			return 1;
-		}
-	}
-
 	if (o->fixedbufs) {
-		ret = io_uring_register_buffers(&ld->ring, ld->iovecs, ld->depth);
+		ret = io_uring_register_buffers(&ld->r.ring, ld->iovecs, ld->depth);
 		if (ret < 0) {
 			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes failed: %s%s\n",
 				ld->depth, (unsigned long long)td_max_bs(td), strerror(-ret),
@@ -1039,8 +906,8 @@ static void nv_cleanup(struct thread_data *td)
 		return;
 	nv_close_trace(td, ld);
 	nv_nvme_cleanup(&ld->pt);
-	if (ld->ring_ok && !(td->flags & TD_F_CHILD))
-		io_uring_queue_exit(&ld->ring);
+	if (!(td->flags & TD_F_CHILD))
+		nv_ring_exit(&ld->r);
 	free(ld->events);
 	free(ld->pending);
 	free(ld->fds);
@@ -1112,7 +979,7 @@ static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 	if (!kind)
 		return 1;
 	/* fio can open files before init() (ld NULL): never char devices */
-	if (kind == NV_TARGET_NVME_CHAR && (!ld || !(ld->ring_flags & IORING_SETUP_SQE128))) {
+	if (kind == NV_TARGET_NVME_CHAR && (!ld || !(ld->r.flags & IORING_SETUP_SQE128))) {
 		log_err("nvengine: %s: the ring was set up without 128-byte SQEs; "
 			"NVMe passthrough needs the char device to exist when the job starts\n", f->file_name);
 		td_verror(td, EINVAL, "nvengine: passthrough ring");
