@@ -39,6 +39,7 @@
 #include "engine/trace_hook.h"
 #include "sys/sys_target.h"
 #include "engine/nv_util.h"
+#include "nvme/nvme_sys.h"
 #include "sys/sys_ring.h"
 
 /*
@@ -974,7 +975,7 @@ static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 		return 1;
 	}
 	if (S_ISCHR(st.st_mode))
-		nsid = nv_nvme_ns_id(f->fd);
+		nsid = nv_sys_ns_id(f->fd);
 	kind = nv_check_target(td, f->file_name, st.st_mode, nsid);
 	if (!kind)
 		return 1;

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -34,55 +33,18 @@
 #include "nvme/nvme_id.h"
 #include "nvme/nvme_pi.h"
 #include "nvme/nvme_status.h"
+#include "nvme/nvme_sys.h"
 
 /* What the engine knows about one NVMe namespace. */
 struct nv_nvme {
 	struct nv_geom g;
-	struct nv_ns_info ns;
-	struct nv_ctrl_info ctrl;
-	int have_ctrl;
-	struct nv_devname dev;		/* parsed name; kind NV_DEV_NONE if unusual */
-	char blkname[64];		/* nvmeXnY, the block sibling ("" if unknown) */
+	struct nv_sys_ns id;		/* Identify and sysfs (nvme/nvme_sys.h) */
 	int host_pi;			/* the engine writes and checks PI (pi_act=0) */
 	struct nv_pi_fmt pi;
 };
 
 /* Longest NVMe failures logged in full per job; all are counted by fio. */
 #define NV_NVME_ERRORS_LOGGED	16
-
-/* Namespace id of an NVMe generic char device, or 0 if @fd is not one. */
-int nv_nvme_ns_id(int fd)
-{
-	int ret = ioctl(fd, NVME_IOCTL_ID);
-
-	return ret > 0 ? ret : 0;
-}
-
-/* An admin command through the char device: 0, NVMe status > 0, or -errno. */
-static int nv_admin(int fd, struct nvme_passthru_cmd *cmd)
-{
-	int ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, cmd);
-
-	return ret < 0 ? -errno : ret;
-}
-
-/* queue/max_hw_sectors_kb of the namespace's block device, 0 when unknown. */
-static uint64_t nv_sysfs_max_hw_kb(const struct nv_devname *d)
-{
-	unsigned long long v = 0;
-	char p[256];
-	FILE *fp;
-
-	if (nv_dev_sysfs(d, "queue/max_hw_sectors_kb", p, sizeof(p)))
-		return 0;
-	fp = fopen(p, "r");
-	if (!fp)
-		return 0;
-	if (fscanf(fp, "%llu", &v) != 1)
-		v = 0;
-	fclose(fp);
-	return v;
-}
 
 /* Explain a failed open of an NVMe char device. */
 static void nv_report_open_error(struct thread_data *td, const char *path, int err)
@@ -103,69 +65,34 @@ static uint8_t nv_job_prinfo(const struct nv_options *o)
 }
 
 /*
- * Identify the namespace (and, when allowed, the controller) behind @fd and
- * fill @nv.  Return: 0; 1 with the error reported; -ENOTTY (not reported)
- * when @fd is no NVMe char device.
+ * Identify the namespace (and, when allowed, the controller) behind @fd
+ * (nvme/nvme_sys.h) and fill @nv.  Return: 0; 1 with the error reported;
+ * -ENOTTY (not reported) when @fd is no NVMe char device.
  */
 static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
 			    struct nv_nvme *nv)
 {
-	struct nvme_passthru_cmd cmd;
 	char msg[256];
-	uint64_t mdts = 0, hwkb;
-	const char *src = NULL;
-	void *buf;
-	int nsid, ret;
+	int ret;
 
-	nsid = nv_nvme_ns_id(fd);
-	if (nsid <= 0)
-		return -ENOTTY;
-	if (posix_memalign(&buf, 4096, NV_IDENTIFY_LEN)) {
-		td_verror(td, ENOMEM, "nvengine: identify");
+	ret = nv_sys_identify(fd, path, &nv->id, msg, sizeof(msg));
+	if (ret == -ENOTTY)
+		return ret;
+	if (ret) {
+		log_err("nvengine: %s: %s\n", path, msg);
+		td_verror(td, ret < 0 ? -ret : EIO, "nvengine: identify namespace");
 		return 1;
 	}
-	memset(buf, 0, NV_IDENTIFY_LEN);
-	nv_admin_identify(&cmd, NV_CNS_NS, (uint32_t)nsid, 0, buf);
-	ret = nv_admin(fd, &cmd);
-	if (ret) {
-		char st[128];
-
-		log_err("nvengine: %s: Identify Namespace failed: %s\n", path,
-			nv_status_str(ret, st, sizeof(st)));
-		td_verror(td, ret < 0 ? -ret : EIO, "nvengine: identify namespace");
-		goto err;
-	}
-	if (nv_parse_id_ns(buf, NV_IDENTIFY_LEN, &nv->ns, msg, sizeof(msg))) {
-		log_err("nvengine: %s: %s\n", path, msg);
-		td_verror(td, EINVAL, "nvengine: identify namespace");
-		goto err;
-	}
-	memset(buf, 0, NV_IDENTIFY_LEN);
-	nv_admin_identify(&cmd, NV_CNS_CTRL, 0, 0, buf);
-	if (!nv_admin(fd, &cmd) &&
-	    !nv_parse_id_ctrl(buf, NV_IDENTIFY_LEN, &nv->ctrl, msg, sizeof(msg))) {
-		nv->have_ctrl = 1;
-		mdts = nv_mdts_bytes(nv->ctrl.mdts, 4096);
-	}
-	free(buf);
-
-	if (nv_dev_parse(path, &nv->dev) || nv_dev_block_name(&nv->dev, nv->blkname, sizeof(nv->blkname))) {
-		nv->dev.kind = NV_DEV_NONE;
-		nv->blkname[0] = 0;
-	}
-	hwkb = nv->blkname[0] ? nv_sysfs_max_hw_kb(&nv->dev) : 0;
-	nv_geom_init(&nv->g, (uint32_t)nsid, &nv->ns, nv->ns.pi_type ? nv_job_prinfo(td->eo) : 0,
-		     nv_max_transfer(mdts, hwkb, &src), src ? src : "unknown");
+	nv_geom_init(&nv->g, nv->id.nsid, &nv->id.ns,
+		     nv->id.ns.pi_type ? nv_job_prinfo(td->eo) : 0, nv->id.max_xfer,
+		     nv->id.max_xfer_src);
 	return 0;
-err:
-	free(buf);
-	return 1;
 }
 
 /* Addressable bytes of the namespace as fio sees them. */
 static uint64_t nv_nvme_size(const struct nv_nvme *nv)
 {
-	return nv->ns.nsze * (uint64_t)nv_geom_block(&nv->g);
+	return nv->id.ns.nsze * (uint64_t)nv_geom_block(&nv->g);
 }
 
 int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f)
@@ -252,73 +179,6 @@ int nv_nvme_check_options(struct thread_data *td)
 bad:
 	td_verror(td, EINVAL, "nvengine: options");
 	return 1;
-}
-
-/* The whole of a small /proc file as a string (caller frees), NULL on error. */
-static char *nv_read_text(const char *path)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	FILE *fp = fopen(path, "r");
-
-	if (!fp)
-		return NULL;
-	for (;;) {
-		size_t n;
-
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(fp);
-	buf[len] = 0;
-	return buf;
-}
-
-/*
- * Whether a block device or partition of the namespace is mounted
- * (/proc/mounts) or used as swap (/proc/swaps).  Writes what and where into
- * @what.  Returns 1 if so.
- */
-static int nv_nvme_mounted(const struct nv_nvme *nv, char *what, size_t len)
-{
-	char *text = nv_read_text("/proc/mounts");
-	char hit[600];
-	int ret = 0;
-
-	if (text && nv_dev_mounted(text, &nv->dev, hit, sizeof(hit)) == 1) {
-		/* hit reads "DEV on DIR" */
-		const char *on = strstr(hit, " on ");
-
-		if (on)
-			snprintf(what, len, "%.*s is mounted on %s", (int)(on - hit), hit, on + 4);
-		else
-			snprintf(what, len, "%s is mounted", hit);
-		ret = 1;
-	}
-	free(text);
-	if (ret)
-		return 1;
-	/* /proc/swaps has the same first column: one "mounts" scan finds it */
-	text = nv_read_text("/proc/swaps");
-	if (text && nv_dev_mounted(text, &nv->dev, hit, sizeof(hit)) == 1) {
-		snprintf(what, len, "%.*s is in use as swap", (int)strcspn(hit, " "), hit);
-		ret = 1;
-	}
-	free(text);
-	return ret;
 }
 
 /*
@@ -414,15 +274,15 @@ static int nv_nvme_host_pi_setup(struct thread_data *td, struct fio_file *f, str
 	struct nv_options *o = td->eo;
 	char msg[192];
 
-	nv->host_pi = nv->ns.pi_type && !o->pi_act;
+	nv->host_pi = nv->id.ns.pi_type && !o->pi_act;
 	if (!nv->host_pi)
 		return 0;
-	if (nv_pi_fmt_init(&nv->pi, &nv->ns, msg, sizeof(msg))) {
+	if (nv_pi_fmt_init(&nv->pi, &nv->id.ns, msg, sizeof(msg))) {
 		log_err("nvengine: %s: %s\n", f->file_name, msg);
 		td_verror(td, EINVAL, "nvengine: protection information");
 		return 1;
 	}
-	if (nv->ns.ext_lba && o->pi_gen && td->o.verify != VERIFY_NONE && td_write(td)) {
+	if (nv->id.ns.ext_lba && o->pi_gen && td->o.verify != VERIFY_NONE && td_write(td)) {
 		log_err("nvengine: %s: with pi_act=0 on an extended-LBA namespace the engine writes the "
 			"PI into fio's data buffer, which verify= would report as corrupt; use pi_act=1, "
 			"pi_gen=0, or a separate-metadata format\n", f->file_name);
@@ -512,7 +372,8 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 	if (nv_nvme_host_pi_setup(td, f, nv))
 		return 1;
 	if ((td_write(td) || td_trim(td)) && !td->o.allow_mounted_write &&
-	    nv->dev.kind != NV_DEV_NONE && nv_nvme_mounted(nv, what, sizeof(what))) {
+	    nv->id.dev.kind != NV_DEV_NONE &&
+	    nv_sys_mounted(&nv->id.dev, NV_SYS_MOUNTS, NV_SYS_SWAPS, what, sizeof(what))) {
 		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it anyway\n",
 			f->file_name, what);
 		td_verror(td, EBUSY, "nvengine: mounted namespace");
@@ -570,7 +431,7 @@ static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt, str
 			io->md_len = pt->md_len;
 		}
 	}
-	if (nv_file_of(io_u->file)->nvme->ns.pi_type) {
+	if (nv_file_of(io_u->file)->nvme->id.ns.pi_type) {
 		io->prinfo = nv_job_prinfo(o);
 		io->apptag = (uint16_t)o->apptag;
 		io->apptag_mask = (uint16_t)o->apptag_mask;
@@ -741,24 +602,15 @@ void nv_nvme_batch_release(struct nv_passthru *pt, struct nv_dsm_batch *b)
 	pt->batch_free = b;
 }
 
-/* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed. */
+/* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed.  Return: nothing. */
 static void nv_nvme_smart(int fd, struct nvt_kvlist *l, const char *prefix)
 {
-	struct nvme_passthru_cmd cmd;
 	struct nv_kv kv[NV_SMART_KV_MAX];
 	struct nv_smart s;
-	void *buf;
 	int i, n;
 
-	if (posix_memalign(&buf, 4096, NV_SMART_LOG_LEN))
+	if (nv_sys_smart(fd, &s))
 		return;
-	memset(buf, 0, NV_SMART_LOG_LEN);
-	if (nv_admin_get_log(&cmd, NV_LOG_SMART, NV_NSID_ALL, buf, NV_SMART_LOG_LEN, 0) ||
-	    nv_admin(fd, &cmd) || nv_parse_smart(buf, NV_SMART_LOG_LEN, &s, NULL, 0)) {
-		free(buf);
-		return;
-	}
-	free(buf);
 	n = nv_smart_kv(&s, kv, NV_SMART_KV_MAX);
 	for (i = 0; i < n; i++) {
 		char key[128];
@@ -779,7 +631,7 @@ void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i
 	fd = open(f->file_name, O_RDONLY);
 	if (fd < 0)
 		return;
-	if (nv_nvme_ns_id(fd) <= 0) {
+	if (nv_sys_ns_id(fd) <= 0) {
 		close(fd);
 		return;
 	}
@@ -790,15 +642,15 @@ void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i
 #define KV(k, ...) do { snprintf(key, sizeof(key), "file.%u." k, i); nvt_kvlist_add(l, key, __VA_ARGS__); } while (0)
 			KV("nsid", "%u", nv.g.nsid);
 			KV("lba_size", "%u", nv.g.lba_size);
-			KV("md_size", "%u", nv.ns.md_size);
-			KV("ext_lba", "%d", nv.ns.ext_lba ? 1 : 0);
-			KV("pi_type", "%u", nv.ns.pi_type);
-			KV("nsze", "%llu", (unsigned long long)nv.ns.nsze);
+			KV("md_size", "%u", nv.id.ns.md_size);
+			KV("ext_lba", "%d", nv.id.ns.ext_lba ? 1 : 0);
+			KV("pi_type", "%u", nv.id.ns.pi_type);
+			KV("nsze", "%llu", (unsigned long long)nv.id.ns.nsze);
 			KV("max_transfer", "%llu", (unsigned long long)nv.g.max_xfer);
-			if (nv.have_ctrl) {
-				KV("nvme.model", "%s", nv.ctrl.mn);
-				KV("nvme.serial", "%s", nv.ctrl.sn);
-				KV("nvme.firmware", "%s", nv.ctrl.fr);
+			if (nv.id.have_ctrl) {
+				KV("nvme.model", "%s", nv.id.ctrl.mn);
+				KV("nvme.serial", "%s", nv.id.ctrl.sn);
+				KV("nvme.firmware", "%s", nv.id.ctrl.fr);
 			}
 #undef KV
 		}

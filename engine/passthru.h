@@ -59,9 +59,6 @@ struct nv_passthru {
  */
 int nv_nvme_check_options(struct thread_data *td);
 
-/* Namespace id of an NVMe generic char device.  Return: the id, or 0 if @fd is not one. */
-int nv_nvme_ns_id(int fd);
-
 /*
  * The size of the NVMe char device @f from Identify Namespace (stat()
  * reports none); sets f->real_file_size.  Return: 0; 1 with the error
