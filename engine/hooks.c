@@ -38,7 +38,6 @@
 #include "engine/passthru.h"
 #include "engine/trace_hook.h"
 #include "sys/sys_target.h"
-#include "engine/nv_util.h"
 #include "nvme/nvme_sys.h"
 #include "sys/sys_ring.h"
 
@@ -104,8 +103,7 @@ static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld
 	if (fill)
 		fio_gettime(&ts, NULL);
 	/* the clock is read only for the trace: in VMs it can be a syscall */
-	now = nv_trace_now(&ld->tr);
-	ld->tr.last_submit_ns = now;
+	now = nv_trace_submit_now(&ld->tr);
 	for (i = 0; i < nr; i++) {
 		struct nv_dsm_batch *b = nv_batch_of(owners[i]);
 
@@ -277,12 +275,12 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 
 	fio_ro_check(td, io_u);
 
-	if (ld->tr.failed) {
+	if (nv_trace_stopped(&ld->tr)) {
 		/* the trace cannot record it: do not do it (the job has failed) */
 		io_u->error = EIO;
 		return FIO_Q_COMPLETED;
 	}
-	if (ld->tr.w && !ld->tr.ramp_marked && td->o.ramp_time && td->ramp_time_over)
+	if (nv_trace_ramp_due(&ld->tr) && td->o.ramp_time && td->ramp_time_over)
 		nv_ramp_ended(td, ld);
 	if (ld->queued_ios + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
@@ -462,7 +460,7 @@ static void nv_complete_batch(struct thread_data *td, struct nv_data *ld, struct
 		ld->inflight--;
 		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, res);
 		ld->events[ld->nr_events++] = io_u;
-		if (ld->tr.w && !ld->tr.failed)
+		if (nv_trace_on(&ld->tr))
 			nv_trace_io(td, &ld->tr, io_u, res, now);
 	}
 	nv_nvme_batch_release(&ld->pt, b);
@@ -492,7 +490,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		 * @max only when nothing else is, so that it cannot get stuck) */
 		if (b && ld->nr_events && ld->nr_events + b->n > max)
 			break;
-		if (!now && ld->tr.w)
+		if (!now)	/* 0 without a trace: each CQE then tests it again */
 			now = nv_trace_now(&ld->tr);
 		seen++;
 		if (b) {
@@ -505,7 +503,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		if (io_u->error)
 			nv_explain_error(ld, io_u);
 		ld->events[ld->nr_events++] = io_u;
-		if (ld->tr.w && !ld->tr.failed)	/* the test inline: untraced IO pays no call */
+		if (nv_trace_on(&ld->tr))	/* the test inline: untraced IO pays no call */
 			nv_trace_io(td, &ld->tr, io_u, ld->last_res, now);
 	}
 	if (seen)
@@ -811,7 +809,7 @@ static void nv_close_trace(struct thread_data *td, struct nv_data *ld)
 {
 	struct nvt_kvlist after = { 0 };
 
-	if (ld->tr.w)
+	if (nv_trace_writing(&ld->tr))
 		nv_describe_files(td, &after, "after");
 	nv_trace_close(td, &ld->tr, &after);
 	nvt_kvlist_free(&after);
