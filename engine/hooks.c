@@ -60,7 +60,6 @@ struct nv_data {
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int prepped;		/* force_async counter */
 	int warned_poll;		/* hipri hint already printed */
-	int last_res;			/* cqe->res of the CQE being completed */
 
 	void **pending;			/* SQE owners in ring order, not submitted:
 					   io_us, or tagged DSM batches */
@@ -126,7 +125,7 @@ static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld
  */
 static int nv_prep(struct thread_data *td, struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
+	struct nv_file *nf = nv_io_file(io_u);
 
 	/* fio ends a job quietly when prep fails: td_verror makes it an error */
 	if (!nf) {
@@ -140,7 +139,7 @@ static int nv_prep(struct thread_data *td, struct io_u *io_u)
 		return -EINVAL;
 	}
 	if (nf->kind == NV_TARGET_NVME_CHAR)
-		return nv_nvme_prep(td, &((struct nv_data *)td->io_ops_data)->pt, io_u);
+		return nv_nvme_prep(td, &((struct nv_data *)td->io_ops_data)->pt, nf, io_u);
 	return 0;
 }
 
@@ -195,11 +194,9 @@ static void nv_fill_sync(struct thread_data *td, struct io_uring_sqe *sqe,
  * knows BLKDISCARD and fails on files with ENOTTY).  It is only issued with
  * nothing else in flight, so its latency is its own.
  */
-static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
-					    struct nv_data *ld,
-					    struct io_u *io_u)
+static enum fio_q_status nv_queue_sync_trim(struct thread_data *td, struct nv_data *ld,
+					    const struct nv_file *nf, struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	void *owner = io_u;
 	int ret;
 
@@ -210,7 +207,7 @@ static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
 	ret = nv_target_trim(io_u->file->fd, nf->kind, io_u->offset, io_u->xfer_buflen);
 	io_u->error = ret < 0 ? -ret : 0;
 	ld->inflight--;
-	if (nv_trace_io(td, &ld->tr, io_u, ret, nv_trace_now(&ld->tr)))
+	if (nv_trace_io(td, &ld->tr, nf, io_u, ret, nv_trace_now(&ld->tr)))
 		io_u->error = EIO;
 	io_u_mark_submit(td, 1);
 	io_u_mark_complete(td, 1);
@@ -239,7 +236,7 @@ static int nv_flush_batch(struct thread_data *td, struct nv_data *ld)
  * for another file comes, or at commit().
  */
 static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv_data *ld,
-					       struct io_u *io_u)
+					       const struct nv_file *nf, struct io_u *io_u)
 {
 	struct nv_options *o = td->eo;
 	struct nv_dsm_batch *b = ld->pt.batch_open;
@@ -247,7 +244,7 @@ static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv
 
 	if (b && (b->f != io_u->file || b->n == o->trim_ranges) && nv_flush_batch(td, ld))
 		return FIO_Q_BUSY;
-	ret = nv_nvme_trim_batch(td, &ld->pt, io_u);
+	ret = nv_nvme_trim_batch(td, &ld->pt, nf, io_u);
 	if (ret == -EBUSY)
 		return FIO_Q_BUSY;
 	if (ret) {
@@ -285,12 +282,12 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 	if (ld->queued_ios + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
 
-	nf = nv_file_of(f);
+	nf = nv_io_file(io_u);
 	if (io_u->ddir == DDIR_TRIM && !o->nv_nop) {	/* with nv_nop a NOP like the rest */
 		if (nf->kind != NV_TARGET_NVME_CHAR)
-			return nv_queue_sync_trim(td, ld, io_u);
+			return nv_queue_sync_trim(td, ld, nf, io_u);
 		if (o->trim_ranges > 1)
-			return nv_queue_batched_trim(td, ld, io_u);
+			return nv_queue_batched_trim(td, ld, nf, io_u);
 	}
 
 	sqe = io_uring_get_sqe(&ld->r.ring);
@@ -302,7 +299,7 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 		goto queued;
 	}
 	if (nf->kind == NV_TARGET_NVME_CHAR) {
-		int ret = nv_nvme_fill_sqe(td, &ld->pt, sqe, io_u, &ld->iovecs[io_u->index]);
+		int ret = nv_nvme_fill_sqe(td, &ld->pt, nf, sqe, io_u, &ld->iovecs[io_u->index]);
 
 		if (ret) {
 			/* prep() checked the IO: only a bug gets here */
@@ -399,36 +396,29 @@ static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld)
 }
 
 /*
- * Turn one CQE into the io_u's result the way fio expects it: error is a
- * positive errno, resid the bytes not transferred.
+ * Turn the CQE result @res of @io_u (file state @nf) into the io_u's result
+ * the way fio expects it: error is a positive errno, resid the bytes not
+ * transferred.  Return: nothing.
  */
-static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
-				    struct io_uring_cqe *cqe)
+static void nv_complete_io(struct thread_data *td, struct nv_data *ld, const struct nv_file *nf,
+			   struct io_u *io_u, int res)
 {
-	struct io_u *io_u = io_uring_cqe_get_data(cqe);
 	struct nv_options *o = td->eo;
-	struct nv_file *nf;
 
-	if (!io_u)
-		return NULL;
 	ld->inflight--;
-	ld->last_res = cqe->res;
-	nf = nv_file_of(io_u->file);
 	if (o->nv_nop) {
 		/* a NOP's 0 (or -errno): the whole IO "done" */
-		io_u->error = cqe->res < 0 ? -cqe->res : 0;
+		io_u->error = res < 0 ? -res : 0;
 	} else if (nf && nf->kind == NV_TARGET_NVME_CHAR) {
-		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, cqe->res);
-	} else if (cqe->res < 0) {
-		io_u->error = -cqe->res;
-	} else if (ddir_rw(io_u->ddir) &&
-		   (unsigned long long)cqe->res != io_u->xfer_buflen) {
-		io_u->resid = io_u->xfer_buflen - cqe->res;
+		io_u->error = nv_nvme_complete(td, &ld->pt, nf, io_u, res);
+	} else if (res < 0) {
+		io_u->error = -res;
+	} else if (ddir_rw(io_u->ddir) && (unsigned long long)res != io_u->xfer_buflen) {
+		io_u->resid = io_u->xfer_buflen - res;
 		io_u->error = 0;
 	} else {
 		io_u->error = 0;
 	}
-	return io_u;
 }
 
 /*
@@ -456,12 +446,13 @@ static void nv_complete_batch(struct thread_data *td, struct nv_data *ld, struct
 
 	for (i = 0; i < b->n; i++) {
 		struct io_u *io_u = b->ios[i];
+		const struct nv_file *nf = nv_io_file(io_u);
 
 		ld->inflight--;
-		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, res);
+		io_u->error = nv_nvme_complete(td, &ld->pt, nf, io_u, res);
 		ld->events[ld->nr_events++] = io_u;
 		if (nv_trace_on(&ld->tr))
-			nv_trace_io(td, &ld->tr, io_u, res, now);
+			nv_trace_io(td, &ld->tr, nf, io_u, res, now);
 	}
 	nv_nvme_batch_release(&ld->pt, b);
 }
@@ -482,6 +473,7 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 
 	io_uring_for_each_cqe(&ld->r.ring, head, cqe) {
 		struct nv_dsm_batch *b = nv_batch_of(io_uring_cqe_get_data(cqe));
+		const struct nv_file *nf;
 		struct io_u *io_u;
 
 		if (ld->nr_events >= max)
@@ -497,14 +489,16 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 			nv_complete_batch(td, ld, b, cqe->res, now);
 			continue;
 		}
-		io_u = nv_complete_cqe(td, ld, cqe);
+		io_u = io_uring_cqe_get_data(cqe);
 		if (!io_u)
 			continue;
+		nf = nv_io_file(io_u);
+		nv_complete_io(td, ld, nf, io_u, cqe->res);
 		if (io_u->error)
 			nv_explain_error(ld, io_u);
 		ld->events[ld->nr_events++] = io_u;
 		if (nv_trace_on(&ld->tr))	/* the test inline: untraced IO pays no call */
-			nv_trace_io(td, &ld->tr, io_u, ld->last_res, now);
+			nv_trace_io(td, &ld->tr, nf, io_u, cqe->res, now);
 	}
 	if (seen)
 		io_uring_cq_advance(&ld->r.ring, seen);

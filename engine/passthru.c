@@ -395,8 +395,9 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 }
 
 /* Describe io_u as an nv_io for the command builder (vectored data in @iov).  Return: nothing. */
-static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt, struct io_u *io_u,
-		       struct nv_io *io, struct iovec *iov)
+static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt,
+		       const struct nv_nvme *nv, struct io_u *io_u, struct nv_io *io,
+		       struct iovec *iov)
 {
 	struct nv_options *o = td->eo;
 
@@ -431,16 +432,16 @@ static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt, str
 			io->md_len = pt->md_len;
 		}
 	}
-	if (nv_file_of(io_u->file)->nvme->id.ns.pi_type) {
+	if (nv->id.ns.pi_type) {
 		io->prinfo = nv_job_prinfo(o);
 		io->apptag = (uint16_t)o->apptag;
 		io->apptag_mask = (uint16_t)o->apptag_mask;
 	}
 }
 
-int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u)
+int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		 struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	struct iovec iov;
 	struct nv_io io;
 	char msg[256];
@@ -453,7 +454,7 @@ int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, struct io_u *io
 			goto bad;
 		return 0;
 	}
-	nv_nvme_io(td, pt, io_u, &io, &iov);
+	nv_nvme_io(td, pt, nf->nvme, io_u, &io, &iov);
 	if (io.opcode != NV_OPC_FLUSH && nv_io_check(&nf->nvme->g, &io, msg, sizeof(msg)))
 		goto bad;
 	return 0;
@@ -465,11 +466,10 @@ bad:
 	return -EINVAL;
 }
 
-int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, struct io_uring_sqe *sqe,
-		     struct io_u *io_u, struct iovec *iov)
+int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		     struct io_uring_sqe *sqe, struct io_u *io_u, struct iovec *iov)
 {
 	struct nv_options *o = td->eo;
-	struct nv_file *nf = nv_file_of(io_u->file);
 	struct nv_geom *g = &nf->nvme->g;
 	struct nvme_uring_cmd cmd;
 	uint32_t cmd_op = NVME_URING_CMD_IO;
@@ -485,7 +485,7 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, struct io_u
 	} else {
 		struct nv_io io;
 
-		nv_nvme_io(td, pt, io_u, &io, iov);
+		nv_nvme_io(td, pt, nf->nvme, io_u, &io, iov);
 		if (nf->nvme->host_pi && o->pi_gen && io.opcode == NV_OPC_WRITE) {
 			struct nv_pi_tags t;
 
@@ -522,9 +522,9 @@ static int nv_nvme_pi_check(struct thread_data *td, const struct nv_passthru *pt
 	return 1;
 }
 
-int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u, int res)
+int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		     struct io_u *io_u, int res)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	char st[200];
 	int err;
 
@@ -551,9 +551,9 @@ int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, struct io_u
 	return err;
 }
 
-int nv_nvme_trim_batch(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u)
+int nv_nvme_trim_batch(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		       struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	struct nv_dsm_batch *b = pt->batch_open;
 	int ret;
 

@@ -145,18 +145,18 @@ static inline uint8_t nv_trace_op(const struct nv_trace *tr, const struct io_u *
 }
 
 /*
- * Record one completed IO: @res is the raw completion result (cqe->res, or
- * the -errno of a synchronous operation), @now the completion time.  Inline:
+ * Record one completed IO of the file whose state is @nf: @res is the raw
+ * completion result (cqe->res, or the -errno of a synchronous operation),
+ * @now the completion time.  Inline:
  * on the IO path it writes the record where the writer keeps it, with no
  * call (trace/nvtrace.h, nvt_append_slot).
  * Return: 0, or -errno once the trace cannot be written (the job fails with
  * a message naming the trace file, and tr->failed is set).  A no-op
  * without nv_trace.
  */
-static inline int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
-			      int res, uint64_t now)
+static inline int nv_trace_io(struct thread_data *td, struct nv_trace *tr,
+			      const struct nv_file *nf, struct io_u *io_u, int res, uint64_t now)
 {
-	const struct nv_file *nf;
 	struct nvt_record *r;
 	int nvme;
 
@@ -165,7 +165,6 @@ static inline int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struc
 	r = nvt_append_slot(tr->app, now);
 	if (__builtin_expect(!r, 0))
 		return nv_trace_failed(td, tr);
-	nf = nv_file_of(io_u->file);
 	nvme = nf && nf->kind == NV_TARGET_NVME_CHAR;
 	r->submit_ns = tr->sub[io_u->index].ns;
 	r->complete_ns = now;
