@@ -527,14 +527,27 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 	ld->nr_events = 0;
 	for (;;) {
 		struct io_uring_cqe *cqe;
+		unsigned int wait_nr;
 		int ret;
 
 		nv_trace_reaped(&ld->tr, (unsigned int)nv_reap(td, ld, max));
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
-		/* one CQE per io_u, except a DSM batch's: then one at a time */
-		ret = io_uring_wait_cqes(&ld->r.ring, &cqe, ld->pt.batches ? 1 : want - ld->nr_events,
-					 ktsp, NULL);
+		/* SQEs the kernel refused (-EAGAIN) are in flight for fio: submit
+		 * them, or their completions never come */
+		if (ld->queued) {
+			ret = nv_commit(td);
+			if (ret)
+				return ret;
+		}
+		/* one CQE per io_u, except a DSM batch's: then one at a time;
+		 * never more than the kernel has */
+		wait_nr = ld->pt.batches ? 1 : want - ld->nr_events;
+		if (wait_nr > ld->inflight)
+			wait_nr = ld->inflight;
+		if (!wait_nr)
+			break;
+		ret = io_uring_wait_cqes(&ld->r.ring, &cqe, wait_nr, ktsp, NULL);
 		if (ret == -ETIME)
 			break;
 		if (ret < 0 && ret != -EAGAIN && ret != -EINTR) {
