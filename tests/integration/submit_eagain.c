@@ -1,7 +1,9 @@
 /*
  * submit_eagain.c - an LD_PRELOAD shim for the engine tests: io_uring_submit()
  * answers -EAGAIN (submitting nothing) while the ring has IO in flight, as a
- * kernel short of resources may.  The engine must then hold its SQEs and
+ * kernel short of resources may, and takes a millisecond to say so: most of
+ * the job's time then falls where SQEs wait unsubmitted behind IO in flight
+ * (so that fio's ramp_time ends there).  The engine must hold its SQEs and
  * submit them later, with every trace stamp still in order.
  *
  *   cc -shared -fPIC -o submit_eagain.so submit_eagain.c -ldl -Wl,--no-as-needed -luring
@@ -14,6 +16,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <liburing.h>
+#include <unistd.h>
 
 #define RINGS	16
 
@@ -50,8 +53,10 @@ int io_uring_submit(struct io_uring *ring)
 		real = (int (*)(struct io_uring *))dlsym(RTLD_NEXT, "io_uring_submit");
 	if (!real)
 		return -ENOSYS;
-	if (sub && *sub - *ring->cq.khead != 0)
+	if (sub && *sub - *ring->cq.khead != 0) {
+		usleep(1000);
 		return -EAGAIN;
+	}
 	ret = real(ring);
 	if (sub && ret > 0)
 		*sub += (unsigned int)ret;
