@@ -134,7 +134,8 @@ static int nv_prep(struct thread_data *td, struct io_u *io_u)
 		return -EINVAL;
 	}
 	if (!ddir_rw(io_u->ddir) && !ddir_sync(io_u->ddir) && io_u->ddir != DDIR_TRIM) {
-		log_err("nvengine: %s: unsupported IO direction %d\n", io_u->file->file_name, io_u->ddir);
+		log_err("nvengine: %s: unsupported IO direction %d\n", io_u->file->file_name,
+			io_u->ddir);
 		td_verror(td, EINVAL, "nvengine: prep");
 		return -EINVAL;
 	}
@@ -260,7 +261,7 @@ static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv
  * later by commit()), FIO_Q_BUSY when the ring is full (fio calls commit()
  * and getevents() and retries), or FIO_Q_COMPLETED for synchronous trims.
  */
-static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld);
+static int nv_ramp_ended(struct thread_data *td, struct nv_data *ld);
 
 static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 {
@@ -277,8 +278,16 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 		io_u->error = EIO;
 		return FIO_Q_COMPLETED;
 	}
-	if (nv_trace_ramp_due(&ld->tr) && td->o.ramp_time && td->ramp_time_over)
-		nv_ramp_ended(td, ld);
+	if (nv_trace_ramp_due(&ld->tr) && td->o.ramp_time && td->ramp_time_over) {
+		int ret = nv_ramp_ended(td, ld);
+
+		if (ret == -EBUSY)
+			return FIO_Q_BUSY;
+		if (ret) {
+			io_u->error = -ret;
+			return FIO_Q_COMPLETED;
+		}
+	}
 	if (ld->queued_ios + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
 
@@ -387,12 +396,22 @@ static int nv_commit(struct thread_data *td)
  * The first queue() after fio's ramp_time ended: fio counts the IOs queued
  * from here on.  What the ramp left queued is submitted first, so that every
  * ramp IO is stamped before the trace's mark (nv_trace_ramp_end).
+ * Return: 0 (marked); -EBUSY when the kernel took only part of them (no
+ * mark yet: the next queue() tries again); -errno when the submission
+ * failed (reported).
  */
-static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld)
+static int nv_ramp_ended(struct thread_data *td, struct nv_data *ld)
 {
-	if (ld->queued)
-		nv_commit(td);
+	if (ld->queued) {
+		int ret = nv_commit(td);
+
+		if (ret)
+			return ret;
+		if (ld->queued)
+			return -EBUSY;
+	}
 	nv_trace_ramp_end(&ld->tr);
+	return 0;
 }
 
 /*
@@ -429,7 +448,8 @@ static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
 {
 	if (io_u->error == EOPNOTSUPP && (ld->r.flags & IORING_SETUP_IOPOLL) && !ld->warned_poll) {
 		ld->warned_poll = 1;
-		log_err("nvengine: %s: polled IO (hipri) is not supported here: it needs direct=1 on a "
+		log_err("nvengine: %s: polled IO (hipri) is not supported here: it needs direct=1 "
+			"on a "
 			"block device or NVMe namespace whose driver has poll queues "
 			"(e.g. nvme.poll_queues=N on the kernel command line)\n", io_u->file->file_name);
 	}
@@ -674,7 +694,8 @@ static int nv_init(struct thread_data *td)
 		return 1;
 	}
 	if (o->trim_ranges > 1 && o->trim_ranges > td->o.iodepth) {
-		log_err("nvengine: trim_ranges=%u is more than iodepth=%u: one command cannot carry "
+		log_err("nvengine: trim_ranges=%u is more than iodepth=%u: one command cannot "
+			"carry "
 			"more trims than are in flight\n", o->trim_ranges, td->o.iodepth);
 		td_verror(td, EINVAL, "nvengine: trim_ranges");
 		return 1;
@@ -854,7 +875,8 @@ static int nv_open_ring(struct thread_data *td, struct nv_data *ld, struct nv_op
 	if (ret < 0) {
 		log_err("nvengine: nv_iowq_workers=%u: the kernel refused the io-wq limit: %s%s\n",
 			o->nv_iowq_workers, strerror(-ret),
-			ret == -EINVAL ? " (it needs Linux 5.15 or later; leave the option out)" : "");
+			ret == -EINVAL ? " (it needs Linux 5.15 or later; leave the option out)"
+				: "");
 		td_verror(td, -ret, "nvengine: nv_iowq_workers");
 		return 1;
 	}
@@ -885,7 +907,8 @@ static int nv_post_init(struct thread_data *td)
 	if (o->fixedbufs) {
 		ret = io_uring_register_buffers(&ld->r.ring, ld->iovecs, ld->depth);
 		if (ret < 0) {
-			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes failed: %s%s\n",
+			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes failed: "
+				"%s%s\n",
 				ld->depth, (unsigned long long)td_max_bs(td), strerror(-ret),
 				ret == -ENOMEM ? " (raise the memlock limit: ulimit -l)" : "");
 			td_verror(td, -ret, "io_uring_register_buffers");
@@ -1072,7 +1095,8 @@ static int nv_get_file_size(struct thread_data *td, struct fio_file *f)
 		if (S_ISCHR(st.st_mode)) {
 			int ret = nv_nvme_get_file_size(td, f);
 
-			return ret == -ENOTTY ? !nv_check_target(td, f->file_name, S_IFCHR, 0) : ret;
+			return ret == -ENOTTY ? !nv_check_target(td, f->file_name, S_IFCHR, 0)
+				: ret;
 		}
 	}
 	return generic_get_file_size(td, f);
