@@ -449,9 +449,9 @@ static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
 	if (io_u->error == EOPNOTSUPP && (ld->r.flags & IORING_SETUP_IOPOLL) && !ld->warned_poll) {
 		ld->warned_poll = 1;
 		log_err("nvengine: %s: polled IO (hipri) is not supported here: it needs direct=1 "
-			"on a "
-			"block device or NVMe namespace whose driver has poll queues "
-			"(e.g. nvme.poll_queues=N on the kernel command line)\n", io_u->file->file_name);
+			"on a block device or NVMe namespace whose driver has poll queues "
+			"(e.g. nvme.poll_queues=N on the kernel command line)\n",
+			io_u->file->file_name);
 	}
 }
 
@@ -674,7 +674,8 @@ static int nv_init(struct thread_data *td)
 		o->registerfiles = 1;
 	if (o->registerfiles && td->o.nr_files != td->o.open_files) {
 		log_err("nvengine: registerfiles (and sqthread_poll) need nr_files equal to "
-			"open_files (nr_files=%u open_files=%u)\n", td->o.nr_files, td->o.open_files);
+			"open_files (nr_files=%u open_files=%u)\n", td->o.nr_files,
+			td->o.open_files);
 		td_verror(td, EINVAL, "nvengine init");
 		return 1;
 	}
@@ -695,8 +696,7 @@ static int nv_init(struct thread_data *td)
 	}
 	if (o->trim_ranges > 1 && o->trim_ranges > td->o.iodepth) {
 		log_err("nvengine: trim_ranges=%u is more than iodepth=%u: one command cannot "
-			"carry "
-			"more trims than are in flight\n", o->trim_ranges, td->o.iodepth);
+			"carry more trims than are in flight\n", o->trim_ranges, td->o.iodepth);
 		td_verror(td, EINVAL, "nvengine: trim_ranges");
 		return 1;
 	}
@@ -767,7 +767,8 @@ static void nv_prefault_buffers(struct thread_data *td)
 	hi = ((uintptr_t)td->orig_buffer + td->orig_buffer_size + page - 1) & ~(page - 1);
 	if (!madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE))
 		return;
-	for (uintptr_t a = (uintptr_t)td->orig_buffer; a < (uintptr_t)td->orig_buffer + td->orig_buffer_size;
+	for (uintptr_t a = (uintptr_t)td->orig_buffer;
+	     a < (uintptr_t)td->orig_buffer + td->orig_buffer_size;
 	     a = (a & ~(page - 1)) + page) {
 		volatile char *c = (volatile char *)a;
 
@@ -1010,7 +1011,8 @@ static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 	/* fio can open files before init() (ld NULL): never char devices */
 	if (kind == NV_TARGET_NVME_CHAR && (!ld || !(ld->r.flags & IORING_SETUP_SQE128))) {
 		log_err("nvengine: %s: the ring was set up without 128-byte SQEs; "
-			"NVMe passthrough needs the char device to exist when the job starts\n", f->file_name);
+			"NVMe passthrough needs the char device to exist when the job starts\n",
+			f->file_name);
 		td_verror(td, EINVAL, "nvengine: passthrough ring");
 		return 1;
 	}

@@ -50,9 +50,9 @@ struct nv_nvme {
 static void nv_report_open_error(struct thread_data *td, const char *path, int err)
 {
 	if (err == EACCES || err == EPERM)
-		log_err("nvengine: %s: permission denied: NVMe passthrough needs root or read/write "
-			"access to the char device (e.g. a udev rule: KERNEL==\"ng*\", GROUP=\"disk\", "
-			"MODE=\"0660\")\n", path);
+		log_err("nvengine: %s: permission denied: NVMe passthrough needs root or "
+			"read/write access to the char device (e.g. a udev rule: KERNEL==\"ng*\", "
+			"GROUP=\"disk\", MODE=\"0660\")\n", path);
 	else
 		log_err("nvengine: %s: %s\n", path, strerror(err));
 	td_verror(td, err, "nvengine: open NVMe device");
@@ -171,7 +171,8 @@ int nv_nvme_check_options(struct thread_data *td)
 		goto bad;
 	}
 	if (o->apptag > 0xffff || o->apptag_mask > 0xffff) {
-		log_err("nvengine: apptag and apptag_mask are 16-bit values (apptag=0x%x apptag_mask=0x%x)\n",
+		log_err("nvengine: apptag and apptag_mask are 16-bit values (apptag=0x%x "
+			"apptag_mask=0x%x)\n",
 			o->apptag, o->apptag_mask);
 		goto bad;
 	}
@@ -214,8 +215,9 @@ static int nv_nvme_check_job(struct thread_data *td, struct fio_file *f, struct 
 	}
 	if (nv->g.md_size && !nv->g.ext_lba && o->md_per_io_size &&
 	    o->md_per_io_size < td_max_bs(td) / nv->g.lba_size * nv->g.md_size) {
-		log_err("nvengine: %s: md_per_io_size=%u is smaller than the %llu metadata bytes of "
-			"bs=%llu (%u per %u-byte block); raise it or leave it 0 to size it from bs\n",
+		log_err("nvengine: %s: md_per_io_size=%u is smaller than the %llu metadata bytes "
+			"of bs=%llu (%u per %u-byte block); raise it or leave it 0 to size it from "
+			"bs\n",
 			f->file_name, o->md_per_io_size,
 			(unsigned long long)(td_max_bs(td) / nv->g.lba_size * nv->g.md_size),
 			(unsigned long long)td_max_bs(td), nv->g.md_size, nv->g.lba_size);
@@ -283,9 +285,10 @@ static int nv_nvme_host_pi_setup(struct thread_data *td, struct fio_file *f, str
 		return 1;
 	}
 	if (nv->id.ns.ext_lba && o->pi_gen && td->o.verify != VERIFY_NONE && td_write(td)) {
-		log_err("nvengine: %s: with pi_act=0 on an extended-LBA namespace the engine writes the "
-			"PI into fio's data buffer, which verify= would report as corrupt; use pi_act=1, "
-			"pi_gen=0, or a separate-metadata format\n", f->file_name);
+		log_err("nvengine: %s: with pi_act=0 on an extended-LBA namespace the engine "
+			"writes the PI into fio's data buffer, which verify= would report as "
+			"corrupt; use pi_act=1, pi_gen=0, or a separate-metadata format\n",
+			f->file_name);
 		td_verror(td, EINVAL, "nvengine: verify with host PI");
 		return 1;
 	}
@@ -347,9 +350,11 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 
 			if (!uname(&u))
 				nv_kernel_passthru_lack(u.release, kwhy, sizeof(kwhy));
-			log_err("nvengine: cmd_type=nvme needs the NVMe generic char device /dev/ngXnY; "
-				"%s is a %s (drop cmd_type to use it through the block layer)%s%s\n",
-				f->file_name, nv_target_kind_name(nf->kind), *kwhy ? "; " : "", kwhy);
+			log_err("nvengine: cmd_type=nvme needs the NVMe generic char device "
+				"/dev/ngXnY; %s is a %s (drop cmd_type to use it through the block "
+				"layer)%s%s\n",
+				f->file_name, nv_target_kind_name(nf->kind),
+				*kwhy ? "; " : "", kwhy);
 			td_verror(td, EINVAL, "nvengine: cmd_type");
 			return 1;
 		}
@@ -374,7 +379,8 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 	if ((td_write(td) || td_trim(td)) && !td->o.allow_mounted_write &&
 	    nv->id.dev.kind != NV_DEV_NONE &&
 	    nv_sys_mounted(&nv->id.dev, NV_SYS_MOUNTS, NV_SYS_SWAPS, what, sizeof(what))) {
-		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it anyway\n",
+		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it "
+			"anyway\n",
 			f->file_name, what);
 		td_verror(td, EBUSY, "nvengine: mounted namespace");
 		return 1;
@@ -383,7 +389,8 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 	if (!ret)
 		ret = nv_nvme_batches_alloc(td, pt);
 	if (!ret && !pt->dsm) {
-		ret = posix_memalign(&pt->dsm, 4096, pt->depth * sizeof(struct nv_dsm_range)) ? -ENOMEM : 0;
+		ret = posix_memalign(&pt->dsm, 4096, pt->depth * sizeof(struct nv_dsm_range))
+			? -ENOMEM : 0;
 		if (!ret)
 			memset(pt->dsm, 0, pt->depth * sizeof(struct nv_dsm_range));
 	}
@@ -639,7 +646,10 @@ void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i
 		memset(&nv, 0, sizeof(nv));
 		/* errors were or will be reported by the open path */
 		if (!nv_nvme_identify(td, f->file_name, fd, &nv)) {
-#define KV(k, ...) do { snprintf(key, sizeof(key), "file.%u." k, i); nvt_kvlist_add(l, key, __VA_ARGS__); } while (0)
+#define KV(k, ...) do { \
+		snprintf(key, sizeof(key), "file.%u." k, i); \
+		nvt_kvlist_add(l, key, __VA_ARGS__); \
+	} while (0)
 			KV("nsid", "%u", nv.g.nsid);
 			KV("lba_size", "%u", nv.g.lba_size);
 			KV("md_size", "%u", nv.id.ns.md_size);

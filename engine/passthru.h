@@ -37,7 +37,9 @@ static inline void *nv_batch_tag(struct nv_dsm_batch *b)
 }
 static inline struct nv_dsm_batch *nv_batch_of(void *p)
 {
-	return ((uintptr_t)p & NV_BATCH_TAG) ? (struct nv_dsm_batch *)((uintptr_t)p & ~NV_BATCH_TAG) : NULL;
+	if (!((uintptr_t)p & NV_BATCH_TAG))
+		return NULL;
+	return (struct nv_dsm_batch *)((uintptr_t)p & ~NV_BATCH_TAG);
 }
 
 /* Per-thread passthrough state (in the hooks' per-thread state; zeroed, then depth set). */

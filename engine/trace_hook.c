@@ -44,11 +44,12 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	nvt_kvlist_add(l, "job.iodepth", "%u", td->o.iodepth);
 	nvt_kvlist_add(l, "job.buf_align", "%u", job->buf_align);
 	nvt_kvlist_add(l, "job.direct", "%u", td->o.odirect);
-	nvt_kvlist_add(l, "job.rw", "%s%s%s", td_read(td) ? "read" : "", td_write(td) ? "write" : "",
-		  td_trim(td) ? "trim" : "");
+	nvt_kvlist_add(l, "job.rw", "%s%s%s", td_read(td) ? "read" : "",
+		       td_write(td) ? "write" : "", td_trim(td) ? "trim" : "");
 	nvt_kvlist_add(l, "job.random", "%d", td_random(td) ? 1 : 0);
 	nvt_kvlist_add(l, "job.bs", "%llu,%llu,%llu", (unsigned long long)td->o.max_bs[DDIR_READ],
-		  (unsigned long long)td->o.max_bs[DDIR_WRITE], (unsigned long long)td->o.max_bs[DDIR_TRIM]);
+		       (unsigned long long)td->o.max_bs[DDIR_WRITE],
+		       (unsigned long long)td->o.max_bs[DDIR_TRIM]);
 	if (td->o.ramp_time)
 		nvt_kvlist_add(l, "job.ramp_time_us", "%llu", (unsigned long long)td->o.ramp_time);
 	nvt_kvlist_add(l, "fio.version", "%s", fio_version_string);
@@ -204,7 +205,8 @@ int nv_trace_failed(struct thread_data *td, struct nv_trace *tr)
 
 	if (!tr->failed) {
 		tr->failed = 1;
-		log_err("nvengine: trace failed, stopping the job: %s\n", nvt_writer_strerror(tr->w));
+		log_err("nvengine: trace failed, stopping the job: %s\n",
+			nvt_writer_strerror(tr->w));
 		td_verror(td, -err, "nvengine: trace write");
 	}
 	return err;
@@ -232,7 +234,8 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 	nvt_clock_footer(&tr->clock, &foot);
 	nvt_kvlist_add(&foot, "job.error", "%d", td->error);
 	if (tr->ramp_marked)
-		nvt_kvlist_add(&foot, "job.ramp_end_ns", "%llu", (unsigned long long)tr->ramp_end_ns);
+		nvt_kvlist_add(&foot, "job.ramp_end_ns", "%llu",
+			       (unsigned long long)tr->ramp_end_ns);
 	if (tr->ab.n)
 		nv_trace_ab_footer(&tr->ab, &foot);
 	if (after)
@@ -242,7 +245,8 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 	tr->w = NULL;
 	nvt_kvlist_free(&foot);
 	if (ret && !tr->failed) {
-		log_err("nvengine: trace %s could not be completed: %s\n", tr->path ? tr->path : "", err);
+		log_err("nvengine: trace %s could not be completed: %s\n", tr->path ? tr->path : "",
+			err);
 		td_verror(td, -ret, "nvengine: trace close");
 	}
 }

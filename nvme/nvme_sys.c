@@ -62,7 +62,8 @@ static int nv_sys_id_ns(int fd, void *buf, struct nv_sys_ns *id, char *err, size
 	nv_admin_identify(&cmd, NV_CNS_NS, id->nsid, 0, buf);
 	ret = nv_sys_admin(fd, &cmd);
 	if (ret) {
-		snprintf(err, len, "Identify Namespace failed: %s", nv_status_str(ret, msg, sizeof(msg)));
+		snprintf(err, len, "Identify Namespace failed: %s", nv_status_str(ret, msg,
+										  sizeof(msg)));
 		return ret;
 	}
 	if (nv_parse_id_ns(buf, NV_IDENTIFY_LEN, &id->ns, err, len))

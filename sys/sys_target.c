@@ -40,11 +40,13 @@ int nv_target_classify(mode_t mode, int nvme_ns_id, char *why, size_t whylen)
 		return -EISDIR;
 	}
 	if (S_ISFIFO(mode)) {
-		say(why, whylen, "is a FIFO; the engine needs a regular file, a block device or /dev/ngXnY");
+		say(why, whylen, "is a FIFO; the engine needs a regular file, a block device or "
+		    "/dev/ngXnY");
 		return -ENOTSUP;
 	}
 	if (S_ISSOCK(mode)) {
-		say(why, whylen, "is a socket; the engine needs a regular file, a block device or /dev/ngXnY");
+		say(why, whylen, "is a socket; the engine needs a regular file, a block device or "
+		    "/dev/ngXnY");
 		return -ENOTSUP;
 	}
 	say(why, whylen, "is of a kind the engine cannot drive");
@@ -77,13 +79,13 @@ int nv_kernel_passthru_lack(const char *release, char *why, size_t whylen)
 		return 0;
 	if (why && whylen) {
 		if (ma == 5 && mi >= 13)
-			snprintf(why, whylen, "this kernel (%s) has NVMe generic char devices but no "
-				 "passthrough for them in io_uring (IORING_OP_URING_CMD needs Linux "
-				 "5.19 or later)", release);
+			snprintf(why, whylen, "this kernel (%s) has NVMe generic char devices but "
+				 "no passthrough for them in io_uring (IORING_OP_URING_CMD needs "
+				 "Linux 5.19 or later)", release);
 		else
 			snprintf(why, whylen, "this kernel (%s) has no NVMe generic char devices "
-				 "(/dev/ngXnY came in Linux 5.13; passthrough with IORING_OP_URING_CMD "
-				 "needs 5.19 or later)", release);
+				 "(/dev/ngXnY came in Linux 5.13; passthrough with "
+				 "IORING_OP_URING_CMD needs 5.19 or later)", release);
 	}
 	return 1;
 }
@@ -95,11 +97,11 @@ int nv_target_devfs_check(const char *path, int on_devfs, int exists, mode_t mod
 		return 0;
 	if (why && whylen) {
 		if (!exists)
-			snprintf(why, whylen, "%s: no such device; a path under /dev must be a device "
-				 "(fio would lay it out as a regular file in memory)", path);
+			snprintf(why, whylen, "%s: no such device; a path under /dev must be a "
+				 "device (fio would lay it out as a regular file in memory)", path);
 		else
-			snprintf(why, whylen, "%s: a regular file under /dev, not a device (left by an "
-				 "earlier run?); remove it and name a device", path);
+			snprintf(why, whylen, "%s: a regular file under /dev, not a device (left "
+				 "by an earlier run?); remove it and name a device", path);
 	}
 	return -ENODEV;
 }

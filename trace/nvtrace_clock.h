@@ -73,7 +73,8 @@ int nvt_tsc_calibrate(struct nvt_tsc *c, uint64_t t1, uint64_t ns1, uint64_t t2,
 /*
  * Resync at pair (t, ns), after the last pair: re-anchor at (t, ns(t)),
  * slope = the rate since the last pair + (ns - ns(t)) / next interval
- * (bounded), schedule the next resync.  Return: 0, or -ERANGE when |ns - ns(t)| > NVT_TSC_MAX_ERR_NS
+ * (bounded), schedule the next resync.  Return: 0, or -ERANGE when |ns - ns(t)| >
+ * NVT_TSC_MAX_ERR_NS
  * or the rate is implausible (c unchanged: stop using it).
  */
 int nvt_tsc_resync(struct nvt_tsc *c, uint64_t t, uint64_t ns);

@@ -224,7 +224,8 @@ TEST(mount_tables)
 {
 	struct nv_devname d;
 	char what[700] = "";
-	const char *none = tmpfile_with("none", "proc /proc proc rw 0 0\n/dev/sda1 / ext4 rw 0 0\n");
+	const char *none = tmpfile_with("none",
+					"proc /proc proc rw 0 0\n/dev/sda1 / ext4 rw 0 0\n");
 	const char *m = tmpfile_with("mounts", "/dev/sda1 / ext4 rw 0 0\n"
 				     "/dev/nvme0n1p2 /boot ext4 rw 0 0\n");
 	const char *sw = tmpfile_with("swaps", "Filename Type Size Used Priority\n"

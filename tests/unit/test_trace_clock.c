@@ -17,12 +17,18 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
 	return a > b ? a - b : b - a;
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 /* 1 GHz: mult is exactly 1 << 32 and the map is exact, far from the anchor too. */
 TEST(exact_at_1ghz)
 {
 	struct nvt_tsc c;
 
-	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 1000, 5000, 1000 + 1000000000ull, 5000 + 1000000000ull, 0), 0);
+	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 1000, 5000, 1000 + 1000000000ull, 5000 + 1000000000ull,
+				       0), 0);
 	CHECK_EQ_U64(c.mult, 1ull << NVT_TSC_SHIFT);
 	CHECK_EQ_U64(nvt_tsc_hz(&c), 1000000000ull);
 	CHECK_EQ_U64(nvt_tsc_to_ns(&c, c.tsc0), c.ns0);
@@ -98,11 +104,11 @@ TEST(resync_follows_drift)
 		monotone &= now >= prev;
 		prev = now;
 		if (s < 20000000000ull)
-			worst_before = worst_before > absdiff(now, mono) ? worst_before : absdiff(now, mono);
+			worst_before = max_u64(worst_before, absdiff(now, mono));
 		else if (s < 40000000000ull)
-			worst_after = worst_after > absdiff(now, mono) ? worst_after : absdiff(now, mono);
+			worst_after = max_u64(worst_after, absdiff(now, mono));
 		else
-			worst_late = worst_late > absdiff(now, mono) ? worst_late : absdiff(now, mono);
+			worst_late = max_u64(worst_late, absdiff(now, mono));
 	}
 	CHECK(monotone);
 	CHECK_EQ_I64(refused, 0);
