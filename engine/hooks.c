@@ -12,7 +12,10 @@
  * parts, NVMe passthrough (engine/passthru.c) and the trace
  * (engine/trace_hook.c), which never call back: they return results and
  * the hooks record them (completions are counted and handed to fio here
- * only).  The option table is engine/options.c.  Submission is batched: queue()
+ * only).  The option table is engine/options.c.  What needs no fio is in
+ * the rooms below: the ring's setup (sys/sys_ring.c), target kinds and trim
+ * (sys/sys_target.c), the NVMe system layer (nvme/nvme_sys.c), the trace
+ * clock (trace/nvtrace_clock.c).  Submission is batched: queue()
  * only fills SQEs, commit() submits them all with one io_uring_enter, and
  * getevents() reaps every available completion in one pass.
  *
