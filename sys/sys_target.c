@@ -39,14 +39,10 @@ int nv_target_classify(mode_t mode, int nvme_ns_id, char *why, size_t whylen)
 		    "or use directory= with a job name");
 		return -EISDIR;
 	}
-	if (S_ISFIFO(mode)) {
-		say(why, whylen, "is a FIFO; the engine needs a regular file, a block device or "
-		    "/dev/ngXnY");
-		return -ENOTSUP;
-	}
-	if (S_ISSOCK(mode)) {
-		say(why, whylen, "is a socket; the engine needs a regular file, a block device or "
-		    "/dev/ngXnY");
+	if (S_ISFIFO(mode) || S_ISSOCK(mode)) {
+		if (why && whylen)
+			snprintf(why, whylen, "is a %s; the engine needs a regular file, a block "
+				 "device or /dev/ngXnY", S_ISFIFO(mode) ? "FIFO" : "socket");
 		return -ENOTSUP;
 	}
 	say(why, whylen, "is of a kind the engine cannot drive");

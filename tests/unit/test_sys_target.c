@@ -29,6 +29,9 @@ TEST(classify_refusals)
 	CHECK_EQ_I64(nv_target_classify(S_IFIFO | 0644, 0, why, sizeof(why)), -ENOTSUP);
 	CHECK(strstr(why, "FIFO") != NULL);
 	CHECK_EQ_I64(nv_target_classify(S_IFSOCK | 0644, 0, NULL, 0), -ENOTSUP);
+	CHECK_EQ_I64(nv_target_classify(S_IFSOCK | 0644, 0, why, sizeof(why)), -ENOTSUP);
+	CHECK_STR(why, "is a socket; the engine needs a regular file, a block device or "
+		  "/dev/ngXnY");
 }
 
 TEST(kind_names)
