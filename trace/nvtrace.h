@@ -210,7 +210,8 @@ struct nvt_read_info {
 	uint64_t used_bytes;	/* header + those blocks (+ footer) */
 	uint64_t unused_bytes;	/* bytes after that which could not be used */
 	int footer;		/* 1: a valid footer was read and matched the blocks */
-	int truncated;		/* 1: the file ends inside a block or the footer, or without footer */
+	int truncated;		/* 1: the file ends inside a block or the footer, or
+				 * without footer */
 	uint64_t last_block_offset;	/* file offset of the last good block's header */
 };
 
@@ -255,7 +256,8 @@ enum nvt_col {
 struct nvt_cols {
 	size_t n;			/* records in the block */
 	unsigned uniform;		/* NVT_COL_* of wanted columns known to hold one value
-					 * n times (a constant column); a clear bit proves nothing */
+					 * n times (a constant column); a clear bit proves
+					 * nothing */
 	uint64_t min_complete_ns, max_complete_ns;
 	uint64_t *complete_ns;
 	uint64_t *latency_ns;

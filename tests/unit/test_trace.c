@@ -379,7 +379,8 @@ TEST(roundtrip_extremes)
 {
 	struct nvt_record rec[6] = {
 		{ 0, 0, 0, 0, 0, 0, 0, 0 },
-		{ UINT64_MAX, 0, UINT64_MAX, UINT32_MAX, INT32_MIN, UINT16_MAX, NVT_OP_VERIFY, 255 },
+		{ UINT64_MAX, 0, UINT64_MAX, UINT32_MAX, INT32_MIN, UINT16_MAX, NVT_OP_VERIFY,
+		  255 },
 		{ 5, 5000000000ull, 1, 1, INT32_MAX, 1, NVT_OP_TRIM, 1 },
 		{ 1ull << 63, 7, (1ull << 63) + 4096, 4096, -5, 2, NVT_OP_UNCOR, 0 },
 		{ 100, 50, 4096, 0, 0, 3, NVT_OP_FLUSH, 0 },
@@ -508,7 +509,8 @@ static int spit(const char *path, const uint8_t *buf, size_t len)
 }
 
 /* Small trace with several blocks, for the byte-level tests. */
-static int small_trace(const char *p, struct nvt_record **want, size_t *n, uint8_t **buf, size_t *len)
+static int small_trace(const char *p, struct nvt_record **want, size_t *n, uint8_t **buf,
+		       size_t *len)
 {
 	struct nvt_writer_opts o = { .block_records = 7 };
 
@@ -919,7 +921,8 @@ TEST(index_bounded)
 	size_t n;
 	int err;
 
-	CHECK_EQ_I64(write_trace(tpath("idx.nvt"), GEN_RANDREAD, 4, 3, 3 * NVT_INDEX_MAX + 5, &o, NULL), 0);
+	CHECK_EQ_I64(write_trace(tpath("idx.nvt"), GEN_RANDREAD, 4, 3, 3 * NVT_INDEX_MAX + 5, &o,
+				 NULL), 0);
 	CHECK_EQ_I64(nvt_reader_open(&r, tpath("idx.nvt")), 0);
 	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1)
 		;
@@ -977,14 +980,16 @@ TEST(decode_garbage)
 		if (gen_below(&rng, 2))
 			len = gen_below(&rng, len + 1);
 		if (src == &raw) {
-			err = nvt_decode_records(m, len, 1 + gen_below(&rng, 300), tmp, out, NULL, NULL, &why);
+			err = nvt_decode_records(m, len, 1 + gen_below(&rng, 300), tmp, out, NULL,
+						 NULL, &why);
 		} else if (src == &kvb) {
 			err = nvt_kv_decode(m, len, &used, &kv, &nkv, &why);
 			if (!err)
 				nvt_kv_free(kv, nkv);
 		} else {
 			/* body only: skip magic + length, drop CRC + trailer */
-			size_t body = len > 8 + 4 + NVT_TRAILER_LEN ? len - 8 - 4 - NVT_TRAILER_LEN : 0;
+			size_t body = len > 8 + 4 + NVT_TRAILER_LEN ? len - 8 - 4 - NVT_TRAILER_LEN
+				: 0;
 
 			err = nvt_footer_decode_body(m + 8, body, &f, &why);
 			if (!err)
@@ -1068,8 +1073,10 @@ TEST(cols_equal_records)
 			if ((err = nvt_reader_next_cols(r, w, &c)) != 1)
 				break;
 			bad += !uniform_ok(c) || (c->uniform & ~w);
-			bad += !(w & NVT_COL_LATENCY) != !c->latency_ns || !(w & NVT_COL_OFFSET) != !c->offset ||
-			       !(w & NVT_COL_LENGTH) != !c->length || !(w & NVT_COL_STATUS) != !c->status ||
+			bad += !(w & NVT_COL_LATENCY) != !c->latency_ns ||
+			       !(w & NVT_COL_OFFSET) != !c->offset ||
+			       !(w & NVT_COL_LENGTH) != !c->length ||
+			       !(w & NVT_COL_STATUS) != !c->status ||
 			       !(w & NVT_COL_QD) != !c->qd || !(w & NVT_COL_OP) != !c->op ||
 			       !(w & NVT_COL_FILE) != !c->file;
 			for (size_t i = 0; i < c->n; i++)
