@@ -18,6 +18,7 @@
 #include "analyze/common.h"
 #include "analyze/stats/exact.h"
 #include "analyze/stats/opstats.h"
+#include "analyze/stats/trace_wait.h"
 #include "trace/nvtrace.h"
 
 static const char dump_usage[] =
@@ -350,6 +351,17 @@ static struct nvt_reader *stat_header(const char *path)
 	return r;
 }
 
+/* The finding when tracing held the IO loop (trace_wait.h).  Return: nothing. */
+static void print_wait_finding(const char *path, uint64_t span_ns)
+{
+	struct nvt_reader *r = open_trace(path);
+	char line[512];
+
+	if (r && nv_trace_wait_finding(r, span_ns, line, sizeof(line)) == 1)
+		printf("finding: %s\n", line);
+	nvt_reader_close(r);
+}
+
 static int stat_one(const char *path)
 {
 	struct trace_stat s;
@@ -398,6 +410,7 @@ static int stat_one(const char *path)
 		print_row("all", &s.op[ALL_OPS], nv_opstats_get(&s.lat, NV_OPSTATS_ALL), span_s);
 	printf("latency in ns (completion - submission), exact nearest-rank percentiles;"
 	       " MB = 10^6 bytes\n");
+	print_wait_finding(path, s.last_complete - s.first_submit);
 	trace_stat_free(&s);
 	return 0;
 }
