@@ -201,6 +201,43 @@ else
 	skip trace_enospc_fails_job "needs root to mount a small tmpfs"
 fi
 
+# The disk fills while a block is half written, then space is freed: the
+# writer cuts the half block off again, so the file ends at its last complete
+# block (no unusable byte, no damage), the job's error says so, and once the
+# space is back the same directory takes a whole trace.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/half" && mount -t tmpfs -o size=1m tmpfs "$T/half" 2>/dev/null; then
+	head -c 900k /dev/zero >"$T/half/filler"
+	nvfio --name=half --filename="$F" --size=64M --rw=randread --iodepth=8 --loops=20 \
+		--nv_trace="$T/half" --nv_trace_block=4096 >"$T/half.out" 2>&1
+	rc=$?
+	rm "$T/half/filler"	# the space comes back
+	"$NVANALYZE" stat "$T/half/half.1.nvt" >"$T/half.stat" 2>"$T/half.err"
+	src=$?
+	recs=$(sed -n 's/^records: //p' "$T/half.stat")
+	if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "block [0-9]* half written, [0-9]* of [0-9]* bytes: cut off" "$T/half.out" &&
+	   [ $src -eq 0 ] && grep -q "footer: missing" "$T/half.stat" &&
+	   ! grep -q "bytes unusable" "$T/half.stat" && [ -n "$recs" ] && [ "$recs" -gt 0 ] &&
+	   [ $((recs % 4096)) -eq 0 ]; then
+		pass trace_enospc_half_block_cut
+		echo "info: $(grep -o 'write .*complete blocks)' "$T/half.out" | head -n 1)"
+	else
+		fail trace_enospc_half_block_cut "rc=$rc stat=$src records=$recs: $(grep -i 'nvengine' "$T/half.out" | head -n 2 | tr '\n' ' ') $(head -n 2 "$T/half.err" | tr '\n' ' ')"
+	fi
+	rm -f "$T/half"/*.nvt
+	nvfio --name=half --filename="$F" --size=64M --rw=randread --iodepth=8 --number_ios=10000 \
+		--nv_trace="$T/half" --nv_trace_block=4096 >"$T/half2.out" 2>&1
+	rc=$?
+	"$NVANALYZE" stat "$T/half/half.1.nvt" >"$T/half2.stat" 2>&1
+	if [ $rc -eq 0 ] && grep -q "^records: 10000$" "$T/half2.stat" && grep -q "footer: present" "$T/half2.stat"; then
+		pass trace_after_space_freed
+	else
+		fail trace_after_space_freed "rc=$rc: $(tail -n 2 "$T/half2.out" | tr '\n' ' ')"
+	fi
+	umount "$T/half"
+else
+	skip trace_enospc_half_block_cut "needs root to mount a small tmpfs"
+fi
+
 # nv_trace naming a directory whose parent is missing is refused at start,
 # naming the parent; a missing last component is created, and said so.
 nvfio --name=nd --filename="$F" --size=1M --rw=read --nv_trace="$T/nonexistent/tr" >"$T/nd.out" 2>&1
