@@ -128,6 +128,22 @@ else
 	fail trace_sched_in_header "$(grep engine.options "$T/stat.txt")"
 fi
 
+# nv_trace_sync: by default the writer fdatasyncs every 1000 ms at most and
+# once after the footer; the footer says the period and the syncs before
+# it; 0 never syncs.  (What it buys after a power cut: tests/run power_loss.)
+"$NVANALYZE" stat "$T"/sched_normal/*.nvt >"$T/sync_default.stat" 2>&1
+traced sync_off --name=so --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
+	--nv_trace_sync=0
+"$NVANALYZE" stat "$T"/sync_off/*.nvt >"$T/sync_off.stat" 2>&1
+if grep -q "engine.options = .*nv_trace_sync=1000" "$T/sync_default.stat" &&
+   grep -qx "  writer.sync_ms = 1000" "$T/sync_default.stat" &&
+   grep -q "^  writer.syncs = [0-9]" "$T/sync_default.stat" &&
+   grep -qx "  writer.sync_ms = 0" "$T/sync_off.stat" && grep -qx "  writer.syncs = 0" "$T/sync_off.stat"; then
+	pass trace_sync_option
+else
+	fail trace_sync_option "$(grep -h 'writer.sync' "$T/sync_default.stat" "$T/sync_off.stat" | tr '\n' ' ')"
+fi
+
 # The trace clock: by default the TSC mapped to CLOCK_MONOTONIC where it is
 # invariant (header clock.source = tsc, its rate; the footer says how far
 # from CLOCK_MONOTONIC it was at its resyncs and at the end), else

@@ -33,16 +33,12 @@ for f in "$T"/tr/many.*.nvt; do
 	"$NVANALYZE" stat "$f" >"$f.stat" 2>&1
 	grep -q '^records: 5000$' "$f.stat" && grep -q 'footer: present' "$f.stat" || bad=$((bad + 1))
 done
-fio_ok=$("$PYTHON" - "$T/traced.json" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-print(sum(1 for x in j["jobs"] if x["read"]["total_ios"] == 5000 and x["error"] == 0))
-PY
-)
-if [ $rc -eq 0 ] && [ "$ntr" -eq $N ] && [ $bad -eq 0 ] && [ "$fio_ok" = $N ]; then
+fio_ok=$(pytool fiojson expect "$T/traced.json" "#jobs == $N" "jobs/*/read/total_ios == 5000" \
+	"jobs/*/error == 0" 2>&1)
+if [ $rc -eq 0 ] && [ "$ntr" -eq $N ] && [ $bad -eq 0 ] && [ "$fio_ok" = ok ]; then
 	pass traces_complete_and_exact
 else
-	fail traces_complete_and_exact "rc=$rc: $ntr traces, $bad without footer or 5000 records, $fio_ok jobs with 5000 IOs in fio's JSON"
+	fail traces_complete_and_exact "rc=$rc: $ntr traces, $bad without footer or 5000 records; fio's JSON: $(echo "$fio_ok" | head -n 2 | tr '\n' ' ')"
 fi
 run plain
 traced_kb=$(cat "$T/traced.rss") plain_kb=$(cat "$T/plain.rss")

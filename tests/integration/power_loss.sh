@@ -38,7 +38,7 @@ cp "$TOP/tests/vm/power-loss/50-power-loss.sh" "$T/cases/"
 IMG=$T/drive.img
 fresh_fs() {
 	rm -f "$IMG"
-	mke2fs -q -F -t ext4 -d "$T/root" "$IMG" 64M
+	mke2fs -q -F -t ext4 -d "$T/root" "$IMG" 64M >/dev/null
 }
 fresh_fs
 

@@ -18,8 +18,8 @@ under TCG; W = L - span - sync, that last part as measured; D the accepted
 records that contradict the workload (a sequential 4k read at QD 1 from
 offset 0: record i at i*4096 modulo NS_BYTES, op read, status 0, qd 1,
 completion after submission, non-decreasing, before the cut); E how the
-file ended: footer, truncated (a block cut short) or damaged (a block the
-reader rejected).
+file ended: footer, truncated (a block cut short), damaged (a block the
+reader rejected), empty (cut before the first sync) or unreadable.
 """
 import os
 import re
@@ -104,7 +104,9 @@ def main(d):
             n += 1
     rc = int(open(os.path.join(d, "dump.rc")).read().strip() or 2)
     err = open(os.path.join(d, "dump.err")).read()
-    if rc == 0 and "truncated" not in err:
+    if os.path.getsize(os.path.join(d, "pl.nvt")) == 0:
+        end = "empty"	# cut before the first sync: nothing of the file on the disk
+    elif rc == 0 and "truncated" not in err:
         end = "footer"
     elif rc == 0:
         end = "truncated"
