@@ -26,8 +26,9 @@
 # QEMU is killed with SIGKILL after a random MIN..MAX seconds (decimal),
 # and CMD runs (bash -c) with CUT (1..N), CUT_DELAY (seconds after the
 # armed line) and CONSOLE (that boot's console log) set: it reads IMG back
-# and prepares it for the next boot.  The exit status is then 0 when every
-# boot reached the armed line (1 otherwise); CMD's own lines are its own.
+# and prepares it for the next boot (exit 3: stop, the next cuts cannot go
+# better).  The exit status is then 0 when every boot reached the armed line
+# and every CMD exited 0 (1 otherwise); CMD's own lines are its own.
 #
 # Environment: TOP (repo root), NVENGINE_SO, NVANALYZE, TESTTMP, FIO (the fio
 # binary the guest runs as /usr/bin/fio, default fio on PATH), and
@@ -388,7 +389,10 @@ cut_loop() {
 			bad=1
 			continue
 		fi
-		CUT=$i CUT_DELAY=$delay CONSOLE=$console bash -c "$after_cut" || bad=1
+		CUT=$i CUT_DELAY=$delay CONSOLE=$console bash -c "$after_cut" || {
+			[ $? -eq 3 ] && return 1	# CMD says the next cuts cannot go better
+			bad=1
+		}
 	done
 	return $bad
 }

@@ -33,10 +33,13 @@ fi
 fio --name=pl --ioengine="external:$NVENGINE_SO" --filename="$BLK_NS4K" --direct=1 \
 	--rw=read --bs=4k --iodepth=1 --time_based --runtime=100 \
 	--nv_trace=/mnt/pl/t --nv_trace_block=256 >fio.out 2>&1 &
-i=0
-while ! [ -s /mnt/pl/t/pl.1.nvt ] && [ $i -lt 400 ]; do
+fio_pid=$!
+while ! [ -s /mnt/pl/t/pl.1.nvt ]; do
+	if ! kill -0 "$fio_pid" 2>/dev/null; then	# the host reads this line back as a failure
+		echo "nvvm: cut-armed fio-failed: $(tail_of fio.out)" >/dev/console
+		exit 1
+	fi
 	sleep 0.05
-	i=$((i + 1))
 done
 echo "nvvm: cut-armed" >/dev/console
 wait
