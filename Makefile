@@ -82,8 +82,8 @@ ENGINE_SO := $(O)/libnvengine.so
 ANALYZER  := $(O)/nvanalyze
 endif
 
-.PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze soak \
-	install uninstall
+.PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze \
+	soak install uninstall
 all: $(ENGINE_SO) $(ANALYZER)
 
 PREFIX  ?= /usr/local

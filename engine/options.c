@@ -274,7 +274,8 @@ struct fio_option nv_option_table[] = {
 		.def	= "1000",
 		.minval	= 0,
 		.maxval	= NVT_MAX_SYNC_MS,
-		.help	= "fdatasync the trace at most every N ms (what a power cut can lose; 0: never)",
+		.help	= "fdatasync the trace within N ms of a block, at most every N ms "
+			  "(bounds what a power cut loses; 0: never)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},

@@ -25,7 +25,7 @@ static int footer_u64(struct nvt_reader *r, const char *key, uint64_t *v)
 int nv_trace_wait_finding(struct nvt_reader *r, uint64_t span_ns, char *buf, size_t len)
 {
 	uint64_t wait_ns, waits = 0, cpu_ns = 0, end_ns = 0;
-	const char *start;
+	const char *start, *why;
 	int err;
 
 	err = footer_u64(r, "writer.io_wait_ns", &wait_ns);
@@ -40,12 +40,14 @@ int nv_trace_wait_finding(struct nvt_reader *r, uint64_t span_ns, char *buf, siz
 		span_ns = end_ns - strtoull(start, NULL, 10);
 	if (!span_ns || (double)wait_ns < NV_TRACE_WAIT_MIN_SHARE * (double)span_ns)
 		return 0;
+	if ((double)cpu_ns < 0.5 * (double)wait_ns)
+		why = "the trace directory's disk is too slow for the trace";
+	else
+		why = "the trace writer thread had too little CPU "
+		      "(nv_trace_sched=normal gives it more)";
 	snprintf(buf, len, "tracing held the IO loop for %.1f s of %.1f s (%.1f%%, %" PRIu64
 		 " wait%s): %s; the job's IOPS and latency are the trace's, not the device's",
-		 (double)wait_ns / 1e9, (double)span_ns / 1e9, 100.0 * (double)wait_ns / (double)span_ns,
-		 waits, waits == 1 ? "" : "s",
-		 (double)cpu_ns < 0.5 * (double)wait_ns ?
-		 "the trace directory's disk is too slow for the trace" :
-		 "the trace writer thread had too little CPU (nv_trace_sched=normal gives it more)");
+		 (double)wait_ns / 1e9, (double)span_ns / 1e9,
+		 100.0 * (double)wait_ns / (double)span_ns, waits, waits == 1 ? "" : "s", why);
 	return 1;
 }
