@@ -920,14 +920,14 @@ TEST(writer_sync)
 		r.complete_ns = r.submit_ns + 5;
 		CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
 		if (i % 16 == 15)
-			usleep(30000);	/* a block is sealed at the next append: 10 blocks */
+			usleep(50000);	/* a block is sealed at the next append: 10 blocks */
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
 	ms = (uint64_t)(((int64_t)t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
 	syncs = footer_u64(tpath("sync.nvt"), "writer.syncs");
 	printf("info: sync: %" PRIu64 " syncs in %" PRIu64 " ms at sync_ms=20\n", syncs, ms);
-	CHECK(syncs >= 3);		/* blocks every 30 ms, each synced before the next */
+	CHECK(syncs >= 2);	/* a block every 50 ms, each synced: 10 when idle */
 	CHECK(syncs <= ms / 20 + 2);	/* never more often than every 20 ms */
 	CHECK_EQ_U64(footer_u64(tpath("sync.nvt"), "writer.sync_ms"), 20);
 
