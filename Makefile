@@ -88,7 +88,7 @@ ANALYZER  := $(O)/nvanalyze
 endif
 
 .PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze \
-	install uninstall deb FORCE
+	soak install uninstall deb FORCE
 all: $(ENGINE_SO) $(ANALYZER)
 
 PREFIX  ?= /usr/local
@@ -242,6 +242,12 @@ compat:
 
 bench: all
 	$(Q)tools/bench.sh
+
+# Tracing at saturation for SOAK_SECONDS (default 3600; not in make check):
+# RSS, counts, complete traces, writer CPU per record; rows into BENCHMARKS.md.
+soak: all
+	$(Q)SOAK_SECONDS=$(or $(SOAK_SECONDS),3600) tools/soak.py --engine $(abspath $(ENGINE_SO)) \
+		--nvanalyze $(abspath $(ANALYZER))
 
 # Packages, build, emulated-NVMe guest, the instance suite twice, demo/report.md.
 demo:

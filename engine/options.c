@@ -274,6 +274,19 @@ struct fio_option nv_option_table[] = {
 		.group	= FIO_OPT_G_IOURING,
 	},
 	{
+		.name	= "nv_trace_sync",
+		.lname	= "nvengine trace fdatasync period",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nv_trace_sync),
+		.def	= "1000",
+		.minval	= 0,
+		.maxval	= NVT_MAX_SYNC_MS,
+		.help	= "fdatasync the trace within N ms of a block, at most every N ms "
+			  "(bounds what a power cut loses; 0: never)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
 		.name	= "nv_trace_sched",
 		.lname	= "nvengine trace writer scheduling",
 		.type	= FIO_OPT_STR,

@@ -75,7 +75,7 @@ help=$("$FIO" --enghelp="$NVENGINE_SO" 2>&1)
 missing=
 for o in hipri fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async nowait \
 	 cmd_type write_mode readfua writefua md_per_io_size pi_act pi_chk apptag apptag_mask pi_gen trim_ranges \
-	 nv_trace nv_trace_level nv_trace_block; do
+	 nv_trace nv_trace_level nv_trace_block nv_trace_sync; do
 	echo "$help" | grep -Eq "^$o +: .{10,}" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then pass engine_options_have_help; else fail engine_options_have_help "missing:$missing"; fi
