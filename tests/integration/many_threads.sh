@@ -35,7 +35,7 @@ for f in "$T"/tr/many.*.nvt; do
 	grep -q '^records: 5000$' "$f.stat" && grep -q 'footer: present' "$f.stat" ||
 		bad=$((bad + 1))
 done
-fio_ok=$(pytool fiojson expect "$T/traced.json" "#jobs == $N" "jobs/*/read/total_ios == 5000" \
+fio_ok=$(pytool lib/fiojson expect "$T/traced.json" "#jobs == $N" "jobs/*/read/total_ios == 5000" \
 	"jobs/*/error == 0" 2>&1)
 if [ $rc -eq 0 ] && [ "$ntr" -eq $N ] && [ $bad -eq 0 ] && [ "$fio_ok" = ok ]; then
 	pass traces_complete_and_exact
