@@ -308,15 +308,16 @@ int nv_figdata_cdf_write(FILE *f, const struct nv_cdf *c)
 }
 
 /*
- * Each side's value of row in % of the baseline's (nan where a side has
- * none), after a row's first column; *ymax raised to the largest.
+ * Each side's value of row in % of the baseline's (nan where a side or
+ * the baseline has none), after a row's first column; *ymax raised to the largest.
  * Return: nothing.
  */
 static void bars_pcts(FILE *f, const struct nv_report *r, const struct nv_row *row, double *ymax)
 {
 	for (size_t s = 0; s < r->nsides; s++) {
-		const struct nv_cell *cell = &row->cells[s];
-		double pct = cell->n ? 100 * cell->value / row->cells[r->baseline].value : NAN;
+		const struct nv_cell *cell = &row->cells[s], *base = &row->cells[r->baseline];
+		double pct = cell->n && base->n && base->value > 0 ? 100 * cell->value / base->value
+								   : NAN;
 
 		fprintf(f, " %.6g", pct);
 		if (pct > *ymax)

@@ -127,8 +127,8 @@ int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_bl
 /*
  * The summary figure's data: a header naming the baseline and the sides,
  * then a row per summary row of rows[0..nrows) ("job · direction (IOPS)"):
- * each side's value in % of the baseline's (nan where a side has none).
- * *ymax is raised to the largest percentage.
+ * each side's value in % of the baseline's (nan where a side or the
+ * baseline has none).  *ymax is raised to the largest percentage.
  * Return: 0, or -EIO when the stream failed.
  */
 int nv_figdata_summary_write(FILE *f, const struct nv_report *r,

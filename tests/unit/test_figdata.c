@@ -404,7 +404,8 @@ TEST(repeats_one_curve_each)
 
 /*
  * The summary figure's data: a row per summary row ("job · read (IOPS)"),
- * each side in % of the baseline, nan for a side without the job.
+ * each side in % of the baseline, nan for a side without the job and for
+ * every side of a job the baseline lacks.
  */
 TEST(summary_data)
 {
@@ -435,6 +436,7 @@ TEST(summary_data)
 		fclose(f);
 	CHECK(text && strstr(text, "# job·direction·metric \"a\" \"b\" \"c\"\n"));
 	CHECK(text && strstr(text, "\n\"job · read (IOPS)\" 200 100 nan\n"));
+	CHECK(text && strstr(text, "\n\"other · read (IOPS)\" nan nan nan\n"));	/* no baseline */
 	CHECK(fabs(ymax - 200) < 1e-6);
 	free(text);
 	free(rows);
