@@ -114,7 +114,8 @@ static const char *bar_color(const struct nv_row *row, size_t s, size_t base)
 
 /*
  * One vertical label per bar (readable for any number of runs): the value
- * and, for the other sides, the change.
+ * and, for the other sides, the change with its verdict (its interval and
+ * run counts are in the tables: a label stays short enough to fit).
  * Return: nothing.
  */
 static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *row, size_t m)
@@ -133,9 +134,11 @@ static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *
 		nv_fmt_value(v, sizeof(v), cell->value, u);
 		c[0] = 0;
 		if (s != base && row->chg[s].have) {
-			char ch[80];
+			char ch[80], *cut;
 
 			nv_fmt_change(ch, sizeof(ch), &row->chg[s]);
+			if ((cut = strstr(ch, " [")) || (cut = strstr(ch, " n=")))
+				*cut = 0;	/* the interval and n are in the table */
 			snprintf(c, sizeof(c), "  %s", ch);
 		}
 		fprintf(f, "set label \"%s%s\" at %.4f,%.4g left rotate by 90 offset 0,0.5 "
