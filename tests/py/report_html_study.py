@@ -12,7 +12,8 @@ sections, each a <details> with an id; every link of the contents (and
 every other "#" link) reaches an element id, ids are unique; the style has
 a print part (no navigation, a page per section, details printed open).
 PDF: the text reads summary, claims, per job in that order, over more than
-one page, and shut <details> print all the same.
+one page, without the contents and back links, and shut <details> print
+all the same.
 Prints "ok" or what is wrong; exit 0 on ok.
 """
 import html.parser
@@ -139,6 +140,8 @@ def check_pdf(open_txt, shut_txt):
                                       'verdict', r'[\n\f]Per job\n'))]
     if min(pos) < 0 or pos != sorted(pos):
         bad.append('PDF text order summary/table/claims/verdict/per-job: %s' % pos)
+    if re.search(r'[\n\f]Contents\n', t) or '\u2191' in t:
+        bad.append('the PDF has the navigation (the contents or the back links)')
     if t.count('\f') < 2:
         bad.append('PDF of %d page(s): no page break before the sections' % t.count('\f'))
     rows = t.count('clat p99.9')
