@@ -316,8 +316,8 @@ static void bars_pcts(FILE *f, const struct nv_report *r, const struct nv_row *r
 {
 	for (size_t s = 0; s < r->nsides; s++) {
 		const struct nv_cell *cell = &row->cells[s], *base = &row->cells[r->baseline];
-		double pct = cell->n && base->n && base->value > 0 ? 100 * cell->value / base->value
-								   : NAN;
+		bool have = cell->n && base->n && base->value > 0;
+		double pct = have ? 100 * cell->value / base->value : NAN;
 
 		fprintf(f, " %.6g", pct);
 		if (pct > *ymax)

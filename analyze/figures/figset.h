@@ -2,9 +2,10 @@
  * figset.h - the figures of one `nvanalyze -o DIR` report: which figures
  * (the summary's bars; CDFs and bars per block; time series per traced
  * run), their data files (figdata.h) and gnuplot scripts (gnuplot.h)
- * written into DIR, rendering them (plot.h).  The directory itself, its list of files and the pages
- * that show the figures are analyze/publish/ (outdir.h), which tells the
- * set where to write and hears of every file written (wrote).
+ * written into DIR, rendering them (plot.h).  The directory itself, its
+ * list of files and the pages that show the figures are analyze/publish/
+ * (outdir.h), which tells the set where to write and hears of every file
+ * written (wrote).
  */
 #ifndef NV_ANALYZE_FIGSET_H
 #define NV_ANALYZE_FIGSET_H

@@ -74,9 +74,11 @@ static const char html_print_style[] =
 	"details{border:0}details::details-content{content-visibility:visible;display:block}"
 	"summary{list-style:none}summary::-webkit-details-marker{display:none}"
 	"section>details+details{break-before:page}h1,h2,h3,summary{break-after:avoid}"
-	"table,figure,pre{break-inside:avoid}p:has(+table){break-after:avoid}.pair,.pair>.figs{display:block}"
+	"table,figure,pre{break-inside:avoid}p:has(+table){break-after:avoid}"
+	".pair,.pair>.figs{display:block}"
 	"figure{border:0;padding:0;margin:.6em auto;max-width:165mm}"
-	"table{font-size:9pt}td{white-space:normal}th,table{border-color:#000}td{border-color:#ccc}"
+	"table{font-size:9pt}td{white-space:normal}th,table{border-color:#000}"
+	"td{border-color:#ccc}"
 	"tr:nth-child(even) td{background:none}td.better{color:#1a7f37}td.worse{color:#b42318}"
 	"a{color:inherit}code,pre{background:none}body,td,th{color:#000}}";
 
@@ -484,8 +486,8 @@ static int put_heading(struct page *p, size_t h, const char *t, size_t len)
 	}
 	put_inline(p->f, t, len);
 	if (h == 2 && p->toc && strcmp(p->open, "nav"))
-		fputs(" <a class=\"top\" href=\"#contents\" title=\"back to the contents\">↑</a>",
-		      p->f);
+		fputs(" <a class=\"top\" href=\"#contents\" title=\"back to the contents\">"
+		      "↑</a>", p->f);
 	fprintf(p->f, "</h%zu>%s\n", h, h == 3 ? "</summary>" : "");
 	return 0;
 }

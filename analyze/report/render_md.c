@@ -604,7 +604,8 @@ static int render_md(FILE *out, const struct nv_report *r, enum nv_format f, uns
 	bool md = f == NV_FMT_MD;
 
 	if (parts & NV_MD_RUNS)
-		print_heading(out, r, f, bare ? "" : md ? "## fio results\n\n" : "fio results\n\n");
+		print_heading(out, r, f,
+			      bare ? "" : md ? "## fio results\n\n" : "fio results\n\n");
 	if ((parts & NV_MD_SUMMARY) &&
 	    print_summary(out, r, f, bare ? "" : md ? "### Summary\n\n" : "== Summary ==\n"))
 		return -ENOMEM;

@@ -118,9 +118,11 @@ out=$(pytool png_page_check "$T/shot.png" "$T/dom.html" "$nmd")
 
 # ---- report.html reads like a study ----
 [ -s "$T/h/summary.png" ] && [ -s "$T/h/summary.svg" ] && grep -q '^!\[Summary' "$T/h/report.md" &&
-	pass html_summary_figure_files || fail html_summary_figure_files "$(ls "$T/h" | tr '\n' ' ')"
+	pass html_summary_figure_files ||
+	fail html_summary_figure_files "$(ls "$T/h" | tr '\n' ' ')"
 out=$(pytool report_html_study "$T/dom.html")
-[ "$out" = ok ] && pass html_study_order_contents_print || fail html_study_order_contents_print "$out"
+[ "$out" = ok ] && pass html_study_order_contents_print ||
+	fail html_study_order_contents_print "$out"
 if ! command -v pdftotext >/dev/null; then
 	skip html_pdf_text "pdftotext not installed: apt-get install poppler-utils"
 	exit 0
@@ -131,4 +133,5 @@ cr --no-pdf-header-footer --print-to-pdf="$T/shut.pdf" "file://$T/h/shut.html" >
 pdftotext "$T/open.pdf" "$T/open.txt" 2>>"$T/chromium.log"
 pdftotext "$T/shut.pdf" "$T/shut.txt" 2>>"$T/chromium.log"
 out=$(pytool report_html_study --pdf "$T/open.txt" "$T/shut.txt" 2>&1)
-[ "$out" = ok ] && pass html_pdf_text || fail html_pdf_text "$out $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
+[ "$out" = ok ] && pass html_pdf_text ||
+	fail html_pdf_text "$out $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
