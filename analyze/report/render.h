@@ -21,13 +21,6 @@
  */
 int nv_report_print(FILE *out, const struct nv_report *r, enum nv_format f);
 
-/*
- * Markdown (f NV_FMT_MD) or aligned text (any other f): heading, one table
- * per active block, unmatched jobs, job errors, claims.
- * Return: 0 or -ENOMEM.
- */
-int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f);
-
 /* The parts of nv_render_md's report, in its order (bits). */
 enum nv_md_part {
 	NV_MD_RUNS = 1 << 0,	/* each side's runs, the units, how to read a change */
@@ -47,6 +40,13 @@ enum nv_md_part {
  * Return: 0 or -ENOMEM.
  */
 int nv_render_md_part(FILE *out, const struct nv_report *r, enum nv_md_part part, size_t block);
+
+/*
+ * Markdown (f NV_FMT_MD) or aligned text (any other f): heading, one table
+ * per active block, unmatched jobs, job errors, claims.
+ * Return: 0 or -ENOMEM.
+ */
+int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f);
 
 /* The summary rows, one wide CSV table, then the claims.  Return: 0 or -ENOMEM. */
 int nv_render_csv(FILE *out, const struct nv_report *r);
