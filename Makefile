@@ -18,10 +18,11 @@
 #   make compat                 build fio 3.41, the engine for 3.33 and 3.41, run
 #                               the engine tests with each (tools/compat.sh)
 #
-# Layout: engine/*.c is the fio glue (needs fio's headers); nvme/ (pure NVMe)
-# and trace/ (the trace format) are plain C in build/libnvcore.a (engine and
-# analyzer), analyze/ but cli/main.c is build/libnvanalyze.a; the unit tests in
-# tests/unit/ link against both.
+# Layout (README "Layout"): engine/*.c is the fio glue (the only code with
+# fio's headers); sys/ (the ring, target kinds), nvme/ (NVMe, with its system
+# layer) and trace/ (the trace format and clock) are plain C in
+# build/libnvcore.a (engine and analyzer), analyze/ but cli/main.c is
+# build/libnvanalyze.a; the unit tests in tests/unit/ link against both.
 
 CC      ?= cc
 O       ?= build
@@ -61,7 +62,7 @@ say =
 endif
 
 ENGINE_GLUE := $(wildcard engine/*.c)
-CORE_SRC    := $(wildcard nvme/*.c) $(wildcard trace/*.c)
+CORE_SRC    := $(wildcard sys/*.c) $(wildcard nvme/*.c) $(wildcard trace/*.c)
 ANA_SRC     := $(filter-out analyze/cli/main.c,$(wildcard analyze/*.c analyze/*/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 
@@ -87,7 +88,7 @@ ANALYZER  := $(O)/nvanalyze
 endif
 
 .PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze \
-	install uninstall deb FORCE
+	soak install uninstall deb FORCE
 all: $(ENGINE_SO) $(ANALYZER)
 
 PREFIX  ?= /usr/local
@@ -242,6 +243,12 @@ compat:
 bench: all
 	$(Q)tools/bench.sh
 
+# Tracing at saturation for SOAK_SECONDS (default 3600; not in make check):
+# RSS, counts, complete traces, writer CPU per record; rows into BENCHMARKS.md.
+soak: all
+	$(Q)SOAK_SECONDS=$(or $(SOAK_SECONDS),3600) tools/soak.py --engine $(abspath $(ENGINE_SO)) \
+		--nvanalyze $(abspath $(ANALYZER))
+
 # Packages, build, emulated-NVMe guest, the instance suite twice, demo/report.md.
 demo:
 	$(Q)MAKE="$(MAKE)" tools/demo.sh
@@ -265,8 +272,8 @@ bench-analyze: $(O)/tools/bench_analyze all
 	$(Q)$(O)/tools/bench_analyze -a $(abspath $(ANALYZER)) $(BENCH_ANALYZE_ARGS)
 
 clean:
-	rm -rf $(O)/engine $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a \
-	       $(O)/libnvanalyze.a $(O)/asan $(O)/gen $(O)/deb libnvengine.so nvanalyze
+	rm -rf $(O)/engine $(O)/sys $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools \
+	       $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan $(O)/gen $(O)/deb libnvengine.so nvanalyze
 
 distclean:
 	rm -rf build libnvengine.so nvanalyze

@@ -12,7 +12,10 @@
  * parts, NVMe passthrough (engine/passthru.c) and the trace
  * (engine/trace_hook.c), which never call back: they return results and
  * the hooks record them (completions are counted and handed to fio here
- * only).  The option table is engine/options.c.  Submission is batched: queue()
+ * only).  The option table is engine/options.c.  What needs no fio is in
+ * the rooms below: the ring's setup (sys/sys_ring.c), target kinds and trim
+ * (sys/sys_target.c), the NVMe system layer (nvme/nvme_sys.c), the trace
+ * clock (trace/nvtrace_clock.c).  Submission is batched: queue()
  * only fills SQEs, commit() submits them all with one io_uring_enter, and
  * getevents() reaps every available completion in one pass.
  *
@@ -37,8 +40,9 @@
 
 #include "engine/passthru.h"
 #include "engine/trace_hook.h"
-#include "nvme/nv_target.h"
-#include "engine/nv_util.h"
+#include "sys/sys_target.h"
+#include "nvme/nvme_sys.h"
+#include "sys/sys_ring.h"
 
 /*
  * Per-thread engine state (td->io_ops_data), private to the hooks: the
@@ -46,10 +50,7 @@
  * parts, which the hooks hand to them (passthrough and trace).
  */
 struct nv_data {
-	struct io_uring ring;
-	int ring_ok;			/* ring set up (and must be torn down) */
-	unsigned int ring_flags;	/* IORING_SETUP_* the ring really has */
-	int ring_fd_registered;		/* io_uring_register_ring_fd() worked (5.18+) */
+	struct nv_ring r;		/* the ring (sys/sys_ring.h) */
 	unsigned int depth;		/* ring depth (power of two >= iodepth) */
 	unsigned int iodepth;		/* the job's iodepth before rounding */
 
@@ -62,7 +63,6 @@ struct nv_data {
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int prepped;		/* force_async counter */
 	int warned_poll;		/* hipri hint already printed */
-	int last_res;			/* cqe->res of the CQE being completed */
 
 	void **pending;			/* SQE owners in ring order, not submitted:
 					   io_us, or tagged DSM batches */
@@ -105,8 +105,7 @@ static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld
 	if (fill)
 		fio_gettime(&ts, NULL);
 	/* the clock is read only for the trace: in VMs it can be a syscall */
-	now = nv_trace_now(&ld->tr);
-	ld->tr.last_submit_ns = now;
+	now = nv_trace_submit_now(&ld->tr);
 	for (i = 0; i < nr; i++) {
 		struct nv_dsm_batch *b = nv_batch_of(owners[i]);
 
@@ -129,7 +128,7 @@ static unsigned int nv_mark_submitted(struct thread_data *td, struct nv_data *ld
  */
 static int nv_prep(struct thread_data *td, struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
+	struct nv_file *nf = nv_io_file(io_u);
 
 	/* fio ends a job quietly when prep fails: td_verror makes it an error */
 	if (!nf) {
@@ -138,12 +137,13 @@ static int nv_prep(struct thread_data *td, struct io_u *io_u)
 		return -EINVAL;
 	}
 	if (!ddir_rw(io_u->ddir) && !ddir_sync(io_u->ddir) && io_u->ddir != DDIR_TRIM) {
-		log_err("nvengine: %s: unsupported IO direction %d\n", io_u->file->file_name, io_u->ddir);
+		log_err("nvengine: %s: unsupported IO direction %d\n", io_u->file->file_name,
+			io_u->ddir);
 		td_verror(td, EINVAL, "nvengine: prep");
 		return -EINVAL;
 	}
 	if (nf->kind == NV_TARGET_NVME_CHAR)
-		return nv_nvme_prep(td, &((struct nv_data *)td->io_ops_data)->pt, io_u);
+		return nv_nvme_prep(td, &((struct nv_data *)td->io_ops_data)->pt, nf, io_u);
 	return 0;
 }
 
@@ -198,11 +198,9 @@ static void nv_fill_sync(struct thread_data *td, struct io_uring_sqe *sqe,
  * knows BLKDISCARD and fails on files with ENOTTY).  It is only issued with
  * nothing else in flight, so its latency is its own.
  */
-static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
-					    struct nv_data *ld,
-					    struct io_u *io_u)
+static enum fio_q_status nv_queue_sync_trim(struct thread_data *td, struct nv_data *ld,
+					    const struct nv_file *nf, struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	void *owner = io_u;
 	int ret;
 
@@ -213,7 +211,7 @@ static enum fio_q_status nv_queue_sync_trim(struct thread_data *td,
 	ret = nv_target_trim(io_u->file->fd, nf->kind, io_u->offset, io_u->xfer_buflen);
 	io_u->error = ret < 0 ? -ret : 0;
 	ld->inflight--;
-	if (nv_trace_io(td, &ld->tr, io_u, ret, nv_trace_now(&ld->tr)))
+	if (nv_trace_io(td, &ld->tr, nf, io_u, ret, nv_trace_now(&ld->tr)))
 		io_u->error = EIO;
 	io_u_mark_submit(td, 1);
 	io_u_mark_complete(td, 1);
@@ -228,7 +226,7 @@ static int nv_flush_batch(struct thread_data *td, struct nv_data *ld)
 
 	if (!ld->pt.batch_open)
 		return 0;
-	sqe = io_uring_get_sqe(&ld->ring);
+	sqe = io_uring_get_sqe(&ld->r.ring);
 	if (!sqe)
 		return -EBUSY;
 	b = nv_nvme_batch_flush(td, &ld->pt, sqe);
@@ -242,7 +240,7 @@ static int nv_flush_batch(struct thread_data *td, struct nv_data *ld)
  * for another file comes, or at commit().
  */
 static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv_data *ld,
-					       struct io_u *io_u)
+					       const struct nv_file *nf, struct io_u *io_u)
 {
 	struct nv_options *o = td->eo;
 	struct nv_dsm_batch *b = ld->pt.batch_open;
@@ -250,7 +248,7 @@ static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv
 
 	if (b && (b->f != io_u->file || b->n == o->trim_ranges) && nv_flush_batch(td, ld))
 		return FIO_Q_BUSY;
-	ret = nv_nvme_trim_batch(td, &ld->pt, io_u);
+	ret = nv_nvme_trim_batch(td, &ld->pt, nf, io_u);
 	if (ret == -EBUSY)
 		return FIO_Q_BUSY;
 	if (ret) {
@@ -266,7 +264,7 @@ static enum fio_q_status nv_queue_batched_trim(struct thread_data *td, struct nv
  * later by commit()), FIO_Q_BUSY when the ring is full (fio calls commit()
  * and getevents() and retries), or FIO_Q_COMPLETED for synchronous trims.
  */
-static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld);
+static int nv_ramp_ended(struct thread_data *td, struct nv_data *ld);
 
 static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 {
@@ -278,25 +276,33 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 
 	fio_ro_check(td, io_u);
 
-	if (ld->tr.failed) {
+	if (nv_trace_stopped(&ld->tr)) {
 		/* the trace cannot record it: do not do it (the job has failed) */
 		io_u->error = EIO;
 		return FIO_Q_COMPLETED;
 	}
-	if (ld->tr.w && !ld->tr.ramp_marked && td->o.ramp_time && td->ramp_time_over)
-		nv_ramp_ended(td, ld);
+	if (nv_trace_ramp_due(&ld->tr) && td->o.ramp_time && td->ramp_time_over) {
+		int ret = nv_ramp_ended(td, ld);
+
+		if (ret == -EBUSY)
+			return FIO_Q_BUSY;
+		if (ret) {
+			io_u->error = -ret;
+			return FIO_Q_COMPLETED;
+		}
+	}
 	if (ld->queued_ios + ld->inflight >= ld->iodepth)
 		return FIO_Q_BUSY;
 
-	nf = nv_file_of(f);
+	nf = nv_io_file(io_u);
 	if (io_u->ddir == DDIR_TRIM && !o->nv_nop) {	/* with nv_nop a NOP like the rest */
 		if (nf->kind != NV_TARGET_NVME_CHAR)
-			return nv_queue_sync_trim(td, ld, io_u);
+			return nv_queue_sync_trim(td, ld, nf, io_u);
 		if (o->trim_ranges > 1)
-			return nv_queue_batched_trim(td, ld, io_u);
+			return nv_queue_batched_trim(td, ld, nf, io_u);
 	}
 
-	sqe = io_uring_get_sqe(&ld->ring);
+	sqe = io_uring_get_sqe(&ld->r.ring);
 	if (!sqe)
 		return FIO_Q_BUSY;
 	if (o->nv_nop) {
@@ -305,7 +311,7 @@ static enum fio_q_status nv_queue(struct thread_data *td, struct io_u *io_u)
 		goto queued;
 	}
 	if (nf->kind == NV_TARGET_NVME_CHAR) {
-		int ret = nv_nvme_fill_sqe(td, &ld->pt, sqe, io_u, &ld->iovecs[io_u->index]);
+		int ret = nv_nvme_fill_sqe(td, &ld->pt, nf, sqe, io_u, &ld->iovecs[io_u->index]);
 
 		if (ret) {
 			/* prep() checked the IO: only a bug gets here */
@@ -367,7 +373,7 @@ static int nv_commit(struct thread_data *td)
 		unsigned int done, nios;
 		int ret;
 
-		ret = io_uring_submit(&ld->ring);
+		ret = io_uring_submit(&ld->r.ring);
 		if (ret == -EAGAIN || ret == -EINTR || ret == 0) {
 			/* the kernel is short of resources: make room */
 			if (ld->inflight)
@@ -393,45 +399,48 @@ static int nv_commit(struct thread_data *td)
  * The first queue() after fio's ramp_time ended: fio counts the IOs queued
  * from here on.  What the ramp left queued is submitted first, so that every
  * ramp IO is stamped before the trace's mark (nv_trace_ramp_end).
+ * Return: 0 (marked); -EBUSY when the kernel took only part of them (no
+ * mark yet: the next queue() tries again); -errno when the submission
+ * failed (reported).
  */
-static void nv_ramp_ended(struct thread_data *td, struct nv_data *ld)
+static int nv_ramp_ended(struct thread_data *td, struct nv_data *ld)
 {
-	if (ld->queued)
-		nv_commit(td);
+	if (ld->queued) {
+		int ret = nv_commit(td);
+
+		if (ret)
+			return ret;
+		if (ld->queued)
+			return -EBUSY;
+	}
 	nv_trace_ramp_end(&ld->tr);
+	return 0;
 }
 
 /*
- * Turn one CQE into the io_u's result the way fio expects it: error is a
- * positive errno, resid the bytes not transferred.
+ * Turn the CQE result @res of @io_u (file state @nf) into the io_u's result
+ * the way fio expects it: error is a positive errno, resid the bytes not
+ * transferred.  Return: nothing.
  */
-static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
-				    struct io_uring_cqe *cqe)
+static void nv_complete_io(struct thread_data *td, struct nv_data *ld, const struct nv_file *nf,
+			   struct io_u *io_u, int res)
 {
-	struct io_u *io_u = io_uring_cqe_get_data(cqe);
 	struct nv_options *o = td->eo;
-	struct nv_file *nf;
 
-	if (!io_u)
-		return NULL;
 	ld->inflight--;
-	ld->last_res = cqe->res;
-	nf = nv_file_of(io_u->file);
 	if (o->nv_nop) {
 		/* a NOP's 0 (or -errno): the whole IO "done" */
-		io_u->error = cqe->res < 0 ? -cqe->res : 0;
+		io_u->error = res < 0 ? -res : 0;
 	} else if (nf && nf->kind == NV_TARGET_NVME_CHAR) {
-		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, cqe->res);
-	} else if (cqe->res < 0) {
-		io_u->error = -cqe->res;
-	} else if (ddir_rw(io_u->ddir) &&
-		   (unsigned long long)cqe->res != io_u->xfer_buflen) {
-		io_u->resid = io_u->xfer_buflen - cqe->res;
+		io_u->error = nv_nvme_complete(td, &ld->pt, nf, io_u, res);
+	} else if (res < 0) {
+		io_u->error = -res;
+	} else if (ddir_rw(io_u->ddir) && (unsigned long long)res != io_u->xfer_buflen) {
+		io_u->resid = io_u->xfer_buflen - res;
 		io_u->error = 0;
 	} else {
 		io_u->error = 0;
 	}
-	return io_u;
 }
 
 /*
@@ -440,11 +449,12 @@ static struct io_u *nv_complete_cqe(struct thread_data *td, struct nv_data *ld,
  */
 static void nv_explain_error(struct nv_data *ld, struct io_u *io_u)
 {
-	if (io_u->error == EOPNOTSUPP && (ld->ring_flags & IORING_SETUP_IOPOLL) && !ld->warned_poll) {
+	if (io_u->error == EOPNOTSUPP && (ld->r.flags & IORING_SETUP_IOPOLL) && !ld->warned_poll) {
 		ld->warned_poll = 1;
-		log_err("nvengine: %s: polled IO (hipri) is not supported here: it needs direct=1 on a "
-			"block device or NVMe namespace whose driver has poll queues "
-			"(e.g. nvme.poll_queues=N on the kernel command line)\n", io_u->file->file_name);
+		log_err("nvengine: %s: polled IO (hipri) is not supported here: it needs direct=1 "
+			"on a block device or NVMe namespace whose driver has poll queues "
+			"(e.g. nvme.poll_queues=N on the kernel command line)\n",
+			io_u->file->file_name);
 	}
 }
 
@@ -459,12 +469,13 @@ static void nv_complete_batch(struct thread_data *td, struct nv_data *ld, struct
 
 	for (i = 0; i < b->n; i++) {
 		struct io_u *io_u = b->ios[i];
+		const struct nv_file *nf = nv_io_file(io_u);
 
 		ld->inflight--;
-		io_u->error = nv_nvme_complete(td, &ld->pt, io_u, res);
+		io_u->error = nv_nvme_complete(td, &ld->pt, nf, io_u, res);
 		ld->events[ld->nr_events++] = io_u;
-		if (ld->tr.w && !ld->tr.failed)
-			nv_trace_io(td, &ld->tr, io_u, res, now);
+		if (nv_trace_on(&ld->tr))
+			nv_trace_io(td, &ld->tr, nf, io_u, res, now);
 	}
 	nv_nvme_batch_release(&ld->pt, b);
 }
@@ -483,8 +494,9 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 	unsigned int head, seen = 0;
 	uint64_t now = 0;
 
-	io_uring_for_each_cqe(&ld->ring, head, cqe) {
+	io_uring_for_each_cqe(&ld->r.ring, head, cqe) {
 		struct nv_dsm_batch *b = nv_batch_of(io_uring_cqe_get_data(cqe));
+		const struct nv_file *nf;
 		struct io_u *io_u;
 
 		if (ld->nr_events >= max)
@@ -493,24 +505,26 @@ static int nv_reap(struct thread_data *td, struct nv_data *ld, unsigned int max)
 		 * @max only when nothing else is, so that it cannot get stuck) */
 		if (b && ld->nr_events && ld->nr_events + b->n > max)
 			break;
-		if (!now && ld->tr.w)
+		if (!now)	/* 0 without a trace: each CQE then tests it again */
 			now = nv_trace_now(&ld->tr);
 		seen++;
 		if (b) {
 			nv_complete_batch(td, ld, b, cqe->res, now);
 			continue;
 		}
-		io_u = nv_complete_cqe(td, ld, cqe);
+		io_u = io_uring_cqe_get_data(cqe);
 		if (!io_u)
 			continue;
+		nf = nv_io_file(io_u);
+		nv_complete_io(td, ld, nf, io_u, cqe->res);
 		if (io_u->error)
 			nv_explain_error(ld, io_u);
 		ld->events[ld->nr_events++] = io_u;
-		if (ld->tr.w && !ld->tr.failed)	/* the test inline: untraced IO pays no call */
-			nv_trace_io(td, &ld->tr, io_u, ld->last_res, now);
+		if (nv_trace_on(&ld->tr))	/* the test inline: untraced IO pays no call */
+			nv_trace_io(td, &ld->tr, nf, io_u, cqe->res, now);
 	}
 	if (seen)
-		io_uring_cq_advance(&ld->ring, seen);
+		io_uring_cq_advance(&ld->r.ring, seen);
 	return (int)seen;
 }
 
@@ -536,14 +550,27 @@ static int nv_getevents(struct thread_data *td, unsigned int min,
 	ld->nr_events = 0;
 	for (;;) {
 		struct io_uring_cqe *cqe;
+		unsigned int wait_nr;
 		int ret;
 
 		nv_trace_reaped(&ld->tr, (unsigned int)nv_reap(td, ld, max));
 		if (ld->nr_events >= want || ld->nr_events >= max)
 			break;
-		/* one CQE per io_u, except a DSM batch's: then one at a time */
-		ret = io_uring_wait_cqes(&ld->ring, &cqe, ld->pt.batches ? 1 : want - ld->nr_events,
-					 ktsp, NULL);
+		/* SQEs the kernel refused (-EAGAIN) are in flight for fio: submit
+		 * them, or their completions never come */
+		if (ld->queued) {
+			ret = nv_commit(td);
+			if (ret)
+				return ret;
+		}
+		/* one CQE per io_u, except a DSM batch's: then one at a time;
+		 * never more than the kernel has */
+		wait_nr = ld->pt.batches ? 1 : want - ld->nr_events;
+		if (wait_nr > ld->inflight)
+			wait_nr = ld->inflight;
+		if (!wait_nr)
+			break;
+		ret = io_uring_wait_cqes(&ld->r.ring, &cqe, wait_nr, ktsp, NULL);
 		if (ret == -ETIME)
 			break;
 		if (ret < 0 && ret != -EAGAIN && ret != -EINTR) {
@@ -564,115 +591,6 @@ static struct io_u *nv_event(struct thread_data *td, int event)
 }
 
 /*
- * Read /proc/sys/kernel/io_uring_disabled (Linux 6.6+); -1 when absent.
- */
-static int nv_io_uring_disabled_sysctl(void)
-{
-	FILE *fp = fopen("/proc/sys/kernel/io_uring_disabled", "r");
-	int v = -1;
-
-	if (!fp)
-		return -1;
-	if (fscanf(fp, "%d", &v) != 1)
-		v = -1;
-	fclose(fp);
-	return v;
-}
-
-/* Explain why io_uring_setup() failed with @err, in words a user can act on. */
-static void nv_report_ring_error(struct thread_data *td, int err, unsigned int flags)
-{
-	int dis = nv_io_uring_disabled_sysctl();
-
-	if (err == ENOSYS) {
-		log_err("nvengine: this kernel has no io_uring (io_uring_setup: ENOSYS); "
-			"Linux 5.1+ built with CONFIG_IO_URING is needed\n");
-	} else if (err == EPERM && dis > 0) {
-		log_err("nvengine: io_uring is disabled on this system (kernel.io_uring_disabled=%d); "
-			"set it to 0 (sysctl -w kernel.io_uring_disabled=0)%s\n", dis,
-			dis == 1 ? " or run as a member of kernel.io_uring_group" : "");
-	} else if (err == EPERM && (flags & IORING_SETUP_SQPOLL)) {
-		log_err("nvengine: sqthread_poll needs CAP_SYS_NICE on this kernel (io_uring_setup: EPERM)\n");
-	} else if (err == EINVAL && (flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32))) {
-		log_err("nvengine: the kernel refused a 128-byte SQE ring: NVMe passthrough needs Linux 5.19+\n");
-	} else {
-		log_err("nvengine: io_uring_setup failed: %s\n", strerror(err));
-	}
-	td_verror(td, err, "io_uring_setup");
-}
-
-/*
- * Create the ring.  Flags the kernel may not know (COOP_TASKRUN 5.19,
- * SINGLE_ISSUER/DEFER_TASKRUN 6.0/6.1) are dropped one by one on EINVAL,
- * as fio's io_uring engine does; the flags the user asked for are not.
- */
-static int nv_ring_setup(struct thread_data *td, struct nv_data *ld,
-			 struct nv_options *o, int passthru)
-{
-	struct io_uring_params p;
-	int ret;
-
-	memset(&p, 0, sizeof(p));
-	if (o->hipri)
-		p.flags |= IORING_SETUP_IOPOLL;
-	if (o->sqpoll_thread) {
-		p.flags |= IORING_SETUP_SQPOLL;
-		if (o->sqpoll_set) {
-			p.flags |= IORING_SETUP_SQ_AFF;
-			p.sq_thread_cpu = o->sqpoll_cpu;
-		}
-	}
-	if (passthru)
-		p.flags |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
-	p.flags |= IORING_SETUP_CQSIZE;
-	p.cq_entries = ld->depth;
-	p.flags |= IORING_SETUP_COOP_TASKRUN;
-	if (!o->sqpoll_thread)
-		p.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-
-	for (;;) {
-		unsigned int flags = p.flags;
-
-		ret = io_uring_queue_init_params(ld->depth, &ld->ring, &p);
-		if (ret != -EINVAL)
-			break;
-		p.flags = flags;
-		if (p.flags & IORING_SETUP_DEFER_TASKRUN)
-			p.flags &= ~(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER);
-		else if (p.flags & IORING_SETUP_COOP_TASKRUN)
-			p.flags &= ~IORING_SETUP_COOP_TASKRUN;
-		else if (p.flags & IORING_SETUP_CQSIZE)
-			p.flags &= ~IORING_SETUP_CQSIZE;
-		else
-			break;
-	}
-	if (ret < 0) {
-		nv_report_ring_error(td, -ret, p.flags);
-		return ret;
-	}
-	ld->ring_ok = 1;
-	ld->ring_flags = p.flags;
-	return 0;
-}
-
-/* nonvectored=-1: use READ/WRITE when the kernel has them (5.6+). */
-static void nv_probe_nonvectored(struct nv_data *ld, struct nv_options *o)
-{
-	struct io_uring_probe *probe;
-
-	if (o->nonvectored != -1)
-		return;
-	o->nonvectored = 0;
-	probe = io_uring_get_probe_ring(&ld->ring);
-	if (!probe)
-		return;
-	if (io_uring_opcode_supported(probe, IORING_OP_READ) &&
-	    io_uring_opcode_supported(probe, IORING_OP_WRITE))
-		o->nonvectored = 1;
-	io_uring_free_probe(probe);
-}
-
-/*
  * fio's generic_open_file(), except that an NVMe char device is opened
  * without O_DIRECT: passthrough never uses the page cache, and the char
  * device refuses O_DIRECT, so direct=1 job files (and those ported from block
@@ -689,21 +607,6 @@ static int nv_generic_open(struct thread_data *td, struct fio_file *f)
 	ret = generic_open_file(td, f);
 	td->o.odirect = odirect;
 	return ret;
-}
-
-/*
- * Cap the ring's io-wq pools (bounded: regular file IO; unbounded: sockets,
- * pipes) at @n worker threads each, per NUMA node (nv_iowq_workers).  IO
- * that cannot complete inline (buffered reads that miss, force_async,
- * tmpfs) runs on these workers; the kernel starts more whenever one
- * sleeps, up to 4 per CPU for bounded work, and keeps them.  0, or -errno
- * from the kernel (-EINVAL before Linux 5.15).
- */
-static int nv_limit_iowq(struct nv_data *ld, unsigned int n)
-{
-	unsigned int v[2] = { n, n };
-
-	return io_uring_register_iowq_max_workers(&ld->ring, v);
 }
 
 /*
@@ -730,7 +633,7 @@ static int nv_register_files(struct thread_data *td, struct nv_data *ld)
 		f->engine_pos = i;
 	}
 	if (!ret)
-		ret = io_uring_register_files(&ld->ring, ld->fds, td->o.nr_files);
+		ret = io_uring_register_files(&ld->r.ring, ld->fds, td->o.nr_files);
 	for_each_file(td, f, i) {
 		if (ret && f->fd != -1) {
 			int fio_unused ret2 = generic_close_file(td, f);
@@ -774,7 +677,8 @@ static int nv_init(struct thread_data *td)
 		o->registerfiles = 1;
 	if (o->registerfiles && td->o.nr_files != td->o.open_files) {
 		log_err("nvengine: registerfiles (and sqthread_poll) need nr_files equal to "
-			"open_files (nr_files=%u open_files=%u)\n", td->o.nr_files, td->o.open_files);
+			"open_files (nr_files=%u open_files=%u)\n", td->o.nr_files,
+			td->o.open_files);
 		td_verror(td, EINVAL, "nvengine init");
 		return 1;
 	}
@@ -794,8 +698,8 @@ static int nv_init(struct thread_data *td)
 		return 1;
 	}
 	if (o->trim_ranges > 1 && o->trim_ranges > td->o.iodepth) {
-		log_err("nvengine: trim_ranges=%u is more than iodepth=%u: one command cannot carry "
-			"more trims than are in flight\n", o->trim_ranges, td->o.iodepth);
+		log_err("nvengine: trim_ranges=%u is more than iodepth=%u: one command cannot "
+			"carry more trims than are in flight\n", o->trim_ranges, td->o.iodepth);
 		td_verror(td, EINVAL, "nvengine: trim_ranges");
 		return 1;
 	}
@@ -866,7 +770,8 @@ static void nv_prefault_buffers(struct thread_data *td)
 	hi = ((uintptr_t)td->orig_buffer + td->orig_buffer_size + page - 1) & ~(page - 1);
 	if (!madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE))
 		return;
-	for (uintptr_t a = (uintptr_t)td->orig_buffer; a < (uintptr_t)td->orig_buffer + td->orig_buffer_size;
+	for (uintptr_t a = (uintptr_t)td->orig_buffer;
+	     a < (uintptr_t)td->orig_buffer + td->orig_buffer_size;
 	     a = (a & ~(page - 1)) + page) {
 		volatile char *c = (volatile char *)a;
 
@@ -893,37 +798,6 @@ static unsigned int nv_buf_align(const struct nv_data *ld)
 			a >>= 1;
 	}
 	return a;
-}
-
-/*
- * The io_uring features the job's ring really has, for the header key
- * ring.features: the setup flags the kernel accepted (the engine asks for
- * COOP_TASKRUN 5.19, SINGLE_ISSUER and DEFER_TASKRUN 6.0/6.1 and drops each
- * an older kernel refuses) and REGISTERED_RING_FD (5.18).  Writes "none"
- * when there is none.  Return: nothing.
- */
-static void nv_ring_features(const struct nv_data *ld, char *buf, size_t len)
-{
-	static const struct { unsigned int flag; const char *name; } names[] = {
-		{ IORING_SETUP_IOPOLL, "IOPOLL" },
-		{ IORING_SETUP_SQPOLL, "SQPOLL" },
-		{ IORING_SETUP_SQE128, "SQE128" },
-		{ IORING_SETUP_CQE32, "CQE32" },
-		{ IORING_SETUP_CQSIZE, "CQSIZE" },
-		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
-		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
-		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
-	};
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
-		if (ld->ring_flags & names[i].flag)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i].name);
-	if (ld->ring_fd_registered && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "%sREGISTERED_RING_FD", n ? "," : "");
-	if (!n)
-		snprintf(buf, len, "none");
 }
 
 /*
@@ -955,7 +829,7 @@ static int nv_open_trace(struct thread_data *td, struct nv_data *ld)
 
 	if (!o->nv_trace || !*o->nv_trace)
 		return 0;
-	nv_ring_features(ld, features, sizeof(features));
+	nv_ring_features(&ld->r, features, sizeof(features));
 	nv_describe_files(td, &dev, "");
 	ret = nv_trace_open(td, &ld->tr, &job);
 	nvt_kvlist_free(&dev);
@@ -967,10 +841,50 @@ static void nv_close_trace(struct thread_data *td, struct nv_data *ld)
 {
 	struct nvt_kvlist after = { 0 };
 
-	if (ld->tr.w)
+	if (nv_trace_writing(&ld->tr))
 		nv_describe_files(td, &after, "after");
 	nv_trace_close(td, &ld->tr, &after);
 	nvt_kvlist_free(&after);
+}
+
+/*
+ * Set up the job's ring (sys/sys_ring.h): 128-byte SQEs and 32-byte CQEs
+ * when a target is an NVMe char device; nonvectored=-1 becomes 1 where the
+ * kernel has READ and WRITE (5.6+); nv_iowq_workers caps io-wq.
+ * Return: 0, or 1 with the error reported.
+ */
+static int nv_open_ring(struct thread_data *td, struct nv_data *ld, struct nv_options *o)
+{
+	struct nv_ring_opts ro = {
+		.depth = ld->depth,
+		.iopoll = o->hipri != 0,
+		.sqpoll = o->sqpoll_thread != 0,
+		.sqpoll_cpu = o->sqpoll_set ? (int)o->sqpoll_cpu : -1,
+		.big_sqe = nv_job_has_char_targets(td),
+	};
+	char msg[256];
+	int ret;
+
+	ret = nv_ring_setup(&ld->r, &ro, msg, sizeof(msg));
+	if (ret < 0) {
+		log_err("nvengine: %s\n", msg);
+		td_verror(td, -ret, "io_uring_setup");
+		return 1;
+	}
+	if (o->nonvectored == -1)
+		o->nonvectored = nv_ring_has_rw(&ld->r);
+	if (!o->nv_iowq_workers)
+		return 0;
+	ret = nv_ring_limit_iowq(&ld->r, o->nv_iowq_workers);
+	if (ret < 0) {
+		log_err("nvengine: nv_iowq_workers=%u: the kernel refused the io-wq limit: %s%s\n",
+			o->nv_iowq_workers, strerror(-ret),
+			ret == -EINVAL ? " (it needs Linux 5.15 or later; leave the option out)"
+				: "");
+		td_verror(td, -ret, "nvengine: nv_iowq_workers");
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -992,27 +906,13 @@ static int nv_post_init(struct thread_data *td)
 		ld->iovecs[i].iov_len = td_max_bs(td);
 	}
 	nv_prefault_buffers(td);
-	if (nv_ring_setup(td, ld, o, nv_job_has_char_targets(td)))
+	if (nv_open_ring(td, ld, o))
 		return 1;
-	/* Linux 5.18+: io_uring_enter() without an fd lookup; older kernels
-	 * refuse it (-EINVAL) and the ring works as before. */
-	ld->ring_fd_registered = io_uring_register_ring_fd(&ld->ring) == 1;
-	nv_probe_nonvectored(ld, o);
-	if (o->nv_iowq_workers) {
-		ret = nv_limit_iowq(ld, o->nv_iowq_workers);
-		if (ret < 0) {
-			log_err("nvengine: nv_iowq_workers=%u: the kernel refused the io-wq limit: %s%s\n",
-				o->nv_iowq_workers, strerror(-ret),
-				ret == -EINVAL ? " (it needs Linux 5.15 or later; leave the option out)" : "");
-			td_verror(td, -ret, "nvengine: nv_iowq_workers");
-			return 1;
-		}
-	}
-
 	if (o->fixedbufs) {
-		ret = io_uring_register_buffers(&ld->ring, ld->iovecs, ld->depth);
+		ret = io_uring_register_buffers(&ld->r.ring, ld->iovecs, ld->depth);
 		if (ret < 0) {
-			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes failed: %s%s\n",
+			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes failed: "
+				"%s%s\n",
 				ld->depth, (unsigned long long)td_max_bs(td), strerror(-ret),
 				ret == -ENOMEM ? " (raise the memlock limit: ulimit -l)" : "");
 			td_verror(td, -ret, "io_uring_register_buffers");
@@ -1039,8 +939,8 @@ static void nv_cleanup(struct thread_data *td)
 		return;
 	nv_close_trace(td, ld);
 	nv_nvme_cleanup(&ld->pt);
-	if (ld->ring_ok && !(td->flags & TD_F_CHILD))
-		io_uring_queue_exit(&ld->ring);
+	if (!(td->flags & TD_F_CHILD))
+		nv_ring_exit(&ld->r);
 	free(ld->events);
 	free(ld->pending);
 	free(ld->fds);
@@ -1107,14 +1007,15 @@ static int nv_classify_open_file(struct thread_data *td, struct fio_file *f)
 		return 1;
 	}
 	if (S_ISCHR(st.st_mode))
-		nsid = nv_nvme_ns_id(f->fd);
+		nsid = nv_sys_ns_id(f->fd);
 	kind = nv_check_target(td, f->file_name, st.st_mode, nsid);
 	if (!kind)
 		return 1;
 	/* fio can open files before init() (ld NULL): never char devices */
-	if (kind == NV_TARGET_NVME_CHAR && (!ld || !(ld->ring_flags & IORING_SETUP_SQE128))) {
+	if (kind == NV_TARGET_NVME_CHAR && (!ld || !(ld->r.flags & IORING_SETUP_SQE128))) {
 		log_err("nvengine: %s: the ring was set up without 128-byte SQEs; "
-			"NVMe passthrough needs the char device to exist when the job starts\n", f->file_name);
+			"NVMe passthrough needs the char device to exist when the job starts\n",
+			f->file_name);
 		td_verror(td, EINVAL, "nvengine: passthrough ring");
 		return 1;
 	}
@@ -1154,8 +1055,15 @@ static int nv_open_file(struct thread_data *td, struct fio_file *f)
 			return ret;
 	}
 	ret = nv_classify_open_file(td, f);
-	if (ret && !(ld && o->registerfiles && ld->fds)) {
-		int fio_unused ret2 = generic_close_file(td, f);
+	if (ret) {
+		/* refused: what the open set up goes, as close_file() would do */
+		nv_nvme_file_free(nv_file_of(f));
+		FILE_SET_ENG_DATA(f, NULL);
+		if (!(ld && o->registerfiles && ld->fds)) {
+			int fio_unused ret2 = generic_close_file(td, f);
+		} else {
+			f->fd = -1;
+		}
 	}
 	return ret;
 }
@@ -1192,7 +1100,8 @@ static int nv_get_file_size(struct thread_data *td, struct fio_file *f)
 		if (S_ISCHR(st.st_mode)) {
 			int ret = nv_nvme_get_file_size(td, f);
 
-			return ret == -ENOTTY ? !nv_check_target(td, f->file_name, S_IFCHR, 0) : ret;
+			return ret == -ENOTTY ? !nv_check_target(td, f->file_name, S_IFCHR, 0)
+				: ret;
 		}
 	}
 	return generic_get_file_size(td, f);

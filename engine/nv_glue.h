@@ -14,7 +14,7 @@
 
 #include "fio.h"
 #include "trace/nvtrace.h"
-#include "nvme/nv_target.h"
+#include "sys/sys_target.h"
 
 struct nv_nvme;
 
@@ -64,6 +64,7 @@ struct nv_options {
 	unsigned int nv_trace_codec;	/* enum nvt_writer_codec */
 	unsigned int nv_trace_block;	/* records per trace block */
 	unsigned int nv_trace_sched;	/* enum nvt_writer_sched of the writer thread */
+	unsigned int nv_trace_sync;	/* fdatasync the trace at most every N ms; 0: never */
 	unsigned int nv_trace_clock;	/* enum nv_trace_clock */
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
 	unsigned int nv_nop;		/* submit IORING_OP_NOP instead of every IO (benchmarks) */
@@ -73,9 +74,21 @@ struct nv_options {
 /* engine/options.c: the option table fio parses into struct nv_options. */
 extern struct fio_option nv_option_table[];
 
+/* The engine's state of file @f (set when the engine opened it).  Return: it, or NULL. */
 static inline struct nv_file *nv_file_of(struct fio_file *f)
 {
 	return FILE_ENG_DATA(f);
+}
+
+/*
+ * The per-file state of the file @io_u is for.  Each hook on the IO path
+ * (prep, queue, the completion) reads it once and hands it to its helpers
+ * and the parts; io_u->engine_data cannot carry it between them (fio puts
+ * it in a union with io_u->index, which the engine uses).  Return: it.
+ */
+static inline struct nv_file *nv_io_file(const struct io_u *io_u)
+{
+	return FILE_ENG_DATA(io_u->file);
 }
 
 #endif

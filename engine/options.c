@@ -27,7 +27,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "High Priority",
 		.type	= FIO_OPT_STR_SET,
 		.off1	= offsetof(struct nv_options, hipri),
-		.help	= "Use polled IO completions (IORING_SETUP_IOPOLL; needs poll queues on NVMe)",
+		.help	= "Use polled IO completions (IORING_SETUP_IOPOLL; needs poll queues on "
+			"NVMe)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -54,7 +55,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "Kernel SQ thread polling",
 		.type	= FIO_OPT_STR_SET,
 		.off1	= offsetof(struct nv_options, sqpoll_thread),
-		.help	= "A kernel thread polls the submission queue (IORING_SETUP_SQPOLL); implies registerfiles",
+		.help	= "A kernel thread polls the submission queue (IORING_SETUP_SQPOLL); "
+			"implies registerfiles",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -114,8 +116,8 @@ struct fio_option nv_option_table[] = {
 		.type	= FIO_OPT_STR_STORE,
 		.off1	= offsetof(struct nv_options, write_mode),
 		.def	= "write",
-		.help	= "Passthrough writes as write, zeroes (Write Zeroes), uncor (Write Uncorrectable) "
-			  "or verify (Verify)",
+		.help	= "Passthrough writes as write, zeroes (Write Zeroes), uncor (Write "
+			  "Uncorrectable) or verify (Verify)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -145,8 +147,8 @@ struct fio_option nv_option_table[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct nv_options, md_per_io_size),
 		.def	= "0",
-		.help	= "Bytes of the separate metadata buffer of each IO (namespaces with metadata, "
-			  "not extended LBA); 0: computed from bs",
+		.help	= "Bytes of the separate metadata buffer of each IO (namespaces with "
+			  "metadata, not extended LBA); 0: computed from bs",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -156,7 +158,8 @@ struct fio_option nv_option_table[] = {
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct nv_options, pi_act),
 		.def	= "1",
-		.help	= "PRACT: the controller inserts (writes) and strips (reads) protection information",
+		.help	= "PRACT: the controller inserts (writes) and strips (reads) protection "
+			"information",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -195,8 +198,9 @@ struct fio_option nv_option_table[] = {
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct nv_options, pi_gen),
 		.def	= "1",
-		.help	= "With pi_act=0 the engine writes the PI of every write and checks that of every "
-			  "read; 0 leaves the metadata as it is (to test a device's own checks)",
+		.help	= "With pi_act=0 the engine writes the PI of every write and checks that "
+			  "of every read; 0 leaves the metadata as it is (to test a device's own "
+			  "checks)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -208,8 +212,8 @@ struct fio_option nv_option_table[] = {
 		.def	= "1",
 		.minval	= 1,
 		.maxval	= 256,
-		.help	= "NVMe passthrough: trims queued together (iodepth_batch) go to the device as one "
-			  "Dataset Management command of up to N ranges",
+		.help	= "NVMe passthrough: trims queued together (iodepth_batch) go to the "
+			  "device as one Dataset Management command of up to N ranges",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -218,7 +222,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "nvengine trace directory",
 		.type	= FIO_OPT_STR_STORE,
 		.off1	= offsetof(struct nv_options, nv_trace),
-		.help	= "Record every IO (ns timestamps) in DIR/JOBNAME.THREAD.nvt (read with nvanalyze)",
+		.help	= "Record every IO (ns timestamps) in DIR/JOBNAME.THREAD.nvt (read with "
+			"nvanalyze)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -244,7 +249,8 @@ struct fio_option nv_option_table[] = {
 		.posval = {
 			  { .ival = "zstd",
 			    .oval = NVT_WRITER_ZSTD,
-			    .help = "zstd (a third of zlib's CPU time per record, about the same size)",
+			    .help = "zstd (a third of zlib's CPU time per record, about the same "
+				    "size)",
 			  },
 			  { .ival = "zlib",
 			    .oval = NVT_WRITER_ZLIB,
@@ -262,7 +268,21 @@ struct fio_option nv_option_table[] = {
 		.def	= "65536",
 		.minval	= 16,
 		.maxval	= 1048576,
-		.help	= "Records per trace block (a block is also sealed after 1 s of completions)",
+		.help	= "Records per trace block (a block is also sealed after 1 s of "
+			"completions)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
+		.name	= "nv_trace_sync",
+		.lname	= "nvengine trace fdatasync period",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nv_trace_sync),
+		.def	= "1000",
+		.minval	= 0,
+		.maxval	= NVT_MAX_SYNC_MS,
+		.help	= "fdatasync the trace within N ms of a block, at most every N ms "
+			  "(bounds what a power cut loses; 0: never)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -296,7 +316,8 @@ struct fio_option nv_option_table[] = {
 		.posval = {
 			  { .ival = "auto",
 			    .oval = NV_TRACE_CLOCK_AUTO,
-			    .help = "the TSC calibrated against CLOCK_MONOTONIC where it is invariant",
+			    .help = "the TSC calibrated against CLOCK_MONOTONIC where it is "
+				    "invariant",
 			  },
 			  { .ival = "clock_gettime",
 			    .oval = NV_TRACE_CLOCK_GETTIME,
@@ -314,7 +335,8 @@ struct fio_option nv_option_table[] = {
 		.def	= "0",
 		.minval	= 0,
 		.maxval	= 65536,
-		.help	= "Most io_uring worker threads (iou-wrk) per pool and NUMA node (0: the kernel's default)",
+		.help	= "Most io_uring worker threads (iou-wrk) per pool and NUMA node (0: the "
+			"kernel's default)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -34,15 +33,12 @@
 #include "nvme/nvme_id.h"
 #include "nvme/nvme_pi.h"
 #include "nvme/nvme_status.h"
+#include "nvme/nvme_sys.h"
 
 /* What the engine knows about one NVMe namespace. */
 struct nv_nvme {
 	struct nv_geom g;
-	struct nv_ns_info ns;
-	struct nv_ctrl_info ctrl;
-	int have_ctrl;
-	struct nv_devname dev;		/* parsed name; kind NV_DEV_NONE if unusual */
-	char blkname[64];		/* nvmeXnY, the block sibling ("" if unknown) */
+	struct nv_sys_ns id;		/* Identify and sysfs (nvme/nvme_sys.h) */
 	int host_pi;			/* the engine writes and checks PI (pi_act=0) */
 	struct nv_pi_fmt pi;
 };
@@ -50,47 +46,13 @@ struct nv_nvme {
 /* Longest NVMe failures logged in full per job; all are counted by fio. */
 #define NV_NVME_ERRORS_LOGGED	16
 
-/* Namespace id of an NVMe generic char device, or 0 if @fd is not one. */
-int nv_nvme_ns_id(int fd)
-{
-	int ret = ioctl(fd, NVME_IOCTL_ID);
-
-	return ret > 0 ? ret : 0;
-}
-
-/* An admin command through the char device: 0, NVMe status > 0, or -errno. */
-static int nv_admin(int fd, struct nvme_passthru_cmd *cmd)
-{
-	int ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, cmd);
-
-	return ret < 0 ? -errno : ret;
-}
-
-/* queue/max_hw_sectors_kb of the namespace's block device, 0 when unknown. */
-static uint64_t nv_sysfs_max_hw_kb(const struct nv_devname *d)
-{
-	unsigned long long v = 0;
-	char p[256];
-	FILE *fp;
-
-	if (nv_dev_sysfs(d, "queue/max_hw_sectors_kb", p, sizeof(p)))
-		return 0;
-	fp = fopen(p, "r");
-	if (!fp)
-		return 0;
-	if (fscanf(fp, "%llu", &v) != 1)
-		v = 0;
-	fclose(fp);
-	return v;
-}
-
 /* Explain a failed open of an NVMe char device. */
 static void nv_report_open_error(struct thread_data *td, const char *path, int err)
 {
 	if (err == EACCES || err == EPERM)
-		log_err("nvengine: %s: permission denied: NVMe passthrough needs root or read/write "
-			"access to the char device (e.g. a udev rule: KERNEL==\"ng*\", GROUP=\"disk\", "
-			"MODE=\"0660\")\n", path);
+		log_err("nvengine: %s: permission denied: NVMe passthrough needs root or "
+			"read/write access to the char device (e.g. a udev rule: KERNEL==\"ng*\", "
+			"GROUP=\"disk\", MODE=\"0660\")\n", path);
 	else
 		log_err("nvengine: %s: %s\n", path, strerror(err));
 	td_verror(td, err, "nvengine: open NVMe device");
@@ -103,69 +65,34 @@ static uint8_t nv_job_prinfo(const struct nv_options *o)
 }
 
 /*
- * Identify the namespace (and, when allowed, the controller) behind @fd and
- * fill @nv.  Return: 0; 1 with the error reported; -ENOTTY (not reported)
- * when @fd is no NVMe char device.
+ * Identify the namespace (and, when allowed, the controller) behind @fd
+ * (nvme/nvme_sys.h) and fill @nv.  Return: 0; 1 with the error reported;
+ * -ENOTTY (not reported) when @fd is no NVMe char device.
  */
 static int nv_nvme_identify(struct thread_data *td, const char *path, int fd,
 			    struct nv_nvme *nv)
 {
-	struct nvme_passthru_cmd cmd;
 	char msg[256];
-	uint64_t mdts = 0, hwkb;
-	const char *src = NULL;
-	void *buf;
-	int nsid, ret;
+	int ret;
 
-	nsid = nv_nvme_ns_id(fd);
-	if (nsid <= 0)
-		return -ENOTTY;
-	if (posix_memalign(&buf, 4096, NV_IDENTIFY_LEN)) {
-		td_verror(td, ENOMEM, "nvengine: identify");
+	ret = nv_sys_identify(fd, path, &nv->id, msg, sizeof(msg));
+	if (ret == -ENOTTY)
+		return ret;
+	if (ret) {
+		log_err("nvengine: %s: %s\n", path, msg);
+		td_verror(td, ret < 0 ? -ret : EIO, "nvengine: identify namespace");
 		return 1;
 	}
-	memset(buf, 0, NV_IDENTIFY_LEN);
-	nv_admin_identify(&cmd, NV_CNS_NS, (uint32_t)nsid, 0, buf);
-	ret = nv_admin(fd, &cmd);
-	if (ret) {
-		char st[128];
-
-		log_err("nvengine: %s: Identify Namespace failed: %s\n", path,
-			nv_status_str(ret, st, sizeof(st)));
-		td_verror(td, ret < 0 ? -ret : EIO, "nvengine: identify namespace");
-		goto err;
-	}
-	if (nv_parse_id_ns(buf, NV_IDENTIFY_LEN, &nv->ns, msg, sizeof(msg))) {
-		log_err("nvengine: %s: %s\n", path, msg);
-		td_verror(td, EINVAL, "nvengine: identify namespace");
-		goto err;
-	}
-	memset(buf, 0, NV_IDENTIFY_LEN);
-	nv_admin_identify(&cmd, NV_CNS_CTRL, 0, 0, buf);
-	if (!nv_admin(fd, &cmd) &&
-	    !nv_parse_id_ctrl(buf, NV_IDENTIFY_LEN, &nv->ctrl, msg, sizeof(msg))) {
-		nv->have_ctrl = 1;
-		mdts = nv_mdts_bytes(nv->ctrl.mdts, 4096);
-	}
-	free(buf);
-
-	if (nv_dev_parse(path, &nv->dev) || nv_dev_block_name(&nv->dev, nv->blkname, sizeof(nv->blkname))) {
-		nv->dev.kind = NV_DEV_NONE;
-		nv->blkname[0] = 0;
-	}
-	hwkb = nv->blkname[0] ? nv_sysfs_max_hw_kb(&nv->dev) : 0;
-	nv_geom_init(&nv->g, (uint32_t)nsid, &nv->ns, nv->ns.pi_type ? nv_job_prinfo(td->eo) : 0,
-		     nv_max_transfer(mdts, hwkb, &src), src ? src : "unknown");
+	nv_geom_init(&nv->g, nv->id.nsid, &nv->id.ns,
+		     nv->id.ns.pi_type ? nv_job_prinfo(td->eo) : 0, nv->id.max_xfer,
+		     nv->id.max_xfer_src);
 	return 0;
-err:
-	free(buf);
-	return 1;
 }
 
 /* Addressable bytes of the namespace as fio sees them. */
 static uint64_t nv_nvme_size(const struct nv_nvme *nv)
 {
-	return nv->ns.nsze * (uint64_t)nv_geom_block(&nv->g);
+	return nv->id.ns.nsze * (uint64_t)nv_geom_block(&nv->g);
 }
 
 int nv_nvme_get_file_size(struct thread_data *td, struct fio_file *f)
@@ -244,7 +171,8 @@ int nv_nvme_check_options(struct thread_data *td)
 		goto bad;
 	}
 	if (o->apptag > 0xffff || o->apptag_mask > 0xffff) {
-		log_err("nvengine: apptag and apptag_mask are 16-bit values (apptag=0x%x apptag_mask=0x%x)\n",
+		log_err("nvengine: apptag and apptag_mask are 16-bit values (apptag=0x%x "
+			"apptag_mask=0x%x)\n",
 			o->apptag, o->apptag_mask);
 		goto bad;
 	}
@@ -252,73 +180,6 @@ int nv_nvme_check_options(struct thread_data *td)
 bad:
 	td_verror(td, EINVAL, "nvengine: options");
 	return 1;
-}
-
-/* The whole of a small /proc file as a string (caller frees), NULL on error. */
-static char *nv_read_text(const char *path)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	FILE *fp = fopen(path, "r");
-
-	if (!fp)
-		return NULL;
-	for (;;) {
-		size_t n;
-
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(fp);
-	buf[len] = 0;
-	return buf;
-}
-
-/*
- * Whether a block device or partition of the namespace is mounted
- * (/proc/mounts) or used as swap (/proc/swaps).  Writes what and where into
- * @what.  Returns 1 if so.
- */
-static int nv_nvme_mounted(const struct nv_nvme *nv, char *what, size_t len)
-{
-	char *text = nv_read_text("/proc/mounts");
-	char hit[600];
-	int ret = 0;
-
-	if (text && nv_dev_mounted(text, &nv->dev, hit, sizeof(hit)) == 1) {
-		/* hit reads "DEV on DIR" */
-		const char *on = strstr(hit, " on ");
-
-		if (on)
-			snprintf(what, len, "%.*s is mounted on %s", (int)(on - hit), hit, on + 4);
-		else
-			snprintf(what, len, "%s is mounted", hit);
-		ret = 1;
-	}
-	free(text);
-	if (ret)
-		return 1;
-	/* /proc/swaps has the same first column: one "mounts" scan finds it */
-	text = nv_read_text("/proc/swaps");
-	if (text && nv_dev_mounted(text, &nv->dev, hit, sizeof(hit)) == 1) {
-		snprintf(what, len, "%.*s is in use as swap", (int)strcspn(hit, " "), hit);
-		ret = 1;
-	}
-	free(text);
-	return ret;
 }
 
 /*
@@ -354,8 +215,9 @@ static int nv_nvme_check_job(struct thread_data *td, struct fio_file *f, struct 
 	}
 	if (nv->g.md_size && !nv->g.ext_lba && o->md_per_io_size &&
 	    o->md_per_io_size < td_max_bs(td) / nv->g.lba_size * nv->g.md_size) {
-		log_err("nvengine: %s: md_per_io_size=%u is smaller than the %llu metadata bytes of "
-			"bs=%llu (%u per %u-byte block); raise it or leave it 0 to size it from bs\n",
+		log_err("nvengine: %s: md_per_io_size=%u is smaller than the %llu metadata bytes "
+			"of bs=%llu (%u per %u-byte block); raise it or leave it 0 to size it from "
+			"bs\n",
 			f->file_name, o->md_per_io_size,
 			(unsigned long long)(td_max_bs(td) / nv->g.lba_size * nv->g.md_size),
 			(unsigned long long)td_max_bs(td), nv->g.md_size, nv->g.lba_size);
@@ -414,18 +276,19 @@ static int nv_nvme_host_pi_setup(struct thread_data *td, struct fio_file *f, str
 	struct nv_options *o = td->eo;
 	char msg[192];
 
-	nv->host_pi = nv->ns.pi_type && !o->pi_act;
+	nv->host_pi = nv->id.ns.pi_type && !o->pi_act;
 	if (!nv->host_pi)
 		return 0;
-	if (nv_pi_fmt_init(&nv->pi, &nv->ns, msg, sizeof(msg))) {
+	if (nv_pi_fmt_init(&nv->pi, &nv->id.ns, msg, sizeof(msg))) {
 		log_err("nvengine: %s: %s\n", f->file_name, msg);
 		td_verror(td, EINVAL, "nvengine: protection information");
 		return 1;
 	}
-	if (nv->ns.ext_lba && o->pi_gen && td->o.verify != VERIFY_NONE && td_write(td)) {
-		log_err("nvengine: %s: with pi_act=0 on an extended-LBA namespace the engine writes the "
-			"PI into fio's data buffer, which verify= would report as corrupt; use pi_act=1, "
-			"pi_gen=0, or a separate-metadata format\n", f->file_name);
+	if (nv->id.ns.ext_lba && o->pi_gen && td->o.verify != VERIFY_NONE && td_write(td)) {
+		log_err("nvengine: %s: with pi_act=0 on an extended-LBA namespace the engine "
+			"writes the PI into fio's data buffer, which verify= would report as "
+			"corrupt; use pi_act=1, pi_gen=0, or a separate-metadata format\n",
+			f->file_name);
 		td_verror(td, EINVAL, "nvengine: verify with host PI");
 		return 1;
 	}
@@ -487,9 +350,11 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 
 			if (!uname(&u))
 				nv_kernel_passthru_lack(u.release, kwhy, sizeof(kwhy));
-			log_err("nvengine: cmd_type=nvme needs the NVMe generic char device /dev/ngXnY; "
-				"%s is a %s (drop cmd_type to use it through the block layer)%s%s\n",
-				f->file_name, nv_target_kind_name(nf->kind), *kwhy ? "; " : "", kwhy);
+			log_err("nvengine: cmd_type=nvme needs the NVMe generic char device "
+				"/dev/ngXnY; %s is a %s (drop cmd_type to use it through the block "
+				"layer)%s%s\n",
+				f->file_name, nv_target_kind_name(nf->kind),
+				*kwhy ? "; " : "", kwhy);
 			td_verror(td, EINVAL, "nvengine: cmd_type");
 			return 1;
 		}
@@ -512,8 +377,10 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 	if (nv_nvme_host_pi_setup(td, f, nv))
 		return 1;
 	if ((td_write(td) || td_trim(td)) && !td->o.allow_mounted_write &&
-	    nv->dev.kind != NV_DEV_NONE && nv_nvme_mounted(nv, what, sizeof(what))) {
-		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it anyway\n",
+	    nv->id.dev.kind != NV_DEV_NONE &&
+	    nv_sys_mounted(&nv->id.dev, NV_SYS_MOUNTS, NV_SYS_SWAPS, what, sizeof(what))) {
+		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it "
+			"anyway\n",
 			f->file_name, what);
 		td_verror(td, EBUSY, "nvengine: mounted namespace");
 		return 1;
@@ -522,7 +389,8 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 	if (!ret)
 		ret = nv_nvme_batches_alloc(td, pt);
 	if (!ret && !pt->dsm) {
-		ret = posix_memalign(&pt->dsm, 4096, pt->depth * sizeof(struct nv_dsm_range)) ? -ENOMEM : 0;
+		ret = posix_memalign(&pt->dsm, 4096, pt->depth * sizeof(struct nv_dsm_range))
+			? -ENOMEM : 0;
 		if (!ret)
 			memset(pt->dsm, 0, pt->depth * sizeof(struct nv_dsm_range));
 	}
@@ -534,8 +402,9 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 }
 
 /* Describe io_u as an nv_io for the command builder (vectored data in @iov).  Return: nothing. */
-static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt, struct io_u *io_u,
-		       struct nv_io *io, struct iovec *iov)
+static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt,
+		       const struct nv_nvme *nv, struct io_u *io_u, struct nv_io *io,
+		       struct iovec *iov)
 {
 	struct nv_options *o = td->eo;
 
@@ -570,16 +439,16 @@ static void nv_nvme_io(struct thread_data *td, const struct nv_passthru *pt, str
 			io->md_len = pt->md_len;
 		}
 	}
-	if (nv_file_of(io_u->file)->nvme->ns.pi_type) {
+	if (nv->id.ns.pi_type) {
 		io->prinfo = nv_job_prinfo(o);
 		io->apptag = (uint16_t)o->apptag;
 		io->apptag_mask = (uint16_t)o->apptag_mask;
 	}
 }
 
-int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u)
+int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		 struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	struct iovec iov;
 	struct nv_io io;
 	char msg[256];
@@ -592,7 +461,7 @@ int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, struct io_u *io
 			goto bad;
 		return 0;
 	}
-	nv_nvme_io(td, pt, io_u, &io, &iov);
+	nv_nvme_io(td, pt, nf->nvme, io_u, &io, &iov);
 	if (io.opcode != NV_OPC_FLUSH && nv_io_check(&nf->nvme->g, &io, msg, sizeof(msg)))
 		goto bad;
 	return 0;
@@ -604,11 +473,10 @@ bad:
 	return -EINVAL;
 }
 
-int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, struct io_uring_sqe *sqe,
-		     struct io_u *io_u, struct iovec *iov)
+int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		     struct io_uring_sqe *sqe, struct io_u *io_u, struct iovec *iov)
 {
 	struct nv_options *o = td->eo;
-	struct nv_file *nf = nv_file_of(io_u->file);
 	struct nv_geom *g = &nf->nvme->g;
 	struct nvme_uring_cmd cmd;
 	uint32_t cmd_op = NVME_URING_CMD_IO;
@@ -624,7 +492,7 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, struct io_u
 	} else {
 		struct nv_io io;
 
-		nv_nvme_io(td, pt, io_u, &io, iov);
+		nv_nvme_io(td, pt, nf->nvme, io_u, &io, iov);
 		if (nf->nvme->host_pi && o->pi_gen && io.opcode == NV_OPC_WRITE) {
 			struct nv_pi_tags t;
 
@@ -661,9 +529,9 @@ static int nv_nvme_pi_check(struct thread_data *td, const struct nv_passthru *pt
 	return 1;
 }
 
-int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u, int res)
+int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		     struct io_u *io_u, int res)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	char st[200];
 	int err;
 
@@ -690,9 +558,9 @@ int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, struct io_u
 	return err;
 }
 
-int nv_nvme_trim_batch(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u)
+int nv_nvme_trim_batch(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		       struct io_u *io_u)
 {
-	struct nv_file *nf = nv_file_of(io_u->file);
 	struct nv_dsm_batch *b = pt->batch_open;
 	int ret;
 
@@ -741,24 +609,15 @@ void nv_nvme_batch_release(struct nv_passthru *pt, struct nv_dsm_batch *b)
 	pt->batch_free = b;
 }
 
-/* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed. */
+/* Add KEY=VALUE pairs of the SMART log of @fd's controller, keys prefixed.  Return: nothing. */
 static void nv_nvme_smart(int fd, struct nvt_kvlist *l, const char *prefix)
 {
-	struct nvme_passthru_cmd cmd;
 	struct nv_kv kv[NV_SMART_KV_MAX];
 	struct nv_smart s;
-	void *buf;
 	int i, n;
 
-	if (posix_memalign(&buf, 4096, NV_SMART_LOG_LEN))
+	if (nv_sys_smart(fd, &s))
 		return;
-	memset(buf, 0, NV_SMART_LOG_LEN);
-	if (nv_admin_get_log(&cmd, NV_LOG_SMART, NV_NSID_ALL, buf, NV_SMART_LOG_LEN, 0) ||
-	    nv_admin(fd, &cmd) || nv_parse_smart(buf, NV_SMART_LOG_LEN, &s, NULL, 0)) {
-		free(buf);
-		return;
-	}
-	free(buf);
 	n = nv_smart_kv(&s, kv, NV_SMART_KV_MAX);
 	for (i = 0; i < n; i++) {
 		char key[128];
@@ -779,7 +638,7 @@ void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i
 	fd = open(f->file_name, O_RDONLY);
 	if (fd < 0)
 		return;
-	if (nv_nvme_ns_id(fd) <= 0) {
+	if (nv_sys_ns_id(fd) <= 0) {
 		close(fd);
 		return;
 	}
@@ -787,18 +646,21 @@ void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i
 		memset(&nv, 0, sizeof(nv));
 		/* errors were or will be reported by the open path */
 		if (!nv_nvme_identify(td, f->file_name, fd, &nv)) {
-#define KV(k, ...) do { snprintf(key, sizeof(key), "file.%u." k, i); nvt_kvlist_add(l, key, __VA_ARGS__); } while (0)
+#define KV(k, ...) do { \
+		snprintf(key, sizeof(key), "file.%u." k, i); \
+		nvt_kvlist_add(l, key, __VA_ARGS__); \
+	} while (0)
 			KV("nsid", "%u", nv.g.nsid);
 			KV("lba_size", "%u", nv.g.lba_size);
-			KV("md_size", "%u", nv.ns.md_size);
-			KV("ext_lba", "%d", nv.ns.ext_lba ? 1 : 0);
-			KV("pi_type", "%u", nv.ns.pi_type);
-			KV("nsze", "%llu", (unsigned long long)nv.ns.nsze);
+			KV("md_size", "%u", nv.id.ns.md_size);
+			KV("ext_lba", "%d", nv.id.ns.ext_lba ? 1 : 0);
+			KV("pi_type", "%u", nv.id.ns.pi_type);
+			KV("nsze", "%llu", (unsigned long long)nv.id.ns.nsze);
 			KV("max_transfer", "%llu", (unsigned long long)nv.g.max_xfer);
-			if (nv.have_ctrl) {
-				KV("nvme.model", "%s", nv.ctrl.mn);
-				KV("nvme.serial", "%s", nv.ctrl.sn);
-				KV("nvme.firmware", "%s", nv.ctrl.fr);
+			if (nv.id.have_ctrl) {
+				KV("nvme.model", "%s", nv.id.ctrl.mn);
+				KV("nvme.serial", "%s", nv.id.ctrl.sn);
+				KV("nvme.firmware", "%s", nv.id.ctrl.fr);
 			}
 #undef KV
 		}

@@ -37,7 +37,9 @@ static inline void *nv_batch_tag(struct nv_dsm_batch *b)
 }
 static inline struct nv_dsm_batch *nv_batch_of(void *p)
 {
-	return ((uintptr_t)p & NV_BATCH_TAG) ? (struct nv_dsm_batch *)((uintptr_t)p & ~NV_BATCH_TAG) : NULL;
+	if (!((uintptr_t)p & NV_BATCH_TAG))
+		return NULL;
+	return (struct nv_dsm_batch *)((uintptr_t)p & ~NV_BATCH_TAG);
 }
 
 /* Per-thread passthrough state (in the hooks' per-thread state; zeroed, then depth set). */
@@ -58,9 +60,6 @@ struct nv_passthru {
  * for a passthrough write).  Return: 0, or 1 with the error reported.
  */
 int nv_nvme_check_options(struct thread_data *td);
-
-/* Namespace id of an NVMe generic char device.  Return: the id, or 0 if @fd is not one. */
-int nv_nvme_ns_id(int fd);
 
 /*
  * The size of the NVMe char device @f from Identify Namespace (stat()
@@ -88,15 +87,20 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 void nv_nvme_describe(struct thread_data *td, struct fio_file *f, unsigned int i,
 		      struct nvt_kvlist *l, const char *when);
 
-/* Per-IO checks before queueing on an NVMe char device.  Return: 0 or -errno (reported). */
-int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u);
+/*
+ * The per-IO functions below take @nf, the state of @io_u's file (the hooks
+ * look it up once per hook: nv_io_file()).
+ * Per-IO checks before queueing on an NVMe char device.  Return: 0 or -errno (reported).
+ */
+int nv_nvme_prep(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		 struct io_u *io_u);
 
 /*
  * Fill @sqe (128 bytes) for @io_u on an NVMe char device; @iov is the io_u's
  * iovec slot (vectored data).  Return: 0 or -errno.
  */
-int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, struct io_uring_sqe *sqe,
-		     struct io_u *io_u, struct iovec *iov);
+int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		     struct io_uring_sqe *sqe, struct io_u *io_u, struct iovec *iov);
 
 /*
  * The result of passthrough @io_u completed with @res (0 or the NVMe
@@ -104,7 +108,8 @@ int nv_nvme_fill_sqe(struct thread_data *td, struct nv_passthru *pt, struct io_u
  * logged (the first few in full) and set the job's error text.
  * Return: the positive errno for io_u->error, 0 on success.
  */
-int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u, int res);
+int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		     struct io_u *io_u, int res);
 
 /*
  * Batched trims (trim_ranges > 1).  nv_nvme_trim_batch() adds @io_u to the
@@ -114,7 +119,8 @@ int nv_nvme_complete(struct thread_data *td, struct nv_passthru *pt, struct io_u
  * completes the caller completes each of b->ios[0..n) and gives the batch
  * back with nv_nvme_batch_release() (Return: nothing).
  */
-int nv_nvme_trim_batch(struct thread_data *td, struct nv_passthru *pt, struct io_u *io_u);
+int nv_nvme_trim_batch(struct thread_data *td, struct nv_passthru *pt, const struct nv_file *nf,
+		       struct io_u *io_u);
 struct nv_dsm_batch *nv_nvme_batch_flush(struct thread_data *td, struct nv_passthru *pt,
 					 struct io_uring_sqe *sqe);
 void nv_nvme_batch_release(struct nv_passthru *pt, struct nv_dsm_batch *b);

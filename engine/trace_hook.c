@@ -19,7 +19,6 @@
 
 #include "engine/trace_hook.h"
 #include "trace/nvtrace_name.h"
-#include "engine/nv_util.h"
 
 int nv_trace_init(struct nv_trace *tr, unsigned int depth)
 {
@@ -28,8 +27,8 @@ int nv_trace_init(struct nv_trace *tr, unsigned int depth)
 }
 
 /* Describe the job and its targets for the trace header.  Return: nothing (l->oom). */
-static void nv_trace_header(struct thread_data *td, const struct nv_trace_job *job,
-			    struct nvt_kvlist *l)
+static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
+			    const struct nv_trace_job *job, struct nvt_kvlist *l)
 {
 	struct nv_options *o = td->eo;
 	struct fio_file *f;
@@ -45,11 +44,12 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace_job *j
 	nvt_kvlist_add(l, "job.iodepth", "%u", td->o.iodepth);
 	nvt_kvlist_add(l, "job.buf_align", "%u", job->buf_align);
 	nvt_kvlist_add(l, "job.direct", "%u", td->o.odirect);
-	nvt_kvlist_add(l, "job.rw", "%s%s%s", td_read(td) ? "read" : "", td_write(td) ? "write" : "",
-		  td_trim(td) ? "trim" : "");
+	nvt_kvlist_add(l, "job.rw", "%s%s%s", td_read(td) ? "read" : "",
+		       td_write(td) ? "write" : "", td_trim(td) ? "trim" : "");
 	nvt_kvlist_add(l, "job.random", "%d", td_random(td) ? 1 : 0);
 	nvt_kvlist_add(l, "job.bs", "%llu,%llu,%llu", (unsigned long long)td->o.max_bs[DDIR_READ],
-		  (unsigned long long)td->o.max_bs[DDIR_WRITE], (unsigned long long)td->o.max_bs[DDIR_TRIM]);
+		       (unsigned long long)td->o.max_bs[DDIR_WRITE],
+		       (unsigned long long)td->o.max_bs[DDIR_TRIM]);
 	if (td->o.ramp_time)
 		nvt_kvlist_add(l, "job.ramp_time_us", "%llu", (unsigned long long)td->o.ramp_time);
 	nvt_kvlist_add(l, "fio.version", "%s", fio_version_string);
@@ -58,19 +58,18 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace_job *j
 	nvt_kvlist_add(l, "ring.features", "%s", job->ring_features);
 	if (!gethostname(host, sizeof(host) - 1))
 		nvt_kvlist_add(l, "host", "%s", host);
-	nvt_kvlist_add(l, "clock", "CLOCK_MONOTONIC");
-	nvt_kvlist_add(l, "clock.monotonic_ns", "%llu", (unsigned long long)nv_now_ns());
-	nvt_kvlist_add(l, "clock.realtime_ns", "%llu", (unsigned long long)nv_realtime_ns());
+	nvt_clock_header(&tr->clock, l);
 	nvt_kvlist_add(l, "engine", "nvengine");
 	nvt_kvlist_add(l, "engine.options",
 		  "hipri=%u fixedbufs=%u registerfiles=%u sqthread_poll=%u nonvectored=%d "
 		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_codec=%s nv_trace_block=%u "
-		  "nv_trace_sched=%s "
+		  "nv_trace_sched=%s nv_trace_sync=%u "
 		  "nv_iowq_workers=%u nv_trace_clock=%s nv_nop=%u nv_trace_ab=%u",
 		  o->hipri, o->fixedbufs, o->registerfiles, o->sqpoll_thread, o->nonvectored,
 		  o->force_async, o->nowait, o->nv_trace_level,
 		  o->nv_trace_codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o->nv_trace_block,
-		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal", o->nv_iowq_workers,
+		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal", o->nv_trace_sync,
+		  o->nv_iowq_workers,
 		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto", o->nv_nop,
 		  o->nv_trace_ab);
 	nvt_kvlist_add(l, "files", "%u", td->o.nr_files);
@@ -88,72 +87,6 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace_job *j
 	}
 }
 
-/*
- * Set up the trace's clock (nv_trace_clock=auto): where the TSC is
- * invariant, two (ticks, CLOCK_MONOTONIC) pairs 10 ms apart (asleep: no CPU
- * time) calibrate the map; otherwise, or with nv_trace_clock=clock_gettime,
- * every timestamp is a clock_gettime().  Return: NULL with the TSC, or why
- * not (a static string) for the trace header.
- */
-static const char *nv_clock_open(struct nv_clock *c, unsigned int mode)
-{
-	const struct timespec gap = { 0, 10000000 };
-	uint64_t t1, ns1, t2, ns2;
-	const char *why;
-
-	memset(c, 0, sizeof(*c));
-	if (mode == NV_TRACE_CLOCK_GETTIME)
-		return "nv_trace_clock=clock_gettime";
-	if (!nvt_tsc_invariant(&why))
-		return why;
-	if (nvt_tsc_read_pair(&t1, &ns1) || nanosleep(&gap, NULL) || nvt_tsc_read_pair(&t2, &ns2) ||
-	    nvt_tsc_calibrate(&c->tsc, t1, ns1, t2, ns2, 1000000000ull))
-		return "the TSC did not calibrate against CLOCK_MONOTONIC";
-	c->use_tsc = 1;
-	return NULL;
-}
-
-void nv_clock_resync(struct nv_clock *c)
-{
-	uint64_t t, ns;
-
-	if (!nvt_tsc_read_pair(&t, &ns) && !nvt_tsc_resync(&c->tsc, t, ns))
-		return;
-	/* more than NVT_TSC_MAX_ERR_NS off CLOCK_MONOTONIC: the TSC is not to be trusted */
-	c->use_tsc = 0;
-	c->fallback_ns = nv_now_ns();
-}
-
-/* The clock's own header keys (docs/trace-format.md, Timestamps).  Return: nothing. */
-static void nv_clock_header(const struct nv_clock *c, const char *why, struct nvt_kvlist *l)
-{
-	nvt_kvlist_add(l, "clock.source", "%s", c->use_tsc ? "tsc" : "clock_gettime");
-	if (!c->use_tsc) {
-		nvt_kvlist_add(l, "clock.source_why", "%s", why);
-		return;
-	}
-	nvt_kvlist_add(l, "clock.tsc_hz", "%llu", (unsigned long long)nvt_tsc_hz(&c->tsc));
-	nvt_kvlist_add(l, "clock.tsc_max_err_ns", "%u", NVT_TSC_MAX_ERR_NS);
-}
-
-/* The clock's footer keys: resyncs and how close it kept, at them and now.  Return: nothing. */
-static void nv_clock_footer(const struct nv_clock *c, struct nvt_kvlist *l)
-{
-	uint64_t t, ns, e = c->tsc.max_err_ns;
-
-	if (!c->use_tsc && !c->fallback_ns)
-		return;
-	if (c->use_tsc && !nvt_tsc_read_pair(&t, &ns)) {
-		uint64_t at = nvt_tsc_to_ns(&c->tsc, t), d = ns > at ? ns - at : at - ns;
-
-		e = d > e ? d : e;
-	}
-	nvt_kvlist_add(l, "clock.tsc_resyncs", "%llu", (unsigned long long)c->tsc.resyncs);
-	nvt_kvlist_add(l, "clock.tsc_max_seen_err_ns", "%llu", (unsigned long long)e);
-	if (c->fallback_ns)
-		nvt_kvlist_add(l, "clock.tsc_fallback_ns", "%llu", (unsigned long long)c->fallback_ns);
-}
-
 int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_trace_job *job)
 {
 	struct nv_options *o = td->eo;
@@ -162,9 +95,9 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 		.codec = (enum nvt_writer_codec)o->nv_trace_codec,	/* checked by the writer */
 		.block_records = o->nv_trace_block,
 		.sched = o->nv_trace_sched == NVT_SCHED_IDLE ? NVT_SCHED_IDLE : NVT_SCHED_NORMAL,
+		.sync_ms = o->nv_trace_sync,
 	};
 	struct nvt_kvlist hdr = { 0 };
-	const char *why;
 	char path[4096], msg[4200];
 	int ret, created;
 
@@ -187,9 +120,9 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 	if (td->o.nr_files > 256)
 		log_err("nvengine: %s: the job has %u files; the trace numbers files 0..255, "
 			"files 255 and up share number 255\n", path, td->o.nr_files);
-	why = nv_clock_open(&tr->clock, o->nv_trace_clock);
-	nv_trace_header(td, job, &hdr);
-	nv_clock_header(&tr->clock, why, &hdr);
+	nvt_clock_open(&tr->clock, o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ?
+		       "nv_trace_clock=clock_gettime" : NULL);
+	nv_trace_header(td, tr, job, &hdr);
 	nvt_kvlist_extend(&hdr, job->devices);
 	if (hdr.oom) {
 		nvt_kvlist_free(&hdr);
@@ -274,7 +207,8 @@ int nv_trace_failed(struct thread_data *td, struct nv_trace *tr)
 
 	if (!tr->failed) {
 		tr->failed = 1;
-		log_err("nvengine: trace failed, stopping the job: %s\n", nvt_writer_strerror(tr->w));
+		log_err("nvengine: trace failed, stopping the job: %s\n",
+			nvt_writer_strerror(tr->w));
 		td_verror(td, -err, "nvengine: trace write");
 	}
 	return err;
@@ -299,11 +233,11 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 	char err[512] = "";
 	int ret;
 
-	nvt_kvlist_add(&foot, "clock.end_monotonic_ns", "%llu", (unsigned long long)nv_now_ns());
-	nv_clock_footer(&tr->clock, &foot);
+	nvt_clock_footer(&tr->clock, &foot);
 	nvt_kvlist_add(&foot, "job.error", "%d", td->error);
 	if (tr->ramp_marked)
-		nvt_kvlist_add(&foot, "job.ramp_end_ns", "%llu", (unsigned long long)tr->ramp_end_ns);
+		nvt_kvlist_add(&foot, "job.ramp_end_ns", "%llu",
+			       (unsigned long long)tr->ramp_end_ns);
 	if (tr->ab.n)
 		nv_trace_ab_footer(&tr->ab, &foot);
 	if (after)
@@ -313,7 +247,8 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 	tr->w = NULL;
 	nvt_kvlist_free(&foot);
 	if (ret && !tr->failed) {
-		log_err("nvengine: trace %s could not be completed: %s\n", tr->path ? tr->path : "", err);
+		log_err("nvengine: trace %s could not be completed: %s\n", tr->path ? tr->path : "",
+			err);
 		td_verror(td, -ret, "nvengine: trace close");
 	}
 }

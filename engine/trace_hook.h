@@ -12,19 +12,8 @@
 #include <stdint.h>
 
 #include "engine/nv_glue.h"
-#include "engine/nv_util.h"
 #include "trace/nvtrace_clock.h"
 #include "trace/nvtrace_kv.h"
-
-/*
- * The trace's clock (nv_trace_clock): the TSC mapped to CLOCK_MONOTONIC
- * (trace/nvtrace_clock.h) where it is invariant, else clock_gettime.
- */
-struct nv_clock {
-	struct nvt_tsc tsc;
-	int use_tsc;			/* 0: clock_gettime */
-	uint64_t fallback_ns;		/* when a resync found the TSC off and the job switched */
-};
 
 /* What the trace keeps of an IO in flight: one 16-byte slot per io_u, one cache line. */
 struct nv_submitted {
@@ -52,7 +41,7 @@ struct nv_trace_ab {
 struct nv_trace {
 	struct nvt_writer *w;		/* NULL without nv_trace */
 	struct nvt_appender *app;	/* w's, for records written in place */
-	struct nv_clock clock;		/* the records' timestamps */
+	struct nvt_clock clock;		/* the records' timestamps (trace/nvtrace_clock.h) */
 	char *path;
 	int failed;			/* error already reported: no more IO */
 	uint8_t nvme_write_op;		/* enum nvt_op of a write on an NVMe char device */
@@ -63,26 +52,53 @@ struct nv_trace {
 	struct nv_trace_ab ab;		/* nv_trace_ab windows */
 };
 
-/* Resync @c with a fresh (TSC, CLOCK_MONOTONIC) pair, or switch it to clock_gettime.
- * Return: nothing. */
-void nv_clock_resync(struct nv_clock *c);
-
 /* The trace's timestamp now (CLOCK_MONOTONIC ns), 0 without a trace.  Return: it. */
 static inline uint64_t nv_trace_now(struct nv_trace *tr)
 {
-	struct nv_clock *c = &tr->clock;
-
 	if (!tr->w)
 		return 0;
-	if (c->use_tsc) {
-		uint64_t t = nvt_tsc_ticks();
+	return nvt_clock_now(&tr->clock);
+}
 
-		if (__builtin_expect((int64_t)(t - c->tsc.next) >= 0, 0))
-			nv_clock_resync(c);
-		if (__builtin_expect(c->use_tsc, 1))
-			return nvt_tsc_to_ns(&c->tsc, t);
-	}
-	return nv_now_ns();
+/*
+ * The hooks' view of the trace, tests inline on the IO path.
+ * nv_trace_writing: a trace is open (an nv_trace_ab "off" window hides it).
+ * nv_trace_on: records are being written (a trace, not failed).
+ * nv_trace_stopped: the trace failed (reported): the job takes no more IO.
+ * nv_trace_ramp_due: a trace whose ramp_time end is not marked yet.
+ * Return: 1 or 0.
+ */
+static inline int nv_trace_writing(const struct nv_trace *tr)
+{
+	return tr->w != NULL;
+}
+
+static inline int nv_trace_on(const struct nv_trace *tr)
+{
+	return tr->w && !tr->failed;
+}
+
+static inline int nv_trace_stopped(const struct nv_trace *tr)
+{
+	return tr->failed;
+}
+
+static inline int nv_trace_ramp_due(const struct nv_trace *tr)
+{
+	return tr->w && !tr->ramp_marked;
+}
+
+/*
+ * The time of the submissions being stamped now (nv_trace_submitted), kept
+ * as the latest submission for nv_trace_ramp_end.  Return: the trace's time
+ * now, 0 without a trace.
+ */
+static inline uint64_t nv_trace_submit_now(struct nv_trace *tr)
+{
+	uint64_t now = nv_trace_now(tr);
+
+	tr->last_submit_ns = now;
+	return now;
 }
 
 /* Allocate @tr's per-io_u arrays for @depth io_us.  Return: 0 or -ENOMEM. */
@@ -129,18 +145,18 @@ static inline uint8_t nv_trace_op(const struct nv_trace *tr, const struct io_u *
 }
 
 /*
- * Record one completed IO: @res is the raw completion result (cqe->res, or
- * the -errno of a synchronous operation), @now the completion time.  Inline:
+ * Record one completed IO of the file whose state is @nf: @res is the raw
+ * completion result (cqe->res, or the -errno of a synchronous operation),
+ * @now the completion time.  Inline:
  * on the IO path it writes the record where the writer keeps it, with no
  * call (trace/nvtrace.h, nvt_append_slot).
  * Return: 0, or -errno once the trace cannot be written (the job fails with
  * a message naming the trace file, and tr->failed is set).  A no-op
  * without nv_trace.
  */
-static inline int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struct io_u *io_u,
-			      int res, uint64_t now)
+static inline int nv_trace_io(struct thread_data *td, struct nv_trace *tr,
+			      const struct nv_file *nf, struct io_u *io_u, int res, uint64_t now)
 {
-	const struct nv_file *nf;
 	struct nvt_record *r;
 	int nvme;
 
@@ -149,7 +165,6 @@ static inline int nv_trace_io(struct thread_data *td, struct nv_trace *tr, struc
 	r = nvt_append_slot(tr->app, now);
 	if (__builtin_expect(!r, 0))
 		return nv_trace_failed(td, tr);
-	nf = nv_file_of(io_u->file);
 	nvme = nf && nf->kind == NV_TARGET_NVME_CHAR;
 	r->submit_ns = tr->sub[io_u->index].ns;
 	r->complete_ns = now;

@@ -109,7 +109,8 @@ int nv_check_len(const struct nv_geom *g, uint8_t opcode, uint64_t len,
 		return nv_msg_fail(msg, msglen, "length %llu is not a multiple of the %s",
 			    (unsigned long long)len, block_desc(g, d, sizeof(d)));
 	if (opc_has_range(opcode) && len / blk > NV_MAX_NLB)
-		return nv_msg_fail(msg, msglen, "length %llu is %llu blocks, above the limit of %u blocks per %s command",
+		return nv_msg_fail(msg, msglen, "length %llu is %llu blocks, above the limit of %u "
+				   "blocks per %s command",
 			    (unsigned long long)len, (unsigned long long)(len / blk),
 			    NV_MAX_NLB, nv_opc_name(opcode));
 	if (nv_opc_has_data(opcode) && g->max_xfer && len > g->max_xfer)
@@ -135,7 +136,8 @@ static int check_data(const struct nv_io *io, char *msg, size_t msglen)
 
 	if (!io->iov) {
 		if (!io->buf)
-			return nv_msg_fail(msg, msglen, "%s without a data buffer", nv_opc_name(io->opcode));
+			return nv_msg_fail(msg, msglen, "%s without a data buffer",
+					   nv_opc_name(io->opcode));
 		return 0;
 	}
 	if (!io->nr_iov)
@@ -161,13 +163,16 @@ int nv_io_check(const struct nv_geom *g, const struct nv_io *io, char *msg, size
 	if (io->fua && !opc_has_fua_prinfo(io->opcode))
 		return nv_msg_fail(msg, msglen, "FUA is not defined for %s", name);
 	if (io->deac && io->opcode != NV_OPC_WRITE_ZEROES)
-		return nv_msg_fail(msg, msglen, "deallocate is only defined for Write Zeroes, not %s", name);
+		return nv_msg_fail(msg, msglen, "deallocate is only defined for Write Zeroes, not "
+				   "%s", name);
 	if (io->prinfo > 0xf)
 		return nv_msg_fail(msg, msglen, "PRINFO 0x%x is wider than 4 bits", io->prinfo);
 	if (io->prinfo && !opc_has_fua_prinfo(io->opcode))
-		return nv_msg_fail(msg, msglen, "protection information flags are not defined for %s", name);
+		return nv_msg_fail(msg, msglen, "protection information flags are not defined for "
+				   "%s", name);
 	if (io->prinfo && !g->pi_type)
-		return nv_msg_fail(msg, msglen, "pi_act/pi_chk given but namespace %u has no protection information",
+		return nv_msg_fail(msg, msglen, "pi_act/pi_chk given but namespace %u has no "
+				   "protection information",
 			    g->nsid);
 	if (io->opcode == NV_OPC_FLUSH)
 		return 0;
@@ -183,11 +188,14 @@ int nv_io_check(const struct nv_geom *g, const struct nv_io *io, char *msg, size
 			return ret;
 	}
 	if (io->md_len && (!g->md_size || g->ext_lba))
-		return nv_msg_fail(msg, msglen, "separate metadata buffer given but namespace %u has %s",
-			    g->nsid, g->md_size ? "extended LBAs (metadata inline)" : "no metadata");
+		return nv_msg_fail(msg, msglen, "separate metadata buffer given but namespace %u "
+				   "has %s",
+			    g->nsid,
+			    g->md_size ? "extended LBAs (metadata inline)" : "no metadata");
 	need = md_need(g, io, io->len / nv_geom_block(g));
 	if (need && (!io->md || io->md_len < need))
-		return nv_msg_fail(msg, msglen, "metadata buffer is %u bytes, %s needs %llu (%llu blocks x %u bytes): set md_per_io_size",
+		return nv_msg_fail(msg, msglen, "metadata buffer is %u bytes, %s needs %llu (%llu "
+				   "blocks x %u bytes): set md_per_io_size",
 			    io->md ? io->md_len : 0, name, (unsigned long long)need,
 			    (unsigned long long)(io->len / nv_geom_block(g)), g->md_size);
 	return 0;
@@ -257,7 +265,8 @@ int nv_dsm_range_set(struct nv_dsm_range *r, const struct nv_geom *g, uint64_t o
 	if (ret)
 		return ret;
 	if (len / blk > UINT32_MAX)
-		return nv_msg_fail(msg, msglen, "trim length %llu is %llu blocks, above the limit of %u blocks per range",
+		return nv_msg_fail(msg, msglen, "trim length %llu is %llu blocks, above the limit "
+				   "of %u blocks per range",
 			    (unsigned long long)len, (unsigned long long)(len / blk), UINT32_MAX);
 	r->cattr = htole32(cattr);
 	r->nlb = htole32((uint32_t)(len / blk));
@@ -315,7 +324,8 @@ int nv_pi_chk_parse(const char *s, uint8_t *prchk, char *msg, size_t msglen)
 			if (strlen(words[i].word) == n && !strncasecmp(s, words[i].word, n))
 				break;
 		if (n && i == sizeof(words) / sizeof(words[0]))
-			return nv_msg_fail(msg, msglen, "pi_chk: unknown check '%.*s' (use GUARD, REFTAG, APPTAG)",
+			return nv_msg_fail(msg, msglen, "pi_chk: unknown check '%.*s' (use GUARD, "
+					   "REFTAG, APPTAG)",
 				    (int)n, s);
 		if (n)
 			bits |= words[i].bit;

@@ -172,7 +172,8 @@ int nv_dev_mounted(const char *mounts, const struct nv_devname *ns, char *hit, s
 			size_t mlen = strcspn(mp, " \t\n");
 
 			if (hit && hitlen)
-				snprintf(hit, hitlen, "%.*s on %.*s", (int)slen, line, (int)mlen, mp);
+				snprintf(hit, hitlen, "%.*s on %.*s", (int)slen, line, (int)mlen,
+					 mp);
 			return 1;
 		}
 		line += llen;

@@ -80,7 +80,8 @@ int nv_parse_id_ns(const void *buf, size_t len, struct nv_ns_info *ns,
 	unsigned lbads;
 
 	if (!buf || len < IDNS_MIN_LEN)
-		return nv_msg_fail(msg, msglen, "Identify Namespace data is %zu bytes, need at least %d",
+		return nv_msg_fail(msg, msglen, "Identify Namespace data is %zu bytes, need at "
+				   "least %d",
 			    buf ? len : 0, IDNS_MIN_LEN);
 	n.nsze = get_le64(p + IDNS_NSZE);
 	n.ncap = get_le64(p + IDNS_NCAP);
@@ -115,7 +116,8 @@ int nv_parse_id_ns(const void *buf, size_t len, struct nv_ns_info *ns,
 	n.pi_type = n.dps & 0x7;
 	n.pi_first = !!(n.dps & 0x8);
 	if (n.pi_type > 3)
-		return nv_msg_fail(msg, msglen, "reserved protection information type %u (dps 0x%x)",
+		return nv_msg_fail(msg, msglen,
+				   "reserved protection information type %u (dps 0x%x)",
 			    n.pi_type, n.dps);
 	if (n.pi_type && n.md_size < 8)
 		return nv_msg_fail(msg, msglen, "PI type %u with %u metadata bytes (need 8)",
@@ -157,7 +159,8 @@ int nv_parse_id_ctrl(const void *buf, size_t len, struct nv_ctrl_info *ctrl,
 	struct nv_ctrl_info c = { 0 };
 
 	if (!buf || len < IDC_MIN_LEN)
-		return nv_msg_fail(msg, msglen, "Identify Controller data is %zu bytes, need at least %d",
+		return nv_msg_fail(msg, msglen, "Identify Controller data is %zu bytes, need at "
+				   "least %d",
 			    buf ? len : 0, IDC_MIN_LEN);
 	c.vid = get_le16(p + IDC_VID);
 	c.ssvid = get_le16(p + IDC_SSVID);

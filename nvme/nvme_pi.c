@@ -59,10 +59,12 @@ uint16_t nv_crc16_t10dif(uint16_t crc, const void *buf, size_t len)
 int nv_pi_fmt_init(struct nv_pi_fmt *f, const struct nv_ns_info *ns, char *msg, size_t msglen)
 {
 	if (!ns->pi_type)
-		return nv_msg_fail(msg, msglen, "namespace has no protection information (format %u)",
+		return nv_msg_fail(msg, msglen, "namespace has no protection information (format "
+				   "%u)",
 				   ns->fmt_index);
 	if (ns->pi_type > 3)
-		return nv_msg_fail(msg, msglen, "unknown protection information type %u", ns->pi_type);
+		return nv_msg_fail(msg, msglen, "unknown protection information type %u",
+				   ns->pi_type);
 	if (ns->md_size < NV_PI_TUPLE_LEN)
 		return nv_msg_fail(msg, msglen, "PI type %u with %u metadata bytes (need 8)",
 				   ns->pi_type, ns->md_size);
@@ -195,7 +197,8 @@ char *nv_pi_err_str(const struct nv_pi_err *err, uint64_t first_lba, char *buf, 
 
 	if (!buf || !len)
 		return buf;
-	snprintf(buf, len, "PI %s check failed at block %u (LBA %llu): expected 0x%0*x, found 0x%0*x",
+	snprintf(buf, len, "PI %s check failed at block %u (LBA %llu): expected 0x%0*x, found "
+		 "0x%0*x",
 		 nv_pi_field_name(err->field), err->block,
 		 (unsigned long long)(first_lba + err->block), w, err->expected, w, err->actual);
 	return buf;

@@ -65,8 +65,14 @@ enum {
 
 /* Field extraction from a positive res. */
 static inline unsigned nv_status_sc(int status)  { return (unsigned)status & NV_STATUS_SC_MASK; }
-static inline unsigned nv_status_sct(int status) { return ((unsigned)status & NV_STATUS_SCT_MASK) >> NV_STATUS_SCT_SHIFT; }
-static inline unsigned nv_status_crd(int status) { return ((unsigned)status & NV_STATUS_CRD_MASK) >> NV_STATUS_CRD_SHIFT; }
+static inline unsigned nv_status_sct(int status)
+{
+	return ((unsigned)status & NV_STATUS_SCT_MASK) >> NV_STATUS_SCT_SHIFT;
+}
+static inline unsigned nv_status_crd(int status)
+{
+	return ((unsigned)status & NV_STATUS_CRD_MASK) >> NV_STATUS_CRD_SHIFT;
+}
 static inline bool nv_status_dnr(int status)     { return status > 0 && (status & NV_STATUS_DNR); }
 static inline bool nv_status_more(int status)    { return status > 0 && (status & NV_STATUS_MORE); }
 

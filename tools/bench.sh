@@ -165,7 +165,7 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "cc=$(${CC:-cc} --version | head -n 1)"
 	echo "liburing=$(dpkg-query -W -f '${Version}' liburing-dev 2>/dev/null || echo unknown)"
 	echo "zlib=$(dpkg-query -W -f '${Version}' zlib1g 2>/dev/null || echo unknown)"
-	echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- engine trace analyze 2>/dev/null || echo ' (engine/trace/analyze modified)')"
+	echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- engine sys nvme trace analyze 2>/dev/null || echo ' (engine/sys/nvme/trace/analyze modified)')"
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "busy_start=$(ps -eo pcpu=,comm= --sort=-pcpu | awk '$1 >= 10 {printf "%s%s (%s%%)", s, $2, $1; s=", "}')"

@@ -1108,6 +1108,9 @@ def report(wd, out_md, png):
     md.extend(goals)
     md.append("")
     md.extend(body)
+    soak = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "soak.md")
+    if os.path.exists(soak):	# written by make soak (tools/soak.py), which make bench does not run
+        md.append(open(soak).read().rstrip() + "\n")
     if made:
         md.append("## Chart\n")
         md.append("![benchmarks]({})\n".format(os.path.relpath(made, os.path.dirname(os.path.abspath(out_md)))))

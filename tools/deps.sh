@@ -9,16 +9,17 @@
 set -euo pipefail
 
 PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev gnuplot-nox gcc make pkg-config
-      dpkg-dev xz-utils ca-certificates python3 python3-zstandard lintian man-db)
+      dpkg-dev xz-utils ca-certificates python3 python3-zstandard lintian man-db valgrind)
 # The emulated-NVMe tests (tests/vm) need these; they are installed here too so
 # that `make check` on a fresh machine runs them instead of skipping.
 VM_PKGS=(qemu-system-x86 busybox-static cpio e2fsprogs util-linux)
 # The many-host test (tests/integration/many_hosts.sh) starts an OpenSSH
 # server on a localhost port; without it that test skips.
 HOSTS_PKGS=(openssh-server openssh-client)
-# The HTML report's test renders report.html in a real browser (headless);
-# the suite needs it.
-REPORT_PKGS=(chromium)
+# The HTML report's test renders report.html in a real browser (headless)
+# and prints it to PDF, whose text pdftotext (poppler-utils) reads; the
+# suite needs both.
+REPORT_PKGS=(chromium poppler-utils)
 
 # missing_of PKG...: the packages of the list that are not installed.
 missing_of() {

@@ -88,7 +88,18 @@ struct nvt_writer_opts {
 	uint64_t block_ns;	/* max completion-time span of a block; 0: 1e9 (1 s) */
 	unsigned nchunks;	/* in-memory chunks (>= 2); 0: 4 */
 	enum nvt_writer_sched sched;	/* the writer thread's scheduling class */
+	unsigned sync_ms;	/* 0: never fdatasync; else at most every sync_ms ms (see below) */
 };
+
+/*
+ * Durability (sync_ms): blocks reach the file in order, each with one
+ * write(2) per part; a written block is fdatasync'ed at most sync_ms after
+ * it was written and syncs are at least sync_ms apart; the footer is synced
+ * before close returns.  After a power cut the file thus holds every block
+ * written more than sync_ms (plus one fdatasync) before it, and the reader
+ * rejects a block the cut damaged (its CRCs).  At most NVT_MAX_SYNC_MS.
+ */
+#define NVT_MAX_SYNC_MS	3600000u
 
 struct nvt_writer;
 
@@ -169,7 +180,9 @@ int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size
 /*
  * How many times append had to wait because every chunk was busy (the
  * writer thread fell behind).  Call from the appending thread; an engine
- * may report it so a user sees that tracing slowed the IO loop.
+ * may report it so a user sees that tracing slowed the IO loop.  The
+ * footer records it (writer.io_waits) and the time those waits took
+ * (writer.io_wait_ns).  Return: the count.
  */
 uint64_t nvt_writer_waits(const struct nvt_writer *w);
 
@@ -210,7 +223,8 @@ struct nvt_read_info {
 	uint64_t used_bytes;	/* header + those blocks (+ footer) */
 	uint64_t unused_bytes;	/* bytes after that which could not be used */
 	int footer;		/* 1: a valid footer was read and matched the blocks */
-	int truncated;		/* 1: the file ends inside a block or the footer, or without footer */
+	int truncated;		/* 1: the file ends inside a block or the footer, or
+				 * without footer */
 	uint64_t last_block_offset;	/* file offset of the last good block's header */
 };
 
@@ -255,7 +269,8 @@ enum nvt_col {
 struct nvt_cols {
 	size_t n;			/* records in the block */
 	unsigned uniform;		/* NVT_COL_* of wanted columns known to hold one value
-					 * n times (a constant column); a clear bit proves nothing */
+					 * n times (a constant column); a clear bit proves
+					 * nothing */
 	uint64_t min_complete_ns, max_complete_ns;
 	uint64_t *complete_ns;
 	uint64_t *latency_ns;

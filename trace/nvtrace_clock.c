@@ -1,8 +1,10 @@
 /*
  * nvtrace_clock.c - TSC to CLOCK_MONOTONIC: calibration, resync, the
- * invariant-TSC test (see nvtrace_clock.h).
+ * invariant-TSC test, and the trace's clock policy and keys (see
+ * nvtrace_clock.h).
  */
 #include <errno.h>
+#include <string.h>
 #include <time.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -121,21 +123,13 @@ bool nvt_tsc_invariant(const char **why)
 #endif
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
-}
-
 int nvt_tsc_read_pair(uint64_t *t, uint64_t *ns)
 {
 #if defined(__x86_64__)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 4; i++) {
-		uint64_t a = nvt_tsc_ticks(), m = mono_ns(), b = nvt_tsc_ticks();
+		uint64_t a = nvt_tsc_ticks(), m = nvt_mono_ns(), b = nvt_tsc_ticks();
 
 		if (b >= a && b - a < best) {
 			best = b - a;
@@ -149,4 +143,67 @@ int nvt_tsc_read_pair(uint64_t *t, uint64_t *ns)
 	(void)ns;
 	return -ENOTSUP;
 #endif
+}
+
+void nvt_clock_open(struct nvt_clock *c, const char *forced)
+{
+	const struct timespec gap = { 0, 10000000 };
+	uint64_t t1, ns1, t2, ns2;
+
+	memset(c, 0, sizeof(*c));
+	c->why = forced;
+	if (forced || !nvt_tsc_invariant(&c->why))
+		return;
+	if (nvt_tsc_read_pair(&t1, &ns1) || nanosleep(&gap, NULL) ||
+	    nvt_tsc_read_pair(&t2, &ns2) ||
+	    nvt_tsc_calibrate(&c->tsc, t1, ns1, t2, ns2, NS_PER_S)) {
+		c->why = "the TSC did not calibrate against CLOCK_MONOTONIC";
+		return;
+	}
+	c->use_tsc = 1;
+	c->why = NULL;
+}
+
+void nvt_clock_resync(struct nvt_clock *c)
+{
+	uint64_t t, ns;
+
+	if (!nvt_tsc_read_pair(&t, &ns) && !nvt_tsc_resync(&c->tsc, t, ns))
+		return;
+	/* more than NVT_TSC_MAX_ERR_NS off CLOCK_MONOTONIC: the TSC is not to be trusted */
+	c->use_tsc = 0;
+	c->fallback_ns = nvt_mono_ns();
+}
+
+void nvt_clock_header(const struct nvt_clock *c, struct nvt_kvlist *l)
+{
+	nvt_kvlist_add(l, "clock", "CLOCK_MONOTONIC");
+	nvt_kvlist_add(l, "clock.monotonic_ns", "%llu", (unsigned long long)nvt_mono_ns());
+	nvt_kvlist_add(l, "clock.realtime_ns", "%llu", (unsigned long long)nvt_realtime_ns());
+	nvt_kvlist_add(l, "clock.source", "%s", c->use_tsc ? "tsc" : "clock_gettime");
+	if (!c->use_tsc) {
+		nvt_kvlist_add(l, "clock.source_why", "%s", c->why ? c->why : "");
+		return;
+	}
+	nvt_kvlist_add(l, "clock.tsc_hz", "%llu", (unsigned long long)nvt_tsc_hz(&c->tsc));
+	nvt_kvlist_add(l, "clock.tsc_max_err_ns", "%u", NVT_TSC_MAX_ERR_NS);
+}
+
+void nvt_clock_footer(const struct nvt_clock *c, struct nvt_kvlist *l)
+{
+	uint64_t t, ns, e = c->tsc.max_err_ns;
+
+	nvt_kvlist_add(l, "clock.end_monotonic_ns", "%llu", (unsigned long long)nvt_mono_ns());
+	if (!c->use_tsc && !c->fallback_ns)
+		return;
+	if (c->use_tsc && !nvt_tsc_read_pair(&t, &ns)) {
+		uint64_t at = nvt_tsc_to_ns(&c->tsc, t), d = ns > at ? ns - at : at - ns;
+
+		e = d > e ? d : e;
+	}
+	nvt_kvlist_add(l, "clock.tsc_resyncs", "%llu", (unsigned long long)c->tsc.resyncs);
+	nvt_kvlist_add(l, "clock.tsc_max_seen_err_ns", "%llu", (unsigned long long)e);
+	if (c->fallback_ns)
+		nvt_kvlist_add(l, "clock.tsc_fallback_ns", "%llu",
+			       (unsigned long long)c->fallback_ns);
 }

@@ -17,17 +17,26 @@
  * correction that takes the difference seen back to zero over the next
  * interval (at most NVT_TSC_MAX_SLEW_PPM of the rate).  A difference over
  * NVT_TSC_MAX_ERR_NS means the TSC cannot be trusted (the caller then falls
- * back to clock_gettime).  Pure arithmetic here; the tick source and the
- * pairs are the caller's (nvt_tsc_read_pair on x86-64).
+ * back to clock_gettime).  The map is pure arithmetic; the tick source and
+ * the pairs are nvt_tsc_read_pair's (x86-64).
+ *
+ * The policy on top (struct nvt_clock) picks the source for one trace: the
+ * TSC where it is invariant and calibrates, else clock_gettime, and falls
+ * back to clock_gettime for good when a resync finds the TSC off.  It also
+ * writes the clock's header and footer keys (clock, clock.*;
+ * docs/trace-format.md, Timestamps).
  */
 #ifndef NV_TRACE_CLOCK_H
 #define NV_TRACE_CLOCK_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
+
+#include "trace/nvtrace_kv.h"
 
 #define NVT_TSC_SHIFT		32
 #define NVT_TSC_MAX_ERR_NS	100000	/* a resync further off than this: not trusted */
@@ -64,7 +73,8 @@ int nvt_tsc_calibrate(struct nvt_tsc *c, uint64_t t1, uint64_t ns1, uint64_t t2,
 /*
  * Resync at pair (t, ns), after the last pair: re-anchor at (t, ns(t)),
  * slope = the rate since the last pair + (ns - ns(t)) / next interval
- * (bounded), schedule the next resync.  Return: 0, or -ERANGE when |ns - ns(t)| > NVT_TSC_MAX_ERR_NS
+ * (bounded), schedule the next resync.  Return: 0, or -ERANGE when |ns - ns(t)| >
+ * NVT_TSC_MAX_ERR_NS
  * or the rate is implausible (c unchanged: stop using it).
  */
 int nvt_tsc_resync(struct nvt_tsc *c, uint64_t t, uint64_t ns);
@@ -95,5 +105,75 @@ static inline uint64_t nvt_tsc_ticks(void)
 	return 0;
 #endif
 }
+
+/* CLOCK_MONOTONIC in nanoseconds: what every trace timestamp is.  Return: it. */
+static inline uint64_t nvt_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* CLOCK_REALTIME in nanoseconds (the header pairs it with the monotonic clock).  Return: it. */
+static inline uint64_t nvt_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* One trace's clock: the TSC map, or clock_gettime. */
+struct nvt_clock {
+	struct nvt_tsc tsc;
+	int use_tsc;			/* 0: clock_gettime */
+	uint64_t fallback_ns;		/* when a resync found the TSC off and the clock switched */
+	const char *why;		/* why not the TSC (static string), NULL with it */
+};
+
+/*
+ * Choose @c's source: clock_gettime when @forced (a static string, the
+ * reason for the header, e.g. the option that asked for it) is given or
+ * the TSC is not invariant; otherwise two (ticks, CLOCK_MONOTONIC) pairs
+ * 10 ms apart (asleep: no CPU time) calibrate the TSC map.
+ * Return: nothing (c->use_tsc and c->why say what was chosen).
+ */
+void nvt_clock_open(struct nvt_clock *c, const char *forced);
+
+/* Resync @c with a fresh pair, or switch it to clock_gettime for good.  Return: nothing. */
+void nvt_clock_resync(struct nvt_clock *c);
+
+/*
+ * The time now on @c, CLOCK_MONOTONIC nanoseconds.  Inline: on the IO path
+ * a TSC read and a multiply, a resync once an interval.  Return: it.
+ */
+static inline uint64_t nvt_clock_now(struct nvt_clock *c)
+{
+	if (c->use_tsc) {
+		uint64_t t = nvt_tsc_ticks();
+
+		if (__builtin_expect((int64_t)(t - c->tsc.next) >= 0, 0))
+			nvt_clock_resync(c);
+		if (__builtin_expect(c->use_tsc, 1))
+			return nvt_tsc_to_ns(&c->tsc, t);
+	}
+	return nvt_mono_ns();
+}
+
+/*
+ * The header's clock keys: clock, clock.monotonic_ns and clock.realtime_ns
+ * (read back to back), clock.source, and clock.tsc_hz and
+ * clock.tsc_max_err_ns, or clock.source_why.  Return: nothing (l->oom).
+ */
+void nvt_clock_header(const struct nvt_clock *c, struct nvt_kvlist *l);
+
+/*
+ * The footer's clock keys: clock.end_monotonic_ns; with the TSC (or after a
+ * fallback) clock.tsc_resyncs, clock.tsc_max_seen_err_ns (the largest
+ * difference seen, at resyncs and now) and clock.tsc_fallback_ns.
+ * Return: nothing (l->oom).
+ */
+void nvt_clock_footer(const struct nvt_clock *c, struct nvt_kvlist *l);
 
 #endif

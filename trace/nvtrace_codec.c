@@ -312,12 +312,13 @@ static void planes_to_u64(const uint8_t *p, size_t m, unsigned w, uint64_t base,
 		break;
 	case 3:
 		for (size_t i = 0; i < m; i++)
-			v[i] = base + (uint64_t)(p0[i] | (uint32_t)p1[i] << 8 | (uint32_t)p2[i] << 16);
+			v[i] = base + (uint64_t)(p0[i] | (uint32_t)p1[i] << 8 |
+						 (uint32_t)p2[i] << 16);
 		break;
 	case 4:
 		for (size_t i = 0; i < m; i++)
-			v[i] = base + (uint64_t)(p0[i] | (uint32_t)p1[i] << 8 | (uint32_t)p2[i] << 16 |
-						 (uint32_t)p3[i] << 24);
+			v[i] = base + (uint64_t)(p0[i] | (uint32_t)p1[i] << 8 |
+						 (uint32_t)p2[i] << 16 | (uint32_t)p3[i] << 24);
 		break;
 	default:
 		for (size_t i = 0; i < m; i++) {
@@ -612,7 +613,8 @@ static int dec_latency(const uint8_t *in, size_t len, size_t *pos, size_t n, uin
 	} else {
 		planes_to_u64(in + *pos, n, w, base, tmp);
 		for (size_t i = 0; i < n; i++)
-			AT(k, uint64_t, i) = s->submit ? AT(c, uint64_t, i) - unzz(tmp[i]) : unzz(tmp[i]);
+			AT(k, uint64_t, i) = s->submit ? AT(c, uint64_t, i) - unzz(tmp[i])
+				: unzz(tmp[i]);
 	}
 	*pos += (size_t)w * n;
 	return 0;

@@ -26,7 +26,8 @@ int nv_trace_filename(char *buf, size_t len, const char *dir, const char *jobnam
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)jobname[i];
 
-		name[i] = (c == '/' || c < 0x20 || c == 0x7f || (i == 0 && c == '.')) ? '_' : (char)c;
+		name[i] = (c == '/' || c < 0x20 || c == 0x7f || (i == 0 && c == '.')) ? '_'
+			: (char)c;
 	}
 	name[n] = 0;
 	dl = strlen(dir);

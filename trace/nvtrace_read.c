@@ -279,7 +279,8 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
 			    r->next_seq, *at, why);
 	if (h->seq != r->next_seq)
-		return fail(r, -EBADMSG, "damaged: block at offset %" PRIu64 " has sequence %" PRIu32
+		return fail(r, -EBADMSG,
+			    "damaged: block at offset %" PRIu64 " has sequence %" PRIu32
 			    ", expected %" PRIu32, *at, h->seq, r->next_seq);
 
 	if (grow((void **)&r->raw, &r->raw_cap, h->raw_len ? h->raw_len : 1, 1) ||
@@ -302,7 +303,8 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 	if (err)
 		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
 			    ": payload does not %s to %" PRIu32 " bytes", h->seq, *at,
-			    h->codec == NVT_CODEC_ZSTD ? "decompress (zstd)" : "inflate", h->raw_len);
+			    h->codec == NVT_CODEC_ZSTD ? "decompress (zstd)" : "inflate",
+			    h->raw_len);
 	return 1;
 }
 
@@ -369,7 +371,8 @@ struct col_field {
 static void col_fields(struct nvt_cols *c, struct col_field f[NCOLS])
 {
 	f[0] = (struct col_field){ 0, (void **)&c->complete_ns, sizeof(*c->complete_ns) };
-	f[1] = (struct col_field){ NVT_COL_LATENCY, (void **)&c->latency_ns, sizeof(*c->latency_ns) };
+	f[1] = (struct col_field){ NVT_COL_LATENCY, (void **)&c->latency_ns,
+				   sizeof(*c->latency_ns) };
 	f[2] = (struct col_field){ NVT_COL_OFFSET, (void **)&c->offset, sizeof(*c->offset) };
 	f[3] = (struct col_field){ NVT_COL_LENGTH, (void **)&c->length, sizeof(*c->length) };
 	f[4] = (struct col_field){ NVT_COL_STATUS, (void **)&c->status, sizeof(*c->status) };
@@ -448,8 +451,9 @@ static int check_footer(struct nvt_reader *r, uint64_t at)
 	if (r->seeked)
 		return 0;
 	if (f->blocks != r->info.blocks || f->records != r->info.records)
-		return fail(r, -EBADMSG, "damaged: footer at offset %" PRIu64 " counts %" PRIu32
-			    " blocks and %" PRIu64 " records, the file holds %" PRIu32 " and %" PRIu64,
+		return fail(r, -EBADMSG, "damaged: footer at offset %" PRIu64 " counts %"
+			    PRIu32 " blocks and %" PRIu64 " records, the file holds %" PRIu32
+			    " and %" PRIu64,
 			    at, f->blocks, f->records, r->info.blocks, r->info.records);
 	return 0;
 }
@@ -539,11 +543,13 @@ static int read_header(struct nvt_reader *r)
 		return fail(r, -EBADMSG, "empty file: no trace header (the writer never wrote it)");
 	if (k < 8 || memcmp(fixed, NVT_FILE_MAGIC, 8)) {
 		if (k < 8 && !memcmp(fixed, NVT_FILE_MAGIC, (size_t)k))
-			return fail(r, -EBADMSG, "truncated: the file ends inside the trace header (%zd bytes)", k);
+			return fail(r, -EBADMSG, "truncated: the file ends inside the trace header "
+				    "(%zd bytes)", k);
 		return fail(r, -EINVAL, "not an nvtrace file (bad magic)");
 	}
 	if (k < (ssize_t)sizeof(fixed))
-		return fail(r, -EBADMSG, "truncated: the file ends inside the trace header (%zd bytes)", k);
+		return fail(r, -EBADMSG, "truncated: the file ends inside the trace header (%zd "
+			    "bytes)", k);
 	major = nvt_get16(fixed + 8);
 	minor = nvt_get16(fixed + 10);
 	r->info.major = major;

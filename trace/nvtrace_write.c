@@ -9,6 +9,12 @@
  * chunks in ring order and frees them.  After a write error
  * the thread keeps freeing chunks (so the IO thread never deadlocks) and the
  * error is sticky: append and close return it.
+ *
+ * Durability: blocks are appended in order with write(2); with sync_ms the
+ * thread also calls fdatasync() once a written block is sync_ms old (or the
+ * next block comes later), never more often than every sync_ms, and once
+ * after the footer.  A block whose write fails part way (a disk that fills)
+ * is cut off again (ftruncate), so the file ends at its last complete block.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +44,7 @@ struct nvt_writer {
 	struct chunk *cur;
 	unsigned cur_idx;
 	uint64_t waits;			/* times append had to wait for a free chunk */
+	uint64_t wait_ns;		/* CLOCK_MONOTONIC time spent in those waits */
 
 	/* configuration (read-only after open) */
 	char *path;
@@ -49,8 +56,9 @@ struct nvt_writer {
 	uint64_t block_ns;
 	unsigned nchunks;
 	struct chunk *chunks;
+	uint64_t sync_ns;		/* fdatasync period; 0: never */
 
-	/* shared, under mu */
+	/* shared, under mu (wait_ns and waits of the IO thread: read once closing) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv_ready;	/* a chunk became READY, or closing */
 	pthread_cond_t cv_free;		/* a chunk became FREE */
@@ -70,14 +78,30 @@ struct nvt_writer {
 	uint64_t file_off;
 	uint32_t seq;
 	struct nvt_footer foot;
+	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync (or open) */
+	bool dirty;			/* blocks written since then */
+	uint64_t syncs;			/* fdatasync calls */
 };
 
-static void set_error(struct nvt_writer *w, int err, const char *what)
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void set_error_why(struct nvt_writer *w, int err, const char *what, const char *why)
 {
 	if (atomic_load_explicit(&w->err, memory_order_relaxed))
 		return;
-	snprintf(w->errmsg, sizeof(w->errmsg), "%s %s: %s", what, w->path, strerror(-err));
+	snprintf(w->errmsg, sizeof(w->errmsg), "%s %s: %s%s", what, w->path, strerror(-err), why);
 	atomic_store_explicit(&w->err, err, memory_order_release);
+}
+
+static void set_error(struct nvt_writer *w, int err, const char *what)
+{
+	set_error_why(w, err, what, "");
 }
 
 /* write(2) all of buf, retrying short writes and EINTR; 0 or -errno. */
@@ -111,6 +135,54 @@ static int emit(struct nvt_writer *w, const uint8_t *buf, size_t n)
 	return 0;
 }
 
+/*
+ * A block write failed (err) after part of the block may have reached the
+ * file (a disk that filled mid-block): cut the file back to the end of the
+ * last complete block, so that it reads as a clean truncation, and fail the
+ * writer with a message that says how far the block got.
+ */
+static void cut_block(struct nvt_writer *w, int err, uint64_t start, size_t len)
+{
+	off_t end = lseek(w->fd, 0, SEEK_END);
+	char why[200] = "";
+
+	if (end >= 0 && (uint64_t)end > start) {
+		unsigned long long got = (unsigned long long)end - start;
+
+		if (ftruncate(w->fd, (off_t)start))
+			snprintf(why, sizeof(why), " (block %u half written, %llu of %zu bytes, "
+				 "and cutting it off failed: %s)", w->seq, got, len, strerror(errno));
+		else
+			snprintf(why, sizeof(why), " (block %u half written, %llu of %zu bytes: "
+				 "cut off, the file ends after its %u complete blocks)", w->seq,
+				 got, len, w->seq);
+	}
+	set_error_why(w, err, "write", why);
+}
+
+/* fdatasync the file now.  Return: 0 or the sticky -errno. */
+static int sync_now(struct nvt_writer *w)
+{
+	if (fdatasync(w->fd)) {
+		int err = -errno;
+
+		set_error(w, err, "fdatasync");
+		return err;
+	}
+	w->syncs++;
+	w->dirty = false;
+	w->synced_ns = mono_ns();
+	return 0;
+}
+
+/* After a block: sync if the last sync is sync_ns old.  Return: nothing (errors are sticky). */
+static void sync_if_due(struct nvt_writer *w)
+{
+	if (w->sync_ns && w->dirty && !atomic_load_explicit(&w->err, memory_order_relaxed) &&
+	    mono_ns() - w->synced_ns >= w->sync_ns)
+		sync_now(w);
+}
+
 /* Keep at most NVT_INDEX_MAX entries: when full, keep every other one and
  * double the stride, so memory does not grow with the run length. */
 static void index_add(struct nvt_writer *w, uint64_t off, const struct nvt_block_hdr *h)
@@ -140,6 +212,7 @@ static void index_add(struct nvt_writer *w, uint64_t off, const struct nvt_block
 static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigned n)
 {
 	uint8_t hb[NVT_BLOCK_HDR_LEN];
+	uint64_t start = w->file_off;
 	struct nvt_block_hdr h;
 	int err;
 
@@ -150,11 +223,15 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	}
 	nvt_block_hdr_pack(hb, &h);
 	index_add(w, w->file_off, &h);
-	err = emit(w, hb, sizeof(hb));
+	err = write_all(w->fd, hb, sizeof(hb));
 	if (!err)
-		err = emit(w, w->enc.comp.p, h.comp_len);
-	if (err)
+		err = write_all(w->fd, w->enc.comp.p, h.comp_len);
+	if (err) {
+		cut_block(w, err, start, sizeof(hb) + h.comp_len);
 		return err;
+	}
+	w->file_off += sizeof(hb) + h.comp_len;
+	w->dirty = true;
 
 	if (w->enc.uniform) {
 		/* one op, length and status in the whole block (most jobs): no pass over it */
@@ -185,17 +262,21 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 /*
  * The footer: the caller's kv pairs, then the writer thread's own CPU time
  * up to here (writer.cpu_ns, CLOCK_THREAD_CPUTIME_ID: encoding, compression
- * and writes of every block), so a benchmark can divide it by the records.
+ * and writes of every block), so a benchmark can divide it by the records;
+ * how often and how long the IO thread waited for a free chunk
+ * (writer.io_waits, writer.io_wait_ns: the writer or its disk fell behind),
+ * and the fdatasync period and calls (writer.sync_ms, writer.syncs).
  */
 static void write_footer(struct nvt_writer *w)
 {
+	char val[4][32], cpu[32];
 	struct nvt_buf b = { 0 };
 	struct nvt_kv *kv;
 	struct timespec ts;
-	char cpu[32];
+	size_t n = w->nfooter;
 	int err;
 
-	kv = malloc((w->nfooter + 1) * sizeof(*kv));
+	kv = malloc((w->nfooter + 5) * sizeof(*kv));
 	if (!kv) {
 		set_error(w, -ENOMEM, "encode footer for");
 		return;
@@ -205,19 +286,57 @@ static void write_footer(struct nvt_writer *w)
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	snprintf(cpu, sizeof(cpu), "%llu",
 		 (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec);
-	kv[w->nfooter].key = "writer.cpu_ns";
-	kv[w->nfooter].value = cpu;
+	kv[n].key = "writer.cpu_ns";
+	kv[n++].value = cpu;
+	snprintf(val[0], sizeof(val[0]), "%llu", (unsigned long long)w->waits);
+	kv[n].key = "writer.io_waits";
+	kv[n++].value = val[0];
+	snprintf(val[1], sizeof(val[1]), "%llu", (unsigned long long)w->wait_ns);
+	kv[n].key = "writer.io_wait_ns";
+	kv[n++].value = val[1];
+	snprintf(val[2], sizeof(val[2]), "%llu", (unsigned long long)(w->sync_ns / 1000000));
+	kv[n].key = "writer.sync_ms";
+	kv[n++].value = val[2];
+	snprintf(val[3], sizeof(val[3]), "%llu", (unsigned long long)w->syncs);
+	kv[n].key = "writer.syncs";
+	kv[n++].value = val[3];
 	w->foot.kv = kv;
-	w->foot.nkv = w->nfooter + 1;
+	w->foot.nkv = n;
 	err = nvt_footer_encode(&w->foot, &b);
 	w->foot.kv = NULL;
 	w->foot.nkv = 0;
 	free(kv);
 	if (err)
 		set_error(w, err, "encode footer for");
-	else
-		emit(w, b.p, b.len);
+	else if (!emit(w, b.p, b.len) && w->sync_ns)
+		sync_now(w);	/* a closed trace is on the disk */
 	nvt_buf_free(&b);
+}
+
+/*
+ * Wait (mu held) until chunk c is READY or the writer is closing; with
+ * blocks written but not yet synced, wake at the sync deadline and sync
+ * them.  Return: nothing.
+ */
+static void wait_ready(struct nvt_writer *w, struct chunk *c)
+{
+	while (c->state != CHUNK_READY && !w->closing) {
+		struct timespec dl;
+		uint64_t at;
+
+		if (!w->dirty || !w->sync_ns || atomic_load_explicit(&w->err, memory_order_relaxed)) {
+			pthread_cond_wait(&w->cv_ready, &w->mu);
+			continue;
+		}
+		at = w->synced_ns + w->sync_ns;
+		dl.tv_sec = (time_t)(at / 1000000000ull);
+		dl.tv_nsec = (long)(at % 1000000000ull);
+		if (pthread_cond_timedwait(&w->cv_ready, &w->mu, &dl) == ETIMEDOUT) {
+			pthread_mutex_unlock(&w->mu);
+			sync_if_due(w);
+			pthread_mutex_lock(&w->mu);
+		}
+	}
 }
 
 static void *writer_thread(void *arg)
@@ -232,23 +351,24 @@ static void *writer_thread(void *arg)
 
 		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
 	}
-	emit(w, w->hdr.p, w->hdr.len);
+	if (!emit(w, w->hdr.p, w->hdr.len))
+		w->dirty = true;
 	nvt_buf_free(&w->hdr);
 
 	for (;;) {
 		struct chunk *c = &w->chunks[idx];
 
 		pthread_mutex_lock(&w->mu);
-		while (c->state != CHUNK_READY && !w->closing)
-			pthread_cond_wait(&w->cv_ready, &w->mu);
+		wait_ready(w, c);
 		if (c->state != CHUNK_READY) {	/* closing, and nothing left */
 			pthread_mutex_unlock(&w->mu);
 			break;
 		}
 		pthread_mutex_unlock(&w->mu);
 
-		if (!atomic_load_explicit(&w->err, memory_order_relaxed))
-			write_block(w, c->rec, c->n);
+		if (!atomic_load_explicit(&w->err, memory_order_relaxed) &&
+		    !write_block(w, c->rec, c->n))
+			sync_if_due(w);
 
 		pthread_mutex_lock(&w->mu);
 		c->n = 0;
@@ -271,10 +391,14 @@ static void seal_current(struct nvt_writer *w)
 	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
 	w->cur->state = CHUNK_READY;
 	pthread_cond_signal(&w->cv_ready);
-	if (w->chunks[next].state != CHUNK_FREE)
+	if (w->chunks[next].state != CHUNK_FREE) {
+		uint64_t t0 = mono_ns();
+
 		w->waits++;
-	while (w->chunks[next].state != CHUNK_FREE)
-		pthread_cond_wait(&w->cv_free, &w->mu);
+		while (w->chunks[next].state != CHUNK_FREE)
+			pthread_cond_wait(&w->cv_free, &w->mu);
+		w->wait_ns += mono_ns() - t0;
+	}
 	w->chunks[next].state = CHUNK_FILLING;
 	pthread_mutex_unlock(&w->mu);
 	w->cur_idx = next;
@@ -380,6 +504,21 @@ static int encode_file_header(struct nvt_buf *b, int codec, const struct nvt_kv 
 	return 0;
 }
 
+/*
+ * Make every page of p resident now.  (A memset to 0 does not: the compiler
+ * may turn malloc + memset into calloc, which leaves fresh pages untouched.)
+ */
+static void touch_pages(void *p, size_t n)
+{
+	volatile uint8_t *b = p;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < n; i += pg)
+		b[i] = 0;
+	if (n)
+		b[n - 1] = 0;
+}
+
 /* Fill in defaults and check ranges; -EINVAL for nonsense. */
 static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 {
@@ -395,6 +534,9 @@ static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 	w->block_ns = d.block_ns ? d.block_ns : 1000000000ull;
 	w->nchunks = d.nchunks ? d.nchunks : 4;
 	w->sched = d.sched;
+	if (d.sync_ms > NVT_MAX_SYNC_MS)
+		return -EINVAL;
+	w->sync_ns = (uint64_t)d.sync_ms * 1000000ull;
 	if (w->sched != NVT_SCHED_NORMAL && w->sched != NVT_SCHED_IDLE)
 		return -EINVAL;
 	if (w->zlevel < 1 || w->zlevel > 9 || w->block_records > NVT_MAX_BLOCK_RECORDS ||
@@ -407,6 +549,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		    const struct nvt_kv *hdr, size_t nhdr,
 		    const struct nvt_writer_opts *opts)
 {
+	pthread_condattr_t ca;
 	struct nvt_writer *w;
 	int err;
 
@@ -416,7 +559,10 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		return -ENOMEM;
 	w->fd = -1;
 	pthread_mutex_init(&w->mu, NULL);
-	pthread_cond_init(&w->cv_ready, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* the sync deadlines' clock */
+	pthread_cond_init(&w->cv_ready, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&w->cv_free, NULL);
 	atomic_init(&w->err, 0);
 
@@ -442,7 +588,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		w->chunks[i].rec = malloc(w->block_records * sizeof(struct nvt_record));
 		if (!w->chunks[i].rec)
 			goto fail;
-		memset(w->chunks[i].rec, 0, w->block_records * sizeof(struct nvt_record));
+		touch_pages(w->chunks[i].rec, w->block_records * sizeof(struct nvt_record));
 	}
 	if (nvt_encoder_init(&w->enc, w->codec, w->zlevel, w->block_records))
 		goto fail;
@@ -452,6 +598,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		err = -errno;
 		goto fail;
 	}
+	w->synced_ns = mono_ns();
 	w->chunks[0].state = CHUNK_FILLING;
 	w->cur = &w->chunks[0];
 	w->app.pos = w->app.end = w->cur->rec;

@@ -21,6 +21,7 @@
 #include "analyze/stats/opstats.h"
 #include "analyze/stats/trace_check.h"
 #include "analyze/stats/trace_pass.h"
+#include "analyze/stats/trace_wait.h"
 #include "analyze/cli/progress.h"
 #include "trace/nvtrace.h"
 
@@ -229,6 +230,17 @@ static struct nvt_reader *stat_header(const char *path)
 	return r;
 }
 
+/* The finding when tracing held the IO loop (trace_wait.h).  Return: nothing. */
+static void print_wait_finding(const char *path, uint64_t span_ns)
+{
+	struct nvt_reader *r = open_trace(path);
+	char line[512];
+
+	if (r && nv_trace_wait_finding(r, span_ns, line, sizeof(line)) == 1)
+		printf("finding: %s\n", line);
+	nvt_reader_close(r);
+}
+
 static int stat_one(const char *path)
 {
 	struct nv_trace_stat s;
@@ -284,6 +296,7 @@ static int stat_one(const char *path)
 			  span_s);
 	printf("latency in ns (completion - submission), exact nearest-rank percentiles;"
 	       " MB = 10^6 bytes\n");
+	print_wait_finding(path, s.last_complete - s.first_submit);
 	nv_trace_stat_free(&s);
 	return 0;
 }

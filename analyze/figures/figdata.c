@@ -307,29 +307,66 @@ int nv_figdata_cdf_write(FILE *f, const struct nv_cdf *c)
 	return ferror(f) ? -EIO : 0;
 }
 
-int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_block *b,
-			  const struct nv_row *const *rows, size_t nrows, double *ymax)
+/*
+ * Each side's value of row in % of the baseline's (nan where a side or
+ * the baseline has none), after a row's first column; *ymax raised to the largest.
+ * Return: nothing.
+ */
+static void bars_pcts(FILE *f, const struct nv_report *r, const struct nv_row *row, double *ymax)
 {
-	size_t base = r->baseline;
+	for (size_t s = 0; s < r->nsides; s++) {
+		const struct nv_cell *cell = &row->cells[s], *base = &row->cells[r->baseline];
+		bool have = cell->n && base->n && base->value > 0;
+		double pct = have ? 100 * cell->value / base->value : NAN;
 
-	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n# metric", b->key,
-		nv_dir_name(b->dir), r->sides[base].label);
+		fprintf(f, " %.6g", pct);
+		if (pct > *ymax)
+			*ymax = pct;
+	}
+	fprintf(f, "\n");
+}
+
+/* "# metric "a" "b"": the sides' column names.  Return: nothing. */
+static void bars_columns(FILE *f, const struct nv_report *r, const char *first)
+{
+	fprintf(f, "# %s", first);
 	for (size_t s = 0; s < r->nsides; s++)
 		fprintf(f, " \"%s\"", r->sides[s].label);
 	fprintf(f, "\n");
+}
+
+int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_block *b,
+			  const struct nv_row *const *rows, size_t nrows, double *ymax)
+{
+	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n", b->key,
+		nv_dir_name(b->dir), r->sides[r->baseline].label);
+	bars_columns(f, r, "metric");
 	for (size_t m = 0; m < nrows; m++) {
 		const struct nv_metric_info *mi = nv_metric(rows[m]->metric);
 
 		fprintf(f, "\"%s%s\"", mi->latency ? "latency " : "", mi->title);
-		for (size_t s = 0; s < r->nsides; s++) {
-			const struct nv_cell *cell = &rows[m]->cells[s];
-			double pct = cell->n ? 100 * cell->value / rows[m]->cells[base].value : NAN;
+		bars_pcts(f, r, rows[m], ymax);
+	}
+	return ferror(f) ? -EIO : 0;
+}
 
-			fprintf(f, " %.6g", pct);
-			if (pct > *ymax)
-				*ymax = pct;
-		}
-		fprintf(f, "\n");
+int nv_figdata_summary_write(FILE *f, const struct nv_report *r,
+			     const struct nv_summary_row *rows, size_t nrows, double *ymax)
+{
+	fprintf(f, "# the suite summary: each job's headline number in %% of the baseline %s\n",
+		r->sides[r->baseline].label);
+	bars_columns(f, r, "job·direction·metric");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct nv_block *b = &r->blocks[rows[i].block];
+		char q[600];
+
+		snprintf(q, sizeof(q), "%s · %s (%s)", b->key, nv_dir_name(b->dir),
+			 nv_metric(rows[i].row->metric)->title);
+		for (char *c = q; *c; c++)	/* the label is a quoted field */
+			if (*c == '"')
+				*c = '\'';
+		fprintf(f, "\"%s\"", q);
+		bars_pcts(f, r, rows[i].row, ymax);
 	}
 	return ferror(f) ? -EIO : 0;
 }

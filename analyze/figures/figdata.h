@@ -19,6 +19,7 @@
 
 #include "analyze/input/fiojson.h"
 #include "analyze/report/model.h"
+#include "analyze/report/summary.h"
 #include "analyze/stats/trace_join.h"
 
 enum nv_cdf_src { NV_CDF_NONE, NV_CDF_TRACE, NV_CDF_BINS, NV_CDF_PCT };
@@ -122,6 +123,16 @@ int nv_figdata_cdf_write(FILE *f, const struct nv_cdf *c);
  */
 int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_block *b,
 			  const struct nv_row *const *rows, size_t nrows, double *ymax);
+
+/*
+ * The summary figure's data: a header naming the baseline and the sides,
+ * then a row per summary row of rows[0..nrows) ("job · direction (IOPS)"):
+ * each side's value in % of the baseline's (nan where a side or the
+ * baseline has none).  *ymax is raised to the largest percentage.
+ * Return: 0, or -EIO when the stream failed.
+ */
+int nv_figdata_summary_write(FILE *f, const struct nv_report *r,
+			     const struct nv_summary_row *rows, size_t nrows, double *ymax);
 
 /*
  * The time series of one traced job: a header, then per interval its middle

@@ -18,6 +18,8 @@
 #include "analyze/figures/figset.h"
 #include "analyze/figures/gnuplot.h"
 #include "analyze/figures/plot.h"
+#include "analyze/report/format.h"
+#include "analyze/report/summary.h"
 
 void nv_slug(char *buf, size_t n, const char *s)
 {
@@ -366,6 +368,53 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	return 0;
 }
 
+/*
+ * The summary figure (o->fig[].summary) with its data: every summary row's
+ * headline number, one bar per side relative to the baseline; only with
+ * two sides or more and a baseline value in some row.
+ * Return: 0, or -errno with the message in o->err.
+ */
+static int summary_fig(struct nv_figset *o)
+{
+	const struct nv_report *r = o->r;
+	const char *rel = "data/summary.dat";
+	struct nv_summary_row *rows;
+	size_t n, k = 0;
+	double ymax = 100;
+	struct nv_fig *fg;
+	FILE *f;
+	int ret;
+
+	if (r->nsides < 2)
+		return 0;
+	if (nv_summary_build(r, (enum nv_headline)nv_display.headline, &rows, &n)) {
+		snprintf(o->err, o->errlen, "-o: out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n && k < NV_GP_SUMMARY_MAX; i++)	/* bars need the baseline's */
+		if (rows[i].row->cells[r->baseline].n && rows[i].row->cells[r->baseline].value > 0)
+			rows[k++] = rows[i];
+	ret = 0;
+	fg = k ? new_fig(o, SIZE_MAX, NULL, "summary") : NULL;
+	if (!fg)
+		goto out;
+	fg->summary = true;
+	if ((ret = nv_figset_open(o, rel, &f)))
+		goto out;
+	nv_figdata_summary_write(f, r, rows, k, &ymax);
+	if ((ret = nv_figset_close(o, f, rel)) || (ret = open_script(o, fg, &f)))
+		goto out;
+	nv_gnuplot_summary(f, r, rows, k, ymax, rel);
+	if ((ret = close_script(o, f, fg)))
+		goto out;
+	snprintf(fg->caption, sizeof(fg->caption),
+		 "Summary: each job's headline number relative to %s, with the value and the "
+		 "change on each bar", r->sides[r->baseline].label);
+out:
+	free(rows);
+	return ret;
+}
+
 /* ---- time series ------------------------------------------------------- */
 
 /*
@@ -476,6 +525,7 @@ int nv_figset_write(struct nv_figset *o)
 	const struct nv_report *r = o->r;
 	int ret = 0;
 
+	ret = summary_fig(o);	/* the page opens with it */
 	for (size_t i = 0; !ret && i < r->nblocks; i++) {
 		if (!r->blocks[i].active)
 			continue;

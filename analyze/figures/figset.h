@@ -1,10 +1,11 @@
 /*
  * figset.h - the figures of one `nvanalyze -o DIR` report: which figures
- * (CDFs and bars per block, time series per traced run), their data files
- * (figdata.h) and gnuplot scripts (gnuplot.h) written into DIR, rendering
- * them (plot.h).  The directory itself, its list of files and the pages
- * that show the figures are analyze/publish/ (outdir.h), which tells the
- * set where to write and hears of every file written (wrote).
+ * (the summary's bars; CDFs and bars per block; time series per traced
+ * run), their data files (figdata.h) and gnuplot scripts (gnuplot.h)
+ * written into DIR, rendering them (plot.h).  The directory itself, its
+ * list of files and the pages that show the figures are analyze/publish/
+ * (outdir.h), which tells the set where to write and hears of every file
+ * written (wrote).
  */
 #ifndef NV_ANALYZE_FIGSET_H
 #define NV_ANALYZE_FIGSET_H
@@ -23,6 +24,7 @@ struct nv_fig {
 	char caption[512];
 	size_t block;		/* report block, or SIZE_MAX for per-run figures */
 	const struct nv_jobjoin *jt;	/* per-run figures: the traces shown */
+	bool summary;		/* the summary figure (block SIZE_MAX, no traces) */
 };
 
 struct nv_figset {

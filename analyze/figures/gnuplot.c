@@ -114,7 +114,8 @@ static const char *bar_color(const struct nv_row *row, size_t s, size_t base)
 
 /*
  * One vertical label per bar (readable for any number of runs): the value
- * and, for the other sides, the change.
+ * and, for the other sides, the change with its verdict (its interval and
+ * run counts are in the tables: a label stays short enough to fit).
  * Return: nothing.
  */
 static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *row, size_t m)
@@ -133,9 +134,11 @@ static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *
 		nv_fmt_value(v, sizeof(v), cell->value, u);
 		c[0] = 0;
 		if (s != base && row->chg[s].have) {
-			char ch[80];
+			char ch[80], *cut;
 
 			nv_fmt_change(ch, sizeof(ch), &row->chg[s]);
+			if ((cut = strstr(ch, " [")) || (cut = strstr(ch, " n=")))
+				*cut = 0;	/* the interval and n are in the table */
 			snprintf(c, sizeof(c), "  %s", ch);
 		}
 		fprintf(f, "set label \"%s%s\" at %.4f,%.4g left rotate by 90 offset 0,0.5 "
@@ -144,34 +147,87 @@ static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *
 	}
 }
 
-void nv_gnuplot_bars(FILE *f, const struct nv_report *r, const struct nv_block *b,
-		     const struct nv_row *const *rows, size_t nrows, double ymax, const char *data)
+/* What a bar chart shows: its title and y label, its clusters. */
+struct bars_plot {
+	const char *title;		/* escaped for a gnuplot string */
+	const char *ylabel;		/* escaped */
+	const struct nv_row *const *rows;	/* a cluster per row */
+	size_t nrows;
+	double ymax;			/* the largest bar, % of the baseline */
+	const char *data;
+	bool slant;			/* long cluster names: slanted */
+};
+
+/*
+ * A bar chart: one cluster per row, one bar per side in % of the baseline
+ * (read from data), each labelled with its value and change.
+ * Return: nothing.
+ */
+static void bars_plot(FILE *f, const struct nv_report *r, const struct bars_plot *p)
 {
 	size_t base = r->baseline;
 	char t[300];
 
-	nv_gnuplot_str(t, sizeof(t), b->key);
-	fprintf(f, "set title \"%s · %s: headline metrics relative to %s\" noenhanced\n", t,
-		nv_dir_name(b->dir), r->sides[base].label);
+	fprintf(f, "set title \"%s\" noenhanced\nset ylabel \"%s\" noenhanced\n", p->title,
+		p->ylabel);
 	fprintf(f,
-		"set ylabel \"%% of %s (IOPS, MB/s: higher is better; latency: lower)\" "
-		"noenhanced\n"
 		"set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.85 border rgb \"#404040\"\nset boxwidth 1\n"
-		"set yrange [0:%.0f]\nset xrange [-0.6:%.1f]\nset xtics nomirror scale 0\n"
+		"set yrange [0:%.0f]\nset xrange [-0.6:%.1f]\nset xtics nomirror scale 0%s\n"
 		"set grid noxtics nomxtics\nset key below horizontal\nset datafile missing "
 		"\"nan\"\n",
-		r->sides[base].label, ymax * 1.6 + 10, (double)nrows - 0.4);
-	for (size_t m = 0; m < nrows; m++)
-		bar_labels(f, r, rows[m], m);
+		p->ymax * 1.6 + 10, (double)p->nrows - 0.4,
+		p->slant ? " rotate by 25 right noenhanced" : " noenhanced");
+	for (size_t m = 0; m < p->nrows; m++)
+		bar_labels(f, r, p->rows[m], m);
 	fprintf(f, "plot ");
 	for (size_t s = 0; s < r->nsides; s++) {
 		nv_gnuplot_str(t, sizeof(t), r->sides[s].label);
 		fprintf(f, "%s\\\n    \"%s\" using %zu%s lt %zu title \"%s%s\" noenhanced",
-			s ? ", " : "", data, s + 2, s ? "" : ":xtic(1)", s + 1, t,
+			s ? ", " : "", p->data, s + 2, s ? "" : ":xtic(1)", s + 1, t,
 			s == base ? " (baseline)" : "");
 	}
 	fprintf(f, "\n");
+}
+
+void nv_gnuplot_bars(FILE *f, const struct nv_report *r, const struct nv_block *b,
+		     const struct nv_row *const *rows, size_t nrows, double ymax, const char *data)
+{
+	char k[300], base[300], title[800], ylabel[400];
+
+	nv_gnuplot_str(k, sizeof(k), b->key);
+	nv_gnuplot_str(base, sizeof(base), r->sides[r->baseline].label);
+	snprintf(title, sizeof(title), "%s · %s: headline metrics relative to %s", k,
+		 nv_dir_name(b->dir), base);
+	snprintf(ylabel, sizeof(ylabel), "%% of %s (IOPS, MB/s: higher is better; latency: lower)",
+		 base);
+	bars_plot(f, r, &(struct bars_plot){ .title = title, .ylabel = ylabel, .rows = rows,
+					     .nrows = nrows, .ymax = ymax, .data = data });
+}
+
+void nv_gnuplot_summary(FILE *f, const struct nv_report *r, const struct nv_summary_row *rows,
+			size_t nrows, double ymax, const char *data)
+{
+	const struct nv_row *crow[NV_GP_SUMMARY_MAX];
+	char base[300], title[400], ylabel[400];
+	size_t longest = 0;
+
+	if (nrows > NV_GP_SUMMARY_MAX)
+		nrows = NV_GP_SUMMARY_MAX;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct nv_block *b = &r->blocks[rows[i].block];
+		size_t len = strlen(b->key) + strlen(nv_dir_name(b->dir)) + 12;
+
+		crow[i] = rows[i].row;
+		longest = len > longest ? len : longest;
+	}
+	nv_gnuplot_str(base, sizeof(base), r->sides[r->baseline].label);
+	snprintf(title, sizeof(title), "Summary: each job's headline number relative to %s",
+		 base);
+	snprintf(ylabel, sizeof(ylabel), "%% of %s (higher is better)", base);
+	bars_plot(f, r, &(struct bars_plot){ .title = title, .ylabel = ylabel, .rows = crow,
+					     .nrows = nrows, .ymax = ymax, .data = data,
+					     .slant = nrows * longest > 90 });
 }
 
 void nv_gnuplot_tput(FILE *f, const char *title, const struct nv_tan *t, const char *data,

@@ -5,7 +5,8 @@
  *
  * Figures: a block's latency CDF of every side overlaid (cdf_*), the
  * exceedance 1 - CDF on a log scale (nines_*), the headline metrics as bars
- * with the change written on them (bars_*); a traced run's throughput over
+ * with the change written on them (bars_*), every job's headline number
+ * likewise (summary); a traced run's throughput over
  * time (tput_*) and each operation's latency over time as percentile bands
  * (lat_*).  Nothing here opens files: the caller passes the stream.
  */
@@ -66,6 +67,18 @@ void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p);
  */
 void nv_gnuplot_bars(FILE *f, const struct nv_report *r, const struct nv_block *b,
 		     const struct nv_row *const *rows, size_t nrows, double ymax, const char *data);
+
+#define NV_GP_SUMMARY_MAX 1024	/* clusters of the summary figure */
+
+/*
+ * The body of the summary script: one cluster per summary row of
+ * rows[0..nrows) (at most NV_GP_SUMMARY_MAX; the data's rows in that order),
+ * one bar per side in % of the baseline, each labelled with its value and
+ * change.
+ * Return: nothing.
+ */
+void nv_gnuplot_summary(FILE *f, const struct nv_report *r, const struct nv_summary_row *rows,
+			size_t nrows, double ymax, const char *data);
 
 /*
  * The body of a tput_* script: IOPS and MB/s over time from data (columns 1

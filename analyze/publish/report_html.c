@@ -1,12 +1,17 @@
 /*
  * report_html.c - DIR/report.html of `nvanalyze -o`: report.md as one
- * self-contained page, for mail and tickets.  The Markdown nvanalyze wrote
- * (headings, paragraphs, lists, tables, code, emphasis, links, figure
- * images) becomes HTML; each figure is its rendered SVG inlined (ids made
- * unique per figure); the style is one inline <style> with light and dark
- * colours (prefers-color-scheme), figures on a white card.  Nothing is
- * loaded from anywhere: no script, no style sheet, no image file, no link
- * target needed (links to the directory's files are shown as their names).
+ * self-contained page that reads as a study, for mail, tickets and "save
+ * as PDF".  The Markdown nvanalyze wrote (headings, paragraphs, lists,
+ * tables, code, emphasis, links, figure images) becomes HTML: the title a
+ * <header>, the contents a <nav> whose links reach every heading (the ids
+ * are report.md's anchors, anchors.h), each "## " a <section>, each "### "
+ * (a job, a traced run) a <details> open until clicked shut, the figures
+ * of a section beside its tables, each figure its rendered SVG inlined
+ * (ids made unique per figure).  The style is one inline <style>: light
+ * and dark colours (prefers-color-scheme), figures on a white card, and a
+ * print style.  Nothing is loaded from anywhere: no script, no style
+ * sheet, no image file (links to the directory's files are shown as their
+ * names).
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,22 +21,77 @@
 #include <string.h>
 
 #include "analyze/figures/figset.h"
+#include "analyze/publish/anchors.h"
 #include "analyze/publish/report_html.h"
+#include "analyze/publish/report_md.h"
 
+/* The screen's look: a study's tables (rules, no grid), figures beside them. */
 static const char html_style[] =
-	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;max-width:1100px;"
-	"margin:2em auto;padding:0 1em;color:#1b1f24;background:#ffffff}"
-	"h1,h2,h3,h4{line-height:1.2}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2em}"
-	"table{border-collapse:collapse;margin:.6em 0;font-variant-numeric:tabular-nums}"
-	"th,td{border:1px solid #d0d7de;padding:.25em .6em}th{background:#f0f3f6}"
-	"td.r,th.r{text-align:right}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
-	"font-size:90%;background:#f0f3f6;border-radius:4px}code{padding:.1em .3em}"
-	"pre{padding:.6em;overflow:auto}"
+	"body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;"
+	"max-width:1400px;margin:2em auto;padding:0 1.5em;color:#1b1f24;background:#ffffff}"
+	"h1,h2,h3,h4{line-height:1.25}h1{font-size:1.9em;margin:.2em 0 .6em}"
+	"h2{font-size:1.45em;margin-top:1.8em;border-bottom:1px solid #d0d7de;"
+	"padding-bottom:.2em}a{color:#0550ae;text-decoration:none}a:hover{text-decoration:"
+	"underline}a.top{font-size:.6em;vertical-align:middle;margin-left:.3em;color:#8c959f}"
+	"nav.toc{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;"
+	"padding:.4em 1.2em;margin:1em 0 1.5em}nav.toc h2{font-size:1.1em;border:0;margin:.4em 0}"
+	"nav.toc ul{margin:.3em 0 .6em;padding-left:1.2em}nav.toc li{margin:.2em 0}"
+	"details{margin:1.2em 0;border-top:1px solid #d0d7de;padding-top:.3em}"
+	"summary{cursor:pointer}summary::marker{color:#8c959f}"
+	"summary h3{display:inline;font-size:1.15em}"
+	"table{border-collapse:collapse;margin:.6em 0;font-variant-numeric:tabular-nums;"
+	"font-size:14px;border-top:2px solid #57606a;border-bottom:2px solid #57606a}"
+	"th{text-align:left;border-bottom:1px solid #57606a;padding:.3em .7em}"
+	"td{border-bottom:1px solid #eaeef2;padding:.2em .7em;white-space:nowrap}"
+	"tr:nth-child(even) td{background:#f6f8fa}"
+	"td.r,th.r{text-align:right}td.better{color:#1a7f37}td.worse{color:#b42318}"
+	"code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:90%;"
+	"background:#f0f3f6;border-radius:4px}code{padding:.1em .3em}pre{padding:.6em;"
+	"overflow:auto}"
+	".pair{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}"
+	".pair>.text{flex:1 1 540px}"
+	".pair>.figs{flex:1 1 460px;min-width:min(460px,100%);display:grid;"
+	"grid-template-columns:repeat(auto-fit,minmax(440px,1fr));gap:.8em}"
 	"figure{margin:1em 0;padding:.5em;background:#ffffff;color:#000000;border:1px solid "
-	"#d0d7de;border-radius:6px}figure svg{display:block;width:100%;height:auto}"
+	"#d0d7de;border-radius:6px}.figs figure{margin:.6em 0 0;max-width:900px}"
+	"figure svg{display:block;width:100%;height:auto}"
 	"figcaption{font-size:90%;color:#333333;margin-top:.3em}"
 	"@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}"
-	"th{background:#161b22}th,td,h2{border-color:#30363d}code,pre{background:#161b22}}";
+	"a{color:#58a6ff}nav.toc{background:#161b22;border-color:#30363d}"
+	"tr:nth-child(even) td{background:#161b22}th,table{border-color:#8b949e}"
+	"td,h2,details{border-color:#30363d}td.better{color:#3fb950}td.worse{color:#f85149}"
+	"code,pre{background:#161b22}}";
+
+/*
+ * "Save as PDF": black on white, no navigation, a page per "## " section
+ * and per job, every <details> open, figures and tables not split.
+ */
+static const char html_print_style[] =
+	"@media print{@page{size:A4;margin:14mm 12mm}"
+	"body{font-size:10pt;max-width:none;margin:0;padding:0;color:#000;background:#fff}"
+	"nav.toc,a.top{display:none}section{break-before:page}"
+	"nav+section,header+section{break-before:auto}"
+	"details{border:0}details::details-content{content-visibility:visible;display:block}"
+	"summary{list-style:none}summary::-webkit-details-marker{display:none}"
+	"section>details+details{break-before:page}h1,h2,h3,summary{break-after:avoid}"
+	"table,figure,pre{break-inside:avoid}p:has(+table){break-after:avoid}"
+	".pair,.pair>.figs{display:block}"
+	"figure{border:0;padding:0;margin:.6em auto;max-width:165mm}"
+	"table{font-size:9pt}td{white-space:normal}th,table{border-color:#000}"
+	"td{border-color:#ccc}"
+	"tr:nth-child(even) td{background:none}td.better{color:#1a7f37}td.worse{color:#b42318}"
+	"a{color:inherit}code,pre{background:none}body,td,th{color:#000}}";
+
+/* The page being written. */
+struct page {
+	FILE *f;
+	const struct nv_figset *o;
+	struct nv_anchors anchors;	/* the headings' ids, as report.md's contents */
+	unsigned nfig, figs;		/* figure lines seen (their SVG ids), SVGs inlined */
+	const char *open;		/* the element of the "# " or "## " heading, or NULL */
+	bool details;			/* a "### " <details> is open */
+	bool toc;			/* the contents were written */
+};
 
 /* Text with &, <, > and " escaped. */
 static void put_escaped(FILE *f, const char *s, size_t n)
@@ -49,7 +109,8 @@ static void put_escaped(FILE *f, const char *s, size_t n)
 
 /*
  * One line of Markdown inline text: `code`, **strong**, *em*, [text](target)
- * (shown as the text and the target's name in code: no link to follow).
+ * (shown as the text and the target's name in code: no link to follow, but
+ * for a target "#anchor" on the page, a link).
  */
 static void put_inline(FILE *f, const char *s, size_t n)
 {
@@ -76,6 +137,15 @@ static void put_inline(FILE *f, const char *s, size_t n)
 			   memchr(e, ')', n - (size_t)(e - s))) {
 			const char *t = e + 2, *te = memchr(e, ')', n - (size_t)(e - s));
 
+			if (*t == '#') {	/* a heading of the page: a link */
+				fputs("<a href=\"", f);
+				put_escaped(f, t, (size_t)(te - t));
+				fputs("\">", f);
+				put_inline(f, s + i + 1, (size_t)(e - s - i - 1));
+				fputs("</a>", f);
+				i = (size_t)(te - s);
+				continue;
+			}
 			put_inline(f, s + i + 1, (size_t)(e - s - i - 1));
 			if ((size_t)(te - t) != (size_t)(e - s - i - 1) ||
 			    memcmp(t, s + i + 1, (size_t)(te - t))) {
@@ -120,6 +190,26 @@ static size_t split_row(const char *s, const char **cell, size_t *len, size_t ma
 #define MAX_COLS 64
 
 /*
+ * The class of a cell by the verdict it ends with: a change "(better)" or
+ * "(worse)", a claim's "met", "not met".
+ * Return: "better", "worse" or "" (none).
+ */
+static const char *cell_verdict(const char *c, size_t n)
+{
+	static const struct { const char *end, *cls; } v[] = {
+		{ "(better)", "better" }, { "(worse)", "worse" }, { "not met", "worse" },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t k = strlen(v[i].end);
+
+		if (n >= k && !memcmp(c + n - k, v[i].end, k))
+			return v[i].cls;
+	}
+	return n == 3 && !memcmp(c, "met", 3) ? "better" : "";
+}
+
+/*
  * A Markdown table starting at lines[i] (header, separator, rows).
  * Return: the number of lines it took.
  */
@@ -143,7 +233,13 @@ static size_t put_table(FILE *f, char **lines, size_t i, size_t nl)
 		nc = split_row(lines[k], cell, len, MAX_COLS);
 		fputs("<tr>", f);
 		for (size_t c = 0; c < nc; c++) {
-			fprintf(f, "<%s%s>", head ? "th" : "td", right[c] ? " class=\"r\"" : "");
+			const char *v = head ? "" : cell_verdict(cell[c], len[c]);
+
+			fputs(head ? "<th" : "<td", f);
+			if (right[c] || *v)
+				fprintf(f, " class=\"%s%s%s\"", right[c] ? "r" : "",
+					right[c] && *v ? " " : "", v);
+			fputc('>', f);
 			put_inline(f, cell[c], len[c]);
 			fprintf(f, "</%s>", head ? "th" : "td");
 		}
@@ -224,7 +320,9 @@ static int put_figure(FILE *f, const struct nv_figset *o, const char *line, unsi
 		ne -= 4;
 	snprintf(path, sizeof(path), "%s/%.*s.svg", o->dir, (int)(ne - name), name);
 	svg = slurp(path, &n);
-	fputs("<figure>\n", f);
+	fputs("<figure id=\"fig-", f);
+	put_escaped(f, name, (size_t)(ne - name));
+	fputs("\">\n", f);
 	if (svg && strstr(svg, "<svg") && !strstr(svg, "<script"))
 		put_svg(f, svg, fig);
 	else
@@ -283,36 +381,143 @@ static size_t put_para(FILE *f, char **lines, size_t i, size_t nl)
 	return k > i ? k - i : 1;
 }
 
-/* The body: each Markdown block of lines[0..nl) as HTML. Return: figures inlined. */
-static unsigned put_body(FILE *f, const struct nv_figset *o, char **lines, size_t nl)
+/* Whether a line is a figure, "![caption](NAME.png)".  Return: true if so. */
+static bool is_figure(const char *l)
 {
-	unsigned figs = 0, nfig = 0;
+	return !strncmp(l, "![", 2);
+}
 
-	for (size_t i = 0; i < nl;) {
+/*
+ * The blocks of lines[i..k) (no heading among them) as HTML: all but the
+ * figures (figs false), or only the figures (figs true).
+ * Return: nothing.
+ */
+static void put_blocks(struct page *p, char **lines, size_t i, size_t k, bool figs)
+{
+	while (i < k) {
 		const char *l = lines[i];
-		size_t h = strspn(l, "#");
 
-		if (!l[0]) {
+		if (!l[0] || is_figure(l) != figs) {
 			i++;
-		} else if (h >= 1 && h <= 6 && l[h] == ' ') {
-			fprintf(f, "<h%zu>", h);
-			put_inline(f, l + h + 1, strlen(l + h + 1));
-			fprintf(f, "</h%zu>\n", h);
+		} else if (figs) {
+			p->figs += (unsigned)put_figure(p->f, p->o, l, ++p->nfig);
 			i++;
 		} else if (l[0] == '|') {
-			i += put_table(f, lines, i, nl);
-		} else if (!strncmp(l, "![", 2)) {
-			figs += (unsigned)put_figure(f, o, l, ++nfig);
-			i++;
+			i += put_table(p->f, lines, i, k);
 		} else if (!strncmp(l, "- ", 2)) {
-			i += put_run(f, lines, i, nl, true);
+			i += put_run(p->f, lines, i, k, true);
 		} else if (!strncmp(l, "    ", 4)) {
-			i += put_run(f, lines, i, nl, false);
+			i += put_run(p->f, lines, i, k, false);
 		} else {
-			i += put_para(f, lines, i, nl);
+			i += put_para(p->f, lines, i, k);
 		}
 	}
-	return figs;
+}
+
+/*
+ * The text between two headings: with both figures and other blocks, the
+ * figures beside the rest (a two-column "pair" that wraps on narrow pages
+ * and in print), else the blocks in order.
+ * Return: nothing.
+ */
+static void put_chunk(struct page *p, char **lines, size_t i, size_t k)
+{
+	bool fig = false, text = false;
+
+	for (size_t j = i; j < k; j++) {
+		fig |= is_figure(lines[j]);
+		text |= lines[j][0] && !is_figure(lines[j]);
+	}
+	if (!fig || !text) {
+		put_blocks(p, lines, i, k, fig);
+		return;
+	}
+	fputs("<div class=\"pair\">\n<div class=\"text\">\n", p->f);
+	put_blocks(p, lines, i, k, false);
+	fputs("</div>\n<div class=\"figs\">\n", p->f);
+	put_blocks(p, lines, i, k, true);
+	fputs("</div>\n</div>\n", p->f);
+}
+
+/* Close what is open down to heading level h (a details at 3, a section at 2). */
+static void close_to(struct page *p, size_t h)
+{
+	if (p->details && h <= 3) {
+		fputs("</details>\n", p->f);
+		p->details = false;
+	}
+	if (p->open && h <= 2) {
+		fprintf(p->f, "</%s>\n", p->open);
+		p->open = NULL;
+	}
+}
+
+/*
+ * A heading of level h and text t[0..len), with its anchor as id (the one
+ * report.md's contents link to): the title opens the <header>, the
+ * contents a <nav>, another "## " a <section> (a page of its own in print),
+ * a "### " a <details> open on screen, shut by a click.
+ * Return: 0 or -ENOMEM.
+ */
+static int put_heading(struct page *p, size_t h, const char *t, size_t len)
+{
+	char id[256];
+	int ret = nv_anchor_next(&p->anchors, t, len, id, sizeof(id));
+
+	if (ret)
+		return ret;
+	close_to(p, h);
+	if (h == 1) {
+		p->open = "header";
+		fprintf(p->f, "<header>\n<h1 id=\"%s\">", id);
+	} else if (h == 2 && len == strlen(NV_REPORT_MD_CONTENTS) &&
+		   !memcmp(t, NV_REPORT_MD_CONTENTS, len)) {
+		p->open = "nav";
+		p->toc = true;
+		fprintf(p->f, "<nav class=\"toc\" id=\"%s\">\n<h2>", id);
+	} else if (h == 2) {
+		p->open = "section";
+		fprintf(p->f, "<section id=\"%s\">\n<h2>", id);
+	} else if (h == 3) {
+		p->details = true;
+		fprintf(p->f, "<details open id=\"%s\">\n<summary><h3>", id);
+	} else {
+		fprintf(p->f, "<h%zu id=\"%s\">", h, id);
+	}
+	put_inline(p->f, t, len);
+	if (h == 2 && p->toc && strcmp(p->open, "nav"))
+		fputs(" <a class=\"top\" href=\"#contents\" title=\"back to the contents\">"
+		      "↑</a>", p->f);
+	fprintf(p->f, "</h%zu>%s\n", h, h == 3 ? "</summary>" : "");
+	return 0;
+}
+
+/*
+ * The body: each heading and the blocks up to the next.
+ * Return: 0 or -ENOMEM.
+ */
+static int put_body(struct page *p, char **lines, size_t nl)
+{
+	for (size_t i = 0; i < nl;) {
+		const char *l = lines[i];
+		size_t h = strspn(l, "#"), k;
+
+		if (h >= 1 && h <= 6 && l[h] == ' ') {
+			if (put_heading(p, h, l + h + 1, strlen(l + h + 1)))
+				return -ENOMEM;
+			i++;
+			continue;
+		}
+		for (k = i + 1; k < nl; k++) {
+			h = strspn(lines[k], "#");
+			if (h >= 1 && h <= 6 && lines[k][h] == ' ')
+				break;
+		}
+		put_chunk(p, lines, i, k);
+		i = k;
+	}
+	close_to(p, 1);
+	return 0;
 }
 
 /* Split text into lines in place. Return: the line array (free it) or NULL. */
@@ -364,16 +569,18 @@ int nv_report_html_read(const char *dir, struct nv_html_src *src, char *err, siz
 
 unsigned nv_report_html_put(FILE *f, const struct nv_figset *o, const struct nv_html_src *src)
 {
-	unsigned nfigs;
+	struct page p = { .f = f, .o = o };
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		"<meta name=\"color-scheme\" content=\"light dark\">\n"
-		"<title>Storage benchmark report</title>\n<style>%s</style>\n</head>\n<body>\n",
-		html_style);
-	nfigs = put_body(f, o, src->lines, src->nl);
+		"<title>" NV_REPORT_MD_TITLE "</title>\n<style>%s%s</style>\n</head>\n<body>\n",
+		html_style, html_print_style);
+	if (put_body(&p, src->lines, src->nl))
+		fputs("<p><strong>report.html is incomplete: out of memory</strong></p>\n", f);
 	fputs("</body>\n</html>\n", f);
-	return nfigs;
+	nv_anchors_free(&p.anchors);
+	return p.figs;
 }
 
 void nv_report_html_src_free(struct nv_html_src *src)

@@ -1,13 +1,19 @@
 /*
- * report_md.c - DIR/report.md of `nvanalyze -o`: a page that reads on its
- * own (GitHub, any Markdown viewer): the comparison, the figures of each
- * block, the trace sections and each traced run's figures.
+ * report_md.c - DIR/report.md of `nvanalyze -o`: a page that reads as the
+ * studies do, on its own (GitHub, any Markdown viewer) and as report.html
+ * (report_html.c): the title and the contents, then the sections of
+ * md_sections in their order -- what a study puts first first: the summary
+ * table with its figure, the claims and their verdicts, then each job with
+ * its tables and figures.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analyze/figures/figset.h"
+#include "analyze/publish/anchors.h"
 #include "analyze/publish/report_md.h"
 #include "analyze/report/render.h"
 #include "analyze/report/trace_sections.h"
@@ -19,65 +25,230 @@
 static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const struct nv_jobjoin *jt)
 {
 	for (size_t i = 0; i < o->nfig; i++)
-		if (o->fig[i].block == block && o->fig[i].jt == jt)
+		if (o->fig[i].block == block && o->fig[i].jt == jt && !o->fig[i].summary)
 			fprintf(f, "![%s](%s.png)\n\n", o->fig[i].caption, o->fig[i].name);
 }
 
 /*
- * The page's head: what is where, and notes on rendering and sources.
- * Return: nothing.
+ * "## Summary": the suite summary table, its figure, the runs compared and
+ * how to read a change.
+ * Return: 0 or -ENOMEM.
  */
-static void md_head(FILE *f, const struct nv_figset *o, bool rendered)
+static int md_summary(FILE *f, const struct nv_figset *o)
 {
-	fprintf(f, "# Storage benchmark report\n\nWritten by `nvanalyze -o`; the same as one "
-		   "self-contained page: [report.html](report.html).  Comparison tables: "
-		   "[tables.md](tables.md), [tables.csv](tables.csv), [tables.json](tables.json); "
-		   "plotted numbers in `data/`; each figure has its gnuplot script (`NAME.gp`, "
-		   "rerun with "
-		   "`gnuplot NAME.gp` in this directory; `style.gp` holds the common style).\n\n");
-	if (!rendered)
-		fprintf(f, "**The figures are not rendered** (gnuplot was not found): run "
-			"`for f in *.gp; do gnuplot \"$f\"; done` in this directory.\n\n");
+	int ret;
+
+	fprintf(f, "## Summary\n\n");
+	ret = nv_render_md_part(f, o->r, NV_MD_SUMMARY, SIZE_MAX);
+	for (size_t i = 0; i < o->nfig; i++)
+		if (o->fig[i].summary)
+			fprintf(f, "![%s](%s.png)\n\n", o->fig[i].caption, o->fig[i].name);
+	return ret ? ret : nv_render_md_part(f, o->r, NV_MD_RUNS, SIZE_MAX);
+}
+
+/* "## Claims" with their verdicts, when --claim gave some.  Return: 0 or -ENOMEM. */
+static int md_claims(FILE *f, const struct nv_figset *o)
+{
+	if (!o->r->nclaims)
+		return 0;
+	fprintf(f, "## Claims\n\n");
+	return nv_render_md_part(f, o->r, NV_MD_CLAIMS, SIZE_MAX);
+}
+
+/*
+ * "## Per job": each job · direction's tables, then its figures (beside
+ * them in report.html).
+ * Return: 0 or -ENOMEM.
+ */
+static int md_jobs(FILE *f, const struct nv_figset *o)
+{
+	const struct nv_report *r = o->r;
+	size_t shown = 0;
+
+	fprintf(f, "## Per job\n\n");
 	if (o->approx_cdf)
 		fprintf(f, "CDFs marked *approx.* come from fio's latency bins (json+: each bin's "
 			   "value is up to 0.78%% off) or from fio's percentile list (a few "
 			   "points); the others from the traces (every IO, in bins of 0.4%%).\n\n");
+	for (size_t i = 0; i < r->nblocks; i++) {
+		if (!r->blocks[i].active)
+			continue;
+		if (nv_render_md_part(f, r, NV_MD_BLOCKS, i))
+			return -ENOMEM;
+		md_figs(f, o, i, NULL);
+		shown++;
+	}
+	return shown ? 0 : nv_render_md_part(f, r, NV_MD_BLOCKS, SIZE_MAX); /* "No job ..." */
 }
 
 /*
- * "## Figures": one section per block that has figures.
+ * "## Other fio results": disk_util, unmatched jobs, job errors, when
+ * there are some.
+ * Return: 0 or -ENOMEM.
+ */
+static int md_other(FILE *f, const struct nv_figset *o)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&text, &n);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = nv_render_md_part(m, o->r, NV_MD_OTHER, SIZE_MAX);
+	if (fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (!ret && n)
+		fprintf(f, "## Other fio results\n\n%s", text);
+	free(text);
+	return ret;
+}
+
+/*
+ * "## From the traces": each traced job of each run, its sections, then its
+ * figures.
+ * Return: 0 or -ENOMEM.
+ */
+static int md_traces(FILE *f, const struct nv_figset *o)
+{
+	if (!o->tj->n)
+		return 0;
+	fprintf(f, "## From the traces\n\n");
+	for (size_t i = 0; i < o->tj->n; i++) {
+		struct nv_tracejoin one = { .ts = o->tj->ts, .n = 1, .j = &o->tj->j[i] };
+
+		if (nv_trace_sections_print(f, &one, nv_report_run_label, (void *)o->r, NV_FMT_MD))
+			return -ENOMEM;
+		md_figs(f, o, SIZE_MAX, &o->tj->j[i]);
+	}
+	return 0;
+}
+
+/* "## Files": what else the directory holds.  Return: 0. */
+static int md_files(FILE *f, const struct nv_figset *o)
+{
+	(void)o;
+	fprintf(f, "## Files\n\nWritten by `nvanalyze -o`; the same as one self-contained page: "
+		   "[report.html](report.html).  Comparison tables: [tables.md](tables.md), "
+		   "[tables.csv](tables.csv), [tables.json](tables.json); plotted numbers in "
+		   "`data/`; each figure has its gnuplot script (`NAME.gp`, rerun with `gnuplot "
+		   "NAME.gp` in this directory; `style.gp` holds the common style).\n\n");
+	return 0;
+}
+
+/* A section of the page: its "## " heading and body (nothing when it has none). */
+typedef int md_section(FILE *f, const struct nv_figset *o);
+
+/*
+ * The page's sections in their order.  A load-curve section (a sweep's
+ * curves and tables) is one more line, first.
+ */
+static md_section *const md_sections[] = {
+	md_summary,	/* the summary table, its figure, the runs, how to read them */
+	md_claims,	/* the claims and their verdicts */
+	md_jobs,	/* each job · direction: its tables, its figures */
+	md_other,	/* disk_util, unmatched jobs, job errors */
+	md_traces,	/* each traced job: its sections, its figures */
+	md_files,	/* the directory's other files */
+};
+
+/*
+ * The title, and a warning when the figures are not rendered.
  * Return: nothing.
  */
-static void md_block_figs(FILE *f, const struct nv_figset *o)
+static void md_head(FILE *f, bool rendered)
 {
-	const struct nv_report *r = o->r;
+	fprintf(f, "# " NV_REPORT_MD_TITLE "\n\n");
+	if (!rendered)
+		fprintf(f, "**The figures are not rendered** (gnuplot was not found): run "
+			"`for f in *.gp; do gnuplot \"$f\"; done` in this directory.\n\n");
+}
 
-	fprintf(f, "## Figures\n\n");
-	for (size_t i = 0; i < r->nblocks; i++) {
-		bool any = false;
+/*
+ * The heading of a line, "## Text" (levels 1 to 6).
+ * Return: its level, 0 when the line is no heading; *text its text.
+ */
+static size_t heading(const char *line, const char **text)
+{
+	size_t h = strspn(line, "#");
 
-		for (size_t k = 0; k < o->nfig; k++)
-			any |= o->fig[k].block == i;
-		if (!any)
-			continue;
-		fprintf(f, "### %s · %s\n\n", r->blocks[i].key, nv_dir_name(r->blocks[i].dir));
-		md_figs(f, o, i, NULL);
+	*text = line + h + 1;
+	return h >= 1 && h <= 6 && line[h] == ' ' ? h : 0;
+}
+
+/*
+ * One link of the contents: "[text](#anchor)", brackets in text as
+ * parentheses (they would end the link).
+ * Return: nothing.
+ */
+static void toc_link(FILE *f, const char *text, size_t len, const char *anchor)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < len; i++)
+		fputc(text[i] == '[' ? '(' : text[i] == ']' ? ')' : text[i], f);
+	fprintf(f, "](#%s)", anchor);
+}
+
+/*
+ * "## Contents": a line per "## " section of body, its "### " headings
+ * after it; the anchors as report.html and GitHub give them (anchors.h),
+ * counting the title and this heading, which come first.
+ * Return: 0 or -ENOMEM.
+ */
+static int md_contents(FILE *f, const char *body)
+{
+	struct nv_anchors a = { 0 };
+	char anchor[256];
+	size_t sub = 0, nsec = 0;
+	int ret;
+
+	fprintf(f, "## " NV_REPORT_MD_CONTENTS "\n\n");
+	ret = nv_anchor_next(&a, NV_REPORT_MD_TITLE, strlen(NV_REPORT_MD_TITLE), anchor,
+			     sizeof(anchor));
+	if (!ret)
+		ret = nv_anchor_next(&a, NV_REPORT_MD_CONTENTS, strlen(NV_REPORT_MD_CONTENTS),
+				     anchor, sizeof(anchor));
+	for (const char *l = body; !ret && *l;) {
+		const char *e = strchrnul(l, '\n'), *text;
+		size_t h = heading(l, &text), len = (size_t)(e - text);
+
+		if (h && !(ret = nv_anchor_next(&a, text, len, anchor, sizeof(anchor)))) {
+			if (h == 2) {
+				fprintf(f, "%s- ", nsec++ ? "\n" : "");
+				toc_link(f, text, len, anchor);
+				sub = 0;
+			} else if (h == 3 && nsec) {
+				fprintf(f, "%s", sub++ ? ", " : ": ");
+				toc_link(f, text, len, anchor);
+			}
+		}
+		l = *e ? e + 1 : e;
 	}
+	fprintf(f, "\n\n");
+	nv_anchors_free(&a);
+	return ret;
 }
 
 int nv_report_md_put(FILE *f, const struct nv_figset *o, bool rendered)
 {
-	int ret;
+	char *body = NULL;
+	size_t n = 0;
+	FILE *b = open_memstream(&body, &n);
+	int ret = 0;
 
-	md_head(f, o, rendered);
-	ret = nv_report_print(f, o->r, NV_FMT_MD);
-	md_block_figs(f, o);
-	if (o->tj->ts->n) {
-		fprintf(f, "## From the traces\n\n");
-		if (nv_trace_sections_print(f, o->tj, nv_report_run_label, (void *)o->r, NV_FMT_MD))
-			ret = -ENOMEM;
-		for (size_t i = 0; i < o->tj->n; i++)
-			md_figs(f, o, SIZE_MAX, &o->tj->j[i]);
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < sizeof(md_sections) / sizeof(md_sections[0]); i++)
+		if (md_sections[i](b, o))
+			ret = -ENOMEM;	/* the page is incomplete, the others still go */
+	if (fclose(b) || !body) {
+		free(body);
+		return -ENOMEM;
 	}
+	md_head(f, rendered);
+	if (md_contents(f, body))
+		ret = -ENOMEM;
+	fwrite(body, 1, n, f);
+	free(body);
 	return ret;
 }

@@ -1,7 +1,10 @@
 /*
- * report_md.h - DIR/report.md of `nvanalyze -o`: the links to the tables,
- * the comparison, the figures of each block, the trace sections with each
- * traced run's figures.
+ * report_md.h - DIR/report.md of `nvanalyze -o`, ordered as the studies
+ * are: the title and the contents (links to every "## " and "### "
+ * heading, anchors.h), the summary table with its figure and the runs, the
+ * claims, each job's tables and figures, the other fio tables, the trace
+ * sections with each traced run's figures, the directory's files.
+ * report_html.c turns it into report.html.
  */
 #ifndef NV_ANALYZE_REPORT_MD_H
 #define NV_ANALYZE_REPORT_MD_H
@@ -10,6 +13,9 @@
 #include <stdio.h>
 
 #include "analyze/figures/figset.h"
+
+#define NV_REPORT_MD_TITLE "Storage benchmark report"	/* the "# " heading */
+#define NV_REPORT_MD_CONTENTS "Contents"	/* the "## " heading of the contents */
 
 /*
  * Write the page into f (opened by outdir.c); rendered: whether the PNGs

@@ -21,6 +21,26 @@
  */
 int nv_report_print(FILE *out, const struct nv_report *r, enum nv_format f);
 
+/* The parts of nv_render_md's report, in its order (bits). */
+enum nv_md_part {
+	NV_MD_RUNS = 1 << 0,	/* each side's runs, the units, how to read a change */
+	NV_MD_SUMMARY = 1 << 1,	/* the suite summary table */
+	NV_MD_BLOCKS = 1 << 2,	/* a job · direction: title, table, notes, buckets */
+	NV_MD_OTHER = 1 << 3,	/* disk_util, unmatched jobs, job errors */
+	NV_MD_CLAIMS = 1 << 4,	/* the claims and their verdicts */
+	NV_MD_ALL = (1 << 5) - 1,
+};
+
+/*
+ * One part of the Markdown report, for a page that arranges them
+ * (publish/report_md.c): NV_MD_RUNS, NV_MD_SUMMARY and NV_MD_CLAIMS without
+ * their heading (the page gives its own; nothing at all for a report without
+ * summary rows or claims), NV_MD_BLOCKS only block `block` (SIZE_MAX:
+ * every one), each with its heading.
+ * Return: 0 or -ENOMEM.
+ */
+int nv_render_md_part(FILE *out, const struct nv_report *r, enum nv_md_part part, size_t block);
+
 /*
  * Markdown (f NV_FMT_MD) or aligned text (any other f): heading, one table
  * per active block, unmatched jobs, job errors, claims.

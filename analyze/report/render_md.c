@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static void fmt_cell(char *buf, size_t n, const struct nv_cell *c, const struct 
  * The suite summary (report/summary.h): job · direction, metric, one column
  * per run, the change columns.  Return: 0 or -ENOMEM.
  */
-static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f)
+static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f, const char *head)
 {
 	struct nv_summary_row *rows;
 	struct nv_grid g;
@@ -94,7 +95,7 @@ static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f)
 			nv_grid_set(&g, i + 1, c++, buf);
 		}
 	}
-	fprintf(out, f == NV_FMT_MD ? "### Summary\n\n" : "== Summary ==\n");
+	fputs(head, out);
 	nv_grid_print(out, &g, f);
 	fputc('\n', out);
 	nv_grid_free(&g);
@@ -497,9 +498,9 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r)
 		"trustworthy.", NV_REPEATS_MIN_QUIET, NV_REPEATS_MIN_QUIET);
 }
 
-static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f)
+static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f, const char *head)
 {
-	fprintf(out, f == NV_FMT_MD ? "## fio results\n\n" : "fio results\n\n");
+	fputs(head, out);
 	for (size_t s = 0; s < r->nsides; s++) {
 		fprintf(out, f == NV_FMT_MD ? "- **%s**%s:" : "- %s%s:", r->sides[s].label,
 			r->nsides > 1 && s == r->baseline ? " (baseline)" : "");
@@ -578,7 +579,7 @@ static void claim_cells(const struct nv_report *r, const struct nv_claim_result 
 		snprintf(meas, mn, "-");
 }
 
-static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f)
+static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f, const char *head)
 {
 	struct nv_grid g;
 	char buf[256], meas[128];
@@ -604,7 +605,7 @@ static int print_claims(FILE *out, const struct nv_report *r, enum nv_format f)
 		nv_grid_set(&g, i + 1, 3, meas);
 		nv_grid_set(&g, i + 1, 4, nv_claim_verdict_name(c->verdict));
 	}
-	fprintf(out, f == NV_FMT_MD ? "### Claims\n\n" : "== Claims ==\n");
+	fputs(head, out);
 	nv_grid_print(out, &g, f);
 	fputc('\n', out);
 	nv_grid_free(&g);
@@ -635,18 +636,39 @@ static bool lat_pct_missing(const struct nv_report *r, const struct nv_block *b)
 	return false;
 }
 
-int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
+/* The unmatched jobs and the jobs' errors.  Return: nothing. */
+static void print_other(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	print_unmatched(out, r, f);
+	for (size_t i = 0; i < r->nblocks; i++)
+		if (r->blocks[i].error && r->blocks[i].dir == NV_DIR_READ)
+			fprintf(out, "Job %s: fio error %d (%s)\n\n", r->blocks[i].key,
+				r->blocks[i].error, strerror(r->blocks[i].error));
+}
+
+/*
+ * The parts of the report in `parts` (enum nv_md_part bits), in
+ * nv_render_md's order; blocks: only block `only` (SIZE_MAX: every one);
+ * bare: the runs, the summary and the claims without their headings.
+ * Return: 0 or -ENOMEM.
+ */
+static int render_md(FILE *out, const struct nv_report *r, enum nv_format f, unsigned parts,
+		     size_t only, bool bare)
 {
 	size_t shown = 0;
+	bool md = f == NV_FMT_MD;
 
-	print_heading(out, r, f);
-	if (print_summary(out, r, f))
+	if (parts & NV_MD_RUNS)
+		print_heading(out, r, f,
+			      bare ? "" : md ? "## fio results\n\n" : "fio results\n\n");
+	if ((parts & NV_MD_SUMMARY) &&
+	    print_summary(out, r, f, bare ? "" : md ? "### Summary\n\n" : "== Summary ==\n"))
 		return -ENOMEM;
 	for (size_t i = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];
 		struct nv_grid g;
 
-		if (!b->active)
+		if (!b->active || !(parts & NV_MD_BLOCKS) || (only != SIZE_MAX && i != only))
 			continue;
 		if (block_grid(r, b, &g))
 			return -ENOMEM;
@@ -667,14 +689,23 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 		if (print_trace_buckets(out, r, b, f))
 			return -ENOMEM;
 	}
-	if (print_disks(out, r, f))
+	if ((parts & NV_MD_OTHER) && print_disks(out, r, f))
 		return -ENOMEM;
-	if (!shown)
+	if ((parts & NV_MD_BLOCKS) && !shown && only == SIZE_MAX)
 		fprintf(out, "No job did any IO.\n\n");
-	print_unmatched(out, r, f);
-	for (size_t i = 0; i < r->nblocks; i++)
-		if (r->blocks[i].error && r->blocks[i].dir == NV_DIR_READ)
-			fprintf(out, "Job %s: fio error %d (%s)\n\n", r->blocks[i].key,
-				r->blocks[i].error, strerror(r->blocks[i].error));
-	return print_claims(out, r, f);
+	if (parts & NV_MD_OTHER)
+		print_other(out, r, f);
+	if (!(parts & NV_MD_CLAIMS))
+		return 0;
+	return print_claims(out, r, f, bare ? "" : md ? "### Claims\n\n" : "== Claims ==\n");
+}
+
+int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
+{
+	return render_md(out, r, f, NV_MD_ALL, SIZE_MAX, false);
+}
+
+int nv_render_md_part(FILE *out, const struct nv_report *r, enum nv_md_part part, size_t block)
+{
+	return render_md(out, r, NV_FMT_MD, part, part == NV_MD_BLOCKS ? block : SIZE_MAX, true);
 }

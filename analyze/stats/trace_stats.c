@@ -21,6 +21,7 @@
 #include "analyze/common.h"
 #include "analyze/stats/exact.h"
 #include "analyze/stats/findings.h"
+#include "analyze/stats/trace_wait.h"
 #include "analyze/stats/opstats.h"
 #include "analyze/stats/trace_check.h"
 #include "analyze/stats/trace_stats.h"
@@ -190,6 +191,22 @@ static void ab_of(struct state *st, struct src *s)
 			 nvt_reader_path(s->r), n, n);
 }
 
+/*
+ * Whether tracing held s's IO loop (trace_wait.h): noted once (pass 0).  Return: 0 or -ENOMEM.
+ */
+static int wait_of(struct state *st, struct src *s)
+{
+	char line[512];
+	int ret;
+
+	if (st->pass != 0)
+		return 0;
+	ret = nv_trace_wait_finding(s->r, 0, line, sizeof(line));
+	if (ret == 1)
+		add_note(st->t, "trace %s: %s", nvt_reader_path(s->r), line);
+	return ret < 0 ? ret : 0;
+}
+
 /* True when x was submitted during fio's ramp_time (fio did not count it). */
 static bool in_ramp(const struct src *s, const struct nvt_record *x)
 {
@@ -200,6 +217,7 @@ static int open_src(struct state *st, size_t i, struct src *s)
 {
 	int err = nvt_reader_open(&s->r, st->paths[i]);
 	uint64_t recs;
+	bool opened = !err;
 
 	s->file = i;
 	if (!err)
@@ -210,7 +228,11 @@ static int open_src(struct state *st, size_t i, struct src *s)
 		else
 			st->footer_records += recs;
 	}
-	if (!err && (err = ramp_of(st, s)))
+	if (!err)
+		err = ramp_of(st, s);
+	if (!err)
+		err = wait_of(st, s);
+	if (opened && err)	/* only -ENOMEM after a good open */
 		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[i]);
 	else if (err) {
 		if (s->r)

@@ -14,7 +14,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'py'))
-import nvtrace_reader  # noqa: E402  (tests/py: one decoder of block payloads)
+from lib import nvtrace_reader  # noqa: E402  (tests/py/lib: one decoder of block payloads)
 
 
 def cut(path, out_file, out_block):

@@ -75,7 +75,7 @@ help=$("$FIO" --enghelp="$NVENGINE_SO" 2>&1)
 missing=
 for o in hipri fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async nowait \
 	 cmd_type write_mode readfua writefua md_per_io_size pi_act pi_chk apptag apptag_mask pi_gen trim_ranges \
-	 nv_trace nv_trace_level nv_trace_block; do
+	 nv_trace nv_trace_level nv_trace_block nv_trace_sync; do
 	echo "$help" | grep -Eq "^$o +: .{10,}" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then pass engine_options_have_help; else fail engine_options_have_help "missing:$missing"; fi
@@ -88,6 +88,65 @@ if [ -z "$bad" ]; then
 else
 	fail pure_code_includes_no_engine_header "$(echo $bad): they include engine/ headers"
 fi
+
+# ---- the engine's rooms and fio's headers (README "Layout") ----------------
+# engine/ is the fio glue: the only folder whose files include fio's headers
+# (a quoted include found in the fio tree, not in ours), and each of its
+# files does (directly or through an engine/ header that does).  sys/, nvme/
+# and trace/ include nothing of engine/ and nothing of fio.
+# incs FILE: the quoted includes of FILE, one a line
+incs() { sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"; }
+# is_fio INC: INC names a fio header (in the fio tree, not in ours)
+is_fio() { [ ! -e "$TOP/$1" ] && [ -e "$fio_src/$1" ]; }
+# fio_direct FILE: FILE includes a fio header itself
+fio_direct() { local i; for i in $(incs "$1"); do is_fio "$i" && return 0; done; return 1; }
+fio_users=
+for f in $(cd "$TOP" && ls sys/*.[ch] nvme/*.[ch] trace/*.[ch] analyze/*.[ch] analyze/*/*.[ch] \
+	   tests/unit/*.[ch] tools/*.c 2>/dev/null); do
+	fio_direct "$TOP/$f" && fio_users="$fio_users $f"
+done
+if [ ! -e "$fio_src/fio.h" ]; then
+	fail engine_only_includes_fio "no fio tree at $fio_src (make fio-src)"
+elif [ -z "$fio_users" ]; then
+	pass engine_only_includes_fio
+else
+	fail engine_only_includes_fio "outside engine/, these include fio headers:$fio_users"
+fi
+# engine/ files with fio: those including it directly, then those including them
+with_fio=" "
+for f in "$TOP"/engine/*.[ch]; do fio_direct "$f" && with_fio="$with_fio engine/${f##*/} "; done
+grew=1
+while [ $grew = 1 ]; do
+	grew=0
+	for f in "$TOP"/engine/*.[ch]; do
+		case "$with_fio" in *" engine/${f##*/} "*) continue;; esac
+		for i in $(incs "$f"); do
+			case "$with_fio" in *" $i "*) with_fio="$with_fio engine/${f##*/} "; grew=1; break;; esac
+		done
+	done
+done
+without=
+for f in "$TOP"/engine/*.[ch]; do
+	case "$with_fio" in *" engine/${f##*/} "*) ;; *) without="$without engine/${f##*/}";; esac
+done
+if [ -z "$without" ]; then
+	pass engine_files_all_fio_glue
+else
+	fail engine_files_all_fio_glue "in engine/ but no fio glue (move them to their room):$without"
+fi
+bad=
+for f in $(cd "$TOP" && ls sys/*.[ch] nvme/*.[ch] trace/*.[ch]); do
+	for i in $(incs "$TOP/$f"); do
+		case "$i" in engine/*) bad="$bad $f:$i";; esac
+		is_fio "$i" && bad="$bad $f:$i"
+	done
+done
+if [ -z "$bad" ]; then
+	pass lower_rooms_include_no_engine_or_fio
+else
+	fail lower_rooms_include_no_engine_or_fio "sys/, nvme/, trace/ include engine/ or fio:$bad"
+fi
+# ---- end of the engine's rooms ----------------------------------------------
 
 # ... and no two engine/ objects call each other (nm: no pair in which each
 # uses a symbol the other defines; nor a longer loop).  NV_ENGINE_OBJS may

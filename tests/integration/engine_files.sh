@@ -142,6 +142,8 @@ expect_error error_registerfiles_open_files "registerfiles (and sqthread_poll) n
 	--directory="$T" --nrfiles=4 --openfiles=2 --size=1M --rw=read --registerfiles
 expect_error error_trace_sched "failed parsing nv_trace_sched=fast" --name=o --filename="$T/o" --size=1M \
 	--rw=read --nv_trace="$T" --nv_trace_sched=fast
+expect_error error_trace_sync_range "nv_trace_sync" --name=o --filename="$T/o" --size=1M \
+	--rw=read --nv_trace="$T" --nv_trace_sync=3600001
 expect_error error_hipri_on_file "polled IO (hipri) is not supported here" --name=p --filename="$T/o" --size=1M --rw=read --hipri
 
 # --- nv_iowq_workers caps the ring's io-wq pools ------------------------------

@@ -89,6 +89,38 @@ else
 	fail trace_ramp_time_exact_used "$(cat "$T/ramp.err") $(grep -c exact "$T/ramp.md")"
 fi
 
+# The same with a kernel short of resources (tests/integration/submit_eagain.c:
+# io_uring_submit is -EAGAIN while IO is in flight), so that SQEs queued in
+# the ramp are often still unsubmitted at its end: they are submitted, and
+# stamped, before the mark, or the mark waits; and completions are never
+# waited for that cannot come (SQEs still held).  Three runs: where the ramp
+# ends between two submissions is up to the clock.  (The shim links liburing
+# so that its io_uring_submit finds the real one.)
+if cc -shared -fPIC -o "$T/submit_eagain.so" "$TOP/tests/integration/submit_eagain.c" -ldl \
+	-Wl,--no-as-needed -luring 2>"$T/submit_eagain.err"; then
+	bad=
+	for i in 1 2 3; do
+		# a 3 s job: 60 s means it hangs
+		LD_PRELOAD="$T/submit_eagain.so${LD_PRELOAD:+:$LD_PRELOAD}" timeout -s KILL 60 \
+			bash -c "$(declare -f traced nvfio); FIO=$FIO NVENGINE_SO=$NVENGINE_SO T=$T; \
+			traced ramp_eagain$i --name=rp --filename=$F --size=32M --rw=randrw \
+			--iodepth=16 --ramp_time=1 --runtime=2 --time_based"
+		rc=$?
+		"$NVANALYZE" dump "$T/ramp_eagain$i"/rp.*.nvt >"$T/ramp_eagain$i.csv" 2>&1
+		"$NVANALYZE" stat "$T/ramp_eagain$i"/rp.*.nvt >"$T/ramp_eagain$i.stat" 2>&1
+		out=$(pytool engine_trace_ramp "$T/ramp_eagain$i.csv" "$T/ramp_eagain$i.stat" \
+			"$T/ramp_eagain$i.json" 2>&1)
+		[ $rc = 0 ] && [ "$out" = ok ] || bad="$bad run $i (fio rc=$rc): $out;"
+	done
+	if [ -z "$bad" ]; then
+		pass trace_ramp_time_counts_submit_eagain
+	else
+		fail trace_ramp_time_counts_submit_eagain "$bad"
+	fi
+else
+	fail trace_ramp_time_counts_submit_eagain "cc: $(head -n 3 "$T/submit_eagain.err")"
+fi
+
 # The header names the job, the clock and the target.
 if "$NVANALYZE" stat "$T"/randread/*.nvt >"$T/stat.txt" 2>&1 &&
    grep -q "job.name = rr" "$T/stat.txt" && grep -q "clock = CLOCK_MONOTONIC" "$T/stat.txt" &&
@@ -126,6 +158,24 @@ if grep -q "engine.options = .*nv_trace_sched=idle" "$T/stat.txt" &&
 	pass trace_sched_in_header
 else
 	fail trace_sched_in_header "$(grep engine.options "$T/stat.txt")"
+fi
+
+# nv_trace_sync: by default the writer fdatasyncs every 1000 ms at most and
+# once after the footer; the footer says the period and the syncs before
+# it; 0 never syncs.  (What it buys after a power cut: tests/run power_loss.)
+"$NVANALYZE" stat "$T"/sched_normal/*.nvt >"$T/sync_default.stat" 2>&1
+traced sync_off --name=so --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
+	--nv_trace_sync=0
+"$NVANALYZE" stat "$T"/sync_off/*.nvt >"$T/sync_off.stat" 2>&1
+if grep -q "engine.options = .*nv_trace_sync=1000" "$T/sync_default.stat" &&
+   grep -qx "  writer.sync_ms = 1000" "$T/sync_default.stat" &&
+   grep -q "^  writer.syncs = [0-9]" "$T/sync_default.stat" &&
+   grep -qx "  writer.sync_ms = 0" "$T/sync_off.stat" &&
+   grep -qx "  writer.syncs = 0" "$T/sync_off.stat"; then
+	pass trace_sync_option
+else
+	fail trace_sync_option \
+		"$(grep -h 'writer.sync' "$T/sync_default.stat" "$T/sync_off.stat" | tr '\n' ' ')"
 fi
 
 # The trace clock: by default the TSC mapped to CLOCK_MONOTONIC where it is
@@ -199,6 +249,47 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=64k tmpf
 	umount "$T/full"
 else
 	skip trace_enospc_fails_job "needs root to mount a small tmpfs"
+fi
+
+# The disk fills while a block is half written, then space is freed: the
+# writer cuts the half block off again, so the file ends at its last complete
+# block (no unusable byte, no damage), the job's error says so, and once the
+# space is back the same directory takes a whole trace.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/half" &&
+   mount -t tmpfs -o size=1m tmpfs "$T/half" 2>/dev/null; then
+	head -c 900k /dev/zero >"$T/half/filler"
+	nvfio --name=half --filename="$F" --size=64M --rw=randread --iodepth=8 --loops=20 \
+		--nv_trace="$T/half" --nv_trace_block=4096 >"$T/half.out" 2>&1
+	rc=$?
+	rm "$T/half/filler"	# the space comes back
+	"$NVANALYZE" stat "$T/half/half.1.nvt" >"$T/half.stat" 2>"$T/half.err"
+	src=$?
+	recs=$(sed -n 's/^records: //p' "$T/half.stat")
+	if [ $rc -ne 0 ] && [ $rc -lt 128 ] &&
+	   grep -q "block [0-9]* half written, [0-9]* of [0-9]* bytes: cut off" "$T/half.out" &&
+	   [ $src -eq 0 ] && grep -q "footer: missing" "$T/half.stat" &&
+	   ! grep -q "bytes unusable" "$T/half.stat" && [ -n "$recs" ] && [ "$recs" -gt 0 ] &&
+	   [ $((recs % 4096)) -eq 0 ]; then
+		pass trace_enospc_half_block_cut
+		echo "info: $(grep -o 'write .*complete blocks)' "$T/half.out" | head -n 1)"
+	else
+		why="$(grep -i 'nvengine' "$T/half.out" | head -n 2) $(head -n 2 "$T/half.err")"
+		fail trace_enospc_half_block_cut "rc=$rc stat=$src records=$recs: $(echo $why)"
+	fi
+	rm -f "$T/half"/*.nvt
+	nvfio --name=half --filename="$F" --size=64M --rw=randread --iodepth=8 --number_ios=10000 \
+		--nv_trace="$T/half" --nv_trace_block=4096 >"$T/half2.out" 2>&1
+	rc=$?
+	"$NVANALYZE" stat "$T/half/half.1.nvt" >"$T/half2.stat" 2>&1
+	if [ $rc -eq 0 ] && grep -q "^records: 10000$" "$T/half2.stat" &&
+	   grep -q "footer: present" "$T/half2.stat"; then
+		pass trace_after_space_freed
+	else
+		fail trace_after_space_freed "rc=$rc: $(tail -n 2 "$T/half2.out" | tr '\n' ' ')"
+	fi
+	umount "$T/half"
+else
+	skip trace_enospc_half_block_cut "needs root to mount a small tmpfs"
 fi
 
 # nv_trace naming a directory whose parent is missing is refused at start,

@@ -144,6 +144,38 @@ else
 	skip target_gone "needs root and a free loop device"
 fi
 
+# ---- a file whose open fails after the engine set it up ---------------------
+
+# cmd_type=nvme on a regular file: the open classifies the file, allocates
+# the engine's per-file state, then refuses the file.  Under valgrind (fio
+# built without ASan: not under make asan) nothing the engine allocated may
+# be lost: the per-file state of a refused open is freed there.
+if [ "$NV_ASAN" = 1 ]; then
+	skip open_refused_frees_file_state "valgrind cannot run the ASan build"
+elif ! command -v valgrind >/dev/null; then
+	skip open_refused_frees_file_state "valgrind not installed: apt-get install valgrind"
+else
+	head -c 1M /dev/zero >"$T/refused"
+	valgrind --leak-check=full --keep-debuginfo=yes --show-leak-kinds=definite \
+		--log-file="$T/refused.vg" "$FIO" --thread --ioengine="external:$NVENGINE_SO" \
+		--name=refused --filename="$T/refused" --size=1M --rw=read --cmd_type=nvme \
+		>"$T/refused.out" 2>&1
+	rc=$?
+	# the loss records that name an engine function (nv_*)
+	lost=$(awk '/definitely lost in loss record/ { rec = $0; next }
+		    rec != "" && /by 0x[0-9A-F]+: nv/ { print rec " <- " $4; rec = "" }
+		    /^==[0-9]+== $/ { rec = "" }' "$T/refused.vg")
+	if [ $rc -eq 0 ] || ! grep -q "cmd_type=nvme needs" "$T/refused.out"; then
+		fail open_refused_frees_file_state "fio rc=$rc: $(tail -n 3 "$T/refused.out" | tr '\n' ' ')"
+	elif ! grep -q "LEAK SUMMARY\|no leaks are possible" "$T/refused.vg"; then
+		fail open_refused_frees_file_state "no leak check in $T/refused.vg"
+	elif [ -n "$lost" ]; then
+		fail open_refused_frees_file_state "the engine leaks: $(echo "$lost" | tr '\n' ' ')"
+	else
+		pass open_refused_frees_file_state
+	fi
+fi
+
 # ---- damaged fio JSON through nvanalyze -------------------------------------
 
 # Truncated at 300 offsets, single bit flips at 400, numbers too big for any

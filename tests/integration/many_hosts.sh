@@ -6,7 +6,7 @@
 # 127.1, 127.0.1): fio's JSON names a host by what the client was given.
 #  - a short suite on three hosts: each host's JSON entries, traces fetched
 #    into DIR/HOST/traces/NAME, nothing left on the hosts, and nvanalyze's
-#    exact rows per host equal to tests/py/nvtrace_reader.py's reading;
+#    exact rows per host equal to tests/py/lib/nvtrace_reader.py's reading;
 #  - failures named, the others complete: a closed ssh port, a job file
 #    the server refuses, a server SIGKILLed mid-run, a failing fetch;
 #  - two fleets of three hosts: nvanalyze A B, each host a repeat, with an

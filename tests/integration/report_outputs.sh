@@ -10,7 +10,13 @@
 #    did not write;
 #  - DIR/report.html: one self-contained page (no external reference), with
 #    as many inline SVG figures as report.md has figures, rendered by
-#    headless Chromium into a PNG that is not blank and shows the figures.
+#    headless Chromium into a PNG that is not blank and shows the figures;
+#  - report.html reads like a study (tests/py/report_html_study.py): the
+#    summary table and its figure (summary.png and .svg, the SVG inline)
+#    first, then the claims, then the per-job sections; every link of the
+#    contents reaches an id; a print style; printed to PDF by Chromium,
+#    pdftotext (poppler-utils; SKIP without it) reads summary, claims, per
+#    job in that order over several pages, and shut <details> print open.
 source "$(dirname "$0")/../lib.sh"
 if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ] || [ ! -x "$NVANALYZE" ]; then
 	skip all "fio, $NVENGINE_SO or nvanalyze missing"
@@ -83,7 +89,8 @@ ls "$O"/lat_*_read.gp "$O"/*_read.gp 2>/dev/null | grep -q . &&
 	fail dir_selects_figures "$(ls "$O"/*read*.gp)" || pass dir_selects_figures
 
 # ---- report.html: self-contained, every figure inline, rendered ----
-"$NVANALYZE" -o "$T/h" "$T/a.json" "$T/b.json" >/dev/null 2>"$T/h.err"
+"$NVANALYZE" -o "$T/h" --claim 'iops:+0%' --claim 'p99<=10s' "$T/a.json" "$T/b.json" \
+	>/dev/null 2>"$T/h.err"
 H=$T/h/report.html
 nmd=$(grep -c '^!\[' "$T/h/report.md")
 nsvg=$(grep -c '<svg' "$H")
@@ -108,3 +115,23 @@ cr --screenshot="$T/shot.png" --window-size=1200,6000 "file://$H" >/dev/null
 out=$(pytool png_page_check "$T/shot.png" "$T/dom.html" "$nmd")
 [ $? -eq 0 ] && pass "html_chromium_renders ($out)" ||
 	fail html_chromium_renders "$out $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
+
+# ---- report.html reads like a study ----
+[ -s "$T/h/summary.png" ] && [ -s "$T/h/summary.svg" ] && grep -q '^!\[Summary' "$T/h/report.md" &&
+	pass html_summary_figure_files ||
+	fail html_summary_figure_files "$(ls "$T/h" | tr '\n' ' ')"
+out=$(pytool report_html_study "$T/dom.html")
+[ "$out" = ok ] && pass html_study_order_contents_print ||
+	fail html_study_order_contents_print "$out"
+if ! command -v pdftotext >/dev/null; then
+	skip html_pdf_text "pdftotext not installed: apt-get install poppler-utils"
+	exit 0
+fi
+sed 's/<details open /<details /' "$H" >"$T/h/shut.html"
+cr --no-pdf-header-footer --print-to-pdf="$T/open.pdf" "file://$H" >/dev/null
+cr --no-pdf-header-footer --print-to-pdf="$T/shut.pdf" "file://$T/h/shut.html" >/dev/null
+pdftotext "$T/open.pdf" "$T/open.txt" 2>>"$T/chromium.log"
+pdftotext "$T/shut.pdf" "$T/shut.txt" 2>>"$T/chromium.log"
+out=$(pytool report_html_study --pdf "$T/open.txt" "$T/shut.txt" 2>&1)
+[ "$out" = ok ] && pass html_pdf_text ||
+	fail html_pdf_text "$out $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"

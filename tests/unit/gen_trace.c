@@ -28,7 +28,8 @@ int main(int argc, char **argv)
 	unsigned long n = 10000, qd = 8, seed = 1;
 	const struct nvt_kv hdr[] = {
 		{ "job.name", "gen" }, { "job.number", "0" }, { "clock", "CLOCK_MONOTONIC" },
-		{ "file.0.path", "/synthetic" }, { "note", "a value with spaces, = and \"quotes\"" },
+		{ "file.0.path", "/synthetic" },
+		{ "note", "a value with spaces, = and \"quotes\"" },
 	};
 	const struct nvt_kv foot[] = { { "smart.after.temperature", "305" } };
 	struct nvt_writer *w;
@@ -41,7 +42,8 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'p':
 			if (gen_pattern_parse(optarg, &pat)) {
-				fprintf(stderr, "gen_trace: unknown pattern %s (randread, seqwrite, mixed)\n",
+				fprintf(stderr, "gen_trace: unknown pattern %s (randread, "
+					"seqwrite, mixed)\n",
 					optarg);
 				return 2;
 			}
@@ -54,7 +56,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: gen_trace [-p PAT] [-n N] [-b BLOCK] [-q QD] [-s SEED] OUT.nvt [EXPECTED.csv]\n");
+		fprintf(stderr, "usage: gen_trace [-p PAT] [-n N] [-b BLOCK] [-q QD] [-s SEED] "
+			"OUT.nvt [EXPECTED.csv]\n");
 		return 2;
 	}
 	if (optind + 1 < argc && !(csv = fopen(argv[optind + 1], "w"))) {
@@ -73,7 +76,8 @@ int main(int argc, char **argv)
 		gen_record(&g, &r);
 		err = nvt_writer_append(w, &r);
 		if (csv)
-			fprintf(csv, "%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%u,%s,%d,%u,%u\n",
+			fprintf(csv,
+				"%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%u,%s,%d,%u,%u\n",
 				r.submit_ns, r.complete_ns, (int64_t)(r.complete_ns - r.submit_ns),
 				r.offset, (unsigned)r.length, op_words[r.op], (int)r.status,
 				(unsigned)r.qd, (unsigned)r.file);

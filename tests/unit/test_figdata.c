@@ -255,6 +255,8 @@ static void check_outdir(const struct nv_report *r, const struct nv_tracejoin *t
 	CHECK(!links_distinct(dir, &nlinks));
 	CHECK_EQ_U64(nlinks, res.nfig);		/* every figure linked, none twice */
 	CHECK(file_has(dir, "report.md", "### job · a run 2: from the traces"));
+	CHECK(!exists(dir, "summary.gp"));	/* no summary row: the job has no MB/s */
+	CHECK(file_has(dir, "report.md", "- [Per job](#per-job): [job · read](#job--read)"));
 	CHECK(file_has(dir, "report.md", "the IOs of all its runs pooled"));
 	CHECK(file_has(dir, "data/cdf_job_read_a.dat", "the IOs of 2 runs pooled"));
 	CHECK(file_has(dir, "cdf_job_read.gp", "a (2 runs pooled)"));
@@ -400,6 +402,48 @@ TEST(repeats_one_curve_each)
 	nv_report_free(&r);
 }
 
+/*
+ * The summary figure's data: a row per summary row ("job · read (IOPS)"),
+ * each side in % of the baseline, nan for a side without the job and for
+ * every side of a job the baseline lacks.
+ */
+TEST(summary_data)
+{
+	struct nv_run ra, rb, rc;
+	struct nv_job ja, jb, jc;
+	struct nv_side sides[3] = {
+		{ .label = "a", .nruns = 1, .runs = &ra },
+		{ .label = "b", .nruns = 1, .runs = &rb },
+		{ .label = "c", .nruns = 1, .runs = &rc },
+	};
+	struct nv_summary_row *rows = NULL;
+	char *text = NULL;
+	size_t n = 0, len = 0;
+	struct nv_report r;
+	double ymax = 100;
+	FILE *f;
+
+	mkrun(&ra, &ja, "a.json", 300, NULL, 0);	/* 100 IOPS */
+	mkrun(&rb, &jb, "b.json", 150, NULL, 0);	/* 50 IOPS: the baseline */
+	mkrun(&rc, &jc, "c.json", 150, NULL, 0);
+	jc.key = jc.name = (char *)"other";		/* c has no "job" */
+	CHECK(!nv_report_build(sides, 3, 1, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
+	CHECK(!nv_summary_build(&r, NV_HL_IOPS, &rows, &n));
+	CHECK_EQ_U64(n, 2);
+	f = open_memstream(&text, &len);
+	CHECK(f && !nv_figdata_summary_write(f, &r, rows, n, &ymax));
+	if (f)
+		fclose(f);
+	CHECK(text && strstr(text, "# job·direction·metric \"a\" \"b\" \"c\"\n"));
+	CHECK(text && strstr(text, "\n\"job · read (IOPS)\" 200 100 nan\n"));
+	/* the baseline has no "other": no bar */
+	CHECK(text && strstr(text, "\n\"other · read (IOPS)\" nan nan nan\n"));
+	CHECK(fabs(ymax - 200) < 1e-6);
+	free(text);
+	free(rows);
+	nv_report_free(&r);
+}
+
 int main(void)
 {
 	RUN(cdf_from_trace_histogram);
@@ -408,5 +452,6 @@ int main(void)
 	RUN(bins_pooled);
 	RUN(repeats_pooled_and_own_series);
 	RUN(repeats_one_curve_each);
+	RUN(summary_data);
 	return check_summary();
 }

@@ -8,10 +8,12 @@
 #include "nvme/nvme_cmd.h"
 #include "nvme/nvme_id.h"
 
-static const struct nv_geom g512 = { .nsid = 1, .lba_size = 512, .max_xfer = 8192, .max_xfer_src = "MDTS" };
+static const struct nv_geom g512 = { .nsid = 1, .lba_size = 512, .max_xfer = 8192,
+				     .max_xfer_src = "MDTS" };
 static const struct nv_geom g4k = { .nsid = 2, .lba_size = 4096 };
 static const struct nv_geom gmd = { .nsid = 3, .lba_size = 4096, .md_size = 16, .pi_type = 1 };
-static const struct nv_geom gext = { .nsid = 4, .lba_size = 512, .md_size = 8, .ext_lba = true, .pi_type = 3 };
+static const struct nv_geom gext = { .nsid = 4, .lba_size = 512, .md_size = 8, .ext_lba = true,
+				     .pi_type = 3 };
 static uint8_t buf[1 << 20];
 static uint8_t mdbuf[4096];
 
@@ -65,10 +67,12 @@ TEST(read_write)
 			     .buf = buf, .fua = true };
 	CHECK_EQ_I64(build(&g4k, &io, &c, &op), 0);
 	CHECK(same(&c, &(struct want){ .opcode = 0x01, .nsid = 2, .cdw10 = 0x23456789, .cdw11 = 0x1,
-				       .cdw12 = 0x40000000, .addr = (uintptr_t)buf, .data_len = 4096 }));
+				       .cdw12 = 0x40000000, .addr = (uintptr_t)buf,
+				       .data_len = 4096 }));
 
 	/* the largest command: 65536 blocks, NLB field 0xffff */
-	io = (struct nv_io){ .opcode = NV_OPC_READ, .offset = 0, .len = 65536ull * 512, .buf = buf };
+	io = (struct nv_io){ .opcode = NV_OPC_READ, .offset = 0, .len = 65536ull * 512,
+			     .buf = buf };
 	CHECK_EQ_I64(nv_io_check(&(struct nv_geom){ .nsid = 1, .lba_size = 512 }, &io, NULL, 0), 0);
 	CHECK_EQ_I64(nv_cmd_build(&c, &g512, &io, &op), 0);
 	CHECK_EQ_U64(c.cdw12, 0xffff);
@@ -80,7 +84,8 @@ TEST(vectored)
 	struct nvme_uring_cmd c;
 	uint32_t op = 0;
 	struct iovec iov[2] = { { buf, 4096 }, { buf + 8192, 4096 } };
-	struct nv_io io = { .opcode = NV_OPC_WRITE, .offset = 8192, .len = 8192, .iov = iov, .nr_iov = 2 };
+	struct nv_io io = { .opcode = NV_OPC_WRITE, .offset = 8192, .len = 8192, .iov = iov,
+			    .nr_iov = 2 };
 	char msg[256] = "";
 
 	CHECK_EQ_I64(build(&g4k, &io, &c, &op), 0);
@@ -110,7 +115,8 @@ TEST(no_data_commands)
 	io = (struct nv_io){ .opcode = NV_OPC_WRITE_ZEROES, .offset = 1 << 20, .len = 1 << 20,
 			     .buf = buf, .deac = true, .fua = true };
 	CHECK_EQ_I64(build(&g4k, &io, &c, &op), 0);
-	CHECK(same(&c, &(struct want){ .opcode = 0x08, .nsid = 2, .cdw10 = 256, .cdw12 = 255 | 1u << 25 | 1u << 30 }));
+	CHECK(same(&c, &(struct want){ .opcode = 0x08, .nsid = 2, .cdw10 = 256,
+		   .cdw12 = 255 | 1u << 25 | 1u << 30 }));
 
 	io = (struct nv_io){ .opcode = NV_OPC_WRITE_UNCOR, .offset = 512, .len = 1024 };
 	CHECK_EQ_I64(build(&g512, &io, &c, &op), 0);
@@ -133,7 +139,8 @@ TEST(pi_fields)
 	uint32_t op = 0;
 	struct nv_io io = { .opcode = NV_OPC_WRITE, .offset = 0x100000005ull * 4096, .len = 8192,
 			    .buf = buf, .md = mdbuf, .md_len = sizeof(mdbuf),
-			    .prinfo = NV_PRINFO_PRCHK_GUARD | NV_PRINFO_PRCHK_REF | NV_PRINFO_PRCHK_APP,
+			    .prinfo = NV_PRINFO_PRCHK_GUARD | NV_PRINFO_PRCHK_REF |
+				      NV_PRINFO_PRCHK_APP,
 			    .apptag = 0x1234, .apptag_mask = 0xffff };
 
 	CHECK_EQ_I64(build(&gmd, &io, &c, &op), 0);
@@ -166,7 +173,8 @@ TEST(pi_fields)
 
 	/* Verify and Write Zeroes carry PRINFO */
 	io = (struct nv_io){ .opcode = NV_OPC_VERIFY, .offset = 4096, .len = 4096,
-			     .prinfo = NV_PRINFO_PRCHK_GUARD, .apptag = 0xbeef, .apptag_mask = 0xff00 };
+			     .prinfo = NV_PRINFO_PRCHK_GUARD, .apptag = 0xbeef,
+			     .apptag_mask = 0xff00 };
 	CHECK_EQ_I64(build(&gmd, &io, &c, &op), 0);
 	CHECK(same(&c, &(struct want){ .opcode = 0x0c, .nsid = 3, .cdw10 = 1, .cdw12 = 1u << 28,
 				       .cdw14 = 1, .cdw15 = 0xff00beef }));
@@ -175,7 +183,8 @@ TEST(pi_fields)
 TEST(pract_without_metadata_transfer)
 {
 	/* 4096+8 PI type 1, PRACT: the host moves no metadata (geometry drops it) */
-	struct nv_ns_info ns = { .nsze = 100, .lba_size = 4096, .md_size = 8, .pi_type = 1, .ext_lba = true };
+	struct nv_ns_info ns = { .nsze = 100, .lba_size = 4096, .md_size = 8, .pi_type = 1,
+				 .ext_lba = true };
 	struct nv_geom g;
 	struct nvme_uring_cmd c;
 	uint32_t op;
@@ -222,16 +231,19 @@ TEST(extended_lba)
 
 	io.offset = 512 * 10;
 	CHECK_EQ_I64(nv_io_check(&gext, &io, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "offset 5120 is not a multiple of the extended LBA size 520 (512 data + 8 metadata)");
+	CHECK_STR(msg, "offset 5120 is not a multiple of the extended LBA size 520 (512 data + 8 "
+		  "metadata)");
 	io.offset = 0;
 	io.len = 2048;
 	CHECK_EQ_I64(nv_io_check(&gext, &io, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "length 2048 is not a multiple of the extended LBA size 520 (512 data + 8 metadata)");
+	CHECK_STR(msg, "length 2048 is not a multiple of the extended LBA size 520 (512 data + 8 "
+		  "metadata)");
 	io.len = 520;
 	io.md = mdbuf;
 	io.md_len = 8;
 	CHECK_EQ_I64(nv_io_check(&gext, &io, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "separate metadata buffer given but namespace 4 has extended LBAs (metadata inline)");
+	CHECK_STR(msg, "separate metadata buffer given but namespace 4 has extended LBAs (metadata "
+		  "inline)");
 }
 
 TEST(validation_messages)
@@ -255,8 +267,10 @@ TEST(validation_messages)
 	CHECK_EQ_I64(nv_io_check(&g512, &io, msg, sizeof(msg)), -EINVAL);
 	CHECK_STR(msg, "zero length Write");
 	io.len = 65537ull * 512;
-	CHECK_EQ_I64(nv_io_check(&(struct nv_geom){ .nsid = 1, .lba_size = 512 }, &io, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "length 33554944 is 65537 blocks, above the limit of 65536 blocks per Write command");
+	CHECK_EQ_I64(nv_io_check(&(struct nv_geom){ .nsid = 1, .lba_size = 512 }, &io, msg,
+				 sizeof(msg)), -EINVAL);
+	CHECK_STR(msg, "length 33554944 is 65537 blocks, above the limit of 65536 blocks per Write "
+		  "command");
 
 	io = (struct nv_io){ .opcode = NV_OPC_READ, .len = 4096 };
 	CHECK_EQ_I64(nv_io_check(&g4k, &io, msg, sizeof(msg)), -EINVAL);
@@ -270,7 +284,8 @@ TEST(validation_messages)
 	io = (struct nv_io){ .opcode = NV_OPC_WRITE, .len = 4096, .buf = buf, .deac = true };
 	CHECK_EQ_I64(nv_io_check(&g4k, &io, msg, sizeof(msg)), -EINVAL);
 	CHECK_STR(msg, "deallocate is only defined for Write Zeroes, not Write");
-	io = (struct nv_io){ .opcode = NV_OPC_WRITE, .len = 4096, .buf = buf, .prinfo = NV_PRINFO_PRACT };
+	io = (struct nv_io){ .opcode = NV_OPC_WRITE, .len = 4096, .buf = buf,
+			     .prinfo = NV_PRINFO_PRACT };
 	CHECK_EQ_I64(nv_io_check(&g4k, &io, msg, sizeof(msg)), -EINVAL);
 	CHECK_STR(msg, "pi_act/pi_chk given but namespace 2 has no protection information");
 	io.prinfo = 0x10;
@@ -301,11 +316,13 @@ TEST(metadata_checks)
 	struct nv_io io = { .opcode = NV_OPC_READ, .len = 8192, .buf = buf };
 
 	CHECK_EQ_I64(nv_io_check(&gmd, &io, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "metadata buffer is 0 bytes, Read needs 32 (2 blocks x 16 bytes): set md_per_io_size");
+	CHECK_STR(msg, "metadata buffer is 0 bytes, Read needs 32 (2 blocks x 16 bytes): set "
+		  "md_per_io_size");
 	io.md = mdbuf;
 	io.md_len = 16;
 	CHECK_EQ_I64(nv_io_check(&gmd, &io, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "metadata buffer is 16 bytes, Read needs 32 (2 blocks x 16 bytes): set md_per_io_size");
+	CHECK_STR(msg, "metadata buffer is 16 bytes, Read needs 32 (2 blocks x 16 bytes): set "
+		  "md_per_io_size");
 	io.md_len = 32;
 	CHECK_EQ_I64(nv_io_check(&gmd, &io, msg, sizeof(msg)), 0);
 	/* no metadata on the namespace */
@@ -343,7 +360,8 @@ TEST(dsm)
 
 	CHECK_EQ_U64(sizeof(struct nv_dsm_range), 16);
 	CHECK_EQ_I64(nv_dsm_range_set(&r[0], &g4k, 1 << 20, 1 << 20, 0, msg, sizeof(msg)), 0);
-	CHECK_EQ_I64(nv_dsm_range_set(&r[1], &g4k, 0x10000000000ull, 8ull << 30, 0, msg, sizeof(msg)), 0);
+	CHECK_EQ_I64(nv_dsm_range_set(&r[1], &g4k, 0x10000000000ull, 8ull << 30, 0, msg,
+				      sizeof(msg)), 0);
 	CHECK_EQ_I64(nv_dsm_range_set(&r[2], &gext, 520 * 3, 520, 0x5, msg, sizeof(msg)), 0);
 	CHECK_EQ_U64(le32toh(r[0].nlb), 256);
 	CHECK_EQ_U64(le64toh(r[0].slba), 256);
@@ -374,7 +392,8 @@ TEST(dsm)
 	CHECK_EQ_I64(nv_dsm_range_set(&r[0], &g4k, 0, 0, 0, msg, sizeof(msg)), -EINVAL);
 	CHECK_STR(msg, "zero length Dataset Management");
 	CHECK_EQ_I64(nv_dsm_range_set(&r[0], &g512, 0, 512ull << 32, 0, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "trim length 2199023255552 is 4294967296 blocks, above the limit of 4294967295 blocks per range");
+	CHECK_STR(msg, "trim length 2199023255552 is 4294967296 blocks, above the limit of "
+		  "4294967295 blocks per range");
 }
 
 TEST(sqe)

@@ -16,7 +16,8 @@ static uint16_t crc_ref(const uint8_t *p, size_t n)
 	while (n--) {
 		crc ^= (uint16_t)(*p++ << 8);
 		for (int b = 0; b < 8; b++)
-			crc = (crc & 0x8000) ? (uint16_t)((crc << 1) ^ 0x8bb7) : (uint16_t)(crc << 1);
+			crc = (crc & 0x8000) ? (uint16_t)((crc << 1) ^ 0x8bb7)
+				: (uint16_t)(crc << 1);
 	}
 	return crc;
 }
@@ -109,7 +110,8 @@ TEST(extended_layout)
 		const uint8_t *pi = buf + i * 520 + 512;
 		CHECK_EQ_U64((uint16_t)(pi[0] << 8 | pi[1]), crc_ref(buf + i * 520, 512));
 		CHECK(pi[2] == 0xab && pi[3] == 0xcd);
-		CHECK_EQ_U64((uint32_t)pi[4] << 24 | pi[5] << 16 | pi[6] << 8 | pi[7], 100 + (uint32_t)i);
+		CHECK_EQ_U64((uint32_t)pi[4] << 24 | pi[5] << 16 | pi[6] << 8 | pi[7],
+			     100 + (uint32_t)i);
 	}
 	CHECK_EQ_I64(nv_pi_verify(&f, buf, NULL, 4, &t, &e), 0);
 	buf[2 * 520 + 100] ^= 0x10;
@@ -125,9 +127,11 @@ struct layout {
 	size_t data_len, md_len;
 };
 
-static void layout_init(struct layout *l, uint32_t lba, uint32_t ms, bool ext, bool first, uint8_t type)
+static void layout_init(struct layout *l, uint32_t lba, uint32_t ms, bool ext, bool first,
+			uint8_t type)
 {
-	l->f = (struct nv_pi_fmt){ .lba_size = lba, .md_size = ms, .ext_lba = ext, .pi_first = first, .pi_type = type };
+	l->f = (struct nv_pi_fmt){ .lba_size = lba, .md_size = ms, .ext_lba = ext,
+				   .pi_first = first, .pi_type = type };
 	l->data_len = ext ? 4 * (size_t)(lba + ms) : 4 * (size_t)lba;
 	l->md_len = ext ? 0 : 4 * (size_t)ms;
 	l->data = malloc(l->data_len);
@@ -172,7 +176,8 @@ TEST(round_trip_single_bit)
 			size_t bits;
 			int missed = 0, wrong = 0;
 
-			layout_init(&l, fmts[fi].lba, fmts[fi].ms, fmts[fi].ext, fmts[fi].first, type);
+			layout_init(&l, fmts[fi].lba, fmts[fi].ms, fmts[fi].ext, fmts[fi].first,
+				    type);
 			nv_pi_generate(&l.f, l.data, l.md, 4, &t);
 			CHECK_EQ_I64(nv_pi_verify(&l.f, l.data, l.md, 4, &t, &e), 0);
 
@@ -188,8 +193,9 @@ TEST(round_trip_single_bit)
 			}
 			pi = md_of(&l, 1) + (l.f.pi_first ? 0 : l.f.md_size - 8);
 			for (size_t b = 0; b < 64; b++) {
-				enum nv_pi_field want = b < 16 ? NV_PI_FIELD_GUARD :
-							b < 32 ? NV_PI_FIELD_APPTAG : NV_PI_FIELD_REFTAG;
+				enum nv_pi_field want =
+					b < 16 ? NV_PI_FIELD_GUARD :
+					b < 32 ? NV_PI_FIELD_APPTAG : NV_PI_FIELD_REFTAG;
 				int ret;
 
 				pi[b / 8] ^= (uint8_t)(0x80 >> (b % 8));
@@ -271,7 +277,8 @@ TEST(checks_selected_and_masked)
 	CHECK_EQ_U64(e.expected, 11);
 	CHECK_EQ_U64(e.actual, 10);
 	CHECK_STR(nv_pi_err_str(&e, 11, msg, sizeof(msg)),
-		  "PI reftag check failed at block 0 (LBA 11): expected 0x0000000b, found 0x0000000a");
+		  "PI reftag check failed at block 0 (LBA 11): expected 0x0000000b, found "
+		  "0x0000000a");
 	/* nothing selected: nothing checked */
 	t.prchk = 0;
 	data[5] = 1;
@@ -281,7 +288,8 @@ TEST(checks_selected_and_masked)
 TEST(escapes)
 {
 	struct nv_pi_fmt f = { .lba_size = 512, .md_size = 8, .pi_type = 1 };
-	struct nv_pi_tags t = { .ref_init = 0, .apptag = 0xffff, .apptag_mask = 0xffff, .prchk = 0x7 };
+	struct nv_pi_tags t = { .ref_init = 0, .apptag = 0xffff, .apptag_mask = 0xffff,
+				.prchk = 0x7 };
 	uint8_t data[512] = { 0 }, md[8];
 	struct nv_pi_err e;
 
@@ -305,7 +313,8 @@ TEST(escapes)
 
 TEST(fmt_init)
 {
-	struct nv_ns_info ns = { .lba_size = 4096, .md_size = 16, .pi_type = 2, .pi_first = true, .ext_lba = true };
+	struct nv_ns_info ns = { .lba_size = 4096, .md_size = 16, .pi_type = 2, .pi_first = true,
+				 .ext_lba = true };
 	struct nv_pi_fmt f;
 	char msg[128] = "";
 

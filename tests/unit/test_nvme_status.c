@@ -78,12 +78,15 @@ TEST(format)
 
 	CHECK_STR(nv_status_str(0, buf, sizeof(buf)), "Success");
 	CHECK_STR(nv_status_str(0x080, buf, sizeof(buf)), "LBA Out of Range (sct 0x0, sc 0x80)");
-	CHECK_STR(nv_status_str(0x4080, buf, sizeof(buf)), "LBA Out of Range (sct 0x0, sc 0x80), DNR");
+	CHECK_STR(nv_status_str(0x4080, buf, sizeof(buf)), "LBA Out of Range (sct 0x0, sc 0x80), "
+		  "DNR");
 	CHECK_STR(nv_status_str(0x6282, buf, sizeof(buf)),
 		  "End-to-end Guard Check Error (sct 0x2, sc 0x82), DNR, More");
-	CHECK_STR(nv_status_str(0x2001, buf, sizeof(buf)), "Invalid Command Opcode (sct 0x0, sc 0x01), More");
+	CHECK_STR(nv_status_str(0x2001, buf, sizeof(buf)), "Invalid Command Opcode (sct 0x0, sc "
+		  "0x01), More");
 	CHECK_STR(nv_status_str(0x7ff, buf, sizeof(buf)), "Unknown status (sct 0x7, sc 0xff)");
-	CHECK_STR(nv_status_str(0x4017, buf, sizeof(buf)), "Unknown status (sct 0x0, sc 0x17), DNR");
+	CHECK_STR(nv_status_str(0x4017, buf, sizeof(buf)),
+		  "Unknown status (sct 0x0, sc 0x17), DNR");
 	CHECK_STR(nv_status_str(-EINVAL, buf, sizeof(buf)), "-errno 22 (Invalid argument)");
 	CHECK_STR(nv_status_str(-EINTR, buf, sizeof(buf)), "-errno 4 (Interrupted system call)");
 }

@@ -7,8 +7,11 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -93,6 +96,19 @@ static int rec_eq(const struct nvt_record *a, const struct nvt_record *b)
  * number of records read and matching, or -1 at the first differing record.
  * *rc gets the reader's final return (0 or -errno).
  */
+/* The footer's key of the trace at path as a number; UINT64_MAX when it cannot be read. */
+static uint64_t footer_u64(const char *path, const char *key)
+{
+	struct nvt_reader *r;
+	const char *v = NULL;
+	uint64_t x = UINT64_MAX;
+
+	if (!nvt_reader_open(&r, path) && !nvt_reader_footer_get(r, key, &v) && v)
+		x = strtoull(v, NULL, 10);
+	nvt_reader_close(r);
+	return x;
+}
+
 static long read_compare(const char *path, const struct nvt_record *want, size_t nwant,
 			 int *rc, struct nvt_read_info *info)
 {
@@ -385,7 +401,8 @@ TEST(roundtrip_extremes)
 {
 	struct nvt_record rec[6] = {
 		{ 0, 0, 0, 0, 0, 0, 0, 0 },
-		{ UINT64_MAX, 0, UINT64_MAX, UINT32_MAX, INT32_MIN, UINT16_MAX, NVT_OP_VERIFY, 255 },
+		{ UINT64_MAX, 0, UINT64_MAX, UINT32_MAX, INT32_MIN, UINT16_MAX, NVT_OP_VERIFY,
+		  255 },
 		{ 5, 5000000000ull, 1, 1, INT32_MAX, 1, NVT_OP_TRIM, 1 },
 		{ 1ull << 63, 7, (1ull << 63) + 4096, 4096, -5, 2, NVT_OP_UNCOR, 0 },
 		{ 100, 50, 4096, 0, 0, 3, NVT_OP_FLUSH, 0 },
@@ -448,14 +465,20 @@ TEST(header_footer_kv)
 		for (int i = 0; i < NVT_OP__MAX; i++)
 			sum += f->op[i].records;
 		CHECK_EQ_U64(sum, 5000);
-		/* the caller's pair, then the writer thread's own CPU time */
-		CHECK_EQ_U64(f->nkv, 2);
-		if (f->nkv == 2) {
+		/* the caller's pair, then the writer thread's own CPU time, waits and syncs */
+		CHECK_EQ_U64(f->nkv, 6);
+		if (f->nkv == 6) {
 			char *end;
 
 			CHECK_STR(f->kv[0].value, "310");
 			CHECK_STR(f->kv[1].key, "writer.cpu_ns");
 			CHECK(strtoull(f->kv[1].value, &end, 10) > 0 && !*end);
+			CHECK_STR(f->kv[2].key, "writer.io_waits");
+			CHECK_STR(f->kv[3].key, "writer.io_wait_ns");
+			CHECK_STR(f->kv[4].key, "writer.sync_ms");
+			CHECK_STR(f->kv[4].value, "0");
+			CHECK_STR(f->kv[5].key, "writer.syncs");
+			CHECK_STR(f->kv[5].value, "0");
 		}
 		CHECK(f->nindex >= 1);
 	}
@@ -514,7 +537,8 @@ static int spit(const char *path, const uint8_t *buf, size_t len)
 }
 
 /* Small trace with several blocks, for the byte-level tests. */
-static int small_trace(const char *p, struct nvt_record **want, size_t *n, uint8_t **buf, size_t *len)
+static int small_trace(const char *p, struct nvt_record **want, size_t *n, uint8_t **buf,
+		       size_t *len)
 {
 	struct nvt_writer_opts o = { .block_records = 7 };
 
@@ -888,6 +912,92 @@ TEST(backpressure_waits)
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
 	read_compare(tpath("wait.nvt"), NULL, 0, &rc, &info);
 	CHECK_EQ_U64(info.records, 20000);
+	/* the footer has the count and the time the waits took */
+	CHECK_EQ_U64(footer_u64(tpath("wait.nvt"), "writer.io_waits"), waits);
+	CHECK(footer_u64(tpath("wait.nvt"), "writer.io_wait_ns") > 0);
+}
+
+/*
+ * sync_ms: a block written while appends pause is synced within sync_ms
+ * (the writer does not wait for the next block), syncs are at least sync_ms
+ * apart, the footer says how many; 0 never syncs; too large is refused.
+ */
+TEST(writer_sync)
+{
+	struct nvt_writer_opts o = { .block_records = 16, .sync_ms = 20 };
+	struct nvt_record r = { .length = 4096, .qd = 1 };
+	struct timespec t0, t1;
+	struct nvt_writer *w;
+	uint64_t syncs, ms;
+
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("sync.nvt"), NULL, 0, &o), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < 16 * 10; i++) {
+		r.submit_ns = (uint64_t)i * 10;
+		r.complete_ns = r.submit_ns + 5;
+		CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
+		if (i % 16 == 15)
+			usleep(50000);	/* a block is sealed at the next append: 10 blocks */
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+	ms = (uint64_t)(((int64_t)t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	syncs = footer_u64(tpath("sync.nvt"), "writer.syncs");
+	printf("info: sync: %" PRIu64 " syncs in %" PRIu64 " ms at sync_ms=20\n", syncs, ms);
+	CHECK(syncs >= 2);	/* a block every 50 ms, each synced: 10 when idle */
+	CHECK(syncs <= ms / 20 + 2);	/* never more often than every 20 ms */
+	CHECK_EQ_U64(footer_u64(tpath("sync.nvt"), "writer.sync_ms"), 20);
+
+	o.sync_ms = 0;
+	CHECK_EQ_I64(write_trace(tpath("nosync.nvt"), GEN_RANDREAD, 8, 1, 1000, &o, NULL), 0);
+	CHECK_EQ_U64(footer_u64(tpath("nosync.nvt"), "writer.syncs"), 0);
+	o.sync_ms = NVT_MAX_SYNC_MS + 1;
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("sync.nvt"), NULL, 0, &o), -EINVAL);
+}
+
+/*
+ * A block cut short by a full disk (here RLIMIT_FSIZE: write(2) stores what
+ * fits, then fails) is cut off again: the job's error says how far it got,
+ * the file ends at the last complete block and reads back cleanly,
+ * truncated, no byte unusable and no damage.
+ */
+TEST(half_written_block)
+{
+	struct nvt_writer_opts o = { .block_records = 4096 };
+	struct nvt_record r = { .length = 4096, .qd = 1 };
+	struct rlimit old, lim;
+	struct nvt_read_info info;
+	struct nvt_writer *w;
+	char msg[512];
+	struct stat st;
+	int err = 0, rc = 1;
+	long got;
+
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = 100000;	/* a few blocks of 4096 random records, the next one cut */
+	CHECK_EQ_I64(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("half.nvt"), hdr_kv, 5, &o), 0);
+	for (int i = 0; i < 1000000 && !err; i++) {
+		r.submit_ns = (uint64_t)i * 1000;
+		r.complete_ns = r.submit_ns + 500 + (uint64_t)(i * 7919 % 1000);
+		r.offset = (uint64_t)(i * 104729 % 262144) * 4096;
+		err = nvt_writer_append(w, &r);
+	}
+	CHECK_EQ_I64(err, -EFBIG);
+	CHECK_EQ_I64(nvt_writer_close_msg(w, NULL, 0, msg, sizeof(msg)), -EFBIG);
+	setrlimit(RLIMIT_FSIZE, &old);
+	printf("info: half_written_block: %s\n", msg);
+	CHECK(strstr(msg, "half written") != NULL);
+	CHECK(strstr(msg, "cut off, the file ends after its") != NULL);
+	got = read_compare(tpath("half.nvt"), NULL, 0, &rc, &info);
+	CHECK_EQ_I64(rc, 0);
+	CHECK(got > 0 && got % 4096 == 0);
+	CHECK_EQ_U64(info.unused_bytes, 0);
+	CHECK_EQ_I64(info.truncated, 1);
+	CHECK_EQ_I64(stat(tpath("half.nvt"), &st), 0);
+	CHECK_EQ_U64((uint64_t)st.st_size, info.used_bytes);
 }
 
 /* Time-based sealing and the index used for seeking. */
@@ -934,7 +1044,8 @@ TEST(index_bounded)
 	size_t n;
 	int err;
 
-	CHECK_EQ_I64(write_trace(tpath("idx.nvt"), GEN_RANDREAD, 4, 3, 3 * NVT_INDEX_MAX + 5, &o, NULL), 0);
+	CHECK_EQ_I64(write_trace(tpath("idx.nvt"), GEN_RANDREAD, 4, 3, 3 * NVT_INDEX_MAX + 5, &o,
+				 NULL), 0);
 	CHECK_EQ_I64(nvt_reader_open(&r, tpath("idx.nvt")), 0);
 	while ((err = nvt_reader_next_block(r, &recs, &n)) == 1)
 		;
@@ -992,14 +1103,16 @@ TEST(decode_garbage)
 		if (gen_below(&rng, 2))
 			len = gen_below(&rng, len + 1);
 		if (src == &raw) {
-			err = nvt_decode_records(m, len, 1 + gen_below(&rng, 300), tmp, out, NULL, NULL, &why);
+			err = nvt_decode_records(m, len, 1 + gen_below(&rng, 300), tmp, out, NULL,
+						 NULL, &why);
 		} else if (src == &kvb) {
 			err = nvt_kv_decode(m, len, &used, &kv, &nkv, &why);
 			if (!err)
 				nvt_kv_free(kv, nkv);
 		} else {
 			/* body only: skip magic + length, drop CRC + trailer */
-			size_t body = len > 8 + 4 + NVT_TRAILER_LEN ? len - 8 - 4 - NVT_TRAILER_LEN : 0;
+			size_t body = len > 8 + 4 + NVT_TRAILER_LEN ? len - 8 - 4 - NVT_TRAILER_LEN
+				: 0;
 
 			err = nvt_footer_decode_body(m + 8, body, &f, &why);
 			if (!err)
@@ -1083,8 +1196,10 @@ TEST(cols_equal_records)
 			if ((err = nvt_reader_next_cols(r, w, &c)) != 1)
 				break;
 			bad += !uniform_ok(c) || (c->uniform & ~w);
-			bad += !(w & NVT_COL_LATENCY) != !c->latency_ns || !(w & NVT_COL_OFFSET) != !c->offset ||
-			       !(w & NVT_COL_LENGTH) != !c->length || !(w & NVT_COL_STATUS) != !c->status ||
+			bad += !(w & NVT_COL_LATENCY) != !c->latency_ns ||
+			       !(w & NVT_COL_OFFSET) != !c->offset ||
+			       !(w & NVT_COL_LENGTH) != !c->length ||
+			       !(w & NVT_COL_STATUS) != !c->status ||
 			       !(w & NVT_COL_QD) != !c->qd || !(w & NVT_COL_OP) != !c->op ||
 			       !(w & NVT_COL_FILE) != !c->file;
 			for (size_t i = 0; i < c->n; i++)
@@ -1267,6 +1382,8 @@ int main(void)
 	RUN(append_slot_in_place);
 	RUN(backpressure_tiny_chunks);
 	RUN(backpressure_waits);
+	RUN(writer_sync);
+	RUN(half_written_block);
 	RUN(seek_time);
 	RUN(index_bounded);
 	RUN(decode_garbage);

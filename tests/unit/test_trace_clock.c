@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/unit/check.h"
 #include "trace/nvtrace_clock.h"
@@ -16,12 +17,18 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
 	return a > b ? a - b : b - a;
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 /* 1 GHz: mult is exactly 1 << 32 and the map is exact, far from the anchor too. */
 TEST(exact_at_1ghz)
 {
 	struct nvt_tsc c;
 
-	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 1000, 5000, 1000 + 1000000000ull, 5000 + 1000000000ull, 0), 0);
+	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 1000, 5000, 1000 + 1000000000ull, 5000 + 1000000000ull,
+				       0), 0);
 	CHECK_EQ_U64(c.mult, 1ull << NVT_TSC_SHIFT);
 	CHECK_EQ_U64(nvt_tsc_hz(&c), 1000000000ull);
 	CHECK_EQ_U64(nvt_tsc_to_ns(&c, c.tsc0), c.ns0);
@@ -97,11 +104,11 @@ TEST(resync_follows_drift)
 		monotone &= now >= prev;
 		prev = now;
 		if (s < 20000000000ull)
-			worst_before = worst_before > absdiff(now, mono) ? worst_before : absdiff(now, mono);
+			worst_before = max_u64(worst_before, absdiff(now, mono));
 		else if (s < 40000000000ull)
-			worst_after = worst_after > absdiff(now, mono) ? worst_after : absdiff(now, mono);
+			worst_after = max_u64(worst_after, absdiff(now, mono));
 		else
-			worst_late = worst_late > absdiff(now, mono) ? worst_late : absdiff(now, mono);
+			worst_late = max_u64(worst_late, absdiff(now, mono));
 	}
 	CHECK(monotone);
 	CHECK_EQ_I64(refused, 0);
@@ -175,6 +182,89 @@ TEST(this_machine)
 	CHECK(t2 > t1 && ns2 >= ns1);
 }
 
+/* The value of @key in @l, NULL when absent. */
+static const char *kv_get(const struct nvt_kvlist *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->kv[i].key, key))
+			return l->kv[i].value;
+	return NULL;
+}
+
+/* A clock forced to clock_gettime says why, and keeps no TSC keys. */
+TEST(policy_forced_gettime)
+{
+	struct nvt_kvlist h = { 0 }, f = { 0 };
+	struct nvt_clock c;
+	uint64_t a, b;
+
+	nvt_clock_open(&c, "nv_trace_clock=clock_gettime");
+	CHECK_EQ_I64(c.use_tsc, 0);
+	a = nvt_clock_now(&c);
+	b = nvt_clock_now(&c);
+	CHECK(a > 0 && b >= a);
+	nvt_clock_header(&c, &h);
+	CHECK_STR(kv_get(&h, "clock"), "CLOCK_MONOTONIC");
+	CHECK_STR(kv_get(&h, "clock.source"), "clock_gettime");
+	CHECK_STR(kv_get(&h, "clock.source_why"), "nv_trace_clock=clock_gettime");
+	CHECK(kv_get(&h, "clock.monotonic_ns") && kv_get(&h, "clock.realtime_ns"));
+	CHECK(kv_get(&h, "clock.tsc_hz") == NULL);
+	nvt_clock_footer(&c, &f);
+	CHECK(kv_get(&f, "clock.end_monotonic_ns") != NULL);
+	CHECK(kv_get(&f, "clock.tsc_resyncs") == NULL);
+	CHECK(!h.oom && !f.oom);
+	nvt_kvlist_free(&h);
+	nvt_kvlist_free(&f);
+}
+
+/* The automatic choice: the TSC where it is invariant, with its keys; else why not. */
+TEST(policy_auto)
+{
+	struct nvt_kvlist h = { 0 }, f = { 0 };
+	struct nvt_clock c;
+	uint64_t a, b, m;
+
+	nvt_clock_open(&c, NULL);
+	a = nvt_clock_now(&c);
+	m = nvt_mono_ns();
+	b = nvt_clock_now(&c);
+	CHECK(b >= a);
+	/* within the TSC's bound of CLOCK_MONOTONIC (plus the reads' own time) */
+	CHECK(m + NVT_TSC_MAX_ERR_NS >= a && m <= b + NVT_TSC_MAX_ERR_NS);
+	nvt_clock_header(&c, &h);
+	nvt_clock_footer(&c, &f);
+	if (c.use_tsc) {
+		CHECK_STR(kv_get(&h, "clock.source"), "tsc");
+		CHECK(kv_get(&h, "clock.tsc_hz") != NULL);
+		CHECK(kv_get(&h, "clock.source_why") == NULL);
+		CHECK(kv_get(&f, "clock.tsc_max_seen_err_ns") != NULL);
+	} else {
+		CHECK_STR(kv_get(&h, "clock.source"), "clock_gettime");
+		CHECK(kv_get(&h, "clock.source_why") && *kv_get(&h, "clock.source_why"));
+	}
+	nvt_kvlist_free(&h);
+	nvt_kvlist_free(&f);
+}
+
+/* A resync far off CLOCK_MONOTONIC switches to clock_gettime for good, and the footer says when. */
+TEST(policy_fallback)
+{
+	struct nvt_kvlist f = { 0 };
+	struct nvt_clock c;
+
+	nvt_clock_open(&c, NULL);
+	if (!c.use_tsc)
+		return;
+	c.tsc.ns0 += 10 * NVT_TSC_MAX_ERR_NS;	/* the map is now 1 ms ahead */
+	c.tsc.next = 0;				/* resync at the next read */
+	(void)nvt_clock_now(&c);
+	CHECK_EQ_I64(c.use_tsc, 0);
+	CHECK(c.fallback_ns > 0);
+	nvt_clock_footer(&c, &f);
+	CHECK(kv_get(&f, "clock.tsc_fallback_ns") != NULL);
+	nvt_kvlist_free(&f);
+}
+
 int main(void)
 {
 	RUN(exact_at_1ghz);
@@ -183,5 +273,8 @@ int main(void)
 	RUN(resync_slew_bounded);
 	RUN(refusals);
 	RUN(this_machine);
+	RUN(policy_forced_gettime);
+	RUN(policy_auto);
+	RUN(policy_fallback);
 	return check_summary();
 }

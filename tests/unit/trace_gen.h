@@ -137,7 +137,9 @@ static inline void gen_fill(struct gen *g, struct nvt_record *r)
 		r->file = (uint8_t)((k >> 40) % 5);
 		switch ((k >> 44) % 16) {
 		case 0: r->status = -(int32_t)(1 + (k >> 50) % 133); break;	/* -errno */
-		case 1: r->status = (int32_t)(0x4000 | ((k >> 50) & 0x7ff)); break;	/* NVMe, DNR */
+		case 1:	/* NVMe, DNR */
+			r->status = (int32_t)(0x4000 | ((k >> 50) & 0x7ff));
+			break;
 		case 2: r->status = INT32_MIN; break;
 		case 3: r->status = INT32_MAX; break;
 		default: r->status = 0;

@@ -3,6 +3,7 @@
 #
 #   tests/vm/boot.sh --out DIR [--cases DIR] [--extra PATH]... [--work DIR]
 #                    [--timeout SECS] [--case-timeout SECS]
+#                    [--drive IMG [--cuts N --cut-window MIN:MAX --after-cut CMD]]
 #
 # Boots Debian's cloud kernel in QEMU (TCG) with a busybox initramfs that
 # carries fio and its libraries, $NVENGINE_SO and $NVANALYZE (when they exist)
@@ -16,6 +17,18 @@
 # (the cases' own PASS/FAIL lines are in DIR/summary); 77 when QEMU cannot run
 # here at all (the reason is printed as "boot: skip: WHY"); 1 when the boot
 # failed or hung (the console log tail is printed; the log is DIR/console.log).
+#
+# Power cuts: --drive IMG attaches the raw image IMG as namespace 1 of a third
+# controller (serial nvdrive) that QEMU opens with cache=none (O_DIRECT: what
+# the guest wrote and QEMU completed is in IMG, nothing waits in the host's
+# page cache).  With --cuts N the guest is booted N times from the same
+# initramfs; each time, once the console shows the line "nvvm: cut-armed",
+# QEMU is killed with SIGKILL after a random MIN..MAX seconds (decimal),
+# and CMD runs (bash -c) with CUT (1..N), CUT_DELAY (seconds after the
+# armed line) and CONSOLE (that boot's console log) set: it reads IMG back
+# and prepares it for the next boot (exit 3: stop, the next cuts cannot go
+# better).  The exit status is then 0 when every boot reached the armed line
+# and every CMD exited 0 (1 otherwise); CMD's own lines are its own.
 #
 # Environment: TOP (repo root), NVENGINE_SO, NVANALYZE, TESTTMP, FIO (the fio
 # binary the guest runs as /usr/bin/fio, default fio on PATH), and
@@ -49,6 +62,10 @@ work=
 timeout=600
 case_timeout=120
 extras=()
+drive=
+cuts=0
+cut_window=1:3
+after_cut=true
 
 usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
@@ -63,6 +80,10 @@ while [ $# -gt 0 ]; do
 	--work) work=$2; shift 2;;
 	--timeout) timeout=$2; shift 2;;
 	--case-timeout) case_timeout=$2; shift 2;;
+	--drive) drive=$2; shift 2;;
+	--cuts) cuts=$2; shift 2;;
+	--cut-window) cut_window=$2; shift 2;;
+	--after-cut) after_cut=$2; shift 2;;
 	-h|--help) usage;;
 	*) echo "boot: unknown argument '$1' (see --help)" >&2; exit 2;;
 	esac
@@ -73,6 +94,14 @@ timeout=$((timeout * NVVM_TIMEOUT_SCALE))
 for x in "${extras[@]+"${extras[@]}"}"; do
 	[ -e "$x" ] || { echo "boot: --extra $x: no such file or directory" >&2; exit 2; }
 done
+[ -z "$drive" ] || [ -f "$drive" ] || { echo "boot: --drive $drive: no such file" >&2; exit 2; }
+case $cuts in ''|*[!0-9]*) echo "boot: --cuts $cuts: want a whole number" >&2; exit 2;; esac
+[ "$cuts" -eq 0 ] || [ -n "$drive" ] || { echo "boot: --cuts needs --drive IMG" >&2; exit 2; }
+case $cut_window in
+*[!0-9.:]*|:*|*:|*:*:*|[!0-9]*) echo "boot: --cut-window $cut_window: want MIN:MAX seconds" >&2; exit 2;;
+*:*) ;;
+*) echo "boot: --cut-window $cut_window: want MIN:MAX seconds" >&2; exit 2;;
+esac
 
 skip() { echo "boot: skip: $*"; exit 77; }
 die() { echo "boot: error: $*" >&2; exit 1; }
@@ -311,6 +340,61 @@ make_images() {
 	QARGS+=(-drive "file=$work/results.img,if=none,id=results,format=raw,cache=unsafe"
 		-device "nvme,id=nvme1,serial=nvresults,addr=0x11"
 		-device "nvme-ns,drive=results,bus=nvme1,nsid=1")
+	if [ -n "$drive" ]; then
+		QARGS+=(-drive "file=$drive,if=none,id=drive,format=raw,cache=none"
+			-device "nvme,id=nvme2,serial=nvdrive,addr=0x12"
+			-device "nvme-ns,drive=drive,bus=nvme2,nsid=1")
+	fi
+}
+
+# qemu_cmd: the QEMU command line of a boot (after make_images), into QCMD.
+qemu_cmd() {
+	QCMD=(qemu-system-x86_64
+		-machine "q35,accel=$NVVM_ACCEL" -cpu max -m "$NVVM_MEM" -smp "$NVVM_SMP"
+		-nographic -no-reboot -nic none -monitor none
+		-serial "file:$1"
+		-kernel "$KERNEL" -initrd "$initrd"
+		-append "console=ttyS0 rdinit=/init panic=-1 oops=panic mitigations=off loglevel=4 nvme.poll_queues=1 clocksource=tsc tsc=reliable"
+		"${QARGS[@]}")
+}
+
+# cut_loop: --cuts N boots, each killed with SIGKILL a random time into the
+# window after the guest's "nvvm: cut-armed" line, then --after-cut.  Each
+# boot may take --timeout seconds to arm.  Return: 0 when every boot armed.
+cut_loop() {
+	local i pid t0 delay console armed bad=0 lo=${cut_window%:*} hi=${cut_window#*:}
+	for ((i = 1; i <= cuts; i++)); do
+		console=$out/console-cut$i.log
+		qemu_cmd "$console"
+		: >"$console"
+		"${QCMD[@]}" </dev/null >"$work/qemu-cut$i.out" 2>&1 &
+		pid=$!
+		t0=$SECONDS
+		armed=0
+		while kill -0 "$pid" 2>/dev/null && [ $((SECONDS - t0)) -lt "$timeout" ]; do
+			if grep -q '^nvvm: cut-armed' "$console"; then
+				armed=1
+				break
+			fi
+			sleep 0.05
+		done
+		delay=$(awk -v lo="$lo" -v hi="$hi" -v s="$RANDOM" \
+			'BEGIN { srand(s); printf "%.2f", lo + (hi - lo) * rand() }')
+		[ $armed -eq 1 ] && sleep "$delay"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null || true
+		if [ $armed -eq 0 ]; then
+			echo "boot: cut $i: the guest never armed; console tail:"
+			tail -n 20 "$console" | sed 's/^/    | /'
+			bad=1
+			continue
+		fi
+		CUT=$i CUT_DELAY=$delay CONSOLE=$console bash -c "$after_cut" || {
+			[ $? -eq 3 ] && return 1	# CMD says the next cuts cannot go better
+			bad=1
+		}
+	done
+	return $bad
 }
 
 main() {
@@ -332,6 +416,13 @@ main() {
 	cat "$BASE.cpio" "$work/boot.cpio" >"$initrd"
 	flock -u 9
 	make_images
+	if [ "$cuts" -gt 0 ]; then
+		log "$cuts power cuts ($(basename "$KERNEL"), $NVVM_ACCEL, cut ${cut_window}s after arming)"
+		cut_loop
+		rc=$?
+		rm -f "$initrd" "$work"/ns*.img "$work/results.img"
+		return $rc
+	fi
 
 	local console=$out/console.log
 	# clocksource=tsc: under TCG the guest would pick the HPET, and every
@@ -341,13 +432,8 @@ main() {
 	log "booting $(basename "$KERNEL") ($NVVM_ACCEL, timeout ${timeout}s)"
 	t0=$(date +%s.%N)
 	rc=0
-	timeout -k 5 "$timeout" qemu-system-x86_64 \
-		-machine "q35,accel=$NVVM_ACCEL" -cpu max -m "$NVVM_MEM" -smp "$NVVM_SMP" \
-		-nographic -no-reboot -nic none -monitor none \
-		-serial "file:$console" \
-		-kernel "$KERNEL" -initrd "$initrd" \
-		-append "console=ttyS0 rdinit=/init panic=-1 oops=panic mitigations=off loglevel=4 nvme.poll_queues=1 clocksource=tsc tsc=reliable" \
-		"${QARGS[@]}" </dev/null >"$work/qemu.out" 2>&1 || rc=$?
+	qemu_cmd "$console"
+	timeout -k 5 "$timeout" "${QCMD[@]}" </dev/null >"$work/qemu.out" 2>&1 || rc=$?
 	t1=$(date +%s.%N)
 	echo "$t0 $t1" | awk '{printf "%.1f\n", $2 - $1}' >"$out/qemu-seconds"
 	rm -f "$initrd" "$work/boot.cpio"

@@ -1,11 +1,16 @@
 /*
- * nv_target.h - what kind of target a job file is, and what the engine can
- * do with it.  Pure functions over stat(2) results, unit tested.
+ * sys_target.h - what kind of target a job file is (regular file, block
+ * device, NVMe generic char device), what the engine can do with it, and the
+ * IO on it that does not go through the ring: trim by BLKDISCARD or a
+ * punched hole.  The classification and the messages are pure functions of
+ * stat(2) results and kernel releases; nv_target_on_devfs() stat()s and
+ * nv_target_trim() does IO.  No fio, no NVMe: the kernel's side of targets.
  */
-#ifndef NV_TARGET_H
-#define NV_TARGET_H
+#ifndef NV_SYS_TARGET_H
+#define NV_SYS_TARGET_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 enum nv_target_kind {
@@ -16,7 +21,7 @@ enum nv_target_kind {
 
 /*
  * Classify a target from its st_mode and, for character devices, whether the
- * NVME_IOCTL_ID ioctl worked on it (@nvme_ns_id > 0).  Returns the kind, or
+ * NVME_IOCTL_ID ioctl worked on it (@nvme_ns_id > 0).  Return: the kind, or
  * -ENOTSUP for anything the engine cannot drive (a directory gives -EISDIR),
  * with a sentence for the user in @why (may be NULL).
  */
@@ -59,18 +64,16 @@ int nv_target_devfs_check(const char *path, int on_devfs, int exists, mode_t mod
  */
 int nv_target_on_devfs(const char *path);
 
-/* Human name of a kind ("regular file", "block device", ...). */
+/* Human name of a kind ("regular file", "block device", ...).  Return: a static string. */
 const char *nv_target_kind_name(enum nv_target_kind kind);
-
-
-
-#include <stdint.h>
 
 /*
  * Discard @len bytes at @off of an open target: BLKDISCARD on a block device,
  * a punched hole (FALLOC_FL_PUNCH_HOLE, size kept) in a regular file, so the
- * range reads back as zeroes afterwards.  Returns 0 or -errno (-EOPNOTSUPP
- * when the filesystem or device cannot discard).
+ * range reads back as zeroes afterwards.
+ * Return: 0 or -errno (-EOPNOTSUPP when the filesystem or device cannot
+ * discard, or for an NVMe char device: passthrough trims with DSM).
  */
 int nv_target_trim(int fd, enum nv_target_kind kind, uint64_t off, uint64_t len);
+
 #endif

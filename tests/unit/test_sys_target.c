@@ -1,11 +1,11 @@
-/* Unit tests for nvme/nv_target.c: target classification and trim. */
+/* Unit tests for sys/sys_target.c: target classification and trim. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nvme/nv_target.h"
+#include "sys/sys_target.h"
 #include "tests/unit/check.h"
 
 TEST(classify_kinds)
@@ -29,6 +29,9 @@ TEST(classify_refusals)
 	CHECK_EQ_I64(nv_target_classify(S_IFIFO | 0644, 0, why, sizeof(why)), -ENOTSUP);
 	CHECK(strstr(why, "FIFO") != NULL);
 	CHECK_EQ_I64(nv_target_classify(S_IFSOCK | 0644, 0, NULL, 0), -ENOTSUP);
+	CHECK_EQ_I64(nv_target_classify(S_IFSOCK | 0644, 0, why, sizeof(why)), -ENOTSUP);
+	CHECK_STR(why, "is a socket; the engine needs a regular file, a block device or "
+		  "/dev/ngXnY");
 }
 
 TEST(kind_names)
@@ -64,7 +67,8 @@ TEST(kernel_passthru_lack)
 	CHECK_EQ_I64(nv_kernel_passthru_lack("7.2.1", why, sizeof(why)), 0);
 	CHECK_STR(why, "");
 	CHECK_EQ_I64(nv_kernel_passthru_lack("5.10.0-32-cloud-amd64", why, sizeof(why)), 1);
-	CHECK(strstr(why, "this kernel (5.10.0-32-cloud-amd64) has no NVMe generic char devices") != NULL);
+	CHECK(strstr(why, "this kernel (5.10.0-32-cloud-amd64) has no NVMe generic char "
+		     "devices") != NULL);
 	CHECK(strstr(why, "came in Linux 5.13") != NULL);
 	CHECK(strstr(why, "5.19 or later") != NULL);
 	CHECK_EQ_I64(nv_kernel_passthru_lack("5.15.0-91-generic", why, sizeof(why)), 1);
@@ -80,10 +84,13 @@ TEST(devfs_refusals)
 	CHECK_EQ_I64(nv_target_devfs_check("/dev/ng9n9", 1, 0, 0, why, sizeof(why)), -ENODEV);
 	CHECK(strstr(why, "/dev/ng9n9: no such device") != NULL);
 	CHECK(strstr(why, "regular file") != NULL);
-	CHECK_EQ_I64(nv_target_devfs_check("/dev/x", 1, 1, S_IFREG | 0644, why, sizeof(why)), -ENODEV);
+	CHECK_EQ_I64(nv_target_devfs_check("/dev/x", 1, 1, S_IFREG | 0644, why, sizeof(why)),
+		     -ENODEV);
 	CHECK(strstr(why, "/dev/x: a regular file under /dev, not a device") != NULL);
-	CHECK_EQ_I64(nv_target_devfs_check("/dev/nvme0n1", 1, 1, S_IFBLK | 0660, why, sizeof(why)), 0);
-	CHECK_EQ_I64(nv_target_devfs_check("/dev/ng0n1", 1, 1, S_IFCHR | 0600, why, sizeof(why)), 0);
+	CHECK_EQ_I64(nv_target_devfs_check("/dev/nvme0n1", 1, 1, S_IFBLK | 0660, why, sizeof(why)),
+		     0);
+	CHECK_EQ_I64(nv_target_devfs_check("/dev/ng0n1", 1, 1, S_IFCHR | 0600, why, sizeof(why)),
+		     0);
 	CHECK_EQ_I64(nv_target_devfs_check("/dev/shm/f", 0, 0, 0, why, sizeof(why)), 0);
 	CHECK_EQ_I64(nv_target_devfs_check("/tmp/f", 0, 1, S_IFREG | 0644, NULL, 0), 0);
 }

@@ -1,5 +1,6 @@
 /*
- * nv_target.c - classify job targets (see nv_target.h).
+ * sys_target.c - job targets: their kinds, the kernel they need, trim
+ * (see sys_target.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,7 @@
 #include <linux/falloc.h>
 #include <linux/fs.h>
 
-#include "nvme/nv_target.h"
+#include "sys/sys_target.h"
 
 static void say(char *why, size_t whylen, const char *msg)
 {
@@ -38,12 +39,10 @@ int nv_target_classify(mode_t mode, int nvme_ns_id, char *why, size_t whylen)
 		    "or use directory= with a job name");
 		return -EISDIR;
 	}
-	if (S_ISFIFO(mode)) {
-		say(why, whylen, "is a FIFO; the engine needs a regular file, a block device or /dev/ngXnY");
-		return -ENOTSUP;
-	}
-	if (S_ISSOCK(mode)) {
-		say(why, whylen, "is a socket; the engine needs a regular file, a block device or /dev/ngXnY");
+	if (S_ISFIFO(mode) || S_ISSOCK(mode)) {
+		if (why && whylen)
+			snprintf(why, whylen, "is a %s; the engine needs a regular file, a block "
+				 "device or /dev/ngXnY", S_ISFIFO(mode) ? "FIFO" : "socket");
 		return -ENOTSUP;
 	}
 	say(why, whylen, "is of a kind the engine cannot drive");
@@ -76,13 +75,13 @@ int nv_kernel_passthru_lack(const char *release, char *why, size_t whylen)
 		return 0;
 	if (why && whylen) {
 		if (ma == 5 && mi >= 13)
-			snprintf(why, whylen, "this kernel (%s) has NVMe generic char devices but no "
-				 "passthrough for them in io_uring (IORING_OP_URING_CMD needs Linux "
-				 "5.19 or later)", release);
+			snprintf(why, whylen, "this kernel (%s) has NVMe generic char devices but "
+				 "no passthrough for them in io_uring (IORING_OP_URING_CMD needs "
+				 "Linux 5.19 or later)", release);
 		else
 			snprintf(why, whylen, "this kernel (%s) has no NVMe generic char devices "
-				 "(/dev/ngXnY came in Linux 5.13; passthrough with IORING_OP_URING_CMD "
-				 "needs 5.19 or later)", release);
+				 "(/dev/ngXnY came in Linux 5.13; passthrough with "
+				 "IORING_OP_URING_CMD needs 5.19 or later)", release);
 	}
 	return 1;
 }
@@ -94,11 +93,11 @@ int nv_target_devfs_check(const char *path, int on_devfs, int exists, mode_t mod
 		return 0;
 	if (why && whylen) {
 		if (!exists)
-			snprintf(why, whylen, "%s: no such device; a path under /dev must be a device "
-				 "(fio would lay it out as a regular file in memory)", path);
+			snprintf(why, whylen, "%s: no such device; a path under /dev must be a "
+				 "device (fio would lay it out as a regular file in memory)", path);
 		else
-			snprintf(why, whylen, "%s: a regular file under /dev, not a device (left by an "
-				 "earlier run?); remove it and name a device", path);
+			snprintf(why, whylen, "%s: a regular file under /dev, not a device (left "
+				 "by an earlier run?); remove it and name a device", path);
 	}
 	return -ENODEV;
 }
