@@ -312,6 +312,14 @@ const char *nvt_reader_get(const struct nvt_reader *r, const char *key);
  * seekable) or -ENOMEM.
  */
 int nvt_reader_footer_get(struct nvt_reader *r, const char *key, const char **value);
+/*
+ * The footer's record count (all blocks), read from the end of the file
+ * when the blocks have not been read yet, as nvt_reader_footer_get: a hint
+ * before the blocks are verified (a progress line's total).  Returns 0 with
+ * *records set, -ENOENT (no valid footer), -ESPIPE (not seekable) or
+ * -ENOMEM.
+ */
+int nvt_reader_footer_records(struct nvt_reader *r, uint64_t *records);
 /* The footer once it has been read (after next_block returned 0), else NULL. */
 const struct nvt_footer *nvt_reader_footer(const struct nvt_reader *r);
 void nvt_reader_info(const struct nvt_reader *r, struct nvt_read_info *info);

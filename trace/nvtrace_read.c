@@ -717,6 +717,16 @@ int nvt_reader_footer_get(struct nvt_reader *r, const char *key, const char **va
 	return 0;
 }
 
+int nvt_reader_footer_records(struct nvt_reader *r, uint64_t *records)
+{
+	int err;
+
+	if (!r->have_footer && (err = load_tail_footer(r)))
+		return err;
+	*records = r->foot.records;
+	return 0;
+}
+
 const struct nvt_footer *nvt_reader_footer(const struct nvt_reader *r)
 {
 	return r->info.footer ? &r->foot : NULL;

@@ -21,6 +21,8 @@
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
+#include "analyze/stats/pctlevels.h"
+#include "analyze/cli/progress.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
 #include "analyze/publish/outdir.h"
@@ -61,16 +63,23 @@ void cmd_compare_usage(FILE *out)
 	      "  -j, --job GLOB        only jobs whose name matches (repeatable)\n"
 	      "  -d, --dir LIST        only these directions: read,write,trim,sync,mixed\n"
 	      "      --price RUN=USD_PER_HOUR\n"
-	      "                        add price and cost per 1k IOPS rows for a run\n"
-	      "                        (RUN: label or 1-based position)\n"
+	      "                        add price and cost rows for a run (RUN: label or\n"
+	      "                        1-based position): cost per 1k IOPS for an IOPS\n"
+	      "                        job, per GB/s for a bandwidth one (--summary)\n"
+	      "      --percentiles LIST\n"
+	      "                        latency percentile rows: levels such as\n"
+	      "                        1,25,50,99,99.9, or 'fio' for every level the JSON\n"
+	      "                        holds (default 50,95,99,99.9,99.99); exact with\n"
+	      "                        traces, else fio's value of that level or '-'\n"
 	      "      --claim [JOB:]METRIC:CHANGE  or  [JOB:]METRIC<=VALUE (also <, >=, >)\n"
 	      "                        check a claim: 'randread*:iops:+50%', 'p99:-20%',\n"
 	      "                        'bw:+50%±2', 'bw:2.1x', 'p95<=3ms', 'iops>=11800',\n"
 	      "                        'bw>=330MB/s'; verdict met, not met or cannot tell;\n"
-	      "                        metrics: the JSON key stems (iops bw min mean p50\n"
-	      "                        p95 p99 p99.9 p99.99 max stdev io_bytes runtime\n"
-	      "                        usr_cpu sys_cpu ctx ... cost); exit status 1 if one\n"
-	      "                        is not met, 2 if one matches no job or metric\n"
+	      "                        metrics: the JSON key stems (iops bw min mean max\n"
+	      "                        stdev io_bytes runtime usr_cpu sys_cpu ctx ...\n"
+	      "                        cost cost_bw) or any percentile pX (p99.5, p25);\n"
+	      "                        exit status 1 if one is not met, 2 if one matches\n"
+	      "                        no job or metric\n"
 	      "      --pair RUN:BASELINE\n"
 	      "                        a change column RUN vs BASELINE (labels or 1-based\n"
 	      "                        positions; repeat for several in one table) instead\n"
@@ -137,6 +146,7 @@ struct opts {
 	bool no_traces;
 	struct nv_tan_opts tan;
 	const char *outdir;
+	struct nv_pctl levels;	/* --percentiles (stats/pctlevels.h) */
 	bool help;		/* -h: the usage was printed */
 };
 
@@ -196,7 +206,8 @@ static int add_claim(struct opts *o, const char *s)
 
 /* getopt codes of the long options without a short form */
 enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
-       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG, OPT_BUCKETS };
+       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG, OPT_BUCKETS,
+       OPT_PCTL };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
 static int display_opt(int c, const char *arg)
@@ -268,7 +279,10 @@ static int parse_buckets(const char *arg, struct nv_tan_opts *t)
 	return ret;
 }
 
-/* --format, --lat, --aggregate, --claim: what is reported.  0, or 2 after a message. */
+/*
+ * --format, --lat, --aggregate, --claim, --percentiles: what is reported.
+ * Return: 0, or 2 after a message.
+ */
 static int report_opt(int c, char *arg, struct opts *o)
 {
 	switch (c) {
@@ -286,6 +300,13 @@ static int report_opt(int c, char *arg, struct opts *o)
 			return usage_error("--lat '%s': use slat, clat or lat", arg);
 		o->lat_given = true;
 		return 0;
+	case OPT_PCTL: {
+		char perr[512];
+
+		if (nv_pctl_parse(arg, &o->levels, perr, sizeof(perr)))
+			return usage_error("%s", perr);
+		return 0;
+	}
 	default:	/* OPT_CLAIM */
 		return add_claim(o, arg);
 	}
@@ -381,6 +402,7 @@ static const struct option longopts[] = {
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "pair", required_argument, NULL, OPT_PAIR },
 	{ "buckets", required_argument, NULL, OPT_BUCKETS },
+	{ "percentiles", required_argument, NULL, OPT_PCTL },
 	{ "units", required_argument, NULL, OPT_UNITS },
 	{ "change", required_argument, NULL, OPT_CHANGE },
 	{ "same-below", required_argument, NULL, OPT_SAME },
@@ -402,7 +424,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	while (!ret && !o->help &&
 	       (c = getopt_long(argc, argv, "f:l:b:j:d:t:o:hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f': case OPT_AGG: case OPT_LAT: case OPT_CLAIM:
+		case 'f': case OPT_AGG: case OPT_LAT: case OPT_CLAIM: case OPT_PCTL:
 			ret = report_opt(c, optarg, o);
 			break;
 		case 'l': case 'b': case OPT_PAIR: case OPT_PRICE: case 'j': case 'd':
@@ -716,10 +738,38 @@ static bool trace_selected(const struct nv_run *run, size_t job, void *arg)
 	return false;
 }
 
+/*
+ * --percentiles (issue 31): the rows' levels with the claims' added, and
+ * the levels the traces resolve exactly ("fio": every level of the runs).
+ * Return: 0, or 2 after a message.
+ */
+static int percentile_levels(struct side_store *st, size_t n, struct opts *o)
+{
+	struct nv_pctl all, runl;
+
+	if (nv_claims_levels(o->claims, o->nclaims, &o->levels))
+		return usage_error("--claim: more than %d percentile levels with --percentiles",
+				   NV_PCTL_MAX);
+	o->sel.levels = &o->levels;
+	o->sel.headline = (enum nv_headline)nv_display.headline;
+	all = o->levels;
+	for (size_t i = 0; all.fio && i < n; i++) {
+		nv_pctl_fio_union(st[i].side.runs, st[i].side.nruns, &runl);
+		for (size_t k = 0; k < runl.n; k++)
+			if (nv_pctl_add(&all, runl.v[k]) == -ENOSPC)
+				return usage_error("--percentiles fio: the runs hold more than %d "
+						   "levels; list the ones to show", NV_PCTL_MAX);
+	}
+	o->tan.nlevels = all.n;
+	memcpy(o->tan.levels, all.v, all.n * sizeof(all.v[0]));
+	return 0;
+}
+
 static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts,
 		       struct nv_tracejoin *tj)
 {
 	int ret = explicit_traces(st, n, o, ts);
+	struct nv_progress prog;
 	char err[1024];
 
 	for (size_t i = 0; !ret && !o->no_traces && i < n; i++)
@@ -727,11 +777,16 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 			if (nv_traces_discover(&st[i].runs[k], ts))
 				ret = usage_error("%s", "out of memory");
 	nv_traces_select(ts, trace_selected, &o->sel, o->sel.dirs);
-	o->tan.progress = isatty(STDERR_FILENO);
+	nv_progress_start(&prog, stderr);	/* a line on a terminal only */
+	o->tan.progress = nv_progress_tan;
+	o->tan.progress_arg = &prog;
 	if (!ret && nv_trace_join(ts, &o->tan, tj, err, sizeof(err))) {
+		nv_progress_end(&prog);
 		fprintf(stderr, "nvanalyze: %s\n", err);
 		ret = 2;
 	}
+	nv_progress_end(&prog);
+	o->tan.progress = NULL;
 	for (size_t i = 0; i < ts->nnotes; i++)
 		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
 	for (size_t i = 0; i < tj->nnotes; i++)
@@ -792,6 +847,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 		ret = 2;
 		goto out;
 	}
+	for (size_t i = 0; o->format != NV_FMT_MD && o->format != NV_FMT_TEXT && i < r.nnotes; i++)
+		fprintf(stderr, "nvanalyze: note: %s\n", r.notes[i]);
 	if (r.nblocks && (ret = nv_claims_eval(&r, o->claims, o->nclaims, err, sizeof(err)))) {
 		fprintf(stderr, "nvanalyze: %s\n", ret == -ENOENT ? err : "out of memory");
 		ret = 2;
@@ -825,7 +882,10 @@ int cmd_compare(int argc, char **argv)
 	struct nv_tracejoin tj = { 0 };
 	struct side_store *st = NULL;
 	size_t n = 0;
-	int ret = parse_opts(argc, argv, &o);
+	int ret;
+
+	nv_pctl_default(&o.levels);
+	ret = parse_opts(argc, argv, &o);
 
 	if (ret || o.help)
 		goto out;
@@ -852,6 +912,8 @@ int cmd_compare(int argc, char **argv)
 		ret = apply_prices(st, n, &o);
 	if (!ret)
 		ret = check_lat(st, n, &o);
+	if (!ret)
+		ret = percentile_levels(st, n, &o);
 	if (!ret)
 		ret = load_traces(st, n, &o, &ts, &tj);
 	if (!ret)

@@ -22,6 +22,7 @@
 #include "analyze/stats/trace_check.h"
 #include "analyze/stats/trace_pass.h"
 #include "analyze/stats/trace_wait.h"
+#include "analyze/cli/progress.h"
 #include "trace/nvtrace.h"
 
 static const char dump_usage[] =
@@ -161,16 +162,19 @@ static void print_kv(const char *title, const struct nvt_kv *kv, size_t n)
 }
 
 /*
- * One pass over the trace r (closed here): stats/trace_pass.h reads it; on
- * the first pass, how it ended, its blocks and footer are printed.
+ * One pass over the trace r (closed here): stats/trace_pass.h reads it,
+ * prog shows how far (and is erased before anything is printed); on the
+ * first pass, how it ended, its blocks and footer are printed.
  * Return: 0, or 2 after printing the error.
  */
 static int stat_pass(struct nvt_reader *r, const char *path, struct nv_trace_stat *s, bool first,
-		     bool *more)
+		     struct nv_progress *prog, bool *more)
 {
 	char err[PATH_MAX + 256];
+	int ret = nv_trace_stat_read(r, s, first, err, sizeof(err));
 
-	if (nv_trace_stat_read(r, s, first, err, sizeof(err))) {
+	nv_progress_end(prog);	/* before what this pass prints */
+	if (ret) {
 		fprintf(stderr, "nvanalyze: %s\n", err);
 		nvt_reader_close(r);
 		return 2;
@@ -240,6 +244,7 @@ static void print_wait_finding(const char *path, uint64_t span_ns)
 static int stat_one(const char *path)
 {
 	struct nv_trace_stat s;
+	struct nv_progress prog;
 	struct nvt_reader *r;
 	bool more = true, first = true;
 	unsigned nops = 0;
@@ -253,12 +258,17 @@ static int stat_one(const char *path)
 	}
 	nv_trace_stat_init(&s);
 	r = stat_header(path);
+	fflush(stdout);		/* the header before a progress line */
+	nv_progress_start(&prog, stderr);	/* a line on a terminal only */
+	s.progress = nv_progress_tan;
+	s.progress_arg = &prog;
 	while (more && !rc) {
 		if (!first)
 			r = open_trace(path);
-		rc = r ? stat_pass(r, path, &s, first, &more) : 2;
+		rc = r ? stat_pass(r, path, &s, first, &prog, &more) : 2;
 		first = false;
 	}
+	nv_progress_end(&prog);
 	if (rc) {
 		nv_trace_stat_free(&s);
 		return rc;

@@ -10,6 +10,7 @@
 
 #include "analyze/common.h"
 #include "analyze/report/claims.h"
+#include "analyze/stats/pctlevels.h"
 
 static const char *const verdict_names[] = {
 	[NV_CLAIM_MET] = "met", [NV_CLAIM_NOT_MET] = "not met",
@@ -128,14 +129,17 @@ static int parse_target(const char *whole, const char *s, size_t len, struct nv_
 	}
 	memcpy(name, m, ml);
 	name[ml] = 0;
-	if (nv_metric_parse(name, &c->metric)) {
+	if (!nv_pctl_parse_name(name, &c->level)) {	/* a percentile of any level */
+		c->metric = nv_level_metric(c->level);
+	} else if (nv_metric_parse(name, &c->metric) || c->metric == NV_M_PCTL) {
 		char list[512];
 		size_t l = 0;
 
 		for (unsigned i = 0; i < NV_M_NR && l < sizeof(list); i++)
-			if (i != NV_M_PRICE)
+			if (i != NV_M_PRICE && (!NV_M_IS_PCT(i) || i == NV_M_P50))
 				l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s",
 						      l ? ", " : "",
+						      i == NV_M_P50 ? "pX (any level: p99.5)" :
 						      nv_metric((enum nv_metric)i)->key);
 		snprintf(err, errlen, "--claim '%s': unknown metric '%s' (%s)", whole, name, list);
 		return -EINVAL;
@@ -378,11 +382,13 @@ static int eval_block(struct nv_report *r, const struct nv_claim *c, size_t bi,
 static void claim_nomatch(const struct nv_report *r, const struct nv_claim *c, bool nojob,
 			  char *err, size_t errlen)
 {
+	char name[32];
 	size_t l;
 
 	if (!nojob) {
+		nv_claim_metric_name(name, sizeof(name), c);
 		snprintf(err, errlen, "--claim '%s': no job it names has %s values (rows in the "
-			 "tables)", c->text, nv_metric(c->metric)->key);
+			 "tables)", c->text, name);
 		return;
 	}
 	l = (size_t)snprintf(err, errlen, "--claim '%s': no job with IOs matches '%s' (jobs:",
@@ -400,6 +406,22 @@ static void claim_nomatch(const struct nv_report *r, const struct nv_claim *c, b
 		snprintf(err + l, errlen - l, ")");
 }
 
+void nv_claim_metric_name(char *buf, size_t n, const struct nv_claim *c)
+{
+	if (NV_M_IS_PCT(c->metric))
+		nv_pctl_name(buf, n, c->level);
+	else
+		snprintf(buf, n, "%s", nv_metric(c->metric)->key);
+}
+
+int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l)
+{
+	for (size_t i = 0; i < n; i++)
+		if (NV_M_IS_PCT(claims[i].metric) && nv_pctl_add(l, claims[i].level) == -ENOSPC)
+			return -ENOSPC;
+	return 0;
+}
+
 int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nclaims,
 		   char *err, size_t errlen)
 {
@@ -414,7 +436,11 @@ int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nc
 			if (!b->active || !job_matches(&claims[c], r, b))
 				continue;
 			jobs++;
-			if (!(row = nv_block_row(b, claims[c].metric)))
+			if (NV_M_IS_PCT(claims[c].metric))
+				row = nv_block_level_row(b, claims[c].level);
+			else
+				row = nv_block_row(b, claims[c].metric);
+			if (!row)
 				continue;
 			rows++;
 			if ((ret = eval_block(r, &claims[c], bi, row)))

@@ -13,6 +13,9 @@
  *				percentages: optional '%'; counts: plain
  *
  * JOB is an fnmatch glob on the job key or name (default: every job).
+ * METRIC is a row's key ("iops", "bw", "mean") or a percentile of any level
+ * "pX" ("p99.5", "p25": stats/pctlevels.h; the caller adds its row, see
+ * nv_claims_levels).
  * Verdicts: met, not met, or cannot tell (no data; or, with repeats, the
  * 95% interval lies on both sides of the claimed bound).
  */
@@ -32,6 +35,7 @@ struct nv_claim {
 	char *text;		/* as given */
 	char *job;		/* glob on the job key or name; NULL: every job */
 	enum nv_metric metric;
+	double level;		/* a percentile (any level: "p99.5", "p25"): its level */
 	enum nv_claim_kind kind;
 	double pct;		/* CHANGE: the claimed change in % (+50, -20) */
 	bool have_tol;
@@ -54,6 +58,19 @@ int nv_parse_quantity(const char *s, enum nv_unit u, double *v);
  */
 int nv_claim_parse(const char *s, struct nv_claim *c, char *err, size_t errlen);
 void nv_claim_free(struct nv_claim *c);
+
+/*
+ * The percentile levels claims[0..n) name, added to l (so that their rows
+ * exist).
+ * Return: 0, or -ENOSPC when l is full.
+ */
+int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l);
+
+/*
+ * The name of the claim's metric: its key ("iops"), a percentile's "p99.5".
+ * Return: nothing; in buf.
+ */
+void nv_claim_metric_name(char *buf, size_t n, const struct nv_claim *c);
 
 /* "met", "not met", "cannot tell". */
 const char *nv_claim_verdict_name(enum nv_claim_verdict v);

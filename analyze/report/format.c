@@ -196,6 +196,7 @@ void nv_fmt_value_in(char *buf, size_t n, double v, enum nv_unit u, double ref)
 		snprintf(buf, n, "$%g/h", v);
 		break;
 	case NV_U_USD_KIOPS:
+	case NV_U_USD_GBPS:
 		snprintf(buf, n, "$%.3g", v);
 		break;
 	}
@@ -300,11 +301,15 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 	}
 }
 
-void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, enum nv_metric m)
+void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, const struct nv_row *row)
 {
-	const struct nv_metric_info *mi = nv_metric(m);
+	const struct nv_metric_info *mi = nv_metric(row->metric);
+	char name[32];
 
-	if (mi->latency)
+	if (NV_M_IS_PCT(row->metric)) {
+		nv_pctl_name(name, sizeof(name), row->level);
+		snprintf(buf, n, "%s %s", nv_latkind_name(b->lat), name);
+	} else if (mi->latency)
 		snprintf(buf, n, "%s %s", nv_latkind_name(b->lat), mi->title);
 	else
 		snprintf(buf, n, "%s", mi->title);

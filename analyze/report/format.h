@@ -57,7 +57,7 @@ struct nv_display {
 	enum nv_chgfmt change;
 	double same_pct;
 	bool verbose;		/* -v: the lists and notes quiet output leaves out */
-	int headline;		/* enum nv_headline (report/summary.h): the summary's rows */
+	int headline;		/* enum nv_headline (report/model.h): the summary's rows */
 };
 
 extern struct nv_display nv_display;
@@ -78,10 +78,10 @@ bool nv_change_about_equal(const struct nv_change *c);
 void nv_fmt_change(char *buf, size_t n, const struct nv_change *c);
 
 /*
- * The title of metric m's row in block b: "IOPS", "clat p99".
+ * The title of a row of block b: "IOPS", "clat p99", "clat p99.5".
  * Return: nothing; the text is in buf.
  */
-void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, enum nv_metric m);
+void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, const struct nv_row *row);
 
 /*
  * The shortest "%.*g" text that reads back as exactly v.

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/report/model.h"
+#include "analyze/stats/pctlevels.h"
 #include "analyze/common.h"
 
 static const struct nv_metric_info metrics[NV_M_NR] = {
@@ -28,6 +29,7 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P99] },
 	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS, false, true, .pct = &nv_pcts[NV_P999] },
 	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS, false, true, .pct = &nv_pcts[NV_P9999] },
+	[NV_M_PCTL]  = { "pct",    "percentile", NV_U_NS, false, true },
 	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
 	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
 	[NV_M_IO_BYTES] = { "io_bytes", "IO total", NV_U_BYTES, true, false, false, "io_bytes" },
@@ -50,6 +52,7 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 			 "fio_error" },
 	[NV_M_PRICE] = { "price",  "price",     NV_U_USD_H,     false, false },
 	[NV_M_COST]  = { "cost",   "cost per 1k IOPS", NV_U_USD_KIOPS, false, false },
+	[NV_M_COST_BW] = { "cost_bw", "cost per GB/s", NV_U_USD_GBPS, false, false },
 };
 
 static const struct {
@@ -173,6 +176,39 @@ double nv_cost_per_kiops(double usd_per_hour, double iops)
 	return iops > 0 ? usd_per_hour / (iops / 1000) : NAN;
 }
 
+double nv_cost_per_gbps(double usd_per_hour, double mbps)
+{
+	return nv_cost_per_kiops(usd_per_hour, mbps);	/* the same: per 1000 of the rate */
+}
+
+enum nv_metric nv_level_metric(double p)
+{
+	for (unsigned m = NV_M_P50; m <= NV_M_P9999; m++)
+		if (nv_pctl_same(nv_metric((enum nv_metric)m)->pct->value, p))
+			return (enum nv_metric)m;
+	return NV_M_PCTL;
+}
+
+bool nv_level_above_max(const struct nv_job *j, enum nv_dir d, enum nv_latkind lat, double v)
+{
+	const struct nv_val *max = &j->dir[d].lat[lat].max;
+
+	return max->src == NV_SRC_FIO && v > max->v;
+}
+
+int nv_level_value(const struct nv_source *src, enum nv_dir d, enum nv_latkind lat, double p,
+		   bool fio, double *v)
+{
+	const struct nv_dirstat *ds = &src->job->dir[d];
+	int got;
+
+	if (!ds->present || (unsigned)lat >= NV_LAT_NR)
+		return NV_SRC_NONE;
+	if (!fio && lat == NV_LAT_CLAT && (got = nv_jobjoin_level(src->traces, d, p, v)))
+		return got;
+	return nv_pctl_fio_value(&ds->lat[lat], p, v);
+}
+
 /* ---- the report -------------------------------------------------------- */
 
 bool nv_select_match(const struct nv_select *sel, const struct nv_job *j, enum nv_dir d)
@@ -274,9 +310,13 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 	return 0;
 }
 
-/* The values of one metric over the runs of one side. */
+/*
+ * The values of one metric (a percentile row: of level) over the
+ * runs of one side; *above: a run's fio percentile lies above its max.
+ */
 static void side_cell(const struct nv_report *r, const struct nv_block *b, size_t s,
-		      enum nv_metric m, bool fio, double *buf, struct nv_cell *c)
+		      enum nv_metric m, double level, bool fio, double *buf, struct nv_cell *c,
+		      bool *above)
 {
 	const struct nv_side *side = &r->sides[s];
 	size_t n = 0;
@@ -287,16 +327,23 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		const struct nv_latstat *exact = fio ? NULL : nv_jobjoin_exact(b->src[s][k].traces,
 									     b->dir);
 		int got;
-		double v, iops;
+		double v, rate;
 
-		if (m == NV_M_PRICE) {
+		if (NV_M_IS_PCT(m)) {
+			got = nv_level_value(&b->src[s][k], b->dir, b->lat, level, fio, &v);
+			if (got == NV_SRC_FIO && nv_level_above_max(j, b->dir, b->lat, v))
+				*above = true;
+		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
-		} else if (m == NV_M_COST) {
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, NV_M_IOPS,
-								 b->lat, &iops)
+		} else if (m == NV_M_COST || m == NV_M_COST_BW) {	/* per 1k IOPS, GB/s */
+			enum nv_metric per = m == NV_M_COST ? NV_M_IOPS : NV_M_BW;
+
+			got = side->have_price ? metric_value(&j->dir[b->dir], exact, per, b->lat,
+							      &rate)
 					       : NV_SRC_NONE;
-			v = got ? nv_cost_per_kiops(side->price, iops) : 0;
+			v = got ? m == NV_M_COST ? nv_cost_per_kiops(side->price, rate)
+					       : nv_cost_per_gbps(side->price, rate) : 0;
 			if (!isfinite(v))
 				got = NV_SRC_NONE;
 		} else {
@@ -373,52 +420,145 @@ static int set_pairs(struct nv_report *r, const struct nv_pair *p, size_t n)
 }
 
 /*
- * Rows of a block: every metric some side has; the latency percentiles even
- * when nobody has them (so that they print as missing) unless the block is
- * idle; price and cost only when a price was given (not for sync).
+ * Whether block b gets a cost row of metric m (NV_M_COST: per 1k IOPS,
+ * NV_M_COST_BW: per GB/s): a price was given, b is not sync, and m is
+ * b's headline (the report's --summary, auto: nv_block_headline; both: both).
+ */
+static bool want_cost(const struct nv_report *r, const struct nv_block *b, enum nv_metric m)
+{
+	enum nv_headline h = r->headline;
+
+	if (!any_price(r) || b->dir == NV_DIR_SYNC)
+		return false;
+	if (h == NV_HL_AUTO)
+		h = nv_block_headline(r, b);
+	return h == NV_HL_BOTH || h == (m == NV_M_COST ? NV_HL_IOPS : NV_HL_BW);
+}
+
+/*
+ * Add the row of metric m (a percentile row: of level) to b unless no side
+ * has it; percentile rows stay even then (so that they print as missing)
+ * unless the block is idle.
+ * Return: 0 or -ENOMEM.
+ */
+static int add_row(struct nv_report *r, struct nv_block *b, enum nv_metric m, double level,
+		   double *buf)
+{
+	struct nv_row *row = &b->rows[b->nrows];
+	bool any = false, above = false;
+
+	memset(row, 0, sizeof(*row));
+	row->metric = m;
+	row->level = level;
+	row->cells = calloc(r->nsides, sizeof(*row->cells));
+	row->chg = calloc(r->nsides, sizeof(*row->chg));
+	if (NV_M_IS_PCT(m))
+		row->above_max = calloc(r->nsides, sizeof(*row->above_max));
+	if (!row->cells || !row->chg || (NV_M_IS_PCT(m) && !row->above_max))
+		goto drop;
+	for (size_t s = 0; s < r->nsides; s++) {
+		side_cell(r, b, s, m, level, false, buf, &row->cells[s],
+			  row->above_max ? &row->above_max[s] : &above);
+		any |= row->cells[s].n > 0;
+		if (row->cells[s].src == NV_SRC_EXACT && !row->fio &&
+		    !(row->fio = calloc(r->nsides, sizeof(*row->fio))))
+			goto drop;
+	}
+	if (!any && !(b->active && NV_M_IS_PCT(m))) {
+		free(row->cells);
+		free(row->chg);
+		free(row->fio);
+		free(row->above_max);
+		return 0;
+	}
+	for (size_t s = 0; row->fio && s < r->nsides; s++)
+		side_cell(r, b, s, m, level, true, buf, &row->fio[s], &above);
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (s == r->baseline)
+			continue;
+		nv_repeats_change(&row->cells[s], &row->cells[r->baseline],
+				  metrics[m].higher_better, &row->chg[s]);
+		if (metrics[m].neutral)
+			row->chg[s].verdict = NV_SAME;
+	}
+	if (pair_changes(r, row))
+		goto drop;
+	b->nrows++;
+	return 0;
+drop:
+	free(row->cells);
+	free(row->chg);
+	free(row->fio);
+	free(row->above_max);
+	free(row->pchg);
+	return -ENOMEM;
+}
+
+/*
+ * A note for each level of a percentile row that some side with IOs in the
+ * direction lacks (fio did not report it, no traces): printed as missing,
+ * never estimated.
+ */
+static void note_missing(struct nv_report *r, const struct nv_block *b, const struct nv_row *row)
+{
+	char name[32];
+
+	for (size_t s = 0; s < r->nsides; s++) {
+		bool active = false;
+
+		for (size_t k = 0; k < b->nsrc[s]; k++)
+			active |= nv_dir_active(&b->src[s][k].job->dir[b->dir]);
+		if (row->cells[s].n || !active)
+			continue;
+		nv_pctl_name(name, sizeof(name), row->level);
+		nv_note_add(&r->notes, &r->nnotes, "%s · %s: fio did not report %s %s for %s "
+			    "(its percentile_list) and there are no traces: printed as '-'; add "
+			    "%g to fio's percentile_list= or record traces (nv_trace=DIR)", b->key,
+			    nv_dir_name(b->dir), nv_latkind_name(b->lat), name, r->sides[s].label,
+			    row->level);
+	}
+}
+
+/* The percentile rows of b: one per level of --percentiles, ascending. */
+static int add_level_rows(struct nv_report *r, struct nv_block *b, double *buf)
+{
+	struct nv_pctl lv;
+
+	nv_block_levels(r, b, r->levels, &lv);
+	for (size_t i = 0; i < lv.n; i++) {
+		size_t before = b->nrows;
+		int ret = add_row(r, b, nv_level_metric(lv.v[i]), lv.v[i], buf);
+
+		if (ret)
+			return ret;
+		if (b->nrows > before && b->active)
+			note_missing(r, b, &b->rows[before]);
+	}
+	return 0;
+}
+
+/*
+ * Rows of a block: every metric some side has, the percentile rows (see
+ * add_row) where NV_M_P50 stands; price and cost only when a price was
+ * given (not for sync).
  */
 static int fill_rows(struct nv_report *r, struct nv_block *b, double *buf)
 {
 	for (unsigned m = 0; m < NV_M_NR; m++) {
-		struct nv_row *row = &b->rows[b->nrows];
-		bool any = false;
+		int ret = 0;
 
-		if ((m == NV_M_PRICE || m == NV_M_COST) && (!any_price(r) || b->dir == NV_DIR_SYNC))
+		if (m == NV_M_P50)
+			ret = add_level_rows(r, b, buf);
+		else if (NV_M_IS_PCT(m))
 			continue;
-		row->metric = (enum nv_metric)m;
-		row->cells = calloc(r->nsides, sizeof(*row->cells));
-		row->chg = calloc(r->nsides, sizeof(*row->chg));
-		if (!row->cells || !row->chg) {
-			free(row->cells);
-			free(row->chg);
-			return -ENOMEM;
-		}
-		row->fio = NULL;
-		for (size_t s = 0; s < r->nsides; s++) {
-			side_cell(r, b, s, (enum nv_metric)m, false, buf, &row->cells[s]);
-			any |= row->cells[s].n > 0;
-			if (row->cells[s].src == NV_SRC_EXACT && !row->fio)
-				row->fio = calloc(r->nsides, sizeof(*row->fio));
-		}
-		if (!any && !(b->active && m >= NV_M_P50 && m <= NV_M_P9999)) {
-			free(row->cells);
-			free(row->chg);
-			free(row->fio);
+		else if (m == NV_M_PRICE && (!any_price(r) || b->dir == NV_DIR_SYNC))
 			continue;
-		}
-		for (size_t s = 0; row->fio && s < r->nsides; s++)
-			side_cell(r, b, s, (enum nv_metric)m, true, buf, &row->fio[s]);
-		for (size_t s = 0; s < r->nsides; s++) {
-			if (s == r->baseline)
-				continue;
-			nv_repeats_change(&row->cells[s], &row->cells[r->baseline],
-					  metrics[m].higher_better, &row->chg[s]);
-			if (metrics[m].neutral)
-				row->chg[s].verdict = NV_SAME;
-		}
-		b->nrows++;
-		if (pair_changes(r, row))
-			return -ENOMEM;
+		else if ((m == NV_M_COST || m == NV_M_COST_BW) && !want_cost(r, b, m))
+			continue;
+		else
+			ret = add_row(r, b, (enum nv_metric)m, 0, buf);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -435,6 +575,14 @@ const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m)
 {
 	for (size_t i = 0; i < b->nrows; i++)
 		if (b->rows[i].metric == m)
+			return &b->rows[i];
+	return NULL;
+}
+
+const struct nv_row *nv_block_level_row(const struct nv_block *b, double p)
+{
+	for (size_t i = 0; i < b->nrows; i++)
+		if (NV_M_IS_PCT(b->rows[i].metric) && nv_pctl_same(b->rows[i].level, p))
 			return &b->rows[i];
 	return NULL;
 }
@@ -493,6 +641,63 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 	return NULL;
 }
 
+/* The block size of a direction (bs= option) or, without one, bytes per IO measured. */
+static double io_size(const struct nv_job *j, enum nv_dir d)
+{
+	const struct nv_dirstat *ds = &j->dir[d];
+
+	if (d <= NV_DIR_TRIM && j->bs[d])
+		return (double)j->bs[d];
+	if (ds->have_ios && ds->ios)
+		return (double)ds->io_bytes / (double)ds->ios;
+	if (ds->iops.src && ds->iops.v > 0 && ds->bw.src)
+		return ds->bw.v / ds->iops.v;
+	return 0;
+}
+
+enum nv_headline nv_block_headline(const struct nv_report *r, const struct nv_block *b)
+{
+	const struct nv_job *j = nv_block_job(r, b);
+	double size;
+
+	if (!j)
+		return NV_HL_IOPS;
+	if (j->rw && !strncmp(j->rw, "rand", 4))
+		return NV_HL_IOPS;
+	size = io_size(j, b->dir);
+	return size > 0 && size < NV_SUMMARY_SMALL_BS ? NV_HL_IOPS : NV_HL_BW;
+}
+
+void nv_block_fio_levels(const struct nv_report *r, const struct nv_block *b,
+			 struct nv_pctl *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t s = 0; s < r->nsides; s++) {
+		for (size_t k = 0; k < b->nsrc[s]; k++) {
+			const struct nv_latstat *ls = &b->src[s][k].job->dir[b->dir].lat[b->lat];
+
+			for (size_t i = 0; i < ls->npoints; i++)
+				nv_pctl_add(out, ls->points[i].pct);
+		}
+	}
+}
+
+void nv_block_levels(const struct nv_report *r, const struct nv_block *b,
+		     const struct nv_pctl *want, struct nv_pctl *out)
+{
+	if (want && want->fio) {
+		nv_block_fio_levels(r, b, out);
+		if (!out->n)
+			nv_pctl_default(out);
+		for (size_t i = 0; i < want->n; i++)	/* levels claims added */
+			nv_pctl_add(out, want->v[i]);
+	} else if (want) {
+		*out = *want;
+	} else {
+		nv_pctl_default(out);
+	}
+}
+
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 		    const struct nv_pair *pairs, size_t npairs, enum nv_latkind lat,
 		    enum nv_aggregate agg, const struct nv_select *sel, struct nv_report *r)
@@ -507,6 +712,8 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	r->baseline = baseline < nsides ? baseline : nsides - 1;
 	r->lat = lat;
 	r->agg = agg;
+	r->levels = sel ? sel->levels : NULL;
+	r->headline = sel ? sel->headline : NV_HL_AUTO;
 	for (size_t s = 0; s < nsides; s++)
 		if (sides[s].nruns > maxruns)
 			maxruns = sides[s].nruns;
@@ -534,6 +741,7 @@ void nv_report_free(struct nv_report *r)
 			free(r->blocks[i].rows[k].chg);
 			free(r->blocks[i].rows[k].pchg);
 			free(r->blocks[i].rows[k].fio);
+			free(r->blocks[i].rows[k].above_max);
 		}
 		for (size_t s = 0; r->blocks[i].src && s < r->nsides; s++)
 			free(r->blocks[i].src[s]);
@@ -549,5 +757,8 @@ void nv_report_free(struct nv_report *r)
 	free(r->runs);
 	free(r->claims);
 	free(r->pairs);
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
 	memset(r, 0, sizeof(*r));
 }

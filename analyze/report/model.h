@@ -16,20 +16,40 @@
 #include "analyze/input/fiojson.h"
 #include "analyze/stats/trace_join.h"
 #include "analyze/stats/repeats.h"
+#include "analyze/stats/pctlevels.h"
 
 /* In row order.  From NV_M_IO_BYTES on: the rest of fio's numbers of the job. */
 enum nv_metric {
 	NV_M_IOPS, NV_M_BW, NV_M_MIN, NV_M_MEAN, NV_M_P50, NV_M_P95, NV_M_P99, NV_M_P999,
-	NV_M_P9999, NV_M_MAX, NV_M_STDEV,
+	NV_M_P9999, NV_M_PCTL, NV_M_MAX, NV_M_STDEV,
 	NV_M_IO_BYTES, NV_M_RUNTIME, NV_M_USR_CPU, NV_M_SYS_CPU, NV_M_CTX, NV_M_MAJF, NV_M_MINF,
 	NV_M_BW_SMIN, NV_M_BW_SMAX, NV_M_BW_SMEAN, NV_M_BW_SDEV,
 	NV_M_IOPS_SMIN, NV_M_IOPS_SMAX, NV_M_IOPS_SMEAN, NV_M_IOPS_SDEV, NV_M_ERROR,
-	NV_M_PRICE, NV_M_COST, NV_M_NR
+	NV_M_PRICE, NV_M_COST, NV_M_COST_BW, NV_M_NR
 };
+
+/*
+ * Percentile rows: the levels of --percentiles (nv_block_levels), in level
+ * order where NV_M_P50 stands; a level of nv_pcts' with a metric of its own
+ * (p50 ... p99.99) is that metric, any other NV_M_PCTL with its level in the
+ * row (struct nv_row level).
+ */
+#define NV_M_IS_PCT(m) (((m) >= NV_M_P50 && (m) <= NV_M_P9999) || (m) == NV_M_PCTL)
 
 /* Model units: IO/s, MB/s (10^6 bytes), ns, USD, bytes, % (CPU), plain counts. */
 enum nv_unit { NV_U_IOPS, NV_U_MBPS, NV_U_NS, NV_U_USD_H, NV_U_USD_KIOPS, NV_U_BYTES, NV_U_PCT,
-	       NV_U_COUNT };
+	       NV_U_COUNT, NV_U_USD_GBPS };
+
+/*
+ * A block's headline number, the suite summary's (report/summary.h) and
+ * the cost row's: the rule (docs/analysis.md) gives IOPS for random jobs
+ * (rw=rand*) and for small-block ones (block size, or measured bytes per IO,
+ * below NV_SUMMARY_SMALL_BS); MB/s for the rest (sequential large-block).
+ * --summary iops|bw|both overrides it.
+ */
+enum nv_headline { NV_HL_AUTO, NV_HL_IOPS, NV_HL_BW, NV_HL_BOTH };
+
+#define NV_SUMMARY_SMALL_BS 65536	/* below: a small-block job */
 
 struct nv_metric_info {
 	const char *key;	/* claim name and JSON key stem: "iops", "p99.9" */
@@ -59,6 +79,7 @@ int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_l
 			double *v);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
+double nv_cost_per_gbps(double usd_per_hour, double mbps);	/* NAN if mbps <= 0 */
 
 
 /* A side: one label, one or more runs (repeats). */
@@ -88,6 +109,9 @@ struct nv_runinfo {
 
 struct nv_row {
 	enum nv_metric metric;
+	double level;			/* percentile rows: the level (99.5), else 0 */
+	bool *above_max;		/* [nsides] percentile rows: a run's fio value lies above
+					 * its max (fio's bins), else NULL */
 	struct nv_cell *cells;		/* [nsides] */
 	struct nv_cell *fio; /* [nsides] fio's own values where cells are exact, else NULL */
 	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
@@ -111,7 +135,7 @@ struct nv_block {
 	size_t *nsrc;			/* [nsides]: the side's runs that have it ... */
 	struct nv_source **src;		/* [nsides][nsrc[s]]: ... in run order */
 	size_t nrows;
-	struct nv_row rows[NV_M_NR];
+	struct nv_row rows[NV_M_NR + NV_PCTL_MAX];
 };
 
 struct nv_claim_result;		/* report/claims.h */
@@ -130,12 +154,19 @@ struct nv_report {
 	size_t nclaims;			/* filled by nv_claims_eval */
 	struct nv_claim_result *claims;
 	bool claims_failed;
+	const struct nv_pctl *levels;	/* the percentile rows asked for (sel->levels) */
+	enum nv_headline headline;	/* sel->headline: which cost rows */
+	size_t nnotes;
+	char **notes;			/* levels fio did not report (printed as missing) */
 };
 
 struct nv_select {
 	size_t njobs;
 	char **jobs;		/* fnmatch patterns on the key or name; none = all */
 	unsigned dirs;		/* bit mask of enum nv_dir; 0 = all */
+	const struct nv_pctl *levels;	/* --percentiles; NULL: the default list */
+	enum nv_headline headline;	/* --summary: cost per 1k IOPS for an IOPS
+					 * headline, per GB/s for bandwidth, both */
 };
 
 /* Return: true when some side has more than one run (repeats). */
@@ -152,6 +183,58 @@ bool nv_select_match(const struct nv_select *sel, const struct nv_job *j, enum n
  * Return: the row, or NULL when the block has no row for m.
  */
 const struct nv_row *nv_block_row(const struct nv_block *b, enum nv_metric m);
+
+/*
+ * The percentile row of level p in block b (whichever metric it has).
+ * Return: the row, or NULL when the block has no row for p.
+ */
+const struct nv_row *nv_block_level_row(const struct nv_block *b, double p);
+
+/*
+ * The headline of block b by the rule (enum nv_headline above).
+ * Return: NV_HL_IOPS or NV_HL_BW.
+ */
+enum nv_headline nv_block_headline(const struct nv_report *r, const struct nv_block *b);
+
+/*
+ * The metric of a percentile row of level p: NV_M_P50 ... NV_M_P9999 for
+ * their levels, NV_M_PCTL for any other.
+ * Return: the metric.
+ */
+enum nv_metric nv_level_metric(double p);
+
+/*
+ * Level p (ns) of direction d of one source: with exact values from its
+ * joined traces (completion latency, the traces agree with fio's counts:
+ * stats/trace_join.h) the nearest rank over every IO, else the value fio
+ * reported for exactly that level, never interpolated; fio: always fio's.
+ * Return: the value's source, NV_SRC_NONE when neither has it (*v untouched).
+ */
+int nv_level_value(const struct nv_source *src, enum nv_dir d, enum nv_latkind lat, double p,
+		   bool fio, double *v);
+
+/*
+ * Whether fio's value v of direction d of job j lies above the direction's
+ * max of the same latency kind (fio reports the middle of a bin).
+ * Return: true when it does.
+ */
+bool nv_level_above_max(const struct nv_job *j, enum nv_dir d, enum nv_latkind lat, double v);
+
+/*
+ * Every level fio reported for block b's latency in some side's runs.
+ * Return: nothing; *out is set (ascending; n 0 when none).
+ */
+void nv_block_fio_levels(const struct nv_report *r, const struct nv_block *b,
+			 struct nv_pctl *out);
+
+/*
+ * The levels of block b's percentile rows: want's list (NULL: the default),
+ * or for "fio" every level some source's JSON holds for the block (the
+ * default list when none holds any) and want's own (those of claims).
+ * Return: nothing; *out is set (ascending).
+ */
+void nv_block_levels(const struct nv_report *r, const struct nv_block *b,
+		     const struct nv_pctl *want, struct nv_pctl *out);
 
 /*
  * The label of a run of report r (a void * for the callbacks of

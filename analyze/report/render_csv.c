@@ -2,7 +2,8 @@
  * render_csv.c - the report as CSV for programs: one wide table (a row per
  * job, direction and metric; every number at full precision, units in a
  * column, missing values empty), after the summary's rows and before the
- * claims, blank lines between.
+ * claims, blank lines between.  A fio percentile above the job's max is
+ * flagged by a "... fio_above_max" row under it (csv_above_row).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
+#include "analyze/report/pctrows.h"
 
 static void csv_field(FILE *out, const char *s, bool first)
 {
@@ -43,6 +45,7 @@ static void csv_num(FILE *out, bool have, double v)
 static const char *const unit_names[] = {
 	[NV_U_IOPS] = "IO/s", [NV_U_MBPS] = "MB/s", [NV_U_NS] = "ns",
 	[NV_U_USD_H] = "USD/h", [NV_U_USD_KIOPS] = "USD/h per 1k IOPS",
+	[NV_U_USD_GBPS] = "USD/h per GB/s",
 	[NV_U_BYTES] = "bytes", [NV_U_PCT] = "%", [NV_U_COUNT] = "count",
 };
 
@@ -81,6 +84,38 @@ static void csv_header(FILE *out, const struct nv_report *r, bool rep)
 	fputc('\n', out);
 }
 
+/*
+ * The note row under a percentile row whose fio value lies above the job's
+ * max for some side (fio reports the middle of a latency bin): metric
+ * "TITLE fio_above_max", unit "flag", per side 1 (above), 0 (not) or empty
+ * (no value); no change columns.  Nothing when no side is above.
+ */
+static void csv_above_row(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			  const char *title, const bool *above, const struct nv_cell *cells,
+			  bool rep)
+{
+	char buf[300];
+	bool any = false;
+
+	for (size_t s = 0; above && s < r->nsides; s++)
+		any |= above[s] && cells[s].n > 0;
+	if (!any)
+		return;
+	csv_field(out, b->key, true);
+	csv_field(out, nv_dir_name(b->dir), false);
+	snprintf(buf, sizeof(buf), "%s fio_above_max", title);
+	csv_field(out, buf, false);
+	csv_field(out, "flag", false);
+	for (size_t s = 0; s < r->nsides; s++) {
+		csv_field(out, !cells[s].n ? "" : above[s] ? "1" : "0", false);
+		if (rep)
+			fputs(",,", out);
+	}
+	for (size_t p = 0; p < r->npairs; p++)
+		fputs(rep ? ",,,," : ",", out);
+	fputc('\n', out);
+}
+
 /* One metric row of a block: values (with stdev and n for repeats), changes. */
 static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block *b,
 		    const struct nv_row *row, bool rep)
@@ -89,7 +124,7 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 
 	csv_field(out, b->key, true);
 	csv_field(out, nv_dir_name(b->dir), false);
-	nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
+	nv_fmt_row_title(buf, sizeof(buf), b, row);
 	csv_field(out, buf, false);
 	csv_field(out, unit_names[nv_metric(row->metric)->unit], false);
 	for (size_t s = 0; s < r->nsides; s++) {
@@ -109,6 +144,52 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 			  false);
 	}
 	fputc('\n', out);
+	csv_above_row(out, r, b, buf, row->above_max, row->cells, rep);
+}
+
+/*
+ * Every level fio reported for block b's latency, whatever --percentiles
+ * chose: metric "clat fio 99.500000" (fio's key), each side's runs
+ * aggregated, no change columns; a value above the max gets its note row.
+ * Return: 0 or -ENOMEM.
+ */
+static int csv_fio_levels(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			  bool rep)
+{
+	struct nv_cell *c = calloc(r->nsides, sizeof(*c));
+	bool *above = calloc(r->nsides, sizeof(*above));
+	struct nv_pctl lv;
+	char buf[96], key[48];
+
+	if (!c || !above) {
+		free(c);
+		free(above);
+		return -ENOMEM;
+	}
+	nv_block_fio_levels(r, b, &lv);
+	for (size_t i = 0; i < lv.n; i++) {
+		csv_field(out, b->key, true);
+		csv_field(out, nv_dir_name(b->dir), false);
+		nv_pctl_fio_key(key, sizeof(key), lv.v[i]);
+		snprintf(buf, sizeof(buf), "%s fio %s", nv_latkind_name(b->lat), key);
+		csv_field(out, buf, false);
+		csv_field(out, unit_names[NV_U_NS], false);
+		for (size_t s = 0; s < r->nsides; s++) {
+			nv_side_fio_level(r, b, s, lv.v[i], &c[s], &above[s]);
+			csv_num(out, c[s].n > 0, c[s].value);
+			if (!rep)
+				continue;
+			csv_num(out, c[s].n > 1, c[s].sd);
+			csv_num(out, true, (double)c[s].n);
+		}
+		for (size_t p = 0; p < r->npairs; p++)
+			fputs(rep ? ",,,," : ",", out);
+		fputc('\n', out);
+		csv_above_row(out, r, b, buf, above, c, rep);
+	}
+	free(c);
+	free(above);
+	return 0;
 }
 
 /*
@@ -131,9 +212,12 @@ int nv_render_csv(FILE *out, const struct nv_report *r)
 	}
 	free(sum);
 	csv_header(out, r, rep);
-	for (size_t i = 0; i < r->nblocks; i++)
+	for (size_t i = 0; i < r->nblocks; i++) {
 		for (size_t k = 0; r->blocks[i].active && k < r->blocks[i].nrows; k++)
 			csv_row(out, r, &r->blocks[i], &r->blocks[i].rows[k], rep);
+		if (r->blocks[i].active && csv_fio_levels(out, r, &r->blocks[i], rep))
+			return -ENOMEM;
+	}
 	if (!r->nclaims)
 		return 0;
 	fputs("\njob,direction,run,baseline,claim,measured,unit,verdict\n", out);

@@ -15,6 +15,7 @@
 #include "analyze/report/fiotables.h"
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
+#include "analyze/report/pctrows.h"
 
 /*
  * Write v as indented JSON; reals as their shortest exact text (jansson's
@@ -72,12 +73,19 @@ void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 	}
 }
 
-/* The JSON key of a metric: "iops", "bw_MB_per_s", "clat_p99.9_ns", ... */
-static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metric m)
+/*
+ * The JSON key of a metric (a percentile: of level): "iops", "bw_MB_per_s",
+ * "clat_p99.9_ns", "clat_p99.5_ns" ...
+ */
+static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metric m, double level)
 {
 	const struct nv_metric_info *mi = nv_metric(m);
+	char name[32];
 
-	if (mi->latency)
+	if (NV_M_IS_PCT(m)) {
+		nv_pctl_name(name, sizeof(name), level);
+		snprintf(buf, n, "%s_%s_ns", nv_latkind_name(b->lat), name);
+	} else if (mi->latency)
 		snprintf(buf, n, "%s_%s_ns", nv_latkind_name(b->lat), mi->key);
 	else if (mi->json)
 		snprintf(buf, n, "%s", mi->json);
@@ -89,6 +97,8 @@ static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metr
 		snprintf(buf, n, "price_usd_per_hour");
 	else if (m == NV_M_COST)
 		snprintf(buf, n, "cost_usd_per_hour_per_1k_iops");
+	else if (m == NV_M_COST_BW)
+		snprintf(buf, n, "cost_usd_per_hour_per_GB_per_s");
 	else
 		snprintf(buf, n, "%s", mi->key);
 }
@@ -175,6 +185,38 @@ static int json_buckets(json_t *o, const struct nv_block *b, size_t s)
 	return json_trace_buckets(o, b, s);
 }
 
+/*
+ * "fio_clat_percentiles_ns": every level fio reported for the block's
+ * latency, keyed as fio keys them ("99.500000"), the side's runs aggregated
+ * (whatever --percentiles chose); left out when fio reported none.
+ * Return: 0 or -ENOMEM (o freed).
+ */
+static int json_fio_levels(const struct nv_report *r, const struct nv_block *b, size_t s,
+			   json_t *o)
+{
+	struct nv_pctl lv;
+	char key[64];
+	json_t *p;
+
+	nv_block_fio_levels(r, b, &lv);
+	if (!lv.n)
+		return 0;
+	if (!(p = json_object())) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < lv.n; i++) {
+		struct nv_cell c;
+
+		nv_side_fio_level(r, b, s, lv.v[i], &c, NULL);
+		nv_pctl_fio_key(key, sizeof(key), lv.v[i]);
+		nv_render_json_set(p, key, jnum(c.n > 0, c.value));
+	}
+	snprintf(key, sizeof(key), "fio_%s_percentiles_ns", nv_latkind_name(b->lat));
+	nv_render_json_set(o, key, p);
+	return 0;
+}
+
 static json_t *json_side_values(const struct nv_report *r, const struct nv_block *b, size_t s)
 {
 	json_t *o = json_object();
@@ -186,8 +228,10 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 	for (size_t k = 0; k < b->nrows; k++) {
 		const struct nv_cell *c = &b->rows[k].cells[s];
 
-		json_key(key, sizeof(key), b, b->rows[k].metric);
+		json_key(key, sizeof(key), b, b->rows[k].metric, b->rows[k].level);
 		nv_render_json_set(o, key, jnum(c->n > 0, c->value));
+		if (b->rows[k].above_max && b->rows[k].above_max[s])
+			jset_suffix(o, key, "_above_max", json_true());
 		if (c->src == NV_SRC_EXACT) {
 			const struct nv_cell *f = b->rows[k].fio ? &b->rows[k].fio[s] : NULL;
 
@@ -201,6 +245,8 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 		jset_suffix(o, key, "_max", jnum(c->n > 0, c->max));
 		jset_suffix(o, key, "_n", json_integer((json_int_t)c->n));
 	}
+	if (json_fio_levels(r, b, s, o))
+		return NULL;
 	return json_buckets(o, b, s) ? NULL : o;
 }
 
@@ -224,7 +270,7 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 	for (size_t k = 0; k < b->nrows; k++) {
 		const struct nv_change *ch = &b->rows[k].pchg[p];
 
-		json_key(key, sizeof(key), b, b->rows[k].metric);
+		json_key(key, sizeof(key), b, b->rows[k].metric, b->rows[k].level);
 		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
 		jset_suffix(o, key, "_verdict",
 			    ch->have ? json_string(nv_change_verdict_name(ch)) : NULL);
@@ -362,7 +408,7 @@ static json_t *json_summary(const struct nv_report *r)
 
 		nv_render_json_set(o, "job", json_string(b->key));
 		nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
-		json_key(mkey, sizeof(mkey), b, row->metric);
+		json_key(mkey, sizeof(mkey), b, row->metric, row->level);
 		for (size_t s = 0; s < r->nsides; s++)
 			nv_render_json_set(vals, r->sides[s].label,
 					   jnum(row->cells[s].n > 0, row->cells[s].value));
@@ -398,7 +444,8 @@ static json_t *json_claims(const struct nv_report *r)
 		nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
 		nv_render_json_set(o, "run", json_string(r->sides[c->side].label));
 		nv_render_json_set(o, "claim", json_string(c->claim->text));
-		nv_render_json_set(o, "metric", json_string(nv_metric(c->claim->metric)->key));
+		nv_claim_metric_name(key, sizeof(key), c->claim);
+		nv_render_json_set(o, "metric", json_string(key));
 		if (c->claim->kind == NV_CLAIM_CHANGE) {
 			nv_render_json_set(o, "baseline", json_string(r->sides[c->base].label));
 			nv_render_json_set(o, "claimed_change_pct", json_real(c->claim->pct));
@@ -408,7 +455,7 @@ static json_t *json_claims(const struct nv_report *r)
 			nv_render_json_set(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
 			nv_render_json_set(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
 		} else {
-			json_key(key, sizeof(key), b, c->claim->metric);
+			json_key(key, sizeof(key), b, c->claim->metric, c->claim->level);
 			nv_render_json_set(o, "operator", json_string(claim_op_text(c->claim->op)));
 			jset_suffix(o, key, "_bound", json_real(c->claim->value));
 			jset_suffix(o, key, "_measured", jnum(c->cell.n > 0, c->cell.mean));

@@ -103,6 +103,59 @@ static int print_summary(FILE *out, const struct nv_report *r, enum nv_format f,
 	return 0;
 }
 
+#define ABOVE_MAX_MARK "\xe2\x80\xa0"	/* a dagger: a fio percentile above the max */
+
+/*
+ * Under a block's table: what the dagger means, when a cell has it.
+ * Return: nothing.
+ */
+static void print_above_max(FILE *out, const struct nv_report *r, const struct nv_block *b)
+{
+	for (size_t i = 0; i < b->nrows; i++) {
+		for (size_t s = 0; b->rows[i].above_max && s < r->nsides; s++) {
+			if (!b->rows[i].above_max[s] || !b->rows[i].cells[s].n)
+				continue;
+			fprintf(out, "\n" ABOVE_MAX_MARK " above the job's max: fio reports "
+				"a percentile as the middle of its latency bin (bins are up to "
+				"1/64 of their value wide), which can lie above the slowest IO; "
+				"the true value lies between the bin's lower edge and the max; "
+				"traces (`nv_trace=DIR`) measure every IO.\n");
+			return;
+		}
+	}
+}
+
+/*
+ * Under a block's table: the percentile levels printed '-' because fio did
+ * not report them and there are no traces.
+ * Return: nothing.
+ */
+static void print_missing_levels(FILE *out, const struct nv_report *r, const struct nv_block *b)
+{
+	const struct nv_row *mean = nv_block_row(b, NV_M_MEAN);
+	char name[32];
+	size_t k = 0;
+
+	if (b->lat == NV_LAT_TOTAL)
+		return;	/* lat_pct_missing's hint covers it */
+	for (size_t i = 0; mean && i < b->nrows; i++) {
+		const struct nv_row *row = &b->rows[i];
+		bool miss = false;
+
+		for (size_t s = 0; NV_M_IS_PCT(row->metric) && s < r->nsides; s++)
+			miss |= mean->cells[s].n && !row->cells[s].n;
+		if (!miss)
+			continue;
+		nv_pctl_name(name, sizeof(name), row->level);
+		fprintf(out, "%s%s", k++ ? ", " : "\n", name);
+	}
+	if (k)
+		fprintf(out, " `-`: fio did not report %s (the job's `percentile_list`) and "
+			"there are no traces; nvanalyze does not interpolate: add %s to "
+			"`percentile_list=` or record traces (`nv_trace=DIR`).\n",
+			k > 1 ? "these levels" : "this level", k > 1 ? "them" : "it");
+}
+
 static int block_grid(const struct nv_report *r, const struct nv_block *b, struct nv_grid *g)
 {
 	size_t cols = 1 + r->nsides + r->npairs;
@@ -126,10 +179,12 @@ static int block_grid(const struct nv_report *r, const struct nv_block *b, struc
 		enum nv_unit u = nv_metric(row->metric)->unit;
 		double ref = nv_row_ref(row->cells, r->nsides);
 
-		nv_fmt_row_title(buf, sizeof(buf), b, row->metric);
+		nv_fmt_row_title(buf, sizeof(buf), b, row);
 		nv_grid_set(g, i + 1, 0, buf);
 		for (size_t s = 0; s < r->nsides; s++) {
 			fmt_cell(buf, sizeof(buf), &row->cells[s], &r->sides[s], u, ref);
+			if (row->above_max && row->above_max[s] && row->cells[s].n)
+				strncat(buf, " " ABOVE_MAX_MARK, sizeof(buf) - strlen(buf) - 1);
 			nv_grid_set(g, i + 1, 1 + s, buf);
 		}
 		c = 1 + r->nsides;
@@ -572,7 +627,7 @@ static bool lat_pct_missing(const struct nv_report *r, const struct nv_block *b)
 	for (size_t k = 0; k < b->nrows; k++) {
 		enum nv_metric m = b->rows[k].metric;
 
-		if (m < NV_M_P50 || m > NV_M_P9999)
+		if (!NV_M_IS_PCT(m))
 			continue;
 		for (size_t s = 0; s < r->nsides; s++)
 			if (mean->cells[s].n && !b->rows[k].cells[s].n)
@@ -624,6 +679,8 @@ static int render_md(FILE *out, const struct nv_report *r, enum nv_format f, uns
 				     "percentiles only "
 				     "when the job sets `lat_percentiles=1`; `--lat clat` shows "
 				     "the completion latency percentiles it always reports.\n");
+		print_missing_levels(out, r, b);
+		print_above_max(out, r, b);
 		fputc('\n', out);
 		nv_grid_free(&g);
 		shown++;

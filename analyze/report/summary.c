@@ -23,33 +23,6 @@ int nv_headline_parse(const char *s, enum nv_headline *h)
 	return -EINVAL;
 }
 
-/* The block size of a direction (bs= option) or, without one, bytes per IO measured. */
-static double io_size(const struct nv_job *j, enum nv_dir d)
-{
-	const struct nv_dirstat *ds = &j->dir[d];
-
-	if (d <= NV_DIR_TRIM && j->bs[d])
-		return (double)j->bs[d];
-	if (ds->have_ios && ds->ios)
-		return (double)ds->io_bytes / (double)ds->ios;
-	if (ds->iops.src && ds->iops.v > 0 && ds->bw.src)
-		return ds->bw.v / ds->iops.v;
-	return 0;
-}
-
-enum nv_headline nv_summary_headline(const struct nv_report *r, const struct nv_block *b)
-{
-	const struct nv_job *j = nv_block_job(r, b);
-	double size;
-
-	if (!j)
-		return NV_HL_IOPS;
-	if (j->rw && !strncmp(j->rw, "rand", 4))
-		return NV_HL_IOPS;
-	size = io_size(j, b->dir);
-	return size > 0 && size < NV_SUMMARY_SMALL_BS ? NV_HL_IOPS : NV_HL_BW;
-}
-
 int nv_summary_build(const struct nv_report *r, enum nv_headline h, struct nv_summary_row **rows,
 		     size_t *n)
 {
@@ -65,7 +38,7 @@ int nv_summary_build(const struct nv_report *r, enum nv_headline h, struct nv_su
 		if (!b->active || b->dir == NV_DIR_SYNC)
 			continue;
 		if (bh == NV_HL_AUTO)
-			bh = nv_summary_headline(r, b);
+			bh = nv_block_headline(r, b);
 		if (bh != NV_HL_BW && (row = nv_block_row(b, NV_M_IOPS)))
 			(*rows)[(*n)++] = (struct nv_summary_row){ i, row };
 		if (bh != NV_HL_IOPS && (row = nv_block_row(b, NV_M_BW)))

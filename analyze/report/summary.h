@@ -3,10 +3,9 @@
  * job's headline number, one column per run, the change column(s); the
  * first table of every output.
  *
- * The headline rule (docs/analysis.md): IOPS for random jobs (rw=rand*) and
- * for small-block ones (block size, or measured bytes per IO, below 64 KiB);
- * MB/s for the rest (sequential large-block).  --summary iops|bw|both
- * overrides it.
+ * The headline rule is the model's (report/model.h, nv_block_headline):
+ * IOPS for random and small-block jobs, MB/s for the rest; --summary
+ * iops|bw|both overrides it.
  */
 #ifndef NV_ANALYZE_SUMMARY_H
 #define NV_ANALYZE_SUMMARY_H
@@ -14,10 +13,6 @@
 #include <stddef.h>
 
 #include "analyze/report/model.h"
-
-enum nv_headline { NV_HL_AUTO, NV_HL_IOPS, NV_HL_BW, NV_HL_BOTH };
-
-#define NV_SUMMARY_SMALL_BS 65536	/* below: a small-block job */
 
 /* One row of the summary: a block's headline metric. */
 struct nv_summary_row {
@@ -40,11 +35,5 @@ int nv_headline_parse(const char *s, enum nv_headline *h);
  */
 int nv_summary_build(const struct nv_report *r, enum nv_headline h, struct nv_summary_row **rows,
 		     size_t *n);
-
-/*
- * The headline of one block by the rule.
- * Return: NV_HL_IOPS or NV_HL_BW.
- */
-enum nv_headline nv_summary_headline(const struct nv_report *r, const struct nv_block *b);
 
 #endif

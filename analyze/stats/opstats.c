@@ -23,13 +23,28 @@ int nv_opstats_exact_new(struct nv_exact **e)
 	return nv_exact_new(e, v, NV_PCT_NR);
 }
 
+void nv_opstats_set_extra(struct nv_opstats *s, const double *extra, size_t n)
+{
+	s->extra = extra;
+	s->nextra = n;
+}
+
 /*
- * The state of op, created on its first value.
+ * The state of op, created on its first value: nv_pcts' levels, then the
+ * extra ones.
  * Return: 0 or -ENOMEM.
  */
 static int need(struct nv_opstats *s, unsigned op)
 {
-	return s->ex[op] ? 0 : nv_opstats_exact_new(&s->ex[op]);
+	double v[NV_PCT_NR + NV_PCTL_MAX];
+
+	if (s->ex[op])
+		return 0;
+	nv_pct_values(v);
+	for (size_t i = 0; i < s->nextra && i < NV_PCTL_MAX; i++)
+		v[NV_PCT_NR + i] = s->extra[i];
+	return nv_exact_new(&s->ex[op], v, NV_PCT_NR + (s->nextra < NV_PCTL_MAX ?
+							  s->nextra : NV_PCTL_MAX));
 }
 
 /*

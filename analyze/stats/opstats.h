@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "analyze/stats/exact.h"
+#include "analyze/stats/pctlevels.h"
 #include "trace/nvtrace.h"
 
 #define NV_OPSTATS_ALL	NVT_OP__MAX	/* index of the all-operations state */
@@ -30,6 +31,8 @@ struct nv_opstats {
 	int first_op;		/* the op of the first value; -1 before it */
 	uint64_t *scratch;	/* a block's latencies grouped by op */
 	size_t scratch_cap;
+	size_t nextra;		/* --percentiles: levels resolved after nv_pcts' (per */
+	const double *extra;	/* op and all), at NV_PCT_NR.. of each state; not copied */
 };
 
 /* Return: nothing; s is empty (first_op -1). */
@@ -41,6 +44,14 @@ void nv_opstats_init(struct nv_opstats *s);
  * Return: 0 or -ENOMEM.
  */
 int nv_opstats_exact_new(struct nv_exact **e);
+
+/*
+ * Also resolve levels extra[0..n) in each operation's state, after nv_pcts'
+ * (nv_exact_value(e, NV_PCT_NR + i)), at most NV_PCTL_MAX; extra must outlive
+ * s.  Only before the first value.
+ * Return: nothing.
+ */
+void nv_opstats_set_extra(struct nv_opstats *s, const double *extra, size_t n);
 
 /*
  * One record's latency (op < NVT_OP__MAX), in the same order in every pass.

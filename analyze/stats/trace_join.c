@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/common.h"
+#include "analyze/stats/pctlevels.h"
 #include "analyze/stats/trace_join.h"
 
 #define tj_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
@@ -128,6 +129,35 @@ const struct nv_jobjoin *nv_trace_join_find(const struct nv_tracejoin *tj,
 const struct nv_latstat *nv_jobjoin_exact(const struct nv_jobjoin *jj, enum nv_dir d)
 {
 	return jj && (unsigned)d < NV_DIR_NR && jj->exact[d] ? &jj->exact_clat[d] : NULL;
+}
+
+int nv_jobjoin_level(const struct nv_jobjoin *jj, enum nv_dir d, double p, double *v)
+{
+	const struct nv_latstat *ls = nv_jobjoin_exact(jj, d);
+	const struct nv_tan *t = jj ? &jj->tan : NULL;
+	int got = NV_SRC_NONE;
+
+	if (!ls)
+		return NV_SRC_NONE;
+	for (unsigned i = 0; i < NV_PCT_NR; i++) {
+		if (nv_pctl_same(nv_pcts[i].value, p) && ls->pct[i].src) {
+			*v = ls->pct[i].v;
+			return ls->pct[i].src;
+		}
+	}
+	for (size_t k = 0; k < t->nlevels; k++) {
+		if (!nv_pctl_same(t->levels[k], p))
+			continue;
+		for (unsigned op = 0; op < NVT_OP__MAX; op++) {	/* put_exact's: the last */
+			const struct nv_latsum *l = &t->op[op].lat;
+
+			if (nv_op_dir(op) == (int)d && t->op[op].records && k < l->nlv) {
+				*v = (double)l->lv[k];
+				got = NV_SRC_EXACT;
+			}
+		}
+	}
+	return got;
 }
 
 void nv_trace_join_free(struct nv_tracejoin *tj)

@@ -61,6 +61,16 @@ const struct nv_jobjoin *nv_trace_join_find(const struct nv_tracejoin *tj,
  */
 const struct nv_latstat *nv_jobjoin_exact(const struct nv_jobjoin *jj, enum nv_dir d);
 
+/*
+ * The exact value (ns, nearest rank over every IO) of completion latency
+ * level p of direction d of a joined job: a level of nv_pcts from
+ * nv_jobjoin_exact, any other from the levels nv_tan_opts asked for
+ * (--percentiles).
+ * Return: NV_SRC_EXACT with *v set, or NV_SRC_NONE (no exact values for d,
+ * or p was not resolved).
+ */
+int nv_jobjoin_level(const struct nv_jobjoin *jj, enum nv_dir d, double p, double *v);
+
 /* Free what nv_trace_join filled.  Return: nothing. */
 void nv_trace_join_free(struct nv_tracejoin *tj);
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze/stats/trace_check.h"
 #include "analyze/stats/trace_pass.h"
@@ -88,6 +89,21 @@ static void count_block(struct nv_trace_stat *s, const struct nvt_cols *c)
 	s->records += c->n;
 }
 
+/* Tell the caller where the pass is: seen of total records (0: unknown) of r. */
+static void progress(struct nvt_reader *r, const struct nv_trace_stat *s, uint64_t seen,
+		     uint64_t total, uint64_t size)
+{
+	struct nv_tan_progress p = {
+		.path = nvt_reader_path(r), .nfiles = 1, .pass = s->pass + 1,
+		.records = seen, .total = total, .total_bytes = size,
+	};
+	struct nvt_read_info in;
+
+	nvt_reader_info(r, &in);
+	p.bytes = in.used_bytes;
+	s->progress(&p, s->progress_arg);
+}
+
 int nv_trace_stat_read(struct nvt_reader *r, struct nv_trace_stat *s, bool first, char *err,
 		       size_t errlen)
 {
@@ -95,9 +111,14 @@ int nv_trace_stat_read(struct nvt_reader *r, struct nv_trace_stat *s, bool first
 		NVT_COL_LATENCY | NVT_COL_OP | (first ? NVT_COL_LENGTH | NVT_COL_STATUS : 0);
 	const char *path = nvt_reader_path(r);
 	const struct nvt_cols *c;
-	uint64_t seen = 0;
+	uint64_t seen = 0, size = 0, total = first ? 0 : s->records;	/* pass 1 counted */
+	struct stat sb;
 	int ret;
 
+	if (s->progress && !stat(path, &sb))
+		size = (uint64_t)sb.st_size;
+	if (s->progress && first && nvt_reader_footer_records(r, &total))
+		total = 0;	/* no footer: the bytes tell */
 	while ((ret = nvt_reader_next_cols(r, want, &c)) == 1) {
 		if ((ret = check_block(path, c, seen, err, errlen)))
 			return ret;
@@ -109,6 +130,8 @@ int nv_trace_stat_read(struct nvt_reader *r, struct nv_trace_stat *s, bool first
 		if (first)
 			count_block(s, c);
 		seen += c->n;
+		if (s->progress)
+			progress(r, s, seen, total, size);
 	}
 	if (ret < 0) {
 		snprintf(err, errlen, "%s", nvt_reader_strerror(r));
@@ -129,6 +152,7 @@ int nv_trace_stat_end_pass(struct nv_trace_stat *s, const char *path, bool *more
 {
 	int ret = nv_opstats_end_pass(&s->lat);
 
+	s->pass++;
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: %s", path, ret == -EINVAL ?
 			 "the trace changed while it was being read" : strerror(-ret));

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "analyze/stats/opstats.h"
+#include "analyze/stats/trace_stats.h"
 #include "trace/nvtrace.h"
 
 #define NV_TRACE_STAT_ALL NVT_OP__MAX	/* index of the all-operations totals */
@@ -25,6 +26,9 @@ struct nv_trace_stat {
 	struct nv_trace_count op[NVT_OP__MAX + 1];
 	struct nv_opstats lat;	/* exact latency per op and of all */
 	uint64_t first_submit, last_complete, records;
+	unsigned pass;			/* passes ended (nv_trace_stat_end_pass) */
+	nv_tan_progress_fn progress;	/* NULL, or called after every block read, as */
+	void *progress_arg;		/* trace_stats.h says (done: never, the caller ends) */
 };
 
 /* An empty state.  Return: nothing. */

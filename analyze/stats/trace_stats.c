@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "analyze/common.h"
 #include "analyze/stats/exact.h"
@@ -61,6 +60,7 @@ struct src {
 	size_t n, i;
 	bool done;
 	uint64_t counted;	/* bytes of this file counted in done_bytes */
+	size_t file;		/* its index in paths */
 	uint64_t ramp_end;	/* IOs submitted before this are fio's ramp (0: none) */
 };
 
@@ -95,9 +95,13 @@ struct state {
 	bool cand_overflow;
 	uint64_t *scratch;
 	size_t scratchcap;
-	/* progress */
+	/* progress (nv_tan_opts' callback) */
 	uint64_t total_bytes, done_bytes;
-	double last_progress;
+	uint64_t pass_records;	/* records of blocks read in this pass */
+	uint64_t footer_records;	/* pass 1's total from the footers ... */
+	bool footers_known;	/* ... when every trace has one */
+	uint64_t pass1_records;	/* a whole pass's records, after pass 1 */
+	bool seeking;		/* the spike pass: no total */
 	unsigned pass;
 	char *err;
 	size_t errlen;
@@ -105,32 +109,27 @@ struct state {
 
 #define add_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
-static double now_s(void)
+/* Tell the caller where the analysis is (s: the trace just read, or NULL). */
+static void progress(struct state *st, const struct src *s, bool done)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void progress(struct state *st, bool final)
-{
-	double t;
+	struct nv_tan_progress p = {
+		.path = s ? nvt_reader_path(s->r) : st->paths[0],
+		.file = s ? s->file : 0,
+		.nfiles = st->npaths,
+		.pass = st->pass + 1,
+		.records = st->pass_records,
+		.bytes = st->done_bytes,
+		.total_bytes = st->total_bytes,
+		.done = done,
+	};
 
 	if (!st->o->progress)
 		return;
-	if (final) {
-		fprintf(stderr, "\r%*s\r", 78, "");
-		return;
-	}
-	t = now_s();
-	if (t - st->last_progress < 0.25)
-		return;
-	st->last_progress = t;
-	fprintf(stderr, "\rnvanalyze: %s%s: pass %u: %5.1f%%", st->paths[0],
-		st->npaths > 1 ? " ..." : "", st->pass + 1,
-		st->total_bytes ? 100.0 * (double)st->done_bytes / (double)st->total_bytes : 0.0);
-	fflush(stderr);
+	if (st->pass == 0 && st->footers_known)
+		p.total = st->footer_records;
+	else if (st->pass > 0 && !st->seeking)
+		p.total = st->pass1_records;
+	st->o->progress(&p, st->o->progress_arg);
 }
 
 bool nv_tan_spike_is_episode(const struct nv_tan_spike *s)
@@ -217,10 +216,18 @@ static bool in_ramp(const struct src *s, const struct nvt_record *x)
 static int open_src(struct state *st, size_t i, struct src *s)
 {
 	int err = nvt_reader_open(&s->r, st->paths[i]);
+	uint64_t recs;
 	bool opened = !err;
 
+	s->file = i;
 	if (!err)
 		ab_of(st, s);
+	if (!err && st->pass == 0 && st->o->progress) {	/* the footers' total, a hint */
+		if (nvt_reader_footer_records(s->r, &recs))
+			st->footers_known = false;
+		else
+			st->footer_records += recs;
+	}
 	if (!err)
 		err = ramp_of(st, s);
 	if (!err)
@@ -274,7 +281,8 @@ static int src_next(struct state *st, struct src *s)
 		if (in.used_bytes > s->counted)
 			st->done_bytes += in.used_bytes - s->counted;
 		s->counted = in.used_bytes;
-		progress(st, false);
+		st->pass_records += s->n;
+		progress(st, s, false);
 	}
 	return 0;
 }
@@ -815,7 +823,8 @@ static int spike_pass(struct state *st)
 	return err;
 }
 
-static void latsum(const struct nv_exact *e, struct nv_latsum *l)
+/* nlv: the extra levels e resolves after nv_pcts' (opstats.h). */
+static void latsum(const struct nv_exact *e, size_t nlv, struct nv_latsum *l)
 {
 	l->n = nv_exact_count(e);
 	l->min = nv_exact_min(e);
@@ -824,6 +833,9 @@ static void latsum(const struct nv_exact *e, struct nv_latsum *l)
 	l->stdev = nv_exact_stdev(e);
 	for (unsigned i = 0; i < NV_PCT_NR; i++)
 		l->pct[i] = nv_exact_value(e, i);
+	l->nlv = nlv;
+	for (size_t i = 0; i < nlv; i++)
+		l->lv[i] = nv_exact_value(e, NV_PCT_NR + i);
 }
 
 /* End a pass on every exact state: 1 if another pass is needed. */
@@ -854,7 +866,7 @@ static int collect(struct state *st)
 
 		if (!e)
 			continue;
-		latsum(e, &t->op[k].lat);
+		latsum(e, st->ops.nextra, &t->op[k].lat);
 		h = nv_exact_hist(e);
 		if (h) {
 			t->op[k].hist = malloc(NV_EXACT_NBUCKETS * sizeof(*h));
@@ -876,7 +888,7 @@ static int collect(struct state *st)
 			d = &t->qd[t->nqd++];
 			d->op = k;
 			nv_tan_qd_range(q, &d->qd_lo, &d->qd_hi);
-			latsum(st->qx[k][q], &d->lat);
+			latsum(st->qx[k][q], 0, &d->lat);
 		}
 	return 0;
 }
@@ -892,17 +904,22 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	       char *err, size_t errlen)
 {
 	struct state st = {
-		.t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen
+		.t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen,
+		.footers_known = true
 	};
 	struct src *s = calloc(n ? n : 1, sizeof(*s));
 	bool spikes;
 	int ret, more;
 
 	nv_opstats_init(&st.ops);
+	nv_opstats_set_extra(&st.ops, o->levels,
+			     o->nlevels < NV_PCTL_MAX ? o->nlevels : NV_PCTL_MAX);
 	memset(t, 0, sizeof(*t));
 	t->interval_ns = o->interval_ns ? o->interval_ns : 1000000000ull;
 	t->nedges = o->nedges < NV_TAN_MAXEDGES ? o->nedges : NV_TAN_MAXEDGES;
 	memcpy(t->edges, o->edges, t->nedges * sizeof(t->edges[0]));
+	t->nlevels = st.ops.nextra;
+	memcpy(t->levels, o->levels, t->nlevels * sizeof(t->levels[0]));
 	if (!s) {
 		free(s);
 		snprintf(err, errlen, "out of memory");
@@ -920,8 +937,11 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	spikes = !ret && any_spiky(&st);
 	more = ret ? 0 : end_pass(&st);
 	st.pass = t->passes = 1;
+	st.pass1_records = st.pass_records;
 	while (!ret && (more > 0 || spikes)) {
 		st.done_bytes = 0;
+		st.pass_records = 0;
+		st.seeking = more <= 0;
 		if (more > 0) {
 			ret = later_pass(&st, spikes);
 		} else {
@@ -940,7 +960,7 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 		}
 	}
 	t->passes = st.pass;
-	progress(&st, true);
+	progress(&st, NULL, true);
 	if (!ret && ((ret = build_spikes(&st)) || (ret = collect(&st))))
 		snprintf(err, errlen, "out of memory");
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {

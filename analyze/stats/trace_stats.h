@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "analyze/common.h"
+#include "analyze/stats/pctlevels.h"
 #include "trace/nvtrace.h"
 
 #define NV_TAN_ALL	NVT_OP__MAX	/* index of the all-operations entry */
@@ -41,6 +42,8 @@ struct nv_latsum {		/* ns, exact */
 	uint64_t n, min, max;
 	double mean, stdev;
 	uint64_t pct[NV_PCT_NR];	/* nearest rank, by enum nv_pct (common.h) */
+	size_t nlv;			/* per operation: nv_tan_opts' levels, ... */
+	uint64_t lv[NV_PCTL_MAX];	/* ... their nearest-rank values */
 };
 
 struct nv_tan_op {
@@ -82,12 +85,33 @@ struct nv_tan_spike {
 
 #define NV_TAN_MAXEDGES 16
 
+/*
+ * Where nv_tan_run is, for a progress line: the library reports it through
+ * nv_tan_opts' callback after every block it reads and never prints; the
+ * caller decides whether and how often to show it.
+ */
+struct nv_tan_progress {
+	const char *path;	/* the trace whose block was just read */
+	size_t file, nfiles;	/* its position (0-based) among the job's traces */
+	unsigned pass;		/* 1, 2, ...: passes over the traces */
+	uint64_t records;	/* records read in this pass, every trace */
+	uint64_t total;		/* records this pass reads (pass 1: the footers; 2: pass
+				 * 1's count), 0 when not known (no footer, seeking) */
+	uint64_t bytes, total_bytes;	/* bytes read in this pass; the traces' sizes */
+	bool done;		/* the last call: the passes are over (or failed) */
+};
+
+typedef void (*nv_tan_progress_fn)(const struct nv_tan_progress *p, void *arg);
+
 struct nv_tan_opts {
 	uint64_t interval_ns;	/* 0: 1 s */
 	double spike_factor;	/* 0: 10 (see findings.h) */
-	bool progress;		/* a progress line on stderr (caller checks isatty) */
+	nv_tan_progress_fn progress;	/* NULL, or called as struct nv_tan_progress says */
+	void *progress_arg;	/* its second argument */
 	size_t nedges;		/* --buckets: latency edges (ns, ascending), at most ... */
 	uint64_t edges[NV_TAN_MAXEDGES];	/* ... NV_TAN_MAXEDGES */
+	size_t nlevels;		/* --percentiles: levels resolved exactly per operation */
+	double levels[NV_PCTL_MAX];	/* besides nv_pcts' (struct nv_latsum lv) */
 };
 
 #define NV_SPIKE_EPISODE_MIN_IOS 2
@@ -116,6 +140,8 @@ struct nv_tan {
 	size_t nedges;		/* --buckets: IOs by latency, exact: bucket i of op k is */
 	uint64_t edges[NV_TAN_MAXEDGES];	/* [edges[i-1], edges[i]) (0 and infinity */
 	uint64_t bucket[NV_TAN_NOPS][NV_TAN_MAXEDGES + 1];	/* at the ends) */
+	size_t nlevels;		/* nv_tan_opts' levels: the ops' lat.lv[i] is ... */
+	double levels[NV_PCTL_MAX];	/* ... the value of levels[i] */
 };
 
 /*

@@ -134,6 +134,17 @@ golden status-interval "$D/null-status-interval.json"
 golden json-normal "$D/null-json-normal.json"
 golden job-error "$D/psync-error.json"
 golden verbose-idle -v "$D/psync-error.json" "$D/null-trim.json"
+# Cost rows (issue 31): one run holding sequential (bandwidth) and random
+# (IOPS) jobs: per GB/s for the first, per 1k IOPS for the others; both with
+# --summary both; any percentile level, fio's levels as fio has them.
+golden price-iops-and-bw --price 1=0.1888 --percentiles 25,50,99.5,99.9 \
+	"$X/PerfKitBenchmarker__fio-parser-sample-result.json"
+golden price-summary-both --summary both --price 1=0.1888 --format csv -d read \
+	"$X/PerfKitBenchmarker__fio-parser-sample-result.json"
+golden percentiles-fio-text --percentiles fio --format text -j 'random*' \
+	"$X/PerfKitBenchmarker__fio-parser-sample-result.json"
+golden claims-any-level --claim 'p99.5<=2ms' --claim 'randread:p30:-10%' \
+	"$D/uring-run1.json" "$D/psync-run1.json"
 golden price-by-position --price 1=0.1888 --price 2=0.156 -j randread -d read \
 	"$D/uring-run1.json" "$D/psync-run1.json"
 golden pairs -l i7i.large -l i4i.large -l i7i.2xl -l i4i.2xl --pair i7i.2xl:i4i.2xl \
@@ -164,6 +175,13 @@ golden err-bad-change --change x "$D/psync-run1.json"
 golden err-bad-same-below --same-below -1 "$D/psync-run1.json"
 golden err-bad-summary --summary latency "$D/psync-run1.json"
 golden err-bad-buckets --buckets 1ms,0.1ms "$D/psync-run1.json"
+# --percentiles (issue 31): lists refused with exit 2, each saying why.
+golden err-bad-percentiles-empty --percentiles '' "$D/psync-run1.json"
+golden err-bad-percentiles-zero --percentiles 0,50 "$D/psync-run1.json"
+golden err-bad-percentiles-above --percentiles 50,100.1 "$D/psync-run1.json"
+golden err-bad-percentiles-letters --percentiles 50,p9x "$D/psync-run1.json"
+golden err-bad-percentiles-twice --percentiles 99,50,99.0 "$D/psync-run1.json"
+golden err-bad-percentiles-decimals --percentiles 99.99999 "$D/psync-run1.json"
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help

@@ -393,6 +393,74 @@ TEST(qd_classes)
 	CHECK(lo == 1 && hi == 1);
 }
 
+/* What a progress callback saw (nv_tan_opts.progress). */
+struct seen {
+	size_t calls, done, after_done, bad;
+	unsigned max_pass;
+	uint64_t pass1_records, pass1_total, last_records;
+	char path[64];
+};
+
+static void on_progress(const struct nv_tan_progress *p, void *arg)
+{
+	struct seen *s = arg;
+
+	s->calls++;
+	s->after_done += s->done > 0;
+	if (p->done) {
+		s->done++;
+		return;
+	}
+	if (p->pass > s->max_pass)
+		s->max_pass = p->pass;
+	if (p->pass == 1) {
+		s->bad += p->records < s->last_records || p->nfiles != 1 || p->file != 0 ||
+			  p->bytes > p->total_bytes;
+		s->pass1_records = s->last_records = p->records;
+		s->pass1_total = p->total;
+	}
+	snprintf(s->path, sizeof(s->path), "%s", p->path);
+}
+
+/*
+ * The library reports progress through the callback, never prints: after
+ * every block of pass 1 the trace, the records so far and the footer's
+ * total; then one last call with done.
+ */
+TEST(progress_callback)
+{
+	size_t n = 20000;
+	struct nvt_record *r = calloc(n, sizeof(*r));
+	struct seen s = { 0 };
+	struct nv_tan_opts o = { .progress = on_progress, .progress_arg = &s };
+	struct nv_tan t;
+	char err[256], *path;
+	const char *paths[1];
+
+	for (size_t i = 0; r && i < n; i++) {
+		r[i].complete_ns = 1000000000ull + (i + 1) * 100000ull;
+		r[i].submit_ns = r[i].complete_ns - 50000 - (i % 7) * 1000;
+		r[i].length = 4096;
+		r[i].qd = 1;
+	}
+	path = r ? write_trace(r, n) : NULL;
+	CHECK(path != NULL);
+	if (!path) {
+		free(r);
+		return;
+	}
+	paths[0] = path;
+	CHECK(!nv_tan_run(paths, 1, &o, &t, err, sizeof(err)));
+	CHECK(s.calls >= 2 && s.done == 1 && s.after_done == 0 && s.bad == 0);
+	CHECK_EQ_U64(s.pass1_records, n);
+	CHECK_EQ_U64(s.pass1_total, n);	/* from the footer, before the blocks */
+	CHECK(s.max_pass >= 1 && s.max_pass <= t.passes);
+	CHECK_STR(s.path, path);
+	nv_tan_free(&t);
+	unlink(path);
+	free(r);
+}
+
 int main(void)
 {
 	RUN(median);
@@ -404,6 +472,7 @@ int main(void)
 	RUN(fio_bins);
 	RUN(trace_args);
 	RUN(series_and_spikes);
+	RUN(progress_callback);
 	RUN(spikes_qd1);
 	RUN(all_row_totals);
 	RUN(ramp_marked);

@@ -29,6 +29,7 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, doub
 	run->jobs = job;
 	job->name = job->key = (char *)name;
 	job->desc = (char *)"";
+	job->rw = (char *)"randread";	/* an IOPS headline: cost per 1k IOPS */
 	job->dir[NV_DIR_READ].present = true;
 	job->dir[NV_DIR_READ].have_ios = true;
 	job->dir[NV_DIR_READ].ios = 10;

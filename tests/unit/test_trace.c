@@ -367,6 +367,12 @@ TEST(footer_totals)
 		CHECK_EQ_I64(nvt_writer_append(w, &r[i]), 0);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
 	CHECK_EQ_I64(nvt_reader_open(&rd, p), 0);
+	if (rd) {	/* the footer's count before the blocks (a progress total) */
+		uint64_t total = 0;
+
+		CHECK_EQ_I64(nvt_reader_footer_records(rd, &total), 0);
+		CHECK_EQ_U64(total, N);
+	}
 	while (rd && nvt_reader_next_block(rd, &recs, &k) == 1)
 		;
 	f = rd ? nvt_reader_footer(rd) : NULL;
@@ -581,6 +587,15 @@ TEST(truncate_every_byte)
 	}
 	CHECK(hdr_end > 0);
 	CHECK_EQ_I64(bad, 0);
+	spit(p, buf, len - 1);	/* no footer: no total to give */
+	{
+		struct nvt_reader *rd = NULL;
+		uint64_t total = 7;
+
+		CHECK_EQ_I64(nvt_reader_open(&rd, p), 0);
+		CHECK(rd && nvt_reader_footer_records(rd, &total) == -ENOENT && total == 7);
+		nvt_reader_close(rd);
+	}
 	free(want);
 	free(buf);
 }
