@@ -103,6 +103,18 @@ def aggregate(vals, how, higher_better):
 PCT = {"p50": "50.000000", "p95": "95.000000", "p99": "99.000000", "p99.9": "99.900000",
        "p99.99": "99.990000"}
 LAT = {"min": "min", "mean": "mean", "max": "max", "stdev": "stddev"}
+
+
+def sampled(d, prefix, key):
+    """fio's sample statistic key, or None where fio took no sample
+    (PREFIX_samples 0: a run shorter than one sample window; the zeros fio
+    prints then are no statistics: nvanalyze leaves them missing, as
+    analyze/input/fiojson.c parse_samples says)."""
+    if d.get(prefix + "_samples") == 0:
+        return None
+    return d.get(key)
+
+
 # Row titles that are not latencies: where fio keeps them (d: the direction's
 # object, j: the job's), and whether higher is better.  Ratios do not depend
 # on units, so fio's own units serve.
@@ -116,14 +128,14 @@ OTHER = {
     "context switches": (lambda d, j: j.get("ctx"), False),
     "major faults": (lambda d, j: j.get("majf"), False),
     "minor faults": (lambda d, j: j.get("minf"), False),
-    "bw samples min": (lambda d, j: d.get("bw_min"), True),
-    "bw samples max": (lambda d, j: d.get("bw_max"), True),
-    "bw samples mean": (lambda d, j: d.get("bw_mean"), True),
-    "bw samples stdev": (lambda d, j: d.get("bw_dev"), False),
-    "IOPS samples min": (lambda d, j: d.get("iops_min"), True),
-    "IOPS samples max": (lambda d, j: d.get("iops_max"), True),
-    "IOPS samples mean": (lambda d, j: d.get("iops_mean"), True),
-    "IOPS samples stdev": (lambda d, j: d.get("iops_stddev"), False),
+    "bw samples min": (lambda d, j: sampled(d, "bw", "bw_min"), True),
+    "bw samples max": (lambda d, j: sampled(d, "bw", "bw_max"), True),
+    "bw samples mean": (lambda d, j: sampled(d, "bw", "bw_mean"), True),
+    "bw samples stdev": (lambda d, j: sampled(d, "bw", "bw_dev"), False),
+    "IOPS samples min": (lambda d, j: sampled(d, "iops", "iops_min"), True),
+    "IOPS samples max": (lambda d, j: sampled(d, "iops", "iops_max"), True),
+    "IOPS samples mean": (lambda d, j: sampled(d, "iops", "iops_mean"), True),
+    "IOPS samples stdev": (lambda d, j: sampled(d, "iops", "iops_stddev"), False),
 }
 LATROW = re.compile(r"^(clat|slat|lat) (min|mean|p50|p95|p99|p99\.9|p99\.99|max|stdev)$")
 
