@@ -821,9 +821,38 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 	return ret;
 }
 
+/*
+ * The warnings printed about the inputs (each side's files, the traces'
+ * discovery and join), for the -o pages.  Return: the list (free it; not
+ * its strings), NULL with *nw 0 when there are none or memory ran out.
+ */
+static const char **input_warnings(const struct side_store *st, size_t n,
+				   const struct nv_tracejoin *tj, size_t *nw)
+{
+	size_t total = tj->nnotes + (tj->ts ? tj->ts->nnotes : 0), k = 0;
+	const char **w;
+
+	for (size_t i = 0; i < n; i++)
+		total += st[i].rs.nnotes;
+	*nw = 0;
+	w = total ? malloc(total * sizeof(*w)) : NULL;
+	if (!w)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < st[i].rs.nnotes; j++)
+			w[k++] = st[i].rs.notes[j];
+	for (size_t j = 0; tj->ts && j < tj->ts->nnotes; j++)
+		w[k++] = tj->ts->notes[j];
+	for (size_t j = 0; j < tj->nnotes; j++)
+		w[k++] = tj->notes[j];
+	*nw = k;
+	return w;
+}
+
 static int report(struct side_store *st, size_t n, const struct opts *o,
 		  const struct nv_tracejoin *tj)
 {
+	const char **warnings = NULL;
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_pair pairs[MAX_SIDES];
 	struct nv_report r;
@@ -849,6 +878,10 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 	}
 	for (size_t i = 0; o->format != NV_FMT_MD && o->format != NV_FMT_TEXT && i < r.nnotes; i++)
 		fprintf(stderr, "nvanalyze: note: %s\n", r.notes[i]);
+	if (o->outdir) {	/* the pages repeat what stderr said about the inputs */
+		warnings = input_warnings(st, n, tj, &r.nwarnings);
+		r.warnings = warnings;
+	}
 	if (r.nblocks && (ret = nv_claims_eval(&r, o->claims, o->nclaims, err, sizeof(err)))) {
 		fprintf(stderr, "nvanalyze: %s\n", ret == -ENOENT ? err : "out of memory");
 		ret = 2;
@@ -871,6 +904,7 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 	}
 	nv_report_free(&r);
 out:
+	free(warnings);
 	free(sides);
 	return ret;
 }

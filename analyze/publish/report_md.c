@@ -30,8 +30,24 @@ static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const stru
 }
 
 /*
+ * What nvanalyze warned about the inputs on stderr (a host of a many-host
+ * run missing, its traces not fetched, traces that do not match fio's
+ * counts ...), beside the runs, so that the page says it too.
+ * Return: nothing.
+ */
+static void md_warnings(FILE *f, const struct nv_report *r)
+{
+	if (!r->nwarnings)
+		return;
+	fprintf(f, "**Warnings about the inputs** (as nvanalyze printed them):\n\n");
+	for (size_t i = 0; i < r->nwarnings; i++)
+		fprintf(f, "- %s\n", r->warnings[i]);
+	fputc('\n', f);
+}
+
+/*
  * "## Summary": the suite summary table, its figure, the runs compared and
- * how to read a change.
+ * how to read a change, the warnings about the inputs.
  * Return: 0 or -ENOMEM.
  */
 static int md_summary(FILE *f, const struct nv_figset *o)
@@ -43,7 +59,10 @@ static int md_summary(FILE *f, const struct nv_figset *o)
 	for (size_t i = 0; i < o->nfig; i++)
 		if (o->fig[i].summary)
 			fprintf(f, "![%s](%s.png)\n\n", o->fig[i].caption, o->fig[i].name);
-	return ret ? ret : nv_render_md_part(f, o->r, NV_MD_RUNS, SIZE_MAX);
+	if (!ret)
+		ret = nv_render_md_part(f, o->r, NV_MD_RUNS, SIZE_MAX);
+	md_warnings(f, o->r);
+	return ret;
 }
 
 /* "## Claims" with their verdicts, when --claim gave some.  Return: 0 or -ENOMEM. */

@@ -158,6 +158,9 @@ struct nv_report {
 	enum nv_headline headline;	/* sel->headline: which cost rows */
 	size_t nnotes;
 	char **notes;			/* levels fio did not report (printed as missing) */
+	size_t nwarnings;		/* the inputs' warnings (stderr), set by the caller */
+	const char *const *warnings;	/* for the -o pages: a host missing, traces not
+					 * fetched ... (not owned; not in nv_report_print) */
 };
 
 struct nv_select {

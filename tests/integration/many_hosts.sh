@@ -215,16 +215,21 @@ fleet "$T/nofetch" --fetch 'if [ "$NVHOST" = 127.0.1 ]; then
 	scp -q -r $NVSSH_OPTS -P "$NVSSHPORT" "$NVSSHDEST:$NVREMOTE/." "$NVLOCAL"'
 st=$?
 expect_failed fetch_fails "$T/nofetch" 127.0.1 "traces not fetched" $st
-warn=$("$NVANALYZE" "$T/nofetch" 2>&1 >/dev/null)
-case $warn in
-*"on host 127.0.1: fio's numbers: traces not fetched"*) pass report_marks_unfetched;;
-*) fail report_marks_unfetched "nvanalyze said: $(echo "$warn" | head -n 3 | tr '\n' ' ')";;
-esac
-warn=$("$NVANALYZE" "$T/closed" 2>&1 >/dev/null)
-case $warn in
-*"host 127.0.1 missing: failed"*) pass report_marks_missing;;
-*) fail report_marks_missing "nvanalyze said: $(echo "$warn" | head -n 3 | tr '\n' ' ')";;
-esac
+# report_marks NAME RESULTS TEXT: nvanalyze -o says TEXT on stderr and in
+# report.md's warnings about the inputs, beside the runs
+report_marks() {
+	local warn page
+	warn=$("$NVANALYZE" -o "$T/$1.report" "$2" 2>&1 >/dev/null)
+	page=$(sed -n '/^\*\*Warnings about the inputs\*\*/,/^## /p' "$T/$1.report/report.md" \
+		2>/dev/null | grep -F -- "$3")
+	case $warn in
+	*"$3"*) [ -n "$page" ] && pass "$1" ||
+		fail "$1" "not in $T/$1.report/report.md's warnings about the inputs";;
+	*) fail "$1" "nvanalyze said: $(echo "$warn" | head -n 3 | tr '\n' ' ')";;
+	esac
+}
+report_marks report_marks_unfetched "$T/nofetch" "on host 127.0.1: fio's numbers: traces not fetched"
+report_marks report_marks_missing "$T/closed" "host 127.0.1 missing: failed"
 
 # two fleets of three hosts: the second with 4 jobs (randread) and depth 4
 IODEPTH=4 fleet "$T/B"
