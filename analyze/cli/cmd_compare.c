@@ -28,6 +28,8 @@
 #include "analyze/report/trace_sections.h"
 #include "analyze/input/jobtraces.h"
 #include "analyze/input/runset.h"
+#include "analyze/cli/curve_opts.h"
+#include "analyze/report/curves.h"
 
 void cmd_compare_usage(FILE *out)
 {
@@ -113,6 +115,7 @@ void cmd_compare_usage(FILE *out)
 	      "Exit status: 0 ok, 1 a claim not met, 2 usage error, unreadable input or a\n"
 	      "claim that matches no job or metric.\n",
 	      out);
+	nv_curve_opts_usage(out);	/* load curves */
 }
 
 #define MAX_SIDES 64
@@ -137,6 +140,7 @@ struct opts {
 	bool no_traces;
 	struct nv_tan_opts tan;
 	const char *outdir;
+	struct nv_curve_opts curve;	/* load curves: --sla, --knee-*, --steady-* */
 };
 
 struct side_store {
@@ -288,6 +292,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "change", required_argument, NULL, OPT_CHANGE },
 		{ "same-below", required_argument, NULL, OPT_SAME },
 		{ "verbose", no_argument, NULL, 'v' },
+		NV_CURVE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -380,6 +385,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_SAME:
 		case 'v':
 			if ((ret = display_opt(c, optarg)))
+				return ret;
+			break;
+		case NV_OPT_SLA ... NV_OPT_CURVE_END - 1:	/* load curves */
+			if ((ret = nv_curve_opt(c, optarg, &o->curve)))
 				return ret;
 			break;
 		case 'h':
@@ -735,10 +744,34 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 	return ret;
 }
 
+/*
+ * The load curves of r (report/curves.h), linked from r for -o.
+ * Return: 0, or 2 after printing the error.
+ */
+static int curves_build(struct nv_report *r, const struct opts *o, struct nv_curves *c)
+{
+	char err[1024];
+	int ret;
+
+	if (o->curve.nsla && o->format != NV_FMT_MD && o->format != NV_FMT_TEXT) {
+		fprintf(stderr, "nvanalyze: --sla prints with --format md or text; drop --format %s\n",
+			o->format == NV_FMT_CSV ? "csv" : "json");
+		return 2;
+	}
+	ret = nv_curves_build(r, &o->curve, c, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "nvanalyze: %s\n", err);
+		return 2;
+	}
+	r->curves = c;
+	return 0;
+}
+
 static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
 {
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_pair pairs[MAX_SIDES];
+	struct nv_curves curves;
 	struct nv_report r;
 	char err[512];
 	size_t base;
@@ -766,6 +799,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		ret = 2;
 		goto out;
 	}
+	if ((ret = curves_build(&r, o, &curves)))	/* load curves */
+		goto free_report;
 	if (r.nblocks && (ret = nv_claims_eval(&r, o->claims, o->nclaims, err, sizeof(err)))) {
 		fprintf(stderr, "nvanalyze: %s\n", ret == -ENOENT ? err : "out of memory");
 		ret = 2;
@@ -774,6 +809,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		ret = 2;
 	} else if ((o->format == NV_FMT_JSON ? nv_tracereport_json(stdout, &r, ts, nv_report_run_label, &r) :
 		    nv_report_print(stdout, &r, o->format)) ||
+		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
+		    nv_curves_print(stdout, &curves, o->format)) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
 		    nv_tracereport_print(stdout, ts, nv_report_run_label, &r, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
@@ -784,6 +821,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		fprintf(stderr, "nvanalyze: some claims are not met\n");
 		ret = 1;
 	}
+	nv_curves_free(&curves);
+free_report:
 	nv_report_free(&r);
 out:
 	free(sides);
@@ -792,7 +831,7 @@ out:
 
 int cmd_compare(int argc, char **argv)
 {
-	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT };
+	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT, .curve = nv_curve_opts_default() };
 	struct nv_traceset ts = { 0 };
 	struct side_store *st = NULL;
 	size_t n = 0;
@@ -835,6 +874,7 @@ out:
 	for (size_t i = 0; i < o.nclaims; i++)
 		nv_claim_free(&o.claims[i]);
 	free(o.claims);
+	nv_curve_opts_free(&o.curve);
 	free(o.sel.jobs);
 	return ret < 0 ? 0 : ret;
 }

@@ -112,6 +112,7 @@ struct nv_block {
 };
 
 struct nv_claim_result;		/* report/claims.h */
+struct nv_curves;		/* report/curves.h */
 
 struct nv_report {
 	size_t nsides, baseline;
@@ -127,6 +128,7 @@ struct nv_report {
 	size_t nclaims;			/* filled by nv_claims_eval */
 	struct nv_claim_result *claims;
 	bool claims_failed;
+	const struct nv_curves *curves;	/* load curves (report/curves.h), or NULL */
 };
 
 struct nv_select {

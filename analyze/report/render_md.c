@@ -611,3 +611,11 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 				strerror(r->blocks[i].error));
 	return print_claims(out, r, f);
 }
+
+/* ---- load curves (report/curve_table.c) ------------------------------- */
+
+void nv_render_md_cell(char *buf, size_t n, const struct nv_cell *c, const struct nv_side *s,
+		       enum nv_unit u, double ref)
+{
+	fmt_cell(buf, n, c, s, u, ref);
+}
