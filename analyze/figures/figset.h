@@ -48,6 +48,14 @@ int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f);
 int nv_outdir_close(const struct nv_figset *o, FILE *f, const char *rel);
 
 /*
+ * Add a figure named name (made unique as outdir.c's other figures are)
+ * for report block block (SIZE_MAX: none) and traces jt (or NULL).
+ * Return: the figure, or NULL when the list is full.
+ */
+struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+			     const char *name);
+
+/*
  * Write DIR/report.md: the links to the tables, the comparison, the
  * figures of each block, the trace sections with each run's figures.
  * rendered: whether the PNGs exist (else a line says how to make them).

@@ -15,6 +15,7 @@
 
 #include "analyze/figures/figdata.h"
 #include "analyze/figures/figset.h"
+#include "analyze/figures/curve_figs.h"
 #include "analyze/figures/gnuplot.h"
 #include "analyze/figures/outdir.h"
 #include "analyze/figures/plot.h"
@@ -115,6 +116,12 @@ static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv
 	f->block = block;
 	f->jt = jt;
 	return f;
+}
+
+struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+			     const char *name)
+{
+	return new_fig(o, block, jt, "%s", name);
 }
 
 /*
@@ -574,7 +581,7 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
 static int write_figures(struct nv_figset *o)
 {
 	const struct nv_report *r = o->r;
-	int ret = 0;
+	int ret = nv_curve_figs_write(o);	/* load curves first */
 
 	for (size_t i = 0; !ret && i < r->nblocks; i++) {
 		if (!r->blocks[i].active)

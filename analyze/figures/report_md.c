@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analyze/figures/figset.h"
+#include "analyze/figures/curve_figs.h"
 #include "analyze/report/render.h"
 #include "analyze/report/trace_sections.h"
 
@@ -71,7 +72,9 @@ int nv_report_md_write(const struct nv_figset *o, bool rendered)
 	if (ret)
 		return ret;
 	md_head(f, o, rendered);
-	ret = nv_report_print(f, o->r, NV_FMT_MD);
+	ret = nv_curve_figs_md(f, o);	/* load curves first */
+	if (!ret)
+		ret = nv_report_print(f, o->r, NV_FMT_MD);
 	md_block_figs(f, o);
 	if (o->ts->n) {
 		fprintf(f, "## From the traces\n\n");
