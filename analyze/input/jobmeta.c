@@ -117,7 +117,6 @@ static void parse_lt(const json_t *e, struct nv_lattarget *lt)
 		return;
 	lt->present = true;
 	lt->depth = d;
-	lt->target_ns *= 1e3;
 	lt->percentile = lt->window_ns = NAN;
 	num(e, "latency_percentile", &lt->percentile);
 	if (num(e, "latency_window", &d))

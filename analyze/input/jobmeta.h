@@ -36,9 +36,9 @@ struct nv_steadystate {
 struct nv_lattarget {
 	bool present;
 	double depth;		/* the highest queue depth that met the target */
-	double target_ns;	/* fio writes usec; kept in ns */
+	double target_ns;	/* ns (fio 3 converts the option to ns before writing it) */
 	double percentile;	/* % of IOs that must meet it */
-	double window_ns;	/* the sample window, fio's usec in ns */
+	double window_ns;	/* the sample window: fio writes usec, kept in ns */
 };
 
 struct nv_jobmeta {
