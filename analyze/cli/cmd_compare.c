@@ -107,15 +107,16 @@ void cmd_compare_usage(FILE *out)
 	      "                        files, gnuplot scripts and PNG/SVG figures; files\n"
 	      "                        an earlier -o there wrote and this one does not are\n"
 	      "                        removed (see docs/analysis.md)\n"
-	      "  -h, --help            this help\n"
-	      "\n"
+	      "  -h, --help            this help\n",
+	      out);
+	nv_curve_opts_usage(out);	/* load curves */
+	fputs("\n"
 	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
 	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
 	      "The first table is the summary: one row per job and direction.\n"
 	      "Exit status: 0 ok, 1 a claim not met, 2 usage error, unreadable input or a\n"
 	      "claim that matches no job or metric.\n",
 	      out);
-	nv_curve_opts_usage(out);	/* load curves */
 }
 
 #define MAX_SIDES 64

@@ -164,6 +164,15 @@ golden err-bad-change --change x "$D/psync-run1.json"
 golden err-bad-same-below --same-below -1 "$D/psync-run1.json"
 golden err-bad-summary --summary latency "$D/psync-run1.json"
 golden err-bad-buckets --buckets 1ms,0.1ms "$D/psync-run1.json"
+golden err-bad-sla --sla 'p99:+5%' "$D/psync-run1.json"
+golden err-bad-sla-metric --sla 'speed<=1ms' "$D/psync-run1.json"
+golden err-sla-no-sweep --sla 'p99<=1ms' "$D/psync-run1.json"
+golden err-bad-knee --knee-p99 1 "$D/psync-run1.json"
+golden err-bad-knee-iops --knee-iops 150 "$D/psync-run1.json"
+golden err-bad-steady-window --steady-window 1 "$D/psync-run1.json"
+golden steadystate-fio "$D/ss-iops-attained.json" "$D/ss-bwslope-attained.json" \
+	"$D/ss-iops-not-attained.json"
+golden latency-target-fio "$D/latency-target.json"
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help
