@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Load curves (issue 27, docs/analysis.md "Load curves"):
+#  - a QD sweep written by hand (stonewalled sections at iodepth 1 to 16 on
+#    a file, traced by the engine): one table row per point, exact values
+#    marked, and -o's curve data file holds every point with values equal
+#    to fio's JSON (IOPS) and to Python over the traces (p50, p99, p99.9);
+#    the curve figures render;
+#  - a 2-parameter sweep (bs x iodepth, null engine) gives the matrix and
+#    its heat map;
+#  - made-up runs with known answers: the knee at the expected depth (also
+#    with --knee-p99 moving it), --sla's best and first failing point,
+#    "cannot tell" where repeats straddle the bound, "absent" for a point
+#    one run lacks; rounds (NAME@round=K) reach steady state at round 5.
+source "$(dirname "$0")/../lib.sh"
+if [ ! -x "$NVANALYZE" ]; then
+	skip all "build first: make all unit"
+	exit 0
+fi
+
+# ---- made-up runs: knee, SLA, cannot tell, absent ----
+O="rw=randread;bs=4k"
+synth() { pytool sweep_synth "$@"; }
+synth s1.json "q1/$O;iodepth=1/1000/100" "q2/$O;iodepth=2/2000/200" \
+	"q4/$O;iodepth=4/3000/900" "q8/$O;iodepth=8/3100/3000"
+synth s2.json "q1/$O;iodepth=1/1000/100" "q2/$O;iodepth=2/2000/200" \
+	"q4/$O;iodepth=4/3000/1100" "q8/$O;iodepth=8/3100/3000"
+synth s3.json "q1/$O;iodepth=1/1000/100" "q2/$O;iodepth=2/2000/200" \
+	"q4/$O;iodepth=4/3000/1000" "q8/$O;iodepth=8/3100/3000"
+synth h.json "q1/$O;iodepth=1/900/120" "q2/$O;iodepth=2/1500/500" "q4/$O;iodepth=4/1600/2000"
+"$NVANALYZE" --sla 'p99<=1ms' -l one s1.json -l reps s1.json,s2.json,s3.json -l half h.json \
+	>sla.md 2>sla.err
+rc=$?
+[ $rc -eq 0 ] && pass sla_runs || fail sla_runs "rc $rc: $(cat sla.err)"
+grep -q '^| one  | *iodepth=4: 3,000 IOPS, clat p99 900 us | *iodepth=8: 3,100 IOPS, clat p99 3.00 ms | *- |$' sla.md &&
+	pass sla_best_and_first_failing || fail sla_best_and_first_failing "$(grep '^| one ' sla.md)"
+grep '^| reps ' sla.md | grep -q 'iodepth=2: 2,000.*iodepth=8: 3,100.*iodepth=4: 3,000.*straddles the bound' &&
+	pass sla_cannot_tell_with_repeats || fail sla_cannot_tell_with_repeats "$(grep '^| reps ' sla.md)"
+grep -q '^| half | *iodepth=2: 1,500 IOPS, clat p99 500 us | *iodepth=4: 1,600 IOPS' sla.md &&
+	pass sla_other_run || fail sla_other_run "$(grep '^| half ' sla.md)"
+grep -q '^| 8  *| absent | *absent | *absent | *absent | *absent |$' sla.md &&
+	pass absent_point || fail absent_point "$(grep '^| 8 ' sla.md)"
+grep -q '^\*\*Knee (one): iodepth=8\*\*: clat p99 3.33x' sla.md &&
+	grep -q '^\*\*Knee (half): iodepth=4\*\*: clat p99 4.00x' sla.md &&
+	pass knee_at_expected_depth || fail knee_at_expected_depth "$(grep -i knee sla.md)"
+"$NVANALYZE" --knee-p99 3.5 -l one s1.json -l half h.json 2>/dev/null >knee.md
+grep -q '^No knee (one)' knee.md && grep -q '^\*\*Knee (half): iodepth=4' knee.md &&
+	pass knee_threshold_option || fail knee_threshold_option "$(grep -i knee knee.md)"
+"$NVANALYZE" --sla 'p99.9<=1ms' --sla 'iops>=1000' s1.json >sla2.md 2>&1
+grep -c '^### SLA' sla2.md | grep -qx 2 && grep -q 'iodepth=2: 2,000 IOPS, clat p99.9 400 us' sla2.md &&
+	pass sla_any_metric || fail sla_any_metric "$(grep -A4 SLA sla2.md | head -12)"
+
+# ---- rounds: falling to a plateau from round 5 (9 rounds) ----
+args=()
+for kv in 1:400 2:300 3:200 4:150 5:100 6:101 7:99 8:100 9:102; do
+	args+=("pre@round=${kv%%:*}/rw=randwrite;bs=4k/${kv#*:}/100")
+done
+synth rounds.json "${args[@]}"
+"$NVANALYZE" rounds.json >rounds.md 2>&1
+grep -q 'rounds.*: \*\*steady state from round 5\*\* (rounds 5-9:' rounds.md &&
+	grep -q "the run's IOPS: 100, the mean of rounds 5-9" rounds.md &&
+	pass rounds_steady_from_5 || fail rounds_steady_from_5 "$(grep -i steady rounds.md)"
+"$NVANALYZE" --steady-range 0.5 rounds.json 2>&1 | grep -q 'steady state not reached (9 rounds' &&
+	pass rounds_not_reached || fail rounds_not_reached "range 0.5% still reached"
+grep -q '^### q' rounds.md && fail rounds_not_a_sweep "rounds taken for a sweep" ||
+	pass rounds_not_a_sweep
+
+# ---- 2-parameter sweep: the matrix ----
+if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ]; then
+	skip engine_sweep "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
+	exit 0
+fi
+cat >m.fio <<'JOB'
+[global]
+ioengine=null
+size=8m
+rw=randread
+JOB
+for bs in 4k 64k; do for qd in 1 4 16; do
+	printf '[m-%s-%s]\nbs=%s\niodepth=%s\nstonewall\n' "$bs" "$qd" "$bs" "$qd" >>m.fio
+done; done
+"$FIO" --output-format=json m.fio >m.json 2>m.err || fail fio_matrix "$(tail -n 3 m.err)"
+"$NVANALYZE" -o mout m.json >m.md 2>m.err
+grep -q '^| bs \\ iodepth *| *1 | *4 | *16 |$' m.md && [ "$(grep -A4 '^| bs \\' m.md | grep -c '^| [46]')" = 2 ] &&
+	pass matrix_table || fail matrix_table "$(grep -A4 'bs \\' m.md)"
+[ -s mout/data/matrix_m_read_m.dat ] && [ "$(grep -vc '^#' mout/data/matrix_m_read_m.dat)" = 6 ] &&
+	pass matrix_figure_data || fail matrix_figure_data "$(ls mout/data)"
+
+# ---- QD sweep on a file, traced ----
+mkdir -p tr
+cat >qd.fio <<JOB
+[global]
+filename=$T/file
+size=16M
+rw=randread
+bs=4k
+runtime=1
+time_based
+nv_trace=$T/tr
+clocksource=clock_gettime
+nv_trace_clock=clock_gettime
+JOB
+for qd in 1 2 4 8 16; do printf '[qd%s]\niodepth=%s\nstonewall\n' $qd $qd >>qd.fio; done
+nvfio --output-format=json+ qd.fio >qd.json 2>qd.err || fail fio_sweep "$(tail -n 3 qd.err)"
+"$NVANALYZE" -l file -o out qd.json >qd.md 2>qd.err
+rc=$?
+[ $rc -eq 0 ] && pass sweep_report || fail sweep_report "rc $rc: $(cat qd.err)"
+[ "$(sed -n '/^### qd · read: iodepth sweep, 5 points/,/^No knee\|^\*\*Knee/p' qd.md | grep -c '^| [0-9].*(exact) | .*(exact) | .*(exact) |$')" = 5 ] &&
+	pass sweep_table_exact || fail sweep_table_exact "$(grep -A10 'iodepth sweep' qd.md)"
+pytool sweep_check out/data/curve_qd_read.dat qd.json tr file >check.out 2>&1 &&
+	pass curve_data_equals_fio_and_traces || fail curve_data_equals_fio_and_traces "$(grep -v '^ok' check.out | head -5 | tr '\n' ' ')"
+if command -v gnuplot >/dev/null; then
+	for k in p99 p50 p999; do [ -s "out/curve_${k}_qd_read.png" ] || fail "curve_${k}_png" "missing"; done
+	[ ! -s out/gnuplot.log ] && pass curve_figures_rendered || fail curve_figures_rendered "$(head -3 out/gnuplot.log)"
+else
+	skip curve_figures_rendered "gnuplot not installed"
+fi
+[ "$(grep -m1 -n '^!\[\|^## ' out/report.md | head -1)" = "$(grep -m1 -n '^## Load curve figures' out/report.md)" ] &&
+	grep -q '^!\[Load curve of qd · read: clat p99 against IOPS\](curve_p99_qd_read.png)' out/report.md &&
+	pass report_opens_with_curve || fail report_opens_with_curve "$(grep -n '^## ' out/report.md | head -3)"
