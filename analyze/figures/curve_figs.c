@@ -151,25 +151,6 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 	return 0;
 }
 
-/* The distinct values of parameter k, ascending, in v; their number. */
-static size_t values_of(const struct nv_sweep *sw, enum nv_sweep_key k, double *v, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t p = 0; p < sw->npoints; p++) {
-		size_t i = 0;
-
-		while (i < n && v[i] < sw->pt[p].v[k])
-			i++;
-		if ((i < n && v[i] == sw->pt[p].v[k]) || n == max)
-			continue;
-		memmove(v + i + 1, v + i, (n - i) * sizeof(*v));
-		v[i] = sw->pt[p].v[k];
-		n++;
-	}
-	return n;
-}
-
 static size_t index_of(const double *v, size_t n, double x)
 {
 	for (size_t i = 0; i < n; i++)
@@ -197,7 +178,8 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	const struct nv_report *r = o->r;
 	const struct nv_sweep *sw = cv->sw;
 	double rv[MAXV], cvv[MAXV];
-	size_t nr = values_of(sw, sw->param[0], rv, MAXV), nc = values_of(sw, sw->param[1], cvv, MAXV);
+	size_t nr = nv_sweep_values(sw, sw->param[0], rv, MAXV);
+	size_t nc = nv_sweep_values(sw, sw->param[1], cvv, MAXV);
 	char slug[200], lab[100], name[300], rel[PATH_MAX], t[300];
 	struct nv_fig *fg;
 	FILE *f;
@@ -243,7 +225,7 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	tics(f, "x", sw->param[1], cvv, nc);
 	tics(f, "y", sw->param[0], rv, nr);
 	fprintf(f, "plot \"%s\" using 1:2:3 with image, \\\n"
-		"    \"%s\" using 1:2:4 with labels font label_font textcolor rgb \"#000000\"\n",
+		"    \"%s\" using 1:2:4 with labels font change_font textcolor rgb \"#000000\"\n",
 		rel, rel);
 	if ((ret = nv_outdir_close(o, f, name)))
 		return ret;

@@ -136,25 +136,6 @@ static void knee_line(FILE *out, const struct nv_curves *c, const struct nv_curv
 	}
 }
 
-/* The distinct values of parameter k of sweep sw, ascending, in v; their number. */
-static size_t distinct(const struct nv_sweep *sw, enum nv_sweep_key k, double *v)
-{
-	size_t n = 0;
-
-	for (size_t p = 0; p < sw->npoints; p++) {
-		size_t i = 0;
-
-		while (i < n && v[i] < sw->pt[p].v[k])
-			i++;
-		if (i < n && v[i] == sw->pt[p].v[k])
-			continue;
-		memmove(v + i + 1, v + i, (n - i) * sizeof(*v));
-		v[i] = sw->pt[p].v[k];
-		n++;
-	}
-	return n;
-}
-
 /* The point of a two-parameter sweep at (a, b), or -1. */
 static long matrix_point(const struct nv_sweep *sw, double a, double b)
 {
@@ -177,8 +158,8 @@ static int matrix(FILE *out, const struct nv_curves *c, const struct nv_curve *c
 
 	if (!rv)
 		return -ENOMEM;
-	nr = distinct(sw, sw->param[0], rv);
-	nc = distinct(sw, sw->param[1], cvv);
+	nr = nv_sweep_values(sw, sw->param[0], rv, sw->npoints);
+	nc = nv_sweep_values(sw, sw->param[1], cvv, sw->npoints);
 	if (nv_grid_init(&g, nr + 1, nc + 1)) {
 		free(rv);
 		return -ENOMEM;

@@ -294,6 +294,24 @@ void nv_sweep_point_name(char *buf, size_t n, const struct nv_sweep *s, size_t i
 	}
 }
 
+size_t nv_sweep_values(const struct nv_sweep *s, enum nv_sweep_key k, double *v, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < s->npoints; p++) {
+		size_t i = 0;
+
+		while (i < n && v[i] < s->pt[p].v[k])
+			i++;
+		if ((i < n && v[i] == s->pt[p].v[k]) || n == max)
+			continue;
+		memmove(v + i + 1, v + i, (n - i) * sizeof(*v));
+		v[i] = s->pt[p].v[k];
+		n++;
+	}
+	return n;
+}
+
 long nv_knee_find(const double *tput, const double *lat, size_t n, const struct nv_knee_opts *o,
 		  size_t *prev)
 {

@@ -75,6 +75,13 @@ void nv_sweep_value_text(char *buf, size_t n, enum nv_sweep_key k, double v);
  */
 void nv_sweep_point_name(char *buf, size_t n, const struct nv_sweep *s, size_t i);
 
+/*
+ * The distinct values of swept option k among the points of s, ascending,
+ * into v (at most max of them).
+ * Return: their number.
+ */
+size_t nv_sweep_values(const struct nv_sweep *s, enum nv_sweep_key k, double *v, size_t max);
+
 /* The knee rule's thresholds (--knee-p99, --knee-iops). */
 struct nv_knee_opts {
 	double lat_factor;	/* p99 grows by more than this factor (default 2) ... */
