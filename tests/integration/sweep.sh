@@ -7,6 +7,12 @@
 #    the curve figures render;
 #  - a 2-parameter sweep (bs x iodepth, null engine) gives the matrix and
 #    its heat map;
+#  - a QD sweep (1, 4, 16) on a loop device throttled to 2000 read IOPS
+#    (cgroup v1 blkio.throttle, root only): IOPS capped at every depth,
+#    the knee at iodepth=4.  blk-throttle hands out the budget in 100 ms
+#    slices: IOs beyond it wait for the next slice, about QD in every 200
+#    IOs (QD / (2000 x 0.1)); at QD 1 that is 0.5% (p99 stays fast), at QD 4
+#    2% (p99 is a ~100 ms wait) while the IOPS stay at the cap;
 #  - made-up runs with known answers: the knee at the expected depth (also
 #    with --knee-p99 moving it), --sla's best and first failing point,
 #    "cannot tell" where repeats straddle the bound, "absent" for a point
@@ -117,3 +123,32 @@ fi
 [ "$(grep -m1 -n '^!\[\|^## ' out/report.md | head -1)" = "$(grep -m1 -n '^## Load curve figures' out/report.md)" ] &&
 	grep -q '^!\[Load curve of qd · read: clat p99 against IOPS\](curve_p99_qd_read.png)' out/report.md &&
 	pass report_opens_with_curve || fail report_opens_with_curve "$(grep -n '^## ' out/report.md | head -3)"
+
+# ---- QD sweep on a throttled loop device: the knee where IOPS stop growing ----
+cg=/sys/fs/cgroup/blkio/nvtest-sweep.$$
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null ||
+   [ ! -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
+	skip throttled_knee "needs root, losetup and cgroup v1 blkio throttling"
+elif ! truncate -s 64M loopimg || ! loopdev=$(losetup -f --show loopimg 2>/dev/null) ||
+     ! mkdir "$cg" 2>/dev/null; then
+	skip throttled_knee "no free loop device or no cgroup"
+	[ -n "${loopdev:-}" ] && losetup -d "$loopdev"
+else
+	mkdir -p thrtr
+	printf '[global]\nfilename=%s\ndirect=1\nrw=randread\nbs=4k\nruntime=2\ntime_based\nnv_trace=%s\n' \
+		"$loopdev" "$T/thrtr" >thr.fio
+	for qd in 1 4 16; do printf '[thr%s]\niodepth=%s\nstonewall\n' $qd $qd >>thr.fio; done
+	echo "$(stat -L -c '%t:%T' "$loopdev" | { IFS=: read -r ma mi; echo $((16#$ma)):$((16#$mi)); }) 2000" \
+		>"$cg/blkio.throttle.read_iops_device"
+	(echo $BASHPID >"$cg/tasks" && exec "$FIO" --ioengine="external:$NVENGINE_SO" \
+		--output-format=json thr.fio) >thr.json 2>thr.err || fail fio_throttled "$(tail -n 3 thr.err)"
+	rmdir "$cg"
+	losetup -d "$loopdev"
+	"$NVANALYZE" -l thr thr.json >thr.md 2>&1
+	rows=$(sed -n '/^### thr · read: iodepth sweep, 3 points/,/Knee\|No knee/p' thr.md |
+		awk -F'|' '/^\| [0-9]/ { gsub(/[ ,]/, "", $3); print $3 }')
+	[ "$(echo "$rows" | wc -l)" = 3 ] && [ "$(echo "$rows" | awk '$1 > 2200' | wc -l)" = 0 ] &&
+		pass throttled_iops_capped || fail throttled_iops_capped "IOPS $(echo $rows)"
+	grep -q '^\*\*Knee (thr): iodepth=4\*\*' thr.md && pass throttled_knee_at_qd4 ||
+		fail throttled_knee_at_qd4 "$(grep -A8 'iodepth sweep' thr.md | tr '\n' ' ')"
+fi
