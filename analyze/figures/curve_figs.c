@@ -94,7 +94,7 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 		nv_sweep_key_name(cv->sw->param[0]));
 	fprintf(f, "set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
 		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
-		"set key top left\nset offsets graph 0.05, graph 0.08, graph 0.1, graph 0.1\n"
+		"set key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
 		"set xrange [0:*]\n", nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "",
 		t);
 	fprintf(f, "# each point is labelled with its %s%s\nplot ", nv_sweep_key_name(cv->sw->param[0]),

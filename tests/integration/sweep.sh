@@ -55,6 +55,14 @@ grep -q '^No knee (one)' knee.md && grep -q '^\*\*Knee (half): iodepth=4' knee.m
 grep -c '^### SLA' sla2.md | grep -qx 2 && grep -q 'iodepth=2: 2,000 IOPS, clat p99.9 400 us' sla2.md &&
 	pass sla_any_metric || fail sla_any_metric "$(grep -A4 SLA sla2.md | head -12)"
 
+# the curve figure with repeats: error bars from the intervals, every run's points in the data
+"$NVANALYZE" -o reps -l reps s1.json,s2.json,s3.json -l half h.json >/dev/null 2>reps.err
+grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' reps/data/curve_q_read.dat &&
+	[ "$(grep -c '^[0-9]' reps/data/curve_q_read.dat)" = 7 ] &&
+	grep -q '^# iodepth=8 absent' reps/data/curve_q_read.dat &&
+	awk '$1 == 4 && !seen++ { exit !($9 < 1000 && $10 > 1000) }' reps/data/curve_q_read.dat &&
+	pass curve_error_bars_with_repeats || fail curve_error_bars_with_repeats "$(cat reps.err; cat reps/data/curve_q_read.dat)"
+
 # ---- rounds: falling to a plateau from round 5 (9 rounds) ----
 args=()
 for kv in 1:400 2:300 3:200 4:150 5:100 6:101 7:99 8:100 9:102; do
@@ -123,6 +131,8 @@ fi
 [ "$(grep -m1 -n '^!\[\|^## ' out/report.md | head -1)" = "$(grep -m1 -n '^## Load curve figures' out/report.md)" ] &&
 	grep -q '^!\[Load curve of qd · read: clat p99 against IOPS\](curve_p99_qd_read.png)' out/report.md &&
 	pass report_opens_with_curve || fail report_opens_with_curve "$(grep -n '^## ' out/report.md | head -3)"
+grep -o '<h2>[^<]*' out/report.html | head -1 | grep -qx '<h2>Load curve figures' &&
+	pass html_opens_with_curve || fail html_opens_with_curve "$(grep -o '<h2>[^<]*' out/report.html | head -2)"
 
 # ---- QD sweep on a throttled loop device: the knee where IOPS stop growing ----
 cg=/sys/fs/cgroup/blkio/nvtest-sweep.$$
