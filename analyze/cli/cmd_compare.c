@@ -754,9 +754,9 @@ static int curves_build(struct nv_report *r, const struct opts *o, struct nv_cur
 	char err[1024];
 	int ret;
 
-	if (o->curve.nsla && o->format != NV_FMT_MD && o->format != NV_FMT_TEXT) {
-		fprintf(stderr, "nvanalyze: --sla prints with --format md or text; drop --format %s\n",
-			o->format == NV_FMT_CSV ? "csv" : "json");
+	if (o->curve.nsla && o->format == NV_FMT_CSV) {
+		fprintf(stderr, "nvanalyze: --sla prints with --format md, text or json; drop "
+			"--format csv\n");
 		return 2;
 	}
 	ret = nv_curves_build(r, &o->curve, c, err, sizeof(err));

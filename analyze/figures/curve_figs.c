@@ -89,7 +89,7 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 
 	nv_gnuplot_str(name, sizeof(name), cv->sw->name);
 	nv_fmt_row_title(t, sizeof(t), b0, lat_figs[k].m);
-	fprintf(f, "set title \"%s · %s: %s against %s, %s sweep\" noenhanced\n", name,
+	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
 		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title,
 		nv_sweep_key_name(cv->sw->param[0]));
 	fprintf(f, "set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "analyze/report/claims.h"
 #include "analyze/report/format.h"
 #include "analyze/report/model.h"
@@ -91,6 +93,14 @@ bool nv_curves_any(const struct nv_curves *c);
  * Return: 0 or -ENOMEM.
  */
 int nv_curves_print(FILE *out, const struct nv_curves *c, enum nv_format f);
+
+/*
+ * The curves as one JSON object (the "load_curves" member of --format json):
+ * sweeps (points with each run's numbers, knees), sla, fio_latency_target,
+ * fio_steadystate, rounds.
+ * Return: a new reference, or NULL when out of memory.
+ */
+json_t *nv_curves_json(const struct nv_curves *c);
 
 /*
  * A job name's round: "precondition@round=3" gives 3 and the name without

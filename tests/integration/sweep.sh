@@ -55,6 +55,18 @@ grep -q '^No knee (one)' knee.md && grep -q '^\*\*Knee (half): iodepth=4' knee.m
 grep -c '^### SLA' sla2.md | grep -qx 2 && grep -q 'iodepth=2: 2,000 IOPS, clat p99.9 400 us' sla2.md &&
 	pass sla_any_metric || fail sla_any_metric "$(grep -A4 SLA sla2.md | head -12)"
 
+# the same answers in --format json (load_curves)
+"$NVANALYZE" --format json --sla 'p99<=1ms' -l one s1.json -l reps s1.json,s2.json,s3.json \
+	-l half h.json 2>/dev/null | "$PYTHON" -c '
+import json, sys
+c = json.load(sys.stdin)["load_curves"]
+a, k = c["sla"][0]["runs"], c["sweeps"][0]["knee"]
+assert a["one"] == {"best": "iodepth=4", "first_not_met": "iodepth=8", "first_cannot_tell": None}, a
+assert a["reps"]["first_cannot_tell"] == "iodepth=4", a
+assert k["one"]["point"] == "iodepth=8" and k["half"]["point"] == "iodepth=4", k
+assert c["sweeps"][0]["points"][3]["runs"]["half"] is None
+' 2>json.err && pass json_load_curves || fail json_load_curves "$(tail -n 2 json.err)"
+
 # the curve figure with repeats: error bars from the intervals, every run's points in the data
 "$NVANALYZE" -o reps -l reps s1.json,s2.json,s3.json -l half h.json >/dev/null 2>reps.err
 grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' reps/data/curve_q_read.dat &&
