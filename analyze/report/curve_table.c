@@ -104,13 +104,24 @@ static int side_table(FILE *out, const struct nv_curves *c, const struct nv_curv
 }
 
 /* The knee sentence of side s. */
-static void knee_line(FILE *out, const struct nv_curves *c, const struct nv_curve *cv, size_t s)
+static void knee_line(FILE *out, const struct nv_curves *c, const struct nv_curve *cv, size_t s,
+		      enum nv_format f)
 {
+	const char *em = f == NV_FMT_MD ? "**" : "";
 	const struct nv_report *r = c->r;
 	const struct nv_block *b0 = &r->blocks[cv->block[0]];
 	char title[64], pn[128], qn[128], a[64], b[64];
 	long k = cv->knee[s];
 
+	bool any = false;
+
+	for (size_t p = 0; p < cv->sw->npoints; p++)
+		any |= r->blocks[cv->block[p]].present[s];
+	if (!any) {
+		fprintf(out, "No knee (%s): the run has none of the sweep's points.\n",
+			r->sides[s].label);
+		return;
+	}
 	nv_fmt_row_title(title, sizeof(title), b0, NV_M_P99);
 	if (k < 0) {
 		fprintf(out, "No knee (%s): %s never more than %gx the previous point's while %s "
@@ -129,8 +140,8 @@ static void knee_line(FILE *out, const struct nv_curves *c, const struct nv_curv
 		nv_sweep_point_name(qn, sizeof(qn), cv->sw, q);
 		nv_fmt_value(a, sizeof(a), lq, NV_U_NS);
 		nv_fmt_value(b, sizeof(b), lp, NV_U_NS);
-		fprintf(out, "**Knee (%s): %s**: %s %.2fx (%s to %s) while %s %+.1f%% (from %s; rule: "
-			"%s > %gx, %s < +%g%%).\n", r->sides[s].label, pn, title, lp / lq, a, b,
+		fprintf(out, "%sKnee (%s): %s%s: %s %.2fx (%s to %s) while %s %+.1f%% (from %s; rule: "
+			"%s > %gx, %s < +%g%%).\n", em, r->sides[s].label, pn, em, title, lp / lq, a, b,
 			nv_metric(cv->tput)->title, 100 * (tp - tq) / tq, qn, title,
 			c->o.knee.lat_factor, nv_metric(cv->tput)->title, c->o.knee.tput_pct);
 	}
@@ -213,7 +224,7 @@ static int print_curve(FILE *out, const struct nv_curves *c, const struct nv_cur
 			return -ENOMEM;
 	if (cv->sw->nparams == 1) {
 		for (size_t s = 0; s < r->nsides; s++)
-			knee_line(out, c, cv, s);
+			knee_line(out, c, cv, s, f);
 		fputc('\n', out);
 	}
 	for (size_t s = 0; cv->sw->nparams == 2 && s < r->nsides; s++)
@@ -396,6 +407,7 @@ static int print_rounds(FILE *out, const struct nv_curves *c, const struct nv_ro
 {
 	const struct nv_report *r = c->r;
 	const struct nv_steady_opts *o = &c->o.steady;
+	const char *em = f == NV_FMT_MD ? "**" : "";
 	struct nv_grid g;
 	char buf[256];
 
@@ -434,9 +446,9 @@ static int print_rounds(FILE *out, const struct nv_curves *c, const struct nv_ro
 			continue;
 		}
 		nv_fmt_value(v, sizeof(v), st->mean, nv_metric(rs->metric)->unit);
-		fprintf(out, "%s: **steady state from round %zu** (rounds %zu-%zu: range %.1f%%, "
+		fprintf(out, "%s: %ssteady state from round %zu%s (rounds %zu-%zu: range %.1f%%, "
 			"slope excursion %.1f%% of their mean); the run's %s: %s, the mean of rounds "
-			"%zu-%zu.\n", r->sides[s].label, st->first + 1, st->first + 1,
+			"%zu-%zu.\n", r->sides[s].label, em, st->first + 1, em, st->first + 1,
 			st->first + o->window, 100 * st->range / st->mean,
 			100 * fabs(st->slope) * (double)(o->window - 1) / st->mean,
 			nv_metric(rs->metric)->title, v, st->first + 1, st->first + o->window);
