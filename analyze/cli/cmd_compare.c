@@ -832,7 +832,8 @@ out:
 
 int cmd_compare(int argc, char **argv)
 {
-	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT, .curve = nv_curve_opts_default() };
+	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT,
+			  .curve = nv_curve_opts_default() };
 	struct nv_traceset ts = { 0 };
 	struct side_store *st = NULL;
 	size_t n = 0;

@@ -45,19 +45,22 @@ int nv_curve_opt(int c, const char *arg, struct nv_curve_opts *o)
 		return add_sla(o, arg);
 	case NV_OPT_KNEE_P99:
 		if (nv_parse_double(arg, &d) || !(d > 1 && d <= 1000))
-			return bad("--knee-p99", arg, "a factor above 1 and at most 1000 (p99 grows "
+			return bad("--knee-p99", arg,
+				   "a factor above 1 and at most 1000 (p99 grows "
 				   "by more than it at the knee), e.g. 2");
 		o->knee.lat_factor = d;
 		return 0;
 	case NV_OPT_KNEE_IOPS:
 		if (nv_parse_double(arg, &d) || !(d > 0 && d <= 100))
-			return bad("--knee-iops", arg, "a percentage above 0 and at most 100 (IOPS "
+			return bad("--knee-iops", arg,
+				   "a percentage above 0 and at most 100 (IOPS "
 				   "grows by less than it at the knee), e.g. 10");
 		o->knee.tput_pct = d;
 		return 0;
 	case NV_OPT_STEADY_WINDOW:
 		if (nv_parse_double(arg, &d) || !(d >= 2 && d <= 1000) || d != (size_t)d)
-			return bad("--steady-window", arg, "a whole number of rounds from 2 to 1000, "
+			return bad("--steady-window", arg,
+				   "a whole number of rounds from 2 to 1000, "
 				   "e.g. 5");
 		o->steady.window = (size_t)d;
 		return 0;

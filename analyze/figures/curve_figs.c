@@ -33,7 +33,8 @@ static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, dou
 	if (!c || !c->n)
 		return false;
 	if (c->n >= 2)
-		half = nv_repeats_t_quantile(0.975, (double)(c->n - 1)) * c->sd / sqrt((double)c->n);
+		half = nv_repeats_t_quantile(0.975, (double)(c->n - 1)) * c->sd /
+		       sqrt((double)c->n);
 	v[0] = c->value / div;
 	v[1] = (c->mean - half) / div;
 	v[2] = (c->mean + half) / div;
@@ -47,8 +48,9 @@ static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, dou
  */
 static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv)
 {
-
-	fprintf(f, "# load curve %s · %s, %s sweep: one block per run (gnuplot index, run order)\n"
+	static const unsigned col_order[3] = { 1, 0, 2 };	/* p50, p99, p99.9 */
+	fprintf(f,
+		"# load curve %s · %s, %s sweep: one block per run (gnuplot index, run order)\n"
 		"# point %s %s_lo %s_hi p50_us lo hi p99_us lo hi p99.9_us lo hi exact\n",
 		cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir),
 		nv_sweep_key_name(cv->sw->param[0]), nv_metric(cv->tput)->key,
@@ -63,11 +65,12 @@ static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve
 			bool ok = cell_range(b, cv->tput, s, 1, t);
 
 			for (unsigned k = 0; k < 3; k++)
-				ok &= cell_range(b, lat_figs[k == 0 ? 1 : k == 1 ? 0 : 2].m, s, 1e3, l[k]);
+				ok &= cell_range(b, lat_figs[col_order[k]].m, s, 1e3, l[k]);
 			nv_sweep_value_text(pv, sizeof(pv), cv->sw->param[0],
 					    cv->sw->pt[p].v[cv->sw->param[0]]);
 			if (!ok) {
-				fprintf(f, "# %s=%s absent\n", nv_sweep_key_name(cv->sw->param[0]), pv);
+				fprintf(f, "# %s=%s absent\n", nv_sweep_key_name(cv->sw->param[0]),
+					pv);
 				continue;
 			}
 			fprintf(f, "%s %.10g %.10g %.10g", pv, t[0], t[1], t[2]);
@@ -92,23 +95,30 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
 		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title,
 		nv_sweep_key_name(cv->sw->param[0]));
-	fprintf(f, "set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
+	fprintf(f,
+		"set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
 		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
 		"set key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
-		"set xrange [0:*]\n", nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "",
-		t);
-	fprintf(f, "# each point is labelled with its %s%s\nplot ", nv_sweep_key_name(cv->sw->param[0]),
+		"set xrange [0:*]\n",
+		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
+	fprintf(f, "# each point is labelled with its %s%s\nplot ",
+		nv_sweep_key_name(cv->sw->param[0]),
 		reps ? "; error bars: the 95% interval of the repeats' mean" : "");
 	for (size_t s = 0; s < r->nsides; s++) {
 		nv_gnuplot_str(name, sizeof(name), r->sides[s].label);
-		fprintf(f, "%s\\\n    \"%s\" index %zu using 2:%u with linespoints lt %zu title \"%s\" "
-			"noenhanced", s ? ", " : "", data, s, col, s + 1, name);
+		fprintf(f,
+			"%s\\\n    \"%s\" index %zu using 2:%u with linespoints lt %zu "
+			"title \"%s\" noenhanced",
+			s ? ", " : "", data, s, col, s + 1, name);
 		if (reps)
-			fprintf(f, ", \\\n    \"%s\" index %zu using 2:%u:3:4:%u:%u with xyerrorbars "
-				"lt %zu pt 0 notitle", data, s, col, col + 1, col + 2, s + 1);
-		fprintf(f, ", \\\n    \"%s\" index %zu using 2:%u:(stringcolumn(1)) with labels "
-			"offset char 0.6,0.7 left font label_font textcolor lt %zu notitle", data, s,
-			col, s + 1);
+			fprintf(f,
+				", \\\n    \"%s\" index %zu using 2:%u:3:4:%u:%u with xyerrorbars "
+				"lt %zu pt 0 notitle",
+				data, s, col, col + 1, col + 2, s + 1);
+		fprintf(f,
+			", \\\n    \"%s\" index %zu using 2:%u:(stringcolumn(1)) with labels "
+			"offset char 0.6,0.7 left font label_font textcolor lt %zu notitle",
+			data, s, col, s + 1);
 	}
 	fprintf(f, "\n");
 }
@@ -187,7 +197,8 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 
 	nv_slug(slug, sizeof(slug), sw->name);
 	nv_slug(lab, sizeof(lab), r->sides[s].label);
-	snprintf(name, sizeof(name), "matrix_%.100s_%s_%.60s", slug, nv_dir_name((enum nv_dir)sw->dir), lab);
+	snprintf(name, sizeof(name), "matrix_%.100s_%s_%.60s", slug,
+		 nv_dir_name((enum nv_dir)sw->dir), lab);
 	if (!(fg = nv_figset_add(o, SIZE_MAX, NULL, name)))
 		return 0;
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
@@ -214,14 +225,17 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	nv_gnuplot_head(f, fg->name);
 	nv_gnuplot_str(t, sizeof(t), sw->name);
 	nv_gnuplot_str(lab, sizeof(lab), r->sides[s].label);
-	fprintf(f, "set title \"%s · %s: %s by %s and %s (%s)\" noenhanced\n"
-		"set xlabel \"%s\"\nset ylabel \"%s\"\nset grid noxtics noytics nomxtics nomytics\n"
+	fprintf(f,
+		"set title \"%s · %s: %s by %s and %s (%s)\" noenhanced\n"
+		"set xlabel \"%s\"\nset ylabel \"%s\"\n"
+		"set grid noxtics noytics nomxtics nomytics\n"
 		"set palette defined (0 \"#f7fbff\", 0.5 \"#9ecae1\", 1 \"#3182bd\")\n"
 		"set cbrange [0:*]\nset cblabel \"%s\"\nset format cb \"%%.0f\"\n"
-		"unset key\n", t, nv_dir_name((enum nv_dir)sw->dir),
-		nv_metric(cv->tput)->title, nv_sweep_key_name(sw->param[0]),
-		nv_sweep_key_name(sw->param[1]), lab, nv_sweep_key_name(sw->param[1]),
-		nv_sweep_key_name(sw->param[0]), nv_metric(cv->tput)->title);
+		"unset key\n",
+		t, nv_dir_name((enum nv_dir)sw->dir), nv_metric(cv->tput)->title,
+		nv_sweep_key_name(sw->param[0]), nv_sweep_key_name(sw->param[1]), lab,
+		nv_sweep_key_name(sw->param[1]), nv_sweep_key_name(sw->param[0]),
+		nv_metric(cv->tput)->title);
 	tics(f, "x", sw->param[1], cvv, nc);
 	tics(f, "y", sw->param[0], rv, nr);
 	fprintf(f, "plot \"%s\" using 1:2:3 with image, \\\n"
@@ -231,7 +245,8 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 		return ret;
 	snprintf(fg->caption, sizeof(fg->caption), "%s of %s · %s by %s and %s, %s",
 		 nv_metric(cv->tput)->title, sw->name, nv_dir_name((enum nv_dir)sw->dir),
-		 nv_sweep_key_name(sw->param[0]), nv_sweep_key_name(sw->param[1]), r->sides[s].label);
+		 nv_sweep_key_name(sw->param[0]), nv_sweep_key_name(sw->param[1]),
+		 r->sides[s].label);
 	return 0;
 }
 

@@ -127,7 +127,8 @@ int nv_jobmeta_parse(const json_t *e, const json_t *jopt, const json_t *gopt,
 		     struct nv_jobmeta *m)
 {
 	memset(m, 0, sizeof(*m));
-	if ((json_is_object(jopt) && add_opts(m, jopt)) || (json_is_object(gopt) && add_opts(m, gopt)))
+	if ((json_is_object(jopt) && add_opts(m, jopt)) ||
+	    (json_is_object(gopt) && add_opts(m, gopt)))
 		return -ENOMEM;
 	if (m->nopts)
 		qsort(m->opts, m->nopts, sizeof(*m->opts), cmp_opt);

@@ -104,7 +104,8 @@ static json_t *sla_json(const struct nv_curves *c, const struct nv_sla_result *s
 
 		nv_render_json_set(a, "best", point_name(sw, sr->ans[s].best));
 		nv_render_json_set(a, "first_not_met", point_name(sw, sr->ans[s].first_fail));
-		nv_render_json_set(a, "first_cannot_tell", point_name(sw, sr->ans[s].first_unsure));
+		nv_render_json_set(a, "first_cannot_tell",
+				   point_name(sw, sr->ans[s].first_unsure));
 		nv_render_json_set(runs, c->r->sides[s].label, a);
 	}
 	nv_render_json_set(o, "runs", runs);
@@ -133,15 +134,21 @@ static json_t *fio_results(const struct nv_report *r, bool ss)
 				nv_render_json_set(o, "attained", json_boolean(st->attained));
 				nv_render_json_set(o, "elapsed_s", num_or_null(st->elapsed));
 				nv_render_json_set(o, "criterion",
-						   st->criterion ? json_string(st->criterion) : NULL);
-				nv_render_json_set(o, "max_deviation", num_or_null(st->max_deviation));
+						   st->criterion ? json_string(st->criterion)
+								 : NULL);
+				nv_render_json_set(o, "max_deviation",
+						   num_or_null(st->max_deviation));
 				nv_render_json_set(o, "slope", num_or_null(st->slope));
 				nv_render_json_set(o, "iops_mean", num_or_null(st->iops_mean));
-				nv_render_json_set(o, "bw_bytes_per_s_mean", num_or_null(st->bw_mean));
+				nv_render_json_set(o, "bw_bytes_per_s_mean",
+						   num_or_null(st->bw_mean));
 			} else {
-				nv_render_json_set(o, "latency_target_ns", num_or_null(lt->target_ns));
-				nv_render_json_set(o, "latency_percentile", num_or_null(lt->percentile));
-				nv_render_json_set(o, "latency_window_ns", num_or_null(lt->window_ns));
+				nv_render_json_set(o, "latency_target_ns",
+						   num_or_null(lt->target_ns));
+				nv_render_json_set(o, "latency_percentile",
+						   num_or_null(lt->percentile));
+				nv_render_json_set(o, "latency_window_ns",
+						   num_or_null(lt->window_ns));
 				nv_render_json_set(o, "latency_depth", num_or_null(lt->depth));
 			}
 			json_array_append_new(a, o);
@@ -164,7 +171,8 @@ static json_t *rounds_json(const struct nv_curves *c, const struct nv_rounds *rs
 		nv_render_json_set(x, "values", v);
 		nv_render_json_set(x, "steady_from_round", rs->st[s].reached ?
 				   json_integer((json_int_t)rs->st[s].first + 1) : NULL);
-		nv_render_json_set(x, "value", rs->st[s].reached ? json_real(rs->st[s].mean) : NULL);
+		nv_render_json_set(x, "value",
+				   rs->st[s].reached ? json_real(rs->st[s].mean) : NULL);
 		nv_render_json_set(runs, c->r->sides[s].label, x);
 	}
 	nv_render_json_set(o, "runs", runs);

@@ -14,7 +14,7 @@
 #include "analyze/report/curves.h"
 #include "analyze/report/render.h"
 
-static const enum nv_metric point_metrics[] = { NV_M_IOPS, NV_M_BW, NV_M_P50, NV_M_P99, NV_M_P999 };
+static const enum nv_metric point_metrics[] = {NV_M_IOPS, NV_M_BW, NV_M_P50, NV_M_P99, NV_M_P999};
 #define NPM (sizeof(point_metrics) / sizeof(point_metrics[0]))
 
 static void heading(FILE *out, enum nv_format f, int level, const char *title)
@@ -22,7 +22,8 @@ static void heading(FILE *out, enum nv_format f, int level, const char *title)
 	if (f == NV_FMT_MD)
 		fprintf(out, "%.*s %s\n\n", level, "####", title);
 	else
-		fprintf(out, "%s %s %s\n", level < 3 ? "==" : "--", title, level < 3 ? "==" : "--");
+		fprintf(out, "%s %s %s\n", level < 3 ? "==" : "--", title,
+			level < 3 ? "==" : "--");
 }
 
 /* One cell of metric m at block bi for side s, as the tables show it. */
@@ -76,7 +77,8 @@ static int side_table(FILE *out, const struct nv_curves *c, const struct nv_curv
 		size_t bi = cv->block[p];
 
 		for (unsigned k = 0; k < sw->nparams; k++) {
-			nv_sweep_value_text(buf, sizeof(buf), sw->param[k], sw->pt[p].v[sw->param[k]]);
+			nv_sweep_value_text(buf, sizeof(buf), sw->param[k],
+					    sw->pt[p].v[sw->param[k]]);
 			nv_grid_set(&g, p + 1, k, buf);
 		}
 		for (size_t m = 0; m < NPM; m++) {
@@ -84,7 +86,8 @@ static int side_table(FILE *out, const struct nv_curves *c, const struct nv_curv
 			nv_grid_set(&g, p + 1, sw->nparams + m, buf);
 		}
 		for (unsigned k = 0; chg && k < 2; k++) {
-			const struct nv_row *row = nv_block_row(&r->blocks[bi], k ? NV_M_P99 : cv->tput);
+			const struct nv_row *row =
+				nv_block_row(&r->blocks[bi], k ? NV_M_P99 : cv->tput);
 
 			if (!r->blocks[bi].present[s] || !r->blocks[bi].present[r->baseline])
 				snprintf(buf, sizeof(buf), "absent");
@@ -124,9 +127,11 @@ static void knee_line(FILE *out, const struct nv_curves *c, const struct nv_curv
 	}
 	nv_fmt_row_title(title, sizeof(title), b0, NV_M_P99);
 	if (k < 0) {
-		fprintf(out, "No knee (%s): %s never more than %gx the previous point's while %s "
-			"grew by less than %g%%.\n", r->sides[s].label, title, c->o.knee.lat_factor,
-			nv_metric(cv->tput)->title, c->o.knee.tput_pct);
+		fprintf(out,
+			"No knee (%s): %s never more than %gx the previous point's while %s "
+			"grew by less than %g%%.\n",
+			r->sides[s].label, title, c->o.knee.lat_factor, nv_metric(cv->tput)->title,
+			c->o.knee.tput_pct);
 		return;
 	}
 	{
@@ -140,8 +145,10 @@ static void knee_line(FILE *out, const struct nv_curves *c, const struct nv_curv
 		nv_sweep_point_name(qn, sizeof(qn), cv->sw, q);
 		nv_fmt_value(a, sizeof(a), lq, NV_U_NS);
 		nv_fmt_value(b, sizeof(b), lp, NV_U_NS);
-		fprintf(out, "%sKnee (%s): %s%s: %s %.2fx (%s to %s) while %s %+.1f%% (from %s; rule: "
-			"%s > %gx, %s < +%g%%).\n", em, r->sides[s].label, pn, em, title, lp / lq, a, b,
+		fprintf(out,
+			"%sKnee (%s): %s%s: %s %.2fx (%s to %s) while %s %+.1f%% (from %s; rule: "
+			"%s > %gx, %s < +%g%%).\n",
+			em, r->sides[s].label, pn, em, title, lp / lq, a, b,
 			nv_metric(cv->tput)->title, 100 * (tp - tq) / tq, qn, title,
 			c->o.knee.lat_factor, nv_metric(cv->tput)->title, c->o.knee.tput_pct);
 	}
@@ -234,8 +241,8 @@ static int print_curve(FILE *out, const struct nv_curves *c, const struct nv_cur
 }
 
 /* "iodepth=8: 95,000 IOPS, clat p99 812 us" */
-static void sla_point(char *buf, size_t n, const struct nv_curves *c, const struct nv_sla_result *sr,
-		      size_t s, long p)
+static void sla_point(char *buf, size_t n, const struct nv_curves *c,
+		      const struct nv_sla_result *sr, size_t s, long p)
 {
 	const struct nv_curve *cv = &c->c[sr->curve];
 	const struct nv_report *r = c->r;
@@ -277,7 +284,8 @@ static int print_sla(FILE *out, const struct nv_curves *c, enum nv_format f)
 			nv_grid_set(&g, s + 1, 1, a->best >= 0 ? buf : "none");
 			if (a->first_fail >= 0)
 				sla_point(buf, sizeof(buf), c, sr, s, a->first_fail);
-			nv_grid_set(&g, s + 1, 2, a->first_fail >= 0 ? buf : "none: every point meets it");
+			nv_grid_set(&g, s + 1, 2,
+				    a->first_fail >= 0 ? buf : "none: every point meets it");
 			if (a->first_unsure >= 0) {
 				sla_point(buf, sizeof(buf), c, sr, s, a->first_unsure);
 				strncat(buf, " (the repeats' 95% interval straddles the bound)",
@@ -418,7 +426,8 @@ static int print_rounds(FILE *out, const struct nv_curves *c, const struct nv_ro
 		return -ENOMEM;
 	nv_grid_set(&g, 0, 0, "round");
 	for (size_t s = 0; s < r->nsides; s++) {
-		snprintf(buf, sizeof(buf), "%s %s", r->sides[s].label, nv_metric(rs->metric)->title);
+		snprintf(buf, sizeof(buf), "%s %s", r->sides[s].label,
+			 nv_metric(rs->metric)->title);
 		nv_grid_set(&g, 0, s + 1, buf);
 	}
 	for (size_t k = 0; k < rs->n; k++) {
@@ -440,15 +449,20 @@ static int print_rounds(FILE *out, const struct nv_curves *c, const struct nv_ro
 		char v[64];
 
 		if (!st->reached) {
-			fprintf(out, "%s: steady state not reached (%zu rounds; the rule: %zu rounds "
-				"in a row within %g%% range and %g%% slope excursion of their mean).\n",
+			fprintf(out,
+				"%s: steady state not reached (%zu rounds; the rule: %zu rounds "
+				"in a row within %g%% range and %g%% slope excursion of their "
+				"mean).\n",
 				r->sides[s].label, rs->n, o->window, o->range_pct, o->slope_pct);
 			continue;
 		}
 		nv_fmt_value(v, sizeof(v), st->mean, nv_metric(rs->metric)->unit);
-		fprintf(out, "%s: %ssteady state from round %zu%s (rounds %zu-%zu: range %.1f%%, "
-			"slope excursion %.1f%% of their mean); the run's %s: %s, the mean of rounds "
-			"%zu-%zu.\n", r->sides[s].label, em, st->first + 1, em, st->first + 1,
+		fprintf(out,
+			"%s: %ssteady state from round %zu%s (rounds %zu-%zu: range %.1f%%, "
+			"slope excursion %.1f%% of their mean); the run's %s: %s, the mean of "
+			"rounds "
+			"%zu-%zu.\n",
+			r->sides[s].label, em, st->first + 1, em, st->first + 1,
 			st->first + o->window, 100 * st->range / st->mean,
 			100 * fabs(st->slope) * (double)(o->window - 1) / st->mean,
 			nv_metric(rs->metric)->title, v, st->first + 1, st->first + o->window);

@@ -14,8 +14,9 @@
 struct nv_curve_opts nv_curve_opts_default(void)
 {
 	return (struct nv_curve_opts){
-		.knee = { NV_KNEE_LAT_DEFAULT, NV_KNEE_TPUT_DEFAULT },
-		.steady = { NV_STEADY_WINDOW_DEFAULT, NV_STEADY_RANGE_DEFAULT, NV_STEADY_SLOPE_DEFAULT },
+		.knee = {NV_KNEE_LAT_DEFAULT, NV_KNEE_TPUT_DEFAULT},
+		.steady = {NV_STEADY_WINDOW_DEFAULT, NV_STEADY_RANGE_DEFAULT,
+			   NV_STEADY_SLOPE_DEFAULT},
 	};
 }
 
@@ -72,7 +73,8 @@ static int find_sweeps(struct nv_curves *c)
 
 		if (!b->active || b->dir == NV_DIR_SYNC || !j)
 			continue;
-		jobs[n] = (struct nv_sweep_job){ .name = j->name, .meta = &j->meta, .dir = (int)b->dir };
+		jobs[n] = (struct nv_sweep_job){
+			.name = j->name, .meta = &j->meta, .dir = (int)b->dir};
 		map[n++] = i;
 	}
 	ret = nv_sweeps_find(jobs, n, &c->sweeps);
@@ -97,8 +99,9 @@ static int find_sweeps(struct nv_curves *c)
 		}
 		for (size_t p = 0; p < sw->npoints; p++)
 			cv->block[p] = map[sw->pt[p].job];
-		cv->tput = nv_summary_headline(r, &r->blocks[cv->block[0]]) == NV_HL_BW ? NV_M_BW
-											  : NV_M_IOPS;
+		cv->tput = nv_summary_headline(r, &r->blocks[cv->block[0]]) == NV_HL_BW
+				   ? NV_M_BW
+				   : NV_M_IOPS;
 	}
 out:
 	free(jobs);
@@ -143,7 +146,8 @@ static int find_knees(struct nv_curves *c)
 	return 0;
 }
 
-static bool sla_matches(const struct nv_curves *c, const struct nv_claim *cl, const struct nv_curve *cv)
+static bool sla_matches(const struct nv_curves *c, const struct nv_claim *cl,
+			const struct nv_curve *cv)
 {
 	const struct nv_report *r = c->r;
 
@@ -190,7 +194,8 @@ static int sla_one(struct nv_curves *c, const struct nv_claim *cl, size_t ci)
 		enum nv_sla_verdict *v = &n->v[s * np];
 
 		for (size_t p = 0; p < np; p++) {
-			const struct nv_row *row = nv_block_row(&r->blocks[cv->block[p]], cl->metric);
+			const struct nv_row *row =
+				nv_block_row(&r->blocks[cv->block[p]], cl->metric);
 
 			t[p] = cell_value(r, cv->block[p], cv->tput, s);
 			if (!row || !row->cells[s].n)
@@ -222,10 +227,15 @@ static int eval_sla(struct nv_curves *c, char *err, size_t errlen)
 				return -ENOMEM;
 		}
 		if (!any) {
-			snprintf(err, errlen, "--sla '%s': %s; an SLA is searched over the points of "
-				 "a sweep (jobs that differ only in iodepth, numjobs, bs or rwmixread, "
-				 "see docs/analysis.md)", cl->text,
-				 c->n ? "no sweep matches its job pattern" : "the input has no sweep");
+			snprintf(
+				err, errlen,
+				"--sla '%s': %s; an SLA is searched over the points of "
+				"a sweep (jobs that differ only in iodepth, numjobs, bs or "
+				"rwmixread, "
+				"see docs/analysis.md)",
+				cl->text,
+				c->n ? "no sweep matches its job pattern"
+				     : "the input has no sweep");
 			return -ENOENT;
 		}
 	}

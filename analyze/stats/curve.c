@@ -74,8 +74,10 @@ static int sweep_values(const struct nv_sweep_job *j, double v[NV_SW_NR])
 		if (w < 0)
 			continue;
 		if (w == NV_SW_BS) {
-			uint64_t b = nv_fio_bs_parse(s, j->dir == NV_DIR_WRITE || j->dir == NV_DIR_TRIM ?
-						     (enum nv_dir)j->dir : NV_DIR_READ);
+			uint64_t b =
+				nv_fio_bs_parse(s, j->dir == NV_DIR_WRITE || j->dir == NV_DIR_TRIM
+							   ? (enum nv_dir)j->dir
+							   : NV_DIR_READ);
 
 			if (!b)
 				return -EINVAL;
@@ -148,7 +150,8 @@ static char *family_name(const struct nv_sweep_job *jobs, const struct nv_sweep 
 	}
 	if (at && (size_t)(at - first) <= len)
 		len = (size_t)(at - first);
-	while (len && (isdigit((unsigned char)first[len - 1]) || strchr("-_.=@ #", first[len - 1])))
+	while (len &&
+	       (isdigit((unsigned char)first[len - 1]) || strchr("-_.=@ #", first[len - 1])))
 		len--;
 	if (len)
 		return strndup(first, len);

@@ -66,8 +66,10 @@ TEST(sweep_iodepth_any_order_default_depth)
 TEST(sweep_matrix_named_by_jobs_run)
 {
 	const char *kv[4][3] = {
-		{ "rw=randrw", "bs=4k", "iodepth=1" }, { "rw=randrw", "bs=4k", "iodepth=4" },
-		{ "rw=randrw", "blocksize=64k", "iodepth=1" }, { "rw=randrw", "bs=64k", "iodepth=4" },
+		{"rw=randrw", "bs=4k", "iodepth=1"},
+		{"rw=randrw", "bs=4k", "iodepth=4"},
+		{"rw=randrw", "blocksize=64k", "iodepth=1"},
+		{"rw=randrw", "bs=64k", "iodepth=4"},
 	};
 	const char *names[4] = { "mix@bs=4k,iodepth=1", "mix@bs=4k,iodepth=4",
 				 "mix@bs=64k,iodepth=1", "mix@bs=64k,iodepth=4" };
@@ -230,7 +232,8 @@ TEST(fio_steadystate_and_latency_target)
 		" \"job options\": {\"rw\": \"read\", \"iodepth\": \"4\"},"
 		" \"latency_depth\": 2, \"latency_target\": 500000, \"latency_percentile\": 99.0,"
 		" \"latency_window\": 1000000,"
-		" \"steadystate\": {\"ss\": \"bw_slope:2.000000%\", \"duration\": 5, \"attained\": 1,"
+		" \"steadystate\": {\"ss\": \"bw_slope:2.000000%\", \"duration\": 5,"
+		" \"attained\": 1,"
 		"  \"criterion\": \"0.4%\", \"max_deviation\": 1.5, \"slope\": 0.25,"
 		"  \"data\": {\"bw_mean\": 1000, \"iops_mean\": 10, \"iops\": [9, 10, 11],"
 		"  \"bw\": [900, 1000, 1100]}}},"
