@@ -41,38 +41,55 @@ static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, dou
 	return true;
 }
 
+/* The swept parameters as words: "iodepth", "numjobs and iodepth". */
+static void params_text(char *buf, size_t n, const struct nv_sweep *sw)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (unsigned k = 0; k < sw->nparams && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					!k ? "" : k + 1 == sw->nparams ? " and " : ", ",
+					nv_sweep_key_name(sw->param[k]));
+}
+
 /*
- * A one-parameter curve's data: per run (gnuplot index = run order) a row
+ * A line curve's data: per run (gnuplot index = run order) a row
  * per present point: the swept value, throughput and its interval, then
  * p50, p99, p99.9 in us each with its interval, then 1 when exact.
  */
 static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv)
 {
 	static const unsigned col_order[3] = { 1, 0, 2 };	/* p50, p99, p99.9 */
+	char params[128];
+
+	params_text(params, sizeof(params), cv->sw);
 	fprintf(f,
 		"# load curve %s · %s, %s sweep: one block per run (gnuplot index, run order)\n"
 		"# point %s %s_lo %s_hi p50_us lo hi p99_us lo hi p99.9_us lo hi exact\n",
-		cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir),
-		nv_sweep_key_name(cv->sw->param[0]), nv_metric(cv->tput)->key,
-		nv_metric(cv->tput)->key, nv_metric(cv->tput)->key);
+		cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), params,
+		nv_metric(cv->tput)->key, nv_metric(cv->tput)->key, nv_metric(cv->tput)->key);
 	for (size_t s = 0; s < r->nsides; s++) {
 		fprintf(f, "# run %s\n", r->sides[s].label);
 		for (size_t p = 0; p < cv->sw->npoints; p++) {
 			const struct nv_block *b = &r->blocks[cv->block[p]];
 			const struct nv_row *p99 = nv_block_row(b, NV_M_P99);
 			double t[3], l[3][3];
-			char pv[32];
+			char pv[128];
 			bool ok = cell_range(b, cv->tput, s, 1, t);
 
 			for (unsigned k = 0; k < 3; k++)
 				ok &= cell_range(b, lat_figs[col_order[k]].m, s, 1e3, l[k]);
-			nv_sweep_value_text(pv, sizeof(pv), cv->sw->param[0],
-					    cv->sw->pt[p].v[cv->sw->param[0]]);
 			if (!ok) {
-				fprintf(f, "# %s=%s absent\n", nv_sweep_key_name(cv->sw->param[0]),
-					pv);
+				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
+				fprintf(f, "# %s absent\n", pv);
 				continue;
 			}
+			if (cv->sw->nparams == 1)	/* the label: the value, or the point's name */
+				nv_sweep_value_text(pv, sizeof(pv), cv->sw->param[0],
+						    cv->sw->pt[p].v[cv->sw->param[0]]);
+			else
+				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
 			fprintf(f, "%s %.10g %.10g %.10g", pv, t[0], t[1], t[2]);
 			for (unsigned k = 0; k < 3; k++)
 				fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1], l[k][2]);
@@ -87,22 +104,21 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 {
 	const struct nv_block *b0 = &r->blocks[cv->block[0]];
 	bool reps = nv_report_repeats(r);
-	char name[300], t[300];
+	char name[300], t[300], params[128];
 	unsigned col = lat_figs[k].col;
 
+	params_text(params, sizeof(params), cv->sw);
 	nv_gnuplot_str(name, sizeof(name), cv->sw->name);
 	nv_fmt_row_title(t, sizeof(t), b0, lat_figs[k].m);
 	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
-		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title,
-		nv_sweep_key_name(cv->sw->param[0]));
+		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title, params);
 	fprintf(f,
 		"set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
 		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
 		"set key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
 		"set xrange [0:*]\n",
 		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
-	fprintf(f, "# each point is labelled with its %s%s\nplot ",
-		nv_sweep_key_name(cv->sw->param[0]),
+	fprintf(f, "# each point is labelled with its %s%s\nplot ", params,
 		reps ? "; error bars: the 95% interval of the repeats' mean" : "");
 	for (size_t s = 0; s < r->nsides; s++) {
 		nv_gnuplot_str(name, sizeof(name), r->sides[s].label);
@@ -256,9 +272,9 @@ int nv_curve_figs_write(struct nv_figset *o)
 	int ret = 0;
 
 	for (size_t i = 0; c && !ret && i < c->n; i++) {
-		if (c->c[i].sw->nparams == 1)
+		if (c->c[i].line)
 			ret = one_curve(o, &c->c[i]);
-		for (size_t s = 0; !ret && c->c[i].sw->nparams == 2 && s < o->r->nsides; s++)
+		for (size_t s = 0; !ret && c->c[i].grid && s < o->r->nsides; s++)
 			ret = one_matrix(o, &c->c[i], s);
 	}
 	return ret;

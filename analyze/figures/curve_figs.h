@@ -1,9 +1,9 @@
 /*
  * curve_figs.h - the load-curve figures of `nvanalyze -o` (report/curves.h):
- * per one-parameter sweep, latency (log y) against throughput, one curve
+ * per line sweep (curves.h), latency (log y) against throughput, one curve
  * per run, each point labelled with its swept value, the repeats' 95%
  * intervals as error bars: curve_p99_*, curve_p50_*, curve_p999_*; per
- * two-parameter sweep and run a heat map of the throughput (matrix_*).
+ * matrix sweep and run a heat map of the throughput (matrix_*).
  * Their data files hold every point.  Internal to analyze/figures/.
  */
 #ifndef NV_ANALYZE_CURVE_FIGS_H

@@ -75,7 +75,7 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 		json_array_append_new(pts, pt);
 	}
 	nv_render_json_set(o, "points", pts);
-	for (size_t s = 0; cv->sw->nparams == 1 && s < r->nsides; s++) {
+	for (size_t s = 0; cv->line && s < r->nsides; s++) {
 		json_t *k = NULL;
 
 		if (cv->knee[s] >= 0) {
@@ -85,8 +85,8 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 		}
 		nv_render_json_set(knees, r->sides[s].label, k);
 	}
-	nv_render_json_set(o, "knee", cv->sw->nparams == 1 ? knees : NULL);
-	if (cv->sw->nparams != 1)
+	nv_render_json_set(o, "knee", cv->line ? knees : NULL);
+	if (!cv->line)
 		json_decref(knees);
 	return o;
 }

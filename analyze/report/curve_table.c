@@ -229,12 +229,12 @@ static int print_curve(FILE *out, const struct nv_curves *c, const struct nv_cur
 	for (size_t s = 0; s < r->nsides; s++)
 		if (side_table(out, c, cv, s, f))
 			return -ENOMEM;
-	if (cv->sw->nparams == 1) {
+	if (cv->line) {
 		for (size_t s = 0; s < r->nsides; s++)
 			knee_line(out, c, cv, s, f);
 		fputc('\n', out);
 	}
-	for (size_t s = 0; cv->sw->nparams == 2 && s < r->nsides; s++)
+	for (size_t s = 0; cv->grid && s < r->nsides; s++)
 		if (matrix(out, c, cv, s, f))
 			return -ENOMEM;
 	return 0;

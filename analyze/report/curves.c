@@ -56,6 +56,28 @@ unsigned long nv_round_of(const char *name, char *base, size_t n)
 	return k;
 }
 
+/*
+ * Whether curve cv is a line (its points ordered by the first parameter
+ * alone: one parameter, or several that rise together as in a suite's
+ * qd1 and qd64-j4 jobs) and whether it is a grid (two parameters, more
+ * points than values of either: a matrix).  0 or -ENOMEM.
+ */
+static int curve_shape(struct nv_curve *cv)
+{
+	const struct nv_sweep *sw = cv->sw;
+	double *v = calloc(sw->npoints, sizeof(*v));
+	size_t n0, n1;
+
+	if (!v)
+		return -ENOMEM;
+	n0 = nv_sweep_values(sw, sw->param[0], v, sw->npoints);
+	n1 = sw->nparams > 1 ? nv_sweep_values(sw, sw->param[1], v, sw->npoints) : 0;
+	cv->line = n0 == sw->npoints;
+	cv->grid = sw->nparams == 2 && sw->npoints > n0 && sw->npoints > n1;
+	free(v);
+	return 0;
+}
+
 /* The sweeps among the active blocks (one job offered per block). */
 static int find_sweeps(struct nv_curves *c)
 {
@@ -99,6 +121,8 @@ static int find_sweeps(struct nv_curves *c)
 		}
 		for (size_t p = 0; p < sw->npoints; p++)
 			cv->block[p] = map[sw->pt[p].job];
+		if ((ret = curve_shape(cv)))
+			goto out;
 		cv->tput = nv_summary_headline(r, &r->blocks[cv->block[0]]) == NV_HL_BW
 				   ? NV_M_BW
 				   : NV_M_IOPS;
@@ -137,7 +161,7 @@ static int find_knees(struct nv_curves *c)
 				t[p] = cell_value(r, cv->block[p], cv->tput, s);
 				l[p] = cell_value(r, cv->block[p], NV_M_P99, s);
 			}
-			cv->knee[s] = cv->sw->nparams == 1 ?
+			cv->knee[s] = cv->line ?
 				      nv_knee_find(t, l, np, &c->o.knee, &cv->knee_prev[s]) : -1;
 		}
 		free(t);

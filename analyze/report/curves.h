@@ -37,7 +37,9 @@ struct nv_curve {
 	const struct nv_sweep *sw;
 	size_t *block;		/* [sw->npoints]: the report block of each point */
 	enum nv_metric tput;	/* NV_M_IOPS or NV_M_BW (the summary's headline rule) */
-	long *knee;		/* [nsides]: the knee point, -1 none (curves of one parameter) */
+	bool line;		/* one point per value of the first parameter: a curve, a knee */
+	bool grid;		/* two parameters with more points than values of either: a matrix */
+	long *knee;		/* [nsides]: the knee point, -1 none (line curves only) */
 	size_t *knee_prev;	/* [nsides]: the point it is compared with */
 };
 

@@ -79,6 +79,15 @@ grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' rep
 	pass curve_error_bars_with_repeats ||
 		fail curve_error_bars_with_repeats "$(cat reps.err; cat reps/data/curve_q_read.dat)"
 
+# a suite's qd1 and qd64-j4 jobs: a two-parameter line (a curve, no matrix)
+synth suite.json "lat-4k-qd1/rw=randread;bs=4k;iodepth=1;numjobs=1/9000/300" \
+	"randread-4k-qd64-j4/rw=randread;bs=4k;iodepth=64;numjobs=4;group_reporting=1/400000/2000"
+"$NVANALYZE" -o suite suite.json >suite.md 2>&1
+grep -q '^### randread · read: numjobs x iodepth sweep, 2 points' suite.md &&
+	! grep -q '(rows) and' suite.md && [ ! -e suite/data/matrix_randread_read_suite.dat ] &&
+	grep -q '^numjobs=4,iodepth=64 400000 ' suite/data/curve_randread_read.dat &&
+	pass suite_line_not_matrix || fail suite_line_not_matrix "$(grep -A3 sweep suite.md)"
+
 # ---- rounds: falling to a plateau from round 5 (9 rounds) ----
 args=()
 for kv in 1:400 2:300 3:200 4:150 5:100 6:101 7:99 8:100 9:102; do
