@@ -7,7 +7,11 @@
 #   make deps       install the Debian packages (idempotent)
 #   make install    nvanalyze into $(PREFIX)/bin (on PATH: `nvanalyze a.json b.json`),
 #                   the engine into $(PREFIX)/lib/nvengine/, the figures' style into
-#                   $(PREFIX)/share/nvanalyze/plots/; PREFIX=/usr/local, DESTDIR for staging
+#                   $(PREFIX)/share/nvanalyze/plots/, the man pages nvanalyze(1),
+#                   nvengine(7) and nvengine-run(1) into $(PREFIX)/share/man/, the
+#                   job files into $(PREFIX)/share/nvengine/jobs/ with jobs/run as
+#                   $(PREFIX)/bin/nvengine-run; PREFIX=/usr/local, DESTDIR for staging
+#   make deb        the Debian package nvengine_VERSION_ARCH.deb (tools/deb.sh)
 #   make FIO_SRC=/path/to/fio   build against your own configured fio tree
 #   make FIO_SRC=DIR FIO=PATH   ... for the fio binary at PATH (default: fio on PATH)
 #   make O=DIR                  build into DIR (DIR/libnvengine.so, DIR/nvanalyze)
@@ -83,24 +87,44 @@ ANALYZER  := $(O)/nvanalyze
 endif
 
 .PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze \
-	install uninstall
+	install uninstall deb FORCE
 all: $(ENGINE_SO) $(ANALYZER)
 
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
 INSTALLED := $(DESTDIR)$(PREFIX)/bin/nvanalyze $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so \
-	     $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
+	     $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp \
+	     $(DESTDIR)$(MANDIR)/man1/nvanalyze.1 $(DESTDIR)$(MANDIR)/man7/nvengine.7 \
+	     $(DESTDIR)$(MANDIR)/man1/nvengine-run.1 $(DESTDIR)$(PREFIX)/bin/nvengine-run
+JOBS_DIR  := $(DESTDIR)$(PREFIX)/share/nvengine/jobs
+JOB_FILES := $(shell cd jobs && find . -type f \( -name '*.fio' -o -name '*.awk' -o -name '*.md' -o -name '*.sh' \))
 
 # nvanalyze finds style.gp in ../share/nvanalyze/plots/ from its own directory
-# (analyze/figures/plot.h); fio loads the engine from the path given to it.
+# (analyze/figures/plot.h); fio loads the engine from the path given to it;
+# nvengine-run (jobs/run) finds the engine in ../../lib/nvengine/ from its
+# own directory, PREFIX/share/nvengine/jobs.
 install: all
 	install -D -m 0755 $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/nvanalyze
 	install -D -m 0755 $(ENGINE_SO) $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so
 	install -D -m 0644 plots/style.gp $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
+	install -D -m 0644 docs/man/nvanalyze.1 $(DESTDIR)$(MANDIR)/man1/nvanalyze.1
+	install -D -m 0644 docs/man/nvengine.7 $(DESTDIR)$(MANDIR)/man7/nvengine.7
+	install -D -m 0644 docs/man/nvengine-run.1 $(DESTDIR)$(MANDIR)/man1/nvengine-run.1
+	for f in $(JOB_FILES); do install -D -m 0644 jobs/$$f $(JOBS_DIR)/$$f || exit 1; done
+	install -m 0755 jobs/run $(JOBS_DIR)/run
+	ln -sf ../share/nvengine/jobs/run $(DESTDIR)$(PREFIX)/bin/nvengine-run
 
 uninstall:
-	rm -f $(INSTALLED)
+	rm -f $(INSTALLED) $(addprefix $(JOBS_DIR)/,$(JOB_FILES) run)
+	-cd $(JOBS_DIR) 2>/dev/null && find . -depth -type d -exec rmdir {} + 2>/dev/null
 	-rmdir $(DESTDIR)$(PREFIX)/lib/nvengine $(DESTDIR)$(PREFIX)/share/nvanalyze/plots \
-	       $(DESTDIR)$(PREFIX)/share/nvanalyze 2>/dev/null
+	       $(DESTDIR)$(PREFIX)/share/nvanalyze $(JOBS_DIR) $(DESTDIR)$(PREFIX)/share/nvengine \
+	       2>/dev/null
+
+# The package: make install into a staging root, plus the docs
+# (packaging/deb/, tools/deb.sh).
+deb: all
+	$(Q)O=$(O) tools/deb.sh
 
 deps:
 	$(Q)tools/deps.sh
@@ -149,14 +173,31 @@ $(ENGINE_SO): $(GLUE_OBJ) $(O)/libnvcore.a engine/libnvengine.map
 	$(Q)$(CC) -shared -pthread $(LDFLAGS) -Wl,--version-script=engine/libnvengine.map -o $@ \
 		$(GLUE_OBJ) $(O)/libnvcore.a $(ENGINE_LIBS)
 
+# The version (tools/version.sh) as a header only main.c includes; rewritten
+# only when it changes, so that only main.o is rebuilt then.
+$(O)/gen/nv_version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '#define NV_VERSION "%s"\n' "$$(tools/version.sh)" >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+$(O)/analyze/cli/main.o: $(O)/gen/nv_version.h
+$(O)/analyze/cli/main.o: ALL_CFLAGS += -I$(O)/gen
+
 $(ANALYZER): $(O)/analyze/cli/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 	$(call say,LD,$@)
 	$(Q)$(CC) -pthread $(LDFLAGS) -o $@ $^ $(ANALYZE_LIBS)
 
+# test_oom_*: the library's allocations go through tests/unit/failalloc.h,
+# which fails the one a test names.
+FAILALLOC_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup \
+		     -Wl,--wrap=free
+$(O)/tests/unit/test_oom_%: UNIT_LDFLAGS = $(FAILALLOC_LDFLAGS)
+
 $(O)/tests/unit/%: tests/unit/%.c $(O)/libnvanalyze.a $(O)/libnvcore.a tests/unit/check.h
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libnvanalyze.a $(O)/libnvcore.a $(ENGINE_LIBS) $(ANALYZE_LIBS) \
+		$(LDFLAGS) $(UNIT_LDFLAGS)
 
 # A fuzz target with tests/fuzz/driver.c as main is the unit test test_fuzz_*.
 $(O)/tests/unit/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c tests/fuzz/util.c tests/fuzz/fuzz.h \
@@ -224,8 +265,8 @@ bench-analyze: $(O)/tools/bench_analyze all
 	$(Q)$(O)/tools/bench_analyze -a $(abspath $(ANALYZER)) $(BENCH_ANALYZE_ARGS)
 
 clean:
-	rm -rf $(O)/engine $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan \
-	       libnvengine.so nvanalyze
+	rm -rf $(O)/engine $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools $(O)/libnvcore.a \
+	       $(O)/libnvanalyze.a $(O)/asan $(O)/gen $(O)/deb libnvengine.so nvanalyze
 
 distclean:
 	rm -rf build libnvengine.so nvanalyze

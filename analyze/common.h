@@ -1,8 +1,9 @@
 /*
- * common.h - checked parsing of command line numbers for nvanalyze.
+ * common.h - what every room of nvanalyze shares: checked parsing of command
+ * line numbers, notes, the percentile table, a value with its source.
  */
-#ifndef NV_ANALYZE_CLIUTIL_H
-#define NV_ANALYZE_CLIUTIL_H
+#ifndef NV_ANALYZE_COMMON_H
+#define NV_ANALYZE_COMMON_H
 
 /*
  * Parse a whole string as a finite decimal number ("+50", "-2.5", "0.1888").
@@ -49,5 +50,17 @@ void nv_pct_values(double v[NV_PCT_NR]);
  * Return: the copy (the caller frees it), or NULL when out of memory.
  */
 double *nv_sorted_copy(const double *v, size_t n);
+
+/*
+ * Where a value came from: NV_SRC_NONE missing (printed as missing, never as
+ * zero), NV_SRC_FIO read from fio's output (input/fiojson.h), NV_SRC_EXACT
+ * computed from nvengine traces (stats/trace_join.h), shown beside fio's.
+ */
+enum nv_src { NV_SRC_NONE = 0, NV_SRC_FIO, NV_SRC_EXACT };
+
+struct nv_val {
+	double v;
+	unsigned char src;	/* enum nv_src; NV_SRC_NONE = missing */
+};
 
 #endif

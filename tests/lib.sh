@@ -1,7 +1,7 @@
 # Shared helpers for tests/integration/*.sh (sourced).
 #
 # pass NAME / fail NAME WHY / skip NAME WHY print the runner's protocol lines.
-# json_get FILE PATH... prints a value of fio's JSON (tests/py/fiojson.py:
+# json_get FILE PATH... prints a value of fio's JSON (tests/py/lib/fiojson.py:
 # PATH is keys and indexes joined by '/', e.g. jobs/0/read/iops).
 # pytool NAME ARGS... runs the test helper tests/py/NAME.py.
 # FIO runs the installed fio; NVENGINE_SO is the engine under test.
@@ -37,7 +37,7 @@ pytool() {
 }
 
 json_get() {
-	pytool fiojson get "$@"
+	pytool lib/fiojson get "$@"
 }
 
 # make asan: the engine is built with ASan+UBSan, fio is not, so the ASan

@@ -12,7 +12,8 @@
 # file; 5 memory: resident memory of a traced job over time (issue 19:)
 # 6 cpu: the CPU time tracing adds per IO on the job thread and per record
 # on the trace writer thread; 7 loop: fio's clat at QD 1 on a direct-IO
-# loop device, tracing on and off.
+# loop device, tracing on and off; 8 hosts: nvanalyze on many-host results
+# (jobs/run --host layout), time and peak memory against hosts and IOs.
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
@@ -24,7 +25,7 @@
 #   BENCH_OUT      work directory (default build/bench; emptied first)
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
-#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop" (default
+#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts" (default
 #                  all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that section
 #                  alone (the report then says "not run" for the others)
 #   BENCH_VM=0     leave out the VM section (smoke mode does)
@@ -43,7 +44,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -62,6 +63,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	VM_ROUNDS=1 VM_RUNTIME=1
 	CPU_ROUNDS=2 CPU_RUNTIME=1 LOOP_ROUNDS=1 LOOP_RUNTIME=1 CPU_PAIRS=2 CPU_PAIR_MS=200
 	AB_ROUNDS=2 AB_RUNTIME=1 LOOP_AB_ROUNDS=1 LOOP_AB_RUNTIME=1
+	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -72,6 +74,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	VM_ROUNDS=3 VM_RUNTIME=1
 	CPU_ROUNDS=5 CPU_RUNTIME=1 LOOP_ROUNDS=3 LOOP_RUNTIME=1 CPU_PAIRS=15 CPU_PAIR_MS=300
 	AB_ROUNDS=5 AB_RUNTIME=1 LOOP_AB_ROUNDS=5 LOOP_AB_RUNTIME=2
+	HOSTS_CONFIGS="16:250000 64:250000 64:62500"
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -81,6 +84,7 @@ else
 	VM_ROUNDS=5 VM_RUNTIME=2
 	CPU_ROUNDS=21 CPU_RUNTIME=2 LOOP_ROUNDS=15 LOOP_RUNTIME=2 CPU_PAIRS=80 CPU_PAIR_MS=500
 	AB_ROUNDS=21 AB_RUNTIME=2 LOOP_AB_ROUNDS=21 LOOP_AB_RUNTIME=4
+	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -148,6 +152,7 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "loop_ab_runtime=$LOOP_AB_RUNTIME"
 	echo "loop_rounds=$LOOP_ROUNDS"
 	echo "loop_runtime=$LOOP_RUNTIME"
+	echo "hosts_configs=$HOSTS_CONFIGS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -512,12 +517,67 @@ section_vm() {
 	esac
 }
 
+# --- 8. many hosts: nvanalyze on jobs/run --host results -----------------------
+# hosts_layout DIR HOSTS IOS: a many-host results directory as jobs/run
+# --host writes it: DIR/suite.json (the client's JSON, one randread entry
+# per host with IOS IOs) and DIR/HOST/traces/suite/randread.1.nvt, each a
+# hard link of one IOS-IO trace (nvanalyze decodes each host's file on its
+# own; the page cache holds one copy, so disk reads are not measured).
+hosts_layout() {
+	local dir=$1 n=$2 ios=$3 h
+	mkdir -p "$dir"
+	[ -f "$W/hosts/t$ios.nvt" ] ||
+		"$GEN_TRACE" -p randread -q 32 -n "$ios" "$W/hosts/t$ios.nvt" >/dev/null ||
+		die "hosts: gen_trace failed"
+	awk -v n="$n" -v ios="$ios" 'BEGIN {
+		printf "{\"fio version\": \"fio-3.33\", \"client_stats\": ["
+		for (h = 1; h <= n; h++)
+			printf "%s{\"jobname\": \"randread\", \"groupid\": 0, \"error\": 0, " \
+				"\"job options\": {\"rw\": \"randread\", \"bs\": \"4k\", " \
+				"\"nv_trace\": \"/tmp/nvengine-run.x/traces/suite\"}, \"read\": " \
+				"{\"io_bytes\": %d, \"total_ios\": %d, \"iops\": %d, \"bw\": %d, " \
+				"\"runtime\": 1000}, \"hostname\": \"host%03d\"}",
+				(h > 1 ? ", " : ""), ios * 4096, ios, ios + h, ios * 4, h
+		print "]}"
+	}' >"$dir/suite.json"
+	for h in $(seq -f 'host%03g' 1 "$n"); do
+		mkdir -p "$dir/$h/traces/suite"
+		ln -f "$W/hosts/t$ios.nvt" "$dir/$h/traces/suite/randread.1.nvt"
+	done
+}
+
+# Per configuration HOSTS:IOS: two fleets compared (nvanalyze A B, each
+# host a repeat) and, up to 64 hosts, the hosts of one fleet side by side
+# (nvanalyze A); wall, CPU and peak RSS of each.
+section_hosts() {
+	local d=$W/hosts c n ios
+	mkdir -p "$d"
+	for c in $HOSTS_CONFIGS; do
+		n=${c%%:*} ios=${c#*:}
+		log "hosts: $n hosts x $ios IOs: two fleets, and the hosts side by side"
+		hosts_layout "$d/A-$n-$ios" "$n" "$ios"
+		hosts_layout "$d/B-$n-$ios" "$n" "$ios"
+		cat "$d/t$ios.nvt" >/dev/null
+		timed "$d/fleets-$n-$ios" "$NVANALYZE" -f json "$d/A-$n-$ios" "$d/B-$n-$ios" ||
+			die "hosts: nvanalyze A B failed: $(tail -n 3 "$d/fleets-$n-$ios.err")"
+		if [ "$n" -le 64 ]; then
+			timed "$d/sides-$n-$ios" "$NVANALYZE" -f json "$d/A-$n-$ios" ||
+				die "hosts: nvanalyze A failed: $(tail -n 3 "$d/sides-$n-$ios.err")"
+		fi
+		grep -o "\"clat_p50_ns_source\": *\"exact\"" "$d/fleets-$n-$ios.out" | wc -l \
+			>"$d/fleets-$n-$ios.exact"
+		rm -rf "$d/A-$n-$ios" "$d/B-$n-$ios"
+	done
+	rm -f "$d"/t*.nvt
+}
+
 want files && section_files
 want trace && section_trace
 want analyze && section_analyze
 want memory && section_memory
 want cpu && section_cpu
 want loop && section_loop
+want hosts && section_hosts
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi

@@ -965,6 +965,75 @@ def write_chart(wd, chart, png):
     return png
 
 
+def section_hosts(md, wd, meta, goals):
+    """8. nvanalyze on many-host results (tools/bench.sh section_hosts)."""
+    md.append("## 8. Many hosts: nvanalyze on jobs/run --host results\n")
+    d = os.path.join(wd, "hosts")
+    rows = []
+    for c in meta.get("hosts_configs", "").split():
+        n, ios = (int(x) for x in c.split(":"))
+        for mode, sides in (("fleets", 2), ("sides", 1)):
+            t = read_time(os.path.join(d, "%s-%d-%d.time" % (mode, n, ios)))
+            if t is None:
+                continue
+            exact = None
+            try:
+                with open(os.path.join(d, "fleets-%d-%d.exact" % (n, ios))) as f:
+                    exact = int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+            rows.append((n, ios, mode, sides * n * ios, t, exact))
+    if not rows:
+        md.append("Not run in this mode.\n")
+        return
+    md.append(
+        "A results directory as `jobs/run --host` writes it (the client's JSON with one "
+        "randread entry per host, each host's trace in `HOST/traces/suite/`), synthesized: "
+        "one trace of N IOs from tests/unit/gen_trace hard-linked into every host's "
+        "directory (each host's file is decoded on its own; the page cache holds one copy, "
+        "so disk reads are not measured).  *fleets*: `nvanalyze -f json A B`, two fleets, "
+        "each host a repeat; *sides*: `nvanalyze -f json A`, each host a side (up to 64).  "
+        "One run each, `/usr/bin/time`.\n")
+    md.append("| hosts a fleet | IOs a host | command | IOs read | wall (s) | CPU (s) | "
+              "M IOs per CPU s | peak RSS (MiB) |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    for n, ios, mode, total, t, exact in rows:
+        rate = "{:.1f}".format(total / t["cpu"] / 1e6) if t["cpu"] > 0 else "-"
+        md.append("| {} | {:,} | {} | {:,} | {:.2f} | {:.2f} | {} | {:.1f} |".format(
+            n, ios, "A B" if mode == "fleets" else "A", total, t["wall"], t["cpu"], rate,
+            t["maxrss_kb"] / 1024))
+    md.append("")
+    # memory against IOs (the same hosts, most and fewest IOs a host) and against hosts
+    fl = [r for r in rows if r[2] == "fleets"]
+    mib = lambda r: r[4]["maxrss_kb"] / 1024
+    for n in sorted({r[0] for r in fl}, reverse=True):
+        same = sorted((r for r in fl if r[0] == n), key=lambda r: r[1])
+        if len(same) >= 2:
+            lo, hi = same[0], same[-1]
+            md.append("Peak RSS against IOs, {} hosts a fleet: {:.1f} MiB at {:,} IOs a host, "
+                      "{:.1f} MiB at {:,} ({:.1f}x the IOs).\n".format(
+                          n, mib(lo), lo[1], mib(hi), hi[1], hi[1] / lo[1]))
+            break
+    for ios in sorted({r[1] for r in fl}):
+        same = sorted((r for r in fl if r[1] == ios), key=lambda r: r[0])
+        if len(same) >= 2:
+            lo, hi = same[0], same[-1]
+            md.append("Peak RSS against hosts, {:,} IOs a host: {:.1f} MiB for 2 x {} hosts, "
+                      "{:.1f} MiB for 2 x {}: {:.2f} MiB per extra host.\n".format(
+                          ios, mib(lo), lo[0], mib(hi), hi[0],
+                          (mib(hi) - mib(lo)) / (2 * (hi[0] - lo[0]))))
+    big = max(fl, key=lambda r: r[3]) if fl else None
+    if big:
+        goal_row(goals, "many hosts: nvanalyze peak memory, two fleets of {} hosts x {:,} "
+                 "IOs".format(big[0], big[1]), "<= 256 MiB", "{:.1f} MiB".format(mib(big)),
+                 mib(big) <= 256, "{:,} IOs read, {:.1f} s CPU".format(big[3], big[4]["cpu"]))
+    ex = [r for r in fl if r[5] is not None]
+    if ex:
+        goal_row(goals, "many hosts: every host's rows exact (from its traces)", "all",
+                 "{} of {}".format(sum(r[5] > 0 for r in ex), len(ex)),
+                 all(r[5] > 0 for r in ex), "configurations with exact p50")
+
+
 def report(wd, out_md, png):
     meta = read_meta(wd)
     goals, chart = [], {}
@@ -979,6 +1048,7 @@ def report(wd, out_md, png):
     section_memory(body, wd, meta, goals, chart)
     section_cpu(body, wd, meta, goals)
     section_loop(body, wd, meta, goals)
+    section_hosts(body, wd, meta, goals)
     # every goal of issue 8 has a row, also when its section did not run
     for prefix, target in (("nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.00x"),
                            ("tracing on vs off, files, QD 1", ">= 0.97x"),
@@ -997,7 +1067,8 @@ def report(wd, out_md, png):
                            ("engine RSS constant", "growth <= 1 MiB"),
                            ("tracing's CPU time, job thread", "<= 40 ns"),
                            ("tracing's CPU time, trace writer thread", "<= 40 ns"),
-                           ("QD 1 clat mean, tracing on vs off", "0.98x-1.02x")):
+                           ("QD 1 clat mean, tracing on vs off", "0.98x-1.02x"),
+                           ("many hosts: nvanalyze peak memory", "<= 256 MiB")):
         if not any(g.startswith("| " + prefix) for g in goals):
             goal_row(goals, prefix, target, None, False, "section not run in this mode")
     made = write_chart(wd, chart, png)

@@ -9,10 +9,13 @@
 set -euo pipefail
 
 PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev gnuplot-nox gcc make pkg-config
-      dpkg-dev xz-utils ca-certificates python3 python3-zstandard)
+      dpkg-dev xz-utils ca-certificates python3 python3-zstandard lintian man-db)
 # The emulated-NVMe tests (tests/vm) need these; they are installed here too so
 # that `make check` on a fresh machine runs them instead of skipping.
 VM_PKGS=(qemu-system-x86 busybox-static cpio e2fsprogs util-linux)
+# The many-host test (tests/integration/many_hosts.sh) starts an OpenSSH
+# server on a localhost port; without it that test skips.
+HOSTS_PKGS=(openssh-server openssh-client)
 # The HTML report's test renders report.html in a real browser (headless);
 # the suite needs it.
 REPORT_PKGS=(chromium)
@@ -38,6 +41,11 @@ if [ "${1:-}" = "--check" ]; then
 	fi
 	mapfile -t need < <(missing_of "${pkgs[@]}")
 	mapfile -t vm < <(missing_of "${VM_PKGS[@]}")
+	mapfile -t hosts < <(missing_of "${HOSTS_PKGS[@]}")
+	if [ ${#hosts[@]} -gt 0 ]; then
+		echo "deps: the many-host test (tests/integration/many_hosts.sh) will skip" \
+		     "without: ${hosts[*]}; run 'make deps' (as root) to install them" >&2
+	fi
 	if [ ${#vm[@]} -gt 0 ]; then
 		echo "deps: the emulated-NVMe tests (tests/vm) will skip without: ${vm[*]};" \
 		     "run 'make deps' (as root) to install them" >&2
@@ -50,7 +58,8 @@ if [ "${1:-}" = "--check" ]; then
 	exit 0
 fi
 
-mapfile -t missing < <(missing_of "${PKGS[@]}" "${REPORT_PKGS[@]}" "${VM_PKGS[@]}")
+mapfile -t missing < <(missing_of "${PKGS[@]}" "${REPORT_PKGS[@]}" "${VM_PKGS[@]}" \
+			       "${HOSTS_PKGS[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi

@@ -23,7 +23,7 @@
 #include "analyze/report/pairs.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
-#include "analyze/figures/outdir.h"
+#include "analyze/publish/outdir.h"
 #include "analyze/report/trace_json.h"
 #include "analyze/report/trace_sections.h"
 #include "analyze/input/jobtraces.h"
@@ -107,7 +107,8 @@ void cmd_compare_usage(FILE *out)
 	      "                        files, gnuplot scripts and PNG/SVG figures; files\n"
 	      "                        an earlier -o there wrote and this one does not are\n"
 	      "                        removed (see docs/analysis.md)\n"
-	      "  -h, --help            this help\n",
+	      "  -h, --help            this help\n"
+	      "      --version         the version and the trace formats read (alone)\n",
 	      out);
 	nv_curve_opts_usage(out);	/* load curves */
 	fputs("\n"
@@ -115,8 +116,7 @@ void cmd_compare_usage(FILE *out)
 	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
 	      "The first table is the summary: one row per job and direction.\n"
 	      "Exit status: 0 ok, 1 a claim not met, 2 usage error, unreadable input or a\n"
-	      "claim that matches no job or metric.\n",
-	      out);
+	      "claim that matches no job or metric.\n", out);
 }
 
 #define MAX_SIDES 64
@@ -142,6 +142,7 @@ struct opts {
 	struct nv_tan_opts tan;
 	const char *outdir;
 	struct nv_curve_opts curve;	/* load curves: --sla, --knee-*, --steady-* */
+	bool help;		/* -h: the usage was printed */
 };
 
 struct side_store {
@@ -219,7 +220,8 @@ static int display_opt(int c, const char *arg)
 		return 0;
 	case OPT_UNITS:
 		if (strcmp(arg, "si") && strcmp(arg, "binary"))
-			return usage_error("--units '%s': use si (MB/s, GB) or binary (MiB/s, GiB)", arg);
+			return usage_error("--units '%s': use si (MB/s, GB) or binary (MiB/s, GiB)",
+					   arg);
 		nv_display.binary = !strcmp(arg, "binary");
 		return 0;
 	case OPT_CHANGE:
@@ -230,7 +232,8 @@ static int display_opt(int c, const char *arg)
 		else if (!strcmp(arg, "both"))
 			nv_display.change = NV_CHG_BOTH;
 		else
-			return usage_error("--change '%s': use pct (+110.0%%), ratio (2.10x) or both", arg);
+			return usage_error("--change '%s': use pct (+110.0%%), ratio (2.10x) or "
+					   "both", arg);
 		return 0;
 	default:	/* OPT_SAME */
 		if (nv_parse_double(arg, &d) || !(d >= 0 && d <= 100))
@@ -254,8 +257,9 @@ static int parse_buckets(const char *arg, struct nv_tan_opts *t)
 		double ns;
 
 		if (nv_parse_quantity(tok, NV_U_NS, &ns) || !(ns >= 1 && ns < 1e18))
-			ret = usage_error("--buckets '%s': '%s' is not a latency with a unit (ns, us, "
-					  "ms, s), e.g. --buckets 0.1ms,1ms,3ms,10ms", arg, tok);
+			ret = usage_error("--buckets '%s': '%s' is not a latency with a unit (ns, "
+					  "us, ms, s), e.g. --buckets 0.1ms,1ms,3ms,10ms",
+					  arg, tok);
 		else if (t->nedges == NV_TAN_MAXEDGES)
 			ret = usage_error("--buckets '%s': at most %d edges", arg, NV_TAN_MAXEDGES);
 		else if (t->nedges && (uint64_t)llround(ns) <= t->edges[t->nedges - 1])
@@ -269,140 +273,170 @@ static int parse_buckets(const char *arg, struct nv_tan_opts *t)
 	return ret;
 }
 
+/* --format, --lat, --aggregate, --claim: what is reported.  0, or 2 after a message. */
+static int report_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case 'f':
+		if (nv_format_parse(arg, &o->format))
+			return usage_error("--format '%s': use md, text, csv or json", arg);
+		return 0;
+	case OPT_AGG:
+		if (nv_aggregate_parse(arg, &o->agg))
+			return usage_error("--aggregate '%s': use mean, median, best, min or max",
+					   arg);
+		return 0;
+	case OPT_LAT:
+		if (nv_latkind_parse(arg, &o->lat))
+			return usage_error("--lat '%s': use slat, clat or lat", arg);
+		o->lat_given = true;
+		return 0;
+	default:	/* OPT_CLAIM */
+		return add_claim(o, arg);
+	}
+}
+
+/* -l, -b, --pair, --price, -j, -d: which runs and jobs, compared how.  0, or 2. */
+static int side_opt(int c, char *arg, struct opts *o)
+{
+	char **n;
+
+	switch (c) {
+	case 'l':
+		if (o->nlabels == MAX_SIDES || !*arg)
+			return usage_error("--label '%s': empty or too many labels", arg);
+		o->labels[o->nlabels++] = arg;
+		return 0;
+	case 'b':
+		o->baseline = arg;
+		return 0;
+	case OPT_PAIR:
+		if (o->npairs == MAX_SIDES)
+			return usage_error("--pair '%s': too many pairs", arg);
+		o->pairs[o->npairs++] = arg;
+		return 0;
+	case OPT_PRICE:
+		if (o->nprices == MAX_SIDES)
+			return usage_error("--price '%s': too many prices", arg);
+		o->prices[o->nprices++] = arg;
+		return 0;
+	case 'j':
+		n = realloc(o->sel.jobs, (o->sel.njobs + 1) * sizeof(*n));
+		if (!n)
+			return usage_error("%s", "out of memory");
+		o->sel.jobs = n;
+		o->sel.jobs[o->sel.njobs++] = arg;
+		return 0;
+	default:	/* 'd' */
+		if (parse_dirs(arg, &o->sel.dirs))
+			return usage_error("--dir '%s': use read, write, trim, sync, mixed "
+					   "(comma-separated)", arg);
+		return 0;
+	}
+}
+
+/* -t, --no-traces, --interval, --spike-factor, --buckets, -o: traces, figures.  0, or 2. */
+static int trace_opt(int c, char *arg, struct opts *o)
+{
+	double d;
+
+	switch (c) {
+	case 't':
+		if (o->ntraces == sizeof(o->traces) / sizeof(o->traces[0]))
+			return usage_error("--trace '%s': too many --trace options", arg);
+		o->traces[o->ntraces++] = arg;
+		return 0;
+	case OPT_NOTRACE:
+		o->no_traces = true;
+		return 0;
+	case OPT_INTERVAL:
+		if (nv_parse_double(arg, &d) || !(d >= 1e-6 && d <= 86400))
+			return usage_error("--interval '%s': seconds between 0.000001 and 86400",
+					   arg);
+		o->tan.interval_ns = (uint64_t)llround(d * 1e9);
+		return 0;
+	case OPT_SPIKE:
+		if (nv_parse_double(arg, &d) || !(d > 1))
+			return usage_error("--spike-factor '%s': a number > 1", arg);
+		o->tan.spike_factor = d;
+		return 0;
+	case OPT_BUCKETS:
+		return parse_buckets(arg, &o->tan);
+	default:	/* 'o' */
+		o->outdir = arg;
+		return 0;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "label", required_argument, NULL, 'l' },
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "lat", required_argument, NULL, OPT_LAT },
+	{ "aggregate", required_argument, NULL, OPT_AGG },
+	{ "job", required_argument, NULL, 'j' },
+	{ "dir", required_argument, NULL, 'd' },
+	{ "price", required_argument, NULL, OPT_PRICE },
+	{ "claim", required_argument, NULL, OPT_CLAIM },
+	{ "trace", required_argument, NULL, 't' },
+	{ "no-traces", no_argument, NULL, OPT_NOTRACE },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "spike-factor", required_argument, NULL, OPT_SPIKE },
+	{ "outdir", required_argument, NULL, 'o' },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	{ "pair", required_argument, NULL, OPT_PAIR },
+	{ "buckets", required_argument, NULL, OPT_BUCKETS },
+	{ "units", required_argument, NULL, OPT_UNITS },
+	{ "change", required_argument, NULL, OPT_CHANGE },
+	{ "same-below", required_argument, NULL, OPT_SAME },
+	{ "verbose", no_argument, NULL, 'v' },
+	NV_CURVE_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+/*
+ * The command line into *o; -h prints the usage and sets o->help.
+ * Return: 0, or 2 after a usage error.
+ */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "lat", required_argument, NULL, OPT_LAT },
-		{ "aggregate", required_argument, NULL, OPT_AGG },
-		{ "job", required_argument, NULL, 'j' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "price", required_argument, NULL, OPT_PRICE },
-		{ "claim", required_argument, NULL, OPT_CLAIM },
-		{ "trace", required_argument, NULL, 't' },
-		{ "no-traces", no_argument, NULL, OPT_NOTRACE },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "spike-factor", required_argument, NULL, OPT_SPIKE },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "summary", required_argument, NULL, OPT_SUMMARY },
-		{ "pair", required_argument, NULL, OPT_PAIR },
-		{ "buckets", required_argument, NULL, OPT_BUCKETS },
-		{ "units", required_argument, NULL, OPT_UNITS },
-		{ "change", required_argument, NULL, OPT_CHANGE },
-		{ "same-below", required_argument, NULL, OPT_SAME },
-		{ "verbose", no_argument, NULL, 'v' },
-		NV_CURVE_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	double d;
-	int c, ret;
+	int c, ret = 0;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:l:b:j:d:t:o:hv", longopts, NULL)) != -1) {
+	while (!ret && !o->help &&
+	       (c = getopt_long(argc, argv, "f:l:b:j:d:t:o:hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f':
-			if (nv_format_parse(optarg, &o->format))
-				return usage_error("--format '%s': use md, text, csv or json", optarg);
+		case 'f': case OPT_AGG: case OPT_LAT: case OPT_CLAIM:
+			ret = report_opt(c, optarg, o);
 			break;
-		case 'l':
-			if (o->nlabels == MAX_SIDES || !*optarg)
-				return usage_error("--label '%s': empty or too many labels", optarg);
-			o->labels[o->nlabels++] = optarg;
+		case 'l': case 'b': case OPT_PAIR: case OPT_PRICE: case 'j': case 'd':
+			ret = side_opt(c, optarg, o);
 			break;
-		case 'b':
-			o->baseline = optarg;
-			break;
-		case OPT_AGG:
-			if (nv_aggregate_parse(optarg, &o->agg))
-				return usage_error("--aggregate '%s': use mean, median, best, min or max",
-						   optarg);
-			break;
-		case OPT_LAT:
-			if (nv_latkind_parse(optarg, &o->lat))
-				return usage_error("--lat '%s': use slat, clat or lat", optarg);
-			o->lat_given = true;
-			break;
-		case 'j': {
-			char **n = realloc(o->sel.jobs, (o->sel.njobs + 1) * sizeof(*n));
-
-			if (!n)
-				return usage_error("%s", "out of memory");
-			o->sel.jobs = n;
-			o->sel.jobs[o->sel.njobs++] = optarg;
-			break;
-		}
-		case 'd':
-			if (parse_dirs(optarg, &o->sel.dirs))
-				return usage_error("--dir '%s': use read, write, trim, sync, mixed "
-						   "(comma-separated)", optarg);
-			break;
-		case OPT_PRICE:
-			if (o->nprices == MAX_SIDES)
-				return usage_error("--price '%s': too many prices", optarg);
-			o->prices[o->nprices++] = optarg;
-			break;
-		case OPT_CLAIM:
-			if ((ret = add_claim(o, optarg)))
-				return ret;
-			break;
-		case 't':
-			if (o->ntraces == sizeof(o->traces) / sizeof(o->traces[0]))
-				return usage_error("--trace '%s': too many --trace options", optarg);
-			o->traces[o->ntraces++] = optarg;
-			break;
-		case OPT_NOTRACE:
-			o->no_traces = true;
-			break;
-		case OPT_INTERVAL:
-			if (nv_parse_double(optarg, &d) || !(d >= 1e-6 && d <= 86400))
-				return usage_error("--interval '%s': seconds between 0.000001 and 86400",
-						   optarg);
-			o->tan.interval_ns = (uint64_t)llround(d * 1e9);
-			break;
-		case OPT_SPIKE:
-			if (nv_parse_double(optarg, &d) || !(d > 1))
-				return usage_error("--spike-factor '%s': a number > 1", optarg);
-			o->tan.spike_factor = d;
-			break;
+		case 't': case OPT_NOTRACE: case OPT_INTERVAL: case OPT_SPIKE: case OPT_BUCKETS:
 		case 'o':
-			o->outdir = optarg;
+			ret = trace_opt(c, optarg, o);
 			break;
-		case OPT_BUCKETS:
-			if ((ret = parse_buckets(optarg, &o->tan)))
-				return ret;
-			break;
-		case OPT_PAIR:
-			if (o->npairs == MAX_SIDES)
-				return usage_error("--pair '%s': too many pairs", optarg);
-			o->pairs[o->npairs++] = optarg;
-			break;
-		case OPT_SUMMARY:
-		case OPT_UNITS:
-		case OPT_CHANGE:
-		case OPT_SAME:
-		case 'v':
-			if ((ret = display_opt(c, optarg)))
-				return ret;
+		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case 'v':
+			ret = display_opt(c, optarg);
 			break;
 		case NV_OPT_SLA ... NV_OPT_CURVE_END - 1:	/* load curves */
-			if ((ret = nv_curve_opt(c, optarg, &o->curve)))
-				return ret;
+			ret = nv_curve_opt(c, optarg, &o->curve);
 			break;
 		case 'h':
 			cmd_compare_usage(stdout);
-			return -1;
+			o->help = true;
+			break;
 		default:
 			if (optopt && optopt < 256)
 				return usage_error("option '-%s' unknown or missing its argument",
 						   (char[]){ (char)optopt, 0 });
-			return usage_error("option '%s' unknown or missing its argument", argv[optind - 1]);
+			return usage_error("option '%s' unknown or missing its argument",
+					   argv[optind - 1]);
 		}
 	}
-	return 0;
+	return ret;
 }
 
 /* The only hostname of a client/server side, or NULL. */
@@ -447,7 +481,8 @@ static int assign_labels(struct side_store *st, size_t n, const struct opts *o)
 				free(st[k].label);
 				st[k].label = nl;
 			}
-			if (!strcmp(st[i].label, st[k].label) && asprintf(&nl, "%s#%zu", st[k].label, k + 1) >= 0) {
+			if (!strcmp(st[i].label, st[k].label) &&
+			    asprintf(&nl, "%s#%zu", st[k].label, k + 1) >= 0) {
 				free(st[k].label);
 				st[k].label = nl;
 			}
@@ -479,67 +514,78 @@ static int load_side(const char *arg, struct side_store *st)
 	return 0;
 }
 
+/*
+ * One RUN, a many-host results directory: each host a side of its own
+ * (nvanalyze results/fleet compares the hosts).  *st grows to the hosts.
+ * Return: 0, or 2 after printing the error.
+ */
+static int hosts_as_sides(struct side_store **st, size_t *n)
+{
+	size_t nh = (*st)[0].rs.nruns;
+	struct nv_runset *rs;
+	struct side_store *ns;
+
+	if (*n != 1 || !(*st)[0].rs.hosts_of || nh < 2)
+		return 0;
+	if (nh > MAX_SIDES)
+		return usage_error("%s: %zu hosts, more than %d sides: give it with another RUN to "
+				   "see the hosts as repeats", (*st)[0].rs.hosts_of, nh, MAX_SIDES);
+	rs = calloc(nh, sizeof(*rs));
+	ns = rs ? realloc(*st, nh * sizeof(*ns)) : NULL;
+	if (ns)
+		*st = ns;
+	if (!ns || nv_runset_split(&ns[0].rs, rs)) {
+		free(rs);
+		return usage_error("%s", "out of memory");
+	}
+	memset(ns, 0, nh * sizeof(*ns));
+	for (size_t k = 0; k < nh; k++) {
+		ns[k].rs = rs[k];
+		ns[k].runs = rs[k].runs;
+		ns[k].side.runs = rs[k].runs;
+		ns[k].side.nruns = rs[k].nruns;
+	}
+	*n = nh;
+	free(rs);
+	return 0;
+}
+
+/*
+ * The side a run label or 1-based position (len bytes of s) names
+ * (nv_runset_find).
+ * Return: 0 with *out set, or -ENOENT.
+ */
+static int side_by_name(const struct side_store *st, size_t n, const char *s, size_t len,
+			size_t *out)
+{
+	const char *labels[MAX_SIDES];
+
+	for (size_t i = 0; i < n && i < MAX_SIDES; i++)
+		labels[i] = st[i].label;
+	return nv_runset_find(labels, n < MAX_SIDES ? n : MAX_SIDES, s, len, out);
+}
+
 static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 {
 	for (size_t p = 0; p < o->nprices; p++) {
 		const char *eq = strrchr(o->prices[p], '=');
-		bool found = false;
 		double usd;
+		size_t s;
 
 		if (!eq || nv_parse_double(eq + 1, &usd) || usd <= 0)
-			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label or "
+			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label "
+					   "or "
 					   "1-based position), e.g. i7i.large=0.1888 or 1=0.1888",
 					   o->prices[p]);
-		for (size_t i = 0; i < n; i++) {
-			if (strlen(st[i].label) == (size_t)(eq - o->prices[p]) &&
-			    !strncmp(st[i].label, o->prices[p], (size_t)(eq - o->prices[p]))) {
-				st[i].side.price = usd;
-				st[i].side.have_price = true;
-				found = true;
-			}
-		}
-		if (!found) {
-			/* a 1-based position, as -b takes */
-			char *pos = strndup(o->prices[p], (size_t)(eq - o->prices[p]));
-			unsigned long idx;
-
-			if (pos && !nv_parse_index(pos, &idx) && idx <= n) {
-				st[idx - 1].side.price = usd;
-				st[idx - 1].side.have_price = true;
-				found = true;
-			}
-			free(pos);
-		}
-		if (!found)
+		if (side_by_name(st, n, o->prices[p], (size_t)(eq - o->prices[p]), &s))
 			return usage_error("--price '%s': no run has that label or position (see "
 					   "--label; positions 1 to %zu)", o->prices[p], n);
+		st[s].side.price = usd;
+		st[s].side.have_price = true;
 	}
 	return 0;
 }
 
-/* The side a run label or 1-based position (len bytes of s) names. 0 or -ENOENT. */
-static int side_by_name(const struct side_store *st, size_t n, const char *s, size_t len,
-			size_t *out)
-{
-	char buf[256];
-	unsigned long idx;
-
-	if (len >= sizeof(buf))
-		return -ENOENT;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(st[i].label, buf)) {
-			*out = i;
-			return 0;
-		}
-	}
-	if (!nv_parse_index(buf, &idx) && idx <= n) {
-		*out = idx - 1;
-		return 0;
-	}
-	return -ENOENT;
-}
 
 static int find_baseline(const struct side_store *st, size_t n, const char *b, size_t *out)
 {
@@ -590,11 +636,15 @@ static int check_lat(const struct side_store *st, size_t n, const struct opts *o
 				for (unsigned d = 0; d < NV_DIR_NR; d++) {
 					const struct nv_dirstat *ds = &run->jobs[j].dir[d];
 
-					if (d == NV_DIR_SYNC || !nv_dir_active(ds) || ds->lat[o->lat].mean.src)
+					if (d == NV_DIR_SYNC || !nv_dir_active(ds) ||
+					    ds->lat[o->lat].mean.src)
 						continue;
-					fprintf(stderr, "nvanalyze: %s: job '%s' %s has no %s statistics "
-						"(fio fills slat only for async engines); try another --lat\n",
-						run->path, run->jobs[j].key, nv_dir_name((enum nv_dir)d),
+					fprintf(stderr,
+						"nvanalyze: %s: job '%s' %s has no %s statistics "
+						"(fio fills slat only for async engines); try "
+						"another --lat\n",
+						run->path, run->jobs[j].key,
+						nv_dir_name((enum nv_dir)d),
 						nv_latkind_name(o->lat));
 					return 2;
 				}
@@ -605,7 +655,7 @@ static int check_lat(const struct side_store *st, size_t n, const struct opts *o
 /* The side index of a --trace RUN (label or position); -1 after an error. */
 static int trace_side(const struct side_store *st, size_t n, const char *run, const char *arg)
 {
-	unsigned long idx;
+	size_t s;
 
 	if (!run) {
 		if (n == 1)
@@ -614,46 +664,24 @@ static int trace_side(const struct side_store *st, size_t n, const char *run, co
 			    st[0].label);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(st[i].label, run))
-			return (int)i;
-	if (!nv_parse_index(run, &idx) && idx <= n)
-		return (int)idx - 1;
+	if (!side_by_name(st, n, run, strlen(run), &s))
+		return (int)s;
 	usage_error("--trace '%s': '%s' is neither a run label nor a position", arg, run);
 	return -1;
 }
 
-/* The job of a --trace: named, the only one, or the one the trace header names. */
+/* The job of a --trace (nv_trace_arg_job); -1 after an error. */
 static int trace_job(const struct nv_run *run, const struct nv_trace_arg *a, const char *arg)
 {
-	const char *name = a->job;
-	struct nvt_reader *r = NULL;
-	int found = -1;
+	char err[1024];
+	size_t j;
+	int ret = nv_trace_arg_job(run, a, &j, err, sizeof(err));
 
-	if (!name && run->njobs == 1)
-		return 0;
-	if (!name) {
-		if (nvt_reader_open(&r, a->paths[0])) {
-			fprintf(stderr, "nvanalyze: --trace '%s': %s\n", arg,
-				r ? nvt_reader_strerror(r) : "cannot open");
-			nvt_reader_close(r);
-			return -1;
-		}
-		name = nvt_reader_get(r, "job.name");
-	}
-	for (size_t j = 0; name && j < run->njobs; j++)
-		if (!strcmp(run->jobs[j].key, name) || (!a->job && !strcmp(run->jobs[j].name, name))) {
-			if (found >= 0 && !a->job) {
-				found = -2;
-				break;
-			}
-			found = (int)j;
-		}
-	if (found < 0)
-		usage_error("--trace '%s': %s job '%s' in %s; name it: --trace [RUN:]JOB=FILE",
-			    arg, found == -2 ? "more than one" : "no", name ? name : "?", run->path);
-	nvt_reader_close(r);
-	return found < 0 ? -1 : found;
+	if (ret == -ENOENT)
+		usage_error("--trace '%s': %s; name it: --trace [RUN:]JOB=FILE", arg, err);
+	else if (ret)
+		fprintf(stderr, "nvanalyze: --trace '%s': %s\n", arg, err);
+	return ret ? -1 : (int)j;
 }
 
 static int explicit_traces(struct side_store *st, size_t n, const struct opts *o,
@@ -669,17 +697,14 @@ static int explicit_traces(struct side_store *st, size_t n, const struct opts *o
 			return usage_error("%s", err);
 		s = trace_side(st, n, a.run, o->traces[i]);
 		if (s >= 0 && st[s].side.nruns != 1) {
-			usage_error("--trace '%s': run '%s' has %zu repeated files; traces of repeats "
-				    "are found through nv_trace only", o->traces[i], st[s].label,
-				    st[s].side.nruns);
+			usage_error("--trace '%s': run '%s' has %zu repeated files; traces of "
+				    "repeats are found through nv_trace only",
+				    o->traces[i], st[s].label, st[s].side.nruns);
 			s = -1;
 		}
 		j = s < 0 ? -1 : trace_job(&st[s].runs[0], &a, o->traces[i]);
 		if (j >= 0)
-			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths);
-		for (size_t k = 0; j >= 0 && k < ts->n; k++)
-			if (ts->jt[k].run == &st[s].runs[0] && ts->jt[k].job == (size_t)j)
-				ts->jt[k].explicit_ = true;
+			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths, true);
 		nv_trace_arg_free(&a);
 		if (j < 0)
 			return 2;
@@ -700,7 +725,8 @@ static bool trace_selected(const struct nv_run *run, size_t job, void *arg)
 	return false;
 }
 
-static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts)
+static int load_traces(struct side_store *st, size_t n, struct opts *o, struct nv_traceset *ts,
+		       struct nv_tracejoin *tj)
 {
 	int ret = explicit_traces(st, n, o, ts);
 	char err[1024];
@@ -711,12 +737,14 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 				ret = usage_error("%s", "out of memory");
 	nv_traces_select(ts, trace_selected, &o->sel, o->sel.dirs);
 	o->tan.progress = isatty(STDERR_FILENO);
-	if (!ret && nv_traces_apply(ts, &o->tan, err, sizeof(err))) {
+	if (!ret && nv_trace_join(ts, &o->tan, tj, err, sizeof(err))) {
 		fprintf(stderr, "nvanalyze: %s\n", err);
 		ret = 2;
 	}
 	for (size_t i = 0; i < ts->nnotes; i++)
 		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
+	for (size_t i = 0; i < tj->nnotes; i++)
+		fprintf(stderr, "nvanalyze: warning: %s\n", tj->notes[i]);
 	for (size_t i = 0; nv_display.verbose && i < ts->ninfos; i++)
 		fprintf(stderr, "nvanalyze: %s\n", ts->infos[i]);
 	return ret;
@@ -727,15 +755,17 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
  * the figures when gnuplot is missing).
  * Return: 0, or -errno after printing the error.
  */
-static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_traceset *ts)
+static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj)
 {
 	struct nv_outdir_result res;
 	char err[1024] = "";
-	int ret = nv_outdir_write(dir, r, ts, &res, err, sizeof(err));
+	int ret = nv_outdir_write(dir, r, tj, &res, err, sizeof(err));
 
 	if (!ret && !res.gnuplot)
-		fprintf(stderr, "nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
-			"  cd %s && for f in *.gp; do gnuplot \"$f\"; gnuplot -e \"fmt='svg'\" \"$f\"; done\n"
+		fprintf(stderr,
+			"nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
+			"  cd %s && for f in *.gp; do gnuplot \"$f\"; gnuplot -e \"fmt='svg'\" "
+			"\"$f\"; done\n"
 			"(Debian: apt-get install gnuplot-nox)\n", res.nfig, dir, dir);
 	if (ret)
 		fprintf(stderr, "nvanalyze: %s\n", err);
@@ -768,7 +798,8 @@ static int curves_build(struct nv_report *r, const struct opts *o, struct nv_cur
 	return 0;
 }
 
-static int report(struct side_store *st, size_t n, const struct opts *o, const struct nv_traceset *ts)
+static int report(struct side_store *st, size_t n, const struct opts *o,
+		  const struct nv_tracejoin *tj)
 {
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_pair pairs[MAX_SIDES];
@@ -782,21 +813,15 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 		return 2;
 	for (size_t i = 0; i < n; i++) {
 		sides[i] = st[i].side;
-		sides[i].traces = ts;
+		sides[i].traces = tj;
 	}
 	ret = find_baseline(st, n, o->baseline, &base);
 	if (ret)
 		goto out;
 	if (o->npairs && (ret = find_pairs(st, n, o, pairs)))
 		goto out;
-	if (nv_report_build(sides, n, base, o->lat, o->agg, &o->sel, &r)) {
-		fprintf(stderr, "nvanalyze: out of memory\n");
-		ret = 2;
-		goto out;
-	}
-	if (o->npairs && nv_report_pairs(&r, pairs, o->npairs)) {
-		fprintf(stderr, "nvanalyze: out of memory\n");
-		nv_report_free(&r);
+	if (nv_report_build(sides, n, base, pairs, o->npairs, o->lat, o->agg, &o->sel, &r)) {
+		fprintf(stderr, "nvanalyze: out of memory\n");	/* find_pairs checked them */
 		ret = 2;
 		goto out;
 	}
@@ -808,15 +833,17 @@ static int report(struct side_store *st, size_t n, const struct opts *o, const s
 	} else if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
-	} else if ((o->format == NV_FMT_JSON ? nv_tracereport_json(stdout, &r, ts, nv_report_run_label, &r) :
-		    nv_report_print(stdout, &r, o->format)) ||
+	} else if ((o->format == NV_FMT_JSON
+			    ? nv_trace_json_print(stdout, &r, tj, nv_report_run_label, &r)
+			    : nv_report_print(stdout, &r, o->format)) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
 		    nv_curves_print(stdout, &curves, o->format)) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
-		    nv_tracereport_print(stdout, ts, nv_report_run_label, &r, o->format)) || fflush(stdout)) {
+		    nv_trace_sections_print(stdout, tj, nv_report_run_label, &r, o->format)) ||
+		   fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
 		ret = 2;
-	} else if (o->outdir && write_outdir(o->outdir, &r, ts)) {
+	} else if (o->outdir && write_outdir(o->outdir, &r, tj)) {
 		ret = 2;
 	} else if (r.claims_failed) {
 		fprintf(stderr, "nvanalyze: some claims are not met\n");
@@ -835,11 +862,12 @@ int cmd_compare(int argc, char **argv)
 	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT,
 			  .curve = nv_curve_opts_default() };
 	struct nv_traceset ts = { 0 };
+	struct nv_tracejoin tj = { 0 };
 	struct side_store *st = NULL;
 	size_t n = 0;
 	int ret = parse_opts(argc, argv, &o);
 
-	if (ret)
+	if (ret || o.help)
 		goto out;
 	if (optind >= argc) {
 		ret = usage_error("%s", "no fio JSON file given");
@@ -857,16 +885,19 @@ int cmd_compare(int argc, char **argv)
 	for (int i = optind; i < argc && !ret; i++)
 		ret = load_side(argv[i], &st[n++]);
 	if (!ret)
+		ret = hosts_as_sides(&st, &n);
+	if (!ret)
 		ret = assign_labels(st, n, &o);
 	if (!ret)
 		ret = apply_prices(st, n, &o);
 	if (!ret)
 		ret = check_lat(st, n, &o);
 	if (!ret)
-		ret = load_traces(st, n, &o, &ts);
+		ret = load_traces(st, n, &o, &ts, &tj);
 	if (!ret)
-		ret = report(st, n, &o, &ts);
+		ret = report(st, n, &o, &tj);
 out:
+	nv_trace_join_free(&tj);
 	nv_traceset_free(&ts);
 	for (size_t i = 0; st && i < n; i++) {
 		nv_runset_free(&st[i].rs);
@@ -878,5 +909,5 @@ out:
 	free(o.claims);
 	nv_curve_opts_free(&o.curve);
 	free(o.sel.jobs);
-	return ret < 0 ? 0 : ret;
+	return ret;
 }

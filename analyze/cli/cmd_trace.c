@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include "analyze/common.h"
 #include "analyze/stats/exact.h"
 #include "analyze/stats/opstats.h"
+#include "analyze/stats/trace_check.h"
+#include "analyze/stats/trace_pass.h"
 #include "trace/nvtrace.h"
 
 static const char dump_usage[] =
@@ -52,7 +55,8 @@ static int parse_args(int argc, char **argv, const char *usage)
 			break;
 		}
 		if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "nvanalyze %s: unknown option %s (try -h)\n", argv[0], argv[i]);
+			fprintf(stderr, "nvanalyze %s: unknown option %s (try -h)\n", argv[0],
+				argv[i]);
 			return -2;
 		}
 		break;
@@ -64,28 +68,13 @@ static int parse_args(int argc, char **argv, const char *usage)
 	return i;
 }
 
-/* Warn about a trace that ended early; nothing when it is complete. */
-static void report_end(struct nvt_reader *r)
+/* Warn about a trace that ended early (trace_check.h); nothing when it is complete. */
+static void report_end(const struct nvt_reader *r)
 {
-	struct nvt_read_info in;
+	char what[PATH_MAX + 256];
 
-	nvt_reader_info(r, &in);
-	if (in.footer && !in.unused_bytes)
-		return;
-	if (in.footer) {
-		fprintf(stderr, "nvanalyze: warning: trace %s: %" PRIu64
-			" bytes after the footer ignored\n", nvt_reader_path(r), in.unused_bytes);
-		return;
-	}
-	if (in.blocks)
-		fprintf(stderr, "nvanalyze: warning: trace %s: truncated: %" PRIu64
-			" bytes after block %" PRIu32 " unusable; footer missing; %" PRIu64
-			" records in %" PRIu32 " complete blocks used\n", nvt_reader_path(r),
-			in.unused_bytes, in.blocks - 1, in.records, in.blocks);
-	else
-		fprintf(stderr, "nvanalyze: warning: trace %s: truncated: %" PRIu64
-			" bytes after the header unusable; footer missing; no complete block\n",
-			nvt_reader_path(r), in.unused_bytes);
+	if (nv_trace_end_describe(r, what, sizeof(what)))
+		fprintf(stderr, "nvanalyze: warning: %s\n", what);
 }
 
 /* Open a trace, printing the error; NULL on failure. */
@@ -123,10 +112,12 @@ static int dump_one(const char *path, FILE *out)
 				snprintf(opbuf, sizeof(opbuf), "%u", x->op);
 				op = opbuf;
 			}
-			fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu32
+			fprintf(out,
+				"%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu32
 				",%s,%" PRId32 ",%" PRIu16 ",%" PRIu8 "\n",
-				x->submit_ns, x->complete_ns, (int64_t)(x->complete_ns - x->submit_ns),
-				x->offset, x->length, op, x->status, x->qd, x->file);
+				x->submit_ns, x->complete_ns,
+				(int64_t)(x->complete_ns - x->submit_ns), x->offset, x->length, op,
+				x->status, x->qd, x->file);
 		}
 	}
 	if (err < 0) {
@@ -159,23 +150,6 @@ int cmd_dump(int argc, char **argv)
 
 /* ---- stat ---- */
 
-#define ALL_OPS NVT_OP__MAX	/* row index of the all-operations row */
-
-struct op_stat {
-	uint64_t records, bytes, errors;
-};
-
-struct trace_stat {
-	struct op_stat op[NVT_OP__MAX + 1];
-	struct nv_opstats lat;	/* exact latency per op and of all (stats/opstats.h) */
-	uint64_t first_submit, last_complete, records;
-};
-
-static void trace_stat_free(struct trace_stat *s)
-{
-	nv_opstats_free(&s->lat);
-}
-
 static void print_kv(const char *title, const struct nvt_kv *kv, size_t n)
 {
 	if (!n)
@@ -186,109 +160,17 @@ static void print_kv(const char *title, const struct nvt_kv *kv, size_t n)
 }
 
 /*
- * A block's records must have a known op and complete no earlier than
- * submitted (latency <= complete_ns, the submission time not wrapping
- * past it).  A vector-friendly scan; on a hit, the first such record is
- * reported as the per-record check always did.  0, or 2 after printing.
+ * One pass over the trace r (closed here): stats/trace_pass.h reads it; on
+ * the first pass, how it ended, its blocks and footer are printed.
+ * Return: 0, or 2 after printing the error.
  */
-static int check_block(const char *path, const struct nvt_cols *c, uint64_t seen)
-{
-	unsigned bad = 0;
-
-	for (size_t i = 0; i < c->n; i++)
-		bad |= (c->op[i] >= NVT_OP__MAX) | (c->latency_ns[i] > c->complete_ns[i]);
-	if (!bad)
-		return 0;
-	for (size_t i = 0; i < c->n; i++) {
-		if (c->op[i] >= NVT_OP__MAX) {
-			fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " has unknown operation %u\n",
-				path, seen + i, c->op[i]);
-			return 2;
-		}
-		if (c->latency_ns[i] > c->complete_ns[i]) {
-			fprintf(stderr, "nvanalyze: %s: record %" PRIu64 " completes before it is"
-				" submitted (%" PRIu64 " < %" PRIu64 ")\n", path, seen + i,
-				c->complete_ns[i], c->complete_ns[i] - c->latency_ns[i]);
-			return 2;
-		}
-	}
-	return 0;
-}
-
-/* Pass 1's totals of one block: per op records, bytes, errors; the time span. */
-static void count_block(struct trace_stat *s, const struct nvt_cols *c)
-{
-	uint64_t lo = UINT64_MAX;
-
-	if (c->uniform & NVT_COL_OP) {
-		struct op_stat *o = &s->op[c->op[0]];
-		uint64_t bytes = 0, errors = 0;
-
-		if (c->uniform & NVT_COL_LENGTH)	/* constant columns: no loop */
-			bytes = (uint64_t)c->length[0] * c->n;
-		else
-			for (size_t i = 0; i < c->n; i++)
-				bytes += c->length[i];
-		if (c->uniform & NVT_COL_STATUS)
-			errors = c->status[0] ? c->n : 0;
-		else
-			for (size_t i = 0; i < c->n; i++)
-				errors += c->status[i] != 0;
-		o->records += c->n;
-		o->bytes += bytes;
-		o->errors += errors;
-	} else {
-		for (size_t i = 0; i < c->n; i++) {
-			struct op_stat *o = &s->op[c->op[i]];
-
-			o->records++;
-			o->bytes += c->length[i];
-			o->errors += c->status[i] != 0;
-		}
-	}
-	for (size_t i = 0; i < c->n; i++) {
-		uint64_t sub = c->complete_ns[i] - c->latency_ns[i];
-
-		lo = sub < lo ? sub : lo;
-	}
-	if (!s->records || lo < s->first_submit)
-		s->first_submit = lo;
-	if (!s->records || c->max_complete_ns > s->last_complete)
-		s->last_complete = c->max_complete_ns;
-	s->records += c->n;
-}
-
-/*
- * One pass over the trace r (closed here): on the first, totals and pass-1
- * latencies; on the later ones only the latencies.  Columns, not records:
- * latency and op (and on the first pass length and status) are all it
- * reads.  Returns 0, or 2 after printing the error.
- */
-static int stat_pass(struct nvt_reader *r, const char *path, struct trace_stat *s, bool first,
+static int stat_pass(struct nvt_reader *r, const char *path, struct nv_trace_stat *s, bool first,
 		     bool *more)
 {
-	unsigned want = NVT_COL_LATENCY | NVT_COL_OP | (first ? NVT_COL_LENGTH | NVT_COL_STATUS : 0);
-	const struct nvt_cols *c;
-	uint64_t seen = 0;
-	int err;
+	char err[PATH_MAX + 256];
 
-	while ((err = nvt_reader_next_cols(r, want, &c)) == 1) {
-		if (check_block(path, c, seen)) {
-			nvt_reader_close(r);
-			return 2;
-		}
-		if (nv_opstats_add_block(&s->lat, c->op, c->latency_ns, c->n,
-					 c->uniform & NVT_COL_OP)) {
-			fprintf(stderr, "nvanalyze: %s: out of memory\n", path);
-			nvt_reader_close(r);
-			return 2;
-		}
-		if (first)
-			count_block(s, c);
-		seen += c->n;
-	}
-	if (err < 0) {
-		fprintf(stderr, "nvanalyze: %s\n", nvt_reader_strerror(r));
+	if (nv_trace_stat_read(r, s, first, err, sizeof(err))) {
+		fprintf(stderr, "nvanalyze: %s\n", err);
 		nvt_reader_close(r);
 		return 2;
 	}
@@ -304,36 +186,29 @@ static int stat_pass(struct nvt_reader *r, const char *path, struct trace_stat *
 		printf("\n");
 		if (f)
 			print_kv("footer", f->kv, f->nkv);
-		s->op[ALL_OPS].records = s->records;
-		for (unsigned i = 0; i < NVT_OP__MAX; i++) {
-			s->op[ALL_OPS].bytes += s->op[i].bytes;
-			s->op[ALL_OPS].errors += s->op[i].errors;
-		}
 	}
 	nvt_reader_close(r);
-
-	err = nv_opstats_end_pass(&s->lat);
-	if (err < 0) {
-		fprintf(stderr, "nvanalyze: %s: %s\n", path, err == -EINVAL ?
-			"the trace changed while it was being read" : strerror(-err));
+	if (nv_trace_stat_end_pass(s, path, more, err, sizeof(err))) {
+		fprintf(stderr, "nvanalyze: %s\n", err);
 		return 2;
 	}
-	*more = err == 1;
 	return 0;
 }
 
-static void print_row(const char *name, const struct op_stat *o, const struct nv_exact *e,
+static void print_row(const char *name, const struct nv_trace_count *o, const struct nv_exact *e,
 		      double span_s)
 {
 	printf("%-7s %10" PRIu64 " %7" PRIu64, name, o->records, o->errors);
 	if (span_s > 0)
-		printf(" %12.1f %10.3f", (double)o->records / span_s, (double)o->bytes / span_s / 1e6);
+		printf(" %12.1f %10.3f", (double)o->records / span_s,
+		       (double)o->bytes / span_s / 1e6);
 	else
 		printf(" %12s %10s", "-", "-");
 	printf(" %9" PRIu64, nv_exact_min(e));
 	for (size_t i = 0; i < NV_PCT_NR; i++)
 		printf(" %9" PRIu64, nv_exact_value(e, i));
-	printf(" %9" PRIu64 " %11.1f %11.1f\n", nv_exact_max(e), nv_exact_mean(e), nv_exact_stdev(e));
+	printf(" %9" PRIu64 " %11.1f %11.1f\n", nv_exact_max(e), nv_exact_mean(e),
+	       nv_exact_stdev(e));
 }
 
 /* Open the trace and print its header: the reader for the first pass, or NULL. */
@@ -352,19 +227,19 @@ static struct nvt_reader *stat_header(const char *path)
 
 static int stat_one(const char *path)
 {
-	struct trace_stat s;
+	struct nv_trace_stat s;
 	struct nvt_reader *r;
 	bool more = true, first = true;
 	unsigned nops = 0;
 	double span_s;
 	int rc = 0;
 
-	memset(&s, 0, sizeof(s));
-	nv_opstats_init(&s.lat);
 	if (!strcmp(path, "-")) {
-		fprintf(stderr, "nvanalyze stat: reads a trace several times: give a file, not -\n");
+		fprintf(stderr, "nvanalyze stat: reads a trace several times: give a file, not "
+				"-\n");
 		return 2;
 	}
+	nv_trace_stat_init(&s);
 	r = stat_header(path);
 	while (more && !rc) {
 		if (!first)
@@ -373,13 +248,13 @@ static int stat_one(const char *path)
 		first = false;
 	}
 	if (rc) {
-		trace_stat_free(&s);
+		nv_trace_stat_free(&s);
 		return rc;
 	}
 	span_s = s.records ? (double)(s.last_complete - s.first_submit) / 1e9 : 0;
 	printf("records: %" PRIu64 "\n", s.records);
 	if (!s.records) {
-		trace_stat_free(&s);
+		nv_trace_stat_free(&s);
 		return 0;
 	}
 	printf("time: first submission %" PRIu64 " ns, last completion %" PRIu64
@@ -395,10 +270,11 @@ static int stat_one(const char *path)
 		print_row(nvt_op_name(i), &s.op[i], nv_opstats_get(&s.lat, i), span_s);
 	}
 	if (nops != 1)	/* more than one op: the all-ops state exists */
-		print_row("all", &s.op[ALL_OPS], nv_opstats_get(&s.lat, NV_OPSTATS_ALL), span_s);
+		print_row("all", &s.op[NV_TRACE_STAT_ALL], nv_opstats_get(&s.lat, NV_OPSTATS_ALL),
+			  span_s);
 	printf("latency in ns (completion - submission), exact nearest-rank percentiles;"
 	       " MB = 10^6 bytes\n");
-	trace_stat_free(&s);
+	nv_trace_stat_free(&s);
 	return 0;
 }
 

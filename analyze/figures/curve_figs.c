@@ -10,7 +10,6 @@
 
 #include "analyze/figures/curve_figs.h"
 #include "analyze/figures/gnuplot.h"
-#include "analyze/figures/outdir.h"
 #include "analyze/report/curves.h"
 #include "analyze/stats/repeats.h"
 
@@ -28,13 +27,11 @@ static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, dou
 {
 	const struct nv_row *row = nv_block_row(b, m);
 	const struct nv_cell *c = row ? &row->cells[s] : NULL;
-	double half = 0;
+	double half;
 
 	if (!c || !c->n)
 		return false;
-	if (c->n >= 2)
-		half = nv_repeats_t_quantile(0.975, (double)(c->n - 1)) * c->sd /
-		       sqrt((double)c->n);
+	half = nv_repeats_mean_half(c);
 	v[0] = c->value / div;
 	v[1] = (c->mean - half) / div;
 	v[2] = (c->mean + half) / div;
@@ -149,10 +146,10 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 	nv_slug(slug, sizeof(slug), cv->sw->name);
 	snprintf(base, sizeof(base), "%s_%s", slug, nv_dir_name((enum nv_dir)cv->sw->dir));
 	snprintf(rel, sizeof(rel), "data/curve_%s.dat", base);
-	if ((ret = nv_outdir_open(o, rel, &f)))
+	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
 	curve_data(f, r, cv);
-	if ((ret = nv_outdir_close(o, f, rel)))
+	if ((ret = nv_figset_close(o, f, rel)))
 		return ret;
 	for (unsigned k = 0; k < sizeof(lat_figs) / sizeof(lat_figs[0]); k++) {
 		char name[300], title[64];
@@ -163,11 +160,11 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 		if (!fg)
 			return 0;
 		snprintf(name, sizeof(name), "%s.gp", fg->name);
-		if ((ret = nv_outdir_open(o, name, &f)))
+		if ((ret = nv_figset_open(o, name, &f)))
 			return ret;
 		nv_gnuplot_head(f, fg->name);
 		curve_script(f, r, cv, k, rel);
-		if ((ret = nv_outdir_close(o, f, name)))
+		if ((ret = nv_figset_close(o, f, name)))
 			return ret;
 		nv_fmt_row_title(title, sizeof(title), &r->blocks[cv->block[0]], lat_figs[k].m);
 		snprintf(fg->caption, sizeof(fg->caption), "Load curve of %s · %s: %s against %s",
@@ -218,7 +215,7 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	if (!(fg = nv_figset_add(o, SIZE_MAX, NULL, name)))
 		return 0;
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
-	if ((ret = nv_outdir_open(o, rel, &f)))
+	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
 	fprintf(f, "# %s by %s (rows, y) and %s (columns, x), run %s: column row value label\n",
 		nv_metric(cv->tput)->key, nv_sweep_key_name(sw->param[0]),
@@ -233,10 +230,10 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 		fprintf(f, "%zu %zu %.10g \"%s\"\n", index_of(cvv, nc, sw->pt[p].v[sw->param[1]]),
 			index_of(rv, nr, sw->pt[p].v[sw->param[0]]), row->cells[s].value, v);
 	}
-	if ((ret = nv_outdir_close(o, f, rel)))
+	if ((ret = nv_figset_close(o, f, rel)))
 		return ret;
 	snprintf(name, sizeof(name), "%s.gp", fg->name);
-	if ((ret = nv_outdir_open(o, name, &f)))
+	if ((ret = nv_figset_open(o, name, &f)))
 		return ret;
 	nv_gnuplot_head(f, fg->name);
 	nv_gnuplot_str(t, sizeof(t), sw->name);
@@ -257,7 +254,7 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	fprintf(f, "plot \"%s\" using 1:2:3 with image, \\\n"
 		"    \"%s\" using 1:2:4 with labels font change_font textcolor rgb \"#000000\"\n",
 		rel, rel);
-	if ((ret = nv_outdir_close(o, f, name)))
+	if ((ret = nv_figset_close(o, f, name)))
 		return ret;
 	snprintf(fg->caption, sizeof(fg->caption), "%s of %s · %s by %s and %s, %s",
 		 nv_metric(cv->tput)->title, sw->name, nv_dir_name((enum nv_dir)sw->dir),
@@ -278,22 +275,4 @@ int nv_curve_figs_write(struct nv_figset *o)
 			ret = one_matrix(o, &c->c[i], s);
 	}
 	return ret;
-}
-
-int nv_curve_figs_md(FILE *f, const struct nv_figset *o)
-{
-	const struct nv_curves *c = o->r->curves;
-
-	bool any = false;
-
-	if (!c || !nv_curves_any(c))
-		return 0;
-	for (size_t i = 0; i < o->nfig; i++)
-		any |= o->fig[i].block == SIZE_MAX && !o->fig[i].jt;
-	if (any)
-		fprintf(f, "## Load curve figures\n\n");
-	for (size_t i = 0; i < o->nfig; i++)
-		if (o->fig[i].block == SIZE_MAX && !o->fig[i].jt)
-			fprintf(f, "![%s](%s.png)\n\n", o->fig[i].caption, o->fig[i].name);
-	return nv_curves_print(f, c, NV_FMT_MD);
 }

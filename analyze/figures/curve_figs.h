@@ -9,8 +9,6 @@
 #ifndef NV_ANALYZE_CURVE_FIGS_H
 #define NV_ANALYZE_CURVE_FIGS_H
 
-#include <stdio.h>
-
 #include "analyze/figures/figset.h"
 
 /*
@@ -19,12 +17,5 @@
  * Return: 0, or -errno with the message in o->err.
  */
 int nv_curve_figs_write(struct nv_figset *o);
-
-/*
- * report.md's opening section: the load-curve tables and the curve figures
- * (nothing when the report has no curves).
- * Return: 0 or -ENOMEM.
- */
-int nv_curve_figs_md(FILE *f, const struct nv_figset *o);
 
 #endif

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "analyze/figures/figdata.h"
-#include "analyze/report/trace_sections.h"
 #include "analyze/stats/exact.h"
+#include "analyze/stats/trace_find.h"
 
 const char *nv_figdata_src_text(enum nv_cdf_src src)
 {
@@ -312,8 +312,8 @@ int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_bl
 {
 	size_t base = r->baseline;
 
-	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n# metric", b->key, nv_dir_name(b->dir),
-		r->sides[base].label);
+	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n# metric", b->key,
+		nv_dir_name(b->dir), r->sides[base].label);
 	for (size_t s = 0; s < r->nsides; s++)
 		fprintf(f, " \"%s\"", r->sides[s].label);
 	fprintf(f, "\n");
@@ -354,14 +354,15 @@ static void series_op(FILE *f, const struct nv_tan *t, unsigned op, size_t i)
 		fprintf(f, " NaN NaN NaN NaN");
 }
 
-int nv_figdata_series_write(FILE *f, const struct nv_jobtraces *jt, double tdiv)
+int nv_figdata_series_write(FILE *f, const struct nv_jobjoin *jj, double tdiv)
 {
-	const struct nv_tan *t = &jt->tan;
+	const struct nv_tan *t = &jj->tan;
 
-	fprintf(f, "# %s: %zu intervals of %g s; t = interval middle\n", jt->paths[0], t->nint,
+	fprintf(f, "# %s: %zu intervals of %g s; t = interval middle\n", jj->jt->paths[0], t->nint,
 		(double)t->interval_ns / 1e9);
 	if (t->nint && !nv_tan_full(t, t->nint - 1))
-		fprintf(f, "# the last interval is partial (%.6g s): its IOPS and MB/s are NaN, left "
+		fprintf(f,
+			"# the last interval is partial (%.6g s): its IOPS and MB/s are NaN, left "
 			"out of the plot and of the findings\n",
 			(double)(t->span_ns - (t->nint - 1) * t->interval_ns) / 1e9);
 	fprintf(f, "# t iops_all mbps_all");

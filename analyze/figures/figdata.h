@@ -18,8 +18,8 @@
 #include <stdio.h>
 
 #include "analyze/input/fiojson.h"
-#include "analyze/input/jobtraces.h"
 #include "analyze/report/model.h"
+#include "analyze/stats/trace_join.h"
 
 enum nv_cdf_src { NV_CDF_NONE, NV_CDF_TRACE, NV_CDF_BINS, NV_CDF_PCT };
 
@@ -129,6 +129,6 @@ int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_bl
  * IOPS, MB/s, p50, p99, p99.9 and max latency (us; NaN without IOs).
  * Return: 0, or -EIO when the stream failed.
  */
-int nv_figdata_series_write(FILE *f, const struct nv_jobtraces *jt, double tdiv);
+int nv_figdata_series_write(FILE *f, const struct nv_jobjoin *jj, double tdiv);
 
 #endif

@@ -1,7 +1,10 @@
 /*
- * figset.h - the state of one `nvanalyze -o` directory being written,
- * shared by outdir.c (which adds the figures) and report_md.c (which links
- * them from report.md).  Internal to analyze/figures/.
+ * figset.h - the figures of one `nvanalyze -o DIR` report: which figures
+ * (CDFs and bars per block, time series per traced run), their data files
+ * (figdata.h) and gnuplot scripts (gnuplot.h) written into DIR, rendering
+ * them (plot.h).  The directory itself, its list of files and the pages
+ * that show the figures are analyze/publish/ (outdir.h), which tells the
+ * set where to write and hears of every file written (wrote).
  */
 #ifndef NV_ANALYZE_FIGSET_H
 #define NV_ANALYZE_FIGSET_H
@@ -10,9 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analyze/figures/manifest.h"
 #include "analyze/report/model.h"
-#include "analyze/input/jobtraces.h"
+#include "analyze/stats/trace_join.h"
 
 #define NV_FIGSET_MAX 1024
 
@@ -20,47 +22,69 @@ struct nv_fig {
 	char name[256];		/* basename, no extension */
 	char caption[512];
 	size_t block;		/* report block, or SIZE_MAX for per-run figures */
-	const struct nv_jobtraces *jt;	/* per-run figures: the traces shown */
+	const struct nv_jobjoin *jt;	/* per-run figures: the traces shown */
 };
 
 struct nv_figset {
 	const char *dir;
 	const struct nv_report *r;
-	const struct nv_traceset *ts;
+	const struct nv_tracejoin *tj;
 	size_t nfig;
 	struct nv_fig *fig;	/* [NV_FIGSET_MAX] */
 	bool approx_cdf;	/* some CDF came from fio's bins or percentiles */
-	struct nv_manifest *files;	/* every file written (manifest.h) */
+	void (*wrote)(void *arg, const char *rel);	/* told of every file written, or NULL */
+	void *wrote_arg;
 	char *err;		/* the caller's message buffer */
 	size_t errlen;
 };
 
 /*
- * Open DIR/rel for writing into *f (and list it in o->files).
+ * Tell o->wrote that rel (relative to DIR) was written.
+ * Return: nothing.
+ */
+void nv_figset_wrote(const struct nv_figset *o, const char *rel);
+
+/*
+ * Open DIR/rel for writing into *f (and tell o->wrote).
  * Return: 0, or -errno with a message naming the file in o->err.
  */
-int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f);
+int nv_figset_open(const struct nv_figset *o, const char *rel, FILE **f);
 
 /*
- * Close a stream of nv_outdir_open.
+ * Close a stream of nv_figset_open.
  * Return: 0, or -EIO with a message naming the file in o->err.
  */
-int nv_outdir_close(const struct nv_figset *o, FILE *f, const char *rel);
+int nv_figset_close(const struct nv_figset *o, FILE *f, const char *rel);
 
 /*
- * Add a figure named name (made unique as outdir.c's other figures are)
- * for report block block (SIZE_MAX: none) and traces jt (or NULL).
+ * Add a figure named name (made unique as the set's other figures are)
+ * for report block block (SIZE_MAX: none) and joined traces jt (or NULL).
  * Return: the figure, or NULL when the list is full.
  */
-struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
 			     const char *name);
 
 /*
- * Write DIR/report.md: the links to the tables, the comparison, the
- * figures of each block, the trace sections with each run's figures.
- * rendered: whether the PNGs exist (else a line says how to make them).
+ * Every figure of o->r's blocks and of every joined job of o->tj (the load
+ * curves add theirs by nv_figset_add, curve_figs.h): data
+ * files in DIR/data and scripts in DIR, listed in o->fig.
  * Return: 0, or -errno with the message in o->err.
  */
-int nv_report_md_write(const struct nv_figset *o, bool rendered);
+int nv_figset_write(struct nv_figset *o);
+
+/*
+ * Render every figure as PNG and SVG when gnuplot is found (*gnuplot),
+ * gnuplot's messages in DIR/gnuplot.log; a script gnuplot fails on is
+ * named in o->err, the others are still rendered (*rendered).
+ * Return: 0, or -EIO (some script failed).
+ */
+int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered);
+
+/*
+ * A file-name part: "rand read #1@host" -> "rand_read_1_host" ([A-Za-z0-9.-]
+ * kept, runs of others as one '_', none at the end; "x" if nothing is left).
+ * Return: nothing; the text is in buf.
+ */
+void nv_slug(char *buf, size_t n, const char *s);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "analyze/figures/gnuplot.h"
 #include "analyze/report/format.h"
-#include "analyze/report/trace_sections.h"
+#include "analyze/stats/trace_find.h"
 
 void nv_gnuplot_str(char *buf, size_t n, const char *s)
 {
@@ -25,10 +25,12 @@ void nv_gnuplot_str(char *buf, size_t n, const char *s)
 
 void nv_gnuplot_head(FILE *f, const char *name)
 {
-	fprintf(f, "# Written by nvanalyze -o.  Rerun from this directory:\n"
+	fprintf(f,
+		"# Written by nvanalyze -o.  Rerun from this directory:\n"
 		"#   gnuplot %s.gp                  (PNG)\n"
 		"#   gnuplot -e \"fmt='svg'\" %s.gp   (SVG)\n"
-		"out = \"%s\"\nload \"style.gp\"\nset datafile missing \"NaN\"\n", name, name, name);
+		"out = \"%s\"\nload \"style.gp\"\nset datafile missing \"NaN\"\n",
+		name, name, name);
 }
 
 /*
@@ -52,17 +54,22 @@ static void cdf_axes(FILE *f, const struct nv_gp_cdf *p)
 	nv_gnuplot_str(t, sizeof(t), p->key);
 	if (p->key_below)	/* the key goes below: room under the x label */
 		fprintf(f, "set bmargin %d\n", 5 + (int)(p->nkey * 3 / 2));
-	fprintf(f, "set title \"%s · %s: %s latency (%s), %s\" noenhanced\n", t, nv_dir_name(p->dir),
-		lat_words(p->lat), nv_latkind_name(p->lat), p->exceedance ? "exceedance 1 - CDF" : "CDF");
-	fprintf(f, "set xlabel \"%s latency (µs, log scale)\"\nset logscale x\nset format x \"%%.10g\"\n",
-		nv_latkind_name(p->lat));
+	fprintf(f, "set title \"%s · %s: %s latency (%s), %s\" noenhanced\n", t,
+		nv_dir_name(p->dir), lat_words(p->lat), nv_latkind_name(p->lat),
+		p->exceedance ? "exceedance 1 - CDF" : "CDF");
+	fprintf(f,
+		"set xlabel \"%s latency (µs, log scale)\"\nset logscale x\nset format x "
+		"\"%%.10g\"\n", nv_latkind_name(p->lat));
 	if (p->exceedance)
-		fprintf(f, "set ylabel \"fraction of IOs at or above x (log scale)\"\n"
+		fprintf(f,
+			"set ylabel \"fraction of IOs at or above x (log scale)\"\n"
 			"set logscale y\nset logscale y2\nset format y \"10^{%%L}\"\n"
 			"set yrange [%g:1]\nset y2range [%g:1]\n"
 			"set y2tics (\"p90\" 0.1, \"p99\" 0.01, \"p99.9\" 0.001, \"p99.99\" 1e-4, "
-			"\"p99.999\" 1e-5, \"p99.9999\" 1e-6, \"p99.99999\" 1e-7) textcolor rgb \"#606060\"\n"
-			"set key %s\n", p->ymin, p->ymin, p->key_below ? below : "top right");
+			"\"p99.999\" 1e-5, \"p99.9999\" 1e-6, \"p99.99999\" 1e-7) textcolor rgb "
+			"\"#606060\"\n"
+			"set key %s\n",
+			p->ymin, p->ymin, p->key_below ? below : "top right");
 	else
 		fprintf(f, "set ylabel \"fraction of IOs ≤ x\"\nset yrange [0:1]\nset rmargin 6\n"
 			"set ytics 0.1\nset key %s\n", p->key_below ? below : "bottom right");
@@ -83,10 +90,12 @@ void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p)
 		nv_gnuplot_str(t, sizeof(t), c->title);
 		if (c->dt)
 			snprintf(dt, sizeof(dt), " dt %u", c->dt);
-		fprintf(f, "%s\\\n    \"%s\" using 1:%s with %s lt %u%s title \"%s%s%s%s\" noenhanced",
+		fprintf(f,
+			"%s\\\n    \"%s\" using 1:%s with %s lt %u%s title \"%s%s%s%s\" noenhanced",
 			i ? ", " : "", c->data, p->exceedance ? "($3 > 0 ? $3 : 1/0)" : "2",
-			c->src == NV_CDF_PCT ? "linespoints" : "steps", c->lt, dt, t, exact ? "" : " (",
-			exact ? "" : nv_figdata_src_text(c->src), exact ? "" : ")");
+			c->src == NV_CDF_PCT ? "linespoints" : "steps", c->lt, dt, t,
+			exact ? "" : " (", exact ? "" : nv_figdata_src_text(c->src),
+			exact ? "" : ")");
 	}
 	fprintf(f, "\n");
 }
@@ -144,11 +153,14 @@ void nv_gnuplot_bars(FILE *f, const struct nv_report *r, const struct nv_block *
 	nv_gnuplot_str(t, sizeof(t), b->key);
 	fprintf(f, "set title \"%s · %s: headline metrics relative to %s\" noenhanced\n", t,
 		nv_dir_name(b->dir), r->sides[base].label);
-	fprintf(f, "set ylabel \"%% of %s (IOPS, MB/s: higher is better; latency: lower)\" noenhanced\n"
+	fprintf(f,
+		"set ylabel \"%% of %s (IOPS, MB/s: higher is better; latency: lower)\" "
+		"noenhanced\n"
 		"set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.85 border rgb \"#404040\"\nset boxwidth 1\n"
 		"set yrange [0:%.0f]\nset xrange [-0.6:%.1f]\nset xtics nomirror scale 0\n"
-		"set grid noxtics nomxtics\nset key below horizontal\nset datafile missing \"nan\"\n",
+		"set grid noxtics nomxtics\nset key below horizontal\nset datafile missing "
+		"\"nan\"\n",
 		r->sides[base].label, ymax * 1.6 + 10, (double)nrows - 0.4);
 	for (size_t m = 0; m < nrows; m++)
 		bar_labels(f, r, rows[m], m);
@@ -172,22 +184,29 @@ void nv_gnuplot_tput(FILE *f, const char *title, const struct nv_tan *t, const c
 	nv_tan_find(t, &fd);
 	fprintf(f, "set title \"%s: throughput per %g s interval\" noenhanced\n", tt,
 		(double)t->interval_ns / 1e9);
-	fprintf(f, "set xlabel \"time since the first IO (%s)\"\nset ylabel \"IOPS\"\n"
-		"set y2label \"MB/s (10^6 bytes/s)\" offset -0.8,0\nset y2tics nomirror\nset ytics nomirror\n"
+	fprintf(f,
+		"set xlabel \"time since the first IO (%s)\"\nset ylabel \"IOPS\"\n"
+		"set y2label \"MB/s (10^6 bytes/s)\" offset -0.8,0\nset y2tics nomirror\nset "
+		"ytics nomirror\n"
 		"set yrange [0:*]\nset y2range [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
-		"set key bottom right\n", tdiv > 1 ? "min" : "s");
+		"set key bottom right\n",
+		tdiv > 1 ? "min" : "s");
 	/* the whole run, also when the partial last interval (NaN) leaves few points */
 	fprintf(f, "set xrange [0:%.6g]\n", (double)t->span_ns / 1e9 / tdiv);
 	if (fd.step.found) {
 		double at = (double)fd.step.at * (double)t->interval_ns / 1e9 / tdiv;
 
 		nv_fmt_rate(x, sizeof(x), fd.step.after);
-		fprintf(f, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 lc rgb \"#b42318\"\n"
-			"set label \"throttled to %s\" at %.6g, graph 0.95 left offset 0.5,0 textcolor rgb \"#b42318\"\n",
-			at, at, x, at);
+		fprintf(f,
+			"set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 lc rgb "
+			"\"#b42318\"\n"
+			"set label \"throttled to %s\" at %.6g, graph 0.95 left offset 0.5,0 "
+			"textcolor rgb \"#b42318\"\n", at, at, x, at);
 	}
-	fprintf(f, "plot \"%s\" using 1:2 axes x1y1 with linespoints lt 1 ps 0.5 title \"IOPS\", \\\n"
-		"     \"%s\" using 1:3 axes x1y2 with lines lt 2 dt 2 title \"MB/s\"\n", data, data);
+	fprintf(f,
+		"plot \"%s\" using 1:2 axes x1y1 with linespoints lt 1 ps 0.5 title \"IOPS\", \\\n"
+		"     \"%s\" using 1:3 axes x1y2 with lines lt 2 dt 2 title \"MB/s\"\n",
+		data, data);
 }
 
 void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned op,
@@ -209,10 +228,12 @@ void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned
 				(double)t->spikes[i].start_ns / 1e9 / tdiv,
 				fmax((double)t->spikes[i].end_ns / 1e9,
 				     (double)t->spikes[i].start_ns / 1e9 + span / 400) / tdiv);
-	fprintf(f, "plot \"%s\" using 1:%u:%u with filledcurves fc rgb band_fill fs solid 0.6 "
+	fprintf(f,
+		"plot \"%s\" using 1:%u:%u with filledcurves fc rgb band_fill fs solid 0.6 "
 		"title \"p50–p99\", \\\n"
 		"     \"\" using 1:%u with lines lw 2 lc rgb p50_color title \"p50\", \\\n"
-		"     \"\" using 1:%u with lines lw 1.5 dt 2 lc rgb p999_color title \"p99.9\", \\\n"
+		"     \"\" using 1:%u with lines lw 1.5 dt 2 lc rgb p999_color title \"p99.9\", "
+		"\\\n"
 		"     \"\" using 1:%u with points pt 7 ps 0.5 lc rgb max_color title \"max\"\n",
 		data, col + 2, col + 3, col + 2, col + 4, col + 5);
 }

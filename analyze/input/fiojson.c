@@ -144,39 +144,47 @@ static int cmp_bin(const void *a, const void *b)
 	return (x->ns > y->ns) - (x->ns < y->ns);
 }
 
-static void parse_percentiles(const json_t *po, double mult, struct nv_latstat *ls)
+/*
+ * fio's "percentile" object: the whole list (ls->points) and the table's
+ * percentiles.  Nothing is dropped: without memory for the list, nothing.
+ * Return: 0 or -ENOMEM.
+ */
+static int parse_percentiles(const json_t *po, double mult, struct nv_latstat *ls)
 {
 	const char *k;
 	json_t *v;
 
 	ls->points = calloc(json_object_size(po) + 1, sizeof(*ls->points));
+	if (!ls->points)
+		return -ENOMEM;
 	json_object_foreach((json_t *)po, k, v) {
 		char *end;
 		double p = strtod(k, &end);
 
 		if (*end || p <= 0 || p > 100 || !json_is_number(v))
 			continue;
-		if (ls->points) {
-			ls->points[ls->npoints].pct = p;
-			ls->points[ls->npoints++].ns = json_number_value(v) * mult;
-		}
+		ls->points[ls->npoints].pct = p;
+		ls->points[ls->npoints++].ns = json_number_value(v) * mult;
 		for (unsigned i = 0; i < NV_PCT_NR; i++)
 			if (fabs(p - nv_pcts[i].value) < 1e-6)
 				set_val(&ls->pct[i], json_number_value(v) * mult);
 	}
-	if (ls->points)
-		qsort(ls->points, ls->npoints, sizeof(*ls->points), cmp_pctpt);
+	qsort(ls->points, ls->npoints, sizeof(*ls->points), cmp_pctpt);
+	return 0;
 }
 
-/* json+ "bins": {"VALUE": count, ...}, VALUE in the object's unit. */
-static void parse_bins(const json_t *bo, double mult, struct nv_latstat *ls)
+/*
+ * json+ "bins": {"VALUE": count, ...}, VALUE in the object's unit.
+ * Return: 0 or -ENOMEM.
+ */
+static int parse_bins(const json_t *bo, double mult, struct nv_latstat *ls)
 {
 	const char *k;
 	json_t *v;
 
 	ls->bins = calloc(json_object_size(bo) + 1, sizeof(*ls->bins));
 	if (!ls->bins)
-		return;
+		return -ENOMEM;
 	json_object_foreach((json_t *)bo, k, v) {
 		char *end;
 		double ns = strtod(k, &end) * mult;
@@ -187,6 +195,7 @@ static void parse_bins(const json_t *bo, double mult, struct nv_latstat *ls)
 		ls->bins[ls->nbins++].count = (uint64_t)json_integer_value(v);
 	}
 	qsort(ls->bins, ls->nbins, sizeof(*ls->bins), cmp_bin);
+	return 0;
 }
 
 int nv_fio_bin_range(double ns, double *lo, double *hi)
@@ -213,8 +222,9 @@ int nv_fio_bin_range(double ns, double *lo, double *hi)
  * One latency object of a direction.  Missing (left NV_SRC_NONE) when the
  * object is absent, the direction had no IOs, fio says N = 0, or (old fio,
  * no "N") min, max and mean are all zero: the statistic was not collected.
+ * Return: 0 or -ENOMEM.
  */
-static void parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct nv_latstat *ls)
+static int parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct nv_latstat *ls)
 {
 	char key[16];
 	double mult = 1, min = 0, max = 0, mean = 0, v;
@@ -228,16 +238,16 @@ static void parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct
 		mult = 1000;
 	}
 	if (!json_is_object(o) || !active)
-		return;
+		return 0;
 	if (get_u64(o, "N", &n)) {
 		if (n == 0)
-			return;
+			return 0;
 	} else {
 		get_num(o, "min", &min);
 		get_num(o, "max", &max);
 		get_num(o, "mean", &mean);
 		if (min == 0 && max == 0 && mean == 0)
-			return;
+			return 0;
 	}
 	if (get_num(o, "min", &v))
 		set_val(&ls->min, v * mult);
@@ -247,11 +257,13 @@ static void parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct
 		set_val(&ls->mean, v * mult);
 	if (get_num(o, "stddev", &v))
 		set_val(&ls->stdev, v * mult);
-	if (json_is_object(json_object_get(o, "bins")))
-		parse_bins(json_object_get(o, "bins"), mult, ls);
+	if (json_is_object(json_object_get(o, "bins")) &&
+	    parse_bins(json_object_get(o, "bins"), mult, ls))
+		return -ENOMEM;
 	o = json_object_get(o, "percentile");
 	if (json_is_object(o))
-		parse_percentiles(o, mult, ls);
+		return parse_percentiles(o, mult, ls);
+	return 0;
 }
 
 /*
@@ -306,7 +318,8 @@ static void parse_samples(const json_t *d, const char *prefix, const char *devke
 		set_val(&s->n, v);
 }
 
-static void parse_dir(const json_t *d, struct nv_dirstat *ds)
+/* One direction's object.  Return: 0 or -ENOMEM. */
+static int parse_dir(const json_t *d, struct nv_dirstat *ds)
 {
 	double v;
 
@@ -325,7 +338,9 @@ static void parse_dir(const json_t *d, struct nv_dirstat *ds)
 	else if (get_num(d, "bw", &v))
 		set_val(&ds->bw, v * 1024);
 	for (unsigned k = 0; k < NV_LAT_NR; k++)
-		parse_lat(d, (enum nv_latkind)k, nv_dir_active(ds), &ds->lat[k]);
+		if (parse_lat(d, (enum nv_latkind)k, nv_dir_active(ds), &ds->lat[k]))
+			return -ENOMEM;
+	return 0;
 }
 
 /* ---- one job ----------------------------------------------------------- */
@@ -369,7 +384,8 @@ static const char *option(const json_t *jopt, const json_t *gopt, const char *na
 /* A short description of the workload: "rw=randread bs=4k iodepth=32 ...". */
 static char *job_desc(const json_t *jopt, const json_t *gopt)
 {
-	static const char *const keys[] = { "rw", "rwmixread", "bs", "iodepth", "numjobs", "ioengine" };
+	static const char *const keys[] = { "rw",      "rwmixread", "bs",
+					    "iodepth", "numjobs",   "ioengine" };
 	char buf[512] = "";
 	size_t len = 0;
 
@@ -540,8 +556,8 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 	for (unsigned d = 0; d < NV_DIR_NR; d++) {
 		const json_t *dobj = json_object_get(e, dir_names[d]);
 
-		if (json_is_object(dobj))
-			parse_dir(dobj, &job->dir[d]);
+		if (json_is_object(dobj) && parse_dir(dobj, &job->dir[d]))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -726,7 +742,8 @@ static char *utf16_to_utf8(const unsigned char *p, size_t len, bool be, size_t *
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i + 1 < len; i += 2) {
-		uint32_t c = be ? (uint32_t)(p[i] << 8 | p[i + 1]) : (uint32_t)(p[i + 1] << 8 | p[i]);
+		uint32_t c =
+			be ? (uint32_t)(p[i] << 8 | p[i + 1]) : (uint32_t)(p[i + 1] << 8 | p[i]);
 
 		if (c >= 0xd800 && c < 0xdc00 && i + 3 < len) {
 			uint32_t c2 = be ? (uint32_t)(p[i + 2] << 8 | p[i + 3])
@@ -812,7 +829,8 @@ static void find_objects(const char *buf, size_t len, struct framing *f)
 				f->first_err = e;
 				f->first_err_off = pos;
 				f->have_err = true;
-			} else if (!o && f->objects && !f->trailing_err && line_start_brace(buf, pos)) {
+			} else if (!o && f->objects && !f->trailing_err &&
+				   line_start_brace(buf, pos)) {
 				f->trail_err = e;
 				f->trail_off = pos;
 				f->trailing_err = true;
@@ -852,7 +870,8 @@ static void framing_notes(struct nv_run *run, const char *buf, size_t len, const
 		run_note(run, "%s: the same JSON object appears %u times; counted once",
 			 run->path, f->objects);
 	else if (f->objects > 1)
-		run_note(run, "%s: %u JSON objects (status-interval snapshots?); using the last one",
+		run_note(run,
+			 "%s: %u JSON objects (status-interval snapshots?); using the last one",
 			 run->path, f->objects);
 	if (f->trailing_err) {
 		err_pos(pos, sizeof(pos), run->path, buf, len, f->trail_off, &f->trail_err);
@@ -915,8 +934,8 @@ static int parse_disks(const json_t *root, struct nv_run *run)
 
 			if (get_num(e, disk_fields[f], &v))
 				set_val(&dk->v[f], v);
-			snprintf(key, sizeof(key), "aggr_%s", f == NV_DISK_WRITE_MERGES ? "write_merge"
-							       : disk_fields[f]);
+			snprintf(key, sizeof(key), "aggr_%s",
+				 f == NV_DISK_WRITE_MERGES ? "write_merge" : disk_fields[f]);
 			if (get_num(e, key, &v)) {
 				set_val(&dk->aggr_v[f], v);
 				dk->aggr = true;
@@ -967,12 +986,17 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 
 	memset(run, 0, sizeof(*run));
 	run->path = strdup(path);
-	if (!run->path)
+	if (!run->path) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
+	}
 	if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff))) {
 		conv = utf16_to_utf8(u + 2, len - 2, u[0] == 0xfe, &len);
-		if (!conv)
+		if (!conv) {
+			snprintf(err, errlen, "%s: out of memory converting UTF-16", path);
+			nv_run_free(run);
 			return -ENOMEM;
+		}
 		buf = conv;
 	} else if (len >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) {
 		buf += 3;
@@ -987,11 +1011,13 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 			err_pos(pos, sizeof(pos), path, buf, len, f.first_err_off, &f.first_err);
 			snprintf(err, errlen, "%s: not valid JSON: %s", pos, f.first_err.text);
 		} else if (f.first_not_fio) {
-			snprintf(err, errlen, "%s: JSON but not fio output (no \"jobs\" or \"client_stats\" array)",
-				 path);
+			snprintf(err, errlen,
+				 "%s: JSON but not fio output (no \"jobs\" or \"client_stats\" "
+				 "array)", path);
 		} else {
-			snprintf(err, errlen, "%s: %s", path, len ? "no JSON object found (not fio --output-format=json output?)"
-							       : "empty file");
+			snprintf(err, errlen, "%s: %s", path,
+				 len ? "no JSON object found (not fio --output-format=json output?)"
+				     : "empty file");
 		}
 		goto out;
 	}

@@ -5,12 +5,11 @@
  * each with per-direction statistics converted to common units: latencies
  * in nanoseconds, bandwidth in bytes per second, IO sizes in bytes.
  *
- * Every value carries its source (struct nv_val): NV_SRC_NONE means the file
- * does not have it (absent percentile, no IOs: printed as missing, never as
- * zero), NV_SRC_FIO a number read from fio's output.  NV_SRC_EXACT is for
- * values computed later from nvengine traces (exact percentiles): they go
- * beside fio's (struct nv_dirstat exact_clat), never over them; the report's
- * cells choose which to show and label the exact ones.
+ * Every value carries its source (struct nv_val, common.h): NV_SRC_NONE means
+ * the file does not have it (absent percentile, no IOs: printed as missing,
+ * never as zero), NV_SRC_FIO a number read from fio's output.  Values computed
+ * from nvengine traces are never put here: stats/trace_join.h holds them
+ * beside the run, which stays as loaded.
  */
 #ifndef NV_ANALYZE_FIOJSON_H
 #define NV_ANALYZE_FIOJSON_H
@@ -24,13 +23,6 @@
 
 enum nv_dir { NV_DIR_READ, NV_DIR_WRITE, NV_DIR_TRIM, NV_DIR_SYNC, NV_DIR_MIXED, NV_DIR_NR };
 enum nv_latkind { NV_LAT_SLAT, NV_LAT_CLAT, NV_LAT_TOTAL, NV_LAT_NR };
-enum nv_src { NV_SRC_NONE = 0, NV_SRC_FIO, NV_SRC_EXACT };
-
-
-struct nv_val {
-	double v;
-	unsigned char src;	/* enum nv_src; NV_SRC_NONE = missing */
-};
 
 struct nv_bin {
 	double ns;		/* fio's value for the bin: the middle of its range */
@@ -68,9 +60,6 @@ struct nv_dirstat {
 	struct nv_val iops;
 	struct nv_val bw;	/* bytes per second */
 	struct nv_latstat lat[NV_LAT_NR];
-	bool exact;		/* exact_clat holds exact values from traces */
-	struct nv_latstat exact_clat;	/* the traces' completion latencies (no bins/points),
-					 * beside fio's lat[NV_LAT_CLAT] */
 };
 
 /*
@@ -174,7 +163,7 @@ const char *nv_job_file(const struct nv_run *run, const struct nv_job *job);
 /*
  * The range [lo, hi] (ns) of the fio latency bin whose reported value is
  * ns: fio's plat_idx_to_val() (stat.c) gives the middle of a bin 2^e ns wide
- * for values in [2^(e+6), 2^(e+7)), values below 128 are exact.  So a binned
+ * for values in [2^(e+6), 2^(e+7)), values below 128 are as measured.  So a binned
  * percentile is within 1/128 (0.78%) of the true value.  -EINVAL if ns is not
  * a value fio can report.
  */

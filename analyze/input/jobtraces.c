@@ -1,5 +1,5 @@
 /*
- * jobtraces.c - trace discovery and the exact values in the model (jobtraces.h).
+ * jobtraces.c - which traces belong to which job: discovery, --trace (jobtraces.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 
 #include "analyze/common.h"
+#include "analyze/input/hosts.h"
 #include "analyze/input/jobtraces.h"
+#include "trace/nvtrace.h"
 #include "trace/nvtrace_name.h"
 
 int nv_op_dir(unsigned op)
@@ -35,7 +37,9 @@ void nv_traces_select(struct nv_traceset *ts,
 
 bool nv_traces_op_shown(const struct nv_traceset *ts, unsigned op)
 {
-	int d = op == NVT_OP_FLUSH ? NV_DIR_SYNC : op >= NVT_OP_ZEROES ? NV_DIR_WRITE : nv_op_dir(op);
+	int d = op == NVT_OP_FLUSH    ? NV_DIR_SYNC
+		: op >= NVT_OP_ZEROES ? NV_DIR_WRITE
+				      : nv_op_dir(op);
 
 	return !ts->dirs || (d >= 0 && (ts->dirs & (1u << d)));
 }
@@ -75,7 +79,8 @@ int nv_trace_arg_parse(const char *s, struct nv_trace_arg *a, char *err, size_t 
 	memset(a, 0, sizeof(*a));
 	if (stat(s, &sb)) {
 		colon = strchr(p, ':');
-		if (colon && colon > p && !strchr(colon + 1, ':') && memchr(p, '/', (size_t)(colon - p)) == NULL) {
+		if (colon && colon > p && !strchr(colon + 1, ':') &&
+		    memchr(p, '/', (size_t)(colon - p)) == NULL) {
 			a->run = strndup(p, (size_t)(colon - p));
 			p = colon + 1;
 		}
@@ -86,13 +91,15 @@ int nv_trace_arg_parse(const char *s, struct nv_trace_arg *a, char *err, size_t 
 		}
 	}
 	if (!*p) {
-		snprintf(err, errlen, "--trace '%s': no trace file (expected [RUN:][JOB=]FILE[,FILE...])", s);
+		snprintf(err, errlen,
+			 "--trace '%s': no trace file (expected [RUN:][JOB=]FILE[,FILE...])", s);
 		nv_trace_arg_free(a);
 		return -EINVAL;
 	}
 	ret = split_paths(p, &a->paths, &a->npaths);
 	if (ret || !a->npaths) {
-		snprintf(err, errlen, "--trace '%s': %s", s, ret ? "out of memory" : "no trace file");
+		snprintf(err, errlen, "--trace '%s': %s", s,
+			 ret ? "out of memory" : "no trace file");
 		nv_trace_arg_free(a);
 		return -EINVAL;
 	}
@@ -129,7 +136,8 @@ static struct nv_jobtraces *find_entry(struct nv_traceset *ts, const struct nv_r
 	return NULL;
 }
 
-int nv_traces_add(struct nv_traceset *ts, struct nv_run *run, size_t job, char **paths, size_t npaths)
+int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, char **paths,
+		  size_t npaths, bool explicit_)
 {
 	struct nv_jobtraces *e = find_entry(ts, run, job), *n;
 	char **np;
@@ -144,6 +152,7 @@ int nv_traces_add(struct nv_traceset *ts, struct nv_run *run, size_t job, char *
 		e->run = run;
 		e->job = job;
 	}
+	e->explicit_ |= explicit_;
 	np = realloc(e->paths, (e->npaths + npaths) * sizeof(*np));
 	if (!np)
 		return -ENOMEM;
@@ -152,6 +161,43 @@ int nv_traces_add(struct nv_traceset *ts, struct nv_run *run, size_t job, char *
 		if (!(e->paths[e->npaths++] = strdup(paths[i])))
 			return -ENOMEM;
 	return 0;
+}
+
+int nv_trace_arg_job(const struct nv_run *run, const struct nv_trace_arg *a, size_t *job,
+		     char *err, size_t errlen)
+{
+	const char *name = a->job;
+	struct nvt_reader *r = NULL;
+	int found = -1, ret;
+
+	if (!name && run->njobs == 1) {
+		*job = 0;
+		return 0;
+	}
+	if (!name) {
+		if ((ret = nvt_reader_open(&r, a->paths[0]))) {
+			snprintf(err, errlen, "%s", r ? nvt_reader_strerror(r) : "cannot open");
+			nvt_reader_close(r);
+			return ret < 0 ? ret : -EIO;
+		}
+		name = nvt_reader_get(r, "job.name");
+	}
+	for (size_t j = 0; name && j < run->njobs; j++)
+		if (!strcmp(run->jobs[j].key, name) ||
+		    (!a->job && !strcmp(run->jobs[j].name, name))) {
+			if (found >= 0 && !a->job) {
+				found = -2;
+				break;
+			}
+			found = (int)j;
+		}
+	if (found < 0)
+		snprintf(err, errlen, "%s job '%s' in %s", found == -2 ? "more than one" : "no",
+			 name ? name : "?", run->path);
+	else
+		*job = (size_t)found;
+	nvt_reader_close(r);
+	return found < 0 ? -ENOENT : 0;
 }
 
 struct found {
@@ -193,7 +239,8 @@ static int list_traces(const char *dir, const char *name, struct found **out, si
 		size_t len = strlen(f), nd;
 		struct found *nf;
 
-		if (len <= plen + slen || strncmp(f, slash + 1, plen) || strcmp(f + len - slen, star + 1))
+		if (len <= plen + slen || strncmp(f, slash + 1, plen) ||
+		    strcmp(f + len - slen, star + 1))
 			continue;
 		nd = len - plen - slen;
 		if (strspn(digits, "0123456789") != nd || nd > 9)
@@ -285,7 +332,36 @@ static int list_traces_near(const char *json, const char *trace_dir, const char 
 	return 0;
 }
 
-static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, struct nv_traceset *ts)
+/*
+ * The nf traces f found for the ne entries idx of one job name: E == 1
+ * takes them all, E == T pairs them in order, else a note.  pat names them
+ * in messages.  Frees f.  Return: 0 or -ENOMEM.
+ */
+static int pair_traces(const struct nv_run *run, const size_t *idx, size_t ne, struct found *f,
+		       size_t nf, const char *pat, struct nv_traceset *ts)
+{
+	const struct nv_job *j = &run->jobs[idx[0]];
+	int ret = 0;
+
+	if (ne == 1) {
+		for (size_t i = 0; i < nf && !ret; i++)
+			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1, false);
+	} else if (ne == nf) {
+		for (size_t i = 0; i < nf && !ret; i++)
+			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1, false);
+	} else if (nf) {
+		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; "
+			"using fio's values (give them with --trace)", nv_job_file(run, j), ne,
+			j->name, nf, pat);
+	}
+	for (size_t i = 0; i < nf; i++)
+		free(f[i].path);
+	free(f);
+	return ret;
+}
+
+static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne,
+			  struct nv_traceset *ts)
 {
 	const struct nv_job *j = &run->jobs[idx[0]];
 	const char *json = nv_job_file(run, j);
@@ -299,33 +375,58 @@ static int discover_group(struct nv_run *run, const size_t *idx, size_t ne, stru
 		ret = list_traces_near(json, j->trace_dir, j->name, &f, &nf, moved, sizeof(moved));
 		if (!ret && nf)
 			nv_note_add(&ts->infos, &ts->ninfos,
-				    "%s: job '%s' traced to nv_trace=%s, not here: using the traces in %s "
-				    "next to the JSON file", json, j->key, j->trace_dir, moved);
+				    "%s: job '%s' traced to nv_trace=%s, not here: using the "
+				    "traces in %s next to the JSON file",
+				    json, j->key, j->trace_dir, moved);
 	}
 	if (ret)
 		return ret;
 	nv_trace_pattern(pat, sizeof(pat), j->trace_dir, j->name, 0);
-	if (!nf) {
+	if (!nf)
 		ts_note(ts, "%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: using fio's "
 			"binned percentiles (give the traces with --trace)", json, j->key,
 			j->trace_dir, pat);
-	} else if (ne == 1) {
-		for (size_t i = 0; i < nf && !ret; i++)
-			ret = nv_traces_add(ts, run, idx[0], &f[i].path, 1);
-	} else if (ne == nf) {
-		for (size_t i = 0; i < nf && !ret; i++)
-			ret = nv_traces_add(ts, run, idx[i], &f[i].path, 1);
-	} else {
-		ts_note(ts, "%s: %zu entries of job '%s' but %zu traces %s: cannot pair them; using fio's "
-			"values (give them with --trace)", json, ne, j->name, nf, pat);
-	}
-	for (size_t i = 0; i < nf; i++)
-		free(f[i].path);
-	free(f);
-	return ret;
+	return pair_traces(run, idx, ne, f, nf, pat, ts);
 }
 
-int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
+/*
+ * The entries idx of one job name and host of a client/server run: their
+ * traces where jobs/run --host puts them (hosts.h: DIR/HOST/traces/NAME/).
+ * Return: 0 or -ENOMEM.
+ */
+static int discover_host(const struct nv_run *run, const size_t *idx, size_t ne,
+			 struct nv_traceset *ts)
+{
+	const struct nv_job *j = &run->jobs[idx[0]];
+	const char *json = nv_job_file(run, j);
+	char dir[4096], pat[8192], hostdir[4096];
+	struct found *f = NULL;
+	struct stat sb;
+	size_t nf = 0;
+	int ret;
+
+	if (!nv_host_trace_dir(dir, sizeof(dir), json, j->host)) {
+		memcpy(hostdir, dir, sizeof(dir));
+		*strrchr(hostdir, '/') = 0;	/* DIR/HOST/traces/STEM -> DIR/HOST */
+		*strrchr(hostdir, '/') = 0;
+	}
+	if (nv_host_trace_dir(dir, sizeof(dir), json, j->host) ||
+	    stat(hostdir, &sb) || !S_ISDIR(sb.st_mode)) {
+		ts_note(ts, "%s: job '%s' traced to %s on host %s: copy the traces here and give "
+			"them with --trace", json, j->key, j->trace_dir, j->host);
+		return 0;
+	}
+	ret = list_traces(dir, j->name, &f, &nf);
+	if (ret)
+		return ret;
+	nv_trace_pattern(pat, sizeof(pat), dir, j->name, 0);
+	if (!nf)
+		ts_note(ts, "%s: job '%s' on host %s: fio's numbers: traces not fetched (no %s; "
+			"see %s/status)", json, j->key, j->host, pat, hostdir);
+	return pair_traces(run, idx, ne, f, nf, pat, ts);
+}
+
+int nv_traces_discover(const struct nv_run *run, struct nv_traceset *ts)
 {
 	size_t *idx = calloc(run->njobs + 1, sizeof(*idx));
 	bool *done = calloc(run->njobs + 1, sizeof(*done));
@@ -342,99 +443,24 @@ int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts)
 
 		if (done[i] || !j->trace_dir)
 			continue;
-		if (j->host) {
-			ts_note(ts, "%s: job '%s' traced to %s on host %s: copy the traces here and give "
-				"them with --trace", nv_job_file(run, j), j->key, j->trace_dir, j->host);
-			continue;
-		}
 		for (size_t k = i; k < run->njobs; k++) {
 			const struct nv_job *o = &run->jobs[k];
 
 			if (!done[k] && o->trace_dir && o->part == j->part && !strcmp(o->name, j->name) &&
-			    !strcmp(o->trace_dir, j->trace_dir)) {
+			    (j->host ? o->host && !strcmp(o->host, j->host) :
+			     !o->host && !strcmp(o->trace_dir, j->trace_dir))) {
 				done[k] = true;
 				if (!find_entry(ts, run, k))
 					idx[ne++] = k;
 			}
 		}
 		if (ne)
-			ret = discover_group(run, idx, ne, ts);
+			ret = j->host ? discover_host(run, idx, ne, ts)
+				      : discover_group(run, idx, ne, ts);
 	}
 	free(idx);
 	free(done);
 	return ret;
-}
-
-/*
- * The traces' exact completion latencies of one direction, beside fio's.
- * Return: nothing.
- */
-static void put_exact(struct nv_dirstat *ds, const struct nv_latsum *l)
-{
-	struct nv_latstat *ls = &ds->exact_clat;
-
-	memset(ls, 0, sizeof(*ls));
-	ds->exact = true;
-	ls->min = (struct nv_val){ (double)l->min, NV_SRC_EXACT };
-	ls->max = (struct nv_val){ (double)l->max, NV_SRC_EXACT };
-	ls->mean = (struct nv_val){ l->mean, NV_SRC_EXACT };
-	ls->stdev = (struct nv_val){ l->stdev, NV_SRC_EXACT };
-	for (unsigned i = 0; i < NV_PCT_NR; i++)
-		ls->pct[i] = (struct nv_val){ (double)l->pct[i], NV_SRC_EXACT };
-}
-
-/* Compare record counts with fio's; true when they agree for every direction. */
-static bool counts_agree(struct nv_traceset *ts, const struct nv_jobtraces *e)
-{
-	const struct nv_job *j = &e->run->jobs[e->job];
-	bool ok = true;
-
-	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
-		int d = nv_op_dir(op);
-		const struct nv_dirstat *ds;
-
-		if (d < 0)
-			continue;
-		ds = &j->dir[d];
-		if (!ds->have_ios || ds->ios == e->tan.op[op].records)
-			continue;
-		ts_note(ts, "%s: job '%s' %s: the traces (%s%s) have %" PRIu64 " IOs, fio counted %" PRIu64
-			"%s", nv_job_file(e->run, j), j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
-			e->npaths > 1 ? " ..." : "", e->tan.op[op].records, ds->ios,
-			e->explicit_ ? "; using the traces as given" :
-			e->tan.ab_window ? ": they were made with nv_trace_ab, which records every "
-			"other window of IOs; using fio's values" :
-			": traces of another run? using fio's values");
-		ok = false;
-	}
-	return ok;
-}
-
-int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < ts->n; i++) {
-		struct nv_jobtraces *e = &ts->jt[i];
-		struct nv_job *j = &e->run->jobs[e->job];
-		int ret;
-
-		if (e->unselected)
-			continue;
-		ret = nv_tan_run((const char *const *)e->paths, e->npaths, o, &e->tan, err, errlen);
-		if (ret)
-			return ret;
-		e->analyzed = true;
-		for (size_t k = 0; k < e->tan.nnotes; k++)
-			ts_note(ts, "%s", e->tan.notes[k]);
-		if (!counts_agree(ts, e) && !e->explicit_)
-			continue;
-		for (unsigned op = 0; op < NVT_OP__MAX; op++) {
-			int d = nv_op_dir(op);
-
-			if (d >= 0 && e->tan.op[op].records && j->dir[d].present)
-				put_exact(&j->dir[d], &e->tan.op[op].lat);
-		}
-	}
-	return 0;
 }
 
 void nv_traceset_free(struct nv_traceset *ts)
@@ -443,8 +469,6 @@ void nv_traceset_free(struct nv_traceset *ts)
 		for (size_t k = 0; k < ts->jt[i].npaths; k++)
 			free(ts->jt[i].paths[k]);
 		free(ts->jt[i].paths);
-		if (ts->jt[i].analyzed)
-			nv_tan_free(&ts->jt[i].tan);
 	}
 	free(ts->jt);
 	for (size_t i = 0; i < ts->nnotes; i++)

@@ -1,6 +1,6 @@
 /*
- * jobtraces.h - which nvengine traces belong to which job of a fio run, and
- * putting their exact statistics into the run's model.
+ * jobtraces.h - which nvengine traces belong to which job of a fio run (read
+ * only: the analysis and the join with fio's values are stats/trace_join.h).
  *
  * Discovery: a job whose options (job or global) contain nv_trace=DIR wrote
  * DIR/NAME.THREAD.nvt per job thread (trace/nvtrace_name.h: NAME is the
@@ -14,24 +14,21 @@
  *
  * Explicit: --trace [RUN:][JOB=]FILE[,FILE...] (see nv_trace_arg_parse).
  */
-#ifndef NV_ANALYZE_TRACES_H
-#define NV_ANALYZE_TRACES_H
+#ifndef NV_ANALYZE_JOBTRACES_H
+#define NV_ANALYZE_JOBTRACES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/input/fiojson.h"
-#include "analyze/stats/trace_stats.h"
 
 struct nv_jobtraces {
-	struct nv_run *run;
+	const struct nv_run *run;
 	size_t job;		/* index in run->jobs */
 	bool explicit_;		/* from --trace */
 	size_t npaths;
 	char **paths;
-	bool analyzed;
 	bool unselected;	/* left out by -j/-d (nv_traces_select): never analyzed */
-	struct nv_tan tan;
 };
 
 struct nv_traceset {
@@ -64,28 +61,32 @@ void nv_trace_arg_free(struct nv_trace_arg *a);
  * that already have explicit traces in ts).  Adds entries and notes to ts.
  * 0 or -ENOMEM.
  */
-int nv_traces_discover(struct nv_run *run, struct nv_traceset *ts);
+int nv_traces_discover(const struct nv_run *run, struct nv_traceset *ts);
 
-/* Add explicit traces for job `job` of run. 0 or -ENOMEM. */
-int nv_traces_add(struct nv_traceset *ts, struct nv_run *run, size_t job, char **paths,
-		  size_t npaths);
+/*
+ * Add traces for job `job` of run (one entry per job: paths are appended
+ * to an existing one); explicit_ marks the entry as given by --trace.
+ * Return: 0 or -ENOMEM.
+ */
+int nv_traces_add(struct nv_traceset *ts, const struct nv_run *run, size_t job, char **paths,
+		  size_t npaths, bool explicit_);
+
+/*
+ * The job of run a --trace argument is for: the one named (a->job: a job
+ * key), the run's only job, or the job the first trace's header names
+ * (job.name, a key or a unique name).
+ * Return: 0 with *job set; -ENOENT with "no job 'X' in FILE" / "more than
+ * one job 'X' in FILE" in err; or -errno when the trace cannot be read,
+ * the reader's message in err.
+ */
+int nv_trace_arg_job(const struct nv_run *run, const struct nv_trace_arg *a, size_t *job,
+		     char *err, size_t errlen);
 
 /*
  * The expected trace of a job: "DIR/NAME.THREAD.nvt", or "DIR/NAME.*.nvt"
  * for thread 0.  0 or -ENAMETOOLONG.
  */
 int nv_trace_pattern(char *buf, size_t n, const char *dir, const char *jobname, unsigned thread);
-
-/*
- * Analyze every entry; then put the exact latencies of each operation into
- * the job's direction (read, write, trim), beside fio's (struct nv_dirstat
- * exact_clat).  When a trace's record count for a direction differs from
- * fio's total_ios, a warning says so and, for discovered traces, only fio's
- * values are used (the traces belong to another run); explicit ones are.
- * Return: 0, or -errno with a message naming the trace in err (unreadable,
- * damaged, out of memory).
- */
-int nv_traces_apply(struct nv_traceset *ts, const struct nv_tan_opts *o, char *err, size_t errlen);
 
 void nv_traceset_free(struct nv_traceset *ts);
 

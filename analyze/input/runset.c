@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "analyze/common.h"
+#include "analyze/input/hosts.h"
 #include "analyze/input/runset.h"
 
 /* A growing array of runs being loaded. */
@@ -310,7 +311,8 @@ static void common_dir(char *buf, size_t n, const struct nv_run *parts, size_t n
 	for (size_t p = 1; p < np; p++) {
 		const char *s = strrchr(parts[p].path, '/');
 
-		if (!s || s - parts[p].path != s0 - p0 || strncmp(p0, parts[p].path, (size_t)(s0 - p0)))
+		if (!s || s - parts[p].path != s0 - p0 ||
+		    strncmp(p0, parts[p].path, (size_t)(s0 - p0)))
 			return;
 	}
 	snprintf(buf, n, "%.*s", (int)(s0 - p0), p0);
@@ -416,12 +418,35 @@ static int check_repeats(const char *arg, const struct nv_runset *rs, char *err,
 			continue;
 		list_keys(ka, sizeof(ka), a);
 		list_keys(kb, sizeof(kb), b);
-		snprintf(err, errlen, "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
-			 "they are not repeats of one configuration; if they are parts of one run of "
-			 "a suite, join them with '+' (%s+%s) or give the directory that holds them",
-			 arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
+		snprintf(err, errlen,
+			 "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
+			 "they are not repeats of one configuration; if they are parts of one run "
+			 "of a suite, join them with '+' (%s+%s) or give the directory that holds "
+			 "them", arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Room for one more repeat in rs. Return: 0 or -ENOMEM. */
+static int grow(struct nv_runset *rs)
+{
+	struct nv_run *nr;
+	char **nl;
+	size_t cap = rs->cap ? rs->cap * 2 : 8;
+
+	if (rs->nruns < rs->cap)
+		return 0;
+	nr = realloc(rs->runs, cap * sizeof(*nr));
+	if (nr)
+		rs->runs = nr;
+	nl = nr ? realloc(rs->labels, cap * sizeof(*nl)) : NULL;
+	if (!nl)
+		return -ENOMEM;
+	rs->labels = nl;
+	memset(rs->runs + rs->cap, 0, (cap - rs->cap) * sizeof(*nr));
+	memset(rs->labels + rs->cap, 0, (cap - rs->cap) * sizeof(*nl));
+	rs->cap = cap;
 	return 0;
 }
 
@@ -435,8 +460,9 @@ static void add_repeat(struct nv_runset *rs)
 	for (size_t k = 0; k < rs->nruns; k++) {
 		if (rs->runs[k].digest != run->digest)
 			continue;
-		nv_note_add(&rs->notes, &rs->nnotes, "%s is the same fio output as %s; counted once",
-			    run->path, rs->runs[k].path);
+		nv_note_add(&rs->notes, &rs->nnotes,
+			    "%s is the same fio output as %s; counted once", run->path,
+			    rs->runs[k].path);
 		nv_run_free(run);
 		free(rs->labels[rs->nruns]);
 		rs->labels[rs->nruns] = NULL;
@@ -445,27 +471,79 @@ static void add_repeat(struct nv_runset *rs)
 	rs->nruns++;
 }
 
+/*
+ * The repeat just loaded at rs->runs[rs->nruns] from the directory dir: a
+ * many-host run becomes one repeat per host (hosts.h), labelled by host.
+ * Return: 0 (also when it names no host: left as it is), or -ENOMEM.
+ */
+static int add_hosts(struct nv_runset *rs, const char *dir)
+{
+	struct nv_hostruns h;
+	struct nv_run *run = &rs->runs[rs->nruns];
+	char name[256];
+	int ret = nv_run_split_hosts(run, dir, &h);
+
+	if (ret || !h.n) {
+		add_repeat(rs);
+		return ret;
+	}
+	path_stem(name, sizeof(name), dir, true);
+	nv_run_free(run);
+	free(rs->labels[rs->nruns]);
+	rs->labels[rs->nruns] = NULL;
+	for (size_t i = 0; i < h.nnotes; i++)
+		nv_note_add(&rs->notes, &rs->nnotes, "%s", h.notes[i]);
+	for (size_t i = 0; i < h.n && !ret; i++) {
+		if ((ret = grow(rs)))
+			break;
+		rs->runs[rs->nruns] = h.runs[i];
+		memset(&h.runs[i], 0, sizeof(h.runs[i]));
+		rs->labels[rs->nruns] = h.hosts[i];
+		h.hosts[i] = NULL;
+		add_repeat(rs);
+	}
+	if (!ret && !rs->hosts_of && !(rs->hosts_of = strdup(name))) {
+		ret = -ENOMEM;
+	} else if (!ret) {	/* several directories: their common prefix (i7i-a,i7i-b -> i7i) */
+		size_t i = 0;
+
+		while (rs->hosts_of[i] && rs->hosts_of[i] == name[i])
+			i++;
+		while (i > 1 && strchr("-_. ", rs->hosts_of[i - 1]))
+			i--;
+		if (i)
+			rs->hosts_of[i] = 0;
+	}
+	nv_hostruns_free(&h);
+	return ret;
+}
+
 int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errlen)
 {
 	struct stat sb;
 	char *copy = strdup(arg), *save = NULL, *tok;
-	size_t max = strlen(arg) / 2 + 2;
 	bool whole = !stat(arg, &sb);
 	int ret = 0;
 
 	memset(rs, 0, sizeof(*rs));
-	rs->runs = calloc(max, sizeof(*rs->runs));
-	rs->labels = calloc(max, sizeof(*rs->labels));
-	if (!copy || !rs->runs || !rs->labels) {
+	if (!copy || grow(rs)) {
 		snprintf(err, errlen, "%s: out of memory", arg);
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (tok = whole ? copy : strtok_r(copy, ",", &save); tok && !ret;
 	     tok = whole ? NULL : strtok_r(NULL, ",", &save)) {
-		ret = load_repeat(tok, &rs->runs[rs->nruns], &rs->labels[rs->nruns], err, errlen);
-		if (!ret)
-			add_repeat(rs);
+		if (grow(rs)) {
+			ret = -ENOMEM;
+		} else if (!(ret = load_repeat(tok, &rs->runs[rs->nruns], &rs->labels[rs->nruns],
+					       err, errlen))) {
+			if (!stat(tok, &sb) && S_ISDIR(sb.st_mode))
+				ret = add_hosts(rs, tok);
+			else
+				add_repeat(rs);
+		}
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "%s: out of memory", arg);
 	}
 	if (!ret && !rs->nruns) {
 		snprintf(err, errlen, "run '%s' names no file", arg);
@@ -480,6 +558,32 @@ out:
 	return ret;
 }
 
+int nv_runset_split(struct nv_runset *rs, struct nv_runset *out)
+{
+	size_t n = rs->nruns;
+
+	for (size_t k = 0; k < n; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		if (grow(&out[k])) {
+			for (size_t i = 0; i <= k; i++)
+				nv_runset_free(&out[i]);
+			return -ENOMEM;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		out[k].runs[0] = rs->runs[k];
+		out[k].labels[0] = rs->labels[k];
+		out[k].nruns = 1;
+	}
+	out[0].notes = rs->notes;
+	out[0].nnotes = rs->nnotes;
+	rs->notes = NULL;
+	rs->nnotes = 0;
+	rs->nruns = 0;
+	nv_runset_free(rs);
+	return 0;
+}
+
 void nv_runset_free(struct nv_runset *rs)
 {
 	for (size_t k = 0; k < rs->nruns; k++) {
@@ -491,6 +595,7 @@ void nv_runset_free(struct nv_runset *rs)
 	free(rs->notes);
 	free(rs->runs);
 	free(rs->labels);
+	free(rs->hosts_of);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -500,6 +605,8 @@ char *nv_runset_label(const struct nv_runset *rs)
 	size_t len = strlen(first);
 	char *s;
 
+	if (rs->hosts_of)
+		return strdup(rs->hosts_of);
 	for (size_t k = 1; k < rs->nruns; k++) {
 		size_t i = 0;
 
@@ -513,4 +620,26 @@ char *nv_runset_label(const struct nv_runset *rs)
 		len = strlen(first);
 	s = strndup(first, len);
 	return s;
+}
+
+int nv_runset_find(const char *const *labels, size_t n, const char *s, size_t len, size_t *out)
+{
+	char pos[32];
+	unsigned long idx;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(labels[i]) == len && !strncmp(labels[i], s, len)) {
+			*out = i;
+			return 0;
+		}
+	}
+	if (len >= sizeof(pos))
+		return -ENOENT;
+	memcpy(pos, s, len);
+	pos[len] = 0;
+	if (!nv_parse_index(pos, &idx) && idx <= n) {
+		*out = idx - 1;
+		return 0;
+	}
+	return -ENOENT;
 }

@@ -12,6 +12,10 @@
  * directory is taken whole (commas and '+' in names work).  The repeats
  * must hold the same set of jobs: files that hold different jobs are parts
  * of one run, and the message says how to join them.
+ *
+ * A results directory of a many-host run (jobs/run --host: the client's
+ * JSON with an entry per host and job, hosts.h) gives one repeat per host,
+ * labelled by host, the side labelled by the directory.
  */
 #ifndef NV_ANALYZE_RUNSET_H
 #define NV_ANALYZE_RUNSET_H
@@ -24,6 +28,8 @@ struct nv_runset {
 	size_t nruns;
 	struct nv_run *runs;	/* the repeats */
 	char **labels;		/* [nruns]: each repeat's default label */
+	size_t cap;		/* runs and labels allocated */
+	char *hosts_of;		/* the repeats are the hosts of this directory, or NULL */
 	size_t nnotes;
 	char **notes;		/* warnings for stderr */
 };
@@ -37,6 +43,14 @@ struct nv_runset {
 int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errlen);
 
 void nv_runset_free(struct nv_runset *rs);
+
+/*
+ * Each repeat of rs its own runset (one run, its label): the hosts of one
+ * many-host directory as sides of their own.  rs is emptied.
+ * Return: 0 and out[0..rs->nruns) filled (out has room for them), or
+ * -ENOMEM (rs unchanged, out empty).
+ */
+int nv_runset_split(struct nv_runset *rs, struct nv_runset *out);
 
 /*
  * Join parts[0..n) (each loaded from one file) into one run named path:
@@ -53,9 +67,17 @@ int nv_run_join(struct nv_run *parts, size_t n, const char *path, struct nv_run 
  * i7i), for a file its name without extension, for a '+' join the name of
  * the directory all its files are in (else the first file's); for repeats
  * the common prefix of theirs without a trailing separator
- * (results/i7i-1,results/i7i-2 -> i7i), or the first one's.
+ * (results/i7i-1,results/i7i-2 -> i7i), or the first one's; for the hosts
+ * of a many-host directory its name.
  * Return: a string to free, or NULL (out of memory).
  */
 char *nv_runset_label(const struct nv_runset *rs);
+
+/*
+ * The run a RUN argument names (--baseline, --pair, --price, --trace):
+ * the len bytes at s as one of labels[0..n), else as a 1-based position.
+ * Return: 0 with *out its index, or -ENOENT.
+ */
+int nv_runset_find(const char *const *labels, size_t n, const char *s, size_t len, size_t *out);
 
 #endif

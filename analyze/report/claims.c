@@ -12,7 +12,8 @@
 #include "analyze/report/claims.h"
 
 static const char *const verdict_names[] = {
-	[NV_CLAIM_MET] = "met", [NV_CLAIM_NOT_MET] = "not met", [NV_CLAIM_CANNOT_TELL] = "cannot tell",
+	[NV_CLAIM_MET] = "met", [NV_CLAIM_NOT_MET] = "not met",
+	[NV_CLAIM_CANNOT_TELL] = "cannot tell",
 };
 
 const char *nv_claim_verdict_name(enum nv_claim_verdict v)
@@ -121,7 +122,8 @@ static int parse_target(const char *whole, const char *s, size_t len, struct nv_
 		return -EINVAL;
 	}
 	if (!ml || ml >= sizeof(name)) {
-		snprintf(err, errlen, "--claim '%s': %s metric name", whole, ml ? "too long a" : "no");
+		snprintf(err, errlen, "--claim '%s': %s metric name", whole,
+			 ml ? "too long a" : "no");
 		return -EINVAL;
 	}
 	memcpy(name, m, ml);
@@ -132,7 +134,8 @@ static int parse_target(const char *whole, const char *s, size_t len, struct nv_
 
 		for (unsigned i = 0; i < NV_M_NR && l < sizeof(list); i++)
 			if (i != NV_M_PRICE)
-				l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "",
+				l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s",
+						      l ? ", " : "",
 						      nv_metric((enum nv_metric)i)->key);
 		snprintf(err, errlen, "--claim '%s': unknown metric '%s' (%s)", whole, name, list);
 		return -EINVAL;
@@ -221,15 +224,19 @@ int nv_claim_parse(const char *s, struct nv_claim *c, char *err, size_t errlen)
 	} else {
 		colon = strrchr(s, ':');
 		if (!colon || colon == s || !colon[1]) {
-			snprintf(err, errlen, "--claim '%s': expected [JOB:]METRIC:CHANGE (e.g. "
-				 "'randread*:iops:+50%%') or [JOB:]METRIC<=VALUE (e.g. 'p95<=3ms')", s);
+			snprintf(err, errlen,
+				 "--claim '%s': expected [JOB:]METRIC:CHANGE (e.g. "
+				 "'randread*:iops:+50%%') or [JOB:]METRIC<=VALUE (e.g. 'p95<=3ms')",
+				 s);
 			return -EINVAL;
 		}
 		c->kind = NV_CLAIM_CHANGE;
 		ret = parse_target(s, s, (size_t)(colon - s), c, err, errlen);
 		if (!ret && parse_change(colon + 1, c)) {
-			snprintf(err, errlen, "--claim '%s': '%s' is not a change: a percentage "
-				 "('+50%%', '-20%%'), with a tolerance ('+50%%±2') or a ratio ('2.1x')",
+			snprintf(err, errlen,
+				 "--claim '%s': '%s' is not a change: a percentage "
+				 "('+50%%', '-20%%'), with a tolerance ('+50%%±2') or a ratio "
+				 "('2.1x')",
 				 s, colon + 1);
 			ret = -EINVAL;
 		}
@@ -304,13 +311,14 @@ enum nv_claim_verdict nv_claim_judge_abs(const struct nv_claim *c, const struct 
 		return NV_CLAIM_CANNOT_TELL;
 	if (cell->n < 2)
 		return abs_ok(c, cell->mean) ? NV_CLAIM_MET : NV_CLAIM_NOT_MET;
-	half = nv_repeats_t_quantile(0.975, (double)(cell->n - 1)) * cell->sd / sqrt((double)cell->n);
+	half = nv_repeats_mean_half(cell);
 	return interval_verdict(abs_ok(c, cell->mean - half), abs_ok(c, cell->mean + half), false);
 }
 
 /* ---- judging a report -------------------------------------------------- */
 
-static bool job_matches(const struct nv_claim *c, const struct nv_report *r, const struct nv_block *b)
+static bool job_matches(const struct nv_claim *c, const struct nv_report *r,
+			const struct nv_block *b)
 {
 	const struct nv_job *j;
 
@@ -333,7 +341,8 @@ static struct nv_claim_result *add_result(struct nv_report *r)
 }
 
 /* The results of claim c on block bi. 0 or -ENOMEM. */
-static int eval_block(struct nv_report *r, const struct nv_claim *c, size_t bi, const struct nv_row *row)
+static int eval_block(struct nv_report *r, const struct nv_claim *c, size_t bi,
+		      const struct nv_row *row)
 {
 	bool hb = nv_metric(c->metric)->higher_better;
 	size_t n = c->kind == NV_CLAIM_CHANGE ? r->npairs : r->nsides;

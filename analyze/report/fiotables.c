@@ -34,7 +34,8 @@ int nv_side_buckets(const struct nv_block *b, size_t s, struct nv_side_bucket **
 			const struct nv_jobextra *x = &b->src[s][k].job->x;
 
 			for (size_t q = 0; q < x->nbuckets; q++) {
-				if (x->buckets[q].hi_ns == bk->hi_ns && x->buckets[q].lo_ns == bk->lo_ns) {
+				if (x->buckets[q].hi_ns == bk->hi_ns &&
+				    x->buckets[q].lo_ns == bk->lo_ns) {
 					sum += x->buckets[q].pct;
 					bk->n++;
 					break;
@@ -67,7 +68,7 @@ size_t nv_side_trace_buckets(const struct nv_block *b, size_t s, uint64_t *count
 	*nedges = 0;
 	*edges = NULL;
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
-		const struct nv_jobtraces *jt = b->src[s][k].traces;
+		const struct nv_jobjoin *jt = b->src[s][k].traces;
 
 		if (!jt || !jt->tan.nedges)
 			continue;

@@ -15,7 +15,8 @@
 int nv_format_parse(const char *s, enum nv_format *f)
 {
 	static const char *const names[] = {
-		[NV_FMT_MD] = "md", [NV_FMT_TEXT] = "text", [NV_FMT_CSV] = "csv", [NV_FMT_JSON] = "json",
+		[NV_FMT_MD] = "md", [NV_FMT_TEXT] = "text", [NV_FMT_CSV] = "csv",
+		[NV_FMT_JSON] = "json",
 	};
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -275,7 +276,9 @@ static void fmt_bound(char *buf, size_t n, double pct)
 void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 {
 	char p[48], lo[48], hi[48];
-	const char *mark = c->verdict == NV_BETTER ? " (better)" : c->verdict == NV_WORSE ? " (worse)" : "";
+	const char *mark = c->verdict == NV_BETTER  ? " (better)"
+			   : c->verdict == NV_WORSE ? " (worse)"
+						    : "";
 
 	if (!c->have) {
 		snprintf(buf, n, "n/a");
@@ -283,11 +286,12 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 	}
 	fmt_chg(p, sizeof(p), c->pct);
 	if (!c->have_ci && c->why == NV_CI_SINGLE) {
-		snprintf(buf, n, "%s%s", p, nv_change_about_equal(c) && c->pct != 0 ? " (about equal)"
-										   : mark);
+		snprintf(buf, n, "%s%s", p,
+			 nv_change_about_equal(c) && c->pct != 0 ? " (about equal)" : mark);
 	} else if (!c->have_ci) {
 		snprintf(buf, n, "%s n=%zu+%zu, no interval: %s", p, c->n, c->nbase,
-			 c->why == NV_CI_FEW_RUNS ? "< " NV_STR(NV_REPEATS_MIN_CI) " runs" : "a value <= 0");
+			 c->why == NV_CI_FEW_RUNS ? "< " NV_STR(NV_REPEATS_MIN_CI) " runs"
+						  : "a value <= 0");
 	} else {
 		fmt_bound(lo, sizeof(lo), c->lo);
 		fmt_chg(hi, sizeof(hi), c->hi);

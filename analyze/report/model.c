@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "analyze/report/model.h"
-#include "analyze/report/pairs.h"
 #include "analyze/common.h"
 
 static const struct nv_metric_info metrics[NV_M_NR] = {
@@ -24,18 +23,19 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_BW]    = { "bw",     "bandwidth", NV_U_MBPS,      true,  false },
 	[NV_M_MIN]   = { "min",    "min",       NV_U_NS,        false, true },
 	[NV_M_MEAN]  = { "mean",   "mean",      NV_U_NS,        false, true },
-	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P50] },
-	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P95] },
-	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS,        false, true, .pct = &nv_pcts[NV_P99] },
-	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS,        false, true, .pct = &nv_pcts[NV_P999] },
-	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS,        false, true, .pct = &nv_pcts[NV_P9999] },
+	[NV_M_P50]   = { "p50",    "p50",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P50] },
+	[NV_M_P95]   = { "p95",    "p95",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P95] },
+	[NV_M_P99]   = { "p99",    "p99",       NV_U_NS, false, true, .pct = &nv_pcts[NV_P99] },
+	[NV_M_P999]  = { "p99.9",  "p99.9",     NV_U_NS, false, true, .pct = &nv_pcts[NV_P999] },
+	[NV_M_P9999] = { "p99.99", "p99.99",    NV_U_NS, false, true, .pct = &nv_pcts[NV_P9999] },
 	[NV_M_MAX]   = { "max",    "max",       NV_U_NS,        false, true },
 	[NV_M_STDEV] = { "stdev",  "stdev",     NV_U_NS,        false, true },
 	[NV_M_IO_BYTES] = { "io_bytes", "IO total", NV_U_BYTES, true, false, false, "io_bytes" },
 	[NV_M_RUNTIME] = { "runtime", "runtime", NV_U_NS, false, false, true, "runtime_ns" },
 	[NV_M_USR_CPU] = { "usr_cpu", "CPU user", NV_U_PCT, false, false },
 	[NV_M_SYS_CPU] = { "sys_cpu", "CPU system", NV_U_PCT, false, false },
-	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false, "ctx_switches" },
+	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false,
+			 "ctx_switches" },
 	[NV_M_MAJF]  = { "majf", "major faults", NV_U_COUNT, false, false, false, "major_faults" },
 	[NV_M_MINF]  = { "minf", "minor faults", NV_U_COUNT, false, false, false, "minor_faults" },
 	[NV_M_BW_SMIN]  = { "bw_min",  "bw samples min",   NV_U_MBPS, true, false },
@@ -46,7 +46,8 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_IOPS_SMAX]  = { "iops_max",  "IOPS samples max",   NV_U_IOPS, true, false },
 	[NV_M_IOPS_SMEAN] = { "iops_mean", "IOPS samples mean",  NV_U_IOPS, true, false },
 	[NV_M_IOPS_SDEV]  = { "iops_stdev", "IOPS samples stdev", NV_U_IOPS, false, false },
-	[NV_M_ERROR] = { "error", "fio error (errno)", NV_U_COUNT, false, false, true, "fio_error" },
+	[NV_M_ERROR] = { "error", "fio error (errno)", NV_U_COUNT, false, false, true,
+			 "fio_error" },
 	[NV_M_PRICE] = { "price",  "price",     NV_U_USD_H,     false, false },
 	[NV_M_COST]  = { "cost",   "cost per 1k IOPS", NV_U_USD_KIOPS, false, false },
 };
@@ -83,14 +84,14 @@ int nv_metric_parse(const char *s, enum nv_metric *m)
 	return -EINVAL;
 }
 
-static int metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
-			bool fio, double *v)
+static int metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
+			enum nv_metric m, enum nv_latkind lat, double *v)
 {
 	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
 	const struct nv_val *val;
 
-	if (!fio && ds->exact && ls == &ds->lat[NV_LAT_CLAT])
-		ls = &ds->exact_clat;	/* the traces' values, where there are */
+	if (exact && ls == &ds->lat[NV_LAT_CLAT])
+		ls = exact;	/* the traces' values, where there are */
 	if (!ds->present)
 		return NV_SRC_NONE;
 	switch (m) {
@@ -155,14 +156,16 @@ static int job_metric_value(const struct nv_job *j, enum nv_metric m, double *v)
 	return val->src;
 }
 
-int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact, enum nv_metric m,
+		    enum nv_latkind lat, double *v)
 {
-	return metric_value(ds, m, lat, false, v);
+	return metric_value(ds, exact, m, lat, v);
 }
 
-int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v)
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			double *v)
 {
-	return metric_value(ds, m, lat, true, v);
+	return metric_value(ds, NULL, m, lat, v);
 }
 
 double nv_cost_per_kiops(double usd_per_hour, double iops)
@@ -188,19 +191,6 @@ static struct nv_block *find_block(struct nv_report *r, const char *key, enum nv
 	for (size_t i = 0; i < r->nblocks; i++)
 		if (r->blocks[i].dir == d && !strcmp(r->blocks[i].key, key))
 			return &r->blocks[i];
-	return NULL;
-}
-
-/*
- * The analyzed traces of job j of run in ts.
- * Return: the entry, or NULL (no traceset, or the job has no traces).
- */
-static const struct nv_jobtraces *job_traces(const struct nv_traceset *ts, const struct nv_run *run,
-					     size_t j)
-{
-	for (size_t i = 0; ts && i < ts->n; i++)
-		if (ts->jt[i].run == run && ts->jt[i].job == j && ts->jt[i].analyzed)
-			return &ts->jt[i];
 	return NULL;
 }
 
@@ -242,8 +232,11 @@ static int add_source(struct nv_report *r, struct nv_block *b, size_t s, size_t 
 	if (!n)
 		return -ENOMEM;
 	b->src[s] = n;
-	n[b->nsrc[s]++] = (struct nv_source){ .run = k, .rp = run, .job = &run->jobs[j],
-					      .traces = job_traces(r->sides[s].traces, run, j) };
+	n[b->nsrc[s]++] =
+		(struct nv_source){ .run = k,
+				    .rp = run,
+				    .job = &run->jobs[j],
+				    .traces = nv_trace_join_find(r->sides[s].traces, run, j) };
 	return 0;
 }
 
@@ -260,7 +253,8 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 				for (unsigned d = 0; d < NV_DIR_NR; d++) {
 					struct nv_block *b;
 
-					if (!job->dir[d].present || !nv_select_match(sel, job, (enum nv_dir)d))
+					if (!job->dir[d].present ||
+					    !nv_select_match(sel, job, (enum nv_dir)d))
 						continue;
 					b = find_block(r, job->key, (enum nv_dir)d);
 					if (!b && !(b = new_block(r, job, (enum nv_dir)d)))
@@ -290,6 +284,8 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
 		const struct nv_job *j = b->src[s][k].job;
+		const struct nv_latstat *exact = fio ? NULL : nv_jobjoin_exact(b->src[s][k].traces,
+									     b->dir);
 		int got;
 		double v, iops;
 
@@ -297,13 +293,14 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
 		} else if (m == NV_M_COST) {
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], NV_M_IOPS, b->lat, &iops)
+			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, NV_M_IOPS,
+								 b->lat, &iops)
 					       : NV_SRC_NONE;
 			v = got ? nv_cost_per_kiops(side->price, iops) : 0;
 			if (!isfinite(v))
 				got = NV_SRC_NONE;
 		} else {
-			got = metric_value(&j->dir[b->dir], m, b->lat, fio, &v);
+			got = metric_value(&j->dir[b->dir], exact, m, b->lat, &v);
 			if (got == NV_SRC_NONE)
 				got = job_metric_value(j, m, &v);
 		}
@@ -326,6 +323,53 @@ static bool any_price(const struct nv_report *r)
 		if (r->sides[s].have_price)
 			return true;
 	return false;
+}
+
+/*
+ * The change columns of one row, one per pair of r.
+ * Return: 0 or -ENOMEM.
+ */
+static int pair_changes(const struct nv_report *r, struct nv_row *row)
+{
+	const struct nv_metric_info *mi = &metrics[row->metric];
+
+	row->pchg = calloc(r->npairs ? r->npairs : 1, sizeof(*row->pchg));
+	if (!row->pchg)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct nv_pair *p = &r->pairs[i];
+
+		nv_repeats_change(&row->cells[p->a], &row->cells[p->b], mi->higher_better,
+				  &row->pchg[i]);
+		if (mi->neutral)
+			row->pchg[i].verdict = NV_SAME;
+	}
+	return 0;
+}
+
+/*
+ * r->pairs: p[0..n), or with n == 0 each side but the baseline vs the
+ * baseline.
+ * Return: 0, -EINVAL for a pair out of range or of a side with itself, or
+ * -ENOMEM.
+ */
+static int set_pairs(struct nv_report *r, const struct nv_pair *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].a >= r->nsides || p[i].b >= r->nsides || p[i].a == p[i].b)
+			return -EINVAL;
+	r->pairs = calloc(n ? n : r->nsides, sizeof(*r->pairs));
+	if (!r->pairs)
+		return -ENOMEM;
+	if (n) {
+		memcpy(r->pairs, p, n * sizeof(*p));
+		r->npairs = n;
+		return 0;
+	}
+	for (size_t s = 0; s < r->nsides; s++)
+		if (s != r->baseline)
+			r->pairs[r->npairs++] = (struct nv_pair){ s, r->baseline };
+	return 0;
 }
 
 /*
@@ -373,6 +417,8 @@ static int fill_rows(struct nv_report *r, struct nv_block *b, double *buf)
 				row->chg[s].verdict = NV_SAME;
 		}
 		b->nrows++;
+		if (pair_changes(r, row))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -448,8 +494,8 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 }
 
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
-		    struct nv_report *r)
+		    const struct nv_pair *pairs, size_t npairs, enum nv_latkind lat,
+		    enum nv_aggregate agg, const struct nv_select *sel, struct nv_report *r)
 {
 	size_t maxruns = 1;
 	double *buf;
@@ -467,13 +513,13 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	buf = calloc(maxruns, sizeof(*buf));
 	if (!buf)
 		return -ENOMEM;
-	ret = label_runs(r);
+	ret = set_pairs(r, pairs, npairs);
+	if (!ret)
+		ret = label_runs(r);
 	if (!ret)
 		ret = collect_blocks(r, sel);
 	for (size_t i = 0; !ret && i < r->nblocks; i++)
 		ret = fill_rows(r, &r->blocks[i], buf);
-	if (!ret)
-		ret = nv_report_pairs(r, NULL, 0);
 	free(buf);
 	if (ret)
 		nv_report_free(r);

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "analyze/input/fiojson.h"
-#include "analyze/input/jobtraces.h"
+#include "analyze/stats/trace_join.h"
 #include "analyze/stats/repeats.h"
 
 /* In row order.  From NV_M_IO_BYTES on: the rest of fio's numbers of the job. */
@@ -47,13 +47,16 @@ int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "lat_mean", "band
 
 /*
  * One metric of one job/direction in one run: the exact value from traces
- * where the direction has them (completion latency), else fio's.  Price and
- * cost are not in runs (see nv_report).
+ * where the direction has them (exact: the completion latencies of
+ * nv_jobjoin_exact, or NULL), else fio's.  Price and cost are not in runs
+ * (see nv_report).
  * Return: the value's source (NV_SRC_NONE: missing, *v untouched).
  */
-int nv_metric_value(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact, enum nv_metric m,
+		    enum nv_latkind lat, double *v);
 /* The same, but always fio's own value.  Return: its source. */
-int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat, double *v);
+int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
+			double *v);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 
@@ -65,7 +68,7 @@ struct nv_side {
 	const struct nv_run *runs;
 	bool have_price;
 	double price;		/* USD per hour */
-	const struct nv_traceset *traces;	/* where the runs' traces are, or NULL */
+	const struct nv_tracejoin *traces;	/* the runs' joined traces, or NULL */
 };
 
 /* Where a block's numbers of one side came from: one run that has the job. */
@@ -73,7 +76,7 @@ struct nv_source {
 	size_t run;			/* index in the side's runs */
 	const struct nv_run *rp;
 	const struct nv_job *job;
-	const struct nv_jobtraces *traces;	/* the job's analyzed traces, or NULL */
+	const struct nv_jobjoin *traces;	/* the job's joined traces, or NULL */
 };
 
 /* A run of the report and its label. */
@@ -86,7 +89,7 @@ struct nv_runinfo {
 struct nv_row {
 	enum nv_metric metric;
 	struct nv_cell *cells;		/* [nsides] */
-	struct nv_cell *fio;		/* [nsides] fio's own values where cells are exact, else NULL */
+	struct nv_cell *fio; /* [nsides] fio's own values where cells are exact, else NULL */
 	struct nv_change *chg;		/* [nsides]; the baseline's is empty */
 	struct nv_change *pchg;		/* [npairs]: the change columns (report/pairs.h) */
 };
@@ -168,13 +171,17 @@ const struct nv_job *nv_block_job(const struct nv_report *r, const struct nv_blo
 
 /*
  * Build the report: one block per job key and direction found in any run
- * (in first-seen order), each side's sources (runs, jobs, analyzed traces
- * from the side's traceset), rows for every metric, each side's runs
- * aggregated by agg.  Returns 0 or -ENOMEM.
+ * (in first-seen order), each side's sources (runs, jobs, joined traces
+ * from the side's trace join), rows for every metric, each side's runs
+ * aggregated by agg, each row's change against the baseline and its change
+ * columns: one per pair of pairs[0..npairs) (sides a vs b), or with npairs
+ * 0 each side but the baseline vs the baseline (report/pairs.h).
+ * Return: 0, -EINVAL for a pair out of range or of a side with itself, or
+ * -ENOMEM.
  */
 int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
-		    enum nv_latkind lat, enum nv_aggregate agg, const struct nv_select *sel,
-		    struct nv_report *r);
+		    const struct nv_pair *pairs, size_t npairs, enum nv_latkind lat,
+		    enum nv_aggregate agg, const struct nv_select *sel, struct nv_report *r);
 void nv_report_free(struct nv_report *r);
 
 #endif

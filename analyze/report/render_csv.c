@@ -105,7 +105,8 @@ static void csv_row(FILE *out, const struct nv_report *r, const struct nv_block 
 			continue;
 		csv_num(out, row->pchg[p].have_ci, row->pchg[p].lo);
 		csv_num(out, row->pchg[p].have_ci, row->pchg[p].hi);
-		csv_field(out, row->pchg[p].have ? nv_change_verdict_name(&row->pchg[p]) : "", false);
+		csv_field(out, row->pchg[p].have ? nv_change_verdict_name(&row->pchg[p]) : "",
+			  false);
 	}
 	fputc('\n', out);
 }

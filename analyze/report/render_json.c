@@ -40,7 +40,8 @@ void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 			json_t *ks = json_string(k);
 			char *kd = ks ? json_dumps(ks, JSON_ENCODE_ANY) : NULL;
 
-			fprintf(out, "%s%*s%s: ", n++ ? ",\n" : "", 2 * (depth + 1), "", kd ? kd : "\"\"");
+			fprintf(out, "%s%*s%s: ", n++ ? ",\n" : "", 2 * (depth + 1), "",
+				kd ? kd : "\"\"");
 			free(kd);
 			json_decref(ks);
 			nv_render_json_emit(out, x, depth + 1);
@@ -138,7 +139,8 @@ static int json_trace_buckets(json_t *o, const struct nv_block *b, size_t s)
 		nv_render_json_set(e, "from_ns", json_integer(i ? (json_int_t)edges[i - 1] : 0));
 		nv_render_json_set(e, "to_ns", i < ne ? json_integer((json_int_t)edges[i]) : NULL);
 		nv_render_json_set(e, "ios", json_integer((json_int_t)cnt[i]));
-		nv_render_json_set(e, "share_pct", jnum(tot > 0, tot ? 100.0 * (double)cnt[i] / (double)tot : 0));
+		nv_render_json_set(e, "share_pct",
+				   jnum(tot > 0, tot ? 100.0 * (double)cnt[i] / (double)tot : 0));
 		json_array_append_new(arr, e);
 	}
 	nv_render_json_set(o, "trace_latency_buckets", arr);
@@ -225,7 +227,8 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 
 		json_key(key, sizeof(key), b, b->rows[k].metric);
 		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
-		jset_suffix(o, key, "_verdict", ch->have ? json_string(nv_change_verdict_name(ch)) : NULL);
+		jset_suffix(o, key, "_verdict",
+			    ch->have ? json_string(nv_change_verdict_name(ch)) : NULL);
 		if (!ch->have_ci && ch->why == NV_CI_SINGLE) {
 			jset_suffix(o, key, "_about_equal",
 				    ch->have ? json_boolean(nv_change_about_equal(ch)) : NULL);
@@ -236,8 +239,11 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		jset_suffix(o, key, "_n", json_integer((json_int_t)ch->n));
 		jset_suffix(o, key, "_n_baseline", json_integer((json_int_t)ch->nbase));
 		if (!ch->have_ci) {
-			jset_suffix(o, key, "_no_interval", json_string(ch->why == NV_CI_FEW_RUNS ?
-					"fewer than 3 runs on a side" : "a value <= 0 (no logarithm)"));
+			jset_suffix(o, key, "_no_interval",
+				    json_string(ch->why == NV_CI_FEW_RUNS ? "fewer than 3 runs on "
+									    "a side"
+									  : "a value <= 0 (no "
+									    "logarithm)"));
 			continue;
 		}
 		jset_suffix(o, key, "_ratio_gm_pct", json_real(ch->gm_pct));
@@ -325,7 +331,8 @@ static json_t *json_sides(const struct nv_report *r)
 		}
 		nv_render_json_set(o, "files", files);
 		nv_render_json_set(o, "fio_versions", vers);
-		nv_render_json_set(o, "price_usd_per_hour", jnum(r->sides[s].have_price, r->sides[s].price));
+		nv_render_json_set(o, "price_usd_per_hour",
+				   jnum(r->sides[s].have_price, r->sides[s].price));
 		nv_render_json_set(o, "disk_util", json_disks(r, &r->sides[s]));
 		json_array_append_new(arr, o);
 	}
@@ -358,7 +365,8 @@ static json_t *json_summary(const struct nv_report *r)
 		nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
 		json_key(mkey, sizeof(mkey), b, row->metric);
 		for (size_t s = 0; s < r->nsides; s++)
-			nv_render_json_set(vals, r->sides[s].label, jnum(row->cells[s].n > 0, row->cells[s].value));
+			nv_render_json_set(vals, r->sides[s].label,
+					   jnum(row->cells[s].n > 0, row->cells[s].value));
 		for (size_t p = 0; p < r->npairs; p++) {
 			pair_key(key, sizeof(key), r, p);
 			nv_render_json_set(chg, key, jnum(row->pchg[p].have, row->pchg[p].pct));
@@ -395,7 +403,8 @@ static json_t *json_claims(const struct nv_report *r)
 		if (c->claim->kind == NV_CLAIM_CHANGE) {
 			nv_render_json_set(o, "baseline", json_string(r->sides[c->base].label));
 			nv_render_json_set(o, "claimed_change_pct", json_real(c->claim->pct));
-			nv_render_json_set(o, "tolerance_pct", jnum(c->claim->have_tol, c->claim->tol));
+			nv_render_json_set(o, "tolerance_pct",
+					   jnum(c->claim->have_tol, c->claim->tol));
 			nv_render_json_set(o, "measured_change_pct", jnum(c->chg.have, c->chg.pct));
 			nv_render_json_set(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
 			nv_render_json_set(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));

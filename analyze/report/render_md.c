@@ -290,8 +290,8 @@ static int print_trace_buckets(FILE *out, const struct nv_report *r, const struc
 				continue;
 			}
 			nv_fmt_value(num, sizeof(num), (double)cnt[s][i], NV_U_COUNT);
-			snprintf(buf, sizeof(buf), "%.2f%% (%s)", 100.0 * (double)cnt[s][i] / (double)tot,
-				 num);
+			snprintf(buf, sizeof(buf), "%.2f%% (%s)",
+				 100.0 * (double)cnt[s][i] / (double)tot, num);
 			nv_grid_set(&g, i + 1, 1 + s, buf);
 		}
 	}
@@ -385,18 +385,21 @@ static bool descs_differ(const struct nv_report *r, const struct nv_block *b)
 static void print_block_title(FILE *out, const struct nv_report *r, const struct nv_block *b,
 			      enum nv_format f)
 {
-	fprintf(out, f == NV_FMT_MD ? "### %s · %s\n\n" : "== %s · %s ==\n", b->key, nv_dir_name(b->dir));
+	fprintf(out, f == NV_FMT_MD ? "### %s · %s\n\n" : "== %s · %s ==\n", b->key,
+		nv_dir_name(b->dir));
 	if (descs_differ(r, b)) {
 		for (size_t s = 0; s < r->nsides; s++) {
 			if (!b->sdesc[s])
 				continue;
-			fprintf(out, f == NV_FMT_MD ? "- %s: `%s`\n" : "%s: %s\n", r->sides[s].label, b->sdesc[s]);
+			fprintf(out, f == NV_FMT_MD ? "- %s: `%s`\n" : "%s: %s\n",
+				r->sides[s].label, b->sdesc[s]);
 		}
 	} else if (b->desc && *b->desc) {
 		fprintf(out, f == NV_FMT_MD ? "`%s`\n" : "%s\n", b->desc);
 	}
 	if (b->error)
-		fprintf(out, "fio reported error %d (%s) for this job\n", b->error, strerror(b->error));
+		fprintf(out, "fio reported error %d (%s) for this job\n", b->error,
+			strerror(b->error));
 	if (b->dir == NV_DIR_SYNC)
 		fprintf(out, "sync latencies are fio's fsync/fdatasync latencies (total)\n");
 	fputc('\n', out);
@@ -415,7 +418,8 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r)
 		few += r->sides[s].nruns < NV_REPEATS_MIN_QUIET;
 	if (few == r->nsides && !nv_report_repeats(r)) {
 		if (r->agg != NV_AGG_MEAN)
-			fprintf(out, " --aggregate %s: no side has repeated runs, each value is its one "
+			fprintf(out,
+				" --aggregate %s: no side has repeated runs, each value is its one "
 				"run's.", agg);
 		return;
 	}
@@ -431,7 +435,8 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r)
 	fprintf(out, "\n\nWarning: fewer than %d runs on a side (", NV_REPEATS_MIN_QUIET);
 	for (size_t s = 0, k = 0; s < r->nsides; s++)
 		if (r->sides[s].nruns < NV_REPEATS_MIN_QUIET)
-			fprintf(out, "%s%s: %zu", k++ ? ", " : "", r->sides[s].label, r->sides[s].nruns);
+			fprintf(out, "%s%s: %zu", k++ ? ", " : "", r->sides[s].label,
+				r->sides[s].nruns);
 	fprintf(out, "): the interval assumes normally distributed logarithms, which so few runs "
 		"cannot check; %d or more runs per side, interleaved (jobs/run -r %d), make it "
 		"trustworthy.", NV_REPEATS_MIN_QUIET, NV_REPEATS_MIN_QUIET);
@@ -451,11 +456,13 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 		fputc('\n', out);
 	}
 	fprintf(out, "\nLatency: %s (%s). Bandwidth: %s.", nv_latkind_name(r->lat),
-		r->lat == NV_LAT_SLAT ? "submission" : r->lat == NV_LAT_CLAT ? "completion" : "total",
+		r->lat == NV_LAT_SLAT	? "submission"
+		: r->lat == NV_LAT_CLAT ? "completion"
+					: "total",
 		nv_display.binary ? "1 MiB/s = 2^20 bytes/s" : "1 MB/s = 10^6 bytes/s");
 	if (nv_display.headline == NV_HL_AUTO)
-		fprintf(out, " Summary: IOPS for random or small-block (< 64 KiB) jobs, bandwidth for "
-			"the others.");
+		fprintf(out, " Summary: IOPS for random or small-block (< 64 KiB) jobs, bandwidth "
+			     "for the others.");
 	if (r->nsides > 1)
 		fprintf(out, " Single runs: a change under %g%% reads as about equal.",
 			nv_display.same_pct);
@@ -479,8 +486,10 @@ static void print_unmatched(FILE *out, const struct nv_report *r, enum nv_format
 			if (b->present[s])
 				continue;
 			if (!lines++)
-				fprintf(out, f == NV_FMT_MD ? "### Unmatched jobs\n\n" : "Unmatched jobs:\n");
-			fprintf(out, "- %s · %s: not in %s\n", b->key, nv_dir_name(b->dir), r->sides[s].label);
+				fprintf(out, f == NV_FMT_MD ? "### Unmatched jobs\n\n"
+							    : "Unmatched jobs:\n");
+			fprintf(out, "- %s · %s: not in %s\n", b->key, nv_dir_name(b->dir),
+				r->sides[s].label);
 		}
 	}
 	if (lines)
@@ -589,9 +598,10 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 		print_block_title(out, r, b, f);
 		nv_grid_print(out, &g, f);
 		if (lat_pct_missing(r, b))
-			fprintf(out, "\nlat percentiles `-`: fio reports total-latency percentiles only "
-				"when the job sets `lat_percentiles=1`; `--lat clat` shows the completion "
-				"latency percentiles it always reports.\n");
+			fprintf(out, "\nlat percentiles `-`: fio reports total-latency "
+				     "percentiles only "
+				     "when the job sets `lat_percentiles=1`; `--lat clat` shows "
+				     "the completion latency percentiles it always reports.\n");
 		fputc('\n', out);
 		nv_grid_free(&g);
 		shown++;
@@ -607,8 +617,8 @@ int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f)
 	print_unmatched(out, r, f);
 	for (size_t i = 0; i < r->nblocks; i++)
 		if (r->blocks[i].error && r->blocks[i].dir == NV_DIR_READ)
-			fprintf(out, "Job %s: fio error %d (%s)\n\n", r->blocks[i].key, r->blocks[i].error,
-				strerror(r->blocks[i].error));
+			fprintf(out, "Job %s: fio error %d (%s)\n\n", r->blocks[i].key,
+				r->blocks[i].error, strerror(r->blocks[i].error));
 	return print_claims(out, r, f);
 }
 

@@ -51,12 +51,14 @@ static json_t *ops_json(const struct nv_traceset *ts, const struct nv_tan *t)
 		if (op == NV_TAN_ALL ? shown < 2 : !o->records || !nv_traces_op_shown(ts, op))
 			continue;
 		x = json_object();
-		nv_render_json_set(x, "op", json_string(op == NV_TAN_ALL ? "all" : nvt_op_name(op)));
+		nv_render_json_set(x, "op",
+				   json_string(op == NV_TAN_ALL ? "all" : nvt_op_name(op)));
 		nv_render_json_set(x, "ios", jint(o->records));
 		nv_render_json_set(x, "errors", jint(o->errors));
 		nv_render_json_set(x, "bytes", jint(o->bytes));
 		nv_render_json_set(x, "iops", json_real(span > 0 ? (double)o->records / span : 0));
-		nv_render_json_set(x, "MB_per_s", json_real(span > 0 ? (double)o->bytes / 1e6 / span : 0));
+		nv_render_json_set(x, "MB_per_s",
+				   json_real(span > 0 ? (double)o->bytes / 1e6 / span : 0));
 		nv_render_json_set(x, "latency", lat_json(&o->lat));
 		json_array_append_new(arr, x);
 	}
@@ -113,7 +115,8 @@ static json_t *warmup_json(const struct nv_tan *t, const struct nv_tan_find *f)
 
 	nv_render_json_set(o, "found", json_boolean(f->warm.found));
 	if (f->warm.found) {
-		nv_render_json_set(o, "end_s", json_real((double)f->warm.end * (double)t->interval_ns / 1e9));
+		nv_render_json_set(o, "end_s",
+				   json_real((double)f->warm.end * (double)t->interval_ns / 1e9));
 		nv_render_json_set(o, "during_MB_per_s", json_real(f->warm.during));
 		nv_render_json_set(o, "steady_MB_per_s", json_real(f->warm.steady));
 	}
@@ -146,7 +149,8 @@ static json_t *spikes_op_json(const struct nv_tan *t, unsigned op)
 		}
 		e = json_object();
 		nv_render_json_set(e, "start_s", json_real((double)s->start_ns / 1e9));
-		nv_render_json_set(e, "length_s", json_real((double)(s->end_ns - s->start_ns) / 1e9));
+		nv_render_json_set(e, "length_s",
+				   json_real((double)(s->end_ns - s->start_ns) / 1e9));
 		nv_render_json_set(e, "worst_ns", jint(s->worst_ns));
 		nv_render_json_set(e, "slow_ios", jint(s->slow_ios));
 		json_array_append_new(eps, e);
@@ -176,17 +180,19 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 	if (text) {
 		nv_tan_describe(t, ts, text, 16384);
 		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
-			json_array_append_new(lines, json_string(l[0] == '-' && l[1] == ' ' ? l + 2 : l));
+			json_array_append_new(lines,
+					      json_string(l[0] == '-' && l[1] == ' ' ? l + 2 : l));
 	}
 	free(text);
 	nv_render_json_set(o, "text", lines);
 	return o;
 }
 
-static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobtraces *e,
+static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin *jj,
 			  const char *run_label)
 {
-	const struct nv_tan *t = &e->tan;
+	const struct nv_jobtraces *e = jj->jt;
+	const struct nv_tan *t = &jj->tan;
 	json_t *o = json_object(), *paths = json_array();
 
 	nv_render_json_set(o, "job", json_string(e->run->jobs[e->job].key));
@@ -195,7 +201,8 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobtrace
 		json_array_append_new(paths, json_string(e->paths[k]));
 	nv_render_json_set(o, "trace_files", paths);
 	nv_render_json_set(o, "ios", jint(t->records));
-	nv_render_json_set(o, "ramp_time_s", t->ramp_ns ? json_real((double)t->ramp_ns / 1e9) : NULL);
+	nv_render_json_set(o, "ramp_time_s",
+			   t->ramp_ns ? json_real((double)t->ramp_ns / 1e9) : NULL);
 	nv_render_json_set(o, "ramp_ios_left_out", jint(t->ramp_records));
 	nv_render_json_set(o, "span_s", json_real((double)t->span_ns / 1e9));
 	nv_render_json_set(o, "passes", jint(t->passes));
@@ -205,7 +212,7 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobtrace
 	return o;
 }
 
-int nv_tracereport_json(FILE *out, const struct nv_report *r, const struct nv_traceset *ts,
+int nv_trace_json_print(FILE *out, const struct nv_report *r, const struct nv_tracejoin *tj,
 			const char *(*label)(const struct nv_run *run, void *arg), void *arg)
 {
 	json_t *arr = json_array();
@@ -213,9 +220,9 @@ int nv_tracereport_json(FILE *out, const struct nv_report *r, const struct nv_tr
 
 	if (!arr)
 		return -ENOMEM;
-	for (size_t i = 0; i < ts->n; i++)
-		if (ts->jt[i].analyzed)
-			json_array_append_new(arr, entry_json(ts, &ts->jt[i], label(ts->jt[i].run, arg)));
+	for (size_t i = 0; i < tj->n; i++)
+		json_array_append_new(arr,
+				      entry_json(tj->ts, &tj->j[i], label(tj->j[i].jt->run, arg)));
 	ret = nv_render_json_with(out, r, arr);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;

@@ -12,14 +12,15 @@
 
 #include <stdio.h>
 
-#include "analyze/input/jobtraces.h"
 #include "analyze/report/model.h"
+#include "analyze/stats/trace_join.h"
 
 /*
- * Print r as JSON (render_json.c) with the "traces" array of ts.
+ * Print r as JSON (render_json.c) with the "traces" array of tj's joined
+ * jobs; label(run, arg) names the runs.
  * Return: 0, -ENOMEM, or -EIO if the stream failed.
  */
-int nv_tracereport_json(FILE *out, const struct nv_report *r, const struct nv_traceset *ts,
+int nv_trace_json_print(FILE *out, const struct nv_report *r, const struct nv_tracejoin *tj,
 			const char *(*label)(const struct nv_run *run, void *arg), void *arg);
 
 #endif

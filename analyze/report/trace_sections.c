@@ -11,47 +11,6 @@
 
 #include "analyze/report/trace_sections.h"
 
-static double interval_s(const struct nv_tan *t, size_t i)
-{
-	double full = (double)t->interval_ns / 1e9;
-
-	if (i + 1 < t->nint)
-		return full;
-	return fmax((double)(t->span_ns - i * t->interval_ns) / 1e9, 1e-9);
-}
-
-bool nv_tan_full(const struct nv_tan *t, size_t i)
-{
-	return i + 1 < t->nint || t->span_ns >= t->nint * t->interval_ns;
-}
-
-double nv_tan_mbps(const struct nv_tan *t, unsigned op, size_t i)
-{
-	return t->series[op] ? (double)t->series[op][i].bytes / 1e6 / interval_s(t, i) : 0;
-}
-
-double nv_tan_iops(const struct nv_tan *t, unsigned op, size_t i)
-{
-	return t->series[op] ? (double)t->series[op][i].ios / interval_s(t, i) : 0;
-}
-
-void nv_tan_find(const struct nv_tan *t, struct nv_tan_find *f)
-{
-	double *x;
-
-	memset(f, 0, sizeof(*f));
-	f->nfull = t->nint && !nv_tan_full(t, t->nint - 1) ? t->nint - 1 : t->nint;
-	x = calloc(f->nfull + 1, sizeof(*x));
-	if (!x)
-		return;
-	for (size_t i = 0; i < f->nfull; i++)
-		x[i] = nv_tan_mbps(t, NV_TAN_ALL, i);
-	f->median_mbps = nv_median(x, f->nfull);
-	nv_find_step(x, f->nfull, NV_STEP_MIN_DROP, &f->step);
-	nv_find_warmup(x, f->step.found ? f->step.at : f->nfull, &f->warm);
-	free(x);
-}
-
 /* Append to buf at *len. */
 static void __attribute__((format(printf, 4, 5)))
 put(char *buf, size_t n, size_t *len, const char *fmt, ...)
@@ -96,7 +55,8 @@ static void describe_spikes(const struct nv_tan *t, unsigned op, char *buf, size
 	put(buf, n, len, "- %s latency spikes (an IO >= %s, %gx the median interval p99.9): ",
 	    nvt_op_name(op), a, t->spike_factor);
 	if (!cnt)
-		put(buf, n, len, "no episode (%d or more slow IOs in a row)", NV_SPIKE_EPISODE_MIN_IOS);
+		put(buf, n, len, "no episode (%d or more slow IOs in a row)",
+		    NV_SPIKE_EPISODE_MIN_IOS);
 	else
 		put(buf, n, len, "%zu episode%s:", cnt, cnt > 1 ? "s" : "");
 	for (size_t i = 0; i < t->nspikes && cnt; i++) {
@@ -111,8 +71,8 @@ static void describe_spikes(const struct nv_tan *t, unsigned op, char *buf, size
 		nv_fmt_time(b, sizeof(b), (double)s->start_ns / 1e9);
 		nv_fmt_value(c, sizeof(c), (double)(s->end_ns - s->start_ns), NV_U_NS);
 		nv_fmt_value(d, sizeof(d), (double)s->worst_ns, NV_U_NS);
-		put(buf, n, len, "%s at %s for %s, worst %s (%" PRIu64 " IO%s)", shown > 1 ? ";" : "",
-		    b, c, d, s->slow_ios, s->slow_ios == 1 ? "" : "s");
+		put(buf, n, len, "%s at %s for %s, worst %s (%" PRIu64 " IO%s)",
+		    shown > 1 ? ";" : "", b, c, d, s->slow_ios, s->slow_ios == 1 ? "" : "s");
 	}
 	if (worst1) {
 		nv_fmt_value(b, sizeof(b), (double)worst1->worst_ns, NV_U_NS);
@@ -136,8 +96,10 @@ size_t nv_tan_describe(const struct nv_tan *t, const struct nv_traceset *ts, cha
 	nv_tan_find(t, &f);
 	if (f.nfull < NV_FIND_MIN_INTERVALS) {
 		nv_fmt_time(a, sizeof(a), (double)t->span_ns / 1e9);
-		put(buf, n, &len, "- Too short for the rules over time: %s, %zu full intervals of %g s "
-		    "(need %d; try a smaller --interval).\n", a, f.nfull, iv, NV_FIND_MIN_INTERVALS);
+		put(buf, n, &len,
+		    "- Too short for the rules over time: %s, %zu full intervals of %g s "
+		    "(need %d; try a smaller --interval).\n",
+		    a, f.nfull, iv, NV_FIND_MIN_INTERVALS);
 		lines++;
 	} else if (f.step.found) {
 		nv_fmt_rate(a, sizeof(a), f.step.before);
@@ -145,31 +107,37 @@ size_t nv_tan_describe(const struct nv_tan *t, const struct nv_traceset *ts, cha
 		nv_fmt_rate(c, sizeof(c), f.step.after);
 		nv_fmt_time(d, sizeof(d), (double)f.step.at * iv);
 		nv_fmt_rate(e, sizeof(e), f.step.peak);
-		put(buf, n, &len, "- Burst then throttling: %s for %s, then %s from %s (%+.1f%%); "
-		    "peak interval %s at %.0f s.\n", a, b, c, d,
-		    100 * (f.step.after - f.step.before) / f.step.before, e, (double)f.step.peak_at * iv);
+		put(buf, n, &len,
+		    "- Burst then throttling: %s for %s, then %s from %s (%+.1f%%); "
+		    "peak interval %s at %.0f s.\n",
+		    a, b, c, d, 100 * (f.step.after - f.step.before) / f.step.before, e,
+		    (double)f.step.peak_at * iv);
 		lines++;
 	} else {
 		nv_fmt_rate(a, sizeof(a), f.median_mbps);
 		nv_fmt_rate(b, sizeof(b), f.step.peak);
-		put(buf, n, &len, "- Throughput steady: median %s per %g s interval, peak %s at %.0f s; "
-		    "no sustained drop (>= %.0f%%).\n", a, iv, b, (double)f.step.peak_at * iv,
-		    100 * NV_STEP_MIN_DROP);
+		put(buf, n, &len,
+		    "- Throughput steady: median %s per %g s interval, peak %s at %.0f s; "
+		    "no sustained drop (>= %.0f%%).\n",
+		    a, iv, b, (double)f.step.peak_at * iv, 100 * NV_STEP_MIN_DROP);
 		lines++;
 	}
 	if (f.warm.found) {
 		nv_fmt_time(a, sizeof(a), (double)f.warm.end * iv);
 		nv_fmt_rate(b, sizeof(b), f.warm.during);
 		nv_fmt_rate(c, sizeof(c), f.warm.steady);
-		put(buf, n, &len, "- Warm-up: the first %s averaged %s (%.0f%% of the steady %s).\n",
-		    a, b, 100 * f.warm.during / f.warm.steady, c);
+		put(buf, n, &len,
+		    "- Warm-up: the first %s averaged %s (%.0f%% of the steady %s).\n", a, b,
+		    100 * f.warm.during / f.warm.steady, c);
 		lines++;
 	} else if (f.nfull >= NV_FIND_MIN_INTERVALS) {
-		put(buf, n, &len, "- No warm-up: throughput within 10%% of its steady level from the start.\n");
+		put(buf, n, &len,
+		    "- No warm-up: throughput within 10%% of its steady level from the start.\n");
 		lines++;
 	}
 	for (unsigned op = 0; op < NVT_OP__MAX; op++)
-		if (t->series[op] && t->spike_threshold_ns[op] && (!ts || nv_traces_op_shown(ts, op))) {
+		if (t->series[op] && t->spike_threshold_ns[op] &&
+		    (!ts || nv_traces_op_shown(ts, op))) {
 			describe_spikes(t, op, buf, n, &len);
 			lines++;
 		}
@@ -213,10 +181,12 @@ static int op_table(FILE *out, const struct nv_traceset *ts, const struct nv_tan
 		nv_grid_set(&g, row, 2, buf);
 		nv_fmt_value(buf, sizeof(buf), span > 0 ? (double)o->lat.n / span : 0, NV_U_IOPS);
 		nv_grid_set(&g, row, 3, buf);
-		nv_fmt_value(buf, sizeof(buf), span > 0 ? (double)o->bytes / 1e6 / span : 0, NV_U_MBPS);
+		nv_fmt_value(buf, sizeof(buf), span > 0 ? (double)o->bytes / 1e6 / span : 0,
+			     NV_U_MBPS);
 		nv_grid_set(&g, row, 4, buf);
 		{
-			static const unsigned cols[] = { NV_P50, NV_P90, NV_P99, NV_P999, NV_P9999 };
+			static const unsigned cols[] = { NV_P50, NV_P90, NV_P99, NV_P999,
+							 NV_P9999 };
 
 			for (unsigned k = 0; k < 5; k++)
 				ns_cell(&g, row, 5 + k, (double)o->lat.pct[cols[k]]);
@@ -233,7 +203,9 @@ static int op_table(FILE *out, const struct nv_traceset *ts, const struct nv_tan
 static int qd_table(FILE *out, const struct nv_traceset *ts, const struct nv_tan *t,
 		    enum nv_format f)
 {
-	static const char *const head[] = { "op", "qd", "IOs", "mean", "p50", "p99", "p99.9", "max" };
+	static const char *const head[] = {
+		"op", "qd", "IOs", "mean", "p50", "p99", "p99.9", "max"
+	};
 	size_t rows = 0, r = 0;
 	struct nv_grid g;
 	char buf[64];
@@ -270,37 +242,40 @@ static int qd_table(FILE *out, const struct nv_traceset *ts, const struct nv_tan
 	return 0;
 }
 
-int nv_tracereport_print(FILE *out, const struct nv_traceset *ts,
-			 const char *(*label)(const struct nv_run *run, void *arg), void *arg,
-			 enum nv_format f)
+int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
+			    const char *(*label)(const struct nv_run *run, void *arg), void *arg,
+			    enum nv_format f)
 {
+	const struct nv_traceset *ts = tj->ts;
 	bool md = f == NV_FMT_MD;
 	char *text = malloc(16384);
 
 	if (!text)
 		return -ENOMEM;
-	for (size_t i = 0; i < ts->n; i++) {
-		const struct nv_jobtraces *e = &ts->jt[i];
-		const struct nv_tan *t = &e->tan;
+	for (size_t i = 0; i < tj->n; i++) {
+		const struct nv_jobtraces *e = tj->j[i].jt;
+		const struct nv_tan *t = &tj->j[i].tan;
 		char span[64];
 
-		if (!e->analyzed)
-			continue;
 		nv_fmt_time(span, sizeof(span), (double)t->span_ns / 1e9);
-		fprintf(out, md ? "### %s · %s: from the traces\n\n" : "== %s · %s: from the traces ==\n",
+		fprintf(out,
+			md ? "### %s · %s: from the traces\n\n"
+			   : "== %s · %s: from the traces ==\n",
 			e->run->jobs[e->job].key, label(e->run, arg));
 		fprintf(out, "%" PRIu64 " IO%s in %zu trace%s (%s%s), %s", t->records,
-			t->records == 1 ? "" : "s", e->npaths, e->npaths > 1 ? "s" : "", e->paths[0],
-			e->npaths > 1 ? " ..." : "", span);
+			t->records == 1 ? "" : "s", e->npaths, e->npaths > 1 ? "s" : "",
+			e->paths[0], e->npaths > 1 ? " ..." : "", span);
 		if (nv_display.verbose)
 			fprintf(out, "; %u pass%s", t->passes, t->passes == 1 ? "" : "es");
 		fprintf(out, ".  Exact latency: completion - submission, nearest rank over every "
 			"IO.\n\n");
 		if (t->ramp_ns) {
 			nv_fmt_time(span, sizeof(span), (double)t->ramp_ns / 1e9);
-			fprintf(out, "ramp_time %s: the %" PRIu64 " IOs submitted before fio's ramp ended "
-				"are left out, as fio leaves them out of its counts.\n\n", span,
-				t->ramp_records);
+			fprintf(out,
+				"ramp_time %s: the %" PRIu64 " IOs submitted before fio's ramp "
+							     "ended "
+				"are left out, as fio leaves them out of its counts.\n\n",
+				span, t->ramp_records);
 		}
 		if (!t->records) {
 			fprintf(out, "No IOs.\n\n");

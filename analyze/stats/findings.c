@@ -76,7 +76,8 @@ void nv_find_step(const double *x, size_t n, double min_drop, struct nv_step *s)
 	m = n / 20 > 2 ? n / 20 : 2;
 	for (k = m; k + m <= n; k++) {
 		double a = pre[k], b = pre[n] - pre[k];
-		double sse = (pre2[k] - a * a / (double)k) + (pre2[n] - pre2[k] - b * b / (double)(n - k));
+		double sse = (pre2[k] - a * a / (double)k) +
+			     (pre2[n] - pre2[k] - b * b / (double)(n - k));
 
 		if (k == m || sse < best - 1e-12 * fabs(best)) {
 			best = sse;

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "analyze/stats/exact.h"
 #include "analyze/stats/findings.h"
 #include "analyze/stats/opstats.h"
+#include "analyze/stats/trace_check.h"
 #include "analyze/stats/trace_stats.h"
 
 
@@ -156,7 +158,8 @@ static int ramp_of(struct state *st, struct src *s)
 		return err;
 	if (err) {
 		if (st->pass == 0)
-			add_note(st->t, "trace %s: no footer, so where fio's ramp_time ended is not "
+			add_note(st->t,
+				 "trace %s: no footer, so where fio's ramp_time ended is not "
 				 "recorded: the ramp's IOs are counted too (fio left them out)",
 				 nvt_reader_path(s->r));
 		return 0;
@@ -215,21 +218,13 @@ static int open_src(struct state *st, size_t i, struct src *s)
 	return err;
 }
 
-/* Note how a trace ended, once (pass 1). */
+/* Note how a trace ended, once (pass 1; trace_check.h says it). */
 static void note_end(struct state *st, struct nvt_reader *r)
 {
-	struct nvt_read_info in;
+	char what[PATH_MAX + 256];
 
-	nvt_reader_info(r, &in);
-	if (in.footer && !in.unused_bytes)
-		return;
-	if (in.footer)
-		add_note(st->t, "trace %s: %" PRIu64 " bytes after the footer ignored",
-			 nvt_reader_path(r), in.unused_bytes);
-	else
-		add_note(st->t, "trace %s: truncated (fio killed?): %" PRIu64 " bytes at the end "
-			 "unusable, no footer; %" PRIu64 " records in %" PRIu32 " complete blocks used",
-			 nvt_reader_path(r), in.unused_bytes, in.records, in.blocks);
+	if (nv_trace_end_describe(r, what, sizeof(what)))
+		add_note(st->t, "%s", what);
 }
 
 /* Refill s with its next block; s->done at the end.  0 or -errno. */
@@ -262,19 +257,17 @@ static int src_next(struct state *st, struct src *s)
 	return 0;
 }
 
+/* The record validity rule (trace_check.h).  0, or -EINVAL with st->err set. */
 static int check_record(struct state *st, const char *path, const struct nvt_record *x)
 {
-	if (x->op >= NVT_OP__MAX) {
-		snprintf(st->err, st->errlen, "%s: a record has unknown operation %u (newer writer?)",
-			 path, x->op);
-		return -EINVAL;
-	}
-	if (x->complete_ns < x->submit_ns) {
-		snprintf(st->err, st->errlen, "%s: a record completes before it is submitted "
-			 "(%" PRIu64 " < %" PRIu64 ")", path, x->complete_ns, x->submit_ns);
-		return -EINVAL;
-	}
-	return 0;
+	uint64_t lat = x->complete_ns - x->submit_ns;
+	char why[128];
+
+	if (nv_trace_record_ok(x->op, lat, x->complete_ns))
+		return 0;
+	nv_trace_record_why(x->op, lat, x->complete_ns, why, sizeof(why));
+	snprintf(st->err, st->errlen, "%s: a record %s", path, why);
+	return -EINVAL;
 }
 
 static int grow_series(struct state *st, size_t need)
@@ -377,7 +370,7 @@ static int keep_candidates(struct state *st, unsigned k, uint64_t p999)
 			struct slow *n;
 
 			if (nc > MAX_CANDIDATES) {
-				st->cand_overflow = true;	/* the slow IOs will be read again */
+				st->cand_overflow = true; /* the slow IOs will be read again */
 				break;
 			}
 			n = realloc(st->cand, nc * sizeof(*n));
@@ -653,7 +646,8 @@ static int add_slow(struct state *st, const struct nvt_record *x)
 static int plan_spikes(struct state *st)
 {
 	struct nv_tan *t = st->t;
-	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)), *ios = calloc(t->nint + 1, sizeof(*ios));
+	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)),
+		 *ios = calloc(t->nint + 1, sizeof(*ios));
 	double f = st->o->spike_factor > 0 ? st->o->spike_factor : 10;
 
 	t->spike_factor = f;
@@ -684,8 +678,10 @@ static int plan_spikes(struct state *st)
 		size_t iv = (size_t)((c->complete - t->t0) / t->interval_ns);
 
 		if (st->spiky[c->op] && c->complete - c->submit >= t->spike_threshold_ns[c->op] &&
-		    !needs_reread(st, c->op, iv) && add_slow(st, &(struct nvt_record){
-				.submit_ns = c->submit, .complete_ns = c->complete, .op = (uint8_t)c->op }))
+		    !needs_reread(st, c->op, iv) &&
+		    add_slow(st, &(struct nvt_record){ .submit_ns = c->submit,
+						       .complete_ns = c->complete,
+						       .op = (uint8_t)c->op }))
 			return -ENOMEM;
 	}
 	free(st->cand);
@@ -697,7 +693,8 @@ static int plan_spikes(struct state *st)
 /* A slow IO (pass 2): collect it for the episodes. */
 static int spike_record(struct state *st, const struct nvt_record *x, uint64_t lat)
 {
-	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op] || x->complete_ns < st->t->t0 ||
+	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op] ||
+	    x->complete_ns < st->t->t0 ||
 	    !needs_reread(st, x->op, (size_t)((x->complete_ns - st->t->t0) / st->t->interval_ns)))
 		return 0;
 	if (add_slow(st, x)) {
@@ -771,7 +768,7 @@ static int spike_pass(struct state *st)
 			lo = t->t0 + a * t->interval_ns;
 			hi = t->t0 + b * t->interval_ns;
 			if (nvt_reader_seek_time(s.r, lo)) {
-				whole = true;	/* no index: from the start, which is where we are */
+				whole = true; /* no index: from the start, which is where we are */
 				lo = 0;
 				hi = UINT64_MAX;
 			}
@@ -780,9 +777,11 @@ static int spike_pass(struct state *st)
 				size_t i = 0;
 
 				for (; i < s.n && s.recs[i].complete_ns < hi; i++)
-					if (s.recs[i].complete_ns >= lo && !in_ramp(&s, &s.recs[i]) &&
+					if (s.recs[i].complete_ns >= lo &&
+					    !in_ramp(&s, &s.recs[i]) &&
 					    (err = spike_record(st, &s.recs[i],
-								s.recs[i].complete_ns - s.recs[i].submit_ns)))
+								s.recs[i].complete_ns -
+									s.recs[i].submit_ns)))
 						break;
 				if (i < s.n)
 					break;
@@ -870,7 +869,9 @@ static uint64_t file_size(const char *path)
 int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, struct nv_tan *t,
 	       char *err, size_t errlen)
 {
-	struct state st = { .t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen };
+	struct state st = {
+		.t = t, .o = o, .paths = paths, .npaths = n, .err = err, .errlen = errlen
+	};
 	struct src *s = calloc(n ? n : 1, sizeof(*s));
 	bool spikes;
 	int ret, more;

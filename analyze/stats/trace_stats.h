@@ -23,8 +23,8 @@
  * those submitted before that time.  They are left out of everything here
  * too (counted in ramp_records), so that counts equal fio's total_ios.
  */
-#ifndef NV_ANALYZE_TRACEAN_H
-#define NV_ANALYZE_TRACEAN_H
+#ifndef NV_ANALYZE_TRACE_STATS_H
+#define NV_ANALYZE_TRACE_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>

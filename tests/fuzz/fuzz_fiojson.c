@@ -54,7 +54,7 @@ static void report(const struct nv_run *run)
 	struct nv_select sel = { 0 };
 	struct nv_report r;
 
-	if (nv_report_build(sides, 2, 1, NV_LAT_CLAT, NV_AGG_MEAN, &sel, &r))
+	if (nv_report_build(sides, 2, 1, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, &sel, &r))
 		return;
 	for (size_t b = 0; b < r.nblocks; b++)
 		for (size_t k = 0; k < r.blocks[b].nrows; k++) {

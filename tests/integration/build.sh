@@ -142,3 +142,40 @@ if [ -z "$inline" ]; then
 else
 	fail tests_python_in_modules "inline Python (move it to tests/py): $(echo "$inline" | tr '\n' ' ')"
 fi
+
+# The analyzer's rooms (README "Layout"): each includes only the rooms below
+# it -- input/ <- stats/ <- report/ <- figures/ <- publish/ <- cli/ -- and no
+# two modules of analyze/ include each other's headers in a circle (a module
+# is NAME.c with NAME.h; an edge A -> B when A includes B's header).
+analyze_includes() {	# FILE...: "FILE INCLUDED" lines for analyze/ headers
+	grep -HoE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"analyze/[^"]+"' "$@" |
+		sed -E 's/:[^"]*"/ /; s/"$//'
+}
+rooms_bad=
+for rule in "input:stats report figures publish cli" "stats:report figures publish cli" \
+	    "report:figures publish cli" "figures:publish cli" "publish:cli"; do
+	room=${rule%%:*}
+	[ -d "$TOP/analyze/$room" ] || continue
+	for other in ${rule#*:}; do
+		hits=$(cd "$TOP" && analyze_includes analyze/"$room"/*.[ch] |
+			awk -v o="analyze/$other/" 'index($2, o) == 1 {print $1 " includes " $2}')
+		[ -n "$hits" ] && rooms_bad="$rooms_bad $(echo "$hits" | tr '\n' ';')"
+	done
+done
+if [ -z "$rooms_bad" ]; then
+	pass analyze_rooms_one_way
+else
+	fail analyze_rooms_one_way "a room includes a room above it:$rooms_bad"
+fi
+# the module graph: every edge, then tsort finds any circle
+edges=$(cd "$TOP" && analyze_includes analyze/*.[ch] analyze/*/*.[ch] |
+	sed -E 's/\.[ch] / /; s/\.h$//' | awk '$1 != $2')
+loop=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null | grep -v '^tsort: -: input contains a loop:' |
+       sed 's/^tsort: //' | tr '\n' ' ')
+if [ -z "$edges" ]; then
+	fail analyze_includes_no_cycle "no includes found under $TOP/analyze"
+elif [ -n "$loop" ]; then
+	fail analyze_includes_no_cycle "modules that include each other in a circle: $loop"
+else
+	pass analyze_includes_no_cycle
+fi

@@ -9,12 +9,12 @@ if ! [ -f "$NVENGINE_SO" ]; then
 fi
 
 # jobcheck NAME JSON COND...: PASS when every condition on fio's JSON holds
-# (tests/py/fiojson.py expect: PATH OP NUMBER, e.g. jobs/0/read/total_ios==2048),
+# (tests/py/lib/fiojson.py expect: PATH OP NUMBER, e.g. jobs/0/read/total_ios==2048),
 # FAIL with what does not and the jobs' IO counts otherwise.
 jobcheck() {
 	local name=$1 json=$2 out
 	shift 2
-	if out=$(pytool fiojson expect "$json" "$@" 2>&1); then
+	if out=$(pytool lib/fiojson expect "$json" "$@" 2>&1); then
 		pass "$name"
 	else
 		fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"

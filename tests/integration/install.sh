@@ -4,7 +4,9 @@
 #   fio --ioengine=external:./libnvengine.so jobs/randread.fio
 #   nvanalyze a.json b.json          # tables; with -o DIR also figures
 # with nvanalyze found on PATH (PREFIX/bin) and the figures' style found
-# beside it (PREFIX/share/nvanalyze/plots); make uninstall removes them.
+# beside it (PREFIX/share/nvanalyze/plots); man finds the pages in
+# PREFIX/share/man; nvengine-run lists the installed job files; make
+# uninstall removes everything.
 # The runs are stopped after 2 s (fio's --trigger-timeout) instead of the
 # job file's 20 s.
 . "$(dirname "$0")/../lib.sh"
@@ -16,11 +18,36 @@ root=$T/root prefix=/usr/local
 if out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" install 2>&1) &&
    [ -x "$root$prefix/bin/nvanalyze" ] && [ -f "$root$prefix/lib/nvengine/libnvengine.so" ] &&
    [ -f "$root$prefix/share/nvanalyze/plots/style.gp" ] &&
+   cmp -s "$root$prefix/share/man/man1/nvanalyze.1" "$TOP/docs/man/nvanalyze.1" &&
+   cmp -s "$root$prefix/share/man/man7/nvengine.7" "$TOP/docs/man/nvengine.7" &&
+   cmp -s "$root$prefix/share/man/man1/nvengine-run.1" "$TOP/docs/man/nvengine-run.1" &&
    cmp -s "$root$prefix/bin/nvanalyze" "$NVANALYZE" &&
    cmp -s "$root$prefix/lib/nvengine/libnvengine.so" "$NVENGINE_SO"; then
 	pass install
 else
 	fail install "$(echo "$out" | tail -n 3 | tr '\n' ' ') $(find "$root" -type f | tr '\n' ' ')"
+fi
+
+# man finds the installed pages through PREFIX/share/man (MANPATH)
+for p in nvanalyze:1 nvengine:7 nvengine-run:1; do
+	txt=$(MANPATH="$root$prefix/share/man" MANWIDTH=80 man "${p#*:}" "${p%:*}" 2>&1)
+	if grep -q '^NAME' <<<"$txt" && grep -q "^ *${p%:*} " <<<"$txt"; then
+		pass "man-${p%:*}"
+	else
+		fail "man-${p%:*}" "$(head -n 3 <<<"$txt" | tr '\n' ' ')"
+	fi
+done
+
+# nvengine-run (jobs/run) from PREFIX/bin: the job files it lists are the
+# installed ones, each parsed with the installed engine (found from there)
+want=$(cd "$TOP/jobs" && find . -name '*.fio' | wc -l)
+list=$(env -u NVENGINE_SO -u NVDEV "$root$prefix/bin/nvengine-run" -n 2>&1)
+st=$?
+got=$(grep -c "share/nvengine/jobs/.*\.fio$" <<<"$list")
+if [ $st -eq 0 ] && [ "$got" = "$want" ] && [ "$want" -ge 20 ]; then
+	pass nvengine-run
+else
+	fail nvengine-run "exit $st, $got of $want job files: $(tail -n 3 <<<"$list" | tr '\n' ' ')"
 fi
 
 # O_DIRECT on the test directory (tmpfs has none): else a directory in build/.
@@ -64,7 +91,7 @@ else
 fi
 
 out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" uninstall 2>&1)
-left=$(find "$root" -type f | tr '\n' ' ')
+left=$(find "$root" ! -type d | tr '\n' ' ')
 if [ -z "$left" ]; then
 	pass uninstall
 else

@@ -11,6 +11,7 @@
 # The files are run as shipped: fio's --trigger-timeout (not a job option,
 # so no job file can override it) stops every job after a few seconds
 # instead of the file's 10-30 s runtime, which is checked separately.
+# jobs/run runs them too (RUNTIME=2), and jobs/run -n lists them with the rest.
 . "$(dirname "$0")/../lib.sh"
 
 want=(randread randwrite seqread seqwrite latency randrw)
@@ -90,11 +91,55 @@ for f in "${files[@]}"; do
 done
 
 
-# jobs/run, which sets ioengine= through the file's variables, refuses them
-# and shows the plain fio command.
-out=$(NVDEV=/dev/null "$TOP/jobs/run" -n "$TOP/jobs/randread.fio" 2>&1)
-if [ $? -eq 2 ] && grep -qF "fio --ioengine=external:./libnvengine.so $TOP/jobs/randread.fio" <<<"$out"; then
-	pass run-refuses-toplevel
+# jobs/run runs them too: the engine, NVDEV, NVDIRECT and NVTRACE put in as
+# the files in jobs/*/ have them; RUNTIME=2 in place of the file's 20 s; a
+# results directory nvanalyze reads (exact rows from its traces); progress
+# lines on stderr.  The target: a written 16 MiB file, SIZE=8m.
+dd if=/dev/zero of="$T/target.img" bs=1M count=16 status=none
+res=$T/res
+out=$(cd "$T" && NVDEV="$T/target.img" RUNTIME=2 SIZE=8m "$TOP/jobs/run" -o "$res" \
+	"$TOP/jobs/randread.fio" 2>&1)
+st=$?
+asrun=$res/jobs-randread.fio
+bad=
+[ $st -eq 0 ] || bad="$bad exit $st;"
+for l in 'ioengine=external:${NVENGINE_SO}' 'filename=${NVDEV}' 'direct=${NVDIRECT}' \
+	 'nv_trace=${NVTRACE}' 'runtime=${RUNTIME}' 'size=8m'; do
+	grep -qxF "$l" "$asrun" 2>/dev/null || bad="$bad no '$l' in $asrun;"
+done
+grep -qx 'RUNTIME=2' "$res/jobs-randread.env" 2>/dev/null || bad="$bad RUNTIME=2 not in the .env;"
+rt=$(json_get "$res/jobs-randread.json" "global options/runtime" 2>&1)
+[ "$rt" = 2 ] || bad="$bad the JSON's runtime '$rt';"
+ls "$res"/traces/jobs-randread/randread-4k-qd64-j4.*.nvt >/dev/null 2>&1 || bad="$bad no traces;"
+if [ -z "$bad" ]; then
+	pass run-toplevel
 else
-	fail run-refuses-toplevel "$(echo "$out" | head -n 3 | tr '\n' ' ')"
+	fail run-toplevel "$bad $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+fi
+rep=$("$NVANALYZE" "$res" 2>&1)
+rows=$(grep -c '^| clat .*(exact)' <<<"$rep")
+if [ "$rows" -ge 8 ]; then
+	pass run-toplevel-analyze
+else
+	fail run-toplevel-analyze "$rows exact rows: $(head -n 3 <<<"$rep" | tr '\n' ' ')"
+fi
+# progress: the plan, then the section with the time left (from runtime=2)
+if grep -q "jobs/randread.fio: 2 s by the runtimes; 2 s left in all" <<<"$out" &&
+	grep -q "jobs/randread.fio: now randread-4k-qd64-j4 (2 s), about 2 s left in this file" \
+		<<<"$out"; then
+	pass run-progress
+else
+	fail run-progress "$(grep 'jobs/run' <<<"$out" | tr '\n' ' ')"
+fi
+
+# jobs/run -n alone (no NVDEV): every job file under jobs/, top-level ones
+# included, each once it parses
+list=$(cd "$TOP" && env -u NVDEV jobs/run -n 2>&1)
+st=$?
+want=$(cd "$TOP" && find jobs -name '*.fio' | LC_ALL=C sort)
+if [ $st -eq 0 ] && [ "$list" = "$want" ] && grep -qx 'jobs/randread.fio' <<<"$list"; then
+	pass run-lists-all
+else
+	fail run-lists-all \
+		"exit $st: $(diff <(echo "$want") <(echo "$list") | head -n 4 | tr '\n' ' ')"
 fi

@@ -11,7 +11,7 @@ if [ ! -x "$GEN" ] || [ ! -x "$NVANALYZE" ]; then
 	exit 0
 fi
 
-# The independent reader (tests/py/nvtrace_reader.py, written from
+# The independent reader (tests/py/lib/nvtrace_reader.py, written from
 # docs/trace-format.md) prints the dump CSV body, then "#blocks N footer F
 # unused U"; tests/py/trace_stats.py prints stat's rows from a dump CSV.
 # --- a mixed trace, many blocks ---
@@ -28,7 +28,7 @@ else
 	fail dump_matches_writer_input "exit $?: $(head -c 300 "$T/m.err")"
 fi
 
-if pytool nvtrace_reader "$T/m.nvt" >"$T/m.py" 2>"$T/py.err"; then
+if pytool lib/nvtrace_reader "$T/m.nvt" >"$T/m.py" 2>"$T/py.err"; then
 	if grep -v '^#' "$T/m.py" | cmp -s - "$T/m.expect" && grep -q '^#blocks 30 footer 1 unused 0$' "$T/m.py"; then
 		pass independent_reader
 	else
@@ -70,7 +70,7 @@ grep -q '^records: 200000$' "$T/stat_randread.stat" && grep -q '^  job.name = ge
 # --- truncation: the complete blocks, a warning, exit 0 ---
 size=$(stat -c %s "$T/m.nvt")
 head -c $((size * 2 / 3)) "$T/m.nvt" >"$T/cut.nvt"
-pytool nvtrace_reader "$T/cut.nvt" >"$T/cut.py"
+pytool lib/nvtrace_reader "$T/cut.nvt" >"$T/cut.py"
 nb=$(sed -n 's/^#blocks \([0-9]*\) footer 0 unused \([0-9]*\)$/\1/p' "$T/cut.py")
 unused=$(sed -n 's/^#blocks \([0-9]*\) footer 0 unused \([0-9]*\)$/\2/p' "$T/cut.py")
 if "$NVANALYZE" dump "$T/cut.nvt" >"$T/cut.csv" 2>"$T/cut.err" &&

@@ -7,7 +7,7 @@ operation checked, the mismatches otherwise (exit 1)
 """
 import json, sys
 
-import tracecsv
+from lib import tracecsv
 
 rep = json.load(open(sys.argv[1]))
 csvs = {"a": sys.argv[2], "b": sys.argv[3]}
@@ -37,7 +37,9 @@ for label, path in csvs.items():
         for key, want in checks:
             got = side[key]
             if got != want or side.get(key + "_source") != "exact":
-                print("MISMATCH %s %s %s: nvanalyze %s python %s" % (label, op, key, got, want)); bad += 1
+                print("MISMATCH %s %s %s: nvanalyze %s python %s"
+                      % (label, op, key, got, want))
+                bad += 1
         for key, want in (("clat_mean_ns", mean), ("clat_stdev_ns", sd)):
             if abs(side[key] - want) > 1e-6 * want:
                 print("MISMATCH %s %s %s: %s vs %s" % (label, op, key, side[key], want)); bad += 1

@@ -6,7 +6,7 @@ of docs/analysis.md) computed again in Python and compared with the
 """
 import math, re, sys
 
-import tracecsv
+from lib import tracecsv
 
 recs = [tuple(map(int, l.split(",")[:2])) for l in open(sys.argv[1]).read().split("\n")[1:] if l]
 t0, I = recs[0][0], 10**9

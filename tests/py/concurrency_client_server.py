@@ -7,8 +7,8 @@ prints "ok ..." or the problems
 """
 import glob, json, subprocess, sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 nva, d = sys.argv[1], sys.argv[2]
 problems = []
@@ -54,9 +54,11 @@ for h, i in hosts.items():
             n[r['op']] = n.get(r['op'], 0) + 1
     for op in ('read', 'write'):
         if e is not None and n.get(op, 0) != e[op]['total_ios']:
-            problems.append('host %s %s: traces %d records, fio total_ios %d' % (h, op, n.get(op, 0), e[op]['total_ios']))
+            problems.append('host %s %s: traces %d records, fio total_ios %d'
+                            % (h, op, n.get(op, 0), e[op]['total_ios']))
         total += n.get(op, 0)
 a = byname.get('All clients')
 if a is not None and total != a['read']['total_ios'] + a['write']['total_ios']:
-    problems.append('All clients: traces %d records, fio %d' % (total, a['read']['total_ios'] + a['write']['total_ios']))
+    problems.append('All clients: traces %d records, fio %d'
+                    % (total, a['read']['total_ios'] + a['write']['total_ios']))
 print('; '.join(problems) if problems else 'ok %d records over 2 hosts' % total)

@@ -7,10 +7,11 @@ prints "ok ..." or the problems
 """
 import sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
-nva, name, js, ntr, nfiles, traces = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6:]
+nva, name, js = sys.argv[1], sys.argv[2], sys.argv[3]
+ntr, nfiles, traces = int(sys.argv[4]), int(sys.argv[5]), sys.argv[6:]
 problems = []
 if len(traces) != ntr:
     problems.append('%d traces, expected %d' % (len(traces), ntr))
@@ -35,4 +36,5 @@ for op in ('read', 'write'):
     if count.get(op, 0) != fio:
         problems.append('%s: traces %d records, fio total_ios %d' % (op, count.get(op, 0), fio))
 print('; '.join(problems) if problems else
-      'ok %d traces, %d records, %d fio job entries' % (len(traces), sum(count.values()), len(jobs)))
+      'ok %d traces, %d records, %d fio job entries'
+      % (len(traces), sum(count.values()), len(jobs)))

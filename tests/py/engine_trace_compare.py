@@ -10,8 +10,8 @@ twice its footer's clock.tsc_max_seen_err_ns and 500 ppm: TRACE.stat is
 """
 import glob, os, re, sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 d = sys.argv[1]
 jobs = fiojson.load(sys.argv[2])['jobs']

@@ -6,8 +6,8 @@ direction (with some IO before it).
 """
 import re, sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 rows = tracecsv.rows(sys.argv[1])
 st = open(sys.argv[2]).read()

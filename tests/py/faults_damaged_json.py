@@ -34,7 +34,8 @@ def check(kind, data, at):
     if rc is None:
         problems.append(what + ': hangs')
     elif rc < 0 or rc >= 128:
-        problems.append('%s: killed by signal %d: %s' % (what, -rc if rc < 0 else rc - 128, err[-200:]))
+        problems.append('%s: killed by signal %d: %s'
+                        % (what, -rc if rc < 0 else rc - 128, err[-200:]))
     elif rc == 2:
         lines = err.decode(errors='replace').strip().split('\n')
         msg = [l for l in lines if not l.startswith('nvanalyze: warning')]
@@ -60,8 +61,10 @@ for _ in range(400):
     b[k] ^= 1 << rnd.randrange(8)
     check('bitflip', bytes(b), k)
 for num in (b'1' * 400, b'-' + b'9' * 30, b'1e400', b'-1e999', b'1' * 20 + b'.5e308'):
-    check('huge number', re.sub(rb'("total_ios" : )\d+', rb'\g<1>' + num, orig, count=1), num[:12].decode())
-    check('huge number', re.sub(rb'("mean" : )[0-9.]+', rb'\g<1>' + num, orig, count=1), num[:12].decode())
+    check('huge number', re.sub(rb'("total_ios" : )\d+', rb'\g<1>' + num, orig, count=1),
+          num[:12].decode())
+    check('huge number', re.sub(rb'("mean" : )[0-9.]+', rb'\g<1>' + num, orig, count=1),
+          num[:12].decode())
 depth = 100000
 check('deep arrays', b'{"jobs": ' + b'[' * depth + b']' * depth + b'}', depth)
 check('deep objects', b'{"jobs": [' + b'{"a": ' * depth + b'1' + b'}' * depth + b']}', depth)

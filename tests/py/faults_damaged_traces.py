@@ -2,13 +2,13 @@
 flipped at every byte, with other versions, and foreign files, through
 `nvanalyze dump`: the rows printed are always a prefix of the undamaged
 dump (see faults.sh for each case's rule); never a signal.  Where the
-blocks of a trace end comes from tests/py/nvtrace_reader.py.
+blocks of a trace end comes from tests/py/lib/nvtrace_reader.py.
 
     faults_damaged_traces.py NVANALYZE TRACE1 TRACE2 WORKDIR   prints "ok COUNTS" or the problems
 """
 import os, struct, subprocess, sys, zlib
 
-import nvtrace_reader
+from lib import nvtrace_reader
 
 nva, traces, work = sys.argv[1], sys.argv[2:4], sys.argv[4]
 os.makedirs(work, exist_ok=True)
@@ -55,7 +55,8 @@ for tr in traces:
                 problems.append('%s: inside the header: rc %d %s' % (what, rc, err.strip()))
         elif k >= hdr_end:
             if rc != 0 or rows != good[:want] or 'truncated' not in err:
-                problems.append('%s: rc %d, %d rows (want %d): %s' % (what, rc, len(rows), want, err.strip()[:200]))
+                problems.append('%s: rc %d, %d rows (want %d): %s'
+                                % (what, rc, len(rows), want, err.strip()[:200]))
     for k in range(len(orig)):
         b = bytearray(orig)
         b[k] ^= 1 << (k % 8)
@@ -78,11 +79,13 @@ for tr in traces:
         struct.pack_into('<I', b, hdr_end - 4, zlib.crc32(bytes(b[:hdr_end - 4])))
         rc, rows, err = dump(bytes(b))
         what = '%s version %d.%d' % (os.path.basename(tr), major, minor)
-        if rc != want_rc or (rc == 0 and rows != good) or (rc == 2 and (rows or 'version' not in err)):
+        if (rc != want_rc or (rc == 0 and rows != good)
+                or (rc == 2 and (rows or 'version' not in err))):
             problems.append('%s: rc %s, %d rows: %s' % (what, rc, len(rows), err.strip()[:200]))
 
 # foreign files
-for name, data in (('elf', open('/bin/true', 'rb').read()), ('gzip', b'\x1f\x8b\x08\x00' + b'\0' * 60),
+for name, data in (('elf', open('/bin/true', 'rb').read()),
+                   ('gzip', b'\x1f\x8b\x08\x00' + b'\0' * 60),
                    ('json', b'{"jobs": []}\n'), ('empty', b''), ('magic only', b'NVTRACE\0'),
                    ('zeros', b'\0' * 4096), ('text', b'hello, world\n' * 10)):
     rc, rows, err = dump(data)

@@ -6,8 +6,8 @@ with fio's job error among them.
 """
 import sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 
 def main(js, nva, trace):
@@ -20,7 +20,8 @@ def main(js, nva, trace):
     for op in ('read', 'write'):
         n = sum(1 for r in rows if r['op'] == op)
         if n != job[op]['total_ios']:
-            problems.append('%s: trace %d records, fio total_ios %d' % (op, n, job[op]['total_ios']))
+            problems.append('%s: trace %d records, fio total_ios %d'
+                            % (op, n, job[op]['total_ios']))
     errs = [r for r in rows if r['status'] != '0']
     statuses = sorted({r['status'] for r in errs})
     if not errs:
@@ -28,7 +29,8 @@ def main(js, nva, trace):
     elif not set(statuses) <= {'-5', '-28'}:
         problems.append('failed IOs with status other than -EIO/-ENOSPC: %s' % statuses)
     elif '-%d' % job['error'] not in statuses:
-        problems.append('fio job error %d not among the trace statuses %s' % (job['error'], statuses))
+        problems.append('fio job error %d not among the trace statuses %s'
+                        % (job['error'], statuses))
     print('; '.join(problems) if problems else 'ok %d records, %d failed' % (len(rows), len(errs)))
 
 

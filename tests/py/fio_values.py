@@ -11,7 +11,7 @@ import json
 import math
 import sys
 
-import fiojson
+from lib import fiojson
 
 PCTS = {'p50': 50.0, 'p95': 95.0, 'p99': 99.0, 'p99.9': 99.9, 'p99.99': 99.99}
 DIRS = ('read', 'write', 'trim', 'sync', 'mixed')

@@ -23,7 +23,7 @@ import math
 import re
 import sys
 
-import fiojson
+from lib import fiojson
 
 # ---- Student t, from its density ---------------------------------------
 

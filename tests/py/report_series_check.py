@@ -8,7 +8,7 @@ also that DIR/tables.json has the two runs' findings.
 """
 import glob, json, os, sys
 
-import tracecsv
+from lib import tracecsv
 
 nva, o, ta = sys.argv[1], sys.argv[2], sys.argv[3]
 bad = []

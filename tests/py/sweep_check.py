@@ -1,6 +1,6 @@
 """sweep.sh: the load curve's data file (nvanalyze -o: data/curve_*.dat)
 holds every point of a QD sweep, and its values equal fio's JSON (IOPS)
-and a nearest-rank computation over the traces read by nvtrace_reader.py
+and a nearest-rank computation over the traces read by lib/nvtrace_reader.py
 (p50, p99, p99.9: docs/analysis.md).
 
     sweep_check.py CURVE.dat FIO.json TRACEDIR LABEL
@@ -8,8 +8,7 @@ prints "ok iodepth=N" per point, the mismatches otherwise (exit 1)
 """
 import glob, json, os, sys
 
-import nvtrace_reader
-import tracecsv
+from lib import nvtrace_reader, tracecsv
 
 dat, fjson, tdir, label = sys.argv[1:5]
 fio = json.load(open(fjson))

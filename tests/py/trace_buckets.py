@@ -9,7 +9,7 @@ job; DUMP_CSV: `nvanalyze dump` of its traces (one row per IO).  Prints
 import json
 import sys
 
-import tracecsv
+from lib import tracecsv
 
 
 def main(outpath, dumppath, edges):

@@ -8,7 +8,7 @@ prints per operation, then "all" when there are several:
 """
 import sys
 
-import tracecsv
+from lib import tracecsv
 
 ORDER = ["read", "write", "trim", "flush", "zeroes", "uncor", "verify"]
 

@@ -6,8 +6,8 @@ latency between 90% and 102% of fio's clat mean (see the case for why).
 """
 import sys
 
-import fiojson
-import tracecsv
+from lib import fiojson
+from lib import tracecsv
 
 rows = tracecsv.rows(sys.argv[1])
 j = fiojson.load(sys.argv[2])['jobs'][0]

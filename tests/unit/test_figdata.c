@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "analyze/figures/figdata.h"
-#include "analyze/figures/outdir.h"
+#include "analyze/publish/outdir.h"
 #include "analyze/report/model.h"
 #include "analyze/stats/exact.h"
 #include "tests/unit/check.h"
@@ -228,7 +228,7 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 }
 
 /* The -o directory of the report: each repeat's own time series, links once each. */
-static void check_outdir(const struct nv_report *r, const struct nv_traceset *ts)
+static void check_outdir(const struct nv_report *r, const struct nv_tracejoin *tj)
 {
 	char dir[] = "/tmp/test_figdata_out.XXXXXX", plots[512], err[512];
 	const char *top = getenv("TOP"), *path = getenv("PATH");
@@ -243,7 +243,7 @@ static void check_outdir(const struct nv_report *r, const struct nv_traceset *ts
 	snprintf(plots, sizeof(plots), "%s/plots", top ? top : ".");
 	setenv("NVANALYZE_PLOTS", plots, 1);
 	setenv("PATH", "/nonexistent", 1);	/* no gnuplot: scripts and data only */
-	CHECK(!nv_outdir_write(dir, r, ts, &res, err, sizeof(err)));
+	CHECK(!nv_outdir_write(dir, r, tj, &res, err, sizeof(err)));
 	if (saved)
 		setenv("PATH", saved, 1);
 	free(saved);
@@ -261,40 +261,87 @@ static void check_outdir(const struct nv_report *r, const struct nv_traceset *ts
 	CHECK(!nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS));
 }
 
+/*
+ * An error naming a long -o path arrives whole: DIR/data is a file, so the
+ * first data file cannot be written; the message (over 512 bytes with the
+ * path) must end with the reason, even though report.md is still written
+ * after it.
+ */
+static void check_outdir_long_error(const struct nv_report *r, const struct nv_tracejoin *tj)
+{
+	char base[] = "/tmp/test_figdata_long.XXXXXX", dir[1024], data[1100], err[1024];
+	const char *top = getenv("TOP"), *path = getenv("PATH");
+	char *saved = path ? strdup(path) : NULL, plots[512], part[201];
+	struct nv_outdir_result res;
+	FILE *f;
+	size_t len;
+
+	if (!mkdtemp(base)) {
+		CHECK(!"mkdtemp");
+		free(saved);
+		return;
+	}
+	memset(part, 'd', 200);
+	part[200] = 0;
+	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", base, part, part, part);
+	CHECK(!nv_outdir_write(dir, r, tj, &res, err, sizeof(err)) || 1);	/* creates DIR */
+	snprintf(data, sizeof(data), "%s/data", dir);
+	CHECK(!nftw(data, rm_entry, 16, FTW_DEPTH | FTW_PHYS));
+	f = fopen(data, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	snprintf(plots, sizeof(plots), "%s/plots", top ? top : ".");
+	setenv("NVANALYZE_PLOTS", plots, 1);
+	setenv("PATH", "/nonexistent", 1);
+	CHECK(nv_outdir_write(dir, r, tj, &res, err, sizeof(err)) != 0);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	len = strlen(err);
+	CHECK(len > 600);
+	CHECK(len > 16 && !strcmp(err + len - 15, "Not a directory"));
+	CHECK(strstr(err, "-o: cannot write ") == err);
+	CHECK(!nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS));
+}
+
 TEST(repeats_pooled_and_own_series)
 {
 	struct nv_bin bins[] = { { 90000, 40 }, { 110000, 60 } };
 	struct nv_jobtraces jt[NREP];
+	struct nv_jobjoin jj[NREP];
 	struct nv_traceset ts = { .n = NREP, .jt = jt };
+	struct nv_tracejoin tj = { .ts = &ts, .n = NREP, .j = jj };
 	struct nv_run ra[NREP], rb;
 	struct nv_job ja[NREP], jb;
 	char paths[NREP][64], *pp[NREP];
 	struct nv_side sides[2] = {
-		{ .label = "a", .nruns = NREP, .runs = ra, .traces = &ts },
-		{ .label = "b", .nruns = 1, .runs = &rb, .traces = &ts },
+		{ .label = "a", .nruns = NREP, .runs = ra, .traces = &tj },
+		{ .label = "b", .nruns = 1, .runs = &rb, .traces = &tj },
 	};
 	struct nv_side_cdf sc;
 	struct nv_report r;
 	const struct nv_block *b;
 
 	memset(jt, 0, sizeof(jt));
+	memset(jj, 0, sizeof(jj));
 	for (size_t i = 0; i < NREP; i++) {
 		mkrun(&ra[i], &ja[i], i ? "a2.json" : "a1.json", rep_ios[i], NULL, 0);
-		CHECK(!traced_run(i, paths[i], sizeof(paths[i]), &jt[i].tan));
+		CHECK(!traced_run(i, paths[i], sizeof(paths[i]), &jj[i].tan));
 		pp[i] = paths[i];
 		jt[i].run = &ra[i];
 		jt[i].npaths = 1;
 		jt[i].paths = &pp[i];
-		jt[i].analyzed = true;
+		jj[i].jt = &jt[i];
 	}
 	mkrun(&rb, &jb, "b.json", 100, bins, 2);
-	CHECK(!nv_report_build(sides, 2, 1, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
+	CHECK(!nv_report_build(sides, 2, 1, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
 	CHECK(r.nblocks >= 1);
 	if (check_failed_case)
 		goto out;
 	b = &r.blocks[0];
 	/* the model recorded both runs of side a with their traces, and the labels */
-	CHECK(b->nsrc[0] == NREP && b->src[0][0].traces == &jt[0] && b->src[0][1].traces == &jt[1]);
+	CHECK(b->nsrc[0] == NREP && b->src[0][0].traces == &jj[0] && b->src[0][1].traces == &jj[1]);
 	CHECK(b->nsrc[1] == 1 && b->src[1][0].traces == NULL && b->src[1][0].rp == &rb);
 	CHECK_STR(nv_report_run_label(&ra[1], &r), "a run 2");
 	CHECK_STR(nv_report_run_label(&rb, &r), "b");
@@ -319,11 +366,12 @@ TEST(repeats_pooled_and_own_series)
 	CHECK(sc.pooled == 1 && sc.ncurves == 1 && sc.curve[0].src == NV_CDF_BINS &&
 	      sc.curve[0].ios == 100);
 	nv_figdata_side_cdf_free(&sc);
-	check_outdir(&r, &ts);
+	check_outdir(&r, &tj);
+	check_outdir_long_error(&r, &tj);
 	nv_report_free(&r);
 out:
 	for (size_t i = 0; i < NREP; i++) {
-		nv_tan_free(&jt[i].tan);
+		nv_tan_free(&jj[i].tan);
 		unlink(paths[i]);
 	}
 }
@@ -344,7 +392,7 @@ TEST(repeats_one_curve_each)
 	ja[0].dir[NV_DIR_READ].lat[NV_LAT_CLAT].npoints = 2;
 	ja[1].dir[NV_DIR_READ].lat[NV_LAT_CLAT].points = p2;
 	ja[1].dir[NV_DIR_READ].lat[NV_LAT_CLAT].npoints = 2;
-	CHECK(!nv_report_build(&side, 1, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
+	CHECK(!nv_report_build(&side, 1, 0, NULL, 0, NV_LAT_CLAT, NV_AGG_MEAN, NULL, &r));
 	CHECK(!nv_figdata_side_cdf(&r.blocks[0], 0, &sc));
 	CHECK(sc.pooled == 0 && sc.ncurves == 2 && sc.src[0] == 0 && sc.src[1] == 1);
 	CHECK(sc.ncurves == 2 && near(sc.curve[1].pt[0].us, 1.5));

@@ -13,7 +13,7 @@
 #include "analyze/stats/exact.h"
 #include "analyze/stats/findings.h"
 #include "analyze/input/fiojson.h"
-#include "analyze/figures/outdir.h"
+#include "analyze/figures/figset.h"
 #include "analyze/stats/trace_stats.h"
 #include "analyze/input/jobtraces.h"
 #include "analyze/report/trace_sections.h"

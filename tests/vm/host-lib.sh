@@ -18,13 +18,13 @@ check_fio_json() {
 		fail "$1-json" "no $f"
 		return
 	fi
-	if ! errs=$(pytool fiojson sum "$f" 'jobs/*/error' 2>&1); then
+	if ! errs=$(pytool lib/fiojson sum "$f" 'jobs/*/error' 2>&1); then
 		fail "$1-json" "not fio JSON: $(echo "$errs" | tail -n 1)"
 		return
 	fi
-	bytes=$(pytool fiojson sum "$f" 'jobs/*/read/io_bytes' 'jobs/*/write/io_bytes' 'jobs/*/trim/io_bytes')
-	iops="read $(pytool fiojson sum -f %.0f "$f" 'jobs/*/read/iops')"
-	iops="$iops write $(pytool fiojson sum -f %.0f "$f" 'jobs/*/write/iops')"
+	bytes=$(pytool lib/fiojson sum "$f" 'jobs/*/read/io_bytes' 'jobs/*/write/io_bytes' 'jobs/*/trim/io_bytes')
+	iops="read $(pytool lib/fiojson sum -f %.0f "$f" 'jobs/*/read/iops')"
+	iops="$iops write $(pytool lib/fiojson sum -f %.0f "$f" 'jobs/*/write/iops')"
 	if [ "$errs" != 0 ]; then
 		fail "$1-json" "jobs report errors (sum $errs)"
 	elif [ "$bytes" = 0 ]; then

@@ -2,7 +2,7 @@
 # traces against fio's totals, the IOPS beside fio's io_uring_cmd.
 . "$TOP/tests/vm/host-lib.sh"
 
-# ios NAME COND...: conditions on $VMRES/NAME.json (tests/py/fiojson.py
+# ios NAME COND...: conditions on $VMRES/NAME.json (tests/py/lib/fiojson.py
 # expect: PATH OP NUMBER, e.g. jobs/0/read/total_ios==4096)
 ios() {
 	local n=$1 out
@@ -11,7 +11,7 @@ ios() {
 		fail "$n-counts" "no $n.json (the guest case failed first)"
 		return
 	fi
-	out=$(pytool fiojson expect "$VMRES/$n.json" "$@" 2>&1)
+	out=$(pytool lib/fiojson expect "$VMRES/$n.json" "$@" 2>&1)
 	if [ "$out" = ok ]; then pass "$n-counts"; else fail "$n-counts" "$out"; fi
 }
 
@@ -20,7 +20,7 @@ if [ -f "$VMRES/no-passthru" ]; then
 	ios blk-randrw-verify 'jobs/0/write/total_ios+jobs/0/read/total_ios>=2048'
 	ios blk-pi-randwrite-verify 'jobs/0/write/total_ios==1024' 'jobs/0/read/total_ios==1024'
 	t=$(ls "$VMRES"/trace-blk/*.nvt 2>/dev/null | head -n 1)
-	want=$(pytool fiojson sum "$VMRES/blk-randrw-verify.json" jobs/0/read/total_ios \
+	want=$(pytool lib/fiojson sum "$VMRES/blk-randrw-verify.json" jobs/0/read/total_ios \
 		jobs/0/write/total_ios 2>/dev/null)
 	got=$("$NVANALYZE" dump "$t" 2>/dev/null | awk -F, 'NR > 1 && ($6 == "read" || $6 == "write")' | wc -l)
 	if [ -n "$t" ] && [ -n "$want" ] && [ "$got" = "$want" ]; then

@@ -173,7 +173,8 @@ def main(argv):
     if not bad:
         print('ok')
         return 0
-    print('%s; jobs (name, error, read, write, trim, syncs): %s' % ('; '.join(bad), job_counts(obj)))
+    print('%s; jobs (name, error, read, write, trim, syncs): %s'
+          % ('; '.join(bad), job_counts(obj)))
     return 1
 
 

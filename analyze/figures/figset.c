@@ -1,7 +1,8 @@
 /*
- * outdir.c - nvanalyze -o DIR: the directory, its files and the list of
- * figures (see outdir.h).  The numbers come from figdata.c, the scripts'
- * text from gnuplot.c, rendering from plot.c, report.md from report_md.c.
+ * figset.c - the figures of an `nvanalyze -o DIR` report (figset.h): which
+ * figures, their data files and scripts, rendering them.  The numbers come
+ * from figdata.c, the scripts' text from gnuplot.c, rendering from plot.c;
+ * the directory and the pages around the figures are analyze/publish/.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,14 +16,8 @@
 
 #include "analyze/figures/figdata.h"
 #include "analyze/figures/figset.h"
-#include "analyze/figures/curve_figs.h"
 #include "analyze/figures/gnuplot.h"
-#include "analyze/figures/outdir.h"
 #include "analyze/figures/plot.h"
-#include "analyze/figures/report_html.h"
-#include "analyze/report/render.h"
-#include "analyze/report/trace_json.h"
-#include "analyze/report/trace_sections.h"
 
 void nv_slug(char *buf, size_t n, const char *s)
 {
@@ -48,13 +43,19 @@ void nv_slug(char *buf, size_t n, const char *s)
 	buf[o] = 0;
 }
 
-int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f)
+void nv_figset_wrote(const struct nv_figset *o, const char *rel)
+{
+	if (o->wrote)
+		o->wrote(o->wrote_arg, rel);
+}
+
+int nv_figset_open(const struct nv_figset *o, const char *rel, FILE **f)
 {
 	char path[PATH_MAX];
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", o->dir, rel);
-	nv_manifest_add(o->files, rel);
+	nv_figset_wrote(o, rel);
 	*f = fopen(path, "w");
 	if (*f)
 		return 0;
@@ -63,7 +64,7 @@ int nv_outdir_open(const struct nv_figset *o, const char *rel, FILE **f)
 	return err;
 }
 
-int nv_outdir_close(const struct nv_figset *o, FILE *f, const char *rel)
+int nv_figset_close(const struct nv_figset *o, FILE *f, const char *rel)
 {
 	if (ferror(f) | fclose(f)) {
 		snprintf(o->err, o->errlen, "-o: writing %s/%s failed", o->dir, rel);
@@ -72,7 +73,7 @@ int nv_outdir_close(const struct nv_figset *o, FILE *f, const char *rel)
 	return 0;
 }
 
-static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
 			      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
@@ -92,7 +93,7 @@ static bool fig_named(const struct nv_figset *o, const char *name)
  * with the same slug) gets "_2", "_3" ...
  * Return: the figure, or NULL when the list is full (NV_FIGSET_MAX).
  */
-static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
 			      const char *fmt, ...)
 {
 	struct nv_fig *f;
@@ -118,7 +119,7 @@ static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv
 	return f;
 }
 
-struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobtraces *jt,
+struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
 			     const char *name)
 {
 	return new_fig(o, block, jt, "%s", name);
@@ -134,7 +135,7 @@ static int open_script(const struct nv_figset *o, const struct nv_fig *fg, FILE 
 	int ret;
 
 	snprintf(rel, sizeof(rel), "%s.gp", fg->name);
-	ret = nv_outdir_open(o, rel, f);
+	ret = nv_figset_open(o, rel, f);
 	if (!ret)
 		nv_gnuplot_head(*f, fg->name);
 	return ret;
@@ -146,7 +147,7 @@ static int close_script(const struct nv_figset *o, FILE *f, const struct nv_fig 
 	char rel[300];
 
 	snprintf(rel, sizeof(rel), "%s.gp", fg->name);
-	return nv_outdir_close(o, f, rel);
+	return nv_figset_close(o, f, rel);
 }
 
 /* ---- CDFs -------------------------------------------------------------- */
@@ -172,14 +173,15 @@ static void cdf_header(FILE *f, const struct nv_figset *o, const struct nv_block
 	const struct nv_source *x = &b->src[s][sc->pooled ? 0 : sc->src[i]];
 
 	if (sc->pooled > 1) {
-		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", b->key, nv_dir_name(b->dir),
-			o->r->sides[s].label, sc->pooled);
+		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", b->key,
+			nv_dir_name(b->dir), o->r->sides[s].label, sc->pooled);
 		for (size_t k = 0; k < b->nsrc[s]; k++)
 			fprintf(f, "%s%s", k ? ", " : "", b->src[s][k].rp->path);
 		fprintf(f, "): %s, %" PRIu64 " IOs\n", src, sc->curve[i].ios);
 	} else {
 		fprintf(f, "# %s %s, run %s (%s): %s\n", b->key, nv_dir_name(b->dir),
-			sc->pooled ? o->r->sides[s].label : nv_report_run_label(x->rp, (void *)o->r),
+			sc->pooled ? o->r->sides[s].label
+				   : nv_report_run_label(x->rp, (void *)o->r),
 			x->rp->path, src);
 	}
 	fprintf(f, "# latency_us cdf exceedance(fraction of IOs at or above)\n");
@@ -206,7 +208,8 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 		struct nv_gp_curve *c = &cs->cv[cs->n];
 		FILE *f;
 
-		nv_slug(lab, sizeof(lab), sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
+		nv_slug(lab, sizeof(lab),
+			sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
 		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%s_%s_%s.dat", slug,
 			 nv_dir_name(b->dir), lab);
 		if (sc.pooled > 1)
@@ -215,11 +218,11 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 		else
 			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s", sc.pooled ?
 				 side->label : nv_report_run_label(x->rp, (void *)o->r));
-		if ((ret = nv_outdir_open(o, cs->data[cs->n], &f)))
+		if ((ret = nv_figset_open(o, cs->data[cs->n], &f)))
 			break;
 		cdf_header(f, o, b, s, &sc, i);
 		nv_figdata_cdf_write(f, &sc.curve[i]);
-		if ((ret = nv_outdir_close(o, f, cs->data[cs->n])))
+		if ((ret = nv_figset_close(o, f, cs->data[cs->n])))
 			break;
 		*c = (struct nv_gp_curve){ .data = cs->data[cs->n], .title = cs->title[cs->n],
 					   .src = sc.curve[i].src, .lt = (unsigned)s + 1,
@@ -259,10 +262,14 @@ static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const str
 		      struct nv_fig **fig)
 {
 	const struct nv_block *b = &o->r->blocks[bi];
-	struct nv_gp_cdf p = { .key = b->key, .dir = b->dir, .lat = b->lat, .exceedance = exceedance,
-			       .ymin = pow(10, floor(log10(cs->ymin)) - 1),	/* a decade below */
+	struct nv_gp_cdf p = { .key = b->key,
+			       .dir = b->dir,
+			       .lat = b->lat,
+			       .exceedance = exceedance,
+			       .ymin = pow(10, floor(log10(cs->ymin)) - 1), /* a decade below */
 			       .nkey = cs->n > o->r->nsides ? cs->n : o->r->nsides,
-			       .ncurves = cs->n, .curves = cs->cv };
+			       .ncurves = cs->n,
+			       .curves = cs->cv };
 	char slug[200];
 	struct nv_fig *fg;
 	FILE *f;
@@ -271,7 +278,8 @@ static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const str
 	for (size_t i = 0; i < cs->n; i++)
 		p.key_below |= strlen(cs->cv[i].title) > 24;
 	nv_slug(slug, sizeof(slug), b->key);
-	fg = new_fig(o, bi, NULL, "%s_%s_%s", exceedance ? "nines" : "cdf", slug, nv_dir_name(b->dir));
+	fg = new_fig(o, bi, NULL, "%s_%s_%s", exceedance ? "nines" : "cdf", slug,
+		     nv_dir_name(b->dir));
 	*fig = fg;
 	if (!fg)
 		return 0;
@@ -310,7 +318,8 @@ static int block_cdfs(struct nv_figset *o, size_t bi)
 		snprintf(fc->caption, sizeof(fc->caption), "Latency CDF%s%s",
 			 rep ? " of each side" : ", all runs", repeats_note(cs));
 		snprintf(fn->caption, sizeof(fn->caption),
-			 "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99%s", repeats_note(cs));
+			 "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99%s",
+			 repeats_note(cs));
 	}
 	free(cs);
 	return ret;
@@ -350,16 +359,16 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	if (!fg)
 		return 0;
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
-	if ((ret = nv_outdir_open(o, rel, &f)))
+	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
 	nv_figdata_bars_write(f, r, b, rows, nm, &ymax);
-	if ((ret = nv_outdir_close(o, f, rel)) || (ret = open_script(o, fg, &f)))
+	if ((ret = nv_figset_close(o, f, rel)) || (ret = open_script(o, fg, &f)))
 		return ret;
 	nv_gnuplot_bars(f, r, b, rows, nm, ymax, rel);
 	if ((ret = close_script(o, f, fg)))
 		return ret;
-	snprintf(fg->caption, sizeof(fg->caption), "Headline metrics relative to %s, with the change",
-		 r->sides[base].label);
+	snprintf(fg->caption, sizeof(fg->caption),
+		 "Headline metrics relative to %s, with the change", r->sides[base].label);
 	return 0;
 }
 
@@ -369,11 +378,12 @@ static int block_bars(struct nv_figset *o, size_t bi)
  * tput_* and one lat_* per operation of one traced job, with their data.
  * Return: 0, or -errno with the message in o->err.
  */
-static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
+static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 {
 	const struct nv_tan *t = &jt->tan;
-	const char *label = nv_report_run_label(jt->run, (void *)o->r);
-	const char *key = jt->run->jobs[jt->job].key;
+	const struct nv_run *run = jt->jt->run;
+	const char *label = nv_report_run_label(run, (void *)o->r);
+	const char *key = run->jobs[jt->jt->job].key;
 	char slug[200], lab[200], dat[PATH_MAX], title[600], stem[256];
 	double span = (double)t->span_ns / 1e9, tdiv = span > 3600 ? 60 : 1;
 	unsigned col = 4;
@@ -391,10 +401,10 @@ static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 		return 0;
 	snprintf(stem, sizeof(stem), "%s", fg->name + strlen("tput_"));	/* unique: data, lat_* */
 	snprintf(dat, sizeof(dat), "data/ts_%s.dat", stem);
-	if ((ret = nv_outdir_open(o, dat, &f)))
+	if ((ret = nv_figset_open(o, dat, &f)))
 		return ret;
 	nv_figdata_series_write(f, jt, tdiv);
-	if ((ret = nv_outdir_close(o, f, dat)))
+	if ((ret = nv_figset_close(o, f, dat)))
 		return ret;
 	if ((ret = open_script(o, fg, &f)))
 		return ret;
@@ -406,7 +416,8 @@ static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
 		if (!t->series[op])
 			continue;
-		if (!nv_traces_op_shown(o->ts, op)) {	/* -d: its columns are there, unplotted */
+		if (!nv_traces_op_shown(o->tj->ts,
+					op)) { /* -d: its columns are there, unplotted */
 			col += 6;
 			continue;
 		}
@@ -419,77 +430,42 @@ static int run_series(struct nv_figset *o, const struct nv_jobtraces *jt)
 		col += 6;
 		if ((ret = close_script(o, f, fg)))
 			return ret;
-		snprintf(fg->caption, sizeof(fg->caption), "%s, %s: %s latency over time (p50–p99 band, "
+		snprintf(fg->caption, sizeof(fg->caption),
+			 "%s, %s: %s latency over time (p50–p99 band, "
 			 "p99.9, max; spike episodes shaded)", key, label, nvt_op_name(op));
 	}
 	return 0;
 }
 
-/* ---- the directory ----------------------------------------------------- */
+/* ---- rendering --------------------------------------------------------- */
 
-/*
- * DIR/style.gp, a copy of plots/style.gp.
- * Return: 0, or -errno with the message in o->err.
- */
-static int copy_style(const struct nv_figset *o)
-{
-	char src[PATH_MAX], buf[8192];
-	FILE *in, *out;
-	size_t k;
-	int ret;
-
-	if (nv_plot_find_style(src, sizeof(src))) {
-		snprintf(o->err, o->errlen, "-o: plots/style.gp not found (next to the nvanalyze "
-			 "binary, or in $NVANALYZE_PLOTS)");
-		return -ENOENT;
-	}
-	in = fopen(src, "r");
-	if (!in) {
-		ret = -errno;
-		snprintf(o->err, o->errlen, "-o: cannot read %s: %s", src, strerror(-ret));
-		return ret;
-	}
-	ret = nv_outdir_open(o, "style.gp", &out);
-	if (ret) {
-		fclose(in);
-		return ret;
-	}
-	while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, k, out);
-	fclose(in);
-	return nv_outdir_close(o, out, "style.gp");
-}
-
-/*
- * Render every figure as PNG and SVG (when gnuplot is found); a script
- * gnuplot fails on is named in o->err, the others are still rendered.
- * Return: 0, or -EIO (some script failed).
- */
-static int render_all(const struct nv_figset *o, struct nv_outdir_result *res)
+int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 {
 	char log[PATH_MAX];
 	size_t bad = 0;
 	FILE *f;
 
 	snprintf(log, sizeof(log), "%s/gnuplot.log", o->dir);
-	nv_manifest_add(o->files, "gnuplot.log");
+	nv_figset_wrote(o, "gnuplot.log");
 	if ((f = fopen(log, "w")))
 		fclose(f);
-	res->gnuplot = nv_plot_have_gnuplot();
-	if (!res->gnuplot)
+	*rendered = false;
+	*gnuplot = nv_plot_have_gnuplot();
+	if (!*gnuplot)
 		return 0;
 	for (size_t i = 0; i < o->nfig; i++) {
 		char rel[300];
 
 		snprintf(rel, sizeof(rel), "%s.png", o->fig[i].name);
-		nv_manifest_add(o->files, rel);
+		nv_figset_wrote(o, rel);
 		snprintf(rel, sizeof(rel), "%s.svg", o->fig[i].name);
-		nv_manifest_add(o->files, rel);
+		nv_figset_wrote(o, rel);
 		if (nv_plot_render(o->dir, o->fig[i].name, "png") ||
 		    nv_plot_render(o->dir, o->fig[i].name, "svg")) {
 			if (!bad++)
-				snprintf(o->err, o->errlen, "-o: gnuplot failed on %s/%s.gp (see %s)",
-					 o->dir, o->fig[i].name, log);
+				snprintf(o->err, o->errlen,
+					 "-o: gnuplot failed on %s/%s.gp (see %s)", o->dir,
+					 o->fig[i].name, log);
 		}
 	}
 	if (bad > 1) {
@@ -497,91 +473,14 @@ static int render_all(const struct nv_figset *o, struct nv_outdir_result *res)
 
 		snprintf(o->err + len, o->errlen - len, " and on %zu other scripts", bad - 1);
 	}
-	res->rendered = true;
+	*rendered = true;
 	return bad ? -EIO : 0;
 }
 
-/*
- * DIR/tables.md (with the trace sections), tables.csv, tables.json.
- * Return: 0, or -errno with the message in o->err.
- */
-static int write_tables(const struct nv_figset *o)
-{
-	static const struct { const char *name; enum nv_format f; } t[] = {
-		{ "tables.md", NV_FMT_MD }, { "tables.csv", NV_FMT_CSV }, { "tables.json", NV_FMT_JSON },
-	};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		FILE *f;
-		int bad, ret = nv_outdir_open(o, t[i].name, &f);
-
-		if (ret)
-			return ret;
-		bad = t[i].f == NV_FMT_JSON ? nv_tracereport_json(f, o->r, o->ts, nv_report_run_label,
-							       (void *)o->r) :
-		      nv_report_print(f, o->r, t[i].f);
-		if (t[i].f == NV_FMT_MD && !bad)
-			bad = nv_tracereport_print(f, o->ts, nv_report_run_label, (void *)o->r,
-						   NV_FMT_MD);
-		ret = nv_outdir_close(o, f, t[i].name);
-		if (ret)
-			return ret;
-		if (bad) {
-			snprintf(o->err, o->errlen, "-o: writing %s/%s failed", o->dir, t[i].name);
-			return bad;
-		}
-	}
-	return 0;
-}
-
-/*
- * DIR with its missing parents, and DIR/data, created unless they exist.
- * Return: 0, or -errno with a message naming the directory in err.
- */
-static int make_dirs(const char *dir, char *err, size_t errlen)
-{
-	char sub[PATH_MAX];
-	struct stat st;
-	int ret;
-
-	snprintf(sub, sizeof(sub), "%s", dir);
-	for (char *p = sub + 1; *p; p++) {	/* the parents, as mkdir -p */
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(sub, 0755) && errno != EEXIST) {
-			ret = -errno;
-			snprintf(err, errlen, "-o %s: cannot create %s: %s", dir, sub, strerror(-ret));
-			return ret;
-		}
-		*p = '/';
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		ret = -errno;
-		snprintf(err, errlen, "-o %s: cannot create the directory: %s", dir, strerror(-ret));
-		return ret;
-	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "-o %s: exists and is not a directory; give a directory", dir);
-		return -ENOTDIR;
-	}
-	snprintf(sub, sizeof(sub), "%s/data", dir);
-	if (mkdir(sub, 0755) && errno != EEXIST) {
-		ret = -errno;
-		snprintf(err, errlen, "-o: cannot create %s: %s", sub, strerror(-ret));
-		return ret;
-	}
-	return 0;
-}
-
-/*
- * Every figure of the report and the traces, with its data and script.
- * Return: 0, or -errno with the message in o->err.
- */
-static int write_figures(struct nv_figset *o)
+int nv_figset_write(struct nv_figset *o)
 {
 	const struct nv_report *r = o->r;
-	int ret = nv_curve_figs_write(o);	/* load curves first */
+	int ret = 0;
 
 	for (size_t i = 0; !ret && i < r->nblocks; i++) {
 		if (!r->blocks[i].active)
@@ -590,55 +489,7 @@ static int write_figures(struct nv_figset *o)
 		if (!ret)
 			ret = block_bars(o, i);
 	}
-	for (size_t i = 0; !ret && i < o->ts->n; i++)
-		if (o->ts->jt[i].analyzed)
-			ret = run_series(o, &o->ts->jt[i]);
-	return ret;
-}
-
-int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
-		    struct nv_outdir_result *res, char *err, size_t errlen)
-{
-	struct nv_manifest files = { 0 };
-	char scratch[512];	/* a manifest message after an earlier error */
-	struct nv_figset o = { .dir = dir, .r = r, .ts = ts, .err = err, .errlen = errlen,
-			       .files = &files };
-	int ret, mret;
-
-	memset(res, 0, sizeof(*res));
-	o.fig = calloc(NV_FIGSET_MAX, sizeof(*o.fig));
-	if (!o.fig) {
-		snprintf(err, errlen, "-o %s: out of memory", dir);
-		return -ENOMEM;
-	}
-	ret = make_dirs(dir, err, errlen);
-	if (ret)
-		goto out;
-	ret = copy_style(&o);
-	if (!ret)
-		ret = write_tables(&o);
-	if (!ret)
-		ret = write_figures(&o);
-	res->nfig = o.nfig;
-	if (!ret)
-		ret = render_all(&o, res);
-	if (ret) {	/* report.md still, but the first message stays */
-		char keep[512];
-
-		snprintf(keep, sizeof(keep), "%s", err);
-		nv_report_md_write(&o, res->rendered);
-		snprintf(err, errlen, "%s", keep);
-	} else {
-		ret = nv_report_md_write(&o, res->rendered);
-	}
-	if (!ret)	/* report.md as one self-contained page */
-		ret = nv_report_html_write(&o, &res->html_figs);
-	/* the earlier report's files that were not written again go (on success) */
-	mret = nv_manifest_commit(dir, &files, !ret, ret ? scratch : err, ret ? sizeof(scratch) : errlen);
-	if (!ret)
-		ret = mret;
-out:
-	nv_manifest_free(&files);
-	free(o.fig);
+	for (size_t i = 0; !ret && i < o->tj->n; i++)
+		ret = run_series(o, &o->tj->j[i]);
 	return ret;
 }

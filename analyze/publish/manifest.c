@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/figures/manifest.h"
+#include "analyze/publish/manifest.h"
 
 void nv_manifest_add(struct nv_manifest *m, const char *rel)
 {

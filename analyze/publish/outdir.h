@@ -6,14 +6,15 @@
  *   DIR/report.html          report.md as one self-contained page (report_html.c)
  *   DIR/nvanalyze-files.txt  the files written, for the next -o here (manifest.h)
  *   DIR/tables.md .csv .json the comparison in nvanalyze's formats
- *   DIR/data/NAME.dat        every number plotted (figdata.h)
+ *   DIR/data/NAME.dat        every number plotted (figures/figdata.h)
  *   DIR/style.gp             copy of plots/style.gp, loaded by every script
- *   DIR/NAME.gp              one standalone gnuplot script per figure (gnuplot.h)
- *   DIR/NAME.png .svg        rendered when gnuplot is installed (plot.h)
+ *   DIR/NAME.gp              one standalone gnuplot script per figure (figures/gnuplot.h)
+ *   DIR/NAME.png .svg        rendered when gnuplot is installed (figures/plot.h)
  *   DIR/gnuplot.log          gnuplot's messages (empty when all went well)
  *
- * outdir.c owns the directory: it creates it, writes the files, names the
- * figures and keeps their list (figset.h) for report.md.
+ * outdir.c owns the directory: it creates it, opens and closes every file
+ * and keeps their list (manifest.h); the figures are analyze/figures/
+ * (figset.h), the pages report_md.h and report_html.h.
  */
 #ifndef NV_ANALYZE_OUTDIR_H
 #define NV_ANALYZE_OUTDIR_H
@@ -22,7 +23,7 @@
 #include <stddef.h>
 
 #include "analyze/report/model.h"
-#include "analyze/input/jobtraces.h"
+#include "analyze/stats/trace_join.h"
 
 /* What nv_outdir_write did, for the caller's messages. */
 struct nv_outdir_result {
@@ -41,14 +42,7 @@ struct nv_outdir_result {
  * Return: 0, or -errno with a message naming the file in err (-EIO: writing
  * failed or gnuplot failed on a script).
  */
-int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_traceset *ts,
+int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
 		    struct nv_outdir_result *res, char *err, size_t errlen);
-
-/*
- * A file-name part: "rand read #1@host" -> "rand_read_1_host" ([A-Za-z0-9.-]
- * kept, runs of others as one '_', none at the end; "x" if nothing is left).
- * Return: nothing; the text is in buf.
- */
-void nv_slug(char *buf, size_t n, const char *s);
 
 #endif

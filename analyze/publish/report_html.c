@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "analyze/figures/figset.h"
-#include "analyze/figures/report_html.h"
+#include "analyze/publish/report_html.h"
 
 static const char html_style[] =
 	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;max-width:1100px;"
@@ -27,8 +27,8 @@ static const char html_style[] =
 	"td.r,th.r{text-align:right}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
 	"font-size:90%;background:#f0f3f6;border-radius:4px}code{padding:.1em .3em}"
 	"pre{padding:.6em;overflow:auto}"
-	"figure{margin:1em 0;padding:.5em;background:#ffffff;color:#000000;border:1px solid #d0d7de;"
-	"border-radius:6px}figure svg{display:block;width:100%;height:auto}"
+	"figure{margin:1em 0;padding:.5em;background:#ffffff;color:#000000;border:1px solid "
+	"#d0d7de;border-radius:6px}figure svg{display:block;width:100%;height:auto}"
 	"figcaption{font-size:90%;color:#333333;margin-top:.3em}"
 	"@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}"
 	"th{background:#161b22}th,td,h2{border-color:#30363d}code,pre{background:#161b22}}";
@@ -71,12 +71,14 @@ static void put_inline(FILE *f, const char *s, size_t n)
 						    memchr(s + i + 1, '*', n - i - 1)))) {
 			fputs(em ? "</em>" : "<em>", f);
 			em = !em;
-		} else if (s[i] == '[' && (e = memchr(s + i, ']', n - i)) && (size_t)(e - s) + 1 < n &&
-			   e[1] == '(' && memchr(e, ')', n - (size_t)(e - s))) {
+		} else if (s[i] == '[' && (e = memchr(s + i, ']', n - i)) &&
+			   (size_t)(e - s) + 1 < n && e[1] == '(' &&
+			   memchr(e, ')', n - (size_t)(e - s))) {
 			const char *t = e + 2, *te = memchr(e, ')', n - (size_t)(e - s));
 
 			put_inline(f, s + i + 1, (size_t)(e - s - i - 1));
-			if ((size_t)(te - t) != (size_t)(e - s - i - 1) || memcmp(t, s + i + 1, (size_t)(te - t))) {
+			if ((size_t)(te - t) != (size_t)(e - s - i - 1) ||
+			    memcmp(t, s + i + 1, (size_t)(te - t))) {
 				fputs(" (<code>", f);
 				put_escaped(f, t, (size_t)(te - t));
 				fputs("</code>)", f);
@@ -226,7 +228,9 @@ static int put_figure(FILE *f, const struct nv_figset *o, const char *line, unsi
 	if (svg && strstr(svg, "<svg") && !strstr(svg, "<script"))
 		put_svg(f, svg, fig);
 	else
-		fprintf(f, "<p>(not rendered: run <code>gnuplot -e \"fmt='svg'\" %.*s.gp</code>)</p>\n",
+		fprintf(f,
+			"<p>(not rendered: run <code>gnuplot -e \"fmt='svg'\" "
+			"%.*s.gp</code>)</p>\n",
 			(int)(ne - name), name);
 	fputs("<figcaption>", f);
 	put_inline(f, cap, (size_t)(ce - cap));
@@ -340,35 +344,41 @@ static char **split_lines(char *text, size_t *nl)
 	return l;
 }
 
-int nv_report_html_write(const struct nv_figset *o, unsigned *nfigs)
+int nv_report_html_read(const char *dir, struct nv_html_src *src, char *err, size_t errlen)
 {
-	char path[PATH_MAX], *md, **lines = NULL;
-	size_t n = 0, nl = 0;
-	FILE *f;
-	int ret;
+	char path[PATH_MAX];
 
-	*nfigs = 0;
-	snprintf(path, sizeof(path), "%s/report.md", o->dir);
-	md = slurp(path, &n);
-	if (md)
-		lines = split_lines(md, &nl);
-	if (!lines) {
-		free(md);
-		snprintf(o->err, o->errlen, "-o: cannot read %s back for report.html", path);
+	memset(src, 0, sizeof(*src));
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	src->md = slurp(path, &src->n);
+	if (src->md)
+		src->lines = split_lines(src->md, &src->nl);
+	if (!src->lines) {
+		free(src->md);
+		src->md = NULL;
+		snprintf(err, errlen, "-o: cannot read %s back for report.html", path);
 		return -ENOMEM;
 	}
-	ret = nv_outdir_open(o, "report.html", &f);
-	if (!ret) {
-		fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-			"<meta name=\"color-scheme\" content=\"light dark\">\n"
-			"<title>Storage benchmark report</title>\n<style>%s</style>\n</head>\n<body>\n",
-			html_style);
-		*nfigs = put_body(f, o, lines, nl);
-		fputs("</body>\n</html>\n", f);
-		ret = nv_outdir_close(o, f, "report.html");
-	}
-	free(lines);
-	free(md);
-	return ret;
+	return 0;
+}
+
+unsigned nv_report_html_put(FILE *f, const struct nv_figset *o, const struct nv_html_src *src)
+{
+	unsigned nfigs;
+
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<meta name=\"color-scheme\" content=\"light dark\">\n"
+		"<title>Storage benchmark report</title>\n<style>%s</style>\n</head>\n<body>\n",
+		html_style);
+	nfigs = put_body(f, o, src->lines, src->nl);
+	fputs("</body>\n</html>\n", f);
+	return nfigs;
+}
+
+void nv_report_html_src_free(struct nv_html_src *src)
+{
+	free(src->lines);
+	free(src->md);
+	memset(src, 0, sizeof(*src));
 }

@@ -1,6 +1,7 @@
 /*
  * report_md.c - DIR/report.md of `nvanalyze -o`: a page that reads on its
- * own (GitHub, any Markdown viewer): the comparison, the figures of each
+ * own (GitHub, any Markdown viewer): the load curves (when the runs sweep
+ * a job option), the comparison, the figures of each
  * block, the trace sections and each traced run's figures.
  */
 #include <errno.h>
@@ -8,7 +9,8 @@
 #include <stdio.h>
 
 #include "analyze/figures/figset.h"
-#include "analyze/figures/curve_figs.h"
+#include "analyze/publish/report_md.h"
+#include "analyze/report/curves.h"
 #include "analyze/report/render.h"
 #include "analyze/report/trace_sections.h"
 
@@ -16,7 +18,7 @@
  * The image links of the figures of block (SIZE_MAX: per-run) and jt.
  * Return: nothing.
  */
-static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const struct nv_jobtraces *jt)
+static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const struct nv_jobjoin *jt)
 {
 	for (size_t i = 0; i < o->nfig; i++)
 		if (o->fig[i].block == block && o->fig[i].jt == jt)
@@ -30,17 +32,38 @@ static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const stru
 static void md_head(FILE *f, const struct nv_figset *o, bool rendered)
 {
 	fprintf(f, "# Storage benchmark report\n\nWritten by `nvanalyze -o`; the same as one "
-		"self-contained page: [report.html](report.html).  Comparison tables: "
-		"[tables.md](tables.md), [tables.csv](tables.csv), [tables.json](tables.json); "
-		"plotted numbers in `data/`; each figure has its gnuplot script (`NAME.gp`, rerun with "
-		"`gnuplot NAME.gp` in this directory; `style.gp` holds the common style).\n\n");
+		   "self-contained page: [report.html](report.html).  Comparison tables: "
+		   "[tables.md](tables.md), [tables.csv](tables.csv), [tables.json](tables.json); "
+		   "plotted numbers in `data/`; each figure has its gnuplot script (`NAME.gp`, "
+		   "rerun with "
+		   "`gnuplot NAME.gp` in this directory; `style.gp` holds the common style).\n\n");
 	if (!rendered)
 		fprintf(f, "**The figures are not rendered** (gnuplot was not found): run "
 			"`for f in *.gp; do gnuplot \"$f\"; done` in this directory.\n\n");
 	if (o->approx_cdf)
 		fprintf(f, "CDFs marked *approx.* come from fio's latency bins (json+: each bin's "
-			"value is up to 0.78%% off) or from fio's percentile list (a few points); the "
-			"others from the traces (every IO, in bins of 0.4%%).\n\n");
+			   "value is up to 0.78%% off) or from fio's percentile list (a few "
+			   "points); the others from the traces (every IO, in bins of 0.4%%).\n\n");
+}
+
+/*
+ * The page's opening section: the load-curve figures (block SIZE_MAX, no
+ * traces), then their tables; nothing when the report has no curves.
+ * Return: 0 or -ENOMEM.
+ */
+static int md_curves(FILE *f, const struct nv_figset *o)
+{
+	const struct nv_curves *c = o->r->curves;
+	bool any = false;
+
+	if (!c || !nv_curves_any(c))
+		return 0;
+	for (size_t i = 0; i < o->nfig; i++)
+		any |= o->fig[i].block == SIZE_MAX && !o->fig[i].jt;
+	if (any)
+		fprintf(f, "## Load curve figures\n\n");
+	md_figs(f, o, SIZE_MAX, NULL);
+	return nv_curves_print(f, c, NV_FMT_MD);
 }
 
 /*
@@ -64,29 +87,21 @@ static void md_block_figs(FILE *f, const struct nv_figset *o)
 	}
 }
 
-int nv_report_md_write(const struct nv_figset *o, bool rendered)
+int nv_report_md_put(FILE *f, const struct nv_figset *o, bool rendered)
 {
-	FILE *f;
-	int ret = nv_outdir_open(o, "report.md", &f);
+	int ret;
 
-	if (ret)
-		return ret;
 	md_head(f, o, rendered);
-	ret = nv_curve_figs_md(f, o);	/* load curves first */
+	ret = md_curves(f, o);	/* load curves first */
 	if (!ret)
 		ret = nv_report_print(f, o->r, NV_FMT_MD);
 	md_block_figs(f, o);
-	if (o->ts->n) {
+	if (o->tj->ts->n) {
 		fprintf(f, "## From the traces\n\n");
-		if (nv_tracereport_print(f, o->ts, nv_report_run_label, (void *)o->r, NV_FMT_MD))
+		if (nv_trace_sections_print(f, o->tj, nv_report_run_label, (void *)o->r, NV_FMT_MD))
 			ret = -ENOMEM;
-		for (size_t i = 0; i < o->ts->n; i++)
-			md_figs(f, o, SIZE_MAX, &o->ts->jt[i]);
+		for (size_t i = 0; i < o->tj->n; i++)
+			md_figs(f, o, SIZE_MAX, &o->tj->j[i]);
 	}
-	if (ret) {
-		fclose(f);
-		snprintf(o->err, o->errlen, "-o: writing %s/report.md failed", o->dir);
-		return ret;
-	}
-	return nv_outdir_close(o, f, "report.md");
+	return ret;
 }

@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# Many hosts in one run (jobs/run --host, issue 28): a real OpenSSH server
+# started here on a free 127.0.0.1 port with a host key and a user key made
+# here, and fio servers that jobs/run --start-servers starts over it stand
+# in for hosts.  Three "hosts" are three spellings of 127.0.0.1 (127.0.0.1,
+# 127.1, 127.0.1): fio's JSON names a host by what the client was given.
+#  - a short suite on three hosts: each host's JSON entries, traces fetched
+#    into DIR/HOST/traces/NAME, nothing left on the hosts, and nvanalyze's
+#    exact rows per host equal to tests/py/nvtrace_reader.py's reading;
+#  - failures named, the others complete: a closed ssh port, a job file
+#    the server refuses, a server SIGKILLed mid-run, a failing fetch;
+#  - two fleets of three hosts: nvanalyze A B, each host a repeat, with an
+#    interval of the change per job.
+# Skipped, with the reason, when sshd cannot start (not root, no sshd).
+. "$(dirname "$0")/../lib.sh"
+
+RUN=$TOP/jobs/run
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+if [ "$(id -u)" -ne 0 ]; then
+	skip sshd "needs root to start sshd with its privilege-separation directory /run/sshd"
+	exit 0
+fi
+if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
+	skip sshd "no OpenSSH server or client: run 'make deps' (apt-get install openssh-server)"
+	exit 0
+fi
+
+S=$T/ssh
+mkdir -p "$S" /run/sshd
+chmod 700 "$S"
+ssh-keygen -q -t ed25519 -N '' -f "$S/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$S/id" ||
+	{ fail keys "ssh-keygen failed"; exit 1; }
+cp "$S/id.pub" "$S/authorized_keys"
+port=$(pytool free_port 127.0.0.1)
+[ -n "$port" ] || { skip sshd "no free port on 127.0.0.1"; exit 0; }
+sftp=$(ls /usr/lib/openssh/sftp-server /usr/libexec/openssh/sftp-server 2>/dev/null | head -n 1)
+cat >"$S/sshd_config" <<EOF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $S/host_key
+PidFile $S/sshd.pid
+AuthorizedKeysFile $S/authorized_keys
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+MaxStartups 50
+LogLevel ERROR
+Subsystem sftp ${sftp:-internal-sftp}
+EOF
+cat >"$S/config" <<EOF
+Host *
+	User root
+	IdentityFile $S/id
+	IdentitiesOnly yes
+	UserKnownHostsFile /dev/null
+	StrictHostKeyChecking no
+	LogLevel ERROR
+EOF
+export NVSSH_OPTS="-F $S/config"
+
+sshd_pid=
+killer=
+stop_all() {	# sshd, and the fio servers and run directories the logs name
+	local f d
+	[ -n "$killer" ] && kill "$killer" 2>/dev/null
+	for f in "$T"/*.log; do
+		for d in $(sed -n 's/.*run directory \([^ ,]*\).*/\1/p' "$f" 2>/dev/null); do
+			[ -f "$d/fio.pid" ] && kill -KILL -- "-$(cat "$d/fio.pid")" 2>/dev/null
+			case $d in */nvengine-run.*) rm -rf "$d";; esac
+		done
+	done
+	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
+	sshd_pid=
+}
+trap stop_all EXIT
+
+"$SSHD" -D -e -f "$S/sshd_config" 2>"$S/sshd.log" &
+sshd_pid=$!
+ok=0
+for _ in $(seq 100); do
+	if timeout 10 ssh $NVSSH_OPTS -p "$port" -o BatchMode=yes 127.0.0.1 true 2>/dev/null; then
+		ok=1
+		break
+	fi
+	kill -0 "$sshd_pid" 2>/dev/null || break
+	sleep 0.2
+done
+if [ $ok -eq 0 ]; then
+	skip sshd "sshd did not start on 127.0.0.1:$port: $(tail -n 2 "$S/sshd.log" | tr '\n' ' ')"
+	exit 0
+fi
+pass sshd
+
+# The short suite: two jobs of 1 s each on a 16 MiB file.
+dd if=/dev/zero of="$T/target" bs=1M count=16 status=none
+mkdir -p "$T/jobs"
+cat >"$T/jobs/short.fio" <<'EOF'
+[global]
+ioengine=external:${NVENGINE_SO}
+nv_trace=${NVTRACE}
+filename=${NVDEV}
+direct=0
+bs=4k
+size=16m
+runtime=${RUNTIME}
+time_based
+[randread]
+rw=randread
+[randwrite]
+stonewall
+rw=randwrite
+EOF
+export NVDEV=$T/target RUNTIME=1
+H="--host 127.0.0.1:$port --host 127.1:$port --host 127.0.1:$port"
+NAME=jobs-short
+
+# left_behind LOG: the run directories the log names that still exist, and
+# fio servers started from them.
+left_behind() {
+	local d
+	for d in $(sed -n 's/.*run directory \([^ ,]*\).*/\1/p' "$1"); do
+		[ -e "$d" ] && echo "$d"
+		pgrep -f "$d/fio.pid" >/dev/null && echo "server of $d"
+	done
+}
+
+# fleet DIR EXTRA...: jobs/run on the three hosts into DIR.
+fleet() {
+	local dir=$1
+	shift
+	# shellcheck disable=SC2086
+	timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$dir" $H "$@" "$T/jobs/short.fio" \
+		>"$dir.log" 2>&1
+}
+
+fleet "$T/A"
+st=$?
+if [ $st -eq 0 ] && [ -s "$T/A/$NAME.json" ] && ! grep -q failed "$T"/A/*/status; then
+	pass fleet_run
+else
+	fail fleet_run "exit $st: $(tail -n 4 "$T/A.log" | tr '\n' ' ')"
+fi
+lb=$(left_behind "$T/A.log")
+[ -z "$lb" ] && grep -q "run directory" "$T/A.log" && pass nothing_left_behind ||
+	fail nothing_left_behind "still there: $lb"
+out=$(pytool many_hosts_check "$NVANALYZE" exact "$T/A" "$NAME" 127.0.0.1 127.1 127.0.1 2>&1)
+case $out in
+ok*) pass exact_rows_per_host; echo "info: $out";;
+*) fail exact_rows_per_host "$out";;
+esac
+
+# Failures, each in a run of its own: the right host named, the others
+# complete.  expect_failed NAME DIR HOST WHAT_RE
+expect_failed() {
+	local name=$1 dir=$2 host=$3 re=$4 st=$5 others
+	others=$(pytool many_hosts_check "$NVANALYZE" complete "$dir" "$NAME" \
+		$(for h in 127.0.0.1 127.1 127.0.1; do [ "$h" = "$host" ] || echo "$h"; done) 2>&1)
+	if [ "$st" -ne 0 ] && grep -q "host $host: .*$re" "$dir.log" &&
+		grep -q "failed" "$dir/$host/status" && [ "${others%% *}" = ok ] &&
+		[ -z "$(left_behind "$dir.log")" ]; then
+		pass "$name"
+	else
+		fail "$name" "exit $st; log: $(grep -i "host $host\|failed" "$dir.log" | head -n 3 |
+			tr '\n' ' '); others: $others"
+	fi
+}
+
+# a closed port: the ssh port of 127.0.1 is one nothing listens on
+closed=$(pytool free_port 127.0.0.1)
+H2="--host 127.0.0.1:$port --host 127.1:$port --host 127.0.1:$closed"
+timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/closed" $H2 "$T/jobs/short.fio" \
+	>"$T/closed.log" 2>&1
+expect_failed unreachable_host "$T/closed" 127.0.1 "missing: cannot prepare" $?
+
+# a job the server refuses: 127.1's job file gets an option fio does not know
+FIO_WRAP=$T/bin/fio
+mkdir -p "$T/bin"
+cat >"$FIO_WRAP" <<EOF
+#!/bin/sh
+# the client: 127.1's job file spoiled before it is sent
+for a; do case \$a in */127.1/*.fio) echo "bogus_option=1" >>"\$a";; esac; done
+exec "${FIO:-fio}" "\$@"
+EOF
+chmod +x "$FIO_WRAP"
+FIO=$FIO_WRAP fleet "$T/refused"
+st=$?
+expect_failed refused_job "$T/refused" 127.1 "0 of 2 jobs" $st
+
+# a server SIGKILLed mid-run: 127.0.0.1's server and its job processes
+(
+	for _ in $(seq 600); do
+		d=$(sed -n 's/.*host 127.0.0.1: fio --server .*run directory \(.*\)/\1/p' \
+			"$T/killed.log" 2>/dev/null)
+		if [ -n "$d" ] && [ -f "$d/fio.pid" ] && grep -q "on 3 host" "$T/killed.log"; then
+			sleep 0.5
+			kill -KILL -- "-$(cat "$d/fio.pid")" 2>/dev/null
+			exit 0
+		fi
+		sleep 0.1
+	done
+) &
+killer=$!
+RUNTIME=3 fleet "$T/killed"
+st=$?
+wait $killer
+expect_failed server_killed "$T/killed" 127.0.0.1 "jobs in" $st
+
+# a fetch that fails for one host
+fleet "$T/nofetch" --fetch 'if [ "$NVHOST" = 127.0.1 ]; then
+		echo "no route to $NVHOST" >&2; exit 1
+	fi
+	scp -q -r $NVSSH_OPTS -P "$NVSSHPORT" "$NVSSHDEST:$NVREMOTE/." "$NVLOCAL"'
+st=$?
+expect_failed fetch_fails "$T/nofetch" 127.0.1 "traces not fetched" $st
+warn=$("$NVANALYZE" "$T/nofetch" 2>&1 >/dev/null)
+case $warn in
+*"on host 127.0.1: fio's numbers: traces not fetched"*) pass report_marks_unfetched;;
+*) fail report_marks_unfetched "nvanalyze said: $(echo "$warn" | head -n 3 | tr '\n' ' ')";;
+esac
+warn=$("$NVANALYZE" "$T/closed" 2>&1 >/dev/null)
+case $warn in
+*"host 127.0.1 missing: failed"*) pass report_marks_missing;;
+*) fail report_marks_missing "nvanalyze said: $(echo "$warn" | head -n 3 | tr '\n' ' ')";;
+esac
+
+# two fleets of three hosts: the second with 4 jobs (randread) and depth 4
+IODEPTH=4 fleet "$T/B"
+st=$?
+out=$(pytool many_hosts_check "$NVANALYZE" fleets "$T/A" "$T/B" 2>&1)
+case "$st $out" in
+"0 ok"*) pass two_fleets_interval; echo "info: $out";;
+*) fail two_fleets_interval "exit $st: $out";;
+esac
+exit 0
