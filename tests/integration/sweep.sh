@@ -167,6 +167,138 @@ grep -o '<h2>[^<]*' out/report.html | head -1 | grep -qx '<h2>Load curve figures
 	pass html_opens_with_curve ||
 		fail html_opens_with_curve "$(grep -o '<h2>[^<]*' out/report.html | head -2)"
 
+# ---- jobs/run --sweep / --rounds / --search: the points it runs ----
+JR=$TOP/jobs/run
+dd if=/dev/zero of=jrfile bs=1M count=16 status=none
+mkdir -p jobsdir
+cat >jobsdir/jr.fio <<'JOB'
+[global]
+ioengine=external:${NVENGINE_SO}
+filename=${NVDEV}
+direct=${NVDIRECT}
+size=16M
+rw=randread
+bs=4k
+runtime=${RUNTIME}
+time_based
+nv_trace=${NVTRACE}
+clocksource=clock_gettime
+nv_trace_clock=clock_gettime
+
+[qd]
+iodepth=4
+JOB
+cat >jobsdir/nj.fio <<'JOB'
+[global]
+ioengine=external:${NVENGINE_SO}
+filename=${NVDEV}
+size=1M
+rw=randread
+bs=4k
+group_reporting
+nv_trace=${NVTRACE}
+
+[nj]
+numjobs=1
+JOB
+export NVDEV=$T/jrfile RUNTIME=1
+"$JR" -n --sweep iodepth=1..16 jobsdir/jr.fio >jrn.out 2>&1
+[ "$(cat jrn.out)" = "$(for q in 1 2 4 8 16; do echo "jobsdir-jr@iodepth=$q: qd@iodepth=$q "; done)" ] &&
+	pass jobs_run_n_lists_points || fail jobs_run_n_lists_points "$(head -3 jrn.out)"
+"$JR" -o jr --sweep iodepth=1..16 jobsdir/jr.fio 2>jr.err
+rc=$?
+[ $rc -eq 0 ] && [ "$(ls jr/*.json | wc -l)" = 5 ] &&
+	[ "$(grep -c ' ok$' jr/jobsdir-jr.points)" = 5 ] &&
+	pass jobs_run_sweep_points || fail jobs_run_sweep_points "rc $rc: $(ls jr; tail -3 jr.err)"
+"$NVANALYZE" -l file -o jrout jr >jr.md 2>jr.aerr
+sed -n '/^### qd · read: iodepth sweep, 5 points/,/^No knee\|^\*\*Knee/p' jr.md >jrt.md
+[ "$(grep -c '^| [0-9].*(exact) | .*(exact) | .*(exact) |$' jrt.md)" = 5 ] &&
+	pass jobs_run_sweep_table || fail jobs_run_sweep_table "$(head -5 jr.aerr; head -12 jrt.md)"
+pytool sweep_check jrout/data/curve_qd_read.dat jr jr/traces/jobsdir-jr file >jrcheck.out 2>&1 &&
+	pass jobs_run_curve_equals_fio_and_traces ||
+		fail jobs_run_curve_equals_fio_and_traces "$(grep -v '^ok' jrcheck.out | head -5 | tr '\n' ' ')"
+
+# two --sweep options: the matrix
+"$JR" -o jm -e null --sweep bs=4k,64k --sweep iodepth=1,4,16 jobsdir/nj.fio 2>jm.err
+"$NVANALYZE" jm >jm.md 2>&1
+grep -q '^| bs \\ iodepth *| *1 | *4 | *16 |$' jm.md &&
+	[ "$(grep -A4 '^| bs \\' jm.md | grep -c '^| [46]')" = 2 ] &&
+	pass jobs_run_matrix || fail jobs_run_matrix "$(tail -3 jm.err; grep -A4 'bs \\' jm.md)"
+
+# --search: the SLA point of the full grid in fewer points (null engine,
+# group_reporting: io_bytes = numjobs x 1 MiB, so numjobs=10 is the last
+# meeting io_bytes<=11500000 and 11 the first not)
+sla='io_bytes<=11500000'
+"$JR" -o js -e null --search "$sla" --sweep numjobs=1..64 jobsdir/nj.fio 2>js.err
+rc=$?
+"$JR" -o jg -e null --sweep numjobs=$(seq -s, 1 16) jobsdir/nj.fio 2>jg.err
+"$NVANALYZE" --format json --sla "$sla" -l grid jg 2>/dev/null | "$PYTHON" -c '
+import json, sys
+a = json.load(sys.stdin)["load_curves"]["sla"][0]["runs"]["grid"]
+assert a["first_not_met"] == "numjobs=11", a
+' 2>jg.perr
+n=$(ls js/*.json | wc -l)
+[ $rc -eq 0 ] && [ ! -s jg.perr ] && [ "$n" -lt 16 ] &&
+	grep -q "numjobs=10 meets it, numjobs=11 does not ($n points run" js.err &&
+	grep -qx "search $sla: numjobs=10 meets it, numjobs=11 does not; $n points" \
+		js/jobsdir-nj.points &&
+	pass jobs_run_search_as_grid || fail jobs_run_search_as_grid \
+		"rc $rc, $n points: $(tail -2 js.err) $(tail -2 jg.perr)"
+
+# --rounds: NAME@round=K, the steady-state rule
+"$JR" -o jrd -e null --rounds 5 jobsdir/nj.fio 2>jrd.err
+"$NVANALYZE" jrd 2>&1 | grep -q '^jrd: \*\*steady state from round 1\*\* (rounds 1-5' &&
+	pass jobs_run_rounds || fail jobs_run_rounds "$(ls jrd | tr '\n' ' ')"
+
+# bad values: exit 2 with the value named, nothing run
+badval() {	# NAME WANT ARGS...
+	local name=$1 want=$2; shift 2
+	"$JR" -o bad "$@" >bad.out 2>&1
+	local rc=$?
+	[ $rc -eq 2 ] && grep -q -- "$want" bad.out && [ ! -e bad ] && pass "$name" ||
+		fail "$name" "rc $rc: $(cat bad.out)"
+}
+badval bad_iodepth_0 'jobs/run: --sweep iodepth=0: a queue depth from 1 to 65535' \
+	--sweep iodepth=0,1 jobsdir/jr.fio
+badval bad_rwmixread_unused 'section \[qd\] has rw=randread, not a mix' \
+	--sweep rwmixread=30,70 jobsdir/jr.fio
+badval bad_sweep_key "--sweep 'runtime=1': sweep iodepth, numjobs, bs or rwmixread" \
+	--sweep runtime=1 jobsdir/jr.fio
+badval bad_search_bs '--search needs exactly one --sweep, of iodepth or numjobs' \
+	--search 'p99<=1ms' --sweep bs=4k,8k jobsdir/jr.fio
+if [ "$(id -u)" -eq 0 ] && truncate -s 8M lbs4k.img &&
+   lb=$(losetup -f --show --sector-size 4096 lbs4k.img 2>/dev/null); then
+	NVDEV=$lb badval bad_bs_lba "--sweep bs=3k: 3072 bytes is not a multiple of the logical block size of $lb (4096 bytes)" \
+		--sweep bs=4k,3k jobsdir/jr.fio
+	losetup -d "$lb"
+else
+	skip bad_bs_lba "needs root and losetup --sector-size"
+fi
+
+# a point failing mid-sweep: the earlier points stay (bs=64m > the 16M file)
+"$JR" -o jf --sweep bs=4k,8k,64m,16k jobsdir/jr.fio 2>jf.err
+rc=$?
+"$NVANALYZE" jf >jf.md 2>jf.aerr
+[ $rc -ne 0 ] && [ -s jf/jobsdir-jr@bs=4k.json ] && [ -s jf/jobsdir-jr@bs=8k.json ] &&
+	[ -e jf/jobsdir-jr@bs=64m.json.failed ] && [ ! -e jf/jobsdir-jr@bs=16k.fio ] &&
+	[ -n "$(ls jf/traces/jobsdir-jr/qd@bs=8k.*.nvt)" ] &&
+	[ "$(cat jf/jobsdir-jr.points | tr '\n' ';')" = \
+	  'bs=4k ok;bs=8k ok;bs=64m failed: fio exited 1;bs=16k not run;' ] &&
+	grep -q 'warning: jf/jobsdir-jr@bs=64m.json.failed: a point fio failed on' jf.aerr &&
+	grep -q '^### qd · read: bs sweep, 2 points' jf.md &&
+	pass failed_point_keeps_earlier || fail failed_point_keeps_earlier \
+		"rc $rc: $(ls jf | tr '\n' ' '); $(cat jf.aerr)"
+
+# under busybox sh (the emulated-NVMe guest's shell)
+if command -v busybox >/dev/null && busybox sh -c true 2>/dev/null; then
+	busybox sh "$JR" -o jb -e null --sweep iodepth=1,8 jobsdir/nj.fio 2>jb.err &&
+		[ "$(ls jb/*.json | wc -l)" = 2 ] && pass jobs_run_sweep_busybox ||
+			fail jobs_run_sweep_busybox "$(tail -3 jb.err)"
+else
+	skip jobs_run_sweep_busybox "no busybox"
+fi
+unset NVDEV RUNTIME
+
 # ---- QD sweep on a throttled loop device: the knee where IOPS stop growing ----
 cg=/sys/fs/cgroup/blkio/nvtest-sweep.$$
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null ||

@@ -4,6 +4,7 @@ and a nearest-rank computation over the traces read by lib/nvtrace_reader.py
 (p50, p99, p99.9: docs/analysis.md).
 
     sweep_check.py CURVE.dat FIO.json TRACEDIR LABEL
+(FIO.json: a file, or a results directory of jobs/run --sweep: its *.json)
 prints "ok iodepth=N" per point, the mismatches otherwise (exit 1)
 """
 import glob, json, os, sys
@@ -11,9 +12,10 @@ import glob, json, os, sys
 from lib import nvtrace_reader, tracecsv
 
 dat, fjson, tdir, label = sys.argv[1:5]
-fio = json.load(open(fjson))
+files = sorted(glob.glob(os.path.join(fjson, "*.json"))) if os.path.isdir(fjson) else [fjson]
+jobs = [j for f in files for j in json.load(open(f))["jobs"]]
 want = {}
-for j in fio["jobs"]:
+for j in jobs:
     qd = int(j["job options"].get("iodepth", "1"))
     lats = []
     for path in glob.glob(os.path.join(tdir, j["jobname"] + ".*.nvt")):
