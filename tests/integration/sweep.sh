@@ -7,7 +7,11 @@
 #    the curve figures render;
 #  - a 2-parameter sweep (bs x iodepth, null engine) gives the matrix and
 #    its heat map;
-#  - a QD sweep (1, 4, 16) on a loop device throttled to 2000 read IOPS
+#  - jobs/run --sweep, --rounds, --search: the points it runs give the same
+#    table and values, the matrix, steady state; --search the full grid's
+#    answer in fewer points; bad values exit 2 before anything runs; a point
+#    that fails keeps the earlier ones;
+#  - a QD sweep (1, 4, 16) run by jobs/run on a loop device throttled to 2000 read IOPS
 #    (cgroup v1 blkio.throttle, root only): IOPS capped at every depth,
 #    the knee at iodepth=4.  blk-throttle hands out the budget in 100 ms
 #    slices: IOs beyond it wait for the next slice, about QD in every 200
@@ -309,18 +313,29 @@ elif ! truncate -s 64M loopimg || ! loopdev=$(losetup -f --show loopimg 2>/dev/n
 	skip throttled_knee "no free loop device or no cgroup"
 	[ -n "${loopdev:-}" ] && losetup -d "$loopdev"
 else
-	mkdir -p thrtr
-	printf '[global]\nfilename=%s\ndirect=1\nrw=randread\nbs=4k\nruntime=2\ntime_based\nnv_trace=%s\n' \
-		"$loopdev" "$T/thrtr" >thr.fio
-	for qd in 1 4 16; do printf '[thr%s]\niodepth=%s\nstonewall\n' $qd $qd >>thr.fio; done
+	cat >jobsdir/thr.fio <<'JOB'
+[global]
+ioengine=external:${NVENGINE_SO}
+filename=${NVDEV}
+direct=${NVDIRECT}
+rw=randread
+bs=4k
+runtime=${RUNTIME}
+time_based
+nv_trace=${NVTRACE}
+
+[thr]
+iodepth=1
+JOB
 	echo "$(stat -L -c '%t:%T' "$loopdev" | { IFS=: read -r ma mi; echo $((16#$ma)):$((16#$mi)); }) 2000" \
 		>"$cg/blkio.throttle.read_iops_device"
-	(echo $BASHPID >"$cg/tasks" && exec "$FIO" --ioengine="external:$NVENGINE_SO" \
-		--output-format=json thr.fio) >thr.json 2>thr.err ||
-			fail fio_throttled "$(tail -n 3 thr.err)"
+	# jobs/run and its fio in the throttled cgroup
+	(echo $BASHPID >"$cg/tasks" && NVDEV=$loopdev RUNTIME=2 exec "$TOP/jobs/run" -o thr \
+		--sweep iodepth=1,4,16 jobsdir/thr.fio) 2>thr.err ||
+			fail jobs_run_throttled "$(tail -n 3 thr.err)"
 	rmdir "$cg"
 	losetup -d "$loopdev"
-	"$NVANALYZE" -l thr thr.json >thr.md 2>&1
+	"$NVANALYZE" -l thr thr >thr.md 2>&1
 	rows=$(sed -n '/^### thr · read: iodepth sweep, 3 points/,/Knee\|No knee/p' thr.md |
 		awk -F'|' '/^\| [0-9]/ { gsub(/[ ,]/, "", $3); print $3 }')
 	[ "$(echo "$rows" | wc -l)" = 3 ] && [ "$(echo "$rows" | awk '$1 > 2200' | wc -l)" = 0 ] &&
