@@ -75,7 +75,10 @@ sweep_add() {
 			die "--sweep $_k=$_l: a range LO..HI with 0 < LO <= HI (doubling from LO)"
 		[ -n "$sweep_keys" ] || sweep_range="$_k $_lo $_hi"
 		_x=$_lo
-		while [ "$_x" -lt "$_hi" ]; do _v="$_v $(sweep_text "$_k" "$_x")"; _x=$((_x * 2)); done
+		while [ "$_x" -lt "$_hi" ]; do
+			_v="$_v $(sweep_text "$_k" "$_x")"
+			_x=$((_x * 2))
+		done
 		_v="$_v $(sweep_text "$_k" "$_hi")";;
 	*)
 		for _x in $(echo "$_l" | tr ',' ' '); do
@@ -97,7 +100,8 @@ sweep_lbs() {
 		_mm="$((0x${_mm% *})):$((0x${_mm#* }))"
 	elif [ -c "$1" ]; then
 		_d=$(basename "$1")
-		case $_d in ng*n*) cat "/sys/block/nvme${_d#ng}/queue/logical_block_size" 2>/dev/null;;
+		case $_d in
+		ng*n*) cat "/sys/block/nvme${_d#ng}/queue/logical_block_size" 2>/dev/null;;
 		esac
 		return 0
 	elif [ -f "$1" ] && [ "${NVDIRECT:-1}" = 1 ]; then
@@ -130,9 +134,9 @@ sweep_check_values() {
 					case $_r in *:*) _r=${_r#*:};; *) _r=;; esac
 					_b=$(sweep_lbs "$_t")
 					[ -z "$_b" ] || [ $((_n % _b)) -eq 0 ] ||
-						die "--sweep bs=$_x: $_n bytes is not a multiple of the" \
-						    "logical block size of $_t ($_b bytes); use multiples" \
-						    "of $_b"
+						die "--sweep bs=$_x: $_n bytes is not a" \
+						    "multiple of the logical block size of" \
+						    "$_t ($_b bytes); use multiples of $_b"
 				done;;
 			esac
 		done
@@ -152,7 +156,8 @@ sweep_check_file() {
 	case " $sweep_keys " in *" rwmixread "*) ;; *) return 0;; esac
 	_bad=$(awk '/^\[/ { sec = substr($0, 2, index($0, "]") - 2)
 			if (sec != "global" && sec !~ /^precondition/) jobs[++n] = sec; next }
-		/^[[:space:]]*(rw|readwrite)[[:space:]]*=/ { v = $0; sub(/^[^=]*=[[:space:]]*/, "", v)
+		/^[[:space:]]*(rw|readwrite)[[:space:]]*=/ { v = $0
+			sub(/^[^=]*=[[:space:]]*/, "", v)
 			sub(/:.*/, "", v); rw[sec == "" ? "global" : sec] = v }
 		END { for (i = 1; i <= n; i++) { r = (jobs[i] in rw) ? rw[jobs[i]] : rw["global"]
 			if (r !~ /^(rw|readwrite|randrw|trimwrite)$/) {
@@ -172,7 +177,8 @@ sweep_points() {
 			for (a = 1; n && a <= nv[1]; a++) {
 				t1 = key[1] "=" val[1, a]
 				if (n == 1) { pts[++np] = t1; continue }
-				for (b = 1; b <= nv[2]; b++) pts[++np] = t1 "," key[2] "=" val[2, b]
+				for (b = 1; b <= nv[2]; b++)
+					pts[++np] = t1 "," key[2] "=" val[2, b]
 			}
 			for (r = 1; r <= (rounds > 0 ? rounds : 1); r++)
 				for (p = 1; p <= np; p++) {
@@ -204,6 +210,26 @@ sweep_point_file() {
 		job { k = $0; sub(/^[[:space:]]*/, "", k); sub(/[[:space:]]*(=.*)?$/, "", k)
 			if (k in drop) next }
 		{ print }' "$1"
+}
+
+# sweep_parse AS_RUN JOB NAME FIO_ARGS...: -n: each point's job file
+# checked by fio --parse-only and listed, "NAME@TAG: SECTION@TAG ...".
+# Return: 0, or fio's status.
+sweep_parse() {
+	_ar=$1 _jb=$2 _nm=$3
+	shift 3
+	sweep_check_file "$_ar" "$_jb"
+	_first=1
+	sweep_points >"$tmp.pts"
+	while read -r _tag _set; do
+		sweep_point_file "$_ar" "$_tag" "$_set" $_first >"$tmp.pt.fio"
+		_first=0
+		"$FIO" --parse-only "$@" "$tmp.pt.fio" </dev/null || return $?
+		echo "$_nm@$_tag: $(sed -n 's/^\[\(.*@.*\)\]$/\1/p' "$tmp.pt.fio" | tr '\n' ' ')"
+	done <"$tmp.pts"
+	[ -z "$sweep_sla" ] || echo "$_nm: --search '$sweep_sla': these points in order" \
+		"until one fails it, then bisection (12 points at most)"
+	rm -f "$tmp.pts" "$tmp.pt.fio"
 }
 
 # sweep_meets JSON TAG: whether the point's jobs meet $sweep_sla, by
@@ -273,9 +299,15 @@ sweep_search() {
 	for _v in $(printf '%s' "$sweep_vals" | sed "s/^$_k //"); do
 		sweep_run_point "$1" "$2" "$_k=$_v" "$_k=$_v" $_first || return $?
 		_first=0 _n=$((_n + 1))
-		if sweep_meets "$out/$2@$_k=$_v.json" "$_k=$_v"; then _good=$_v; else _bad=$_v; break; fi
+		if sweep_meets "$out/$2@$_k=$_v.json" "$_k=$_v"; then
+			_good=$_v
+		else
+			_bad=$_v
+			break
+		fi
 	done
-	while [ -n "$_good" ] && [ -n "$_bad" ] && [ $((_bad - _good)) -gt 1 ] && [ $_n -lt 12 ]; do
+	while [ -n "$_good" ] && [ -n "$_bad" ] && [ $((_bad - _good)) -gt 1 ] &&
+		[ $_n -lt 12 ]; do
 		_v=$(((_good + _bad) / 2))
 		sweep_run_point "$1" "$2" "$_k=$_v" "$_k=$_v" 0 || return $?
 		_n=$((_n + 1))
