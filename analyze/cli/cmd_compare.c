@@ -30,6 +30,8 @@
 #include "analyze/report/trace_sections.h"
 #include "analyze/input/jobtraces.h"
 #include "analyze/input/runset.h"
+#include "analyze/cli/curve_opts.h"
+#include "analyze/report/curves.h"
 
 void cmd_compare_usage(FILE *out)
 {
@@ -115,8 +117,10 @@ void cmd_compare_usage(FILE *out)
 	      "                        an earlier -o there wrote and this one does not are\n"
 	      "                        removed (see docs/analysis.md)\n"
 	      "  -h, --help            this help\n"
-	      "      --version         the version and the trace formats read (alone)\n"
-	      "\n"
+	      "      --version         the version and the trace formats read (alone)\n",
+	      out);
+	nv_curve_opts_usage(out);	/* load curves */
+	fputs("\n"
 	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
 	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
 	      "The first table is the summary: one row per job and direction.\n"
@@ -147,6 +151,7 @@ struct opts {
 	struct nv_tan_opts tan;
 	const char *outdir;
 	struct nv_pctl levels;	/* --percentiles (stats/pctlevels.h) */
+	struct nv_curve_opts curve;	/* load curves: --sla, --knee-*, --steady-* */
 	bool help;		/* -h: the usage was printed */
 };
 
@@ -407,6 +412,7 @@ static const struct option longopts[] = {
 	{ "change", required_argument, NULL, OPT_CHANGE },
 	{ "same-below", required_argument, NULL, OPT_SAME },
 	{ "verbose", no_argument, NULL, 'v' },
+	NV_CURVE_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -436,6 +442,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case 'v':
 			ret = display_opt(c, optarg);
+			break;
+		case NV_OPT_SLA ... NV_OPT_CURVE_END - 1:	/* load curves */
+			ret = nv_curve_opt(c, optarg, &o->curve);
 			break;
 		case 'h':
 			cmd_compare_usage(stdout);
@@ -849,12 +858,36 @@ static const char **input_warnings(const struct side_store *st, size_t n,
 	return w;
 }
 
+/*
+ * The load curves of r (report/curves.h), linked from r for -o.
+ * Return: 0, or 2 after printing the error.
+ */
+static int curves_build(struct nv_report *r, const struct opts *o, struct nv_curves *c)
+{
+	char err[1024];
+	int ret;
+
+	if (o->curve.nsla && o->format == NV_FMT_CSV) {
+		fprintf(stderr, "nvanalyze: --sla prints with --format md, text or json; drop "
+			"--format csv\n");
+		return 2;
+	}
+	ret = nv_curves_build(r, &o->curve, c, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "nvanalyze: %s\n", err);
+		return 2;
+	}
+	r->curves = c;
+	return 0;
+}
+
 static int report(struct side_store *st, size_t n, const struct opts *o,
 		  const struct nv_tracejoin *tj)
 {
 	const char **warnings = NULL;
 	struct nv_side *sides = calloc(n, sizeof(*sides));
 	struct nv_pair pairs[MAX_SIDES];
+	struct nv_curves curves;
 	struct nv_report r;
 	char err[512];
 	size_t base;
@@ -882,6 +915,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 		warnings = input_warnings(st, n, tj, &r.nwarnings);
 		r.warnings = warnings;
 	}
+	if ((ret = curves_build(&r, o, &curves)))	/* load curves */
+		goto free_report;
 	if (r.nblocks && (ret = nv_claims_eval(&r, o->claims, o->nclaims, err, sizeof(err)))) {
 		fprintf(stderr, "nvanalyze: %s\n", ret == -ENOENT ? err : "out of memory");
 		ret = 2;
@@ -891,6 +926,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 	} else if ((o->format == NV_FMT_JSON
 			    ? nv_trace_json_print(stdout, &r, tj, nv_report_run_label, &r)
 			    : nv_report_print(stdout, &r, o->format)) ||
+		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
+		    nv_curves_print(stdout, &curves, o->format)) ||
 		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
 		    nv_trace_sections_print(stdout, tj, nv_report_run_label, &r, o->format)) ||
 		   fflush(stdout)) {
@@ -902,6 +939,8 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 		fprintf(stderr, "nvanalyze: some claims are not met\n");
 		ret = 1;
 	}
+	nv_curves_free(&curves);
+free_report:
 	nv_report_free(&r);
 out:
 	free(warnings);
@@ -911,7 +950,8 @@ out:
 
 int cmd_compare(int argc, char **argv)
 {
-	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT };
+	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT,
+			  .curve = nv_curve_opts_default() };
 	struct nv_traceset ts = { 0 };
 	struct nv_tracejoin tj = { 0 };
 	struct side_store *st = NULL;
@@ -963,6 +1003,7 @@ out:
 	for (size_t i = 0; i < o.nclaims; i++)
 		nv_claim_free(&o.claims[i]);
 	free(o.claims);
+	nv_curve_opts_free(&o.curve);
 	free(o.sel.jobs);
 	return ret;
 }

@@ -121,6 +121,12 @@ static struct nv_fig *new_fig(struct nv_figset *o, size_t block, const struct nv
 	return f;
 }
 
+struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
+			     const char *name)
+{
+	return new_fig(o, block, jt, "%s", name);
+}
+
 /*
  * Create NAME.gp of a figure, with its head.
  * Return: 0, or -errno with the message in o->err.

@@ -59,7 +59,16 @@ int nv_figset_open(const struct nv_figset *o, const char *rel, FILE **f);
 int nv_figset_close(const struct nv_figset *o, FILE *f, const char *rel);
 
 /*
- * Every figure of o->r's blocks and of every joined job of o->tj: data
+ * Add a figure named name (made unique as the set's other figures are)
+ * for report block block (SIZE_MAX: none) and joined traces jt (or NULL).
+ * Return: the figure, or NULL when the list is full.
+ */
+struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_jobjoin *jt,
+			     const char *name);
+
+/*
+ * Every figure of o->r's blocks and of every joined job of o->tj (the load
+ * curves add theirs by nv_figset_add, curve_figs.h): data
  * files in DIR/data and scripts in DIR, listed in o->fig.
  * Return: 0, or -errno with the message in o->err.
  */

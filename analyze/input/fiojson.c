@@ -550,6 +550,9 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 	}
 	if (job_options(e, gopts, host, job) || parse_jobextra(e, &job->x))
 		return -ENOMEM;
+	if (nv_jobmeta_parse(e, options_for(json_object_get(e, "job options"), host),
+			     options_for(gopts, host), &job->meta))	/* load curves */
+		return -ENOMEM;
 	for (unsigned d = 0; d < NV_DIR_NR; d++) {
 		const json_t *dobj = json_object_get(e, dir_names[d]);
 
@@ -1089,6 +1092,7 @@ void nv_run_free(struct nv_run *run)
 		free(run->jobs[i].key);
 		free(run->jobs[i].desc);
 		free(run->jobs[i].trace_dir);
+		nv_jobmeta_free(&run->jobs[i].meta);
 		free(run->jobs[i].rw);
 		free(run->jobs[i].x.buckets);
 		for (unsigned d = 0; d < NV_DIR_NR; d++)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "analyze/common.h"
+#include "analyze/input/jobmeta.h"
 
 enum nv_dir { NV_DIR_READ, NV_DIR_WRITE, NV_DIR_TRIM, NV_DIR_SYNC, NV_DIR_MIXED, NV_DIR_NR };
 enum nv_latkind { NV_LAT_SLAT, NV_LAT_CLAT, NV_LAT_TOTAL, NV_LAT_NR };
@@ -93,6 +94,7 @@ struct nv_job {
 	struct nv_jobextra x;
 	size_t part;		/* joined runs: index in run->parts of its file */
 	struct nv_dirstat dir[NV_DIR_NR];
+	struct nv_jobmeta meta;	/* every option, steadystate, latency_target (jobmeta.h) */
 };
 
 /*

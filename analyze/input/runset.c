@@ -121,6 +121,30 @@ static int list_json(const char *dir, char ***names, size_t *n, char *err, size_
 	return ret;
 }
 
+/*
+ * A note on run for each DIR/NAME.json.failed: a point of `jobs/run
+ * --sweep` that fio failed on (its JSON kept aside, not read).
+ * Return: nothing.
+ */
+static void note_failed_points(const char *dir, struct nv_run *run)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 12 && de->d_name[0] != '.' &&
+		    !strcmp(de->d_name + len - 12, ".json.failed"))
+			nv_note_add(&run->notes, &run->nnotes,
+				    "%s/%s: a point fio failed on (jobs/run --sweep, see the "
+				    "directory's *.points): left out, its jobs absent", dir,
+				    de->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Load every *.json of dir into rv. Return: 0 or -errno with err set. */
 static int load_dir(const char *dir, struct runvec *rv, char *err, size_t errlen)
 {
@@ -147,6 +171,8 @@ static int load_dir(const char *dir, struct runvec *rv, char *err, size_t errlen
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	if (!ret)
+		note_failed_points(dir, &rv->v[rv->n - 1]);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze/figures/curve_figs.h"
 #include "analyze/figures/figset.h"
 #include "analyze/figures/plot.h"
 #include "analyze/publish/manifest.h"
@@ -202,6 +203,8 @@ int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_
 	ret = copy_style(&o);
 	if (!ret)
 		ret = write_tables(&o);
+	if (!ret)
+		ret = nv_curve_figs_write(&o);	/* load curves first */
 	if (!ret)
 		ret = nv_figset_write(&o);
 	res->nfig = o.nfig;

@@ -2,9 +2,10 @@
  * report_md.c - DIR/report.md of `nvanalyze -o`: a page that reads as the
  * studies do, on its own (GitHub, any Markdown viewer) and as report.html
  * (report_html.c): the title and the contents, then the sections of
- * md_sections in their order -- what a study puts first first: the summary
- * table with its figure, the claims and their verdicts, then each job with
- * its tables and figures.
+ * md_sections in their order -- what a study puts first first: the load
+ * curves when the runs sweep a job option, the summary table with its
+ * figure, the claims and their verdicts, then each job with its tables and
+ * figures.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "analyze/figures/figset.h"
 #include "analyze/publish/anchors.h"
 #include "analyze/publish/report_md.h"
+#include "analyze/report/curves.h"
 #include "analyze/report/render.h"
 #include "analyze/report/trace_sections.h"
 
@@ -155,14 +157,33 @@ static int md_files(FILE *f, const struct nv_figset *o)
 	return 0;
 }
 
+/*
+ * "## Load curve figures" and "## Load curves and steady state": a sweep's
+ * figures (block SIZE_MAX, no traces), then its tables (report/curves.h);
+ * nothing when the report has no curves.
+ * Return: 0 or -ENOMEM.
+ */
+static int md_curves(FILE *f, const struct nv_figset *o)
+{
+	const struct nv_curves *c = o->r->curves;
+	bool any = false;
+
+	if (!c || !nv_curves_any(c))
+		return 0;
+	for (size_t i = 0; i < o->nfig; i++)
+		any |= o->fig[i].block == SIZE_MAX && !o->fig[i].jt && !o->fig[i].summary;
+	if (any)
+		fprintf(f, "## Load curve figures\n\n");
+	md_figs(f, o, SIZE_MAX, NULL);
+	return nv_curves_print(f, c, NV_FMT_MD);
+}
+
 /* A section of the page: its "## " heading and body (nothing when it has none). */
 typedef int md_section(FILE *f, const struct nv_figset *o);
 
-/*
- * The page's sections in their order.  A load-curve section (a sweep's
- * curves and tables) is one more line, first.
- */
+/* The page's sections in their order. */
 static md_section *const md_sections[] = {
+	md_curves,	/* a sweep's load curves: figures, tables, SLA, steady state */
 	md_summary,	/* the summary table, its figure, the runs, how to read them */
 	md_claims,	/* the claims and their verdicts */
 	md_jobs,	/* each job · direction: its tables, its figures */

@@ -315,8 +315,7 @@ enum nv_claim_verdict nv_claim_judge_abs(const struct nv_claim *c, const struct 
 		return NV_CLAIM_CANNOT_TELL;
 	if (cell->n < 2)
 		return abs_ok(c, cell->mean) ? NV_CLAIM_MET : NV_CLAIM_NOT_MET;
-	half = nv_repeats_t_quantile(0.975, (double)(cell->n - 1)) * cell->sd /
-	       sqrt((double)cell->n);
+	half = nv_repeats_mean_half(cell);
 	return interval_verdict(abs_ok(c, cell->mean - half), abs_ok(c, cell->mean + half), false);
 }
 
@@ -422,6 +421,11 @@ int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l)
 	return 0;
 }
 
+const struct nv_row *nv_claim_row(const struct nv_block *b, const struct nv_claim *c)
+{
+	return NV_M_IS_PCT(c->metric) ? nv_block_level_row(b, c->level) : nv_block_row(b, c->metric);
+}
+
 int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nclaims,
 		   char *err, size_t errlen)
 {
@@ -436,10 +440,7 @@ int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nc
 			if (!b->active || !job_matches(&claims[c], r, b))
 				continue;
 			jobs++;
-			if (NV_M_IS_PCT(claims[c].metric))
-				row = nv_block_level_row(b, claims[c].level);
-			else
-				row = nv_block_row(b, claims[c].metric);
+			row = nv_claim_row(b, &claims[c]);
 			if (!row)
 				continue;
 			rows++;

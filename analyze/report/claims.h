@@ -116,4 +116,11 @@ struct nv_claim_result {
 int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nclaims,
 		   char *err, size_t errlen);
 
+/*
+ * The row of block b that claim c is about: its percentile level's row, or
+ * its metric's.
+ * Return: the row, or NULL when b has none.
+ */
+const struct nv_row *nv_claim_row(const struct nv_block *b, const struct nv_claim *c);
+
 #endif

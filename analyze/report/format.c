@@ -303,13 +303,21 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 
 void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, const struct nv_row *row)
 {
-	const struct nv_metric_info *mi = nv_metric(row->metric);
 	char name[32];
 
-	if (NV_M_IS_PCT(row->metric)) {
-		nv_pctl_name(name, sizeof(name), row->level);
-		snprintf(buf, n, "%s %s", nv_latkind_name(b->lat), name);
-	} else if (mi->latency)
+	if (!NV_M_IS_PCT(row->metric)) {
+		nv_fmt_metric_title(buf, n, b, row->metric);
+		return;
+	}
+	nv_pctl_name(name, sizeof(name), row->level);
+	snprintf(buf, n, "%s %s", nv_latkind_name(b->lat), name);
+}
+
+void nv_fmt_metric_title(char *buf, size_t n, const struct nv_block *b, enum nv_metric m)
+{
+	const struct nv_metric_info *mi = nv_metric(m);
+
+	if (mi->latency)
 		snprintf(buf, n, "%s %s", nv_latkind_name(b->lat), mi->title);
 	else
 		snprintf(buf, n, "%s", mi->title);

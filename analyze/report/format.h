@@ -84,6 +84,13 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c);
 void nv_fmt_row_title(char *buf, size_t n, const struct nv_block *b, const struct nv_row *row);
 
 /*
+ * The title of metric m (not NV_M_PCTL: a level needs its row) in block b:
+ * "IOPS", "clat p99".
+ * Return: nothing; the text is in buf.
+ */
+void nv_fmt_metric_title(char *buf, size_t n, const struct nv_block *b, enum nv_metric m);
+
+/*
  * The shortest "%.*g" text that reads back as exactly v.
  * Return: nothing; the text is in buf.
  */

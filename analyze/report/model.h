@@ -139,6 +139,7 @@ struct nv_block {
 };
 
 struct nv_claim_result;		/* report/claims.h */
+struct nv_curves;		/* report/curves.h */
 
 struct nv_report {
 	size_t nsides, baseline;
@@ -161,6 +162,7 @@ struct nv_report {
 	size_t nwarnings;		/* the inputs' warnings (stderr), set by the caller */
 	const char *const *warnings;	/* for the -o pages: a host missing, traces not
 					 * fetched ... (not owned; not in nv_report_print) */
+	const struct nv_curves *curves;	/* load curves (report/curves.h), or NULL */
 };
 
 struct nv_select {

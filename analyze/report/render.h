@@ -48,6 +48,15 @@ int nv_render_md_part(FILE *out, const struct nv_report *r, enum nv_md_part part
  */
 int nv_render_md(FILE *out, const struct nv_report *r, enum nv_format f);
 
+/*
+ * A value cell as the Markdown and text tables show it: "77,282",
+ * "77,282 ±1.6%", "72.0 us (exact)", "-" (missing), "absent" (no run of
+ * side s has the job); the unit of a scaled quantity chosen by ref.
+ * Return: nothing; the text is in buf.
+ */
+void nv_render_md_cell(char *buf, size_t n, const struct nv_cell *c, const struct nv_side *s,
+		       enum nv_unit u, double ref);
+
 /* The summary rows, one wide CSV table, then the claims.  Return: 0 or -ENOMEM. */
 int nv_render_csv(FILE *out, const struct nv_report *r);
 

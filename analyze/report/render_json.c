@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "analyze/report/render.h"
+#include "analyze/report/curves.h"
 #include "analyze/report/claims.h"
 #include "analyze/report/fiotables.h"
 #include "analyze/report/summary.h"
@@ -507,6 +508,8 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
 	nv_render_json_set(root, "results", blocks);
 	nv_render_json_set(root, "unmatched", unm);
 	nv_render_json_set(root, "claims", json_claims(r));
+	if (r->curves && nv_curves_any(r->curves))	/* load curves (report/curve_json.c) */
+		nv_render_json_set(root, "load_curves", nv_curves_json(r->curves));
 	if (traces)
 		nv_render_json_set(root, "traces", traces);
 	nv_render_json_emit(out, root, 0);

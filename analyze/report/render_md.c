@@ -709,3 +709,11 @@ int nv_render_md_part(FILE *out, const struct nv_report *r, enum nv_md_part part
 {
 	return render_md(out, r, NV_FMT_MD, part, part == NV_MD_BLOCKS ? block : SIZE_MAX, true);
 }
+
+/* ---- load curves (report/curve_table.c) ------------------------------- */
+
+void nv_render_md_cell(char *buf, size_t n, const struct nv_cell *c, const struct nv_side *s,
+		       enum nv_unit u, double ref)
+{
+	fmt_cell(buf, n, c, s, u, ref);
+}

@@ -176,6 +176,13 @@ double nv_repeats_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
+double nv_repeats_mean_half(const struct nv_cell *c)
+{
+	if (c->n < 2)
+		return 0;
+	return nv_repeats_t_quantile(0.975, (double)(c->n - 1)) * c->sd / sqrt((double)c->n);
+}
+
 /*
  * The interval of the ratio of geometric means of a over base, on ln:
  * Welch's t (Welch-Satterthwaite df); no spread on either side gives the

@@ -95,4 +95,11 @@ const char *nv_change_verdict_name(const struct nv_change *ch);
  */
 double nv_repeats_t_quantile(double p, double df);
 
+/*
+ * The half-width of the 95% t interval of c's mean over its c->n repeats
+ * (t(0.975, n - 1) * sd / sqrt(n)).
+ * Return: the half-width; 0 with fewer than 2 repeats.
+ */
+double nv_repeats_mean_half(const struct nv_cell *c);
+
 #endif

@@ -182,6 +182,16 @@ golden err-bad-percentiles-above --percentiles 50,100.1 "$D/psync-run1.json"
 golden err-bad-percentiles-letters --percentiles 50,p9x "$D/psync-run1.json"
 golden err-bad-percentiles-twice --percentiles 99,50,99.0 "$D/psync-run1.json"
 golden err-bad-percentiles-decimals --percentiles 99.99999 "$D/psync-run1.json"
+# load curves (issue 27): bad options refused with exit 2; fio's own results
+golden err-bad-sla --sla 'p99:+5%' "$D/psync-run1.json"
+golden err-bad-sla-metric --sla 'speed<=1ms' "$D/psync-run1.json"
+golden err-sla-no-sweep --sla 'p99<=1ms' "$D/psync-run1.json"
+golden err-bad-knee --knee-p99 1 "$D/psync-run1.json"
+golden err-bad-knee-iops --knee-iops 150 "$D/psync-run1.json"
+golden err-bad-steady-window --steady-window 1 "$D/psync-run1.json"
+golden steadystate-fio "$D/ss-iops-attained.json" "$D/ss-bwslope-attained.json" \
+	"$D/ss-iops-not-attained.json"
+golden latency-target-fio "$D/latency-target.json"
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help

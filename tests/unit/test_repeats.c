@@ -29,6 +29,18 @@ TEST(t_quantiles)
 	CHECK(isnan(nv_repeats_t_quantile(1.0, 4)) && isnan(nv_repeats_t_quantile(0.5, 0)));
 }
 
+TEST(mean_half)
+{
+	double v[] = { 10, 12, 14, 16, 18 }, one = 7;
+	struct nv_cell c;
+
+	/* sd of 10..18 step 2 is sqrt(10); t(0.975, 4) = 2.776445 */
+	nv_repeats_cell(v, 5, NV_AGG_MEAN, true, &c);
+	CHECK(near(nv_repeats_mean_half(&c), 2.776445 * sqrt(10.0) / sqrt(5.0), 1e-5));
+	nv_repeats_cell(&one, 1, NV_AGG_MEAN, true, &c);
+	CHECK(nv_repeats_mean_half(&c) == 0);
+}
+
 TEST(cells_and_log_welch)
 {
 	double a[] = { 1, 2, 4 }, b[] = { 4, 8, 16 };
@@ -134,6 +146,7 @@ TEST(aggregates)
 int main(void)
 {
 	RUN(t_quantiles);
+	RUN(mean_half);
 	RUN(cells_and_log_welch);
 	RUN(aggregates);
 	return check_summary();

@@ -76,6 +76,22 @@ done
 "$FIO" --output-format=json --name=broken --ioengine=psync --direct=1 --bs=4k \
 	--size=1m --filename=/dev/zero --rw=read >"$out/psync-error.json" 2>&1 || true
 
+# fio's steady state (issue 27): iops mean and bw slope criteria attained
+# (fio stops the job there), and one too strict to be attained; and fio's
+# latency_target search (latency_depth ...).
+"$FIO" --output-format=json --name=ss_iops --filename="$w/ssfile" --size=16M --rw=randread \
+	--bs=4k --ioengine=psync --runtime=8 --time_based --steadystate=iops:60% \
+	--steadystate_duration=2 >"$out/ss-iops-attained.json"
+"$FIO" --output-format=json --name=ss_bw_slope --filename="$w/ssfile" --size=16M --rw=read \
+	--bs=64k --ioengine=psync --runtime=8 --time_based --steadystate=bw_slope:30% \
+	--steadystate_duration=2 >"$out/ss-bwslope-attained.json"
+"$FIO" --output-format=json --name=ss_iops_strict --filename="$w/ssfile" --size=16M \
+	--rw=randread --bs=4k --ioengine=psync --runtime=4 --time_based \
+	--steadystate=iops:0.1% --steadystate_duration=2 >"$out/ss-iops-not-attained.json"
+"$FIO" --output-format=json --name=lt --filename="$w/ssfile" --size=16M --rw=randread --bs=4k \
+	--ioengine=libaio --iodepth=32 --runtime=4 --time_based --latency_target=200us \
+	--latency_window=500ms --latency_percentile=99 >"$out/latency-target.json"
+
 # Client/server over loopback: two servers (127.0.0.1 and 127.0.0.2), one
 # client run against both (per-host client_stats plus the "All clients"
 # aggregate; each --client takes its own job file), and one against one.

@@ -1,0 +1,278 @@
+/*
+ * curve_figs.c - the load-curve figures of `nvanalyze -o` (see curve_figs.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/figures/curve_figs.h"
+#include "analyze/figures/gnuplot.h"
+#include "analyze/report/curves.h"
+#include "analyze/stats/repeats.h"
+
+/* The latency metrics drawn, with their data columns (after the three of throughput). */
+static const struct { enum nv_metric m; const char *tag; unsigned col; } lat_figs[] = {
+	{ NV_M_P99, "p99", 8 }, { NV_M_P50, "p50", 5 }, { NV_M_P999, "p999", 11 },
+};
+
+/*
+ * A cell's value and its 95% interval (the t interval of the mean with
+ * repeats, else the value itself), divided by div.  False when missing.
+ */
+static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, double div,
+		       double v[3])
+{
+	const struct nv_row *row = nv_block_row(b, m);
+	const struct nv_cell *c = row ? &row->cells[s] : NULL;
+	double half;
+
+	if (!c || !c->n)
+		return false;
+	half = nv_repeats_mean_half(c);
+	v[0] = c->value / div;
+	v[1] = (c->mean - half) / div;
+	v[2] = (c->mean + half) / div;
+	return true;
+}
+
+/* The swept parameters as words: "iodepth", "numjobs and iodepth". */
+static void params_text(char *buf, size_t n, const struct nv_sweep *sw)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (unsigned k = 0; k < sw->nparams && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					!k ? "" : k + 1 == sw->nparams ? " and " : ", ",
+					nv_sweep_key_name(sw->param[k]));
+}
+
+/*
+ * A line curve's data: per run (gnuplot index = run order) a row
+ * per present point: the swept value, throughput and its interval, then
+ * p50, p99, p99.9 in us each with its interval, then 1 when exact.
+ */
+static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv)
+{
+	static const unsigned col_order[3] = { 1, 0, 2 };	/* p50, p99, p99.9 */
+	char params[128];
+
+	params_text(params, sizeof(params), cv->sw);
+	fprintf(f,
+		"# load curve %s · %s, %s sweep: one block per run (gnuplot index, run order)\n"
+		"# point %s %s_lo %s_hi p50_us lo hi p99_us lo hi p99.9_us lo hi exact\n",
+		cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), params,
+		nv_metric(cv->tput)->key, nv_metric(cv->tput)->key, nv_metric(cv->tput)->key);
+	for (size_t s = 0; s < r->nsides; s++) {
+		fprintf(f, "# run %s\n", r->sides[s].label);
+		for (size_t p = 0; p < cv->sw->npoints; p++) {
+			const struct nv_block *b = &r->blocks[cv->block[p]];
+			const struct nv_row *p99 = nv_block_row(b, NV_M_P99);
+			double t[3], l[3][3];
+			char pv[128];
+			bool ok = cell_range(b, cv->tput, s, 1, t);
+
+			for (unsigned k = 0; k < 3; k++)
+				ok &= cell_range(b, lat_figs[col_order[k]].m, s, 1e3, l[k]);
+			if (!ok) {
+				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
+				fprintf(f, "# %s absent\n", pv);
+				continue;
+			}
+			if (cv->sw->nparams == 1)	/* the label: the value, or the point's name */
+				nv_sweep_value_text(pv, sizeof(pv), cv->sw->param[0],
+						    cv->sw->pt[p].v[cv->sw->param[0]]);
+			else
+				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
+			fprintf(f, "%s %.10g %.10g %.10g", pv, t[0], t[1], t[2]);
+			for (unsigned k = 0; k < 3; k++)
+				fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1], l[k][2]);
+			fprintf(f, " %d\n", p99 && p99->cells[s].src == NV_SRC_EXACT);
+		}
+		fprintf(f, "\n\n");
+	}
+}
+
+static void curve_script(FILE *f, const struct nv_report *r, const struct nv_curve *cv, unsigned k,
+			 const char *data)
+{
+	const struct nv_block *b0 = &r->blocks[cv->block[0]];
+	bool reps = nv_report_repeats(r);
+	char name[300], t[300], params[128];
+	unsigned col = lat_figs[k].col;
+
+	params_text(params, sizeof(params), cv->sw);
+	nv_gnuplot_str(name, sizeof(name), cv->sw->name);
+	nv_fmt_metric_title(t, sizeof(t), b0, lat_figs[k].m);
+	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
+		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title, params);
+	fprintf(f,
+		"set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
+		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
+		"set key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
+		"set xrange [0:*]\n",
+		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
+	fprintf(f, "# each point is labelled with its %s%s\nplot ", params,
+		reps ? "; error bars: the 95% interval of the repeats' mean" : "");
+	for (size_t s = 0; s < r->nsides; s++) {
+		nv_gnuplot_str(name, sizeof(name), r->sides[s].label);
+		fprintf(f,
+			"%s\\\n    \"%s\" index %zu using 2:%u with linespoints lt %zu "
+			"title \"%s\" noenhanced",
+			s ? ", " : "", data, s, col, s + 1, name);
+		if (reps)
+			fprintf(f,
+				", \\\n    \"%s\" index %zu using 2:%u:3:4:%u:%u with xyerrorbars "
+				"lt %zu pt 0 notitle",
+				data, s, col, col + 1, col + 2, s + 1);
+		fprintf(f,
+			", \\\n    \"%s\" index %zu using 2:%u:(stringcolumn(1)) with labels "
+			"offset char 0.6,0.7 left font label_font textcolor lt %zu notitle",
+			data, s, col, s + 1);
+	}
+	fprintf(f, "\n");
+}
+
+static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
+{
+	const struct nv_report *r = o->r;
+	char slug[200], base[256], rel[PATH_MAX];
+	FILE *f;
+	int ret;
+
+	nv_slug(slug, sizeof(slug), cv->sw->name);
+	snprintf(base, sizeof(base), "%s_%s", slug, nv_dir_name((enum nv_dir)cv->sw->dir));
+	snprintf(rel, sizeof(rel), "data/curve_%s.dat", base);
+	if ((ret = nv_figset_open(o, rel, &f)))
+		return ret;
+	curve_data(f, r, cv);
+	if ((ret = nv_figset_close(o, f, rel)))
+		return ret;
+	for (unsigned k = 0; k < sizeof(lat_figs) / sizeof(lat_figs[0]); k++) {
+		char name[300], title[64];
+		struct nv_fig *fg;
+
+		snprintf(name, sizeof(name), "curve_%s_%s", lat_figs[k].tag, base);
+		fg = nv_figset_add(o, SIZE_MAX, NULL, name);
+		if (!fg)
+			return 0;
+		snprintf(name, sizeof(name), "%s.gp", fg->name);
+		if ((ret = nv_figset_open(o, name, &f)))
+			return ret;
+		nv_gnuplot_head(f, fg->name);
+		curve_script(f, r, cv, k, rel);
+		if ((ret = nv_figset_close(o, f, name)))
+			return ret;
+		nv_fmt_metric_title(title, sizeof(title), &r->blocks[cv->block[0]], lat_figs[k].m);
+		snprintf(fg->caption, sizeof(fg->caption), "Load curve of %s · %s: %s against %s",
+			 cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), title,
+			 nv_metric(cv->tput)->title);
+	}
+	return 0;
+}
+
+static size_t index_of(const double *v, size_t n, double x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return i;
+	return 0;
+}
+
+static void tics(FILE *f, const char *axis, enum nv_sweep_key k, const double *v, size_t n)
+{
+	fprintf(f, "set %stics (", axis);
+	for (size_t i = 0; i < n; i++) {
+		char t[32];
+
+		nv_sweep_value_text(t, sizeof(t), k, v[i]);
+		fprintf(f, "%s\"%s\" %zu", i ? ", " : "", t, i);
+	}
+	fprintf(f, ") scale 0\nset %srange [-0.5:%zu.5]\n", axis, n - 1);
+}
+
+/* Side s's heat map of a two-parameter curve. */
+static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
+{
+	enum { MAXV = 64 };
+	const struct nv_report *r = o->r;
+	const struct nv_sweep *sw = cv->sw;
+	double rv[MAXV], cvv[MAXV];
+	size_t nr = nv_sweep_values(sw, sw->param[0], rv, MAXV);
+	size_t nc = nv_sweep_values(sw, sw->param[1], cvv, MAXV);
+	char slug[200], lab[100], name[300], rel[PATH_MAX], t[300];
+	struct nv_fig *fg;
+	FILE *f;
+	int ret;
+
+	nv_slug(slug, sizeof(slug), sw->name);
+	nv_slug(lab, sizeof(lab), r->sides[s].label);
+	snprintf(name, sizeof(name), "matrix_%.100s_%s_%.60s", slug,
+		 nv_dir_name((enum nv_dir)sw->dir), lab);
+	if (!(fg = nv_figset_add(o, SIZE_MAX, NULL, name)))
+		return 0;
+	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
+	if ((ret = nv_figset_open(o, rel, &f)))
+		return ret;
+	fprintf(f, "# %s by %s (rows, y) and %s (columns, x), run %s: column row value label\n",
+		nv_metric(cv->tput)->key, nv_sweep_key_name(sw->param[0]),
+		nv_sweep_key_name(sw->param[1]), r->sides[s].label);
+	for (size_t p = 0; p < sw->npoints; p++) {
+		const struct nv_row *row = nv_block_row(&r->blocks[cv->block[p]], cv->tput);
+		char v[64];
+
+		if (!row || !row->cells[s].n)
+			continue;
+		nv_fmt_value(v, sizeof(v), row->cells[s].value, nv_metric(cv->tput)->unit);
+		fprintf(f, "%zu %zu %.10g \"%s\"\n", index_of(cvv, nc, sw->pt[p].v[sw->param[1]]),
+			index_of(rv, nr, sw->pt[p].v[sw->param[0]]), row->cells[s].value, v);
+	}
+	if ((ret = nv_figset_close(o, f, rel)))
+		return ret;
+	snprintf(name, sizeof(name), "%s.gp", fg->name);
+	if ((ret = nv_figset_open(o, name, &f)))
+		return ret;
+	nv_gnuplot_head(f, fg->name);
+	nv_gnuplot_str(t, sizeof(t), sw->name);
+	nv_gnuplot_str(lab, sizeof(lab), r->sides[s].label);
+	fprintf(f,
+		"set title \"%s · %s: %s by %s and %s (%s)\" noenhanced\n"
+		"set xlabel \"%s\"\nset ylabel \"%s\"\n"
+		"set grid noxtics noytics nomxtics nomytics\n"
+		"set palette defined (0 \"#f7fbff\", 0.5 \"#9ecae1\", 1 \"#3182bd\")\n"
+		"set cbrange [0:*]\nset cblabel \"%s\"\nset format cb \"%%.0f\"\n"
+		"unset key\n",
+		t, nv_dir_name((enum nv_dir)sw->dir), nv_metric(cv->tput)->title,
+		nv_sweep_key_name(sw->param[0]), nv_sweep_key_name(sw->param[1]), lab,
+		nv_sweep_key_name(sw->param[1]), nv_sweep_key_name(sw->param[0]),
+		nv_metric(cv->tput)->title);
+	tics(f, "x", sw->param[1], cvv, nc);
+	tics(f, "y", sw->param[0], rv, nr);
+	fprintf(f, "plot \"%s\" using 1:2:3 with image, \\\n"
+		"    \"%s\" using 1:2:4 with labels font change_font textcolor rgb \"#000000\"\n",
+		rel, rel);
+	if ((ret = nv_figset_close(o, f, name)))
+		return ret;
+	snprintf(fg->caption, sizeof(fg->caption), "%s of %s · %s by %s and %s, %s",
+		 nv_metric(cv->tput)->title, sw->name, nv_dir_name((enum nv_dir)sw->dir),
+		 nv_sweep_key_name(sw->param[0]), nv_sweep_key_name(sw->param[1]),
+		 r->sides[s].label);
+	return 0;
+}
+
+int nv_curve_figs_write(struct nv_figset *o)
+{
+	const struct nv_curves *c = o->r->curves;
+	int ret = 0;
+
+	for (size_t i = 0; c && !ret && i < c->n; i++) {
+		if (c->c[i].line)
+			ret = one_curve(o, &c->c[i]);
+		for (size_t s = 0; !ret && c->c[i].grid && s < o->r->nsides; s++)
+			ret = one_matrix(o, &c->c[i], s);
+	}
+	return ret;
+}
