@@ -17,7 +17,7 @@ fio's own IO counts every 10 s (--status-interval=10).  At the end:
   quarter of the intervals against the first quarter (<= 1.25x).
 
 Prints PASS/FAIL lines and the rows, writes them as the section
-"8. Saturation soak" to --section (default bench/soak.md, which make bench
+"9. Saturation soak" to --section (default bench/soak.md, which make bench
 keeps in BENCHMARKS.md) and replaces that section in --md (default
 BENCHMARKS.md).  Exit status 1 when a check fails.
 """
@@ -32,7 +32,7 @@ import time
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 JOBS, QD, PERIOD = 4, 64, 10
-TITLE = "## 8. Saturation soak (`make soak`)"
+TITLE = "## 9. Saturation soak (`make soak`)"
 
 
 def rss_kb(pid):
