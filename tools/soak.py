@@ -15,6 +15,7 @@ fio's own IO counts every 10 s (--status-interval=10).  At the end:
 - trace complete: every trace has its footer and nvanalyze stat reads it;
 - the writers' CPU per record per interval flat: the mean of the last
   quarter of the intervals against the first quarter (<= 1.25x).
+Every sample is kept in WORK/samples.tsv.
 
 Prints PASS/FAIL lines and the rows, writes them as the section
 "9. Saturation soak" to --section (default bench/soak.md, which make bench
@@ -131,6 +132,11 @@ def main():
             fio.wait()
         subprocess.call(["rm", "-rf", data])
     rc = fio.returncode
+    # every sample, so that a miss can be read (a steady growth or steps)
+    with open(os.path.join(a.work, "samples.tsv"), "w") as f:
+        f.write("s\trss_kib\twriter_cpu_ns\twriters\twall_ms\n")
+        for smp in samples:
+            f.write("%.1f\t%d\t%d\t%d\t%d\n" % smp)
     reps = fio_reports(out_json)
     ok = True
     lines = []

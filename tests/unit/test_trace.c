@@ -981,8 +981,8 @@ TEST(half_written_block)
 	CHECK_EQ_I64(nvt_writer_open(&w, tpath("half.nvt"), hdr_kv, 5, &o), 0);
 	for (int i = 0; i < 1000000 && !err; i++) {
 		r.submit_ns = (uint64_t)i * 1000;
-		r.complete_ns = r.submit_ns + 500 + (uint64_t)(i * 7919 % 1000);
-		r.offset = (uint64_t)(i * 104729 % 262144) * 4096;
+		r.complete_ns = r.submit_ns + 500 + (uint64_t)i * 7919 % 1000;
+		r.offset = (uint64_t)i * 104729 % 262144 * 4096;
 		err = nvt_writer_append(w, &r);
 	}
 	CHECK_EQ_I64(err, -EFBIG);
