@@ -45,11 +45,14 @@ maint=${DEBFULLNAME:-$(git config user.name 2>/dev/null ||
 email=${DEBEMAIL:-$(git config user.email 2>/dev/null ||
 	git log -1 --format=%ae 2>/dev/null || echo nvengine@localhost)}
 
-work=$O/deb
+case $O in	# the staging root as an absolute path, whichever O make was given
+/*) work=$O/deb;;
+*) work=$top/$O/deb;;
+esac
 root=$work/root
 rm -rf "$work"
 mkdir -p "$root/DEBIAN"
-make -s O="$O" DESTDIR="$top/$root" PREFIX=/usr install >/dev/null
+make -s O="$O" DESTDIR="$root" PREFIX=/usr install >/dev/null
 
 # docs, changelog, copyright
 doc=$root/usr/share/doc/nvengine
@@ -80,8 +83,8 @@ chmod 0644 "$root/usr/lib/nvengine/libnvengine.so"
 # Depends: the libraries' packages (dpkg-shlibdeps wants a debian/control)
 mkdir -p "$work/src/debian"
 printf 'Source: nvengine\n\nPackage: nvengine\nArchitecture: any\n' >"$work/src/debian/control"
-shlibs=$(cd "$work/src" && dpkg-shlibdeps -O "$top/$root/usr/bin/nvanalyze" \
-	"$top/$root/usr/lib/nvengine/libnvengine.so" | sed -n 's/^shlibs:Depends=//p')
+shlibs=$(cd "$work/src" && dpkg-shlibdeps -O "$root/usr/bin/nvanalyze" \
+	"$root/usr/lib/nvengine/libnvengine.so" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries"
 depends="$shlibs, $fio_pkg (= $fio_ver)"
 
