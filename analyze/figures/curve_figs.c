@@ -38,6 +38,22 @@ static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, dou
 	return true;
 }
 
+/*
+ * Whether some side has metric m and the throughput at some point of cv.
+ * Return: true when a curve of m has a point to draw.
+ */
+static bool any_point(const struct nv_report *r, const struct nv_curve *cv, enum nv_metric m)
+{
+	double v[3];
+
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t p = 0; p < cv->sw->npoints; p++)
+			if (cell_range(&r->blocks[cv->block[p]], m, s, 1, v) &&
+			    cell_range(&r->blocks[cv->block[p]], cv->tput, s, 1, v))
+				return true;
+	return false;
+}
+
 /* The swept parameters as words: "iodepth", "numjobs and iodepth". */
 static void params_text(char *buf, size_t n, const struct nv_sweep *sw)
 {
@@ -155,6 +171,8 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 		char name[300], title[64];
 		struct nv_fig *fg;
 
+		if (!any_point(r, cv, lat_figs[k].m))
+			continue;	/* a level --percentiles left out: nothing to draw */
 		snprintf(name, sizeof(name), "curve_%s_%s", lat_figs[k].tag, base);
 		fg = nv_figset_add(o, SIZE_MAX, NULL, name);
 		if (!fg)

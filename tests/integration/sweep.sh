@@ -305,6 +305,20 @@ else
 fi
 unset NVDEV RUNTIME
 
+# ---- --percentiles without p99: the curves' tables say "-", no figure of it ----
+for q in 1 4 16; do
+	"$FIO" --name=np --ioengine=null --size=16M --rw=randread --bs=4k --iodepth=$q \
+		--number_ios=2000 --output-format=json --output="np$q.json" >/dev/null 2>&1
+done
+"$NVANALYZE" --percentiles 25 -o np.out np1.json+np4.json+np16.json >np.md 2>np.err
+st=$?
+if [ $st -eq 0 ] && [ ! -e np.out/curve_p99_np_read.gp ] &&
+   grep -q '^### np · read: iodepth sweep' np.md; then
+	pass percentiles_without_p99_curves
+else
+	fail percentiles_without_p99_curves "exit $st: $(head -n 2 np.err | tr '\n' ' ')"
+fi
+
 # ---- QD sweep on a throttled loop device: the knee where IOPS stop growing ----
 cg=/sys/fs/cgroup/blkio/nvtest-sweep.$$
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null ||
