@@ -596,8 +596,7 @@ static int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 
 		if (!eq || nv_parse_double(eq + 1, &usd) || usd <= 0)
 			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label "
-					   "or "
-					   "1-based position), e.g. i7i.large=0.1888 or 1=0.1888",
+					   "or 1-based position), e.g. i7i.large=0.1888 or 1=0.1888",
 					   o->prices[p]);
 		if (side_by_name(st, n, o->prices[p], (size_t)(eq - o->prices[p]), &s))
 			return usage_error("--price '%s': no run has that label or position (see "

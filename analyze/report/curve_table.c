@@ -329,6 +329,19 @@ static void fmt_num(char *buf, size_t n, double v, enum nv_unit u)
 		nv_fmt_value(buf, n, v, u);
 }
 
+/*
+ * A table of nrows rows under the header row hdr[0..ncols).
+ * Return: 0 or -ENOMEM.
+ */
+static int grid_with_header(struct nv_grid *g, size_t nrows, const char *const *hdr, size_t ncols)
+{
+	if (nv_grid_init(g, nrows + 1, ncols))
+		return -ENOMEM;
+	for (size_t k = 0; k < ncols; k++)
+		nv_grid_set(g, 0, k, hdr[k]);
+	return 0;
+}
+
 static int print_lt(FILE *out, const struct nv_curves *c, enum nv_format f)
 {
 	static const char *const hdr[] = { "job", "run", "target", "percentile", "window",
@@ -338,10 +351,8 @@ static int print_lt(FILE *out, const struct nv_curves *c, enum nv_format f)
 	size_t row = 1;
 	char buf[128];
 
-	if (nv_grid_init(&g, count_jobs(r, false) + 1, 6))
+	if (grid_with_header(&g, count_jobs(r, false), hdr, sizeof(hdr) / sizeof(hdr[0])))
 		return -ENOMEM;
-	for (size_t k = 0; k < 6; k++)
-		nv_grid_set(&g, 0, k, hdr[k]);
 	for (size_t i = 0; i < r->nruns; i++)
 		for (size_t j = 0; j < r->runs[i].run->njobs; j++) {
 			const struct nv_job *jb = &r->runs[i].run->jobs[j];
@@ -378,10 +389,8 @@ static int print_ss(FILE *out, const struct nv_curves *c, enum nv_format f)
 	size_t row = 1;
 	char buf[128];
 
-	if (nv_grid_init(&g, count_jobs(r, true) + 1, 11))
+	if (grid_with_header(&g, count_jobs(r, true), hdr, sizeof(hdr) / sizeof(hdr[0])))
 		return -ENOMEM;
-	for (size_t k = 0; k < 11; k++)
-		nv_grid_set(&g, 0, k, hdr[k]);
 	for (size_t i = 0; i < r->nruns; i++)
 		for (size_t j = 0; j < r->runs[i].run->njobs; j++) {
 			const struct nv_job *jb = &r->runs[i].run->jobs[j];
