@@ -37,11 +37,29 @@ TITLE = "## 9. Saturation soak (`make soak`)"
 
 
 def rss_kb(pid):
+    """(VmRSS, RssAnon, RssFile, RssShmem) of PID in KiB."""
+    want = ("VmRSS:", "RssAnon:", "RssFile:", "RssShmem:")
+    got = dict.fromkeys(want, 0)
     with open("/proc/%d/status" % pid) as f:
         for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+            k = line.split(None, 1)[0] if line.strip() else ""
+            if k in got:
+                got[k] = int(line.split()[1])
+    return tuple(got[k] for k in want)
+
+
+def smaps_rss(pid):
+    """{mapping: Rss KiB} of PID, mappings named by their line in
+    /proc/PID/smaps (address range, offset and path)."""
+    out, cur = {}, None
+    with open("/proc/%d/smaps" % pid) as f:
+        for line in f:
+            first = line.split(None, 1)[0]
+            if "-" in first and not first.endswith(":"):
+                cur = line.strip()
+            elif first == "Rss:" and cur:
+                out[cur] = int(line.split()[1])
+    return out
 
 
 def writer_cpu_ns(pid):
@@ -113,7 +131,8 @@ def main():
           flush=True)
     t_start = time.monotonic()
     fio = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(out_json + ".err", "w"))
-    samples = []	# (s since start, rss KiB, writer cpu ns, writers, wall ms)
+    samples = []	# (s since start, rss KiB, writer cpu ns, writers, wall ms, anon, file, shmem)
+    maps = [None, None]	# smaps at the first sample from 30 s, and at the last
     next_t = t_start + PERIOD
     try:
         while fio.poll() is None:
@@ -123,8 +142,11 @@ def main():
                 break
             try:
                 cpu, nw = writer_cpu_ns(fio.pid)
-                samples.append((time.monotonic() - t_start, rss_kb(fio.pid), cpu, nw,
-                                int(time.time() * 1000)))
+                rss = rss_kb(fio.pid)
+                now = time.monotonic() - t_start
+                samples.append((now, rss[0], cpu, nw, int(time.time() * 1000)) + rss[1:])
+                if now >= 30:
+                    maps[maps[0] is not None] = smaps_rss(fio.pid)
             except OSError:
                 break
     finally:
@@ -134,9 +156,18 @@ def main():
     rc = fio.returncode
     # every sample, so that a miss can be read (a steady growth or steps)
     with open(os.path.join(a.work, "samples.tsv"), "w") as f:
-        f.write("s\trss_kib\twriter_cpu_ns\twriters\twall_ms\n")
+        f.write("s\trss_kib\twriter_cpu_ns\twriters\twall_ms\tanon_kib\tfile_kib\tshmem_kib\n")
         for smp in samples:
-            f.write("%.1f\t%d\t%d\t%d\t%d\n" % smp)
+            f.write("%.1f\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n" % smp)
+    # which mappings grew between the first steady sample and the last
+    if maps[0] and maps[1]:
+        with open(os.path.join(a.work, "rss-growth.txt"), "w") as f:
+            f.write("# Rss KiB per mapping of fio: first sample from 30 s -> last sample\n")
+            grew = sorted(((maps[1].get(k, 0) - maps[0].get(k, 0), k)
+                           for k in set(maps[0]) | set(maps[1])), reverse=True)
+            for d, k in grew:
+                if d:
+                    f.write("%+8d  %s\n" % (d, k))
     reps = fio_reports(out_json)
     ok = True
     lines = []
