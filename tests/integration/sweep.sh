@@ -11,12 +11,18 @@
 #    table and values, the matrix, steady state; --search the full grid's
 #    answer in fewer points; bad values exit 2 before anything runs; a point
 #    that fails keeps the earlier ones;
-#  - a QD sweep (1, 4, 16) run by jobs/run on a loop device throttled to 2000 read IOPS
-#    (cgroup v1 blkio.throttle, root only): IOPS capped at every depth,
-#    the knee at iodepth=4.  blk-throttle hands out the budget in 100 ms
-#    slices: IOs beyond it wait for the next slice, about QD in every 200
-#    IOs (QD / (2000 x 0.1)); at QD 1 that is 0.5% (p99 stays fast), at QD 4
-#    2% (p99 is a ~100 ms wait) while the IOPS stay at the cap;
+#  - a QD sweep (1, 8, 64) run by jobs/run on a loop device throttled by
+#    cgroup v1 blkio.throttle (root only): IOPS capped at every depth, the
+#    knee nvanalyze names is knee_rule.py's, and it is where blk-throttle's
+#    slices put it (tests/py/throttle_model.py): a group may dispatch
+#    cap x slice IOs per slice (100 ms), the IO that finds the budget spent
+#    and the QD - 1 after it wait for the next slice, so QD / (cap x slice)
+#    of the IOs wait.  The slice is measured, the cap set to 283 IOs a slice
+#    (QD 1: 0.35%, p99 fast; QD 8: 2.8%, p99 a slice-long wait) and at most
+#    60% of QD 1's unthrottled IOPS, so every depth runs at the cap: IOPS
+#    flat, the knee at iodepth=8.  Skipped when this machine's QD 1 is too
+#    slow for that cap, or when blk-throttle's dispatch kworker was held so
+#    long that a point by the knee missed the cap in 3 tries;
 #  - made-up runs with known answers: the knee at the expected depth (also
 #    with --knee-p99 moving it), --sla's best and first failing point,
 #    "cannot tell" where repeats straddle the bound, "absent" for a point
@@ -319,8 +325,20 @@ else
 	fail percentiles_without_p99_curves "exit $st: $(head -n 2 np.err | tr '\n' ' ')"
 fi
 
-# ---- QD sweep on a throttled loop device: the knee where IOPS stop growing ----
+# ---- QD sweep on a throttled loop device: the knee where the model puts it ----
+# blk-throttle's budget per slice (tests/py/throttle_model.py): at the cap, a
+# fraction QD / (cap x slice) of the IOs wait for the next slice.  The slice is
+# measured (a QD 1 run at a cap of 2800), the cap chosen from it so that QD 1
+# is well under 1% (p99 fast) and QD 8 well over (p99 a slice-long wait), and
+# at most 60% of what QD 1 does unthrottled, so that every depth runs at the
+# cap (IOPS flat) on a loaded machine too.  The queued IOs are released by a
+# kworker (kthrotld); a busy machine can hold it for seconds (seen: up to 2 s
+# on this 2-core VM under CPU pressure), and the budget of the slices it
+# misses is lost (blk-throttle keeps one).  A sweep with a point up to the
+# expected knee under 95% of the cap is therefore run again (3 tries): only
+# at the cap does the model promise the knee.
 cg=/sys/fs/cgroup/blkio/nvtest-sweep.$$
+depths=1,8,64 calcap=2800 cap= expect= premise=
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null ||
    [ ! -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
 	skip throttled_knee "needs root, losetup and cgroup v1 blkio throttling"
@@ -329,7 +347,37 @@ elif ! truncate -s 64M loopimg || ! loopdev=$(losetup -f --show loopimg 2>/dev/n
 	skip throttled_knee "no free loop device or no cgroup"
 	[ -n "${loopdev:-}" ] && losetup -d "$loopdev"
 else
-	cat >jobsdir/thr.fio <<'JOB'
+	majmin=$(stat -L -c '%t:%T' "$loopdev" | { IFS=: read -r ma mi; echo $((16#$ma)):$((16#$mi)); })
+	# qd1 [CAP]: QD 1 for 2 s on the loop device (in the cgroup throttled
+	# to CAP when given), its IOPS printed, its clat log qd1_clat.1.log
+	qd1() {
+		(if [ $# -gt 0 ]; then
+			echo "$majmin $1" >"$cg/blkio.throttle.read_iops_device" &&
+				echo $BASHPID >"$cg/tasks" || exit 1
+		 fi
+		 exec "$FIO" --name=qd1 --filename="$loopdev" --direct=1 --rw=randread --bs=4k \
+			--ioengine=external:"$NVENGINE_SO" --iodepth=1 --runtime=2 --time_based \
+			--write_lat_log=qd1 --log_avg_msec=0 --output-format=json 2>/dev/null) |
+		"$PYTHON" -c 'import json,sys; print(int(json.load(sys.stdin)["jobs"][0]["read"]["iops"]))'
+	}
+	# three tries: a loaded machine's QD 1 varies from run to run
+	q1s=
+	for try in 1 2 3; do
+		q1=$(qd1)
+		q1s="$q1s${q1s:+, }${q1:-none}"
+		model="skip QD 1 did $q1s IOPS unthrottled: a cap of $calcap needs 60% of it or less"
+		[ "${q1:-0}" -ge $((calcap * 10 / 6)) ] || continue
+		cal=$(qd1 $calcap)
+		model=$(pytool throttle_model qd1_clat.1.log "$q1" $calcap "${cal:-0}" $depths)
+		echo "info: QD 1 unthrottled $q1 IOPS, at a cap of $calcap ${cal:-?}: $model"
+		case $model in cap=*) break;; esac
+	done
+	case $model in
+	cap=*) eval "$(echo "$model" | grep -o '\(cap\|expect\)=[0-9]*' | tr '\n' ' ')";;
+	*) skip throttled_knee "${model#* }";;
+	esac
+	if [ -n "$cap" ]; then
+		cat >jobsdir/thr.fio <<'JOB'
 [global]
 ioengine=external:${NVENGINE_SO}
 filename=${NVDEV}
@@ -343,31 +391,33 @@ nv_trace=${NVTRACE}
 [thr]
 iodepth=1
 JOB
-	# The cap a little above what QD 1 does unthrottled on this machine now
-	# (measured: a fixed cap is above QD 1 on an idle machine and far above it
-	# on a loaded one), so that QD 1 runs near the cap and QD 4 at it.
-	q1=$("$FIO" --name=q1 --filename="$loopdev" --direct=1 --rw=randread --bs=4k \
-		--ioengine=external:"$NVENGINE_SO" --iodepth=1 --runtime=2 --time_based \
-		--output-format=json 2>/dev/null | "$PYTHON" -c \
-		'import json,sys; print(int(json.load(sys.stdin)["jobs"][0]["read"]["iops"]))')
-	cap=$(( ${q1:-2000} * 105 / 100 ))
-	echo "info: QD 1 unthrottled $q1 IOPS: cap $cap"
-	echo "$(stat -L -c '%t:%T' "$loopdev" | { IFS=: read -r ma mi; echo $((16#$ma)):$((16#$mi)); }) $cap" \
-		>"$cg/blkio.throttle.read_iops_device"
-	# jobs/run and its fio in the throttled cgroup
-	(echo $BASHPID >"$cg/tasks" && NVDEV=$loopdev RUNTIME=2 exec "$TOP/jobs/run" -o thr \
-		--sweep iodepth=1,4,16 jobsdir/thr.fio) 2>thr.err ||
-			fail jobs_run_throttled "$(tail -n 3 thr.err)"
+		echo "$majmin $cap" >"$cg/blkio.throttle.read_iops_device"
+		for try in 1 2 3; do
+			rm -rf thr thr.md
+			# jobs/run and its fio in the throttled cgroup
+			(echo $BASHPID >"$cg/tasks" && NVDEV=$loopdev RUNTIME=2 exec "$TOP/jobs/run" \
+				-o thr --sweep iodepth=$depths jobsdir/thr.fio) 2>thr.err ||
+					{ fail jobs_run_throttled "$(tail -n 3 thr.err)"; break; }
+			"$NVANALYZE" -l thr thr >thr.md 2>&1
+			table=$(sed -n '/^### thr · read: iodepth sweep, 3 points/,/Knee\|No knee/p' thr.md)
+			rows=$(echo "$table" | awk -F'|' '/^\| [0-9]/ { gsub(/[ ,]/, "", $3); print $3 }')
+			# the premise: the points up to the expected knee at the cap
+			premise=$(echo "$table" | awk -F'|' -v c="$cap" -v e="$expect" \
+				'/^\| [0-9]/ { gsub(/[ ,]/, "", $3); if ($2 + 0 <= e && $3 < c * 0.95) n++ }
+				 END { print n + 0 }')
+			[ "$premise" = 0 ] && break
+			echo "info: try $try: IOPS $(echo $rows), under 95% of the cap $cap by iodepth=$expect"
+		done
+	fi
 	rmdir "$cg"
 	losetup -d "$loopdev"
-	"$NVANALYZE" -l thr thr >thr.md 2>&1
-	rows=$(sed -n '/^### thr · read: iodepth sweep, 3 points/,/Knee\|No knee/p' thr.md |
-		awk -F'|' '/^\| [0-9]/ { gsub(/[ ,]/, "", $3); print $3 }')
+fi
+if [ -n "$cap" ] && [ -e thr.md ]; then
 	[ "$(echo "$rows" | wc -l)" = 3 ] &&
 	[ "$(echo "$rows" | awk -v c="$cap" '$1 > c * 1.1' | wc -l)" = 0 ] &&
 		pass throttled_iops_capped || fail throttled_iops_capped "IOPS $(echo $rows), cap $cap"
 	# the knee nvanalyze names is the rule's on the table's own numbers
-	# (tests/py/knee_rule.py on its JSON), and with QD 1 near the cap it is QD 4
+	# (tests/py/knee_rule.py on its JSON)
 	"$NVANALYZE" --format json -l thr thr >thr.json 2>/dev/null
 	want=$(pytool knee_rule thr.json thr thr)
 	got=$(grep -o '^\*\*Knee (thr): iodepth=[0-9]*\|^No knee (thr)' thr.md | head -n 1)
@@ -377,14 +427,15 @@ JOB
 	*) false;;
 	esac && pass throttled_knee_is_the_rules ||
 		fail throttled_knee_is_the_rules "rule: $want, nvanalyze: $got"
-	# Where the knee falls depends on how blk-throttle spaces the IOs at this
-	# rate (its slices make p99 bursty): at 4 when QD 1 runs at the cap and
-	# QD 4's p99 more than doubles. A run where the rule puts it elsewhere is
-	# said, not failed: throttled_knee_is_the_rules checked it either way.
-	if [ "$want" = "knee 4" ]; then
-		pass throttled_knee_at_qd4
+	# and, every point at the cap, it is at the depth the model puts it
+	points=$(echo "$table" | grep '^| [0-9]' | tr -s ' ' | tr '\n' ' ')
+	if [ "$premise" != 0 ]; then
+		skip throttled_knee_at_expected_depth "3 tries with a point by iodepth=$expect\
+ under 95% of the cap $cap: the machine held blk-throttle's dispatch; $points"
+	elif [ "$want" = "knee $expect" ]; then
+		pass throttled_knee_at_expected_depth
 	else
-		skip throttled_knee_at_qd4 "the rule puts it at '$want' on this run: IOPS\
- $(echo $rows) (cap $cap); $(grep -m1 -o 'Knee (thr).*\|No knee (thr).*' thr.md)"
+		fail throttled_knee_at_expected_depth "the rule: '$want', the model: $expect ($model);\
+ $points"
 	fi
 fi
