@@ -29,7 +29,9 @@
 #   BENCH_PNG      chart path (default bench/bench.png)
 #   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep"
 #                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
-#                  section alone (the report then says "not run" for the others)
+#                  section alone; into an existing BENCH_MD it replaces only
+#                  its own section and goal rows (bench_report.py),
+#                  into a new file the others say "not run"
 #   BENCH_VM=0     leave out the VM section (smoke mode does)
 #   BENCH_VM_ALT_SO  a second libnvengine.so run beside the first in the VM
 #                  section ("alt_off": A/B test of an engine change)

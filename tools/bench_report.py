@@ -6,11 +6,14 @@ and a gnuplot chart.
     bench_report.py --grow-json SEED.json MB OUT.json
 
 WORKDIR is $BENCH_OUT of tools/bench.sh (meta.env, files/, trace/, analyze/,
-memory/, vm/, cpu/, loop/, hosts/, sweep/).  Every number in the report is computed here from those files:
-medians over rounds, and for each compared pair the per-round ratio A/B
-(both measured in the same round, next to each other) with its median and
-range.  A section whose outputs are missing is reported as "not run", never
-as zero.  The goals table compares the medians with the goals of issue 8.
+memory/, vm/, cpu/, loop/, hosts/, sweep/).  Every number in the report is
+computed here from those files: medians over rounds, and for each compared
+pair the per-round ratio A/B (both measured in the same round, next to each
+other) with its median and range.  A section whose outputs are missing is
+reported as "not run", never as zero.  The goals table compares the medians
+with the goals (issue 8 and later ones).  When only some sections ran
+(BENCH_SECTIONS) and OUT.md exists, only those sections and their goal rows
+are replaced in it, the rest kept (merge_report); the chart stays as it was.
 
 --grow-json builds a large json+ file for the analyzer section from a real
 fio json+ output: the seed's jobs are repeated (with new job names) until the
@@ -1161,7 +1164,8 @@ SECTIONS = (("files", 1, section_files, True), ("vm", 2, section_vm, True),
             ("sweep", 10, section_sweep, False))
 
 # The goal rows by section: (section, the goal's name starts so, target).  Every goal with a target
-# has a row, also when its section did not run.
+# has a row, also when its section did not run; a section rerun alone (merge_report) replaces the
+# rows of its goals, those without a target (references) included.
 GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.00x"),
          ("files", "tracing on vs off, files, QD 1", ">= 0.97x"),
          ("files", "nvengine tracing off vs fio `io_uring`, files, QD 32", ">= 1.00x"),
@@ -1189,6 +1193,12 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("sweep", "sweep analysis peak memory", "<= 1.25x"))
 
 
+def goal_section(row):
+    """The section (GOALS) of a goals-table row, or None."""
+    name = row.strip().strip("|").split("|")[0].strip()
+    return next((sec for sec, prefix, _ in GOALS if name.startswith(prefix)), None)
+
+
 def section_parts(wd, meta, chart):
     """[(section, number, body lines, goal rows)] of every section in report order."""
     parts = []
@@ -1207,10 +1217,91 @@ def section_parts(wd, meta, chart):
     return parts
 
 
+def sections_run(meta):
+    """The sections this run measured (BENCH_SECTIONS; vm only with BENCH_VM=1)."""
+    ran = set(meta.get("sections", "").split()) & {k for k, *_ in SECTIONS}
+    if meta.get("vm") == "0":
+        ran.discard("vm")
+    return ran
+
+
+def block_lines(lines):
+    """lines without trailing blank lines, then one blank line."""
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines + [""]
+
+
+def merge_report(old, parts, ran, meta):
+    """The report old (the text of an earlier BENCHMARKS.md) with the sections ran and their goal
+    rows replaced by this run's (parts), everything else kept: a section rerun alone
+    (BENCH_SECTIONS) updates its part of the full run's report.  A replaced section that does not
+    date itself says when it ran; a section the old report lacks goes in by its number."""
+    lines = old.split("\n")
+    num = {k: n for k, n, *_ in SECTIONS}
+    new_goals = {k: g for k, _, _, g in parts if k in ran}
+    new_body = {k: b for k, _, b, _ in parts if k in ran}
+    # the goals table
+    g0 = lines.index("## Goals")
+    h = next(i for i in range(g0, len(lines)) if lines[i].startswith("| goal |"))
+    e = h + 2
+    while e < len(lines) and lines[e].startswith("|"):
+        e += 1
+    rows, done = [], set()
+    for row in lines[h + 2:e]:
+        sec = goal_section(row)
+        if sec in ran:
+            if sec not in done:
+                rows.extend((num[sec], g) for g in new_goals[sec])
+                done.add(sec)
+            continue
+        rows.append((num.get(sec), row))
+    for sec in sorted(ran - done, key=num.get):
+        at = max((i + 1 for i, (n, _) in enumerate(rows) if n is not None and n < num[sec]), default=len(rows))
+        rows[at:at] = [(num[sec], g) for g in new_goals[sec]]
+    lines[h + 2:e] = [r for _, r in rows]
+    # the numbered sections: blocks from one "## " heading to the next
+    starts = [i for i, l in enumerate(lines) if l.startswith("## ")] + [len(lines)]
+    head, blocks = lines[:starts[0]], []
+    for a, b in zip(starts, starts[1:]):
+        m = re.match(r"## (\d+)\. ", lines[a])
+        blocks.append([int(m.group(1)) if m else None, lines[a:b]])
+    rerun = ("*Rerun alone (`BENCH_SECTIONS=\"{}\" tools/bench.sh`, mode {}) on {}, nvengine {}; load "
+             "average {} at the start, {} at the end.  The Machine table is the full run's.*\n".format(
+                 meta.get("sections", ""), meta.get("mode", "?"), meta.get("date", "?"),
+                 meta.get("commit", "?"), meta.get("loadavg_start", "?"), meta.get("loadavg_end", "?")))
+    for sec in sorted(ran, key=num.get):
+        body = "\n".join(new_body[sec]).split("\n")
+        if len(new_body[sec]) > 1 and not new_body[sec][1].startswith("Run on "):
+            body[1:1] = rerun.split("\n")
+        body = block_lines(body)
+        at = next((i for i, b in enumerate(blocks) if b[0] == num[sec]), None)
+        if at is not None:
+            blocks[at][1] = body
+            continue
+        last = max((i for i, b in enumerate(blocks) if b[0] is not None), default=len(blocks) - 1)
+        at = next((i for i, b in enumerate(blocks) if b[0] is not None and b[0] > num[sec]), last + 1)
+        blocks.insert(at, [num[sec], body])
+    out = head
+    for i, (_, b) in enumerate(blocks):
+        out = out + (b if i == len(blocks) - 1 else block_lines(b))
+    return "\n".join(out)
+
+
 def report(wd, out_md, png):
     meta = read_meta(wd)
     chart = {}
     parts = section_parts(wd, meta, chart)
+    ran = sections_run(meta)
+    if ran and ran < {k for k, *_ in SECTIONS} and os.path.exists(out_md):
+        with open(out_md) as f:
+            old = f.read()
+        if "\n## Goals\n" in old:
+            with open(out_md, "w") as f:
+                f.write(merge_report(old, parts, ran, meta))
+            sys.stderr.write("bench_report: {}: replaced section(s) {} and their goal rows; the rest, the "
+                             "chart included, is the earlier run's\n".format(out_md, " ".join(sorted(ran))))
+            return 0
     goals = [g for _, _, _, gs in parts for g in gs]
     made = write_chart(wd, chart, png)
 
