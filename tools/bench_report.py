@@ -1138,6 +1138,11 @@ def section_sweep(md, wd, meta, goals):
             q, ios.get(q, 0), med([c[q]["cpu"] for c in rs]), med([c[q]["wall"] for c in rs]),
             max(c[q]["maxrss_kb"] for c in rs) / 1024))
     md.append("")
+    md.append("Memory: nvanalyze analyzes one job's traces at a time and keeps only their results (the "
+              "summaries, the series and a CDF histogram of 0.11 MiB an operation), so the whole call's peak "
+              "is the largest point's working set (its exact percentiles per operation and queue-depth class, "
+              "which grow with the iodepth) plus those results, not the points' working sets added up.  The "
+              "goal: the whole call's peak within 1.25x of the largest one-point call's.\n")
     ok = exact["whole"][0] == exact["whole"][1] and exact["point"][0] == exact["point"][1]
     v = med(r_cpu)
     note = "rounds {:.3f}-{:.3f}, n={}; wall {:.3f}x ({:.3f}-{:.3f})".format(
