@@ -2,7 +2,7 @@
 # tools/bench.sh - `make bench`: paired benchmarks of nvengine against fio's
 # own engines and per-IO logs; rewrites BENCHMARKS.md and bench/bench.png.
 #
-#   make bench                      full run (about 20 minutes on 2 cores)
+#   make bench                      full run (about 25 minutes on 2 cores)
 #   BENCH_QUICK=1 make bench        every section, shorter (about 5 minutes)
 #   BENCH_SMOKE=1 tools/bench.sh    seconds per section, no VM (make check)
 #
