@@ -2,7 +2,7 @@
 # tools/bench.sh - `make bench`: paired benchmarks of nvengine against fio's
 # own engines and per-IO logs; rewrites BENCHMARKS.md and bench/bench.png.
 #
-#   make bench                      full run (about 20 minutes on 2 cores)
+#   make bench                      full run (about 25 minutes on 2 cores)
 #   BENCH_QUICK=1 make bench        every section, shorter (about 5 minutes)
 #   BENCH_SMOKE=1 tools/bench.sh    seconds per section, no VM (make check)
 #
@@ -13,7 +13,9 @@
 # 6 cpu: the CPU time tracing adds per IO on the job thread and per record
 # on the trace writer thread; 7 loop: fio's clat at QD 1 on a direct-IO
 # loop device, tracing on and off; 8 hosts: nvanalyze on many-host results
-# (jobs/run --host layout), time and peak memory against hosts and IOs.
+# (jobs/run --host layout), time and peak memory against hosts and IOs; 10
+# sweep: nvanalyze on two runs of a 9-point iodepth sweep at once against
+# the points one at a time (issue 27), time and peak memory.
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
@@ -25,9 +27,11 @@
 #   BENCH_OUT      work directory (default build/bench; emptied first)
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
-#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts" (default
-#                  all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that section
-#                  alone (the report then says "not run" for the others)
+#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep"
+#                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
+#                  section alone; into an existing BENCH_MD it replaces only
+#                  its own section and goal rows (bench_report.py),
+#                  into a new file the others say "not run"
 #   BENCH_VM=0     leave out the VM section (smoke mode does)
 #   BENCH_VM_ALT_SO  a second libnvengine.so run beside the first in the VM
 #                  section ("alt_off": A/B test of an engine change)
@@ -44,7 +48,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -64,6 +68,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	CPU_ROUNDS=2 CPU_RUNTIME=1 LOOP_ROUNDS=1 LOOP_RUNTIME=1 CPU_PAIRS=2 CPU_PAIR_MS=200
 	AB_ROUNDS=2 AB_RUNTIME=1 LOOP_AB_ROUNDS=1 LOOP_AB_RUNTIME=1
 	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
+	SWEEP_IOS=2000 SWEEP_ROUNDS=2
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -75,6 +80,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	CPU_ROUNDS=5 CPU_RUNTIME=1 LOOP_ROUNDS=3 LOOP_RUNTIME=1 CPU_PAIRS=15 CPU_PAIR_MS=300
 	AB_ROUNDS=5 AB_RUNTIME=1 LOOP_AB_ROUNDS=5 LOOP_AB_RUNTIME=2
 	HOSTS_CONFIGS="16:250000 64:250000 64:62500"
+	SWEEP_IOS=55556 SWEEP_ROUNDS=3
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -85,9 +91,11 @@ else
 	CPU_ROUNDS=21 CPU_RUNTIME=2 LOOP_ROUNDS=15 LOOP_RUNTIME=2 CPU_PAIRS=80 CPU_PAIR_MS=500
 	AB_ROUNDS=21 AB_RUNTIME=2 LOOP_AB_ROUNDS=21 LOOP_AB_RUNTIME=4
 	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
+	SWEEP_IOS=555556 SWEEP_ROUNDS=7
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
+SWEEP_QDS="1 2 4 8 16 32 64 128 256"	# section 10's points (jobs/run --sweep iodepth=1..256)
 AB_WINDOW=1000	# IOs per nv_trace_ab window (section 6)
 
 # --- checks -----------------------------------------------------------------
@@ -153,6 +161,9 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "loop_rounds=$LOOP_ROUNDS"
 	echo "loop_runtime=$LOOP_RUNTIME"
 	echo "hosts_configs=$HOSTS_CONFIGS"
+	echo "sweep_ios=$SWEEP_IOS"
+	echo "sweep_rounds=$SWEEP_ROUNDS"
+	echo "sweep_qds=$SWEEP_QDS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -571,6 +582,59 @@ section_hosts() {
 	rm -f "$d"/t*.nvt
 }
 
+# --- 10. a sweep's analysis: all points at once vs one at a time --------------
+# The inputs, made once: two runs (A, B) of a 9-point iodepth sweep, as
+# jobs/run --sweep iodepth=1..256 writes them (per point FILE@iodepth=Q.json,
+# json+, and its trace in traces/FILE/), 4k randread of the tmpfs file through
+# nvengine, traced, SWEEP_IOS IOs a point and run.  Then SWEEP_ROUNDS rounds,
+# the order reversed every other round, of "whole": one `nvanalyze A B` on
+# both runs' results directories, and "points": nine calls `nvanalyze
+# A/FILE@iodepth=Q.json B/FILE@iodepth=Q.json`, one a point, each finding its
+# two traces from its JSON as the whole call does.  Each point as its own
+# JSON, not `nvanalyze -j 'sweep@iodepth=Q' A B`: with -j each of the nine
+# calls would still read all 18 JSON files, work that analysing the points
+# one at a time does not have.  The report takes per round whole / the sum of
+# the nine calls, and the peak RSS of every call.
+section_sweep() {
+	local d=$W/sweep r q run order n
+	mkdir -p "$d"
+	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
+	# io_size with norandommap: SWEEP_IOS IOs whatever the file's size
+	printf '[global]\nrw=randread\nbs=4k\nsize=%sM\nio_size=%sk\nnorandommap\nrandrepeat=0\n' \
+		"$FILE_MB" "$((SWEEP_IOS * 4))" >"$d/sweep.fio"
+	printf 'nv_trace=traces\n[sweep]\niodepth=1\n' >>"$d/sweep.fio"
+	for run in A B; do
+		log "sweep: run $run of the iodepth sweep ($SWEEP_QDS), $SWEEP_IOS traced IOs a point"
+		timed "$d/gen-$run" env NVDEV="$SHM/f" NVDIRECT=0 NVENGINE_SO="$NVENGINE_SO" FIO="$FIO" \
+			"$TOP/jobs/run" -o "$d/$run" --sweep "iodepth=$(echo $SWEEP_QDS | tr ' ' ,)" "$d/sweep.fio" ||
+			die "sweep: jobs/run of run $run failed: $(tail -n 3 "$d/gen-$run.err")"
+		for q in $SWEEP_QDS; do
+			n=$(ls "$d/$run"/*@iodepth="$q".json 2>/dev/null | wc -l)
+			[ "$n" = 1 ] || die "sweep: run $run has $n JSON files of iodepth $q"
+		done
+	done
+	du -sb "$d"/A/traces "$d"/B/traces | awk '{s += $1} END {print s}' >"$d/traces.bytes"
+	cat "$d"/A/traces/*/* "$d"/B/traces/*/* >/dev/null	# the same (cached) start for every call
+	log "sweep: $SWEEP_ROUNDS rounds of nvanalyze A B against the 9 points one at a time"
+	date -u '+%Y-%m-%d %H:%M UTC' >"$d/date"
+	cut -d' ' -f1-3 /proc/loadavg >"$d/loadavg-start"
+	for r in $(seq 1 "$SWEEP_ROUNDS"); do
+		order="whole $SWEEP_QDS"
+		[ $((r % 2)) -eq 0 ] && order="$(echo $SWEEP_QDS | tr ' ' '\n' | tac | tr '\n' ' ')whole"
+		for q in $order; do
+			if [ "$q" = whole ]; then
+				timed "$d/r$r-whole" "$NVANALYZE" "$d/A" "$d/B" ||
+					die "sweep: nvanalyze A B failed: $(tail -n 3 "$d/r$r-whole.err")"
+			else
+				timed "$d/r$r-qd$q" "$NVANALYZE" "$d"/A/*@iodepth="$q".json "$d"/B/*@iodepth="$q".json ||
+					die "sweep: nvanalyze on iodepth $q failed: $(tail -n 3 "$d/r$r-qd$q.err")"
+			fi
+		done
+	done
+	cut -d' ' -f1-3 /proc/loadavg >"$d/loadavg-end"
+	rm -rf "$d"/A/traces "$d"/B/traces
+}
+
 want files && section_files
 want trace && section_trace
 want analyze && section_analyze
@@ -578,6 +642,7 @@ want memory && section_memory
 want cpu && section_cpu
 want loop && section_loop
 want hosts && section_hosts
+want sweep && section_sweep
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench` in its quickest mode (BENCH_SMOKE=1: one round, seconds per
 # section, no VM) into $TESTTMP: the script runs every host section end to end
-# and the report it writes is well formed.  No timing assertions: the numbers
+# and the report it writes is well formed; a section rerun alone replaces only
+# its part of the report.  No timing assertions: the numbers
 # of a smoke run mean nothing, only that each one was measured and reported.
 . "$(dirname "$0")/../lib.sh"
 
@@ -33,6 +34,20 @@ if [ "$(head -c 8 "$png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0
 	pass chart-png
 else
 	fail chart-png "$png is not a PNG file"
+fi
+
+# A section rerun alone into an existing report replaces its own section and
+# goal rows only: the sweep section's outputs with one round fewer, reported
+# again into a copy of the report.
+cp -r "$T/out" "$T/out1"
+sed -i 's/^sections=.*/sections=sweep/' "$T/out1/meta.env"
+rm -f "$T/out1"/sweep/r2-*
+cp "$md" "$T/merged.md"
+if "$PYTHON" "$TOP/tools/bench_report.py" "$T/out1" "$T/merged.md" "$T/merged.png" 2>"$T/merge.err"; then
+	out=$(pytool bench_report_check --merged "$md" "$T/merged.md" 10 "sweep analysis" 2>&1)
+	if [ "$out" = ok ]; then pass section-merge; else fail section-merge "$out"; fi
+else
+	fail section-merge "bench_report.py: $(tail -n 3 "$T/merge.err")"
 fi
 
 # The raw outputs stay for inspection; the traces, targets and loop device do not.
