@@ -249,7 +249,8 @@ soak: all
 	$(Q)SOAK_SECONDS=$(or $(SOAK_SECONDS),3600) tools/soak.py --engine $(abspath $(ENGINE_SO)) \
 		--nvanalyze $(abspath $(ANALYZER))
 
-# Packages, build, emulated-NVMe guest, the instance suite twice, demo/report.md.
+# Packages, build, emulated-NVMe guest: the instance suite four times and a QD sweep;
+# demo/report.md opening with the load curve.
 demo:
 	$(Q)MAKE="$(MAKE)" tools/demo.sh
 

@@ -11,16 +11,25 @@
 #    written once before any run so that all meet allocated blocks: twice
 #    through nvengine's passthrough path (/dev/ngXnY, traced) and twice
 #    through the kernel block path (fio's io_uring, direct=1, /dev/nvmeXnY),
-#    in the order A B B A;
+#    in the order A B B A; then a queue-depth sweep of 4k random read
+#    (tools/demo-cases/sweep/randread-4k.fio, one job, iodepth 1, 2, 4, ...,
+#    64, 2 s a point, jobs/run --sweep) through both paths, the sides
+#    alternating point by point (A B at iodepth 1, B A at 2, ...);
 # 4. brings the fio JSON, job files and traces back into
-#    demo/passthrough-1, -2 and demo/block-1, -2;
-# 5. runs nvanalyze -o demo over them (report.md, tables, gnuplot figures)
-#    and prints the table.
+#    demo/passthrough-1, -2, demo/block-1, -2 and the sweep's into
+#    demo/sweep-passthrough and demo/sweep-block;
+# 5. runs nvanalyze -o demo over the suite and nvanalyze -o demo/curve over
+#    the sweep (report.md, report.html, tables, gnuplot figures), writes
+#    demo/report.md opening with the load curve (p99 against IOPS, one curve
+#    per path) and its table, then the suite's report, and prints both.
 #
 # Environment: DEMO_OUT (default demo; emptied first), DEMO_RUNTIME (seconds
-# per timed test in the guest, default 3), DEMO_ORDER (the side that runs
-# first: passthrough, the default, or block), MAKE, and the tests/vm knobs
-# (NVVM_*).  Exit status 0 when the report was written, 1 otherwise.
+# per timed test of the suite in the guest, default 3), DEMO_SWEEP_RUNTIME
+# (seconds per point of the sweep, default 2), DEMO_ORDER (the side that
+# runs first: passthrough, the default, or block), MAKE, and the tests/vm
+# knobs (NVVM_*).  Exit status 0 when the report was written, 1 otherwise.
+# About three minutes on the 2-core build machine with the packages and the
+# kernel already fetched (166 s idle; the sweep 48 s of it in the guest).
 # TCG emulation is slow and the guest's device is a file on the host: the
 # numbers compare the two paths through the same emulated stack, they are not
 # NVMe performance.
@@ -30,6 +39,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 out=${DEMO_OUT:-demo}
 runtime=${DEMO_RUNTIME:-3}
+sweep_runtime=${DEMO_SWEEP_RUNTIME:-2}
 order=${DEMO_ORDER:-passthrough}
 # A 1 GiB namespace: its whole-device precondition then takes seconds, not
 # the tenth of a second in which one hiccup of the emulation moves it by half.
@@ -54,6 +64,9 @@ elapsed() {
 case $runtime in
 '' | *[!0-9]*) die "DEMO_RUNTIME=$runtime: a number of seconds is needed";;
 esac
+case $sweep_runtime in
+'' | *[!0-9]* | 0*) die "DEMO_SWEEP_RUNTIME=$sweep_runtime: a number of seconds, 1 or more";;
+esac
 case $order in
 passthrough | block) ;;
 *) die "DEMO_ORDER=$order: passthrough (passthrough side first, the default) or block";;
@@ -67,7 +80,8 @@ step 2/5 "build ($MAKE all)"
 $MAKE --no-print-directory all || die "the build failed"
 note "ok: ./libnvengine.so ./nvanalyze ($(elapsed)s)"
 
-step 3/5 "boot the emulated-NVMe guest and run the instance suite four times (${runtime}s per test)"
+guest="the suite four times (${runtime}s per test), a QD sweep (14 points, ${sweep_runtime}s each)"
+step 3/5 "boot the emulated-NVMe guest: $guest"
 work=$(mktemp -d "${TMPDIR:-/tmp}/nvdemo.XXXXXX")
 # The namespaces' backing files in RAM where /dev/shm is a tmpfs with room:
 # on a disk, the host's writeback of one side's writes can land in the other
@@ -79,13 +93,17 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
 	boot=$(mktemp -d /dev/shm/nvdemo.XXXXXX)
 fi
 trap 'rm -rf "$work" "$boot"' EXIT
-printf 'RUNTIME=%s\nDEMO_ORDER=%s\n' "$runtime" "$order" >"$work/demo.conf"
+printf 'RUNTIME=%s\nSWEEP_RUNTIME=%s\nDEMO_ORDER=%s\n' "$runtime" "$sweep_runtime" "$order" \
+	>"$work/demo.conf"
 vmout=$work/vm
 mkdir -p "$vmout"
 # boot.sh logs its own steps on stderr ("boot: fetching kernel ...");
 # the guest's progress lines are picked from the serial console as it runs.
+# The boot's own limit above the case's (its "# vm-timeout:"), so that a
+# case that overruns is stopped and what it finished still comes back.
 TESTTMP=$work tests/vm/boot.sh --cases tools/demo-cases --out "$vmout" --work "$boot" \
-	--extra jobs --extra "$work/demo.conf" 2>&1 | sed -u 's/^/      /' &
+	--timeout 1500 --extra jobs --extra tools/demo-cases/sweep --extra "$work/demo.conf" 2>&1 |
+	sed -u 's/^/      /' &
 bootpid=$!
 tail -n +1 -F --pid=$bootpid "$vmout/console.log" 2>/dev/null |
 	sed -un 's/\r$//; s/^demo-progress: /      guest: /p' || true
@@ -102,26 +120,43 @@ runs="passthrough-1 passthrough-2 block-1 block-2"
 for p in $runs; do
 	[ -f "$res/$p/instance-suite.json" ] || die "no $p results came back from the guest"
 done
+sweeps="sweep-passthrough sweep-block"
+qds="1 2 4 8 16 32 64"
+for p in $sweeps; do
+	for q in $qds; do
+		[ -f "$res/$p/sweep-randread-4k@iodepth=$q.json" ] ||
+			die "no $p results at iodepth=$q came back from the guest"
+	done
+done
 note "ok ($(elapsed)s)"
 
 step 4/5 "results into $out/"
 rm -rf "$out"
 mkdir -p "$out"
-for p in $runs; do
+for p in $runs $sweeps; do
 	cp -r "$res/$p" "$out/"
 done
 cp "$vmout/console.log" "$out/console.log"
 ntrace=$(find "$out"/passthrough-*/traces -name '*.nvt' | wc -l)
 note "$out/passthrough-1, -2: fio JSON, job file, $ntrace traces in all; $out/block-1, -2: fio JSON, job file"
+ntrace=$(find "$out"/sweep-passthrough/traces -name '*.nvt' | wc -l)
+note "$out/sweep-passthrough: 7 points' fio JSON and job files, $ntrace traces;" \
+	"$out/sweep-block: the same, untraced"
 
-step 5/5 "nvanalyze: tables, findings and plots into $out/"
+step 5/5 "nvanalyze: tables, findings and plots into $out/ (the sweep's into $out/curve/)"
 a=$out/passthrough-1/instance-suite.json,$out/passthrough-2/instance-suite.json
 b=$out/block-1/instance-suite.json,$out/block-2/instance-suite.json
 labels=(-l passthrough -l block)
-# -o writes report.md, tables, data, gnuplot scripts and PNG/SVG figures;
-# the traces are found next to the JSON (the guest's paths are not here).
+# -o writes report.md, report.html, tables, data, gnuplot scripts and
+# PNG/SVG figures; the traces are found next to the JSON (the guest's paths
+# are not here).  The sweep is a report of its own: each side of the suite
+# is two runs (repeats, which must hold the same jobs), the sweep one.
 ./nvanalyze -o "$out" "${labels[@]}" "$a" "$b" >/dev/null 2>"$out/nvanalyze.log" ||
 	die "nvanalyze failed: $(tail -n 3 "$out/nvanalyze.log")"
+mkdir -p "$out/curve"
+./nvanalyze -o "$out/curve" "${labels[@]}" "$out/sweep-passthrough" "$out/sweep-block" \
+	>/dev/null 2>"$out/curve/nvanalyze.log" ||
+	die "nvanalyze on the sweep failed: $(tail -n 3 "$out/curve/nvanalyze.log")"
 if [ "$order" = block ]; then
 	seq_runs="block-1 passthrough-1 passthrough-2 block-2" other=passthrough
 else
@@ -132,16 +167,51 @@ precondition_bw() {
 	./nvanalyze -f csv -j precondition "$out/$1/instance-suite.json" 2>/dev/null |
 		awk -F, '$3 == "bandwidth" { printf "%.1f", $5; exit }'
 }
+# curve_part WHAT: from the sweep's report.md, its load-curve figures (WHAT
+# p99: the first, p99 against IOPS; rest: the others) or its tables (WHAT
+# tables: the section's body, the knees), image links made relative to
+# $out.
+curve_part() {
+	awk -v what="$1" '
+		/^## / { sec = $0; n = 0; next }
+		sec == "## Load curve figures" && /^!\[/ {
+			if (what != "tables" && (what == "p99") == (++n == 1)) { print; print "" } }
+		sec == "## Load curves and steady state" && what == "tables" { print }' \
+		"$out/curve/report.md" | sed 's/^\(!\[[^]]*\]\)(/\1(curve\//'
+}
+sweep_order="$order then $other at iodepth 1, $other then $order at 2, and so on"
 {
 	echo "# make demo: nvengine passthrough vs the kernel block path"
 	echo
+	echo "One boot of an emulated 4 KiB-LBA NVMe namespace of ${NVVM_NS_MB} MiB (QEMU, TCG),"
+	echo "measured through two paths: nvengine's passthrough path on \`/dev/ngXnY\`"
+	echo "(traced: exact latency) and fio's io_uring engine on the block device"
+	echo "\`/dev/nvmeXnY\` with \`direct=1\` (fio's binned latency). Emulated hardware:"
+	echo "compare the paths, not the absolute numbers."
+	echo
+	echo "## Load curve: 4k random read, iodepth 1 to 64"
+	echo
+	curve_part p99
+	echo "4k random read, one job, at iodepth 1, 2, 4, 8, 16, 32 and 64, ${sweep_runtime} s a"
+	echo "point, over the whole namespace, after the instance suite below in the same"
+	echo "boot: \`jobs/run --sweep iodepth=N\` with \`tools/demo-cases/sweep/randread-4k.fio\`,"
+	echo "once per point and side, the sides alternating point by point"
+	echo "($sweep_order), so that a drift over the sweep falls on both."
+	echo "Each point is a single ${sweep_runtime} s run, and under TCG one run of a point can"
+	echo "move by half: read the shapes of the curves (where latency climbs, where"
+	echo "IOPS stops growing), not one point's difference. The sweep's own report"
+	echo "(every point's tables, CDFs and traces) is \`curve/report.md\`"
+	echo "(\`curve/report.html\`); its inputs are \`sweep-passthrough/\` and"
+	echo "\`sweep-block/\`."
+	echo
+	curve_part tables
+	curve_part rest
+	echo "## Instance suite: passthrough vs block, two runs each"
+	echo
 	echo "The instance-family suite (\`jobs/instance/suite.fio\`, ${runtime} s per test) ran"
-	echo "four times on the same emulated 4 KiB-LBA NVMe namespace of ${NVVM_NS_MB} MiB (QEMU,"
-	echo "TCG): twice through nvengine's passthrough path on \`/dev/ngXnY\` and twice"
-	echo "through fio's io_uring engine on the block device \`/dev/nvmeXnY\` with"
-	echo "\`direct=1\`. Each side's value is the mean of its two runs; the change"
-	echo "column reads passthrough vs block. Emulated hardware: compare the paths,"
-	echo "not the absolute numbers."
+	echo "four times on the same namespace: twice through nvengine's passthrough path"
+	echo "and twice through the block path. Each side's value is the mean of its two"
+	echo "runs; the change column reads passthrough vs block."
 	echo
 	echo "How the two sides were made comparable:"
 	echo
@@ -167,15 +237,23 @@ precondition_bw() {
 	echo
 	echo "Inputs: \`passthrough-1/instance-suite.json\` and \`passthrough-2/\` (traces in"
 	echo "\`traces/\` beside each), \`block-1/instance-suite.json\` and \`block-2/\`; the"
-	echo "job files as run are next to them."
+	echo "job files as run are next to them. \`report.html\` is this suite's report as"
+	echo "one page (the curve's: \`curve/report.html\`)."
 	echo
 	sed 's/^#/##/' "$out/report.md"
 } >"$out/report.md.new" && mv "$out/report.md.new" "$out/report.md"
-npng=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
+npng=$(find "$out" "$out/curve" -maxdepth 1 -name '*.png' | wc -l)
 [ "$npng" -gt 0 ] || note "no PNG figures (is gnuplot installed?); the .gp scripts are in $out"
+[ -f "$out/curve/curve_p99_randread-4k_read.png" ] || [ "$npng" -eq 0 ] ||
+	die "the sweep gave no load curve ($out/curve/curve_p99_randread-4k_read.png)"
 note "ok ($(elapsed)s)"
 
 echo
+echo "Load curve, 4k random read (from $out/curve/report.md):"
+echo
+curve_part tables
 ./nvanalyze --format text "${labels[@]}" "$a" "$b"
 echo
-echo "demo: report: $out/report.md with $npng figures (results in $out/passthrough-1, -2 and $out/block-1, -2); $(elapsed)s in all"
+echo "demo: report: $out/report.md with $npng figures, opening with the load curve" \
+	"$out/curve/curve_p99_randread-4k_read.png (results in $out/passthrough-1, -2," \
+	"$out/block-1, -2, $out/sweep-passthrough and $out/sweep-block); $(elapsed)s in all"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every job file in jobs/ parses with fio --parse-only and the engine loaded,
 # both with its variables set by hand (plain fio) and through jobs/run, and
-# in jobs/run -e io_uring form (the kernel block path of make demo).  Also:
+# in jobs/run -e io_uring form (the kernel block path of make demo), and make
+# demo's sweep job file point by point.  Also:
 # each file starts with "# Reproduces:" and has tracing on; the instance
 # suite agrees with the single-test files; an unset variable stops fio and
 # jobs/run with a message naming it; one short real run through jobs/run
@@ -72,6 +73,26 @@ for f in "${files[@]}"; do
 		pass "$n/run-parse-io_uring"
 	else
 		fail "$n/run-parse-io_uring" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+done
+
+# make demo's load curve (tools/demo-cases/sweep/randread-4k.fio, given to
+# the guest as /extra/sweep/): every point of its sweep parses through
+# jobs/run on both paths and is named as tools/demo.sh looks for it.
+demo_sweep=$TOP/tools/demo-cases/sweep/randread-4k.fio
+want=$(for q in 1 2 4 8 16 32 64; do
+	echo "sweep-randread-4k@iodepth=$q: randread-4k@iodepth=$q "
+done)
+for e in nvengine io_uring; do
+	eo=()
+	[ $e = nvengine ] || eo=(-e "$e")
+	mkdir -p "$T/sweep"
+	cp "$demo_sweep" "$T/sweep/"
+	if out=$(NVDEV="$target" "$RUN" -n "${eo[@]}" --sweep iodepth=1..64 "$T/sweep/randread-4k.fio" 2>&1) &&
+		[ "$out" = "$want" ]; then
+		pass "demo-sweep-parse-$e"
+	else
+		fail "demo-sweep-parse-$e" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
 	fi
 done
 

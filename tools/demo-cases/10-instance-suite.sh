@@ -4,11 +4,14 @@
 # namespace, after writing it once (so that neither side meets unallocated
 # blocks first): twice through nvengine's passthrough path on its
 # /dev/ngXnY (with traces), twice through the kernel block path, fio's own
-# io_uring with direct=1 on its /dev/nvmeXnY, in the order A B B A.  All
-# through jobs/run, as a user runs them; the results come back in
-# $RESULTS/passthrough-1, passthrough-2, block-1 and block-2.
+# io_uring with direct=1 on its /dev/nvmeXnY, in the order A B B A.  Then a
+# queue-depth sweep of 4k random read (/extra/sweep/randread-4k.fio, one
+# job, iodepth 1 to 64, SWEEP_RUNTIME seconds a point) through both paths,
+# the sides alternating point by point.  All through jobs/run, as a user
+# runs them; the results come back in $RESULTS/passthrough-1,
+# passthrough-2, block-1, block-2, sweep-passthrough and sweep-block.
 # Progress lines go to the console, where tools/demo.sh shows them.
-# vm-timeout: 900
+# vm-timeout: 1200
 . /vm/lib.sh
 
 progress() {
@@ -20,8 +23,14 @@ if ! why=$(engine_usable); then
 	exit 1
 fi
 RUNTIME=3
+SWEEP_RUNTIME=2
 [ -f /extra/demo.conf ] && . /extra/demo.conf
 export RUNTIME
+
+# now_s: the guest's uptime in whole seconds, for the progress lines.
+now_s() {
+	cut -d. -f1 /proc/uptime
+}
 
 # suite PATH DEV [jobs/run options]: one run of the suite on DEV into
 # $RESULTS/PATH.
@@ -68,8 +77,65 @@ block() { suite "block-$1" "$BLK_NS4K" -e io_uring; }
 a=passthrough b=block
 [ "${DEMO_ORDER:-passthrough}" = block ] && a=block b=passthrough
 st=0
+t0=$(now_s)
 $a 1 || st=1
 $b 1 || st=1
 $b 2 || st=1
 $a 2 || st=1
+progress "instance suite: four runs in $(($(now_s) - t0))s"
+
+# sweep_point SIDE QD DEV [jobs/run options]: the point iodepth=QD of the
+# load curve on DEV into $RESULTS/sweep-SIDE, its line of jobs/run's
+# FILE.points kept in ./sweep-SIDE.points (each jobs/run call writes only
+# its own point's).
+sweep_point() {
+	_s=$1 _q=$2 _d=$3
+	shift 3
+	_o=$RESULTS/sweep-$_s
+	_j=$_o/sweep-randread-4k@iodepth=$_q.json
+	RUNTIME=$SWEEP_RUNTIME NVDEV=$_d sh /extra/jobs/run -o "$_o" --sweep "iodepth=$_q" \
+		"$@" /extra/sweep/randread-4k.fio 2>>"$_o.err"
+	_st=$?
+	cat "$_o/sweep-randread-4k.points" >>"sweep-$_s.points" 2>/dev/null
+	if [ $_st -ne 0 ]; then
+		fail "sweep-$_s" "iodepth=$_q: jobs/run failed: $(tail_of "$_o.err")"
+	elif [ "$(fio_errors "$_j")" != 0 ]; then
+		fail "sweep-$_s" "iodepth=$_q: a job reported an error: $(grep '"error" :' "$_j" | tr -d ' \n')"
+	else
+		return 0
+	fi
+	progress "sweep: $_s at iodepth=$_q FAILED, see sweep-$_s.err"
+	return 1
+}
+
+# The load curve: 4k random read, one job, iodepth 1, 2, 4, ..., 64, through
+# each path; what jobs/run --sweep iodepth=1..64 writes, one jobs/run call
+# per point and side.  The sides alternate point by point (A B at iodepth 1,
+# B A at 2, A B at 4, ...): a point's two sides run seconds apart, and a
+# drift over the sweep falls on both alike.
+sweep_passthrough() { sweep_point passthrough "$1" "$NG_NS4K"; }
+sweep_block() { sweep_point block "$1" "$BLK_NS4K" -e io_uring; }
+progress "sweep: 4k random read, iodepth 1 to 64, ${SWEEP_RUNTIME}s a point, the sides alternating"
+t0=$(now_s)
+first=$a second=$b
+sweep_ok=1
+for qd in 1 2 4 8 16 32 64; do
+	progress "sweep: iodepth=$qd: $first then $second"
+	if ! "sweep_$first" "$qd" || ! "sweep_$second" "$qd"; then
+		sweep_ok=0
+		break
+	fi
+	x=$first first=$second second=$x
+done
+for s in passthrough block; do
+	[ ! -f "sweep-$s.points" ] ||
+		mv "sweep-$s.points" "$RESULTS/sweep-$s/sweep-randread-4k.points"
+done
+if [ $sweep_ok = 1 ]; then
+	pass sweep-passthrough
+	pass sweep-block
+	progress "sweep: 14 points in $(($(now_s) - t0))s"
+else
+	st=1
+fi
 exit $st
