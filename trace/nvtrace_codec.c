@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_c_literalCompressionMode (stable since zstd 1.4) */
 #include <zstd.h>
@@ -75,6 +76,17 @@ int nvt_buf_reserve(struct nvt_buf *b, size_t more)
 	b->p = p;
 	b->cap = cap;
 	return 0;
+}
+
+void nvt_touch_pages(void *p, size_t n)
+{
+	volatile uint8_t *b = p;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < n; i += pg)
+		b[i] = 0;
+	if (n)
+		b[n - 1] = 0;
 }
 
 void nvt_buf_free(struct nvt_buf *b)
@@ -901,32 +913,65 @@ static int zlib_init(struct nvt_encoder *e)
  */
 #define NVT_ZSTD_FAST_LEVEL	(-100)
 
-/* Level 1's parameters on c.  Return: true, or false if libzstd refused them. */
-static bool zstd_fast(ZSTD_CCtx *c)
+/* Level 1's parameters in p.  Return: true, or false if libzstd refused them. */
+static bool zstd_fast(ZSTD_CCtx_params *p)
 {
-	return !ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel,
-						    NVT_ZSTD_FAST_LEVEL)) &&
-	       !ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_literalCompressionMode,
-						    ZSTD_ps_enable));
+	return !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_compressionLevel,
+							  NVT_ZSTD_FAST_LEVEL)) &&
+	       !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_literalCompressionMode,
+							  ZSTD_ps_enable));
 }
 
-/* The zstd context of a zstd encoder: its level, no checksum (the block
- * CRC covers the payload).  Return: 0 or -ENOMEM. */
-static int zstd_init(struct nvt_encoder *e)
+/* The encoder's parameters in p: its level, no checksum (the block CRC
+ * covers the payload).  Return: 0 or -ENOMEM. */
+static int zstd_params(const struct nvt_encoder *e, ZSTD_CCtx_params *p)
 {
-	ZSTD_CCtx *c = ZSTD_createCCtx();
-
-	if (!c)
-		return -ENOMEM;
-	e->zc = c;
-	if (e->zlevel != 1 || !zstd_fast(c)) {
-		ZSTD_CCtx_reset(c, ZSTD_reset_parameters);	/* a fast level half set */
-		if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, e->zlevel)))
+	if (e->zlevel != 1 || !zstd_fast(p)) {
+		ZSTD_CCtxParams_reset(p);	/* a fast level half set */
+		if (ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_compressionLevel,
+							      e->zlevel)))
 			return -ENOMEM;
 	}
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)))
+	if (ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_checksumFlag, 0)))
 		return -ENOMEM;
 	return 0;
+}
+
+/*
+ * The zstd context of a zstd encoder, in a workspace of its own taken and
+ * touched here, sized for the level's largest window (a block's pledged
+ * size only shrinks what it needs).  A context that allocates for itself
+ * resizes its workspace: after 128 small blocks (a flush of a few records)
+ * it frees it as too large, and the next full block allocates it again, by
+ * then inside the thread's malloc arena: the soak saw fio's RSS grow by a
+ * workspace per writer over the hour.  A static one never allocates after
+ * open.  Return: 0 or -ENOMEM.
+ */
+static int zstd_init(struct nvt_encoder *e)
+{
+	ZSTD_CCtx_params *p = ZSTD_createCCtxParams();
+	size_t size;
+	int err = -ENOMEM;
+
+	if (!p)
+		return -ENOMEM;
+	if (zstd_params(e, p))
+		goto out;
+	size = ZSTD_estimateCStreamSize_usingCCtxParams(p);
+	if (ZSTD_isError(size))
+		goto out;
+	e->zws = malloc(size);
+	if (!e->zws)
+		goto out;
+	nvt_touch_pages(e->zws, size);	/* the writer's from open on */
+	e->zc = ZSTD_initStaticCCtx(e->zws, size);
+	if (!e->zc ||
+	    ZSTD_isError(ZSTD_CCtx_setParametersUsingCCtxParams(e->zc, p)))
+		goto out;
+	err = 0;
+out:
+	ZSTD_freeCCtxParams(p);
+	return err;
 }
 
 int nvt_encoder_init(struct nvt_encoder *e, int codec, int zlevel, unsigned max_records)
@@ -1068,8 +1113,9 @@ void nvt_encoder_free(struct nvt_encoder *e)
 		free(e->z);
 	}
 	e->z = NULL;
-	ZSTD_freeCCtx(e->zc);
-	e->zc = NULL;
+	e->zc = NULL;			/* lives in zws */
+	free(e->zws);
+	e->zws = NULL;
 	free(e->tmp);
 	e->tmp = NULL;
 	nvt_buf_free(&e->raw);

@@ -79,6 +79,10 @@ struct nvt_buf {
 	size_t len, cap;
 };
 int nvt_buf_reserve(struct nvt_buf *b, size_t more);
+/* Make every page of p[0..n) resident now.  (A memset to 0 does not: the
+ * compiler may turn malloc + memset into calloc, which leaves fresh pages
+ * untouched.) */
+void nvt_touch_pages(void *p, size_t n);
 void nvt_buf_free(struct nvt_buf *b);
 
 uint32_t nvt_crc32(const void *p, size_t n);
@@ -142,7 +146,8 @@ struct nvt_encoder {
 	uint64_t *tmp;
 	int codec;		/* NVT_CODEC_* */
 	void *z;		/* z_stream (zlib) */
-	void *zc;		/* ZSTD_CCtx (zstd) */
+	void *zc;		/* ZSTD_CCtx (zstd), static in zws */
+	void *zws;		/* its workspace, allocated once */
 	int zlevel;
 	int zcur;		/* the stream's level now: zlevel or 0 (stored) */
 	size_t stored_bytes;	/* raw bytes of the last block sent as stored */

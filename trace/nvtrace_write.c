@@ -504,21 +504,6 @@ static int encode_file_header(struct nvt_buf *b, int codec, const struct nvt_kv 
 	return 0;
 }
 
-/*
- * Make every page of p resident now.  (A memset to 0 does not: the compiler
- * may turn malloc + memset into calloc, which leaves fresh pages untouched.)
- */
-static void touch_pages(void *p, size_t n)
-{
-	volatile uint8_t *b = p;
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-
-	for (size_t i = 0; i < n; i += pg)
-		b[i] = 0;
-	if (n)
-		b[n - 1] = 0;
-}
-
 /* Fill in defaults and check ranges; -EINVAL for nonsense. */
 static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 {
@@ -576,6 +561,8 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	w->path = strdup(path);
 	w->chunks = calloc(w->nchunks, sizeof(*w->chunks));
 	w->foot.index = malloc(NVT_INDEX_MAX * sizeof(*w->foot.index));
+	if (w->foot.index)
+		nvt_touch_pages(w->foot.index, NVT_INDEX_MAX * sizeof(*w->foot.index));
 	w->foot.index_stride = 1;
 	if (!w->path || !w->chunks || !w->foot.index)
 		goto fail;
@@ -588,7 +575,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		w->chunks[i].rec = malloc(w->block_records * sizeof(struct nvt_record));
 		if (!w->chunks[i].rec)
 			goto fail;
-		touch_pages(w->chunks[i].rec, w->block_records * sizeof(struct nvt_record));
+		nvt_touch_pages(w->chunks[i].rec, w->block_records * sizeof(struct nvt_record));
 	}
 	if (nvt_encoder_init(&w->enc, w->codec, w->zlevel, w->block_records))
 		goto fail;
