@@ -132,7 +132,11 @@ out:
 	return sig;
 }
 
-/* The family's name: the common name before '@', else the names' common stem. */
+/*
+ * The family's name: the common name before '@' as it is ("randread-j4"),
+ * else the names' common stem less trailing digits and separators ("qd" of
+ * qd1 ... qd16).  Return: it (malloc'ed) or NULL.
+ */
 static char *family_name(const struct nv_sweep_job *jobs, const struct nv_sweep *s)
 {
 	const char *first = jobs[s->pt[0].job].name;
@@ -148,8 +152,8 @@ static char *family_name(const struct nv_sweep_job *jobs, const struct nv_sweep 
 			k++;
 		len = k;
 	}
-	if (at && (size_t)(at - first) <= len)
-		len = (size_t)(at - first);
+	if (at && at > first && (size_t)(at - first) <= len)
+		return strndup(first, (size_t)(at - first));	/* as named, digits and all */
 	while (len &&
 	       (isdigit((unsigned char)first[len - 1]) || strchr("-_.=@ #", first[len - 1])))
 		len--;

@@ -63,6 +63,27 @@ TEST(sweep_iodepth_any_order_default_depth)
 		nv_jobmeta_free(&m[i]);
 }
 
+/* jobs/run's names keep what is before '@' whole, a trailing digit too. */
+TEST(sweep_family_name_before_at_whole)
+{
+	const char *a[] = { "rw=randread", "bs=4k", "iodepth=1", "numjobs=4" };
+	const char *b[] = { "rw=randread", "bs=4k", "iodepth=16", "numjobs=4" };
+	struct nv_jobmeta m[2] = { meta(a, 4), meta(b, 4) };
+	struct nv_sweep_job j[2] = {
+		{ "randread-qd64-j4@iodepth=1", &m[0], NV_DIR_READ },
+		{ "randread-qd64-j4@iodepth=16", &m[1], NV_DIR_READ },
+	};
+	struct nv_sweeps s;
+
+	CHECK(!nv_sweeps_find(j, 2, &s));
+	CHECK_EQ_U64(s.n, 1);
+	if (s.n == 1)
+		CHECK_STR(s.s[0].name, "randread-qd64-j4");
+	nv_sweeps_free(&s);
+	for (int i = 0; i < 2; i++)
+		nv_jobmeta_free(&m[i]);
+}
+
 TEST(sweep_matrix_named_by_jobs_run)
 {
 	const char *kv[4][3] = {
@@ -259,6 +280,7 @@ TEST(fio_steadystate_and_latency_target)
 int main(void)
 {
 	RUN(sweep_iodepth_any_order_default_depth);
+	RUN(sweep_family_name_before_at_whole);
 	RUN(sweep_matrix_named_by_jobs_run);
 	RUN(no_sweep_same_point_or_other_option);
 	RUN(knee);
