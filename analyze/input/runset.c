@@ -69,13 +69,15 @@ static bool is_json_name(const char *f)
 	return len > 5 && f[0] != '.' && !strcmp(f + len - 5, ".json");
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Names in version order: the numbers in them by value (x@iodepth=4 before
+ * x@iodepth=16, bs 4k before 64k before 128k). */
+static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
- * The names of the *.json files directly in dir, sorted.
+ * The names of the *.json files directly in dir, in version order.
  * Return: 0 and *names (each and the array to free), or -errno with err set.
  */
 static int list_json(const char *dir, char ***names, size_t *n, char *err, size_t errlen)
@@ -117,7 +119,7 @@ static int list_json(const char *dir, char ***names, size_t *n, char *err, size_
 		snprintf(err, errlen, "%s: no fio JSON file (*.json) in this directory; a results "
 			 "directory is what jobs/run -o DIR writes", dir), ret = -ENOENT;
 	else
-		qsort(*names, *n, sizeof(**names), cmp_str);
+		qsort(*names, *n, sizeof(**names), cmp_name);
 	return ret;
 }
 

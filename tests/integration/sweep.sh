@@ -226,6 +226,11 @@ rc=$?
 sed -n '/^### qd · read: iodepth sweep, 5 points/,/^No knee\|^\*\*Knee/p' jr.md >jrt.md
 [ "$(grep -c '^| [0-9].*(exact) | .*(exact) | .*(exact) |$' jrt.md)" = 5 ] &&
 	pass jobs_run_sweep_table || fail jobs_run_sweep_table "$(head -5 jr.aerr; head -12 jrt.md)"
+# the points' sections in depth order (the directory's files in version
+# order: iodepth=16 after iodepth=4, not after iodepth=1)
+order=$(grep -o '^### qd@iodepth=[0-9]* · read$' jr.md | tr -dc '0-9\n' | tr '\n' ' ')
+[ "$order" = "1 2 4 8 16 " ] && pass jobs_run_points_in_depth_order ||
+	fail jobs_run_points_in_depth_order "sections in the order $order"
 pytool sweep_check jrout/data/curve_qd_read.dat jr jr/traces/jobsdir-jr file >jrcheck.out 2>&1 &&
 	pass jobs_run_curve_equals_fio_and_traces ||
 		fail jobs_run_curve_equals_fio_and_traces "$(grep -v '^ok' jrcheck.out | head -5 | tr '\n' ' ')"
