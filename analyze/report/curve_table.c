@@ -230,9 +230,10 @@ static int print_curve(FILE *out, const struct nv_curves *c, const struct nv_cur
 		if (side_table(out, c, cv, s, f))
 			return -ENOMEM;
 	if (cv->line) {
-		for (size_t s = 0; s < r->nsides; s++)
+		for (size_t s = 0; s < r->nsides; s++) {
 			knee_line(out, c, cv, s, f);
-		fputc('\n', out);
+			fputc('\n', out);	/* a paragraph each */
+		}
 	}
 	for (size_t s = 0; cv->grid && s < r->nsides; s++)
 		if (matrix(out, c, cv, s, f))

@@ -255,14 +255,15 @@ int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
 	for (size_t i = 0; i < tj->n; i++) {
 		const struct nv_jobtraces *e = tj->j[i].jt;
 		const struct nv_tan *t = &tj->j[i].tan;
-		char span[64];
+		char span[64], ios[64];
 
 		nv_fmt_time(span, sizeof(span), (double)t->span_ns / 1e9);
+		nv_fmt_value(ios, sizeof(ios), (double)t->records, NV_U_COUNT);
 		fprintf(out,
 			md ? "### %s · %s: from the traces\n\n"
 			   : "== %s · %s: from the traces ==\n",
 			e->run->jobs[e->job].key, label(e->run, arg));
-		fprintf(out, "%" PRIu64 " IO%s in %zu trace%s (%s%s), %s", t->records,
+		fprintf(out, "%s IO%s in %zu trace%s (%s%s), %s", ios,
 			t->records == 1 ? "" : "s", e->npaths, e->npaths > 1 ? "s" : "",
 			e->paths[0], e->npaths > 1 ? " ..." : "", span);
 		if (nv_display.verbose)
