@@ -561,11 +561,10 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	w->path = strdup(path);
 	w->chunks = calloc(w->nchunks, sizeof(*w->chunks));
 	w->foot.index = malloc(NVT_INDEX_MAX * sizeof(*w->foot.index));
-	if (w->foot.index)
-		nvt_touch_pages(w->foot.index, NVT_INDEX_MAX * sizeof(*w->foot.index));
 	w->foot.index_stride = 1;
 	if (!w->path || !w->chunks || !w->foot.index)
 		goto fail;
+	nvt_touch_pages(w->foot.index, NVT_INDEX_MAX * sizeof(*w->foot.index));
 	/*
 	 * Touch the chunks now: otherwise the IO thread takes a page fault
 	 * every 100 records during the first lap, on the hot path, and each
