@@ -20,7 +20,8 @@
 #    of the IOs wait.  The slice is measured, the cap set to 283 IOs a slice
 #    (QD 1: 0.35%, p99 fast; QD 8: 2.8%, p99 a slice-long wait) and at most
 #    60% of QD 1's unthrottled IOPS, so every depth runs at the cap: IOPS
-#    flat, the knee at iodepth=8.  Skipped when this machine's QD 1 is too
+#    flat, the knee at iodepth=8; --sla 'mean<=10ms' answers iodepth=8
+#    (Little's law).  Skipped when this machine's QD 1 is too
 #    slow for that cap, or when blk-throttle's dispatch kworker was held so
 #    long that a point by the knee missed the cap in 3 tries;
 #  - made-up runs with known answers: the knee at the expected depth (also
@@ -432,6 +433,14 @@ if [ -n "$cap" ] && [ -e thr.md ]; then
 	*) false;;
 	esac && pass throttled_knee_is_the_rules ||
 		fail throttled_knee_is_the_rules "rule: $want, nvanalyze: $got"
+	# --sla on the throttled runs, the answer known from Little's law: at
+	# most the cap's IOPS, so QD N's mean latency is at least N / (1.1 x cap):
+	# QD 64 over 20 ms; QD 8 under 10 ms while it does 800 IOPS or more
+	# (3.5x under the cap it is held to)
+	"$NVANALYZE" --sla 'mean<=10ms' -l thr thr >thrsla.md 2>&1
+	grep '^| thr ' thrsla.md | grep -q '^| thr *| *iodepth=8: [^|]* | *iodepth=64: [^|]* |' &&
+		pass throttled_sla_point ||
+			fail throttled_sla_point "cap $cap: $(grep -A4 '^### SLA' thrsla.md | tr '\n' ' ')"
 	# and, every point at the cap, it is at the depth the model puts it
 	points=$(echo "$table" | grep '^| [0-9]' | tr -s ' ' | tr '\n' ' ')
 	if [ "$premise" != 0 ]; then
