@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "analyze/common.h"
+#include "analyze/input/detect.h"
 #include "analyze/input/fiojson.h"
 
 
@@ -1037,45 +1038,16 @@ out:
 
 int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	char *buf;
+	size_t len;
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	if (!fp) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	ret = nv_input_read(path, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				ret = -ENOMEM;
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 65536;
-		}
-		n = fread(buf + len, 1, cap - len, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		ret = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
-		goto out;
-	}
 	ret = nv_fio_parse(buf, len, path, run, err, errlen);
-out:
 	free(buf);
-	fclose(fp);
 	return ret;
 }
 

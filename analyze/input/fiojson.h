@@ -122,6 +122,7 @@ struct nv_run {
 	size_t nparts;		/* joined runs (runset.h): the files, else 0 */
 	char **parts;
 	char *fio_version;	/* "fio-3.33", or "unknown" */
+	const char *format;	/* the reader (detect.h): "fio-json", ...; static */
 	bool client;		/* client/server output (client_stats) */
 	size_t njobs;
 	struct nv_job *jobs;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "analyze/common.h"
+#include "analyze/input/detect.h"
 #include "analyze/input/hosts.h"
 #include "analyze/input/runset.h"
 
@@ -165,7 +166,7 @@ static int load_dir(const char *dir, struct runvec *rv, char *err, size_t errlen
 			ret = -ENOMEM;
 			break;
 		}
-		ret = nv_fio_load(path, run, err, errlen);
+		ret = nv_input_load(path, run, err, errlen);
 		free(path);
 		if (!ret)
 			rv->n++;
@@ -193,7 +194,7 @@ static int load_part(const char *path, struct runvec *rv, bool *dir, char *err, 
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	ret = nv_fio_load(path, run, err, errlen);
+	ret = nv_input_load(path, run, err, errlen);
 	if (!ret)
 		rv->n++;
 	return ret;

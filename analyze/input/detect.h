@@ -1,0 +1,66 @@
+/*
+ * detect.h - which tool wrote a results file, and the reader for it.
+ *
+ * nvanalyze reads fio JSON and the text outputs storage engineers keep
+ * (fio's normal and terse output, CrystalDiskMark exports, diskspd text
+ * and XML reports).  The format is told from the content, never from the
+ * file name: each reader has a sniff function that looks at the decoded
+ * text and says whether the file is its format.  The first reader in the
+ * table (detect.c) whose sniff says yes parses the file into the same
+ * struct nv_run the fio JSON reader fills.
+ */
+#ifndef NV_ANALYZE_DETECT_H
+#define NV_ANALYZE_DETECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analyze/input/fiojson.h"
+
+/*
+ * One reader.  sniff gets the text as UTF-8 (a BOM removed, UTF-16 converted)
+ * and returns true when the text is this reader's format.  parse has the
+ * contract of nv_fio_parse (fiojson.h): 0 and *run filled, or -errno with a
+ * one-line message naming path (and the line, where there is one) in err.
+ */
+struct nv_format {
+	const char *name;	/* "fio-json", "fio-normal", ...: --format json's "format" */
+	const char *what;	/* "fio JSON (--output-format=json)": for error messages */
+	bool (*sniff)(const char *text, size_t len);
+	int (*parse)(const char *text, size_t len, const char *path, struct nv_run *run,
+		     char *err, size_t errlen);
+};
+
+/*
+ * Convert buf (len bytes) to UTF-8: a UTF-16LE/BE BOM means UTF-16 (iconv),
+ * a UTF-8 BOM is removed, anything else is returned as it is.  *out is set
+ * to a malloc'ed copy (NUL-terminated; free it) and *outlen to its length.
+ * Return: 0, -ENOMEM, or -EILSEQ for UTF-16 that does not convert.
+ */
+int nv_input_decode(const char *buf, size_t len, char **out, size_t *outlen);
+
+/*
+ * The reader for the (decoded) text, or NULL when no reader knows it.
+ * Return: a pointer into a static table.
+ */
+const struct nv_format *nv_input_detect(const char *text, size_t len);
+
+/*
+ * Decode buf, detect its format and parse it.  run->format is set to the
+ * reader's name.  An unrecognised file gets one line in err naming the
+ * formats nvanalyze reads.
+ * Return: 0, or -errno / -EINVAL with err set (nothing to free).
+ */
+int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
+		   char *err, size_t errlen);
+
+/*
+ * Read the whole file at path into *buf (malloc'ed, free it), *len bytes.
+ * Return: 0, or -errno with "path: cannot open: ..." in err.
+ */
+int nv_input_read(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
+/* Read the file at path and nv_input_parse it.  Return: as nv_input_parse. */
+int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen);
+
+#endif
