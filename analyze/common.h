@@ -58,9 +58,18 @@ double *nv_sorted_copy(const double *v, size_t n);
  */
 enum nv_src { NV_SRC_NONE = 0, NV_SRC_FIO, NV_SRC_EXACT };
 
+/*
+ * prec: a value read from text that rounds (fio's normal output "IOPS=84.1k",
+ * CrystalDiskMark's "MB/s" with three decimals) carries the half-width of
+ * its printed rounding, in the value's own unit: the true value lies in
+ * [v - prec, v + prec].  0 means exact as far as the source goes (JSON,
+ * traces, values recomputed from totals).  A change smaller than the
+ * rounding of either side reads "about equal" (report/).
+ */
 struct nv_val {
 	double v;
 	unsigned char src;	/* enum nv_src; NV_SRC_NONE = missing */
+	float prec;		/* half-width of the printed rounding, 0: exact */
 };
 
 #endif

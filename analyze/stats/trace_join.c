@@ -24,12 +24,12 @@ static void put_exact(struct nv_jobjoin *jj, enum nv_dir d, const struct nv_lats
 
 	memset(ls, 0, sizeof(*ls));
 	jj->exact[d] = true;
-	ls->min = (struct nv_val){ (double)l->min, NV_SRC_EXACT };
-	ls->max = (struct nv_val){ (double)l->max, NV_SRC_EXACT };
-	ls->mean = (struct nv_val){ l->mean, NV_SRC_EXACT };
-	ls->stdev = (struct nv_val){ l->stdev, NV_SRC_EXACT };
+	ls->min = (struct nv_val){ .v = (double)l->min, .src = NV_SRC_EXACT };
+	ls->max = (struct nv_val){ .v = (double)l->max, .src = NV_SRC_EXACT };
+	ls->mean = (struct nv_val){ .v = l->mean, .src = NV_SRC_EXACT };
+	ls->stdev = (struct nv_val){ .v = l->stdev, .src = NV_SRC_EXACT };
 	for (unsigned i = 0; i < NV_PCT_NR; i++)
-		ls->pct[i] = (struct nv_val){ (double)l->pct[i], NV_SRC_EXACT };
+		ls->pct[i] = (struct nv_val){ .v = (double)l->pct[i], .src = NV_SRC_EXACT };
 }
 
 /*

@@ -161,8 +161,8 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *path, size
 	job->desc = (char *)"";
 	d->present = d->have_ios = true;
 	d->ios = n;
-	d->iops = (struct nv_val){ (double)n / 3, NV_SRC_FIO };
-	d->lat[NV_LAT_CLAT].mean = (struct nv_val){ 1e5, NV_SRC_FIO };
+	d->iops = (struct nv_val){ .v = (double)n / 3, .src = NV_SRC_FIO };
+	d->lat[NV_LAT_CLAT].mean = (struct nv_val){ .v = 1e5, .src = NV_SRC_FIO };
 	d->lat[NV_LAT_CLAT].bins = bins;
 	d->lat[NV_LAT_CLAT].nbins = nbins;
 }

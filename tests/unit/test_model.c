@@ -33,11 +33,11 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, doub
 	job->dir[NV_DIR_READ].present = true;
 	job->dir[NV_DIR_READ].have_ios = true;
 	job->dir[NV_DIR_READ].ios = 10;
-	job->dir[NV_DIR_READ].iops = (struct nv_val){ iops, NV_SRC_FIO };
-	job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].mean = (struct nv_val){ 1000, NV_SRC_FIO };
+	job->dir[NV_DIR_READ].iops = (struct nv_val){ .v = iops, .src = NV_SRC_FIO };
+	job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].mean = (struct nv_val){ .v = 1000, .src = NV_SRC_FIO };
 	if (p999 > 0)	/* fio's binned value (the traces' exact one: mkexact) */
 		job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999] =
-			(struct nv_val){ p999 * 1.01, NV_SRC_FIO };
+			(struct nv_val){ .v = p999 * 1.01, .src = NV_SRC_FIO };
 }
 
 /* The trace join of job 0 of run: an exact read p99.9 beside fio's. */
@@ -49,7 +49,7 @@ static void mkexact(struct nv_jobtraces *e, struct nv_jobjoin *jj, const struct 
 	e->run = run;
 	jj->jt = e;
 	jj->exact[NV_DIR_READ] = true;
-	jj->exact_clat[NV_DIR_READ].pct[NV_P999] = (struct nv_val){ p999, NV_SRC_EXACT };
+	jj->exact_clat[NV_DIR_READ].pct[NV_P999] = (struct nv_val){ .v = p999, .src = NV_SRC_EXACT };
 }
 
 /* The percentile metrics name their entry of the one percentile table. */

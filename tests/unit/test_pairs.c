@@ -22,7 +22,7 @@ static void mkrun(struct nv_run *run, struct nv_job *job, double iops)
 	job->name = job->key = "j";
 	job->desc = "";
 	job->dir[NV_DIR_READ].present = true;
-	job->dir[NV_DIR_READ].iops = (struct nv_val){ iops, NV_SRC_FIO };
+	job->dir[NV_DIR_READ].iops = (struct nv_val){ .v = iops, .src = NV_SRC_FIO };
 }
 
 TEST(pairs)

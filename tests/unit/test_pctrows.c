@@ -32,12 +32,12 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *rw, double
 	job->rw = (char *)rw;
 	ds->present = ds->have_ios = true;
 	ds->ios = 10;
-	ds->iops = (struct nv_val){ iops, NV_SRC_FIO };
-	ds->bw = (struct nv_val){ bw, NV_SRC_FIO };
-	ls->mean = (struct nv_val){ 400, NV_SRC_FIO };
-	ls->max = (struct nv_val){ 1000, NV_SRC_FIO };
-	ls->pct[NV_P50] = (struct nv_val){ 500, NV_SRC_FIO };
-	ls->pct[NV_P999] = (struct nv_val){ 1100, NV_SRC_FIO };
+	ds->iops = (struct nv_val){ .v = iops, .src = NV_SRC_FIO };
+	ds->bw = (struct nv_val){ .v = bw, .src = NV_SRC_FIO };
+	ls->mean = (struct nv_val){ .v = 400, .src = NV_SRC_FIO };
+	ls->max = (struct nv_val){ .v = 1000, .src = NV_SRC_FIO };
+	ls->pct[NV_P50] = (struct nv_val){ .v = 500, .src = NV_SRC_FIO };
+	ls->pct[NV_P999] = (struct nv_val){ .v = 1100, .src = NV_SRC_FIO };
 	ls->points = pts;
 	ls->npoints = sizeof(pts) / sizeof(pts[0]);
 }
