@@ -22,6 +22,7 @@
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
 #include "analyze/stats/pctlevels.h"
+#include "analyze/stats/workpool.h"
 #include "analyze/cli/progress.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/report/render.h"
@@ -109,6 +110,9 @@ void cmd_compare_usage(FILE *out)
 	      "      --interval SEC    time-series interval (default 1)\n"
 	      "      --buckets EDGES   exact shares of IOs between latency edges from the\n"
 	      "                        traces, e.g. 0.1ms,1ms,3ms,10ms (at most 16)\n"
+	      "  -J, --workers N       analyze the jobs' traces on N threads (default: the\n"
+	      "                        CPUs this process may use; 1: one thread); the\n"
+	      "                        output is the same for every N\n"
 	      "      --spike-factor F  latency spike: an IO >= F x the median interval\n"
 	      "                        p99.9 (default 10)\n"
 	      "  -o, --outdir DIR      also write DIR/report.md, DIR/report.html (one\n"
@@ -149,6 +153,7 @@ struct opts {
 	const char *traces[MAX_SIDES * 4];
 	bool no_traces;
 	struct nv_tan_opts tan;
+	unsigned workers;	/* -J: threads of the trace join (0: nv_pool_cpus) */
 	const char *outdir;
 	struct nv_pctl levels;	/* --percentiles (stats/pctlevels.h) */
 	struct nv_curve_opts curve;	/* load curves: --sla, --knee-*, --steady-* */
@@ -359,6 +364,7 @@ static int side_opt(int c, char *arg, struct opts *o)
 /* -t, --no-traces, --interval, --spike-factor, --buckets, -o: traces, figures.  0, or 2. */
 static int trace_opt(int c, char *arg, struct opts *o)
 {
+	unsigned long ul;
 	double d;
 
 	switch (c) {
@@ -383,6 +389,12 @@ static int trace_opt(int c, char *arg, struct opts *o)
 		return 0;
 	case OPT_BUCKETS:
 		return parse_buckets(arg, &o->tan);
+	case 'J':
+		if (nv_parse_index(arg, &ul) || ul > NV_POOL_MAX)
+			return usage_error("-J '%s': a number of threads from 1 to %d", arg,
+					   NV_POOL_MAX);
+		o->workers = (unsigned)ul;
+		return 0;
 	default:	/* 'o' */
 		o->outdir = arg;
 		return 0;
@@ -403,6 +415,7 @@ static const struct option longopts[] = {
 	{ "no-traces", no_argument, NULL, OPT_NOTRACE },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "spike-factor", required_argument, NULL, OPT_SPIKE },
+	{ "workers", required_argument, NULL, 'J' },
 	{ "outdir", required_argument, NULL, 'o' },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "pair", required_argument, NULL, OPT_PAIR },
@@ -428,7 +441,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	optind = 1;
 	while (!ret && !o->help &&
-	       (c = getopt_long(argc, argv, "f:l:b:j:d:t:o:hv", longopts, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, "f:l:b:j:d:t:o:J:hv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': case OPT_AGG: case OPT_LAT: case OPT_CLAIM: case OPT_PCTL:
 			ret = report_opt(c, optarg, o);
@@ -437,7 +450,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			ret = side_opt(c, optarg, o);
 			break;
 		case 't': case OPT_NOTRACE: case OPT_INTERVAL: case OPT_SPIKE: case OPT_BUCKETS:
-		case 'o':
+		case 'o': case 'J':
 			ret = trace_opt(c, optarg, o);
 			break;
 		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case 'v':
@@ -788,12 +801,13 @@ static int load_traces(struct side_store *st, size_t n, struct opts *o, struct n
 	nv_progress_start(&prog, stderr);	/* a line on a terminal only */
 	o->tan.progress = nv_progress_tan;
 	o->tan.progress_arg = &prog;
-	if (!ret && nv_trace_join(ts, &o->tan, tj, err, sizeof(err))) {
-		nv_progress_end(&prog);
-		fprintf(stderr, "nvanalyze: %s\n", err);
-		ret = 2;
-	}
+	if (!ret && nv_trace_join(ts, &o->tan, o->workers ? o->workers : nv_pool_cpus(), tj, err,
+				  sizeof(err)))
+		ret = -EIO;	/* the others analyzed: each failure said, the report made */
 	nv_progress_end(&prog);
+	for (size_t i = 0; i < tj->nfailed; i++)
+		fprintf(stderr, "nvanalyze: %s (its job reported from fio's values only)\n",
+			tj->failed[i]);
 	o->tan.progress = NULL;
 	for (size_t i = 0; i < ts->nnotes; i++)
 		fprintf(stderr, "nvanalyze: warning: %s\n", ts->notes[i]);
@@ -989,8 +1003,11 @@ int cmd_compare(int argc, char **argv)
 		ret = percentile_levels(st, n, &o);
 	if (!ret)
 		ret = load_traces(st, n, &o, &ts, &tj);
-	if (!ret)
-		ret = report(st, n, &o, &tj);
+	if (!ret || ret == -EIO) {	/* -EIO: a trace failed, the others are in tj */
+		int rep = report(st, n, &o, &tj);
+
+		ret = rep ? rep : (ret ? 2 : 0);
+	}
 out:
 	nv_trace_join_free(&tj);
 	nv_traceset_free(&ts);

@@ -42,7 +42,10 @@ static size_t columns(FILE *out)
 	return ws.ws_col;
 }
 
-/* The line's text: "nvanalyze: reading NAME (trace 1 of 2), pass 1: ...". */
+/*
+ * The line's text: "nvanalyze: reading NAME (trace 1 of 2), pass 1: ...",
+ * and for a join of several jobs "; jobs: 3 of 12 done, 2 at work".
+ */
 static void line_text(char *buf, size_t n, const struct nv_tan_progress *t)
 {
 	const char *name = strrchr(t->path, '/') ? strrchr(t->path, '/') + 1 : t->path;
@@ -57,14 +60,17 @@ static void line_text(char *buf, size_t n, const struct nv_tan_progress *t)
 	if (l >= n)
 		return;
 	if (t->total)
-		snprintf(buf + l, n - l, " of %llu records (%.0f%%)",
-			 (unsigned long long)t->total,
-			 100.0 * (double)t->records / (double)t->total);
+		l += (size_t)snprintf(buf + l, n - l, " of %llu records (%.0f%%)",
+				      (unsigned long long)t->total,
+				      100.0 * (double)t->records / (double)t->total);
 	else if (t->total_bytes)
-		snprintf(buf + l, n - l, " records (%.0f%% of the bytes)",
-			 100.0 * (double)t->bytes / (double)t->total_bytes);
+		l += (size_t)snprintf(buf + l, n - l, " records (%.0f%% of the bytes)",
+				      100.0 * (double)t->bytes / (double)t->total_bytes);
 	else
-		snprintf(buf + l, n - l, " records");
+		l += (size_t)snprintf(buf + l, n - l, " records");
+	if (t->njobs > 1 && l < n)
+		snprintf(buf + l, n - l, "; jobs: %zu of %zu done, %u at work", t->jobs_done,
+			 t->njobs, t->jobs_busy);
 }
 
 void nv_progress_tan(const struct nv_tan_progress *t, void *arg)

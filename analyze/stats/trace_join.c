@@ -3,6 +3,8 @@
  * its fio run (trace_join.h).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "analyze/common.h"
 #include "analyze/stats/pctlevels.h"
 #include "analyze/stats/trace_join.h"
+#include "analyze/stats/workpool.h"
 
 #define tj_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
@@ -65,56 +68,168 @@ static bool counts_agree(struct nv_tracejoin *tj, const struct nv_jobjoin *jj)
 	return ok;
 }
 
-/*
- * Analyze entry e into the next slot of tj and join it.
- * Return: 0, or -errno with err set.
- */
-static int join_one(struct nv_tracejoin *tj, const struct nv_jobtraces *e,
-		    const struct nv_tan_opts *o, char *err, size_t errlen)
-{
-	const struct nv_job *j = &e->run->jobs[e->job];
-	struct nv_jobjoin *jj = &tj->j[tj->n];
+/* One entry's analysis, written by the worker that ran it (workpool.h). */
+struct slot {
+	const struct nv_jobtraces *e;
+	struct nv_tan_opts o;	/* the caller's, its progress through join_progress */
+	struct nv_tan tan;
 	int ret;
+	char err[1024];
+};
+
+/* What the workers share: the caller's options and the progress count. */
+struct work {
+	const struct nv_tan_opts *o;
+	struct slot *slot;
+	size_t n;		/* the entries analyzed */
+	pthread_mutex_t lock;	/* for what follows and the caller's callback */
+	size_t done;		/* entries finished */
+	unsigned busy;		/* entries under analysis */
+};
+
+/*
+ * The progress callback of every worker: one call at a time into the
+ * caller's, with the jobs done and under way of the whole join.
+ * Return: nothing.
+ */
+static void join_progress(const struct nv_tan_progress *p, void *arg)
+{
+	struct work *w = arg;
+	struct nv_tan_progress q = *p;
+
+	pthread_mutex_lock(&w->lock);
+	q.njobs = w->n;
+	q.jobs_done = w->done;
+	q.jobs_busy = w->busy;
+	w->o->progress(&q, w->o->progress_arg);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Count an entry in (start) or out (end) for the progress line. */
+static void join_count(struct work *w, bool start)
+{
+	pthread_mutex_lock(&w->lock);
+	if (start) {
+		w->busy++;
+	} else {
+		w->busy--;
+		w->done++;
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Work item i: analyze slot i's traces.  Return: its result (also in the slot). */
+static int analyze_slot(size_t i, void *arg)
+{
+	struct work *w = arg;
+	struct slot *sl = &w->slot[i];
+
+	join_count(w, true);
+	sl->ret = nv_tan_run((const char *const *)sl->e->paths, sl->e->npaths, &sl->o, &sl->tan,
+			     sl->err, sizeof(sl->err));
+	join_count(w, false);
+	return sl->ret;
+}
+
+/*
+ * Join an analyzed entry (its statistics moved from sl) into the next
+ * slot of tj.
+ * Return: nothing.
+ */
+static void join_one(struct nv_tracejoin *tj, struct slot *sl)
+{
+	const struct nv_jobtraces *e = sl->e;
+	const struct nv_job *j = &e->run->jobs[e->job];
+	struct nv_jobjoin *jj = &tj->j[tj->n++];
 
 	memset(jj, 0, sizeof(*jj));
 	jj->jt = e;
-	ret = nv_tan_run((const char *const *)e->paths, e->npaths, o, &jj->tan, err, errlen);
-	if (ret)
-		return ret;
-	tj->n++;
+	jj->tan = sl->tan;
+	memset(&sl->tan, 0, sizeof(sl->tan));
 	for (size_t k = 0; k < jj->tan.nnotes; k++)
 		tj_note(tj, "%s", jj->tan.notes[k]);
 	if (!counts_agree(tj, jj) && !e->explicit_)
-		return 0;
+		return;
 	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
 		int d = nv_op_dir(op);
 
 		if (d >= 0 && jj->tan.op[op].records && j->dir[d].present)
 			put_exact(jj, (enum nv_dir)d, &jj->tan.op[op].lat);
 	}
-	return 0;
 }
 
-int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o,
-		  struct nv_tracejoin *tj, char *err, size_t errlen)
+/*
+ * The slots of ts's selected entries, their options o with the progress
+ * through w.
+ * Return: 0 or -ENOMEM.
+ */
+static int make_slots(struct work *w, const struct nv_traceset *ts, const struct nv_tan_opts *o)
 {
-	memset(tj, 0, sizeof(*tj));
-	tj->ts = ts;
-	tj->j = calloc(ts->n ? ts->n : 1, sizeof(*tj->j));
-	if (!tj->j) {
-		snprintf(err, errlen, "out of memory joining %zu jobs' traces", ts->n);
+	w->slot = calloc(ts->n ? ts->n : 1, sizeof(*w->slot));
+	if (!w->slot)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < ts->n; i++) {
-		int ret;
+		struct slot *sl = &w->slot[w->n];
 
 		if (ts->jt[i].unselected)
 			continue;
-		ret = join_one(tj, &ts->jt[i], o, err, errlen);
-		if (ret)
-			return ret;
+		sl->e = &ts->jt[i];
+		sl->o = *o;
+		if (o->progress) {
+			sl->o.progress = join_progress;
+			sl->o.progress_arg = w;
+		}
+		w->n++;
 	}
 	return 0;
+}
+
+/*
+ * Merge the slots in order: the analyzed ones joined, the failed ones'
+ * messages in tj->failed, the first of them also in err.
+ * Return: 0, or the first failed slot's -errno.
+ */
+static int merge_slots(struct nv_tracejoin *tj, struct work *w, char *err, size_t errlen)
+{
+	int first = 0;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct slot *sl = &w->slot[i];
+
+		if (!sl->ret) {
+			join_one(tj, sl);
+			continue;
+		}
+		nv_note_add(&tj->failed, &tj->nfailed, "%s", sl->err);
+		if (!first) {
+			first = sl->ret;
+			snprintf(err, errlen, "%s", sl->err);
+		}
+	}
+	return first;
+}
+
+int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o, unsigned workers,
+		  struct nv_tracejoin *tj, char *err, size_t errlen)
+{
+	struct work w = { .o = o };
+	int ret;
+
+	memset(tj, 0, sizeof(*tj));
+	tj->ts = ts;
+	tj->j = calloc(ts->n ? ts->n : 1, sizeof(*tj->j));
+	if (!tj->j || make_slots(&w, ts, o) || pthread_mutex_init(&w.lock, NULL)) {
+		snprintf(err, errlen, "out of memory joining %zu jobs' traces", ts->n);
+		free(w.slot);
+		return -ENOMEM;
+	}
+	nv_pool_run(w.n, workers ? workers : 1, analyze_slot, &w);
+	ret = merge_slots(tj, &w, err, errlen);
+	for (size_t i = 0; i < w.n; i++)
+		nv_tan_free(&w.slot[i].tan);	/* the failed ones' */
+	pthread_mutex_destroy(&w.lock);
+	free(w.slot);
+	return ret;
 }
 
 const struct nv_jobjoin *nv_trace_join_find(const struct nv_tracejoin *tj,
@@ -168,5 +283,8 @@ void nv_trace_join_free(struct nv_tracejoin *tj)
 	for (size_t i = 0; i < tj->nnotes; i++)
 		free(tj->notes[i]);
 	free(tj->notes);
+	for (size_t i = 0; i < tj->nfailed; i++)
+		free(tj->failed[i]);
+	free(tj->failed);
 	memset(tj, 0, sizeof(*tj));
 }

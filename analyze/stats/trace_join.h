@@ -36,16 +36,25 @@ struct nv_tracejoin {
 	struct nv_jobjoin *j;
 	size_t nnotes;
 	char **notes;			/* warnings for stderr, after the traceset's */
+	size_t nfailed;
+	char **failed;			/* the entries that could not be analyzed: their
+					 * errors (naming the trace), in the traceset's order */
 };
 
 /*
  * Analyze every entry of ts not left out by -j/-d and join it with its run
- * (see above).  *tj is valid (free with nv_trace_join_free) whatever the
- * result: on an error it holds the entries analyzed before it.
- * Return: 0, or -errno with a message naming the trace in err (unreadable,
- * damaged, out of memory).
+ * (see above), the entries on `workers` threads (stats/workpool.h; 0 or 1:
+ * this thread only), each entry's traces by one worker; the results are
+ * joined in the traceset's order, so that they are the same whatever the
+ * number of workers.  An entry that cannot be analyzed leaves the others
+ * analyzed: its error is in tj->failed.  o's progress callback is called by
+ * one worker at a time, with the join's jobs_done/njobs/jobs_busy.  Memory:
+ * one analysis (trace_stats.h) per worker at a time, plus the results.
+ * *tj is valid (free with nv_trace_join_free) whatever the result.
+ * Return: 0, or the first failed entry's -errno with its message (naming
+ * the trace: unreadable, damaged, out of memory) in err.
  */
-int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o,
+int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o, unsigned workers,
 		  struct nv_tracejoin *tj, char *err, size_t errlen);
 
 /*

@@ -99,6 +99,9 @@ struct nv_tan_progress {
 				 * 1's count), 0 when not known (no footer, seeking) */
 	uint64_t bytes, total_bytes;	/* bytes read in this pass; the traces' sizes */
 	bool done;		/* the last call: the passes are over (or failed) */
+	size_t njobs;		/* from nv_trace_join (trace_join.h): the jobs analyzed, */
+	size_t jobs_done;	/* those finished and those under way on its workers; */
+	unsigned jobs_busy;	/* 0 from nv_tan_run alone */
 };
 
 typedef void (*nv_tan_progress_fn)(const struct nv_tan_progress *p, void *arg);
