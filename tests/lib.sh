@@ -36,6 +36,35 @@ pytool() {
 	"$PYTHON" "$TOP/tests/py/$1.py" "${@:2}"
 }
 
+# workers_same NAME ARGS...: nvanalyze ARGS with -J 1 and with -J 4 give the
+# same exit status, stdout (md, csv, json) and -o directory (every file:
+# tables, figure data and scripts, figures, pages), written to one path in
+# turn; PASS NAME or FAIL NAME with the first difference.
+workers_same() {
+	local name=$1 w=$T/ws.$1 f j why=
+	shift
+	mkdir -p "$w"
+	for j in 1 4; do
+		for f in md csv json; do
+			"$NVANALYZE" -J $j -f $f "$@" >"$w/$j.$f" 2>"$w/$j.$f.err"
+			echo "exit $?" >>"$w/$j.$f"
+		done
+		rm -rf "$w/out"
+		"$NVANALYZE" -J $j -o "$w/out" "$@" >"$w/$j.o" 2>"$w/$j.o.err"
+		echo "exit $?" >>"$w/$j.o"
+		mv "$w/out" "$w/out.$j" 2>/dev/null || mkdir -p "$w/out.$j"
+	done
+	for f in md csv json o; do
+		cmp -s "$w/1.$f" "$w/4.$f" && cmp -s "$w/1.$f.err" "$w/4.$f.err" ||
+			why=${why:-"$f differs: $(diff "$w/1.$f" "$w/4.$f" | head -n 3 | tr '\n' ' ')"}
+	done
+	diff -r "$w/out.1" "$w/out.4" >"$w/out.diff" 2>&1 ||
+		why=${why:-"-o differs: $(head -n 3 "$w/out.diff" | tr '\n' ' ')"}
+	grep -q '^exit 0$' "$w/1.md" && [ -s "$w/out.1/report.md" ] ||
+		why=${why:-"-J 1 failed: $(head -n 3 "$w/1.md.err" "$w/1.o.err" | tr '\n' ' ')"}
+	[ -z "$why" ] && pass "$name" || fail "$name" "$why"
+}
+
 json_get() {
 	pytool lib/fiojson get "$@"
 }

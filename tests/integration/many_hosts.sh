@@ -151,6 +151,7 @@ case $out in
 ok*) pass exact_rows_per_host; echo "info: $out";;
 *) fail exact_rows_per_host "$out";;
 esac
+workers_same hosts_same_any_J "$T/A"	# each host's traces on 1 and 4 threads
 
 # Failures, each in a run of its own: the right host named, the others
 # complete.  expect_failed NAME DIR HOST WHAT_RE
@@ -239,4 +240,5 @@ case "$st $out" in
 "0 ok"*) pass two_fleets_interval; echo "info: $out";;
 *) fail two_fleets_interval "exit $st: $out";;
 esac
+workers_same fleets_same_any_J "$T/A" "$T/B"	# hosts as repeats, 1 and 4 threads
 exit 0

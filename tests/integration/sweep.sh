@@ -155,6 +155,7 @@ nvfio --output-format=json+ qd.fio >qd.json 2>qd.err || fail fio_sweep "$(tail -
 "$NVANALYZE" -l file -o out qd.json >qd.md 2>qd.err
 rc=$?
 [ $rc -eq 0 ] && pass sweep_report || fail sweep_report "rc $rc: $(cat qd.err)"
+workers_same sweep_same_any_J -l file qd.json	# the traced points on 1 and 4 threads
 sed -n '/^### qd · read: iodepth sweep, 5 points/,/^No knee\|^\*\*Knee/p' qd.md >qdtable.md
 [ "$(grep -c '^| [0-9].*(exact) | .*(exact) | .*(exact) |$' qdtable.md)" = 5 ] &&
 	pass sweep_table_exact || fail sweep_table_exact "$(grep -A10 'iodepth sweep' qd.md)"
@@ -224,6 +225,7 @@ rc=$?
 	[ "$(grep -c ' ok$' jr/jobsdir-jr.points)" = 5 ] &&
 	pass jobs_run_sweep_points || fail jobs_run_sweep_points "rc $rc: $(ls jr; tail -3 jr.err)"
 "$NVANALYZE" -l file -o jrout jr >jr.md 2>jr.aerr
+workers_same jobs_run_sweep_same_any_J -l file jr
 sed -n '/^### qd · read: iodepth sweep, 5 points/,/^No knee\|^\*\*Knee/p' jr.md >jrt.md
 [ "$(grep -c '^| [0-9].*(exact) | .*(exact) | .*(exact) |$' jrt.md)" = 5 ] &&
 	pass jobs_run_sweep_table || fail jobs_run_sweep_table "$(head -5 jr.aerr; head -12 jrt.md)"
