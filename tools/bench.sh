@@ -15,7 +15,9 @@
 # loop device, tracing on and off; 8 hosts: nvanalyze on many-host results
 # (jobs/run --host layout), time and peak memory against hosts and IOs; 10
 # sweep: nvanalyze on two runs of a 9-point iodepth sweep at once against
-# the points one at a time (issue 27), time and peak memory.
+# the points one at a time (issue 27), time and peak memory; 11 workers: the
+# full comparison with -o on N traces at -J 1 and -J 2 against `nvanalyze
+# stat` on the same traces (issue 42), CPU per IO, wall, peak memory.
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
@@ -27,7 +29,7 @@
 #   BENCH_OUT      work directory (default build/bench; emptied first)
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
-#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep"
+#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers"
 #                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
 #                  section alone; into an existing BENCH_MD it replaces only
 #                  its own section and goal rows (bench_report.py),
@@ -48,7 +50,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -69,6 +71,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	AB_ROUNDS=2 AB_RUNTIME=1 LOOP_AB_ROUNDS=1 LOOP_AB_RUNTIME=1
 	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
 	SWEEP_IOS=2000 SWEEP_ROUNDS=2
+	WORKERS_CONFIGS="4:20000" WORKERS_ROUNDS=2
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -81,6 +84,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	AB_ROUNDS=5 AB_RUNTIME=1 LOOP_AB_ROUNDS=5 LOOP_AB_RUNTIME=2
 	HOSTS_CONFIGS="16:250000 64:250000 64:62500"
 	SWEEP_IOS=55556 SWEEP_ROUNDS=3
+	WORKERS_CONFIGS="4:1000000 64:62500" WORKERS_ROUNDS=3
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -92,6 +96,7 @@ else
 	AB_ROUNDS=21 AB_RUNTIME=2 LOOP_AB_ROUNDS=21 LOOP_AB_RUNTIME=4
 	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
 	SWEEP_IOS=555556 SWEEP_ROUNDS=7
+	WORKERS_CONFIGS="4:4000000 64:1000000" WORKERS_ROUNDS=5
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -164,6 +169,8 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "sweep_ios=$SWEEP_IOS"
 	echo "sweep_rounds=$SWEEP_ROUNDS"
 	echo "sweep_qds=$SWEEP_QDS"
+	echo "workers_configs=$WORKERS_CONFIGS"
+	echo "workers_rounds=$WORKERS_ROUNDS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -635,6 +642,40 @@ section_sweep() {
 	rm -rf "$d"/A/traces "$d"/B/traces
 }
 
+# --- 11. the full comparison on every core: -J 1, -J 2, stat -----------------
+# Per configuration N:IOS (WORKERS_CONFIGS): N traces of IOS IOs in a
+# many-host layout (hosts_layout: one job per host, so the trace join has N
+# independent jobs), then WORKERS_ROUNDS rounds, the order reversed every
+# other round, of `nvanalyze -J 1 -o DIR A`, `nvanalyze -J 2 -o DIR A` (the
+# tables, trace sections, findings and figures) and `nvanalyze stat` on the
+# N traces (decode and exact percentiles: the reference).
+section_workers() {
+	local d=$W/workers c n ios r k order
+	mkdir -p "$d"
+	for c in $WORKERS_CONFIGS; do
+		n=${c%%:*} ios=${c#*:}
+		log "workers: $n traces x $ios IOs: -J 1, -J 2 and stat, $WORKERS_ROUNDS rounds"
+		mkdir -p "$W/hosts"
+		hosts_layout "$d/A-$n-$ios" "$n" "$ios"
+		cat "$W/hosts/t$ios.nvt" >/dev/null
+		for r in $(seq 1 "$WORKERS_ROUNDS"); do
+			order="j1 j2 stat"
+			[ $((r % 2)) -eq 0 ] && order="stat j2 j1"
+			for k in $order; do
+				rm -rf "$d/out"
+				case $k in
+				stat) timed "$d/$n-$ios-r$r-$k" "$NVANALYZE" stat \
+					"$d/A-$n-$ios"/*/traces/suite/randread.1.nvt;;
+				*) timed "$d/$n-$ios-r$r-$k" "$NVANALYZE" -J "${k#j}" -o "$d/out" \
+					"$d/A-$n-$ios";;
+				esac || die "workers: $k on $n traces failed: $(tail -n 3 "$d/$n-$ios-r$r-$k.err")"
+			done
+		done
+		grep -c "(exact)" "$d/$n-$ios-r1-j1.out" >"$d/$n-$ios.exact" || true
+		rm -rf "$d/A-$n-$ios" "$d/out" "$W/hosts/t$ios.nvt"
+	done
+}
+
 want files && section_files
 want trace && section_trace
 want analyze && section_analyze
@@ -643,6 +684,7 @@ want cpu && section_cpu
 want loop && section_loop
 want hosts && section_hosts
 want sweep && section_sweep
+want workers && section_workers
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi

@@ -1160,13 +1160,82 @@ def section_sweep(md, wd, meta, goals):
              "bounded by one point's, not growing with the {} points".format(len(qds)))
 
 
+def workers_rounds(wd, meta):
+    """{(n, ios): {round: {"j1"|"j2"|"stat": time}}} of section 11 (tools/bench.sh
+    section_workers)."""
+    d = os.path.join(wd, "workers")
+    out = {}
+    for c in meta.get("workers_configs", "").split():
+        n, ios = (int(x) for x in c.split(":"))
+        rounds = {}
+        for r in range(1, int(meta.get("workers_rounds", 0) or 0) + 1):
+            ts = {k: read_time(os.path.join(d, "{}-{}-r{}-{}.time".format(n, ios, r, k)))
+                  for k in ("j1", "j2", "stat")}
+            if all(ts.values()):
+                rounds[r] = ts
+        if rounds:
+            out[(n, ios)] = rounds
+    return out
+
+
+def section_workers(md, wd, meta, goals):
+    """11. The full comparison with -o on N traces at -J 1 and -J 2 against `nvanalyze stat`."""
+    md.append("## 11. The full comparison on every core: -J 1, -J 2 and `nvanalyze stat`\n")
+    configs = workers_rounds(wd, meta)
+    if not configs:
+        md.append("Not run in this mode.\n")
+        return
+    md.append("Run at {} (nvengine {}, mode {}, {} cores).  Per configuration, N traces of the same "
+              "number of IOs (`tests/unit/gen_trace -p randread -q 32`, hard links of one file, so the "
+              "page cache holds one copy) in a many-host layout (section 8's: one job per host, N "
+              "independent jobs for the trace join), then rounds, the order reversed every other round, "
+              "of `nvanalyze -J 1 -o DIR A` and `nvanalyze -J 2 -o DIR A` (tables, trace sections, "
+              "findings, figures) and `nvanalyze stat` on the N traces (decode plus exact percentiles, "
+              "the reference).  `/usr/bin/time` of each call: CPU is user + sys of the whole call, "
+              "M IOs per CPU second counts the traces' IOs.\n".format(
+                  meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
+                  meta.get("cores", "?")))
+    for (n, ios), rounds in sorted(configs.items()):
+        rs = [rounds[r] for r in sorted(rounds)]
+        total = n * ios
+        rate = {k: [total / c[k]["cpu"] / 1e6 for c in rs if c[k]["cpu"] > 0]
+                for k in ("j1", "j2", "stat")}
+        speed = [c["j1"]["wall"] / c["j2"]["wall"] for c in rs if c["j2"]["wall"] > 0]
+        cpu_vs_stat = [c["j1"]["cpu"] / c["stat"]["cpu"] for c in rs if c["stat"]["cpu"] > 0]
+        rss = {k: [c[k]["maxrss_kb"] / 1024 for c in rs] for k in ("j1", "j2", "stat")}
+        md.append("**{} traces x {:,} IOs ({:,} IOs)**\n".format(n, ios, total))
+        median_range_table(md, (
+            ("-J 1 -o, M IOs per CPU second", rate["j1"], "{:.2f}"),
+            ("-J 2 -o, M IOs per CPU second", rate["j2"], "{:.2f}"),
+            ("stat, M IOs per CPU second", rate["stat"], "{:.2f}"),
+            ("-J 1 CPU / stat CPU (per round)", cpu_vs_stat, "{:.2f}x"),
+            ("-J 1 -o, wall", [c["j1"]["wall"] for c in rs], "{:.2f} s"),
+            ("-J 2 -o, wall", [c["j2"]["wall"] for c in rs], "{:.2f} s"),
+            ("**wall speed-up, -J 1 / -J 2** (per round)", speed, "{:.2f}x"),
+            ("-J 1 -o, peak RSS", rss["j1"], "{:.1f} MiB"),
+            ("-J 2 -o, peak RSS", rss["j2"], "{:.1f} MiB"),
+            ("stat, peak RSS", rss["stat"], "{:.1f} MiB")))
+        what = "{} traces x {:,} IOs".format(n, ios)
+        v = med(rate["j1"])
+        goal_row(goals, "full comparison -o, {}: CPU per IO".format(what), ">= 40 M IOs/CPU-s",
+                 "{:.2f} M IOs/CPU-s".format(v), v >= 40,
+                 "{:.2f}x stat's CPU (goal <= 1.5x)".format(med(cpu_vs_stat)))
+        v = med(speed)
+        goal_row(goals, "full comparison -o, {}: wall -J 2 vs -J 1".format(what), ">= 1.70x",
+                 "{:.2f}x".format(v), v >= 1.7, "rounds {:.2f}-{:.2f}, n={}".format(
+                     min(speed), max(speed), len(speed)))
+        a, b = max(rss["j2"]), max(rss["stat"])
+        goal_row(goals, "full comparison -o, {}: peak memory vs stat".format(what), "<= 2x",
+                 "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
+
+
 # The sections of tools/bench.sh in report order: (BENCH_SECTIONS name, number, function, whether
 # it draws in the chart).  Section 9 is make soak's (bench/soak.md), copied in after section 8.
 SECTIONS = (("files", 1, section_files, True), ("vm", 2, section_vm, True),
             ("trace", 3, section_trace, True), ("analyze", 4, section_analyze, False),
             ("memory", 5, section_memory, True), ("cpu", 6, section_cpu, False),
             ("loop", 7, section_loop, False), ("hosts", 8, section_hosts, False),
-            ("sweep", 10, section_sweep, False))
+            ("sweep", 10, section_sweep, False), ("workers", 11, section_workers, False))
 
 # The goal rows by section: (section, the goal's name starts so, target).  Every goal with a target
 # has a row, also when its section did not run; a section rerun alone (merge_report) replaces the
@@ -1195,7 +1264,8 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("hosts", "many hosts: nvanalyze peak memory", "<= 256 MiB"),
          ("hosts", "many hosts: every host's rows exact", None),
          ("sweep", "sweep analysis: `nvanalyze A B`", "<= 1.20x"),
-         ("sweep", "sweep analysis peak memory", "<= 1.25x"))
+         ("sweep", "sweep analysis peak memory", "<= 1.25x"),
+         ("workers", "full comparison -o", None))
 
 
 def goal_section(row):
