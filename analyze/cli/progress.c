@@ -44,13 +44,18 @@ static size_t columns(FILE *out)
 
 /*
  * The line's text: "nvanalyze: reading NAME (trace 1 of 2), pass 1: ...",
- * and for a join of several jobs "; jobs: 3 of 12 done, 2 at work".
+ * after "nvanalyze: jobs 3 of 12 done, 2 at work: " for a join of several jobs.
  */
 static void line_text(char *buf, size_t n, const struct nv_tan_progress *t)
 {
 	const char *name = strrchr(t->path, '/') ? strrchr(t->path, '/') + 1 : t->path;
-	size_t l = (size_t)snprintf(buf, n, "nvanalyze: reading %s", name);
+	size_t l = (size_t)snprintf(buf, n, "nvanalyze: ");
 
+	if (t->njobs > 1 && l < n)	/* the join's count over all workers first: kept when cut */
+		l += (size_t)snprintf(buf + l, n - l, "jobs %zu of %zu done, %u at work: ",
+				      t->jobs_done, t->njobs, t->jobs_busy);
+	if (l < n)
+		l += (size_t)snprintf(buf + l, n - l, "reading %s", name);
 	if (t->nfiles > 1 && l < n)
 		l += (size_t)snprintf(buf + l, n - l, " (trace %zu of %zu)", t->file + 1,
 				      t->nfiles);
@@ -60,17 +65,13 @@ static void line_text(char *buf, size_t n, const struct nv_tan_progress *t)
 	if (l >= n)
 		return;
 	if (t->total)
-		l += (size_t)snprintf(buf + l, n - l, " of %llu records (%.0f%%)",
-				      (unsigned long long)t->total,
-				      100.0 * (double)t->records / (double)t->total);
+		snprintf(buf + l, n - l, " of %llu records (%.0f%%)", (unsigned long long)t->total,
+			 100.0 * (double)t->records / (double)t->total);
 	else if (t->total_bytes)
-		l += (size_t)snprintf(buf + l, n - l, " records (%.0f%% of the bytes)",
-				      100.0 * (double)t->bytes / (double)t->total_bytes);
+		snprintf(buf + l, n - l, " records (%.0f%% of the bytes)",
+			 100.0 * (double)t->bytes / (double)t->total_bytes);
 	else
-		l += (size_t)snprintf(buf + l, n - l, " records");
-	if (t->njobs > 1 && l < n)
-		snprintf(buf + l, n - l, "; jobs: %zu of %zu done, %u at work", t->jobs_done,
-			 t->njobs, t->jobs_busy);
+		snprintf(buf + l, n - l, " records");
 }
 
 void nv_progress_tan(const struct nv_tan_progress *t, void *arg)

@@ -53,6 +53,18 @@ cmp -s "$T/dmg1.md" "$T/dmg4.md" && cmp -s "$T/dmg1.err" "$T/dmg4.err" &&
 	pass damaged_trace_same_any_J ||
 	fail damaged_trace_same_any_J "$(diff "$T/dmg1.md" "$T/dmg4.md" | head -5)"
 
+# the progress line on a terminal counts the jobs of every worker
+NVANALYZE_PROGRESS_DELAY=0 pytool progress_pty "$T/tty" "$T/tty.out" "$NVANALYZE" -J 4 "$T/d.json"
+st=$?
+"$NVANALYZE" -J 4 "$T/d.json" >"$T/d.md" 2>/dev/null
+if [ $st -eq 0 ] && tr '\r' '\n' <"$T/tty" | grep -aq \
+	'^nvanalyze: jobs [0-4] of 5 done, [1-4] at work: reading qd[0-9]*\.[0-9]*\.nvt, pass' &&
+	cmp -s "$T/d.md" "$T/tty.out"; then
+	pass progress_counts_all_workers
+else
+	fail progress_counts_all_workers "exit $st: $(tr '\r' '\n' <"$T/tty" | head -n 3)"
+fi
+
 # -J's value checked
 "$NVANALYZE" -J 0 "$T/d.json" >/dev/null 2>"$T/j0.err"
 [ $? -eq 2 ] && grep -q "^nvanalyze: -J '0': a number of threads from 1 to" "$T/j0.err" &&
