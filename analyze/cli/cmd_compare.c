@@ -851,7 +851,7 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 static const char **input_warnings(const struct side_store *st, size_t n,
 				   const struct nv_tracejoin *tj, size_t *nw)
 {
-	size_t total = tj->nnotes + (tj->ts ? tj->ts->nnotes : 0), k = 0;
+	size_t total = tj->nnotes + tj->nfailed + (tj->ts ? tj->ts->nnotes : 0), k = 0;
 	const char **w;
 
 	for (size_t i = 0; i < n; i++)
@@ -865,6 +865,8 @@ static const char **input_warnings(const struct side_store *st, size_t n,
 			w[k++] = st[i].rs.notes[j];
 	for (size_t j = 0; tj->ts && j < tj->ts->nnotes; j++)
 		w[k++] = tj->ts->notes[j];
+	for (size_t j = 0; j < tj->nfailed; j++)	/* traces that could not be analyzed */
+		w[k++] = tj->failed[j];
 	for (size_t j = 0; j < tj->nnotes; j++)
 		w[k++] = tj->notes[j];
 	*nw = k;
