@@ -1192,7 +1192,13 @@ def section_workers(md, wd, meta, goals):
               "of `nvanalyze -J 1 -o DIR A` and `nvanalyze -J 2 -o DIR A` (tables, trace sections, "
               "findings, figures) and `nvanalyze stat` on the N traces (decode plus exact percentiles, "
               "the reference).  `/usr/bin/time` of each call: CPU is user + sys of the whole call, "
-              "M IOs per CPU second counts the traces' IOs.\n".format(
+              "M IOs per CPU second counts the traces' IOs.  The wall speed-up of -J 2 needs a second "
+              "core that is free: with the load average (meta above) over the core count, other "
+              "processes hold it and the ratio measures the machine's load, not the pool.  Memory: "
+              "one job's analysis holds its open interval's latencies and completion times (about "
+              "24 bytes an IO of the interval: these traces run at 1.5 M IOs a second, a 1 s interval "
+              "holds 1.5 M IOs), so a worker's working set grows with the IO rate per interval, and "
+              "-J N holds N of them at once.\n".format(
                   meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                   meta.get("cores", "?")))
     for (n, ios), rounds in sorted(configs.items()):
@@ -1216,6 +1222,8 @@ def section_workers(md, wd, meta, goals):
             ("-J 2 -o, peak RSS", rss["j2"], "{:.1f} MiB"),
             ("stat, peak RSS", rss["stat"], "{:.1f} MiB")))
         what = "{} traces x {:,} IOs".format(n, ios)
+        md.append("Per worker: -J 2's peak less -J 1's, {:.1f} MiB (medians).\n".format(
+            med(rss["j2"]) - med(rss["j1"])))
         v = med(rate["j1"])
         goal_row(goals, "full comparison -o, {}: CPU per IO".format(what), ">= 40 M IOs/CPU-s",
                  "{:.2f} M IOs/CPU-s".format(v), v >= 40,
