@@ -53,7 +53,7 @@ bad = []
 for h in ("# Benchmarks", "## Machine", "## Method", "## Goals", "## 1. Engine overhead",
           "## 2. NVMe passthrough", "## 3. Trace size", "## 4. Analyzer", "## 5. Resident memory",
           "## 6. Tracing's CPU time", "## 7. QD 1 latency", "## 8. Many hosts",
-          "## 10. A sweep's analysis"):
+          "## 10. A sweep's analysis", "## 11. The full comparison on every core"):
     if h not in md:
         bad.append("no heading " + h)
 for k in ("| CPU |", "| cores | ", "| kernel |", "| fio | fio-"):
@@ -73,14 +73,15 @@ for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "ana
           "CPU time, job thread, per IO (nv_nop, on/off windows",
           "the same, whole jobs (nv_nop pairs", "CPU time, trace writer thread",
           "many hosts: nvanalyze peak memory", "sweep analysis: `nvanalyze A B`",
-          "sweep analysis peak memory"):
+          "sweep analysis peak memory", "full comparison -o, 4 traces"):
     if not any(g in r and "| not run |" not in r for r in rows):
         bad.append("goal '%s' not measured" % g)
 for word in ("None", "nan", "Traceback"):
     if re.search(r"\b%s\b" % word, md):
         bad.append("report contains " + word)
 for t in ("### iodepth 1", "### iodepth 32", "nv_trace level 1", "encode, one thread",
-          "peak resident memory", "RSS at end", "whole / points, CPU time"):
+          "peak resident memory", "RSS at end", "whole / points, CPU time",
+          "wall speed-up, -J 1 / -J 2"):
     if t not in md:
         bad.append("no table with " + t)
 print("; ".join(bad) if bad else "ok")
