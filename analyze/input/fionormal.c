@@ -188,6 +188,8 @@ static uint64_t fn_bs_one(const char *s)
 	tok[n] = '\0';
 	if (strncmp(b + 1, tok, n) || (b[1 + n] && !strchr(",/ ", b[1 + n])))
 		return 0;	/* a bs range: no fixed size */
+	if (n > 1 && tok[n - 1] == 'B' && isdigit((unsigned char)tok[n - 2]))
+		tok[n - 1] = '\0';	/* 3.x "4096B" */
 	return nv_fio_bs_parse(tok, NV_DIR_READ);
 }
 
