@@ -696,11 +696,11 @@ static int fn_jobline(struct fn_state *st, const char *s)
 		if (!r)
 			r = fn_keyval(st, s, "sys", 1, 0.5, &st->job->x.sys_cpu);
 		if (!r)
-			r = fn_keyval(st, s, "ctx", 1, 0.5, &st->job->x.ctx);
+			r = fn_keyval(st, s, "ctx", 1, 0, &st->job->x.ctx);
 		if (!r)
-			r = fn_keyval(st, s, "majf", 1, 0.5, &st->job->x.majf);
+			r = fn_keyval(st, s, "majf", 1, 0, &st->job->x.majf);
 		if (!r)
-			r = fn_keyval(st, s, "minf", 1, 0.5, &st->job->x.minf);
+			r = fn_keyval(st, s, "minf", 1, 0, &st->job->x.minf);
 		return r;
 	}
 	if (fn_word(s, "issued", &rest) && strstr(rest, "total="))

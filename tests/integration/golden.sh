@@ -199,6 +199,13 @@ golden latency-target-fio "$D/latency-target.json"
 # binary units for its GiB totals.
 golden study-i8g-vs-i4g --baseline 1 --units binary "$S/i4g-randread-128k.txt" \
 	"$S/i8g-randread-128k.txt"
+# Rounded values that differ by no more than their printing: "about equal
+# (within the printed precision)" (IOPS 1965 vs 1964 with no issued counts,
+# clat min 141 vs 140 us), a bigger change (avg 512.40 vs 508.40) a number.
+golden text-within-precision --format text tests/data/fio-text/rounded-b.txt \
+	tests/data/fio-text/rounded-a.txt
+golden text-within-precision-json --format json tests/data/fio-text/rounded-b.txt \
+	tests/data/fio-text/rounded-a.txt
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help
