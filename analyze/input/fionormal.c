@@ -506,9 +506,11 @@ static int fn_bwline(struct fn_state *st, const char *line)
 static int fn_buckets(struct fn_state *st, const char *line, double mult)
 {
 	struct nv_jobextra *x = &st->job->x;
-	const char *p = strchr(line, ':') + 1;
+	const char *p = strchr(line, ':');
 
-	while (*p) {
+	if (!p)
+		return fn_fail(st, "a latency bucket line without ':'", line);
+	for (p++; *p;) {
 		struct nv_latbucket *nb;
 		bool ge;
 		double edge, pct, place;
@@ -541,20 +543,22 @@ static int fn_buckets(struct fn_state *st, const char *line, double mult)
 static int fn_issued(struct fn_state *st, const char *line)
 {
 	const char *p;
+	char sep;
 
 	if (!fn_key(line, "total", &p))
 		return fn_fail(st, "issued counts without total=", line);
 	memset(st->issued, 0, sizeof(st->issued));
+	sep = p[0] && p[1] == '=' ? '/' : ',';	/* 2.x "r=N/w=N/d=N", 3.x "N,N,N,N" */
 	for (unsigned i = 0; i < 4; i++) {
 		char *e;
 
-		if (p[0] && p[1] == '=')
+		if (sep == '/' && p[0] && p[1] == '=')
 			p += 2;
 		if (!isdigit((unsigned char)*p))
 			return fn_fail(st, "an issued count that is not a number", line);
 		st->issued[i] = strtoull(p, &e, 10);
 		p = e;
-		if (*p != ',' && *p != '/')
+		if (*p != sep)
 			break;
 		p++;
 	}
