@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/input/fionormal.h"
+#include "analyze/input/fiotext.h"
 
 struct fn_opts {		/* "NAME: (g=0): rw=randread, bs=(R) 4096B-4096B, ..." */
 	char *name;
@@ -50,101 +51,6 @@ struct fn_state {
 	size_t nopts;
 };
 
-/* ---- numbers ----------------------------------------------------------- */
-
-/*
- * A number at s with an optional k/M/G/T suffix (1000-based, fio's
- * num2str): *v, and in *place the value of its last printed digit (with the
- * suffix), *end after it.  Return: 0 or -EINVAL.
- */
-static int fn_num(const char *s, const char **end, double *v, double *place)
-{
-	static const char sfx[] = "kMGTP";
-	const char *p = s, *dot;
-	char *e;
-	double d;
-
-	while (*p == ' ')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	d = strtod(p, &e);
-	if (e == p || !isfinite(d))
-		return -EINVAL;
-	dot = memchr(p, '.', (size_t)(e - p));
-	*place = dot ? pow(10, -(double)(e - dot - 1)) : 1;
-	if (*e && strchr(sfx, *e) && e[1] != 'i' && e[1] != 'B') {	/* not "MiB", "MB" */
-		double m = pow(1000, (double)(strchr(sfx, *e) - sfx + 1));
-
-		d *= m;
-		*place *= m;
-		e++;
-	}
-	*v = d;
-	*end = e;
-	return 0;
-}
-
-/* The multiplier to bytes of a size unit at s ("KiB", "MB", "KB", "B"), *n its length. */
-static double fn_size_unit(const char *s, size_t *n, bool old)
-{
-	static const char pfx[] = "KMGTPE";
-	const char *k;
-	double m;
-
-	*n = 0;
-	if (*s == 'B') {
-		*n = 1;
-		return 1;
-	}
-	k = *s ? strchr(pfx, toupper((unsigned char)*s)) : NULL;
-	if (!k)
-		return 0;
-	if (s[1] == 'i' && s[2] == 'B') {
-		*n = 3;
-		return pow(1024, (double)(k - pfx + 1));
-	}
-	if (s[1] != 'B')
-		return 0;
-	*n = 2;
-	m = old && *s != 'k' ? 1024 : 1000;	/* 2.x "KB" is KiB */
-	return pow(m, (double)(k - pfx + 1));
-}
-
-/* A size ("14.4GiB", "1024.0MB", "17476KB/s"): bytes and the printed half-width. */
-static int fn_size(const char *s, const char **end, bool old, double *v, double *prec)
-{
-	double d, place, m;
-	size_t n;
-
-	if (fn_num(s, end, &d, &place))
-		return -EINVAL;
-	m = fn_size_unit(*end, &n, old);
-	if (!m)
-		return -EINVAL;
-	*end += n;
-	*v = d * m;
-	*prec = place * m / 2;
-	return 0;
-}
-
-/*
- * The value after "key=" in line (key at the start or after a blank, a
- * comma or '('); *p set after "key=".  Return: true when key= is there.
- */
-static bool fn_key(const char *line, const char *key, const char **p)
-{
-	size_t kl = strlen(key);
-
-	for (const char *s = strstr(line, key); s; s = strstr(s + 1, key)) {
-		if (s[kl] != '=' || (s > line && !strchr(" ,(\t/", s[-1])))
-			continue;
-		*p = s + kl + 1;
-		return true;
-	}
-	return false;
-}
-
 static int fn_fail(struct fn_state *st, const char *what, const char *text)
 {
 	int n = (int)strcspn(text, "\n");
@@ -162,9 +68,9 @@ static int fn_keyval(struct fn_state *st, const char *line, const char *key, dou
 	double v, place;
 	char what[64];
 
-	if (!fn_key(line, key, &p))
+	if (!nv_fiotext_key(line, key, &p))
 		return 0;
-	if (fn_num(p, &e, &v, &place)) {
+	if (nv_fiotext_num(p, &e, &v, &place)) {
 		snprintf(what, sizeof(what), "%s= is not a number", key);
 		return fn_fail(st, what, line);
 	}
@@ -207,11 +113,11 @@ static int fn_options(struct fn_state *st, const char *line, const char *g)
 	memset(o, 0, sizeof(*o));
 	o->name = strndup(line, (size_t)(g - line));
 	o->desc = strdup(tail ? tail + 3 : "");
-	if (fn_key(line, "rw", &p))
+	if (nv_fiotext_key(line, "rw", &p))
 		o->rw = strndup(p, strcspn(p, ", "));
-	if (!o->name || !o->desc || (fn_key(line, "rw", &p) && !o->rw))
+	if (!o->name || !o->desc || (nv_fiotext_key(line, "rw", &p) && !o->rw))
 		return -ENOMEM;
-	if (!fn_key(line, "bs", &p))
+	if (!nv_fiotext_key(line, "bs", &p))
 		return 0;
 	for (unsigned d = 0; d < 3; d++) {
 		const char *t = strstr(p, tag[d]);
@@ -334,10 +240,10 @@ static int fn_entry(struct fn_state *st, const char *line, const char *g)
 		return -ENOMEM;
 	if (o)
 		memcpy(j->bs, o->bs, sizeof(j->bs));
-	if (fn_key(line, "groupid", &p) && !fn_num(p, &e, &v, &place))
+	if (nv_fiotext_key(line, "groupid", &p) && !nv_fiotext_num(p, &e, &v, &place))
 		j->groupid = (int)v;
-	if (fn_key(line, "err", &p)) {
-		if (fn_num(p, &e, &v, &place))
+	if (nv_fiotext_key(line, "err", &p)) {
+		if (nv_fiotext_num(p, &e, &v, &place))
 			return fn_fail(st, "err= is not a number", line);
 		j->error = (int)v;
 		j->have_error = true;
@@ -382,17 +288,17 @@ static int fn_dir(struct fn_state *st, int d, const char *line, const char *rest
 	r = fn_keyval(st, rest, old ? "iops" : "IOPS", 1, 0.5, &ds->iops);
 	if (r)
 		return r;
-	if (fn_key(rest, old ? "bw" : "BW", &p)) {
-		if (fn_size(p, &e, old, &v, &prec) || strncmp(e, "/s", 2))
+	if (nv_fiotext_key(rest, old ? "bw" : "BW", &p)) {
+		if (nv_fiotext_size(p, &e, old, &v, &prec) || strncmp(e, "/s", 2))
 			return fn_fail(st, "bandwidth with no unit fio prints", line);
 		ds->bw = (struct nv_val){ v, NV_SRC_FIO, (float)prec };
 	}
-	if (old && fn_key(rest, "io", &p)) {
-		if (fn_size(p, &e, old, &st->io[d], &st->io_prec[d]))
+	if (old && nv_fiotext_key(rest, "io", &p)) {
+		if (nv_fiotext_size(p, &e, old, &st->io[d], &st->io_prec[d]))
 			return fn_fail(st, "io= with no unit fio prints", line);
 	}
-	if (old && fn_key(rest, "runt", &p)) {
-		if (fn_num(p, &e, &v, &prec) || strncmp(e, "msec", 4))
+	if (old && nv_fiotext_key(rest, "runt", &p)) {
+		if (nv_fiotext_num(p, &e, &v, &prec) || strncmp(e, "msec", 4))
 			return fn_fail(st, "runt= is not N msec", line);
 		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0 };
 	}
@@ -400,26 +306,13 @@ static int fn_dir(struct fn_state *st, int d, const char *line, const char *rest
 	if (!old && q) {
 		for (p = q; p > rest && p[-1] != '('; p--)
 			;
-		if (fn_size(p, &e, false, &st->io[d], &st->io_prec[d]) || *e != '/' ||
-		    fn_num(e + 1, &e, &v, &prec) || e != q)
+		if (nv_fiotext_size(p, &e, false, &st->io[d], &st->io_prec[d]) || *e != '/' ||
+		    nv_fiotext_num(e + 1, &e, &v, &prec) || e != q)
 			return fn_fail(st, "(SIZE/Nmsec) does not read", line);
 		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0 };
 	}
 	if (!ds->iops.src && !ds->bw.src)
 		return fn_fail(st, "a direction line with neither IOPS nor BW", line);
-	return 0;
-}
-
-static double fn_time_unit(const char *s)
-{
-	if (!strncmp(s, "nsec)", 5))
-		return 1;
-	if (!strncmp(s, "usec)", 5))
-		return 1e3;
-	if (!strncmp(s, "msec)", 5))
-		return 1e6;
-	if (!strncmp(s, "sec)", 4))
-		return 1e9;
 	return 0;
 }
 
@@ -452,8 +345,8 @@ static int fn_pctline(struct fn_state *st, const char *line)
 
 		while (s > line && (isdigit((unsigned char)s[-1]) || s[-1] == '.'))
 			s--;
-		if (fn_num(s, &e, &p, &place) || e != t || !(p > 0 && p <= 100) ||
-		    fn_num(t + 4, &e, &v, &place) || (*e != ']' && *e != ' '))
+		if (nv_fiotext_num(s, &e, &p, &place) || e != t || !(p > 0 && p <= 100) ||
+		    nv_fiotext_num(t + 4, &e, &v, &place) || (*e != ']' && *e != ' '))
 			return fn_fail(st, "a percentile entry that does not read", line);
 		np = realloc(ls->points, (ls->npoints + 1) * sizeof(*np));
 		if (!np)
@@ -496,7 +389,7 @@ static int fn_bwline(struct fn_state *st, const char *line)
 		if (*p != ' ')
 			unit[n++] = *p;
 	unit[n] = '\0';
-	m = fn_size_unit(unit, &ul, strstr(unit, "iB") == NULL);
+	m = nv_fiotext_size_unit(unit, &ul, strstr(unit, "iB") == NULL);
 	if (!m || strcmp(unit + ul, "/s"))
 		return fn_fail(st, "a bw sample unit fio does not print", line);
 	return fn_samples(st, line, m, &st->job->dir[st->dir].bw_samples);
@@ -521,12 +414,12 @@ static int fn_buckets(struct fn_state *st, const char *line, double mult)
 		if (!*p)
 			break;
 		ge = !strncmp(p, ">=", 2);
-		if (fn_num(ge ? p + 2 : p, &e, &edge, &place) || *e != '=')
+		if (nv_fiotext_num(ge ? p + 2 : p, &e, &edge, &place) || *e != '=')
 			return fn_fail(st, "a latency bucket that does not read", line);
 		p = e + 1;
 		if (*p == '<')
 			p++;	/* "<0.01%": kept as its bound */
-		if (fn_num(p, &e, &pct, &place) || *e != '%')
+		if (nv_fiotext_num(p, &e, &pct, &place) || *e != '%')
 			return fn_fail(st, "a latency bucket share without %", line);
 		p = e + 1;
 		nb = realloc(x->buckets, (x->nbuckets + 1) * sizeof(*nb));
@@ -545,7 +438,7 @@ static int fn_issued(struct fn_state *st, const char *line)
 	const char *p;
 	char sep;
 
-	if (!fn_key(line, "total", &p))
+	if (!nv_fiotext_key(line, "total", &p))
 		return fn_fail(st, "issued counts without total=", line);
 	memset(st->issued, 0, sizeof(st->issued));
 	sep = p[0] && p[1] == '=' ? '/' : ',';	/* 2.x "r=N/w=N/d=N", 3.x "N,N,N,N" */
@@ -575,14 +468,14 @@ static int fn_pair(struct fn_state *st, const char *line, const char *key, struc
 	const char *p, *e;
 	double x, place;
 
-	if (!fn_key(line, key, &p))
+	if (!nv_fiotext_key(line, key, &p))
 		return 0;
-	if (fn_num(p, &e, &x, &place))
+	if (nv_fiotext_num(p, &e, &x, &place))
 		return fn_fail(st, "a disk counter that is not a number", line);
 	v[ri] = (struct nv_val){ x, NV_SRC_FIO, (float)(place * pf) };
 	if (wi < 0)
 		return 0;
-	if (*e != '/' || fn_num(e + 1, &e, &x, &place))
+	if (*e != '/' || nv_fiotext_num(e + 1, &e, &x, &place))
 		return fn_fail(st, "a disk counter that is not N/N", line);
 	v[wi] = (struct nv_val){ x, NV_SRC_FIO, 0 };
 	return 0;
@@ -619,7 +512,7 @@ static int fn_disk(struct fn_state *st, const char *line)
 		run->disks[run->ndisks - 1].aggr = true;
 		return fn_disk_vals(st, line, true, run->disks[run->ndisks - 1].aggr_v);
 	}
-	if (!colon || !fn_key(line, "ios", &p) || !fn_key(line, "util", &p))
+	if (!colon || !nv_fiotext_key(line, "ios", &p) || !nv_fiotext_key(line, "util", &p))
 		return 0;
 	nd = realloc(run->disks, (run->ndisks + 1) * sizeof(*nd));
 	if (!nd)
@@ -631,7 +524,7 @@ static int fn_disk(struct fn_state *st, const char *line)
 	if (!dk->name)
 		return -ENOMEM;
 	run->ndisks++;
-	if (fn_key(line, "aggrios", &p)) {
+	if (nv_fiotext_key(line, "aggrios", &p)) {
 		dk->aggr = true;
 		if (fn_disk_vals(st, line, true, dk->aggr_v))
 			return -EINVAL;
@@ -666,7 +559,7 @@ static int fn_jobline(struct fn_state *st, const char *s)
 
 		if (!fn_word(s, kinds[k], &rest))
 			continue;
-		m = fn_time_unit(rest);
+		m = nv_fiotext_time_unit(rest);
 		if (!m)
 			return fn_fail(st, "a latency unit that is not nsec, usec or msec", s);
 		if (strstr(rest, "min=") && st->dir >= 0)
@@ -681,7 +574,7 @@ static int fn_jobline(struct fn_state *st, const char *s)
 		snprintf(w, sizeof(w), "%.*spercentiles (", (int)strlen(kinds[k]) - 1, kinds[k]);
 		if (!fn_word(s, w, &rest) || st->dir < 0)
 			continue;
-		st->pct_mult = fn_time_unit(rest);
+		st->pct_mult = nv_fiotext_time_unit(rest);
 		if (!st->pct_mult)
 			return fn_fail(st, "a percentile unit that is not nsec, usec or msec", s);
 		st->pct = &st->job->dir[st->dir].lat[k];
