@@ -14,6 +14,7 @@
 
 #include "analyze/input/detect.h"
 #include "analyze/input/fionormal.h"
+#include "analyze/input/fioterse.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -26,6 +27,8 @@ static const struct nv_format formats[] = {
 	  .sniff = fio_json_sniff, .parse = nv_fio_parse },
 	{ .name = "fio-normal", .what = "fio normal output (2.x and 3.x)",
 	  .sniff = nv_fionormal_sniff, .parse = nv_fionormal_parse },
+	{ .name = "fio-terse", .what = "fio terse output (versions 2 to 5)",
+	  .sniff = nv_fioterse_sniff, .parse = nv_fioterse_parse },
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))

@@ -176,8 +176,9 @@ static void fn_exact(struct fn_state *st, struct nv_job *j)
 			continue;
 		if (ds->have_ios)
 			ds->iops = (struct nv_val){ (double)ds->ios * 1000.0 / rt, NV_SRC_FIO, 0 };
-		if (exact)
-			ds->bw = (struct nv_val){ bytes * 1000.0 / rt, NV_SRC_FIO, 0 };
+		if (exact)	/* fio: (1000 * io_bytes) / runtime in integers */
+			ds->bw = (struct nv_val){ (double)(ds->io_bytes * 1000 / (uint64_t)rt),
+						  NV_SRC_FIO, 0 };
 	}
 }
 

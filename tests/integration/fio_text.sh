@@ -1,6 +1,6 @@
 #!/bin/bash
 # fio's text outputs read as runs (issue 40): one fio run (ioengine=null)
-# with --output-format=normal,terse,json; the normal output's reading must
+# with --output-format=normal,terse,json; the normal and terse readings must
 # equal the JSON reading within the printed precision, field by field
 # (gen_textcmp); a changed value must be caught; damaged texts (cut at
 # every line, a unit garbled) give an error naming file and line, or a
@@ -50,6 +50,29 @@ else
 	fail normal-equals-json "$(head -n 8 "$T/cmp.out" | tr '\n' ' ')"
 fi
 
+# The terse lines of the same run (version 3, fio's default), then runs
+# with --terse-version=5 (trim, sample counts) and 2: each against its JSON.
+grep -E '^[2-5];fio-' "$T/all.out" >"$T/run.terse"
+terse_cmp() {
+	if "$CMP" "$1" "$2" >"$T/tcmp.out" 2>&1 && grep -q 'text format fio-terse' "$T/tcmp.out" &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/tcmp.out"; then
+		pass "$3"
+	else
+		fail "$3" "$(head -n 8 "$T/tcmp.out" | tr '\n' ' ')"
+	fi
+}
+terse_cmp "$T/run.terse" "$T/run.json" terse-v3-equals-json
+for v in 5 2; do
+	if (cd "$T" && "$FIO" --output-format=terse,json --terse-version=$v --output=v$v.out \
+		jobs.fio >"$T/fio.log" 2>&1); then
+		grep -E '^[2-5];' "$T/v$v.out" >"$T/v$v.terse"
+		awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/v$v.out" >"$T/v$v.json"
+		terse_cmp "$T/v$v.terse" "$T/v$v.json" "terse-v$v-equals-json"
+	else
+		fail "terse-v$v-equals-json" "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+	fi
+done
+
 # The comparison can fail: one changed mean is a mismatch.
 sed '0,/clat (nsec): min=[0-9]*, max=[0-9]*, avg=/s//&9/' "$T/run.txt" >"$T/changed.txt"
 if ! "$CMP" "$T/changed.txt" "$T/run.json" >"$T/cmp2.out" 2>&1 &&
@@ -59,19 +82,30 @@ else
 	fail changed-value-caught "$(head -n 4 "$T/cmp2.out" | tr '\n' ' ')"
 fi
 
-# Cut at every line: each prefix reads or is refused with exit 2, no crash.
-n=$(wc -l <"$T/run.txt")
+# Cut at every line (normal) and after every field of the first line
+# (terse): each prefix reads or is refused with exit 2 naming the file.
+cut_ok() {	# FILE: nvanalyze on it exits 0, or 2 naming it; else prints why
+	"$NVANALYZE" "$1" >/dev/null 2>"$T/cut.err"
+	local rc=$?
+	[ "$rc" -eq 0 ] || { [ "$rc" -eq 2 ] && grep -q "$(basename "$1")" "$T/cut.err"; } ||
+		echo "exit $rc: $(head -c 200 "$T/cut.err")"
+}
 bad=
+n=$(wc -l <"$T/run.txt")
 for i in $(seq 1 "$n"); do
 	head -n "$i" "$T/run.txt" >"$T/cut.txt"
-	"$NVANALYZE" "$T/cut.txt" >/dev/null 2>"$T/cut.err"
-	rc=$?
-	if [ "$rc" -ne 0 ] && { [ "$rc" -ne 2 ] || ! grep -q "cut.txt" "$T/cut.err"; }; then
-		bad="line $i: exit $rc: $(head -c 200 "$T/cut.err")"
-		break
-	fi
+	why=$(cut_ok "$T/cut.txt")
+	[ -z "$why" ] || { bad="line $i: $why"; break; }
 done
 [ -z "$bad" ] && pass cut-every-line || fail cut-every-line "$bad"
+bad=
+nf=$(head -n 1 "$T/run.terse" | tr ';' '\n' | wc -l)
+for i in $(seq 1 "$nf"); do
+	head -n 1 "$T/run.terse" | cut -d';' -f"1-$i" >"$T/cut.terse"
+	why=$(cut_ok "$T/cut.terse")
+	[ -z "$why" ] || { bad="field $i: $why"; break; }
+done
+[ -z "$bad" ] && pass terse-cut-every-field || fail terse-cut-every-field "$bad"
 
 # A garbled unit: the error names the file and the line.
 sed '0,/clat (nsec)/s//clat (xsec)/' "$T/run.txt" >"$T/garbled.txt"

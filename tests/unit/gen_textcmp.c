@@ -20,6 +20,7 @@
 #include "analyze/input/detect.h"
 
 static unsigned compared, bad;
+static bool terse;	/* the text is terse: no IO counts, no trim in v3 */
 
 static void cmp_val(const char *what, const char *job, const struct nv_val *t,
 		    const struct nv_val *j)
@@ -44,7 +45,7 @@ static void cmp_val(const char *what, const char *job, const struct nv_val *t,
 }
 
 static void cmp_lat(const char *job, const char *dname, enum nv_latkind k,
-		    const struct nv_latstat *t, const struct nv_latstat *j)
+		    const struct nv_latstat *t, const struct nv_latstat *j, bool pcts)
 {
 	char w[64];
 
@@ -56,7 +57,7 @@ static void cmp_lat(const char *job, const char *dname, enum nv_latkind k,
 	cmp_val(w, job, &t->mean, &j->mean);
 	snprintf(w, sizeof(w), "%s %s stdev", dname, nv_latkind_name(k));
 	cmp_val(w, job, &t->stdev, &j->stdev);
-	for (unsigned i = 0; i < NV_PCT_NR; i++) {
+	for (unsigned i = 0; pcts && i < NV_PCT_NR; i++) {
 		snprintf(w, sizeof(w), "%s %s %s", dname, nv_latkind_name(k), nv_pcts[i].name);
 		cmp_val(w, job, &t->pct[i], &j->pct[i]);
 	}
@@ -79,8 +80,8 @@ static void cmp_samples(const char *job, const char *what, const struct nv_sampl
 static void cmp_count(const char *job, const char *what, bool th, uint64_t t, bool jh,
 		      uint64_t j)
 {
-	if (!jh)
-		return;
+	if (!jh || (terse && !th))
+		return;	/* terse has no IO counts */
 	compared++;
 	if (!th || t != j) {
 		printf("%s %s: text %s%llu, JSON %llu\n", job, what, th ? "" : "none ",
@@ -93,10 +94,11 @@ static void cmp_dir(const char *job, enum nv_dir d, const struct nv_dirstat *t,
 		    const struct nv_dirstat *j)
 {
 	const char *dn = nv_dir_name(d);
+	bool lat_pcts;
 	char w[64];
 
-	if (!nv_dir_active(j))
-		return;
+	if (!nv_dir_active(j) || (terse && !t->present))
+		return;	/* terse v3 has no trim */
 	snprintf(w, sizeof(w), "%s iops", dn);
 	cmp_val(w, job, &t->iops, &j->iops);
 	snprintf(w, sizeof(w), "%s bw", dn);
@@ -107,8 +109,18 @@ static void cmp_dir(const char *job, enum nv_dir d, const struct nv_dirstat *t,
 	cmp_count(job, w, t->have_ios, t->ios, j->have_ios, j->ios);
 	snprintf(w, sizeof(w), "%s io_bytes", dn);
 	cmp_count(job, w, t->have_io_bytes, t->io_bytes, j->have_io_bytes, j->io_bytes);
-	for (unsigned k = 0; k < NV_LAT_NR; k++)
-		cmp_lat(job, dn, (enum nv_latkind)k, &t->lat[k], &j->lat[k]);
+	/* terse does not say whether its percentiles are clat's or, with
+	 * lat_percentiles, lat's (fio prints lat's then): with lat's in the
+	 * JSON, the text's list is compared with those */
+	lat_pcts = terse && j->lat[NV_LAT_TOTAL].pct[NV_P50].src;
+	for (unsigned k = 0; k < NV_LAT_NR; k++) {
+		struct nv_latstat tl = t->lat[k];
+
+		if (lat_pcts && k == NV_LAT_TOTAL)
+			memcpy(tl.pct, t->lat[NV_LAT_CLAT].pct, sizeof(tl.pct));
+		cmp_lat(job, dn, (enum nv_latkind)k, &tl, &j->lat[k],
+			!(lat_pcts && k == NV_LAT_CLAT));
+	}
 	snprintf(w, sizeof(w), "%s bw samples", dn);
 	cmp_samples(job, w, &t->bw_samples, &j->bw_samples);
 	snprintf(w, sizeof(w), "%s iops samples", dn);
@@ -163,6 +175,7 @@ int main(int argc, char **argv)
 		nv_run_free(&t);
 		return 2;
 	}
+	terse = !strcmp(t.format, "fio-terse");
 	printf("text format %s (%s), JSON format %s (%s)\n", t.format, t.fio_version, j.format,
 	       j.fio_version);
 	cmp_runs(&t, &j);
