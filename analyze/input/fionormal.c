@@ -197,7 +197,8 @@ static void fn_finish(struct fn_state *st)
 		return;
 	fn_exact(st, st->job);
 	x = &st->job->x;
-	qsort(x->buckets, x->nbuckets, sizeof(*x->buckets), fn_cmp_bucket);
+	if (x->nbuckets)	/* qsort(NULL, 0) is undefined */
+		qsort(x->buckets, x->nbuckets, sizeof(*x->buckets), fn_cmp_bucket);
 	for (size_t i = 1; i < x->nbuckets; i++)
 		if (isfinite(x->buckets[i].hi_ns))
 			x->buckets[i].lo_ns = x->buckets[i - 1].hi_ns;
