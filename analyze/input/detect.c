@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/input/detect.h"
+#include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
 
@@ -23,6 +24,8 @@ static bool fio_json_sniff(const char *text, size_t len)
 }
 
 static const struct nv_format formats[] = {
+	{ .name = "fio-json+text", .what = "fio's --output-format=normal,terse,json in one file",
+	  .sniff = nv_fiomulti_sniff, .parse = nv_fiomulti_parse },
 	{ .name = "fio-json", .what = "fio JSON (--output-format=json or json+)",
 	  .sniff = fio_json_sniff, .parse = nv_fio_parse },
 	{ .name = "fio-normal", .what = "fio normal output (2.x and 3.x)",

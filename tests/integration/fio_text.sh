@@ -73,6 +73,23 @@ for v in 5 2; do
 	fi
 done
 
+# The whole normal,terse,json file: the JSON is read, the others checked.
+"$NVANALYZE" "$T/all.out" >/dev/null 2>"$T/multi.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q 'the normal output agrees with the JSON' "$T/multi.err" &&
+   grep -q 'the terse output agrees with the JSON' "$T/multi.err"; then
+	pass multi-output-agrees
+else
+	fail multi-output-agrees "exit $rc: $(grep -v 'note:' "$T/multi.err" | head -c 300)"
+fi
+sed '0,/clat (nsec): min=[0-9]*, max=[0-9]*, avg=/s//&9/' "$T/all.out" >"$T/multi2.out"
+"$NVANALYZE" "$T/multi2.out" >/dev/null 2>"$T/multi2.err"
+if grep -q 'the normal output disagrees with the JSON: rw #1 read clat mean' "$T/multi2.err"; then
+	pass multi-output-disagrees
+else
+	fail multi-output-disagrees "$(grep -v 'note:' "$T/multi2.err" | head -c 300)"
+fi
+
 # The comparison can fail: one changed mean is a mismatch.
 sed '0,/clat (nsec): min=[0-9]*, max=[0-9]*, avg=/s//&9/' "$T/run.txt" >"$T/changed.txt"
 if ! "$CMP" "$T/changed.txt" "$T/run.json" >"$T/cmp2.out" 2>&1 &&
