@@ -41,6 +41,7 @@ fi
 # fio writes terse, then JSON, then normal: split them.
 awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/all.out" >"$T/run.json"
 awk '/^\{/{j=1} /^[0-9];fio-/{next} !j{print} /^\}/{j=0}' "$T/all.out" >"$T/run.txt"
+"$NVANALYZE" --format csv "$T/run.txt" >"$T/run.txt.csv" 2>/dev/null
 
 if "$CMP" "$T/run.txt" "$T/run.json" >"$T/cmp.out" 2>&1 &&
    grep -q 'text format fio-normal' "$T/cmp.out" &&
@@ -88,6 +89,27 @@ if grep -q 'the normal output disagrees with the JSON: rw #1 read clat mean' "$T
 	pass multi-output-disagrees
 else
 	fail multi-output-disagrees "$(grep -v 'note:' "$T/multi2.err" | head -c 300)"
+fi
+
+# Real outputs (tests/fixtures/fio-text, SOURCES.md) and the I8g/I4g study's
+# pasted outputs: an independent reader (tests/py/fio_text_check.py) finds
+# the same IOPS, clat and CPU values in nvanalyze's CSV.
+for f in tests/fixtures/fio-text/*.md ../shared/fixtures/study-outputs/i?g-*.txt; do
+	[ -e "$f" ] && [ "${f##*/}" != SOURCES.md ] || continue
+	b=$(basename "$f")
+	"$NVANALYZE" --format csv "$f" >"$T/$b.csv" 2>"$T/$b.err"
+	if pytool fio_text_check "$f" "$T/$b.csv" >"$T/$b.chk" 2>&1; then
+		pass "independent-$b"
+	else
+		fail "independent-$b" "$(head -n 4 "$T/$b.chk" "$T/$b.err" | tr '\n' ' ')"
+	fi
+done
+# ... and that reader can fail: another file's CSV does not match.
+if ! pytool fio_text_check tests/fixtures/fio-text/guonaihong-knowledge__fio-benchmark.md \
+	"$T/run.txt.csv" >/dev/null 2>&1; then
+	pass independent-can-fail
+else
+	fail independent-can-fail "a CSV of another run matched"
 fi
 
 # The comparison can fail: one changed mean is a mismatch.
