@@ -337,6 +337,17 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 	return 0;
 }
 
+/* The printed half-width of fio's value of level p (text inputs), 0 if none. */
+static double level_prec(const struct nv_dirstat *ds, enum nv_latkind lat, double p)
+{
+	if ((unsigned)lat >= NV_LAT_NR)
+		return 0;
+	for (unsigned i = 0; i < NV_PCT_NR; i++)
+		if (fabs(p - nv_pcts[i].value) < 1e-9 && ds->lat[lat].pct[i].src)
+			return ds->lat[lat].pct[i].prec;
+	return 0;
+}
+
 /*
  * The values of one metric (a percentile row: of level) over the
  * runs of one side; *above: a run's fio percentile lies above its max.
@@ -361,6 +372,8 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			got = nv_level_value(&b->src[s][k], b->dir, b->lat, level, fio, &v);
 			if (got == NV_SRC_FIO && nv_level_above_max(j, b->dir, b->lat, v))
 				*above = true;
+			if (got == NV_SRC_FIO)
+				prec = level_prec(&j->dir[b->dir], b->lat, level);
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
