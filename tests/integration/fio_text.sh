@@ -157,6 +157,16 @@ else
 	fail garbled-unit "exit $rc: $(head -c 300 "$T/garbled.err")"
 fi
 
+# A terse field garbled: the error names the file, the line and the field.
+awk -F';' 'BEGIN { OFS=";" } NR == 2 { $8 = "x" } { print }' "$T/run.terse" >"$T/garbled.terse"
+"$NVANALYZE" "$T/garbled.terse" >/dev/null 2>"$T/garbled3.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'garbled.terse:2: field 8 ("x") is not a number' "$T/garbled3.err"; then
+	pass terse-garbled-field
+else
+	fail terse-garbled-field "exit $rc: $(head -c 300 "$T/garbled3.err")"
+fi
+
 # A number garbled: named, not read as zero.
 sed '0,/IOPS=[0-9]/s//IOPS=x/' "$T/run.txt" >"$T/garbled2.txt"
 "$NVANALYZE" "$T/garbled2.txt" >/dev/null 2>"$T/garbled2.err"
