@@ -161,7 +161,8 @@ fi
 awk -F';' 'BEGIN { OFS=";" } NR == 2 { $8 = "x" } { print }' "$T/run.terse" >"$T/garbled.terse"
 "$NVANALYZE" "$T/garbled.terse" >/dev/null 2>"$T/garbled3.err"
 rc=$?
-if [ "$rc" -eq 2 ] && grep -q 'garbled.terse:2: field 8 ("x") is not a number' "$T/garbled3.err"; then
+if [ "$rc" -eq 2 ] &&
+   grep -q 'garbled.terse:2: field 8 ("x") is not a number' "$T/garbled3.err"; then
 	pass terse-garbled-field
 else
 	fail terse-garbled-field "exit $rc: $(head -c 300 "$T/garbled3.err")"

@@ -30,7 +30,8 @@ def entries(text):
             continue
         if cur is None:
             continue
-        m = re.match(r"(read|write|trim): IOPS=([\d.]+)([kM]?), .*\(([\d.]+)[KMGT]?i?B/(\d+)msec\)", s)
+        m = re.match(r"(read|write|trim): IOPS=([\d.]+)([kM]?), "
+                     r".*\(([\d.]+)[KMGT]?i?B/(\d+)msec\)", s)
         if m:
             d = {"iops_printed": float(m.group(2)) * SFX[m.group(3)],
                  "iops_place": (10 ** -len(m.group(2).split(".")[1]) if "." in m.group(2)
@@ -39,7 +40,8 @@ def entries(text):
             cur["dirs"][m.group(1)] = d
             cur["last"] = d
             continue
-        m = re.match(r"clat \((nsec|usec|msec)\): min=(\d+)([kM]?), max=(\d+)([kM]?), avg=\s*([\d.]+)", s)
+        m = re.match(r"clat \((nsec|usec|msec)\): min=(\d+)([kM]?), "
+                     r"max=(\d+)([kM]?), avg=\s*([\d.]+)", s)
         if m and "last" in cur:
             u = UNIT[m.group(1)]
             cur["last"]["clat_min"] = int(m.group(2)) * SFX[m.group(3)] * u
