@@ -43,6 +43,8 @@ void cmd_compare_usage(FILE *out)
 	      "Compare fio JSON outputs (--output-format=json or json+, any fio 2.x-3.x,\n"
 	      "local or client/server).  Each RUN is one run of the jobs, given as\n"
 	      "  a fio JSON file                  a.json\n"
+	      "  fio's normal output (2.x, 3.x)   fio.txt (told by its content)\n"
+	      "  fio's terse output (v2-v5)       fio.terse\n"
 	      "  a results directory (jobs/run)   results/i7i: all its *.json together,\n"
 	      "                                   the traces found inside\n"
 	      "  files joined with '+'            randread.json+seqwrite.json\n"

@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "analyze/input/detect.h"
+#include "analyze/input/fiomulti.h"
+#include "analyze/input/fionormal.h"
+#include "analyze/input/fioterse.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -21,8 +24,14 @@ static bool fio_json_sniff(const char *text, size_t len)
 }
 
 static const struct nv_format formats[] = {
+	{ .name = "fio-json+text", .what = "fio's --output-format=normal,terse,json in one file",
+	  .sniff = nv_fiomulti_sniff, .parse = nv_fiomulti_parse },
 	{ .name = "fio-json", .what = "fio JSON (--output-format=json or json+)",
 	  .sniff = fio_json_sniff, .parse = nv_fio_parse },
+	{ .name = "fio-normal", .what = "fio normal output (2.x and 3.x)",
+	  .sniff = nv_fionormal_sniff, .parse = nv_fionormal_parse },
+	{ .name = "fio-terse", .what = "fio terse output (versions 2 to 5)",
+	  .sniff = nv_fioterse_sniff, .parse = nv_fioterse_parse },
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))

@@ -568,7 +568,7 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
  * client/server file has several hosts; and " #1", " #2"... appended to
  * names that occur more than once (numjobs without group_reporting).
  */
-static int assign_keys(struct nv_run *run)
+int nv_run_assign_keys(struct nv_run *run)
 {
 	const char *host0 = NULL;
 	bool multihost = false;
@@ -974,7 +974,7 @@ static int parse_root(const json_t *root, struct nv_run *run)
 	dump = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS);
 	run->digest = dump ? fnv1a(dump) : 0;
 	free(dump);
-	return assign_keys(run);
+	return nv_run_assign_keys(run);
 }
 
 int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,

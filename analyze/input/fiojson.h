@@ -155,6 +155,14 @@ int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen);
 void nv_run_free(struct nv_run *run);
 
 /*
+ * Give each job of run its matching key (job->key, freed by nv_run_free):
+ * the job name, "name@host" for several hosts, " #N" for repeated names.
+ * Every reader calls it once its jobs are filled.
+ * Return: 0 or -ENOMEM.
+ */
+int nv_run_assign_keys(struct nv_run *run);
+
+/*
  * The fio JSON file a job was read from: run->path, or for a joined run
  * (several files, see runset.h) the job's own file.
  * Return: a path owned by run.

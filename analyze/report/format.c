@@ -226,7 +226,7 @@ static void fmt_chg(char *buf, size_t n, double pct)
 bool nv_change_about_equal(const struct nv_change *c)
 {
 	return c->have && !c->have_ci && c->why == NV_CI_SINGLE &&
-	       fabs(c->pct) < nv_display.same_pct;
+	       (c->within_prec || fabs(c->pct) < nv_display.same_pct);
 }
 
 /*
@@ -286,7 +286,9 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 		return;
 	}
 	fmt_chg(p, sizeof(p), c->pct);
-	if (!c->have_ci && c->why == NV_CI_SINGLE) {
+	if (c->within_prec) {
+		snprintf(buf, n, "about equal (within the printed precision)");
+	} else if (!c->have_ci && c->why == NV_CI_SINGLE) {
 		snprintf(buf, n, "%s%s", p,
 			 nv_change_about_equal(c) && c->pct != 0 ? " (about equal)" : mark);
 	} else if (!c->have_ci) {

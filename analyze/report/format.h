@@ -65,12 +65,14 @@ extern struct nv_display nv_display;
 /*
  * Whether a change between single runs is under the threshold.
  * Return: true when c has a value from one run a side (no interval) and
- * |c->pct| < same_pct.
+ * |c->pct| < same_pct or the change is within the printed precision.
  */
 bool nv_change_about_equal(const struct nv_change *c);
 
 /*
- * One run a side: "+50.1% (better)"; repeats: "+1.2% ~ within noise
+ * One run a side: "+50.1% (better)", or for values read rounded that differ
+ * by no more than their rounding "about equal (within the printed
+ * precision)"; repeats: "+1.2% ~ within noise
  * [-3.1%, +5.4%] n=3+3", "-20.0% (better) [-25.1%, -14.6%] n=5+5",
  * "+4.0% n=2+3, no interval: < 3 runs"; "n/a".
  * Return: nothing; the text is in buf.

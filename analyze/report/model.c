@@ -87,8 +87,47 @@ int nv_metric_parse(const char *s, enum nv_metric *m)
 	return -EINVAL;
 }
 
-static int metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
-			enum nv_metric m, enum nv_latkind lat, double *v)
+/* x of metric m (its nv_val's unit) in the unit the tables use. */
+static double metric_scale(enum nv_metric m, double x)
+{
+	if (metrics[m].unit == NV_U_MBPS)
+		return x / 1e6;	/* bytes/s */
+	return m == NV_M_RUNTIME ? x * 1e6 : x;	/* ms */
+}
+
+/* The value behind metric m of a direction, NULL for none. */
+static const struct nv_val *metric_val(const struct nv_dirstat *ds, const struct nv_latstat *ls,
+				       enum nv_metric m)
+{
+	switch (m) {
+	case NV_M_IOPS:  return &ds->iops;
+	case NV_M_BW:    return &ds->bw;
+	case NV_M_MIN:   return &ls->min;
+	case NV_M_MEAN:  return &ls->mean;
+	case NV_M_P50: case NV_M_P95: case NV_M_P99: case NV_M_P999: case NV_M_P9999:
+		return &ls->pct[metrics[m].pct - nv_pcts];
+	case NV_M_MAX:   return &ls->max;
+	case NV_M_STDEV: return &ls->stdev;
+	case NV_M_RUNTIME: return &ds->runtime_ms;
+	case NV_M_BW_SMIN: return &ds->bw_samples.min;
+	case NV_M_BW_SMAX: return &ds->bw_samples.max;
+	case NV_M_BW_SMEAN: return &ds->bw_samples.mean;
+	case NV_M_BW_SDEV: return &ds->bw_samples.dev;
+	case NV_M_IOPS_SMIN: return &ds->iops_samples.min;
+	case NV_M_IOPS_SMAX: return &ds->iops_samples.max;
+	case NV_M_IOPS_SMEAN: return &ds->iops_samples.mean;
+	case NV_M_IOPS_SDEV: return &ds->iops_samples.dev;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Metric m of a direction into *v (and its printed half-width into *prec
+ * when prec is not NULL).  Return: the value's source, NV_SRC_NONE if absent.
+ */
+static int metric_value_prec(const struct nv_dirstat *ds, const struct nv_latstat *exact,
+			     enum nv_metric m, enum nv_latkind lat, double *v, double *prec)
 {
 	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
 	const struct nv_val *val;
@@ -97,41 +136,27 @@ static int metric_value(const struct nv_dirstat *ds, const struct nv_latstat *ex
 		ls = exact;	/* the traces' values, where there are */
 	if (!ds->present)
 		return NV_SRC_NONE;
-	switch (m) {
-	case NV_M_IOPS:  val = &ds->iops; break;
-	case NV_M_BW:    val = &ds->bw; break;
-	case NV_M_MIN:   val = &ls->min; break;
-	case NV_M_MEAN:  val = &ls->mean; break;
-	case NV_M_P50: case NV_M_P95: case NV_M_P99: case NV_M_P999: case NV_M_P9999:
-		val = &ls->pct[metrics[m].pct - nv_pcts];
-		break;
-	case NV_M_MAX:   val = &ls->max; break;
-	case NV_M_STDEV: val = &ls->stdev; break;
-	case NV_M_RUNTIME: val = &ds->runtime_ms; break;
-	case NV_M_BW_SMIN: val = &ds->bw_samples.min; break;
-	case NV_M_BW_SMAX: val = &ds->bw_samples.max; break;
-	case NV_M_BW_SMEAN: val = &ds->bw_samples.mean; break;
-	case NV_M_BW_SDEV: val = &ds->bw_samples.dev; break;
-	case NV_M_IOPS_SMIN: val = &ds->iops_samples.min; break;
-	case NV_M_IOPS_SMAX: val = &ds->iops_samples.max; break;
-	case NV_M_IOPS_SMEAN: val = &ds->iops_samples.mean; break;
-	case NV_M_IOPS_SDEV: val = &ds->iops_samples.dev; break;
-	case NV_M_IO_BYTES:
+	if (prec)
+		*prec = 0;
+	if (m == NV_M_IO_BYTES) {
 		if (!ds->have_io_bytes)
 			return NV_SRC_NONE;
 		*v = (double)ds->io_bytes;
 		return NV_SRC_FIO;
-	default:
-		return NV_SRC_NONE;
 	}
-	if (val->src == NV_SRC_NONE)
+	val = metric_val(ds, ls, m);
+	if (!val || val->src == NV_SRC_NONE)
 		return NV_SRC_NONE;
-	*v = val->v;
-	if (metrics[m].unit == NV_U_MBPS)
-		*v /= 1e6;	/* bytes/s */
-	else if (m == NV_M_RUNTIME)
-		*v *= 1e6;	/* ms */
+	*v = metric_scale(m, val->v);
+	if (prec)
+		*prec = metric_scale(m, val->prec);
 	return val->src;
+}
+
+static int metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
+			enum nv_metric m, enum nv_latkind lat, double *v)
+{
+	return metric_value_prec(ds, exact, m, lat, v, NULL);
 }
 
 /*
@@ -139,7 +164,7 @@ static int metric_value(const struct nv_dirstat *ds, const struct nv_latstat *ex
  * page faults, its error).  Return: the source, NV_SRC_NONE when absent or
  * m is not one of those.
  */
-static int job_metric_value(const struct nv_job *j, enum nv_metric m, double *v)
+static int job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, double *prec)
 {
 	const struct nv_val *val;
 
@@ -151,11 +176,13 @@ static int job_metric_value(const struct nv_job *j, enum nv_metric m, double *v)
 	case NV_M_MINF:    val = &j->x.minf; break;
 	case NV_M_ERROR:
 		*v = j->error;
+		*prec = 0;
 		return j->have_error ? NV_SRC_FIO : NV_SRC_NONE;
 	default:
 		return NV_SRC_NONE;
 	}
 	*v = val->v;
+	*prec = val->prec;
 	return val->src;
 }
 
@@ -310,6 +337,17 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 	return 0;
 }
 
+/* The printed half-width of fio's value of level p (text inputs), 0 if none. */
+static double level_prec(const struct nv_dirstat *ds, enum nv_latkind lat, double p)
+{
+	if ((unsigned)lat >= NV_LAT_NR)
+		return 0;
+	for (unsigned i = 0; i < NV_PCT_NR; i++)
+		if (fabs(p - nv_pcts[i].value) < 1e-9 && ds->lat[lat].pct[i].src)
+			return ds->lat[lat].pct[i].prec;
+	return 0;
+}
+
 /*
  * The values of one metric (a percentile row: of level) over the
  * runs of one side; *above: a run's fio percentile lies above its max.
@@ -321,18 +359,21 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 	const struct nv_side *side = &r->sides[s];
 	size_t n = 0;
 	unsigned char src = NV_SRC_NONE;
+	double cprec = 0;
 
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
 		const struct nv_job *j = b->src[s][k].job;
 		const struct nv_latstat *exact = fio ? NULL : nv_jobjoin_exact(b->src[s][k].traces,
 									     b->dir);
 		int got;
-		double v, rate;
+		double v, rate, prec = 0;
 
 		if (NV_M_IS_PCT(m)) {
 			got = nv_level_value(&b->src[s][k], b->dir, b->lat, level, fio, &v);
 			if (got == NV_SRC_FIO && nv_level_above_max(j, b->dir, b->lat, v))
 				*above = true;
+			if (got == NV_SRC_FIO)
+				prec = level_prec(&j->dir[b->dir], b->lat, level);
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
@@ -347,21 +388,23 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			if (!isfinite(v))
 				got = NV_SRC_NONE;
 		} else {
-			got = metric_value(&j->dir[b->dir], exact, m, b->lat, &v);
+			got = metric_value_prec(&j->dir[b->dir], exact, m, b->lat, &v, &prec);
 			if (got == NV_SRC_NONE)
-				got = job_metric_value(j, m, &v);
+				got = job_metric_value(j, m, &v, &prec);
 		}
 		if (got == NV_SRC_NONE)
 			continue;
 		if (got > src)
 			src = (unsigned char)got;
 		buf[n++] = v;
+		cprec = fmax(cprec, prec);
 		if (m == NV_M_PRICE)
 			break;	/* one price per side, not one per run */
 	}
 	nv_repeats_cell(buf, n, r->agg, metrics[m].higher_better, c);
 	c->absent = side->nruns - b->nsrc[s];
 	c->src = src;
+	c->prec = cprec;
 }
 
 static bool any_price(const struct nv_report *r)

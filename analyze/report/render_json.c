@@ -278,6 +278,8 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		if (!ch->have_ci && ch->why == NV_CI_SINGLE) {
 			jset_suffix(o, key, "_about_equal",
 				    ch->have ? json_boolean(nv_change_about_equal(ch)) : NULL);
+			if (ch->within_prec)	/* only text inputs: JSON's values do not round */
+				jset_suffix(o, key, "_within_printed_precision", json_true());
 			continue;
 		}
 		if (!ch->have)

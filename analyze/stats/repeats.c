@@ -65,6 +65,7 @@ void nv_repeats_cell(const double *v, size_t n, enum nv_aggregate agg, bool high
 	c->n = n;
 	c->value = c->mean = c->sd = c->median = c->min = c->max = c->lmean = c->lsd = 0;
 	c->positive = false;
+	c->prec = 0;
 	if (!n)
 		return;
 	c->min = c->max = v[0];
@@ -233,6 +234,11 @@ void nv_repeats_change(const struct nv_cell *a, const struct nv_cell *base, bool
 		dir = ch->noise ? 0 : ch->lo > 0 ? 1 : -1;
 	} else {	/* one run a side: by the sign; repeats without an interval: none */
 		dir = ch->why == NV_CI_SINGLE ? (diff > 0) - (diff < 0) : 0;
+	}
+	if (ch->why == NV_CI_SINGLE && (a->prec > 0 || base->prec > 0) &&
+	    fabs(diff) <= a->prec + base->prec) {	/* the printed ranges overlap */
+		ch->within_prec = true;
+		dir = 0;
 	}
 	if (dir)
 		ch->verdict = (dir > 0) == higher_better ? NV_BETTER : NV_WORSE;

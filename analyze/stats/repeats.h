@@ -30,6 +30,7 @@ struct nv_cell {
 	bool positive;		/* every value > 0: lmean and lsd are set */
 	double lmean, lsd;	/* mean and sample stdev of the natural logarithms */
 	unsigned char src;	/* enum nv_src of the values (EXACT if any is) */
+	double prec;		/* the largest printed half-width of the values (nv_val.prec) */
 };
 
 /*
@@ -61,6 +62,7 @@ struct nv_change {
 	double lo, hi;		/* its 95% interval, in % (always > -100%) */
 	bool noise;		/* the interval contains 0: within noise (~) */
 	enum nv_verdict verdict;	/* from the interval (see nv_repeats_change) */
+	bool within_prec;	/* one run a side, |difference| <= the two prec: no verdict */
 };
 
 /*
@@ -73,7 +75,9 @@ struct nv_change {
  * quantile of Student's t (docs/analysis.md).  It needs
  * NV_REPEATS_MIN_CI runs per side and values > 0.  With it the verdict is
  * read from it: better or worse when it excludes 0, else within noise;
- * with one run a side, by the sign of pct; for repeats without an interval
+ * with one run a side, by the sign of pct, unless the values were read
+ * rounded (nv_cell.prec) and differ by no more than both half-widths
+ * together (within_prec: no verdict); for repeats without an interval
  * there is none (NV_SAME, noise false).  Claims (report/claims.c) read
  * have_ci, lo and hi ("cannot tell" without an interval).
  * Return: nothing; ch->have is false when a cell is empty or base's value is 0.

@@ -13,6 +13,7 @@ cd "$TOP" || exit 1
 G=tests/golden
 D=tests/data/fio-json
 X=../shared/fixtures/fio-json
+S=../shared/fixtures/study-outputs
 mkdir -p "$G"
 
 # golden NAME ARGS...: run nvanalyze ARGS and compare with $G/NAME.out.
@@ -22,6 +23,7 @@ golden() {
 	for a in "$@"; do
 		case "$a" in
 		$X/*) [ -e "${a%%,*}" ] || { skip "$name" "no $X"; return; };;
+		$S/*) [ -e "$a" ] || { skip "$name" "no $S"; return; };;
 		esac
 	done
 	{
@@ -192,6 +194,18 @@ golden err-bad-steady-window --steady-window 1 "$D/psync-run1.json"
 golden steadystate-fio "$D/ss-iops-attained.json" "$D/ss-bwslope-attained.json" \
 	"$D/ss-iops-not-attained.json"
 golden latency-target-fio "$D/latency-target.json"
+# fio's normal text output (issue 40): the I8g/I4g study's two pasted
+# outputs (some indentation lost), I4g as the baseline as the study has it,
+# binary units for its GiB totals.
+golden study-i8g-vs-i4g --baseline 1 --units binary "$S/i4g-randread-128k.txt" \
+	"$S/i8g-randread-128k.txt"
+# Rounded values that differ by no more than their printing: "about equal
+# (within the printed precision)" (IOPS 1965 vs 1964 with no issued counts,
+# clat min 141 vs 140 us), a bigger change (avg 512.40 vs 508.40) a number.
+golden text-within-precision --format text tests/data/fio-text/rounded-b.txt \
+	tests/data/fio-text/rounded-a.txt
+golden text-within-precision-json --format json tests/data/fio-text/rounded-b.txt \
+	tests/data/fio-text/rounded-a.txt
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help

@@ -1,0 +1,109 @@
+/*
+ * fiomulti.c - fio's normal, terse and JSON outputs in one file: the JSON is
+ * the run, the text outputs are checked against it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/input/fiomulti.h"
+#include "analyze/input/fionormal.h"
+#include "analyze/input/fioterse.h"
+
+#define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
+
+static bool fm_has_json(const char *text, size_t len)
+{
+	return memmem(text, len, "\"fio version\"", 13) || memmem(text, len, "\"jobs\"", 6);
+}
+
+bool nv_fiomulti_sniff(const char *text, size_t len)
+{
+	return fm_has_json(text, len) &&
+	       (nv_fionormal_sniff(text, len) || nv_fioterse_sniff(text, len));
+}
+
+/* One value: counted, and a note when the text's is outside its precision. */
+static void fm_val(struct nv_run *run, const char *fmt, const char *job, const char *what,
+		   const struct nv_val *t, const struct nv_val *j, unsigned *n, unsigned *bad)
+{
+	if (!t->src || !j->src)
+		return;
+	(*n)++;
+	if (fabs(t->v - j->v) <= t->prec + 1e-9 * fabs(j->v) + 1e-9)
+		return;
+	(*bad)++;
+	run_note(run, "%s: the %s output disagrees with the JSON: %s %s %.6g (+-%.3g) vs %.6g",
+		 run->path, fmt, job, what, t->v, t->prec, j->v);
+}
+
+static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run *t)
+{
+	unsigned n = 0, bad = 0;
+
+	for (size_t i = 0; i < run->njobs; i++) {
+		const struct nv_job *jj = &run->jobs[i], *tj = NULL;
+
+		for (size_t o = 0; o < t->njobs && !tj; o++)
+			if (!strcmp(t->jobs[o].key, jj->key))
+				tj = &t->jobs[o];
+		if (!tj) {
+			bad++;
+			run_note(run, "%s: the %s output has no job %s", run->path, fmt, jj->key);
+			continue;
+		}
+		for (unsigned d = 0; d < NV_DIR_NR; d++) {
+			const struct nv_dirstat *a = &tj->dir[d], *b = &jj->dir[d];
+			char what[48];
+
+			if (!a->present || !nv_dir_active(b))
+				continue;
+			snprintf(what, sizeof(what), "%s iops", nv_dir_name(d));
+			fm_val(run, fmt, jj->key, what, &a->iops, &b->iops, &n, &bad);
+			snprintf(what, sizeof(what), "%s bw", nv_dir_name(d));
+			fm_val(run, fmt, jj->key, what, &a->bw, &b->bw, &n, &bad);
+			snprintf(what, sizeof(what), "%s runtime", nv_dir_name(d));
+			fm_val(run, fmt, jj->key, what, &a->runtime_ms, &b->runtime_ms, &n, &bad);
+			for (unsigned k = 0; k < NV_LAT_NR; k++) {
+				snprintf(what, sizeof(what), "%s %s mean", nv_dir_name(d),
+					 nv_latkind_name(k));
+				fm_val(run, fmt, jj->key, what, &a->lat[k].mean, &b->lat[k].mean,
+				       &n, &bad);
+			}
+		}
+	}
+	if (!bad)
+		run_note(run, "%s: the %s output agrees with the JSON (%u values within their "
+			 "printed precision)", run->path, fmt, n);
+}
+
+/* Read the text output of one format from the file and compare it. */
+static void fm_check(struct nv_run *run, const char *text, size_t len, const char *fmt,
+		     int (*parse)(const char *, size_t, const char *, struct nv_run *, char *,
+				  size_t))
+{
+	struct nv_run t;
+	char err[512];
+
+	if (parse(text, len, run->path, &t, err, sizeof(err))) {
+		run_note(run, "%s: its %s output does not read (%s)", run->path, fmt, err);
+		return;
+	}
+	fm_compare(run, fmt, &t);
+	nv_run_free(&t);
+}
+
+int nv_fiomulti_parse(const char *text, size_t len, const char *path, struct nv_run *run,
+		      char *err, size_t errlen)
+{
+	int ret = nv_fio_parse(text, len, path, run, err, errlen);
+
+	if (ret)
+		return ret;
+	if (nv_fionormal_sniff(text, len))
+		fm_check(run, text, len, "normal", nv_fionormal_parse);
+	if (nv_fioterse_sniff(text, len))
+		fm_check(run, text, len, "terse", nv_fioterse_parse);
+	return 0;
+}

@@ -1,0 +1,386 @@
+/*
+ * fioterse.c - fio's terse output (versions 2, 3, 4, 5) into a struct nv_run.
+ *
+ * The reference is fio's stat.c, show_thread_status_terse_all and
+ * show_ddir_status_terse: one line a job,
+ *   3;fio-3.33;NAME;GROUPID;ERROR;<read>;<write>[;<trim>];CPU...;DEPTHS...;
+ *   LAT_US...;LAT_MS...[;DISK;...[;slaves;...]][;ERRORS][;DESCRIPTION]
+ * (version 2 has no fio version field; versions 2, 4 and 5 have trim, 3 not;
+ * unified_rw_reporting prints one "mixed" direction).  A direction is
+ *   io KiB;bw KiB/s;iops;runtime ms; slat min;max;mean;dev (usec);
+ *   clat (4, usec); 20 percentiles "P%=V" (usec); lat (4, usec);
+ *   bw min;max;agg%;mean;dev (KiB/s) [v5: ;bw samples;iops min;max;mean;
+ *   dev;samples].
+ * fio truncates the integers it prints (iops, KiB, min and max in usec):
+ * their precision is one unit; the means print with six decimals.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/input/fioterse.h"
+
+#define TD_BASE 41	/* fields of a direction, versions 2-4 */
+#define TD_V5 47
+#define TD_PCTS 20
+#define TD_TAIL 34	/* cpu 5, IO depths 7, usec buckets 10, msec buckets 12 */
+
+struct td_line {
+	char **f;
+	size_t n;
+	const char *path;
+	unsigned line;
+	char *err;
+	size_t errlen;
+};
+
+static int td_fail(struct td_line *t, size_t i, const char *what)
+{
+	snprintf(t->err, t->errlen, "%s:%u: field %zu (\"%.30s\") %s", t->path, t->line, i + 1,
+		 i < t->n ? t->f[i] : "", what);
+	return -EINVAL;
+}
+
+/* Field i as a number (a '%' at its end allowed when pct). */
+static int td_num(struct td_line *t, size_t i, bool pct, double *v)
+{
+	char *e;
+
+	if (i >= t->n || !t->f[i][0])
+		return td_fail(t, i, "is missing");
+	*v = strtod(t->f[i], &e);
+	if (pct && *e == '%')
+		e++;
+	if (*e || !isfinite(*v) || *v < 0)
+		return td_fail(t, i, "is not a number");
+	return 0;
+}
+
+static int td_val(struct td_line *t, size_t i, double mult, double prec, struct nv_val *out)
+{
+	double v;
+	int r = td_num(t, i, true, &v);	/* CPU and agg fields end with '%' */
+
+	if (!r)
+		*out = (struct nv_val){ v * mult, NV_SRC_FIO, (float)prec };
+	return r;
+}
+
+/* min;max;mean;dev in usec at i; all zero means the kind was not measured. */
+static int td_lat(struct td_line *t, size_t i, struct nv_latstat *ls)
+{
+	struct nv_val *dst[4] = { &ls->min, &ls->max, &ls->mean, &ls->stdev };
+	double any = 0;
+	int r = 0;
+
+	for (unsigned k = 0; k < 4 && !r; k++) {
+		r = td_val(t, i + k, 1e3, k < 2 ? 1e3 : 5e-4, dst[k]);
+		any += dst[k]->v;
+	}
+	if (!r && any == 0)
+		for (unsigned k = 0; k < 4; k++)
+			*dst[k] = (struct nv_val){ 0 };
+	return r;
+}
+
+/* The 20 "P%=V" fields at i ("0%=0": unused) into ls. */
+static int td_pcts(struct td_line *t, size_t i, struct nv_latstat *ls)
+{
+	ls->points = calloc(TD_PCTS, sizeof(*ls->points));
+	if (!ls->points)
+		return -ENOMEM;
+	for (size_t k = 0; k < TD_PCTS; k++) {
+		char *e, *eq = i + k < t->n ? strchr(t->f[i + k], '=') : NULL;
+		double p, v;
+
+		if (!eq)
+			return td_fail(t, i + k, "is not a percentile (P%=V)");
+		p = strtod(t->f[i + k], &e);
+		if (*e != '%' || e + 1 != eq)
+			return td_fail(t, i + k, "is not a percentile (P%=V)");
+		v = strtod(eq + 1, &e);
+		if (*e || !isfinite(v))
+			return td_fail(t, i + k, "has a value that is not a number");
+		if (!(p > 0 && p <= 100))
+			continue;
+		ls->points[ls->npoints++] = (struct nv_pctpt){ p, v * 1e3 };
+		for (unsigned l = 0; l < NV_PCT_NR; l++)
+			if (fabs(p - nv_pcts[l].value) < 1e-6)
+				ls->pct[l] = (struct nv_val){ v * 1e3, NV_SRC_FIO, 1e3 };
+	}
+	return 0;
+}
+
+static int td_dir(struct td_line *t, size_t i, int ver, struct nv_dirstat *ds)
+{
+	double kib;
+	int r = td_num(t, i, false, &kib);
+
+	ds->present = true;
+	ds->have_io_bytes = !r;
+	ds->io_bytes = (uint64_t)kib * 1024;
+	if (!r)
+		r = td_val(t, i + 1, 1024, 1024, &ds->bw);
+	if (!r)
+		r = td_val(t, i + 2, 1, 1, &ds->iops);
+	if (!r)
+		r = td_val(t, i + 3, 1, 0, &ds->runtime_ms);
+	if (!r)
+		r = td_lat(t, i + 4, &ds->lat[NV_LAT_SLAT]);
+	if (!r)
+		r = td_lat(t, i + 8, &ds->lat[NV_LAT_CLAT]);
+	if (!r)
+		r = td_pcts(t, i + 12, &ds->lat[NV_LAT_CLAT]);
+	if (!r)
+		r = td_lat(t, i + 32, &ds->lat[NV_LAT_TOTAL]);
+	if (!r)
+		r = td_val(t, i + 36, 1024, 0, &ds->bw_samples.min);
+	if (!r)
+		r = td_val(t, i + 37, 1024, 0, &ds->bw_samples.max);
+	if (!r)
+		r = td_val(t, i + 39, 1024, 5e-4, &ds->bw_samples.mean);
+	if (!r)
+		r = td_val(t, i + 40, 1024, 5e-4, &ds->bw_samples.dev);
+	if (r || ver != 5)
+		return r;
+	r = td_val(t, i + 41, 1, 0, &ds->bw_samples.n);
+	if (!r)
+		r = td_val(t, i + 42, 1, 0, &ds->iops_samples.min);
+	if (!r)
+		r = td_val(t, i + 43, 1, 0, &ds->iops_samples.max);
+	if (!r)
+		r = td_val(t, i + 44, 1, 5e-7, &ds->iops_samples.mean);
+	if (!r)
+		r = td_val(t, i + 45, 1, 5e-7, &ds->iops_samples.dev);
+	if (!r)
+		r = td_val(t, i + 46, 1, 0, &ds->iops_samples.n);
+	return r;
+}
+
+static bool td_is_pct(const struct td_line *t, size_t i)
+{
+	size_t l = i < t->n ? strlen(t->f[i]) : 0;
+
+	return l > 1 && t->f[i][l - 1] == '%' && !strchr(t->f[i], '=');
+}
+
+/*
+ * How many directions the line has: the usual (2 for version 3, else 3), or
+ * one (unified_rw_reporting=mixed), or one more (=both): the one where the
+ * CPU fields (two "N%") follow.  Return: the count, 0 if none fits.
+ */
+static unsigned td_ndirs(const struct td_line *t, size_t first, int ver)
+{
+	unsigned usual = ver == 3 ? 2 : 3, per = ver == 5 ? TD_V5 : TD_BASE;
+	const unsigned tries[3] = { usual, 1, usual + 1 };
+
+	for (unsigned k = 0; k < 3; k++) {
+		size_t c = first + tries[k] * per;
+
+		if (c + TD_TAIL <= t->n && td_is_pct(t, c) && td_is_pct(t, c + 1))
+			return tries[k];
+	}
+	return 0;
+}
+
+/* ";name;8 counters;util%" blocks after the buckets, md's ";slaves;..." merged in. */
+static int td_disks(struct td_line *t, size_t i, struct nv_run *run)
+{
+	while (i + 9 <= t->n && td_is_pct(t, i + 8)) {
+		bool slaves = !strcmp(t->f[i], "slaves") && run->ndisks;
+		struct nv_disk *dk;
+		int r = 0;
+
+		if (!slaves) {
+			struct nv_disk *nd = realloc(run->disks, (run->ndisks + 1) * sizeof(*nd));
+
+			if (!nd)
+				return -ENOMEM;
+			run->disks = nd;
+			dk = &nd[run->ndisks];
+			memset(dk, 0, sizeof(*dk));
+			dk->name = strdup(t->f[i]);
+			if (!dk->name)
+				return -ENOMEM;
+			run->ndisks++;
+		} else {
+			dk = &run->disks[run->ndisks - 1];
+			dk->aggr = true;
+		}
+		for (unsigned k = 0; k < NV_DISK_NR && !r; k++) {
+			struct nv_val *v = slaves ? &dk->aggr_v[k] : &dk->v[k];
+			double x;
+
+			r = td_num(t, i + 1 + k, k == NV_DISK_UTIL, &x);
+			if (!r)
+				*v = (struct nv_val){ x, NV_SRC_FIO, k == NV_DISK_UTIL ? 5e-3f : 0 };
+		}
+		if (r)
+			return r;
+		i += 9;
+	}
+	return 0;
+}
+
+static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
+{
+	int ver = atoi(t->f[0]);
+	size_t h = ver == 2 ? 1 : 2, first = h + 3, per = ver == 5 ? TD_V5 : TD_BASE, c;
+	static const enum nv_dir order[4] = { NV_DIR_READ, NV_DIR_WRITE, NV_DIR_TRIM,
+					      NV_DIR_MIXED };
+	unsigned nd = td_ndirs(t, first, ver);
+	double gid, err;
+	struct nv_job *j;
+	int r;
+
+	if (!nd)
+		return td_fail(t, first, "starts directions whose count fits no terse layout "
+					 "(cut or garbled line?)");
+	if (run->njobs == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+		struct nv_job *nj = realloc(run->jobs, nc * sizeof(*nj));
+
+		if (!nj)
+			return -ENOMEM;
+		run->jobs = nj;
+		*cap = nc;
+	}
+	j = &run->jobs[run->njobs];
+	memset(j, 0, sizeof(*j));
+	run->njobs++;
+	j->name = strdup(t->f[h]);
+	j->desc = strdup("");
+	if (!j->name || !j->desc)
+		return -ENOMEM;
+	r = td_num(t, h + 1, false, &gid);
+	if (!r)
+		r = td_num(t, h + 2, false, &err);
+	if (r)
+		return r;
+	j->groupid = (int)gid;
+	j->error = (int)err;
+	j->have_error = true;
+	for (unsigned d = 0; d < nd && !r; d++) {
+		enum nv_dir dir = nd == 1 ? NV_DIR_MIXED : order[d];
+
+		if (ver == 3 && d == 2)
+			dir = NV_DIR_MIXED;
+		r = td_dir(t, first + d * per, ver, &j->dir[dir]);
+	}
+	c = first + nd * per;
+	if (!r)
+		r = td_val(t, c, 1, 5e-7, &j->x.usr_cpu);
+	if (!r)
+		r = td_val(t, c + 1, 1, 5e-7, &j->x.sys_cpu);
+	if (!r)
+		r = td_val(t, c + 2, 1, 0, &j->x.ctx);
+	if (!r)
+		r = td_val(t, c + 3, 1, 0, &j->x.majf);
+	if (!r)
+		r = td_val(t, c + 4, 1, 0, &j->x.minf);
+	if (!r && !run->ndisks)
+		r = td_disks(t, c + TD_TAIL, run);
+	return r;
+}
+
+/* Whether line (n bytes) starts as a terse line of version 2-5. */
+static bool td_line_is_terse(const char *line, size_t n)
+{
+	size_t semis = 0;
+
+	if (n < 4 || line[0] < '2' || line[0] > '5' || line[1] != ';')
+		return false;
+	if (line[0] != '2' && strncmp(line + 2, "fio-", 4))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		semis += line[i] == ';';
+	return semis >= 40;
+}
+
+bool nv_fioterse_sniff(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (td_line_is_terse(p, n))
+			return true;
+		p += n + 1;
+	}
+	return false;
+}
+
+/* Split line at ';' in place into t->f. Return: 0 or -ENOMEM. */
+static int td_split(char *line, struct td_line *t)
+{
+	size_t cap = 1;
+
+	for (const char *c = line; *c; c++)
+		cap += *c == ';';
+	t->f = malloc(cap * sizeof(*t->f));
+	if (!t->f)
+		return -ENOMEM;
+	t->n = 0;
+	for (char *s = line;;) {
+		char *semi = strchr(s, ';');
+
+		t->f[t->n++] = s;
+		if (!semi)
+			break;
+		*semi = '\0';
+		s = semi + 1;
+	}
+	return 0;
+}
+
+int nv_fioterse_parse(const char *text, size_t len, const char *path, struct nv_run *run,
+		      char *err, size_t errlen)
+{
+	struct td_line t = { .path = path, .err = err, .errlen = errlen };
+	const char *p = text, *end = text + len;
+	size_t cap = 0;
+	int ret = 0;
+
+	memset(run, 0, sizeof(*run));
+	while (p < end && !ret) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line;
+
+		t.line++;
+		if (td_line_is_terse(p, n)) {
+			line = strndup(p, n);
+			if (!line)
+				ret = -ENOMEM;
+			if (line && n && line[n - 1] == '\r')
+				line[n - 1] = '\0';
+			if (line && !(ret = td_split(line, &t))) {
+				if (!run->fio_version)
+					run->fio_version = strdup(line[0] == '2' ? "fio (terse v2)"
+										   : t.f[1]);
+				ret = run->fio_version ? td_job(&t, run, &cap) : -ENOMEM;
+			}
+			free(t.f);
+			t.f = NULL;
+			free(line);
+		}
+		p += n + 1;
+	}
+	if (!ret && !run->njobs) {
+		snprintf(err, errlen, "%s: no fio terse line (\"3;fio-3.x;NAME;...\")", path);
+		ret = -EINVAL;
+	}
+	if (!ret && !(run->path = strdup(path)))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = nv_run_assign_keys(run);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (ret)
+		nv_run_free(run);
+	return ret;
+}

@@ -1,0 +1,179 @@
+#!/bin/bash
+# fio's text outputs read as runs (issue 40): one fio run (ioengine=null)
+# with --output-format=normal,terse,json; the normal and terse readings must
+# equal the JSON reading within the printed precision, field by field
+# (gen_textcmp); a changed value must be caught; damaged texts (cut at
+# every line, a unit garbled) give an error naming file and line, or a
+# reading, never a crash.
+. "$(dirname "$0")/../lib.sh"
+
+cd "$TOP" || exit 1
+CMP=${UNIT_DIR:-$TOP/build/tests/unit}/gen_textcmp
+[ -x "$CMP" ] || { fail setup "no $CMP (run make unit)"; exit 0; }
+command -v "$FIO" >/dev/null || { skip consistency "no fio"; exit 0; }
+
+# randrw with numjobs=2 (per-job entries), randtrim, and a second group with
+# group_reporting and lat_percentiles; a percentile_list.
+cat >"$T/jobs.fio" <<'JOBS'
+[global]
+ioengine=null
+size=64m
+bs=4k
+percentile_list=10:50:90:99:99.9:99.99
+[rw]
+rw=randrw
+numjobs=2
+[trimjob]
+rw=randtrim
+[grp]
+new_group
+stonewall
+rw=randread
+numjobs=2
+group_reporting
+lat_percentiles=1
+JOBS
+if ! (cd "$T" && "$FIO" --output-format=normal,terse,json --output=all.out jobs.fio \
+	>"$T/fio.log" 2>&1); then
+	fail fio-run "$(tail -n 3 "$T/fio.log" | tr '\n' ' ')"
+	exit 0
+fi
+# fio writes terse, then JSON, then normal: split them.
+awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/all.out" >"$T/run.json"
+awk '/^\{/{j=1} /^[0-9];fio-/{next} !j{print} /^\}/{j=0}' "$T/all.out" >"$T/run.txt"
+"$NVANALYZE" --format csv "$T/run.txt" >"$T/run.txt.csv" 2>/dev/null
+
+if "$CMP" "$T/run.txt" "$T/run.json" >"$T/cmp.out" 2>&1 &&
+   grep -q 'text format fio-normal' "$T/cmp.out" &&
+   grep -Eq 'compared [1-9][0-9]{2,}, mismatches 0' "$T/cmp.out"; then
+	pass normal-equals-json
+else
+	fail normal-equals-json "$(head -n 8 "$T/cmp.out" | tr '\n' ' ')"
+fi
+
+# The terse lines of the same run (version 3, fio's default), then runs
+# with --terse-version=5 (trim, sample counts) and 2: each against its JSON.
+grep -E '^[2-5];fio-' "$T/all.out" >"$T/run.terse"
+terse_cmp() {
+	if "$CMP" "$1" "$2" >"$T/tcmp.out" 2>&1 && grep -q 'text format fio-terse' "$T/tcmp.out" &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/tcmp.out"; then
+		pass "$3"
+	else
+		fail "$3" "$(head -n 8 "$T/tcmp.out" | tr '\n' ' ')"
+	fi
+}
+terse_cmp "$T/run.terse" "$T/run.json" terse-v3-equals-json
+for v in 5 2; do
+	if (cd "$T" && "$FIO" --output-format=terse,json --terse-version=$v --output=v$v.out \
+		jobs.fio >"$T/fio.log" 2>&1); then
+		grep -E '^[2-5];' "$T/v$v.out" >"$T/v$v.terse"
+		awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/v$v.out" >"$T/v$v.json"
+		terse_cmp "$T/v$v.terse" "$T/v$v.json" "terse-v$v-equals-json"
+	else
+		fail "terse-v$v-equals-json" "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+	fi
+done
+
+# The whole normal,terse,json file: the JSON is read, the others checked.
+"$NVANALYZE" "$T/all.out" >/dev/null 2>"$T/multi.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q 'the normal output agrees with the JSON' "$T/multi.err" &&
+   grep -q 'the terse output agrees with the JSON' "$T/multi.err"; then
+	pass multi-output-agrees
+else
+	fail multi-output-agrees "exit $rc: $(grep -v 'note:' "$T/multi.err" | head -c 300)"
+fi
+sed '0,/\(clat ([a-z]*sec): [^v]*avg=\)/s//\19/' "$T/all.out" >"$T/multi2.out"
+"$NVANALYZE" "$T/multi2.out" >/dev/null 2>"$T/multi2.err"
+if grep -q 'the normal output disagrees with the JSON: rw #1 read clat mean' "$T/multi2.err"; then
+	pass multi-output-disagrees
+else
+	fail multi-output-disagrees "$(grep -v 'note:' "$T/multi2.err" | head -c 300)"
+fi
+
+# Real outputs (tests/fixtures/fio-text, SOURCES.md) and the I8g/I4g study's
+# pasted outputs: an independent reader (tests/py/fio_text_check.py) finds
+# the same IOPS, clat and CPU values in nvanalyze's CSV.
+for f in tests/fixtures/fio-text/*.md ../shared/fixtures/study-outputs/i?g-*.txt; do
+	[ -e "$f" ] && [ "${f##*/}" != SOURCES.md ] || continue
+	b=$(basename "$f")
+	"$NVANALYZE" --format csv "$f" >"$T/$b.csv" 2>"$T/$b.err"
+	if pytool fio_text_check "$f" "$T/$b.csv" >"$T/$b.chk" 2>&1; then
+		pass "independent-$b"
+	else
+		fail "independent-$b" "$(head -n 4 "$T/$b.chk" "$T/$b.err" | tr '\n' ' ')"
+	fi
+done
+# ... and that reader can fail: another file's CSV does not match.
+if ! pytool fio_text_check tests/fixtures/fio-text/guonaihong-knowledge__fio-benchmark.md \
+	"$T/run.txt.csv" >/dev/null 2>&1; then
+	pass independent-can-fail
+else
+	fail independent-can-fail "a CSV of another run matched"
+fi
+
+# The comparison can fail: one changed mean is a mismatch.
+sed '0,/\(clat ([a-z]*sec): [^v]*avg=\)/s//\19/' "$T/run.txt" >"$T/changed.txt"
+if ! "$CMP" "$T/changed.txt" "$T/run.json" >"$T/cmp2.out" 2>&1 &&
+   grep -q 'clat mean: text' "$T/cmp2.out"; then
+	pass changed-value-caught
+else
+	fail changed-value-caught "$(head -n 4 "$T/cmp2.out" | tr '\n' ' ')"
+fi
+
+# Cut at every line (normal) and after every field of the first line
+# (terse): each prefix reads or is refused with exit 2 naming the file.
+cut_ok() {	# FILE: nvanalyze on it exits 0, or 2 naming it; else prints why
+	"$NVANALYZE" "$1" >/dev/null 2>"$T/cut.err"
+	local rc=$?
+	[ "$rc" -eq 0 ] || { [ "$rc" -eq 2 ] && grep -q "$(basename "$1")" "$T/cut.err"; } ||
+		echo "exit $rc: $(head -c 200 "$T/cut.err")"
+}
+bad=
+n=$(wc -l <"$T/run.txt")
+for i in $(seq 1 "$n"); do
+	head -n "$i" "$T/run.txt" >"$T/cut.txt"
+	why=$(cut_ok "$T/cut.txt")
+	[ -z "$why" ] || { bad="line $i: $why"; break; }
+done
+[ -z "$bad" ] && pass cut-every-line || fail cut-every-line "$bad"
+bad=
+nf=$(head -n 1 "$T/run.terse" | tr ';' '\n' | wc -l)
+for i in $(seq 1 "$nf"); do
+	head -n 1 "$T/run.terse" | cut -d';' -f"1-$i" >"$T/cut.terse"
+	why=$(cut_ok "$T/cut.terse")
+	[ -z "$why" ] || { bad="field $i: $why"; break; }
+done
+[ -z "$bad" ] && pass terse-cut-every-field || fail terse-cut-every-field "$bad"
+
+# A garbled unit: the error names the file and the line.
+sed '0,/clat ([a-z]*sec)/s//clat (xsec)/' "$T/run.txt" >"$T/garbled.txt"
+"$NVANALYZE" "$T/garbled.txt" >/dev/null 2>"$T/garbled.err"
+rc=$?
+line=$(grep -n 'clat (xsec)' "$T/garbled.txt" | head -n 1 | cut -d: -f1)
+if [ "$rc" -eq 2 ] && grep -q "garbled.txt:$line: a latency unit" "$T/garbled.err"; then
+	pass garbled-unit
+else
+	fail garbled-unit "exit $rc: $(head -c 300 "$T/garbled.err")"
+fi
+
+# A terse field garbled: the error names the file, the line and the field.
+awk -F';' 'BEGIN { OFS=";" } NR == 2 { $8 = "x" } { print }' "$T/run.terse" >"$T/garbled.terse"
+"$NVANALYZE" "$T/garbled.terse" >/dev/null 2>"$T/garbled3.err"
+rc=$?
+if [ "$rc" -eq 2 ] &&
+   grep -q 'garbled.terse:2: field 8 ("x") is not a number' "$T/garbled3.err"; then
+	pass terse-garbled-field
+else
+	fail terse-garbled-field "exit $rc: $(head -c 300 "$T/garbled3.err")"
+fi
+
+# A number garbled: named, not read as zero.
+sed '0,/IOPS=[0-9]/s//IOPS=x/' "$T/run.txt" >"$T/garbled2.txt"
+"$NVANALYZE" "$T/garbled2.txt" >/dev/null 2>"$T/garbled2.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "garbled2.txt:[0-9]*: IOPS= is not a number" "$T/garbled2.err"; then
+	pass garbled-number
+else
+	fail garbled-number "exit $rc: $(head -c 300 "$T/garbled2.err")"
+fi
