@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/input/cdm.h"
 #include "analyze/input/detect.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
@@ -23,6 +24,8 @@ static bool fio_json_sniff(const char *text, size_t len)
 static const struct nv_format formats[] = {
 	{ .name = "fio-json", .what = "fio JSON (--output-format=json or json+)",
 	  .sniff = fio_json_sniff, .parse = nv_fio_parse },
+	{ .name = "crystaldiskmark", .what = "CrystalDiskMark 5.x-9.x text exports",
+	  .sniff = nv_cdm_sniff, .parse = nv_cdm_parse },
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
