@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# CrystalDiskMark text exports (analyze/input/cdm.c, issue 40):
+#  - every test's MB/s and IOPS of each export (the i3/i2 study's four 5.2.1
+#    exports, a constructed 8.x one with [Mix]) as an independent reader
+#    (tests/py/cdm_values.py) reads them; the same export as UTF-16LE with
+#    a BOM and with LF line ends reads the same;
+#  - a comparison with a fio run shows fio's lat, as CrystalDiskMark measures;
+#  - damaged exports (cut at every line, cut inside every line, a digit of
+#    each result replaced): a clear error naming the file and line or the
+#    tests that remain, never a crash, never a value read as zero.
+source "$(dirname "$0")/../lib.sh"
+if [ ! -x "$NVANALYZE" ]; then
+	skip all "build first: make all"
+	exit 0
+fi
+S=$TOP/../shared/fixtures/study-outputs
+files=("$TOP"/tests/data/cdm/*.txt)
+if [ -d "$S" ]; then files+=("$S"/cdm-*.txt); else skip study "no $S"; fi
+
+# values NAME FILE: nvanalyze's reading of FILE against the independent reader's
+values() {
+	if ! "$NVANALYZE" --format json "$2" >"$T/$1.json" 2>"$T/$1.err"; then
+		fail "$1" "nvanalyze exited non-zero: $(head -c 300 "$T/$1.err")"
+	elif out=$(pytool cdm_values "$2" "$T/$1.json" 2>&1); then
+		pass "$1 ($out)"
+	else
+		fail "$1" "$out"
+	fi
+}
+
+for f in "${files[@]}"; do
+	values "values-$(basename "$f" .txt)" "$f"
+done
+
+# The same export in UTF-16LE with a BOM (as CrystalDiskMark 5-7 save it) and with LF.
+c8=$TOP/tests/data/cdm/cdm8-nvme-crlf.txt
+mkdir -p "$T/u16"
+"$PYTHON" -c 'import sys; d=open(sys.argv[1],"rb").read().decode();
+open(sys.argv[2],"wb").write(b"\xff\xfe"+d.encode("utf-16-le"));
+open(sys.argv[3],"w").write(d.replace("\r\n","\n"))' "$c8" "$T/u16/cdm8-nvme-crlf.txt" "$T/lf.txt"
+values values-utf16 "$T/u16/cdm8-nvme-crlf.txt"
+values values-lf "$T/lf.txt"
+if "$NVANALYZE" --format json "$c8" | sed '/"files"/,/]/d' >"$T/a.json" &&
+   "$NVANALYZE" --format json "$T/u16/cdm8-nvme-crlf.txt" | sed '/"files"/,/]/d' >"$T/b.json" &&
+   cmp -s "$T/a.json" "$T/b.json"; then
+	pass utf16-same-as-utf8
+else
+	fail utf16-same-as-utf8 "the UTF-16 export reads differently: $(diff "$T/a.json" "$T/b.json" | head -5)"
+fi
+grep -q '"CrystalDiskMark 8.0.4"' "$T/a.json" && grep -q '"crystaldiskmark"' "$T/a.json" &&
+	grep -q 'Profile: Default; Test: 1 GiB (x5)' "$T/a.json" && pass version-format-footer ||
+	fail version-format-footer "tool version, format or footer missing from --format json"
+
+# Like with like: beside a fio run, every side shows lat (submission to completion).
+out=$("$NVANALYZE" "$c8" "$TOP/tests/data/fio-json/psync-run1.json" 2>&1)
+case $out in
+*"Latency: lat (total)"*) pass lat-kind-beside-fio;;
+*) fail lat-kind-beside-fio "the report does not show lat: $(echo "$out" | grep -m1 Latency)";;
+esac
+
+# damaged FILE: cut at each line and inside each line, each result's first digit replaced
+damaged() {
+	local f=$1 base n k rc bad=0 cases=0
+	base=$(basename "$f" .txt)
+	n=$(wc -l <"$f")
+	mkdir -p "$T/mid"
+	for ((k = 1; k <= n; k++)); do
+		head -n "$k" "$f" >"$T/cut.txt"
+		{ head -n "$k" "$f"; sed -n "$((k + 1))p" "$f" | head -c 40; } >"$T/mid/cut.txt"
+		for g in "$T/cut.txt" "$T/mid/cut.txt"; do
+			cases=$((cases + 1))
+			"$NVANALYZE" --format json "$g" >"$T/cut.json" 2>"$T/cut.err"
+			rc=$?
+			if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; }; then
+				fail "damaged-$base" "$g cut at line $k: exit $rc"; bad=1; break 2
+			fi
+			if [ "$rc" -ne 0 ] && ! grep -Eq "cut.txt(:[0-9]+)?: " "$T/cut.err"; then
+				fail "damaged-$base" "cut at line $k: error without the file: $(cat "$T/cut.err")"
+				bad=1; break 2
+			fi
+			if [ "$rc" -eq 0 ] && ! pytool cdm_values "$g" "$T/cut.json" >/dev/null; then
+				fail "damaged-$base" "cut at line $k: read other values than printed"
+				bad=1; break 2
+			fi
+		done
+	done
+	for k in $(grep -n 'MB/s \[\|MB/s$' "$f" | grep -v '^\S*:\s*\*' | cut -d: -f1); do
+		cases=$((cases + 1))
+		sed "${k}s/: *\([0-9]\)/: x/" "$f" >"$T/mut.txt"
+		if "$NVANALYZE" "$T/mut.txt" >/dev/null 2>"$T/mut.err" ||
+		   ! grep -q "mut.txt:$k: " "$T/mut.err"; then
+			fail "damaged-$base" "line $k garbled: no error naming line $k: $(cat "$T/mut.err")"
+			bad=1; break
+		fi
+	done
+	[ "$bad" -eq 0 ] && pass "damaged-$base ($cases cases)"
+}
+for f in "$c8" "${files[@]: -1}"; do
+	damaged "$f"
+done
