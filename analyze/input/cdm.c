@@ -9,12 +9,12 @@
  * parse, is an error naming the line: nothing is read silently as zero.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/input/cdm.h"
+#include "analyze/input/textlines.h"
 
 #define CDM_BANNER "CrystalDiskMark "
 
@@ -58,40 +58,10 @@ static int cdm_nomem(struct cdm_ctx *c)
 	return -ENOMEM;
 }
 
-static const char *skip_blanks(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
-/*
- * A printed decimal at *p into v (times mult), its precision half a unit of
- * its last printed digit; *p moves past it.  Return: 0, or -EINVAL.
- */
-static int cdm_number(const char **p, double mult, struct nv_val *v)
-{
-	const char *s = skip_blanks(*p), *dot;
-	char *end;
-	double x;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	x = strtod(s, &end);
-	if (end == s || !isfinite(x))
-		return -EINVAL;
-	dot = memchr(s, '.', (size_t)(end - s));
-	v->v = x * mult;
-	v->src = NV_SRC_FIO;
-	v->prec = (float)(0.5 * pow(10, -(dot ? (double)(end - dot - 1) : 0)) * mult);
-	*p = end;
-	return 0;
-}
-
 /* Expect word at *p after blanks; move past it.  Return: true if there. */
 static bool cdm_word(const char **p, const char *word)
 {
-	const char *s = skip_blanks(*p);
+	const char *s = nv_text_skip(*p);
 	size_t n = strlen(word);
 
 	if (strncmp(s, word, n))
@@ -121,15 +91,15 @@ static int cdm_qt(const char *s, const char *rp, unsigned *q, unsigned *t)
 /* The values after "):": MB/s, then optional [IOPS] and <us>.  Return: 0, -EINVAL. */
 static int cdm_values(const char *s, struct cdm_row *r)
 {
-	if (!cdm_word(&s, ":") || cdm_number(&s, 1e6, &r->bw) || !cdm_word(&s, "MB/s"))
+	if (!cdm_word(&s, ":") || nv_text_number(&s, 1e6, &r->bw) || !cdm_word(&s, "MB/s"))
 		return -EINVAL;
-	if (cdm_word(&s, "[") && (cdm_number(&s, 1, &r->iops) || !cdm_word(&s, "IOPS") ||
+	if (cdm_word(&s, "[") && (nv_text_number(&s, 1, &r->iops) || !cdm_word(&s, "IOPS") ||
 				  !cdm_word(&s, "]")))
 		return -EINVAL;
-	if (cdm_word(&s, "<") && (cdm_number(&s, 1000, &r->lat) || !cdm_word(&s, "us") ||
+	if (cdm_word(&s, "<") && (nv_text_number(&s, 1000, &r->lat) || !cdm_word(&s, "us") ||
 				  !cdm_word(&s, ">")))
 		return -EINVAL;
-	return *skip_blanks(s) ? -EINVAL : 0;
+	return *nv_text_skip(s) ? -EINVAL : 0;
 }
 
 /* 5.x/6.x: "Sequential Read", "Random Write 4KiB".  Return: 0, or -EINVAL. */
@@ -171,7 +141,7 @@ static int cdm_name_new(const char *label, int sect, struct cdm_row *r)
 		return -EINVAL;
 	if (!seq && strncmp(label, "RND ", 4) && strncmp(label, "Random ", 7))
 		return -EINVAL;
-	label = skip_blanks(strchr(label, ' '));
+	label = nv_text_skip(strchr(label, ' '));
 	size = strtoul(label, &end, 10);
 	if (end == label || size == 0 || size > 4096 || (*end != 'K' && *end != 'M') ||
 	    strcmp(end + 1, "iB"))
@@ -267,11 +237,11 @@ static bool cdm_footer(struct cdm_ctx *c, const char *s)
 
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t n = strlen(keys[i]);
-		const char *v = skip_blanks(s + n);
+		const char *v = nv_text_skip(s + n);
 
 		if (strncmp(s, keys[i], n) || *v != ':')
 			continue;
-		cdm_desc_add(c, keys[i], skip_blanks(v + 1));
+		cdm_desc_add(c, keys[i], nv_text_skip(v + 1));
 		c->footer = true;
 		return true;
 	}
@@ -316,11 +286,13 @@ static bool cdm_boilerplate(const char *s)
 }
 
 /* One line (CR and newline removed).  Return: 0, or -errno with err set. */
-static int cdm_line(struct cdm_ctx *c, const char *line)
+static int cdm_line(void *ctx, const char *line, unsigned lineno)
 {
-	const char *s = skip_blanks(line);
+	struct cdm_ctx *c = ctx;
+	const char *s = nv_text_skip(line);
 	struct cdm_row r;
 
+	c->line = lineno;
 	if (!strncmp(s, CDM_BANNER, strlen(CDM_BANNER)))
 		return cdm_banner(c, s);
 	if (!c->banner || cdm_boilerplate(s) || cdm_section(c, s) || cdm_footer(c, s))
@@ -346,31 +318,6 @@ static int cdm_line(struct cdm_ctx *c, const char *line)
 			    "(Test, Date, OS ...); is the export damaged or edited?");
 }
 
-static int cdm_lines(struct cdm_ctx *c, const char *text, size_t len)
-{
-	char *buf = malloc(len + 1);
-	size_t at = 0;
-	int ret = 0;
-
-	if (!buf)
-		return cdm_nomem(c);
-	while (at < len && !ret) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t n = nl ? (size_t)(nl - text - at) : len - at;
-
-		memcpy(buf, text + at, n);
-		while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' '))
-			n--;
-		buf[n] = '\0';
-		c->line++;
-		ret = memchr(buf, '\0', n) ? cdm_error(c, "a NUL byte in the text")
-					   : cdm_line(c, buf);
-		at += (nl ? (size_t)(nl - text - at) + 1 : len - at);
-	}
-	free(buf);
-	return ret;
-}
-
 int nv_cdm_parse(const char *text, size_t len, const char *path, struct nv_run *run,
 		 char *err, size_t errlen)
 {
@@ -378,7 +325,12 @@ int nv_cdm_parse(const char *text, size_t len, const char *path, struct nv_run *
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = cdm_lines(&c, text, len);
+	*err = '\0';
+	ret = nv_text_lines(text, len, cdm_line, &c, &c.line);
+	if (ret == -EINVAL && !*err)
+		cdm_error(&c, "a NUL byte in the text");
+	else if (ret == -ENOMEM)
+		cdm_nomem(&c);
 	if (!ret && !run->njobs) {
 		snprintf(err, errlen, "%s: a CrystalDiskMark export without test results", path);
 		ret = -EINVAL;
