@@ -14,6 +14,7 @@
 
 #include "analyze/input/cdm.h"
 #include "analyze/input/detect.h"
+#include "analyze/input/diskspd.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -26,6 +27,8 @@ static const struct nv_format formats[] = {
 	  .sniff = fio_json_sniff, .parse = nv_fio_parse },
 	{ .name = "crystaldiskmark", .what = "CrystalDiskMark 5.x-9.x text exports",
 	  .sniff = nv_cdm_sniff, .parse = nv_cdm_parse },
+	{ .name = "diskspd", .what = "diskspd 2.0-2.2 text reports",
+	  .sniff = nv_diskspd_sniff, .parse = nv_diskspd_parse },
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))

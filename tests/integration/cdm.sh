@@ -9,6 +9,7 @@
 #    each result replaced): a clear error naming the file and line or the
 #    tests that remain, never a crash, never a value read as zero.
 source "$(dirname "$0")/../lib.sh"
+source "$TOP/tests/damaged.sh"
 if [ ! -x "$NVANALYZE" ]; then
 	skip all "build first: make all"
 	exit 0
@@ -58,45 +59,8 @@ case $out in
 *) fail lat-kind-beside-fio "the report does not show lat: $(echo "$out" | grep -m1 Latency)";;
 esac
 
-# damaged FILE: cut at each line and inside each line, each result's first digit replaced
-damaged() {
-	local f=$1 base n k rc bad=0 cases=0
-	base=$(basename "$f" .txt)
-	n=$(wc -l <"$f")
-	mkdir -p "$T/mid"
-	for ((k = 1; k <= n; k++)); do
-		head -n "$k" "$f" >"$T/cut.txt"
-		{ head -n "$k" "$f"; sed -n "$((k + 1))p" "$f" | head -c 40; } >"$T/mid/cut.txt"
-		for g in "$T/cut.txt" "$T/mid/cut.txt"; do
-			cases=$((cases + 1))
-			"$NVANALYZE" --format json "$g" >"$T/cut.json" 2>"$T/cut.err"
-			rc=$?
-			if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; }; then
-				fail "damaged-$base" "$g cut at line $k: exit $rc"; bad=1; break 2
-			fi
-			if [ "$rc" -ne 0 ] && ! grep -Eq "cut.txt(:[0-9]+)?: " "$T/cut.err"; then
-				fail "damaged-$base" "cut at line $k: error without the file: $(cat "$T/cut.err")"
-				bad=1; break 2
-			fi
-			if [ "$rc" -eq 0 ] && ! pytool cdm_values "$g" "$T/cut.json" >/dev/null; then
-				fail "damaged-$base" "cut at line $k: read other values than printed"
-				bad=1; break 2
-			fi
-		done
-	done
-	for k in $(grep -n 'MB/s \[\|MB/s$' "$f" | grep -v '^\S*:\s*\*' | cut -d: -f1); do
-		cases=$((cases + 1))
-		sed "${k}s/: *\([0-9]\)/: x/" "$f" >"$T/mut.txt"
-		if "$NVANALYZE" "$T/mut.txt" >/dev/null 2>"$T/mut.err" ||
-		   ! grep -q "mut.txt:$k: " "$T/mut.err"; then
-			fail "damaged-$base" "line $k garbled: no error naming line $k: $(cat "$T/mut.err")"
-			bad=1; break
-		fi
-	done
-	[ "$bad" -eq 0 ] && pass "damaged-$base ($cases cases)"
-}
 for f in "$c8" "${files[@]: -1}"; do
-	damaged "$f"
+	damaged "$f" cdm_values 'MB/s \[\|MB/s$' 's/: *\([0-9]\)/: x/'
 done
 
 # Row by row with a jobs/run results directory of jobs/crystaldiskmark/: the

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# diskspd text reports (analyze/input/diskspd.c, issue 40):
+#  - each direction's IOPS, MiB/s, mean latency and -L percentiles of a
+#    2.0-layout report (CPU | Usage, IopsStdDev, no -L) and a 2.2-layout one
+#    (Core | CPU, AvgLat/LatStdDev, the %-ile table) as an independent reader
+#    (tests/py/diskspd_values.py) reads them, under jobs/diskspd/'s names;
+#  - CPU, IOs and runtime as printed; lat (submission to completion) shown;
+#  - damaged reports (cut at and inside every line, a number of each total:
+#    row garbled): an error naming the file and line, never a crash.
+source "$(dirname "$0")/../lib.sh"
+source "$TOP/tests/damaged.sh"
+if [ ! -x "$NVANALYZE" ]; then
+	skip all "build first: make all"
+	exit 0
+fi
+D=$TOP/tests/data/diskspd
+for f in "$D"/*.txt; do
+	name=values-$(basename "$f" .txt)
+	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
+		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
+	elif out=$(pytool diskspd_values "$f" "$T/$name.json" 2>&1); then
+		pass "$name ($out)"
+	else
+		fail "$name" "$out"
+	fi
+done
+
+out=$("$NVANALYZE" --format text "$D/diskspd22-randrw-L.txt" 2>&1)
+for want in 'Latency: lat \(total\)' "randrw-4k-t2-qd32-w30 · read" "CPU user +4.5%" \
+	"CPU system +34.50%" "runtime +10.0 s" "IO total +5.73 GB" "lat p99.9 +1.45 ms"; do
+	if ! grep -Eq "$want" <<<"$out"; then
+		fail report-fields "no '$want' in the report"
+		out=
+		break
+	fi
+done
+[ -n "$out" ] && pass report-fields
+
+for f in "$D"/*.txt; do
+	damaged "$f" diskspd_values '^total: *[0-9]' 's/| *\([0-9]\)\([0-9.]*\) *|/| \1x\2 |/'
+done

@@ -1,0 +1,90 @@
+"""An independent reader of diskspd text reports, and the check that
+`nvanalyze --format json REPORT` reports each direction's IOPS, MiB/s,
+mean latency and the -L percentiles as the report prints them
+(tests/integration/diskspd.sh runs it per file).
+
+    python3 tests/py/diskspd_values.py REPORT NVANALYZE_JSON
+
+Prints "N values" and exits 0, or the differences and exits 1.  Written
+from the report's text (diskspd's ResultParser layout), not from
+nvanalyze's C code.
+"""
+import json
+import re
+import sys
+
+LEVELS = {'50th': 'p50', '95th': 'p95', '99th': 'p99', '3-nines': 'p99.9', '4-nines': 'p99.99'}
+
+
+def name_of(cmd):
+    """jobs/diskspd/'s name for the command line's parameters."""
+    opt = {'b': '64K', 't': '1', 'o': '2', 'w': '0'}
+    rnd = si = False
+    for tok in cmd.split():
+        if tok[:1] in '-/' and len(tok) > 1:
+            if tok[1] in 'btow':
+                opt[tok[1]] = tok[2:]
+            rnd |= tok[1] == 'r'
+            si |= tok[1:3] == 'si'
+    w = int(opt['w'])
+    kind = 'read' if w == 0 else 'write' if w >= 100 else 'rw'
+    name = '%s%s-%s-t%s-qd%s' % ('rand' if rnd else 'seq', kind, opt['b'].lower(), opt['t'], opt['o'])
+    return name + ('-si' if si else '') + ('-w%d' % w if 0 < w < 100 else '')
+
+
+def report(path):
+    """{direction: {metric: value}} as printed."""
+    out, table, cols, name = {}, None, None, None
+    for line in open(path, encoding='utf-8-sig'):
+        s = line.strip()
+        if s.startswith('Command Line:'):
+            name = name_of(s[len('Command Line:'):])
+        elif s in ('Read IO', 'Write IO'):
+            table = s.split()[0].lower()
+        elif s.startswith('thread |') and table:
+            cols = [c.strip() for c in s.split('|')][1:]
+        elif s.startswith('total:') and table and cols:
+            vals = [float(v) for v in s[6:].split('|')]
+            d = dict(zip(cols, vals))
+            m = out.setdefault(table, {})
+            m['iops'] = d['I/O per s']
+            m['bw_MB_per_s'] = d['MiB/s'] * 1048576 / 1e6
+            if 'AvgLat' in d:
+                m['lat_mean_ns'] = d['AvgLat'] * 1e6
+            table = None
+        elif s.startswith('%-ile'):
+            table = 'pct'
+        elif table == 'pct' and '|' in s:
+            f = [x.strip() for x in s.split('|')]
+            for d, v in (('read', f[1]), ('write', f[2])):
+                if f[0] in LEVELS and v != 'N/A':
+                    out.setdefault(d, {})['lat_%s_ns' % LEVELS[f[0]]] = float(v) * 1e6
+    return name, out
+
+
+def main():
+    name, want = report(sys.argv[1])
+    rows = {(r['job'], r['direction']): r for r in json.load(open(sys.argv[2]))['results']}
+    bad, n = [], 0
+    for d, metrics in want.items():
+        r = rows.get((name, d))
+        if r is None:
+            bad.append('%s %s: missing in nvanalyze output' % (name, d))
+            continue
+        side = next(iter(r['sides'].values()))
+        for k, v in metrics.items():
+            got = side.get(k)
+            if got is None or abs(got - v) > 1e-6 * max(abs(v), 1):
+                bad.append('%s %s %s: %r, report %r' % (name, d, k, got, v))
+            n += 1
+    if not want:
+        bad.append('no totals found in the report')
+    if bad:
+        print('\n'.join(bad))
+        return 1
+    print('%d values' % n)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
