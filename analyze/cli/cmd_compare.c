@@ -45,6 +45,8 @@ void cmd_compare_usage(FILE *out)
 	      "  a results directory (jobs/run)   results/i7i: all its *.json together,\n"
 	      "                                   the traces found inside\n"
 	      "  files joined with '+'            randread.json+seqwrite.json\n"
+	      "  a CrystalDiskMark 5.x-9.x text export, a diskspd 2.0-2.2 text report\n"
+	      "                                   (lat latencies: compared as --lat lat)\n"
 	      "or comma-separated repeats of one configuration (a1.json,a2.json,a3.json or\n"
 	      "results/i7i-1,results/i7i-2,results/i7i-3: they must hold the same jobs):\n"
 	      "those get mean, spread and a 95% interval of the change.  Jobs are matched\n"
