@@ -27,7 +27,8 @@ struct ds_ctx {
 	unsigned line;
 	char name[96];		/* from the command line */
 	char rw[16], bs[24];
-	unsigned threads, qd;
+	unsigned threads, qd, w;	/* -t, -o, -w */
+	bool rnd, si, cmdline;		/* -r, -si, a Command Line: was read */
 	struct nv_job *job;	/* the timespan being read */
 	unsigned timespans;
 	enum ds_state state;
@@ -74,21 +75,32 @@ static void ds_size(const char *v, char *out, size_t n)
 		snprintf(out, n, "%lu", x);
 }
 
+/* The name jobs/diskspd/ gives the parameters read ("randread-4k-t4-qd32").  Return: nothing. */
+static void ds_name(struct ds_ctx *c)
+{
+	const char *kind = c->w == 0 ? "read" : c->w >= 100 ? "write" : "rw";
+
+	if (!c->threads)
+		c->threads = 1;
+	snprintf(c->rw, sizeof(c->rw), "%s%s", c->rnd ? "rand" : "", kind);
+	snprintf(c->name, sizeof(c->name), "%s%s-%s-t%u-qd%u%s", c->rnd ? "rand" : "seq", kind,
+		 c->bs, c->threads, c->qd, c->si ? "-si" : "");
+	if (c->w > 0 && c->w < 100)
+		snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "-w%u",
+			 c->w);
+}
+
 /*
  * "Command Line: diskspd -b4K -t4 -o32 -r -w0 ..." -> "randread-4k-t4-qd32".
- * Return: 0.
+ * Return: 0, or -ENOMEM.
  */
 static int ds_cmdline(struct ds_ctx *c, const char *s)
 {
-	bool rnd = false, si = false;
-	unsigned w = 0;
 	char *copy = strdup(s), *tok, *save = NULL;
 
 	if (!copy)
 		return ds_nomem(c);
-	c->threads = 1;
-	c->qd = 2;
-	snprintf(c->bs, sizeof(c->bs), "64k");
+	c->cmdline = true;
 	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		if (tok[0] != '-' && tok[0] != '/')
 			continue;
@@ -96,24 +108,52 @@ static int ds_cmdline(struct ds_ctx *c, const char *s)
 		case 'b': ds_size(tok + 2, c->bs, sizeof(c->bs)); break;
 		case 't': c->threads = (unsigned)strtoul(tok + 2, NULL, 10); break;
 		case 'o': c->qd = (unsigned)strtoul(tok + 2, NULL, 10); break;
-		case 'r': rnd = true; break;
-		case 's': si = tok[2] == 'i'; break;
-		case 'w': w = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		case 'r': c->rnd = true; break;
+		case 's': c->si = tok[2] == 'i'; break;
+		case 'w': c->w = (unsigned)strtoul(tok + 2, NULL, 10); break;
 		default: break;
 		}
 	}
 	free(copy);
-	if (!c->threads)
-		c->threads = 1;
-	snprintf(c->rw, sizeof(c->rw), "%s%s", rnd ? "rand" : "",
-		 w == 0 ? "read" : w >= 100 ? "write" : "rw");
-	snprintf(c->name, sizeof(c->name), "%s%s-%s-t%u-qd%u", rnd ? "rand" : "seq",
-		 w == 0 ? "read" : w >= 100 ? "write" : "rw", c->bs, c->threads, c->qd);
-	if (si)
-		strcat(c->name, "-si");
-	if (w > 0 && w < 100)
-		snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "-w%u", w);
 	return 0;
+}
+
+/* A value after "KEY:" in s.  Return: a pointer into s past the colon, or NULL. */
+static const char *ds_after(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+
+	return strncmp(s, key, n) || !strchr(s + n, ':') ? NULL : nv_text_skip(strchr(s + n, ':') + 1);
+}
+
+/*
+ * Without a command line, the "Input parameters:" lines give the same
+ * parameters ("block size: 4KiB", "using random I/O", "performing mix test
+ * (read/write ratio: 70/30)", ...).  Return: nothing.
+ */
+static void ds_param(struct ds_ctx *c, const char *s)
+{
+	const char *v;
+
+	if (c->cmdline)
+		return;
+	if ((v = ds_after(s, "block size")))
+		ds_size(v, c->bs, sizeof(c->bs));
+	else if ((v = ds_after(s, "number of outstanding I/O operations")))
+		c->qd = (unsigned)strtoul(v, NULL, 10);
+	else if ((v = ds_after(s, "threads per file")))
+		c->threads = (unsigned)strtoul(v, NULL, 10);
+	else if (!strncmp(s, "using random I/O", 16))
+		c->rnd = true;
+	else if (!strncmp(s, "using interlocked sequential I/O", 32))
+		c->si = true;
+	else if (!strncmp(s, "performing read test", 20))
+		c->w = 0;
+	else if (!strncmp(s, "performing write test", 21))
+		c->w = 100;
+	else if ((v = strstr(s, "read/write ratio:")) && (v = strchr(v, '/')) &&
+		 (v = strchr(v + 1, '/')))
+		c->w = (unsigned)strtoul(v + 1, NULL, 10);
 }
 
 /* "Results for timespan N:" opens a job.  Return: 0, or -errno. */
@@ -123,9 +163,7 @@ static int ds_timespan(struct ds_ctx *c)
 	struct nv_job *nj = realloc(run->jobs, (run->njobs + 1) * sizeof(*nj));
 	struct nv_job *j;
 
-	if (!c->name[0])
-		return ds_error(c, "results before a \"Command Line:\" line: the report's "
-				   "start is missing (paste it whole)");
+	ds_name(c);
 	if (!nj)
 		return ds_nomem(c);
 	run->jobs = nj;
@@ -394,8 +432,10 @@ static int ds_line(void *ctx, const char *line, unsigned lineno)
 
 		return ret ? ret : ds_timespan(c);
 	}
-	if (!c->job)
+	if (!c->job) {
+		ds_param(c, s);
 		return 0;
+	}
 	if (c->state == DS_IOROWS && *s)
 		return ds_iorow(c, s);
 	if (c->state == DS_PCT) {
@@ -426,7 +466,8 @@ static int ds_line(void *ctx, const char *line, unsigned lineno)
 int nv_diskspd_parse(const char *text, size_t len, const char *path, struct nv_run *run,
 		     char *err, size_t errlen)
 {
-	struct ds_ctx c = { .path = path, .run = run, .dir = -1, .err = err, .errlen = errlen };
+	struct ds_ctx c = { .path = path, .run = run, .dir = -1, .err = err, .errlen = errlen,
+			    .threads = 1, .qd = 2, .bs = "64k" };
 	int ret;
 
 	memset(run, 0, sizeof(*run));

@@ -3,7 +3,9 @@
 #  - each direction's IOPS, MiB/s, mean latency and -L percentiles of a
 #    2.0-layout report (CPU | Usage, IopsStdDev, no -L) and a 2.2-layout one
 #    (Core | CPU, AvgLat/LatStdDev, the %-ile table) as an independent reader
-#    (tests/py/diskspd_values.py) reads them, under jobs/diskspd/'s names;
+#    (tests/py/diskspd_values.py) reads them, under jobs/diskspd/'s names,
+#    and the real reports of tests/fixtures/diskspd (SOURCES.md; one without
+#    a command line: named from its input parameters);
 #  - CPU, IOs and runtime as printed; lat (submission to completion) shown;
 #  - damaged reports (cut at and inside every line, a number of each total:
 #    row garbled): an error naming the file and line, never a crash;
@@ -15,7 +17,7 @@ if [ ! -x "$NVANALYZE" ]; then
 	exit 0
 fi
 D=$TOP/tests/data/diskspd
-for f in "$D"/*.txt; do
+for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
 	name=values-$(basename "$f" .txt)
 	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
 		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
@@ -37,7 +39,7 @@ for want in 'Latency: lat \(total\)' "randrw-4k-t4-qd32-w30 · read" "CPU user +
 done
 [ -n "$out" ] && pass report-fields
 
-for f in "$D"/*.txt; do
+for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
 	damaged "$f" diskspd_values '^total: *[0-9]' 's/| *\([0-9]\)\([0-9.]*\) *|/| \1x\2 |/'
 done
 

@@ -32,13 +32,44 @@ def name_of(cmd):
     return name + ('-si' if si else '') + ('-w%d' % w if 0 < w < 100 else '')
 
 
+def name_of_params(lines):
+    """The same name from the "Input parameters:" lines (no command line)."""
+    p = {'b': '64K', 't': '1', 'o': '2', 'w': '0'}
+    rnd = si = False
+    for s in lines:
+        m = re.match(r'block size: (\d+)(KiB|MiB)?$', s)
+        if m:
+            b = int(m.group(1)) * {'KiB': 1024, 'MiB': 1048576, None: 1}[m.group(2)]
+            p['b'] = '%dM' % (b >> 20) if b % 1048576 == 0 else '%dK' % (b >> 10)
+        m = re.match(r'number of outstanding I/O operations[^:]*: (\d+)', s)
+        if m:
+            p['o'] = m.group(1)
+        m = re.match(r'threads per file: (\d+)', s)
+        if m:
+            p['t'] = m.group(1)
+        m = re.search(r'read/write ratio: \d+/(\d+)', s)
+        if m:
+            p['w'] = m.group(1)
+        if s.startswith('performing write test'):
+            p['w'] = '100'
+        rnd |= s.startswith('using random I/O')
+        si |= s.startswith('using interlocked sequential I/O')
+    return name_of('-b%s -t%s -o%s -w%s%s%s' % (p['b'], p['t'], p['o'], p['w'],
+                                                  ' -r' if rnd else '', ' -si' if si else ''))
+
+
 def report(path):
     """{direction: {metric: value}} as printed."""
     out, table, cols, name = {}, None, None, None
-    for line in open(path, encoding='utf-8-sig'):
-        s = line.strip()
+    lines = [line.strip() for line in open(path, encoding='utf-8-sig')]
+    for s in lines:
         if s.startswith('Command Line:'):
             name = name_of(s[len('Command Line:'):])
+    if name is None:
+        name = name_of_params(lines)
+    for s in lines:
+        if s.startswith('Command Line:'):
+            pass
         elif s in ('Read IO', 'Write IO'):
             table = s.split()[0].lower()
         elif s.startswith('thread |') and table:
