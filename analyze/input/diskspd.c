@@ -219,8 +219,8 @@ static int ds_header(struct ds_ctx *c, const char *s)
 
 /*
  * The numbers of an IO table row from p (after "total:" or the thread
- * number): one per column of the header, '|' between them; a thread row
- * ends with "| file".  Return: 0, or -EINVAL.
+ * number): one per column of the header, '|' between them, "N/A" left
+ * missing; a thread row ends with "| file".  Return: 0, or -EINVAL.
  */
 static int ds_fields(const struct ds_ctx *c, const char *p, struct nv_val v[DS_NCOL])
 {
@@ -236,6 +236,11 @@ static int ds_fields(const struct ds_ctx *c, const char *p, struct nv_val v[DS_N
 			p = nv_text_skip(p);
 			if (*p++ != '|')
 				return -EINVAL;
+		}
+		p = nv_text_skip(p);
+		if (!strncmp(p, "N/A", 3)) {	/* LatStdDev of a direction without IOs */
+			p += 3;
+			continue;
 		}
 		if (nv_text_number(&p, 1, &x))
 			return -EINVAL;
@@ -276,6 +281,8 @@ static int ds_total(struct ds_ctx *c, const char *s)
 	ds->bw = v[DS_MIBS];
 	ds->bw.v *= 1048576;
 	ds->bw.prec *= 1048576;
+	if (ds->ios == 0)
+		return 0;	/* no IOs: diskspd prints 0.000 and N/A, not latencies */
 	if (v[DS_AVGLAT].src)
 		ds_ms(&ds->lat[NV_LAT_TOTAL].mean, v[DS_AVGLAT]);
 	if (v[DS_LATDEV].src)

@@ -75,12 +75,12 @@ def report(path):
         elif s.startswith('thread |') and table:
             cols = [c.strip() for c in s.split('|')][1:]
         elif s.startswith('total:') and table and cols:
-            vals = [float(v) for v in s[6:].split('|')]
+            vals = [None if v.strip() == 'N/A' else float(v) for v in s[6:].split('|')]
             d = dict(zip(cols, vals))
             m = out.setdefault(table, {})
             m['iops'] = d['I/O per s']
             m['bw_MB_per_s'] = d['MiB/s'] * 1048576 / 1e6
-            if 'AvgLat' in d:
+            if d.get('AvgLat') is not None and d['I/Os'] > 0:
                 m['lat_mean_ns'] = d['AvgLat'] * 1e6
             table = None
         elif s.startswith('%-ile'):
