@@ -386,7 +386,10 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 	return 0;
 }
 
-/* The CPU table's "avg.|  3.94%|   0.94%|   3.01%|  96.06%" (either layout).  Return: 0, -EINVAL. */
+/*
+ * The CPU table's "avg.|  3.94%|   0.94%|   3.01%|  96.06%" (either layout).
+ * Return: 0, or -EINVAL.
+ */
 static int ds_cpu(struct ds_ctx *c, const char *s)
 {
 	struct nv_val f[8];

@@ -3,8 +3,9 @@
  *
  * Each "Results for timespan N:" becomes one job named as jobs/diskspd/
  * names the same parameters, from the report's "Command Line:" or, where
- * it has none, its "Input parameters:" (randread-4k-t4-qd32, seqwrite-128k-t4-qd16-si, randrw-4k-t4-qd32-w30;
- * " #N" added from the second timespan on).  Its Read IO and Write IO
+ * it has none, its "Input parameters:" (randread-4k-t4-qd32,
+ * seqwrite-128k-t4-qd16-si, randrw-4k-t4-qd32-w30; " #N" added from the
+ * second timespan on).  Its Read IO and Write IO
  * "total:" rows give the IOs and bytes (exact), the I/O per s and MiB/s
  * (2^20 bytes) as printed, the AvgLat and LatStdDev columns (when -L) as
  * the mean and deviation of fio's lat (submission to completion); the

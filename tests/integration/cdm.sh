@@ -46,7 +46,8 @@ if "$NVANALYZE" --format json "$c8" | sed '/"files"/,/]/d' >"$T/a.json" &&
    cmp -s "$T/a.json" "$T/b.json"; then
 	pass utf16-same-as-utf8
 else
-	fail utf16-same-as-utf8 "the UTF-16 export reads differently: $(diff "$T/a.json" "$T/b.json" | head -5)"
+	fail utf16-same-as-utf8 \
+		"the UTF-16 export reads differently: $(diff "$T/a.json" "$T/b.json" | head -5)"
 fi
 grep -q '"CrystalDiskMark 8.0.4"' "$T/a.json" && grep -q '"crystaldiskmark"' "$T/a.json" &&
 	grep -q 'Profile: Default; Test: 1 GiB (x5)' "$T/a.json" && pass version-format-footer ||

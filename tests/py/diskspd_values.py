@@ -28,7 +28,8 @@ def name_of(cmd):
             si |= tok[1:3] == 'si'
     w = int(opt['w'])
     kind = 'read' if w == 0 else 'write' if w >= 100 else 'rw'
-    name = '%s%s-%s-t%s-qd%s' % ('rand' if rnd else 'seq', kind, opt['b'].lower(), opt['t'], opt['o'])
+    name = '%s%s-%s-t%s-qd%s' % ('rand' if rnd else 'seq', kind, opt['b'].lower(),
+                                 opt['t'], opt['o'])
     return name + ('-si' if si else '') + ('-w%d' % w if 0 < w < 100 else '')
 
 
