@@ -97,3 +97,12 @@ double *nv_sorted_copy(const double *v, size_t n)
 	qsort(s, n, sizeof(*s), cmp_double);
 	return s;
 }
+
+uint64_t nv_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}

@@ -25,6 +25,13 @@ void nv_note_add(char ***notes, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * FNV-1a of s[0..n): the digest that spots the same output loaded twice.
+ * Return: the hash.
+ */
+#include <stdint.h>
+uint64_t nv_hash(const char *s, size_t n);
+
+/*
  * The latency percentiles nvanalyze reads and computes: fio's values
  * (input/fiojson.c), the traces' exact ones (stats/), the comparison rows
  * (report/model.c: a percentile metric names its entry here) and

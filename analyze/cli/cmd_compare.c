@@ -48,6 +48,8 @@ void cmd_compare_usage(FILE *out)
 	      "  a results directory (jobs/run)   results/i7i: all its *.json together,\n"
 	      "                                   the traces found inside\n"
 	      "  files joined with '+'            randread.json+seqwrite.json\n"
+	      "  a CrystalDiskMark 5.x-9.x text export, a diskspd 2.0-2.2 text report\n"
+	      "                                   (lat latencies: compared as --lat lat)\n"
 	      "or comma-separated repeats of one configuration (a1.json,a2.json,a3.json or\n"
 	      "results/i7i-1,results/i7i-2,results/i7i-3: they must hold the same jobs):\n"
 	      "those get mean, spread and a 95% interval of the change.  Jobs are matched\n"
@@ -657,13 +659,29 @@ static int find_pairs(const struct side_store *st, size_t n, const struct opts *
 }
 
 /*
+ * Without --lat: fio's clat, unless a run comes from a tool that measures
+ * from submission to completion (CrystalDiskMark, diskspd), whose latency is
+ * fio's lat; then every side shows lat, like with like (the report's
+ * "Latency:" line says so).
+ */
+static void default_lat(const struct side_store *st, size_t n, struct opts *o)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < st[i].side.nruns; k++)
+			if (!nv_run_is_fio(&st[i].side.runs[k]))
+				o->lat = NV_LAT_TOTAL;
+}
+
+/*
  * With --lat given, an active direction without that latency object is an
  * error naming the file and job (slat exists only for async engines).
  */
-static int check_lat(const struct side_store *st, size_t n, const struct opts *o)
+static int check_lat(const struct side_store *st, size_t n, struct opts *o)
 {
-	if (!o->lat_given)
+	if (!o->lat_given) {
+		default_lat(st, n, o);
 		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < st[i].side.nruns; k++) {
 			const struct nv_run *run = &st[i].side.runs[k];

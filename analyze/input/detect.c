@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/input/cdm.h"
 #include "analyze/input/detect.h"
+#include "analyze/input/diskspd.h"
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
@@ -28,6 +30,10 @@ static const struct nv_format formats[] = {
 	  .sniff = nv_fiomulti_sniff, .parse = nv_fiomulti_parse },
 	{ .name = "fio-json", .what = "fio JSON (--output-format=json or json+)",
 	  .sniff = fio_json_sniff, .parse = nv_fio_parse },
+	{ .name = "crystaldiskmark", .what = "CrystalDiskMark 5.x-9.x text exports",
+	  .sniff = nv_cdm_sniff, .parse = nv_cdm_parse },
+	{ .name = "diskspd", .what = "diskspd 2.0-2.2 text reports",
+	  .sniff = nv_diskspd_sniff, .parse = nv_diskspd_parse },
 	{ .name = "fio-normal", .what = "fio normal output (2.x and 3.x)",
 	  .sniff = nv_fionormal_sniff, .parse = nv_fionormal_parse },
 	{ .name = "fio-terse", .what = "fio terse output (versions 2 to 5)",
@@ -93,6 +99,14 @@ const struct nv_format *nv_input_detect(const char *text, size_t len)
 	return NULL;
 }
 
+static const struct nv_format *format_named(const char *name)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (!strcmp(formats[i].name, name))
+			return &formats[i];
+	return NULL;
+}
+
 static void list_formats(char *buf, size_t n)
 {
 	size_t o = 0;
@@ -131,7 +145,7 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 		return -EINVAL;
 	}
 	if (!f)
-		f = &formats[0];	/* JSON-like: let the JSON reader say what is wrong */
+		f = format_named("fio-json");	/* JSON-like: its reader says what is wrong */
 	ret = f->parse(text, tlen, path, run, err, errlen);
 	free(text);
 	if (!ret)

@@ -86,6 +86,11 @@ bool nv_dir_active(const struct nv_dirstat *ds)
 	return ds->io_bytes > 0 || (ds->iops.src && ds->iops.v > 0);
 }
 
+bool nv_run_is_fio(const struct nv_run *run)
+{
+	return !run->format || !strncmp(run->format, "fio", 3);
+}
+
 #define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
 /* ---- numbers ----------------------------------------------------------- */
@@ -722,15 +727,6 @@ static bool line_start_brace(const char *buf, size_t i)
 	return i == 0 || buf[i - 1] == '\n' || buf[i - 1] == '\r';
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 /*
  * Convert a UTF-16 buffer (after its BOM) to UTF-8.  Windows PowerShell's
  * ">" writes fio's output that way.  Returns a malloc'ed buffer or NULL.
@@ -972,7 +968,7 @@ static int parse_root(const json_t *root, struct nv_run *run)
 	if (parse_disks(root, run))
 		return -ENOMEM;
 	dump = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS);
-	run->digest = dump ? fnv1a(dump) : 0;
+	run->digest = dump ? nv_hash(dump, strlen(dump)) : 0;
 	free(dump);
 	return nv_run_assign_keys(run);
 }
@@ -1085,5 +1081,6 @@ void nv_run_free(struct nv_run *run)
 	free(run->jobs);
 	free(run->path);
 	free(run->fio_version);
+	free(run->desc);
 	memset(run, 0, sizeof(*run));
 }

@@ -123,6 +123,8 @@ struct nv_run {
 	char **parts;
 	char *fio_version;	/* "fio-3.33", or "unknown" */
 	const char *format;	/* the reader (detect.h): "fio-json", ...; static */
+	char *desc;		/* the tool's own account of the run (a CrystalDiskMark
+				 * export's footer), or NULL */
 	bool client;		/* client/server output (client_stats) */
 	size_t njobs;
 	struct nv_job *jobs;
@@ -184,6 +186,13 @@ int nv_fio_bin_range(double ns, double *lo, double *hi);
  * field is the previous one, as fio does).  0 if it does not parse.
  */
 uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d);
+
+/*
+ * Whether run was written by fio (JSON, normal or terse output) rather than
+ * another tool (CrystalDiskMark, diskspd: no clat, no percentile_list).
+ * Return: true for fio's.
+ */
+bool nv_run_is_fio(const struct nv_run *run);
 
 /* True when the direction did any IO (its latencies mean something). */
 bool nv_dir_active(const struct nv_dirstat *ds);

@@ -537,6 +537,19 @@ drop:
 	return -ENOMEM;
 }
 
+/* One note per block and tool that prints no percentiles (CrystalDiskMark). */
+static void note_once(struct nv_report *r, const struct nv_block *b, const char *tool)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s · %s: %s prints no latency percentiles: printed as '-'",
+		 b->key, nv_dir_name(b->dir), tool);
+	for (size_t i = 0; i < r->nnotes; i++)
+		if (!strcmp(r->notes[i], msg))
+			return;
+	nv_note_add(&r->notes, &r->nnotes, "%s", msg);
+}
+
 /*
  * A note for each level of a percentile row that some side with IOs in the
  * direction lacks (fio did not report it, no traces): printed as missing,
@@ -554,6 +567,10 @@ static void note_missing(struct nv_report *r, const struct nv_block *b, const st
 		if (row->cells[s].n || !active)
 			continue;
 		nv_pctl_name(name, sizeof(name), row->level);
+		if (!nv_run_is_fio(b->src[s][0].rp)) {
+			note_once(r, b, b->src[s][0].rp->fio_version);
+			continue;
+		}
 		nv_note_add(&r->notes, &r->nnotes, "%s · %s: fio did not report %s %s for %s "
 			    "(its percentile_list) and there are no traces: printed as '-'; add "
 			    "%g to fio's percentile_list= or record traces (nv_trace=DIR)", b->key,

@@ -371,14 +371,23 @@ static json_t *json_sides(const struct nv_report *r)
 
 	for (size_t s = 0; s < r->nsides; s++) {
 		json_t *o = json_object(), *files = json_array(), *vers = json_array();
+		json_t *fmts = json_array(), *descs = json_array();
 
 		nv_render_json_set(o, "label", json_string(r->sides[s].label));
 		for (size_t k = 0; k < r->sides[s].nruns; k++) {
-			json_array_append_new(files, json_string(r->sides[s].runs[k].path));
-			json_array_append_new(vers, json_string(r->sides[s].runs[k].fio_version));
+			const struct nv_run *run = &r->sides[s].runs[k];
+
+			json_array_append_new(files, json_string(run->path));
+			json_array_append_new(vers, json_string(run->fio_version));
+			json_array_append_new(fmts, json_string(run->format ? run->format
+									    : "fio-json"));
+			json_array_append_new(descs, run->desc ? json_string(run->desc)
+							       : json_null());
 		}
 		nv_render_json_set(o, "files", files);
 		nv_render_json_set(o, "fio_versions", vers);
+		nv_render_json_set(o, "formats", fmts);
+		nv_render_json_set(o, "descriptions", descs);
 		nv_render_json_set(o, "price_usd_per_hour",
 				   jnum(r->sides[s].have_price, r->sides[s].price));
 		nv_render_json_set(o, "disk_util", json_disks(r, &r->sides[s]));

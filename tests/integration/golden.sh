@@ -206,6 +206,15 @@ golden text-within-precision --format text tests/data/fio-text/rounded-b.txt \
 	tests/data/fio-text/rounded-a.txt
 golden text-within-precision-json --format json tests/data/fio-text/rounded-b.txt \
 	tests/data/fio-text/rounded-a.txt
+# The EC2 i3 vs i2 study (CrystalDiskMark 5.2.1, issue 40): its table, one
+# row per test, MB/s and IOPS per instance in the study's order, from its four
+# text exports as printed (../shared/fixtures/study-outputs/SOURCES.md).
+golden study-cdm-i3-vs-i2 --summary both --format text --baseline i2.xlarge \
+	--label i2.xlarge --label i3.xlarge --label i3.4xlarge-ssd1 --label i3.4xlarge-ssd2 \
+	"$X/../study-outputs/cdm-i2.xlarge.txt" "$X/../study-outputs/cdm-i3.xlarge.txt" \
+	"$X/../study-outputs/cdm-i3.4xlarge-ssd1.txt" "$X/../study-outputs/cdm-i3.4xlarge-ssd2.txt"
+golden study-cdm-i3-vs-i2-json --format json --label i2.xlarge --label i3.xlarge \
+	"$X/../study-outputs/cdm-i2.xlarge.txt" "$X/../study-outputs/cdm-i3.xlarge.txt"
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help

@@ -1,0 +1,509 @@
+/*
+ * diskspd.c - diskspd 2.0-2.2 text reports read into a run (diskspd.h).
+ *
+ * The report is read line by line, the reference being diskspd's own
+ * ResultParser (ResultParser.cpp: _PrintSectionFieldNames, _PrintCpuUtilization,
+ * _PrintLatencyPercentiles).  The "Command Line:" names the jobs; each
+ * "Results for timespan" opens one; inside it "actual test time:", the
+ * CPU table's "avg." row, the Total/Read/Write IO tables (their header says
+ * which optional columns follow "I/O per s") and the "%-ile" table fill it.
+ * A table row that does not parse is an error naming the line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/input/diskspd.h"
+#include "analyze/input/textlines.h"
+
+enum ds_col { DS_BYTES, DS_IOS, DS_MIBS, DS_IOPS, DS_AVGLAT, DS_IOPSDEV, DS_LATDEV, DS_NCOL };
+
+enum ds_state { DS_NONE, DS_IOHEAD, DS_IOROWS, DS_PCT };
+
+struct ds_ctx {
+	const char *path;
+	struct nv_run *run;
+	unsigned line;
+	char name[96];		/* from the command line */
+	char rw[16], bs[24];
+	unsigned threads, qd, w;	/* -t, -o, -w */
+	bool rnd, si, cmdline;		/* -r, -si, a Command Line: was read */
+	struct nv_job *job;	/* the timespan being read */
+	unsigned timespans;
+	enum ds_state state;
+	int dir;		/* the IO table's direction, -1 for Total IO */
+	int cols[DS_NCOL];	/* column index of each field, -1 absent */
+	char *err;
+	size_t errlen;
+};
+
+bool nv_diskspd_sniff(const char *text, size_t len)
+{
+	return memmem(text, len, "Results for timespan", 20) &&
+	       memmem(text, len, "I/O per s", 9);
+}
+
+static int ds_error(struct ds_ctx *c, const char *what)
+{
+	snprintf(c->err, c->errlen, "%s:%u: %s", c->path, c->line, what);
+	return -EINVAL;
+}
+
+static int ds_nomem(struct ds_ctx *c)
+{
+	snprintf(c->err, c->errlen, "%s: out of memory", c->path);
+	return -ENOMEM;
+}
+
+/* "-b128K" -> "128k" (diskspd's default 64K).  Return: nothing. */
+static void ds_size(const char *v, char *out, size_t n)
+{
+	char *end;
+	unsigned long x = strtoul(v, &end, 10);
+	char u = (char)(*end | 0x20);
+
+	if (end == v)
+		snprintf(out, n, "64k");
+	else if (u == 'k' || u == 'm' || u == 'g')
+		snprintf(out, n, "%lu%c", x, u);
+	else if (x % 1048576 == 0 && x)
+		snprintf(out, n, "%lum", x / 1048576);
+	else if (x % 1024 == 0 && x)
+		snprintf(out, n, "%luk", x / 1024);
+	else
+		snprintf(out, n, "%lu", x);
+}
+
+/* The name jobs/diskspd/ gives the parameters read ("randread-4k-t4-qd32").  Return: nothing. */
+static void ds_name(struct ds_ctx *c)
+{
+	const char *kind = c->w == 0 ? "read" : c->w >= 100 ? "write" : "rw";
+
+	if (!c->threads)
+		c->threads = 1;
+	snprintf(c->rw, sizeof(c->rw), "%s%s", c->rnd ? "rand" : "", kind);
+	snprintf(c->name, sizeof(c->name), "%s%s-%s-t%u-qd%u%s", c->rnd ? "rand" : "seq", kind,
+		 c->bs, c->threads, c->qd, c->si ? "-si" : "");
+	if (c->w > 0 && c->w < 100)
+		snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "-w%u",
+			 c->w);
+}
+
+/*
+ * "Command Line: diskspd -b4K -t4 -o32 -r -w0 ..." -> "randread-4k-t4-qd32".
+ * Return: 0, or -ENOMEM.
+ */
+static int ds_cmdline(struct ds_ctx *c, const char *s)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+
+	if (!copy)
+		return ds_nomem(c);
+	c->cmdline = true;
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (tok[0] != '-' && tok[0] != '/')
+			continue;
+		switch (tok[1]) {
+		case 'b': ds_size(tok + 2, c->bs, sizeof(c->bs)); break;
+		case 't': c->threads = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		case 'o': c->qd = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		case 'r': c->rnd = true; break;
+		case 's': c->si = tok[2] == 'i'; break;
+		case 'w': c->w = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		default: break;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+/* A value after "KEY:" in s.  Return: a pointer into s past the colon, or NULL. */
+static const char *ds_after(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+
+	return strncmp(s, key, n) || !strchr(s + n, ':') ? NULL : nv_text_skip(strchr(s + n, ':') + 1);
+}
+
+/*
+ * Without a command line, the "Input parameters:" lines give the same
+ * parameters ("block size: 4KiB", "using random I/O", "performing mix test
+ * (read/write ratio: 70/30)", ...).  Return: nothing.
+ */
+static void ds_param(struct ds_ctx *c, const char *s)
+{
+	const char *v;
+
+	if (c->cmdline)
+		return;
+	if ((v = ds_after(s, "block size")))
+		ds_size(v, c->bs, sizeof(c->bs));
+	else if ((v = ds_after(s, "number of outstanding I/O operations")))
+		c->qd = (unsigned)strtoul(v, NULL, 10);
+	else if ((v = ds_after(s, "threads per file")))
+		c->threads = (unsigned)strtoul(v, NULL, 10);
+	else if (!strncmp(s, "using random I/O", 16))
+		c->rnd = true;
+	else if (!strncmp(s, "using interlocked sequential I/O", 32))
+		c->si = true;
+	else if (!strncmp(s, "performing read test", 20))
+		c->w = 0;
+	else if (!strncmp(s, "performing write test", 21))
+		c->w = 100;
+	else if ((v = strstr(s, "read/write ratio:")) && (v = strchr(v, '/')) &&
+		 (v = strchr(v + 1, '/')))
+		c->w = (unsigned)strtoul(v + 1, NULL, 10);
+}
+
+/* "Results for timespan N:" opens a job.  Return: 0, or -errno. */
+static int ds_timespan(struct ds_ctx *c)
+{
+	struct nv_run *run = c->run;
+	struct nv_job *nj = realloc(run->jobs, (run->njobs + 1) * sizeof(*nj));
+	struct nv_job *j;
+
+	ds_name(c);
+	if (!nj)
+		return ds_nomem(c);
+	run->jobs = nj;
+	j = &run->jobs[run->njobs++];
+	memset(j, 0, sizeof(*j));
+	c->timespans++;
+	if (c->timespans == 1)
+		j->name = strdup(c->name);
+	else if (asprintf(&j->name, "%s #%u", c->name, c->timespans) < 0)
+		j->name = NULL;
+	j->key = j->name ? strdup(j->name) : NULL;
+	j->rw = strdup(c->rw);
+	if (asprintf(&j->desc, "rw=%s bs=%s iodepth=%u numjobs=%u", c->rw, c->bs, c->qd,
+		     c->threads) < 0)
+		j->desc = NULL;
+	if (!j->name || !j->key || !j->rw || !j->desc)
+		return ds_nomem(c);
+	for (unsigned d = 0; d < 3; d++)
+		j->bs[d] = nv_fio_bs_parse(c->bs, (enum nv_dir)d);
+	c->job = j;
+	return 0;
+}
+
+/* The IO table's header: which columns it has.  Return: 0, or -EINVAL. */
+static int ds_header(struct ds_ctx *c, const char *s)
+{
+	static const char *const names[DS_NCOL] = { "bytes", "I/Os", "MiB/s", "I/O per s",
+						    "AvgLat", "IopsStdDev", "LatStdDev" };
+	int col = -1;	/* "thread" is column 0; the total row lacks it: see ds_total */
+	char *copy = strdup(s), *tok, *save = NULL;
+
+	if (!copy)
+		return ds_nomem(c);
+	for (int k = 0; k < DS_NCOL; k++)
+		c->cols[k] = -1;
+	for (tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save), col++) {
+		const char *t = nv_text_skip(tok);
+		size_t n = strlen(t);
+
+		while (n && t[n - 1] == ' ')
+			n--;
+		for (int k = 0; k < DS_NCOL; k++)
+			if (strlen(names[k]) == n && !strncmp(t, names[k], n))
+				c->cols[k] = col;
+	}
+	free(copy);
+	for (int k = DS_BYTES; k <= DS_IOPS; k++)
+		if (c->cols[k] < 0)
+			return ds_error(c, "an IO table header without bytes, I/Os, MiB/s and "
+					   "I/O per s columns");
+	return 0;
+}
+
+/*
+ * The numbers of an IO table row from p (after "total:" or the thread
+ * number): one per column of the header, '|' between them, "N/A" left
+ * missing; a thread row ends with "| file".  Return: 0, or -EINVAL.
+ */
+static int ds_fields(const struct ds_ctx *c, const char *p, struct nv_val v[DS_NCOL])
+{
+	int ncols = 0;
+
+	for (int k = 0; k < DS_NCOL; k++)
+		if (c->cols[k] + 1 > ncols)
+			ncols = c->cols[k] + 1;
+	for (int col = 0; col < ncols; col++) {
+		struct nv_val x;
+
+		if (col > 0) {
+			p = nv_text_skip(p);
+			if (*p++ != '|')
+				return -EINVAL;
+		}
+		p = nv_text_skip(p);
+		if (!strncmp(p, "N/A", 3)) {	/* LatStdDev of a direction without IOs */
+			p += 3;
+			continue;
+		}
+		if (nv_text_number(&p, 1, &x))
+			return -EINVAL;
+		for (int k = 0; k < DS_NCOL; k++)
+			if (c->cols[k] == col)
+				v[k] = x;
+	}
+	p = nv_text_skip(p);
+	return *p && *p != '|' ? -EINVAL : 0;
+}
+
+/* v (ms as printed) as ns into *out.  Return: nothing. */
+static void ds_ms(struct nv_val *out, struct nv_val v)
+{
+	*out = v;
+	out->v *= 1e6;
+	out->prec *= 1e6f;
+}
+
+/* The "total:" row of a Read or Write IO table.  Return: 0, or -EINVAL. */
+static int ds_total(struct ds_ctx *c, const char *s)
+{
+	struct nv_val v[DS_NCOL] = { { 0 } };
+	struct nv_dirstat *ds;
+
+	if (ds_fields(c, s + 6, v))
+		return ds_error(c, "an IO table's total: row that does not parse (a number "
+				   "missing or garbled; the report damaged?)");
+	c->state = DS_NONE;
+	if (c->dir < 0)
+		return 0;	/* Total IO: the sum of Read IO and Write IO */
+	ds = &c->job->dir[c->dir];
+	ds->present = true;
+	ds->have_ios = ds->have_io_bytes = true;
+	ds->ios = (uint64_t)v[DS_IOS].v;
+	ds->io_bytes = (uint64_t)v[DS_BYTES].v;
+	ds->iops = v[DS_IOPS];
+	ds->bw = v[DS_MIBS];
+	ds->bw.v *= 1048576;
+	ds->bw.prec *= 1048576;
+	if (ds->ios == 0)
+		return 0;	/* no IOs: diskspd prints 0.000 and N/A, not latencies */
+	if (v[DS_AVGLAT].src)
+		ds_ms(&ds->lat[NV_LAT_TOTAL].mean, v[DS_AVGLAT]);
+	if (v[DS_LATDEV].src)
+		ds_ms(&ds->lat[NV_LAT_TOTAL].stdev, v[DS_LATDEV]);
+	return 0;
+}
+
+/* An IO table line after the header.  Return: 0, or -EINVAL. */
+static int ds_iorow(struct ds_ctx *c, const char *s)
+{
+	struct nv_val v[DS_NCOL] = { { 0 } };
+	char *end;
+
+	if (!strncmp(s, "total:", 6))
+		return ds_total(c, s);
+	if (*s == '-')
+		return 0;
+	strtoul(s, &end, 10);
+	if (end == s || ds_fields(c, nv_text_skip(end) + (*nv_text_skip(end) == '|'), v))
+		return ds_error(c, "an IO table row that does not parse (expected 'thread | "
+				   "bytes | I/Os | MiB/s | I/O per s ... | file'; the report "
+				   "damaged?)");
+	return 0;
+}
+
+/* The percentile of a %-ile row's label ("25th", "3-nines"); -1 min, -2 max, 0 bad. */
+static double ds_pct_label(const char *t)
+{
+	char *end;
+	double n;
+
+	if (!strncmp(t, "min", 3))
+		return -1;
+	if (!strncmp(t, "max", 3))
+		return -2;
+	n = strtod(t, &end);
+	if (end == t || n <= 0)
+		return 0;
+	if (!strncmp(end, "th", 2) || !strncmp(end, "st", 2) || !strncmp(end, "nd", 2))
+		return n < 100 ? n : 0;
+	if (!strncmp(end, "-nines", 6) && n < 16) {
+		double p = 100;
+
+		for (int i = 0; i < (int)n; i++)
+			p /= 10;
+		return 100 - p;
+	}
+	return 0;
+}
+
+/* Add (pct, ns) to the direction's lat percentiles.  Return: 0, -ENOMEM. */
+static int ds_point(struct nv_latstat *ls, double pct, struct nv_val ns)
+{
+	struct nv_pctpt *np;
+
+	if (pct == -1) {
+		ls->min = ns;
+		return 0;
+	}
+	if (pct == -2) {
+		ls->max = ns;
+		return 0;
+	}
+	np = realloc(ls->points, (ls->npoints + 1) * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	ls->points = np;
+	np[ls->npoints].pct = pct;
+	np[ls->npoints++].ns = ns.v;
+	for (int i = 0; i < NV_PCT_NR; i++)
+		if (nv_pcts[i].value > pct - 1e-9 && nv_pcts[i].value < pct + 1e-9)
+			ls->pct[i] = ns;
+	return 0;
+}
+
+/* A %-ile row "  25th |  1.063 |  N/A |  1.063".  Return: 0, or -errno. */
+static int ds_pctrow(struct ds_ctx *c, const char *s)
+{
+	static const enum nv_dir dirs[2] = { NV_DIR_READ, NV_DIR_WRITE };
+	const char *p = strchr(s, '|');
+	double pct = ds_pct_label(s);
+
+	if (!p || pct == 0)
+		return ds_error(c, "a %-ile row that does not parse (expected 'LEVEL | Read | "
+				   "Write | Total' in ms)");
+	for (int d = 0; d < 2; d++) {
+		struct nv_val v;
+
+		p = nv_text_skip(p + 1);
+		if (!strncmp(p, "N/A", 3)) {
+			p = strchr(p, '|');
+		} else if (nv_text_number(&p, 1e6, &v)) {
+			return ds_error(c, "a %-ile row with a value that does not parse");
+		} else if (ds_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, v)) {
+			return ds_nomem(c);
+		}
+		p = p ? strchr(p, '|') : NULL;
+		if (!p)
+			return ds_error(c, "a %-ile row with fewer than 3 columns");
+	}
+	return 0;
+}
+
+/*
+ * The CPU table's "avg.|  3.94%|   0.94%|   3.01%|  96.06%" (either layout).
+ * Return: 0, or -EINVAL.
+ */
+static int ds_cpu(struct ds_ctx *c, const char *s)
+{
+	struct nv_val f[8];
+	int n = 0;
+
+	for (const char *p = strchr(s, '|'); p && n < 8; p = strchr(p, '|')) {
+		p++;
+		if (nv_text_number(&p, 1, &f[n++]) || *p != '%')
+			return ds_error(c, "a CPU avg. row that does not parse (expected 'avg.| "
+					   "Usage%| User%| Kernel%| Idle%')");
+	}
+	if (n < 4)
+		return ds_error(c, "a CPU avg. row with fewer than 4 columns");
+	c->job->x.usr_cpu = f[n - 3];
+	c->job->x.sys_cpu = f[n - 2];
+	return 0;
+}
+
+/* The job of a timespan is whole: Read IO and Write IO totals read.  Return: 0, -EINVAL. */
+static int ds_close(struct ds_ctx *c)
+{
+	if (c->job && (!c->job->dir[NV_DIR_READ].present || !c->job->dir[NV_DIR_WRITE].present))
+		return ds_error(c, "a timespan without its Read IO and Write IO totals (the "
+				   "report cut short?)");
+	return 0;
+}
+
+/* "actual test time:	60.00s".  Return: 0, -EINVAL. */
+static int ds_time(struct ds_ctx *c, const char *s)
+{
+	struct nv_val t;
+
+	if (nv_text_number(&s, 1000, &t))
+		return ds_error(c, "an actual test time that does not parse");
+	for (int d = 0; d < NV_DIR_NR; d++)
+		c->job->dir[d].runtime_ms = t;
+	return 0;
+}
+
+static int ds_line(void *ctx, const char *line, unsigned lineno)
+{
+	struct ds_ctx *c = ctx;
+	const char *s = nv_text_skip(line);
+
+	c->line = lineno;
+	if (!strncmp(s, "Command Line:", 13))
+		return ds_cmdline(c, s + 13);
+	if (!strncmp(s, "Results for timespan", 20)) {
+		int ret = ds_close(c);
+
+		return ret ? ret : ds_timespan(c);
+	}
+	if (!c->job) {
+		ds_param(c, s);
+		return 0;
+	}
+	if (c->state == DS_IOROWS && *s)
+		return ds_iorow(c, s);
+	if (c->state == DS_PCT) {
+		if (*s == '-')
+			return 0;
+		if (*s && strchr(s, '|'))
+			return ds_pctrow(c, s);
+		c->state = DS_NONE;
+	}
+	if (c->state == DS_IOHEAD && !strncmp(s, "thread", 6)) {
+		c->state = DS_IOROWS;
+		return ds_header(c, s);
+	}
+	if (!strncmp(s, "actual test time:", 17))
+		return ds_time(c, s + 17);
+	if (!strncmp(s, "avg.|", 5))
+		return ds_cpu(c, s);
+	if (!strcmp(s, "Total IO") || !strcmp(s, "Read IO") || !strcmp(s, "Write IO")) {
+		c->state = DS_IOHEAD;
+		c->dir = s[0] == 'T' ? -1 : s[0] == 'R' ? NV_DIR_READ : NV_DIR_WRITE;
+		return 0;
+	}
+	if (!strncmp(s, "%-ile", 5))
+		c->state = DS_PCT;
+	return 0;
+}
+
+int nv_diskspd_parse(const char *text, size_t len, const char *path, struct nv_run *run,
+		     char *err, size_t errlen)
+{
+	struct ds_ctx c = { .path = path, .run = run, .dir = -1, .err = err, .errlen = errlen,
+			    .threads = 1, .qd = 2, .bs = "64k" };
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	*err = '\0';
+	ret = nv_text_lines(text, len, ds_line, &c, &c.line);
+	if (ret == -EINVAL && !*err)
+		ds_error(&c, "a NUL byte in the text");
+	else if (ret == -ENOMEM && !*err)
+		ds_nomem(&c);
+	if (!ret && c.state == DS_IOROWS)
+		ret = ds_error(&c, "an IO table without its total: row (the report cut short?)");
+	if (!ret)
+		ret = ds_close(&c);
+	if (!ret && !run->njobs) {
+		snprintf(err, errlen, "%s: a diskspd report without results", path);
+		ret = -EINVAL;
+	}
+	if (!ret) {
+		run->path = strdup(path);
+		run->fio_version = strdup("diskspd");
+		run->objects = 1;
+		run->digest = nv_hash(text, len);
+		if (!run->path || !run->fio_version)
+			ret = ds_nomem(&c);
+	}
+	if (ret)
+		nv_run_free(run);
+	return ret;
+}

@@ -1,0 +1,41 @@
+# damaged FILE CHECKER ROWS SED (sourced by the text readers' tests): FILE
+# cut at every line and inside every line must read as exactly what remains
+# (tests/py/CHECKER.py) or fail with exit 2 and an error naming the file;
+# each line matching the grep pattern ROWS garbled by the sed expression SED
+# must fail naming that line.  Never a crash (exit >= 128).
+damaged() {
+	local f=$1 checker=$2 rows=$3 garble=$4 base n k rc bad=0 cases=0
+	base=$(basename "$f" .txt)
+	n=$(wc -l <"$f")
+	mkdir -p "$T/mid"
+	for ((k = 1; k <= n; k++)); do
+		head -n "$k" "$f" >"$T/cut.txt"
+		{ head -n "$k" "$f"; sed -n "$((k + 1))p" "$f" | head -c 40; } >"$T/mid/cut.txt"
+		for g in "$T/cut.txt" "$T/mid/cut.txt"; do
+			cases=$((cases + 1))
+			"$NVANALYZE" --format json "$g" >"$T/cut.json" 2>"$T/cut.err"
+			rc=$?
+			if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+				fail "damaged-$base" "$g cut at line $k: exit $rc"; bad=1; break 2
+			fi
+			if [ "$rc" -ne 0 ] && ! grep -Eq "cut.txt(:[0-9]+)?: " "$T/cut.err"; then
+				fail "damaged-$base" "cut at line $k: error without the file: $(cat "$T/cut.err")"
+				bad=1; break 2
+			fi
+			if [ "$rc" -eq 0 ] && ! pytool "$checker" "$g" "$T/cut.json" >/dev/null; then
+				fail "damaged-$base" "cut at line $k: read other values than printed"
+				bad=1; break 2
+			fi
+		done
+	done
+	for k in $(grep -n "$rows" "$f" | cut -d: -f1); do
+		cases=$((cases + 1))
+		sed "${k}$garble" "$f" >"$T/mut.txt"
+		if "$NVANALYZE" "$T/mut.txt" >/dev/null 2>"$T/mut.err" ||
+		   ! grep -q "mut.txt:$k: " "$T/mut.err"; then
+			fail "damaged-$base" "line $k garbled: no error naming line $k: $(cat "$T/mut.err")"
+			bad=1; break
+		fi
+	done
+	[ "$bad" -eq 0 ] && pass "damaged-$base ($cases cases)"
+}

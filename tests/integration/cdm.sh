@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# CrystalDiskMark text exports (analyze/input/cdm.c, issue 40):
+#  - every test's MB/s and IOPS of each export (the i3/i2 study's four 5.2.1
+#    exports, a constructed 8.x one with [Mix]) as an independent reader
+#    (tests/py/cdm_values.py) reads them; the same export as UTF-16LE with
+#    a BOM and with LF line ends reads the same;
+#  - a comparison with a fio run shows fio's lat, as CrystalDiskMark measures;
+#  - damaged exports (cut at every line, cut inside every line, a digit of
+#    each result replaced): a clear error naming the file and line or the
+#    tests that remain, never a crash, never a value read as zero.
+source "$(dirname "$0")/../lib.sh"
+source "$TOP/tests/damaged.sh"
+if [ ! -x "$NVANALYZE" ]; then
+	skip all "build first: make all"
+	exit 0
+fi
+S=$TOP/../shared/fixtures/study-outputs
+files=("$TOP"/tests/data/cdm/*.txt)
+if [ -d "$S" ]; then files+=("$S"/cdm-*.txt); else skip study "no $S"; fi
+
+# values NAME FILE: nvanalyze's reading of FILE against the independent reader's
+values() {
+	if ! "$NVANALYZE" --format json "$2" >"$T/$1.json" 2>"$T/$1.err"; then
+		fail "$1" "nvanalyze exited non-zero: $(head -c 300 "$T/$1.err")"
+	elif out=$(pytool cdm_values "$2" "$T/$1.json" 2>&1); then
+		pass "$1 ($out)"
+	else
+		fail "$1" "$out"
+	fi
+}
+
+for f in "${files[@]}"; do
+	values "values-$(basename "$f" .txt)" "$f"
+done
+
+# The same export in UTF-16LE with a BOM (as CrystalDiskMark 5-7 save it) and with LF.
+c8=$TOP/tests/data/cdm/cdm8-nvme-crlf.txt
+mkdir -p "$T/u16"
+"$PYTHON" -c 'import sys; d=open(sys.argv[1],"rb").read().decode();
+open(sys.argv[2],"wb").write(b"\xff\xfe"+d.encode("utf-16-le"));
+open(sys.argv[3],"w").write(d.replace("\r\n","\n"))' "$c8" "$T/u16/cdm8-nvme-crlf.txt" "$T/lf.txt"
+values values-utf16 "$T/u16/cdm8-nvme-crlf.txt"
+values values-lf "$T/lf.txt"
+if "$NVANALYZE" --format json "$c8" | sed '/"files"/,/]/d' >"$T/a.json" &&
+   "$NVANALYZE" --format json "$T/u16/cdm8-nvme-crlf.txt" | sed '/"files"/,/]/d' >"$T/b.json" &&
+   cmp -s "$T/a.json" "$T/b.json"; then
+	pass utf16-same-as-utf8
+else
+	fail utf16-same-as-utf8 \
+		"the UTF-16 export reads differently: $(diff "$T/a.json" "$T/b.json" | head -5)"
+fi
+grep -q '"CrystalDiskMark 8.0.4"' "$T/a.json" && grep -q '"crystaldiskmark"' "$T/a.json" &&
+	grep -q 'Profile: Default; Test: 1 GiB (x5)' "$T/a.json" && pass version-format-footer ||
+	fail version-format-footer "tool version, format or footer missing from --format json"
+
+# Like with like: beside a fio run, every side shows lat (submission to completion).
+out=$("$NVANALYZE" "$c8" "$TOP/tests/data/fio-json/psync-run1.json" 2>&1)
+case $out in
+*"Latency: lat (total)"*) pass lat-kind-beside-fio;;
+*) fail lat-kind-beside-fio "the report does not show lat: $(echo "$out" | grep -m1 Latency)";;
+esac
+
+for f in "$c8" "${files[@]: -1}"; do
+	damaged "$f" cdm_values 'MB/s \[\|MB/s$' 's/: *\([0-9]\)/: x/'
+done
+
+# Row by row with a jobs/run results directory of jobs/crystaldiskmark/: the
+# export's 8.x NVMe-profile tests meet nvme-profile.fio's sections by name;
+# the export's [Mix] tests and the fio file's fill are "absent" on the other side.
+if [ -f "$NVENGINE_SO" ]; then
+	truncate -s 64M "$T/target.img"
+	if NVDEV="$T/target.img" RUNTIME=1 CDM_SIZE=16m "$TOP/jobs/run" -o "$T/res" \
+		"$TOP/jobs/crystaldiskmark/nvme-profile.fio" >"$T/run.log" 2>&1; then
+		"$NVANALYZE" --no-traces --summary iops --label cdm --label linux "$c8" "$T/res" \
+			>"$T/rows.md" 2>"$T/rows.err"
+		bad=
+		for t in SEQ1M-Q8T1 SEQ128K-Q32T1 RND4K-Q32T16 RND4K-Q1T1; do
+			for d in read write; do
+				grep -Eq "^\| $t-$d · $d +\| +IOPS +\| +[0-9,]+ \| +[0-9,]+ \|" "$T/rows.md" ||
+					bad="$bad $t-$d"
+			done
+			grep -Eq "^\| $t-mix · mixed +\| +IOPS +\| +[0-9,]+ \| +absent \|" "$T/rows.md" ||
+				bad="$bad $t-mix"
+		done
+		grep -Eq "^\| precondition-fill · write +\| +IOPS +\| +absent \| +[0-9,]+ \|" \
+			"$T/rows.md" || bad="$bad precondition-fill"
+		if [ -z "$bad" ]; then pass rows-vs-jobs-run; else
+			fail rows-vs-jobs-run "rows not as expected:$bad ($(head -c 300 "$T/rows.err"))"
+		fi
+	else
+		fail rows-vs-jobs-run "jobs/run failed: $(tail -n 3 "$T/run.log")"
+	fi
+else
+	skip rows-vs-jobs-run "engine not built: $NVENGINE_SO"
+fi

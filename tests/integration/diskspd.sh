@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# diskspd text reports (analyze/input/diskspd.c, issue 40):
+#  - each direction's IOPS, MiB/s, mean latency and -L percentiles of a
+#    2.0-layout report (CPU | Usage, IopsStdDev, no -L) and a 2.2-layout one
+#    (Core | CPU, AvgLat/LatStdDev, the %-ile table) as an independent reader
+#    (tests/py/diskspd_values.py) reads them, under jobs/diskspd/'s names,
+#    and the real reports of tests/fixtures/diskspd (SOURCES.md; one without
+#    a command line: named from its input parameters);
+#  - CPU, IOs and runtime as printed; lat (submission to completion) shown;
+#  - damaged reports (cut at and inside every line, a number of each total:
+#    row garbled): an error naming the file and line, never a crash;
+#  - the report row by row with a jobs/run results directory of jobs/diskspd/.
+source "$(dirname "$0")/../lib.sh"
+source "$TOP/tests/damaged.sh"
+if [ ! -x "$NVANALYZE" ]; then
+	skip all "build first: make all"
+	exit 0
+fi
+D=$TOP/tests/data/diskspd
+for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
+	name=values-$(basename "$f" .txt)
+	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
+		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
+	elif out=$(pytool diskspd_values "$f" "$T/$name.json" 2>&1); then
+		pass "$name ($out)"
+	else
+		fail "$name" "$out"
+	fi
+done
+
+out=$("$NVANALYZE" --format text "$D/diskspd22-randrw-L.txt" 2>&1)
+for want in 'Latency: lat \(total\)' "randrw-4k-t4-qd32-w30 · read" "CPU user +4.5%" \
+	"CPU system +34.50%" "runtime +10.0 s" "IO total +5.73 GB" "lat p99.9 +1.45 ms"; do
+	if ! grep -Eq "$want" <<<"$out"; then
+		fail report-fields "no '$want' in the report"
+		out=
+		break
+	fi
+done
+[ -n "$out" ] && pass report-fields
+
+for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
+	damaged "$f" diskspd_values '^total: *[0-9]' 's/| *\([0-9]\)\([0-9.]*\) *|/| \1x\2 |/'
+done
+
+# Row by row with a jobs/run results directory of jobs/diskspd/: the report's
+# test meets randrw-4k-t4-qd32-w30.fio's section by name, read and write;
+# randread-4k-t4-qd32, run on the fio side only, is "absent" on the other.
+if [ -f "$NVENGINE_SO" ]; then
+	truncate -s 64M "$T/target.img"
+	if NVDEV="$T/target.img" RUNTIME=1 "$TOP/jobs/run" -o "$T/res" \
+		"$TOP/jobs/diskspd/randrw-4k-t4-qd32-w30.fio" "$TOP/jobs/diskspd/randread-4k-t4-qd32.fio" \
+		>"$T/run.log" 2>&1; then
+		"$NVANALYZE" --no-traces --summary iops --label diskspd --label linux \
+			"$D/diskspd22-randrw-L.txt" "$T/res" >"$T/rows.md" 2>"$T/rows.err"
+		bad=
+		for d in read write; do
+			grep -Eq "^\| randrw-4k-t4-qd32-w30 · $d +\| +IOPS +\| +[0-9,]+ \| +[0-9,]+ \|" \
+				"$T/rows.md" || bad="$bad randrw-$d"
+		done
+		grep -Eq "^\| randread-4k-t4-qd32 · read +\| +IOPS +\| +absent \| +[0-9,]+ \|" \
+			"$T/rows.md" || bad="$bad randread"
+		grep -q 'Latency: lat (total)' "$T/rows.md" || bad="$bad lat-kind"
+		if [ -z "$bad" ]; then pass rows-vs-jobs-run; else
+			fail rows-vs-jobs-run "rows not as expected:$bad ($(head -c 300 "$T/rows.err"))"
+		fi
+	else
+		fail rows-vs-jobs-run "jobs/run failed: $(tail -n 3 "$T/run.log")"
+	fi
+else
+	skip rows-vs-jobs-run "engine not built: $NVENGINE_SO"
+fi
