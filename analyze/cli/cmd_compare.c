@@ -33,12 +33,23 @@
 #include "analyze/cli/curve_opts.h"
 #include "analyze/report/curves.h"
 
+/* The synopsis both usages open with. */
+static const char usage_synopsis[] =
+	"Usage: nvanalyze [compare] [OPTIONS] RUN [RUN...]\n"
+	"       nvanalyze dump TRACE...\n"
+	"       nvanalyze stat TRACE...\n";
+
+void cmd_compare_short_usage(FILE *out)
+{
+	fputs(usage_synopsis, out);
+	fputs("Run 'nvanalyze --help' for the options, 'man nvanalyze' for the manual"
+	      " (docs/man/nvanalyze.1).\n", out);
+}
+
 void cmd_compare_usage(FILE *out)
 {
-	fputs("Usage: nvanalyze [compare] [OPTIONS] RUN [RUN...]\n"
-	      "       nvanalyze dump TRACE...\n"
-	      "       nvanalyze stat TRACE...\n"
-	      "\n"
+	fputs(usage_synopsis, out);
+	fputs("\n"
 	      "Compare fio JSON outputs (--output-format=json or json+, any fio 2.x-3.x,\n"
 	      "local or client/server).  Each RUN is one run of the jobs, given as\n"
 	      "  a fio JSON file                  a.json\n"
