@@ -48,6 +48,13 @@ synth h.json "q1/$O;iodepth=1/900/120" "q2/$O;iodepth=2/1500/500" "q4/$O;iodepth
 	>sla.md 2>sla.err
 rc=$?
 [ $rc -eq 0 ] && pass sla_runs || fail sla_runs "rc $rc: $(cat sla.err)"
+# stdout in report.md's order: the load curves open it, the summary follows
+first=$(head -n 1 sla.md)
+summary=$(grep -n '^### Summary' sla.md | cut -d: -f1)
+curves=$(grep -n '^### .* sweep, [0-9]* points' sla.md | head -n 1 | cut -d: -f1)
+[ "$first" = "## Load curves and steady state" ] && [ -n "$summary" ] &&
+	[ "${curves:-0}" -gt 0 ] && [ "$curves" -lt "$summary" ] && pass stdout_curves_first ||
+	fail stdout_curves_first "stdout opens with '$first', load curve at line ${curves:-none}, summary at ${summary:-none}"
 best='iodepth=4: 3,000 IOPS, clat p99 900 us' first='iodepth=8: 3,100 IOPS, clat p99 3.00 ms'
 grep -q "^| one  | *$best | *$first | *- |\$" sla.md &&
 	pass sla_best_and_first_failing ||
