@@ -9,7 +9,8 @@
 # version, nvengine-run finds the installed engine and job files, and
 # `man -l` renders the three pages without a warning.  Also: every option
 # of engine/options.c is in nvengine.7, every option of nvanalyze --help in
-# nvanalyze.1, every option of jobs/run --help in nvengine-run.1.
+# nvanalyze.1, every option of jobs/run --help in nvengine-run.1; and the
+# same in the docs: docs/engine.md's table, docs/*.md, jobs/README.md.
 # Without dpkg-deb (not a Debian system) the package checks SKIP.
 . "$(dirname "$0")/../lib.sh"
 
