@@ -90,6 +90,12 @@ assert c["sweeps"][0]["points"][3]["runs"]["half"] is None
 
 # the curve figure with repeats: error bars from the intervals, every run's points in the data
 "$NVANALYZE" -o reps -l reps s1.json,s2.json,s3.json -l half h.json >/dev/null 2>reps.err
+# its axes in readable numbers: IOPS as 1k, 2k (not 1000), latency as 1 ms (not 1000)
+grep -qxF 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000)' reps/curve_p99_q_read.gp &&
+	grep -q '^set ytics (.*"100 us" 100, "1 ms" 1e3, ' reps/curve_p99_q_read.gp &&
+	! grep -q '^set format' reps/curve_p99_q_read.gp && pass curve_tics_readable ||
+	fail curve_tics_readable "$(grep -E '^set (x|y)tics|^set format' reps/curve_p99_q_read.gp |
+		tr '\n' ';')"
 grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' reps/data/curve_q_read.dat &&
 	[ "$(grep -c '^[0-9]' reps/data/curve_q_read.dat)" = 7 ] &&
 	grep -q '^# iodepth=8 absent' reps/data/curve_q_read.dat &&
