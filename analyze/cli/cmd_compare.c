@@ -34,12 +34,23 @@
 #include "analyze/cli/curve_opts.h"
 #include "analyze/report/curves.h"
 
+/* The synopsis both usages open with. */
+static const char usage_synopsis[] =
+	"Usage: nvanalyze [compare] [OPTIONS] RUN [RUN...]\n"
+	"       nvanalyze dump TRACE...\n"
+	"       nvanalyze stat TRACE...\n";
+
+void cmd_compare_short_usage(FILE *out)
+{
+	fputs(usage_synopsis, out);
+	fputs("Run 'nvanalyze --help' for the options, 'man nvanalyze' for the manual"
+	      " (docs/man/nvanalyze.1).\n", out);
+}
+
 void cmd_compare_usage(FILE *out)
 {
-	fputs("Usage: nvanalyze [compare] [OPTIONS] RUN [RUN...]\n"
-	      "       nvanalyze dump TRACE...\n"
-	      "       nvanalyze stat TRACE...\n"
-	      "\n"
+	fputs(usage_synopsis, out);
+	fputs("\n"
 	      "Compare fio JSON outputs (--output-format=json or json+, any fio 2.x-3.x,\n"
 	      "local or client/server).  Each RUN is one run of the jobs, given as\n"
 	      "  a fio JSON file                  a.json\n"
@@ -131,7 +142,8 @@ void cmd_compare_usage(FILE *out)
 	fputs("\n"
 	      "Units: IOPS; bandwidth in MB/s (1 MB = 10^6 bytes); latency in ns/us/ms\n"
 	      "(JSON and CSV: nanoseconds).  Missing values print as '-', never as zero.\n"
-	      "The first table is the summary: one row per job and direction.\n"
+	      "The first table is the summary: one row per job and direction (md and\n"
+	      "text: after the load curves when the runs sweep a job option).\n"
 	      "Exit status: 0 ok, 1 a claim not met, 2 usage error, unreadable input or a\n"
 	      "claim that matches no job or metric.\n", out);
 }
@@ -894,6 +906,23 @@ static const char **input_warnings(const struct side_store *st, size_t n,
 }
 
 /*
+ * The tables on stdout in format f.  Markdown and text follow report.md's
+ * order: the load curves first (when the runs sweep a job option), then the
+ * summary and the per-job tables, then the trace sections.
+ * Return: 0, or non-zero when writing failed.
+ */
+static int print_stdout(struct nv_report *r, const struct nv_curves *c,
+			const struct nv_tracejoin *tj, enum nv_format f)
+{
+	if (f == NV_FMT_JSON)
+		return nv_trace_json_print(stdout, r, tj, nv_report_run_label, r);
+	if (f != NV_FMT_MD && f != NV_FMT_TEXT)
+		return nv_report_print(stdout, r, f);
+	return nv_curves_print(stdout, c, f) || nv_report_print(stdout, r, f) ||
+	       nv_trace_sections_print(stdout, tj, nv_report_run_label, r, f);
+}
+
+/*
  * The load curves of r (report/curves.h), linked from r for -o.
  * Return: 0, or 2 after printing the error.
  */
@@ -958,14 +987,7 @@ static int report(struct side_store *st, size_t n, const struct opts *o,
 	} else if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
-	} else if ((o->format == NV_FMT_JSON
-			    ? nv_trace_json_print(stdout, &r, tj, nv_report_run_label, &r)
-			    : nv_report_print(stdout, &r, o->format)) ||
-		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
-		    nv_curves_print(stdout, &curves, o->format)) ||
-		   ((o->format == NV_FMT_MD || o->format == NV_FMT_TEXT) &&
-		    nv_trace_sections_print(stdout, tj, nv_report_run_label, &r, o->format)) ||
-		   fflush(stdout)) {
+	} else if (print_stdout(&r, &curves, tj, o->format) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
 		ret = 2;
 	} else if (o->outdir && write_outdir(o->outdir, &r, tj)) {

@@ -15,5 +15,10 @@ int cmd_stat(int argc, char **argv);	/* nvanalyze stat TRACE... */
 /* nvanalyze's usage text (all subcommands and the comparison's options). */
 #include <stdio.h>
 void cmd_compare_usage(FILE *out);
+/*
+ * The synopsis and one line pointing to --help and the man page, for
+ * nvanalyze with no arguments.  Return: nothing; writes to out.
+ */
+void cmd_compare_short_usage(FILE *out);
 
 #endif

@@ -5,7 +5,8 @@
  * the comparison (an explicit "compare" word is accepted and dropped).
  * "-h"/"--help" prints the usage to stdout (exit 0), "--version" the version
  * (tools/version.sh, as the Debian package's) and the trace format versions
- * it reads; no arguments at all is a usage error (usage on stderr, exit 2).
+ * it reads; no arguments at all is a usage error (the synopsis and where the
+ * options are explained on stderr, exit 2).
  * One exit-status rule for all: a subcommand's 0, 1 or 2 is the status;
  * anything else (a -errno that slipped through) is a failure, 2, never success.
  */
@@ -36,7 +37,7 @@ static int exit_status(int ret)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		cmd_compare_usage(stderr);
+		cmd_compare_short_usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {

@@ -112,6 +112,42 @@ static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve
 	}
 }
 
+/*
+ * Readable tick labels: the throughput axis at 1, 2, 2.5 or 5 x 10^n steps
+ * up to the largest value (its interval's top) of any run (250k, 1.5M), the
+ * latency axis (us, log scale) at decades named 1 us ... 10 s.
+ */
+static void curve_tics(FILE *f, const struct nv_report *r, const struct nv_curve *cv)
+{
+	static const double mult[] = { 1, 2, 2.5, 5, 10 };
+	double max = 0, mag, step = 0;
+
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t p = 0; p < cv->sw->npoints; p++) {
+			double t[3];
+
+			if (cell_range(&r->blocks[cv->block[p]], cv->tput, s, 1, t))
+				max = fmax(max, fmax(t[0], t[2]));
+		}
+	fputs("set ytics (\"1 us\" 1, \"10 us\" 10, \"100 us\" 100, \"1 ms\" 1e3, "
+	      "\"10 ms\" 1e4, \"100 ms\" 1e5, \"1 s\" 1e6, \"10 s\" 1e7)\n", f);
+	if (!(max > 0) || !isfinite(max))
+		return;
+	mag = pow(10, floor(log10(max / 5)));
+	for (unsigned i = 0; i < sizeof(mult) / sizeof(mult[0]) && !step; i++)
+		if (max / 5 <= mult[i] * mag)
+			step = mult[i] * mag;
+	fputs("set xtics (", f);
+	for (unsigned i = 0; i * step <= max * 1.05 && i <= 12; i++) {
+		double v = i * step;
+		const char *u = v >= 1e9 ? "G" : v >= 1e6 ? "M" : v >= 1e3 ? "k" : "";
+		double d = v >= 1e9 ? 1e9 : v >= 1e6 ? 1e6 : v >= 1e3 ? 1e3 : 1;
+
+		fprintf(f, "%s\"%.4g%s\" %.10g", i ? ", " : "", v / d, u, v);
+	}
+	fputs(")\n", f);
+}
+
 static void curve_script(FILE *f, const struct nv_report *r, const struct nv_curve *cv, unsigned k,
 			 const char *data)
 {
@@ -126,11 +162,11 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
 		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title, params);
 	fprintf(f,
-		"set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
-		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
+		"set xlabel \"%s%s\"\nset ylabel \"%s (log scale)\"\nset logscale y\n"
 		"set key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
 		"set xrange [0:*]\n",
 		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
+	curve_tics(f, r, cv);
 	fprintf(f, "# each point is labelled with its %s%s\nplot ", params,
 		reps ? "; error bars: the 95% interval of the repeats' mean" : "");
 	for (size_t s = 0; s < r->nsides; s++) {

@@ -9,7 +9,8 @@
 # version, nvengine-run finds the installed engine and job files, and
 # `man -l` renders the three pages without a warning.  Also: every option
 # of engine/options.c is in nvengine.7, every option of nvanalyze --help in
-# nvanalyze.1, every option of jobs/run --help in nvengine-run.1.
+# nvanalyze.1, every option of jobs/run --help in nvengine-run.1; and the
+# same in the docs: docs/engine.md's table, docs/*.md, jobs/README.md.
 # Without dpkg-deb (not a Debian system) the package checks SKIP.
 . "$(dirname "$0")/../lib.sh"
 
@@ -62,6 +63,50 @@ done
 opts=$("$TOP/jobs/run" --help | sed -n '/^Options:/,/^$/p' | grep -oE '^  -[a-zA-Z-]+' |
 	LC_ALL=C sort -u)
 covered man-run-options nvengine-run.1 5 "jobs/run --help" $opts
+
+# --- the guide pages agree with the same lists (docs/*.md, jobs/README.md)
+# doc_has WORD FILE...: WORD as a whole word (an option) in one of FILE.
+doc_has() {
+	local w=$1; shift
+	grep -Eq -- "(^|[^a-z_-])$w([^a-z_-]|\$)" "$@"
+}
+# docs_cover NAME MIN WHAT FILES OPT...: every OPT in one of FILES (a list).
+docs_cover() {
+	local name=$1 min=$2 what=$3 files=$4 o missing=
+	shift 4
+	for o in "$@"; do
+		# shellcheck disable=SC2086
+		doc_has "$o" $files || missing="$missing $o"
+	done
+	if [ $# -ge "$min" ] && [ -z "$missing" ]; then
+		pass "$name"
+	else
+		fail "$name" "$# options in $what; not in $files:$missing"
+	fi
+}
+eng=$(sed -n 's/^[[:space:]]*\.name[[:space:]]*=[[:space:]]*"\([a-z_0-9]*\)".*/\1/p' \
+	"$TOP/engine/options.c")
+missing=
+for o in $eng; do
+	grep -q "^| \`$o\` |" "$TOP/docs/engine.md" || missing="$missing $o"
+done
+extra=
+for o in $(sed -n 's/^| `\([a-z_0-9]*\)` |.*/\1/p' "$TOP/docs/engine.md"); do
+	grep -qx "$o" <<<"$eng" || extra="$extra $o"
+done
+if [ -z "$missing$extra" ]; then
+	pass docs-engine-options
+else
+	fail docs-engine-options "docs/engine.md's table lacks:${missing:- none}; names what" \
+		"engine/options.c does not have:${extra:- none}"
+fi
+opts=$({ "$NVANALYZE" --help; "$NVANALYZE" dump --help; "$NVANALYZE" stat --help; } 2>&1 |
+	grep -oE '(^|[ ,])--[a-z][a-z-]*' | sed 's/^[ ,]//' | LC_ALL=C sort -u)
+docs_cover docs-nvanalyze-options 25 "nvanalyze --help" "$(echo "$TOP"/docs/*.md)" $opts
+opts=$("$TOP/jobs/run" --help | sed -n '/^Options:/,/^$/p' | grep -oE '^  -[a-zA-Z-]+' |
+	LC_ALL=C sort -u)
+docs_cover docs-run-options 5 "jobs/run --help" "$(echo "$TOP"/jobs/README.md "$TOP"/docs/*.md)" \
+	$opts
 
 # make asan: the package is the plain build's (an ASan engine loads only into
 # a fio that preloads the runtime, and FIO names the test's wrapper, which a

@@ -48,6 +48,13 @@ synth h.json "q1/$O;iodepth=1/900/120" "q2/$O;iodepth=2/1500/500" "q4/$O;iodepth
 	>sla.md 2>sla.err
 rc=$?
 [ $rc -eq 0 ] && pass sla_runs || fail sla_runs "rc $rc: $(cat sla.err)"
+# stdout in report.md's order: the load curves open it, the summary follows
+first=$(head -n 1 sla.md)
+summary=$(grep -n '^### Summary' sla.md | cut -d: -f1)
+curves=$(grep -n '^### .* sweep, [0-9]* points' sla.md | head -n 1 | cut -d: -f1)
+[ "$first" = "## Load curves and steady state" ] && [ -n "$summary" ] &&
+	[ "${curves:-0}" -gt 0 ] && [ "$curves" -lt "$summary" ] && pass stdout_curves_first ||
+	fail stdout_curves_first "stdout opens with '$first', load curve at line ${curves:-none}, summary at ${summary:-none}"
 best='iodepth=4: 3,000 IOPS, clat p99 900 us' first='iodepth=8: 3,100 IOPS, clat p99 3.00 ms'
 grep -q "^| one  | *$best | *$first | *- |\$" sla.md &&
 	pass sla_best_and_first_failing ||
@@ -83,6 +90,12 @@ assert c["sweeps"][0]["points"][3]["runs"]["half"] is None
 
 # the curve figure with repeats: error bars from the intervals, every run's points in the data
 "$NVANALYZE" -o reps -l reps s1.json,s2.json,s3.json -l half h.json >/dev/null 2>reps.err
+# its axes in readable numbers: IOPS as 1k, 2k (not 1000), latency as 1 ms (not 1000)
+grep -qxF 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000)' reps/curve_p99_q_read.gp &&
+	grep -q '^set ytics (.*"100 us" 100, "1 ms" 1e3, ' reps/curve_p99_q_read.gp &&
+	! grep -q '^set format' reps/curve_p99_q_read.gp && pass curve_tics_readable ||
+	fail curve_tics_readable "$(grep -E '^set (x|y)tics|^set format' reps/curve_p99_q_read.gp |
+		tr '\n' ';')"
 grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' reps/data/curve_q_read.dat &&
 	[ "$(grep -c '^[0-9]' reps/data/curve_q_read.dat)" = 7 ] &&
 	grep -q '^# iodepth=8 absent' reps/data/curve_q_read.dat &&
