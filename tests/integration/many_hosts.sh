@@ -239,4 +239,58 @@ case "$st $out" in
 "0 ok"*) pass two_fleets_interval; echo "info: $out";;
 *) fail two_fleets_interval "exit $st: $out";;
 esac
+# issue 43 item 8: a job option for a job file without [global]: the real
+# cause (exit 2, the file named), no host recorded as refusing the job file
+cat >"$T/jobs/noglobal.fio" <<'EOF'
+[solo]
+ioengine=external:${NVENGINE_SO}
+nv_trace=${NVTRACE}
+filename=${NVDEV}
+direct=0
+bs=4k
+runtime=${RUNTIME}
+time_based
+rw=randread
+EOF
+# shellcheck disable=SC2086
+timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/noglob" $H "$T/jobs/noglobal.fio" \
+	-- --size=8m >"$T/noglob.log" 2>&1
+st=$?
+if [ $st -eq 2 ] && grep -q "noglobal.fio has no \[global\] section for the options size=8m" \
+	"$T/noglob.log" && ! grep -q "refused" "$T/noglob.log" &&
+	! grep -qs failed "$T"/noglob/*/status && [ -z "$(left_behind "$T/noglob.log")" ]; then
+	pass no_global_real_cause
+else
+	fail no_global_real_cause "exit $st: $(grep -v 'run directory' "$T/noglob.log" | head -n 4 |
+		tr '\n' ' ')"
+fi
+
+# issue 43 item 4: numjobs=2 without group_reporting: fio's client JSON has
+# one entry per clone, both named "clones"; each host's traces hold both
+cat >"$T/jobs/clones.fio" <<'EOF'
+[global]
+ioengine=external:${NVENGINE_SO}
+nv_trace=${NVTRACE}
+filename=${NVDEV}
+direct=0
+bs=4k
+size=16m
+runtime=${RUNTIME}
+time_based
+[clones]
+rw=randread
+numjobs=2
+EOF
+# shellcheck disable=SC2086
+timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/clones" $H "$T/jobs/clones.fio" \
+	>"$T/clones.log" 2>&1
+st=$?
+n=$(grep -l '^jobs-clones: ok$' "$T"/clones/*/status 2>/dev/null | wc -l)
+if [ $st -eq 0 ] && [ "$n" -eq 3 ] && [ "$(grep -c '"jobname" *: *"clones"' \
+	"$T/clones/jobs-clones.json")" -eq 6 ]; then
+	pass numjobs_without_group_reporting
+else
+	fail numjobs_without_group_reporting "exit $st, $n hosts ok: $(grep 'host .*:' \
+		"$T/clones.log" | grep -v 'run directory\|done' | head -n 3 | tr '\n' ' ')"
+fi
 exit 0
