@@ -371,7 +371,7 @@ EOF
 	_nh=$(printf '%s\n' "$_alive" | wc -l)
 	hosts_log "$job on $_nh host(s) (${NVDEV}, RUNTIME=$RUNTIME) -> $out/$name.json"
 	eval "set -- $_cmd"
-	eval "\"\$FIO\" --output-format=json+ --output=\"\$out/\$name.json\" \"\$@\" $_args" \
+	eval "run_fg \"\$FIO\" --output-format=json+ --output=\"\$out/\$name.json\" \"\$@\" $_args" \
 		>"$out/$name.log" 2>&1
 	_st=$?
 	hosts_counts "$out/$name.json" 2>/dev/null >"$hosts_st/counts"

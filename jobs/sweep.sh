@@ -246,16 +246,18 @@ sweep_meets() {
 # DIR/NAME@TAG.fio run by fio into DIR/NAME@TAG.json (renamed .json.failed
 # when fio fails), its line in DIR/NAME.points.  Return: fio's status.
 sweep_run_point() {
-	_pj=$1 _pf=$2 _pt=$3
-	_pn="$2@$3"
+	local _pj=$1 _pf=$2 _pt=$3 _pn="$2@$3" _st
 	sweep_point_file "$out/$2.fio" "$3" "$4" "$5" >"$out/$_pn.fio" || return 2
 	echo "jobs/run: $1 point $3 -> $out/$_pn.json" >&2
 	eval "set -- $fioargs"
 	progress "$_pn" "$out/$_pn.fio" 0 &
-	_tk=$!
-	"$FIO" --output-format=json+ --output="$out/$_pn.json" "$@" "$out/$_pn.fio"
+	ticker=$!
+	sweep_cur="$_pf $_pt"
+	run_fg "$FIO" --output-format=json+ --output="$out/$_pn.json" "$@" "$out/$_pn.fio"
 	_st=$?
-	kill "$_tk" 2>/dev/null
+	sweep_cur=
+	kill "$ticker" 2>/dev/null
+	ticker=
 	if [ $_st -ne 0 ]; then
 		mv -f "$out/$_pn.json" "$out/$_pn.json.failed" 2>/dev/null
 		echo "$_pt failed: fio exited $_st" >>"$out/$_pf.points"
@@ -265,6 +267,17 @@ sweep_run_point() {
 		echo "$_pt ok" >>"$out/$_pf.points"
 	fi
 	return $_st
+}
+
+# sweep_interrupted SIG: the point running when SIG came (if any): its
+# JSON kept as .json.failed, "TAG interrupted: SIGSIG" in FILE.points.
+sweep_cur=
+sweep_interrupted() {
+	[ -n "$sweep_cur" ] || return 0
+	mv -f "$out/${sweep_cur%% *}@${sweep_cur#* }.json" \
+		"$out/${sweep_cur%% *}@${sweep_cur#* }.json.failed" 2>/dev/null
+	echo "${sweep_cur#* } interrupted: SIG$1" >>"$out/${sweep_cur%% *}.points"
+	sweep_cur=
 }
 
 # sweep_run JOB NAME: every point of JOB in turn (stopping at the first
@@ -289,14 +302,17 @@ sweep_run() {
 }
 
 # sweep_search JOB NAME: the highest value of the one swept option (iodepth
-# or numjobs) meeting $sweep_sla: the sweep's points in order (LO..HI:
-# doubling) until the first that fails it, then bisection between the last
-# that meets it and that one, until they are adjacent or 12 points ran.
+# or numjobs) meeting $sweep_sla: the sweep's points in increasing order
+# (LO..HI: doubling) until the first that fails it, then bisection between
+# the last that meets it and that one, until they are adjacent; 12 points
+# in all at most, in both phases.
 # Return: 0, or a failed point's fio status.
 sweep_search() {
+	local _k _good= _bad= _n=0 _first=1 _v _r
 	_k=$(echo $sweep_keys)
-	_good= _bad= _n=0 _first=1
-	for _v in $(printf '%s' "$sweep_vals" | sed "s/^$_k //"); do
+	# in increasing order (a list may be written in any), 12 points at most
+	for _v in $(printf '%s' "$sweep_vals" | sed "s/^$_k //" | tr ' ' '\n' | sort -n -u); do
+		[ $_n -lt 12 ] || break
 		sweep_run_point "$1" "$2" "$_k=$_v" "$_k=$_v" $_first || return $?
 		_first=0 _n=$((_n + 1))
 		if sweep_meets "$out/$2@$_k=$_v.json" "$_k=$_v"; then
@@ -317,6 +333,8 @@ sweep_search() {
 		_r="no point meets it: $_k=$_bad does not"
 	elif [ -z "$_bad" ]; then
 		_r="every point meets it, up to $_k=$_good"
+		[ "$_good" = "$(printf '%s' "$sweep_vals" | tr ' ' '\n' | sed 1d | sort -n |
+			tail -n 1)" ] || _r="$_r (stopped at 12 points)"
 	else
 		_r="$_k=$_good meets it, $_k=$_bad does not"
 		[ $((_bad - _good)) -le 1 ] || _r="$_r (stopped at 12 points)"

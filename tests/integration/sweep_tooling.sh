@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# jobs/run's load-curve shell tooling (issue 43 items 9, 11, 12), with
+# fio's null engine (no device):
+#  - SIGTERM of jobs/run mid-sweep leaves nothing in TMPDIR and the
+#    running point "interrupted" in FILE.points;
+#  - --search runs 12 points at most in its first phase too
+#    (iodepth=1..65535, every point meeting the SLA), and an unsorted list
+#    (numjobs=4,1,2,8) is searched in increasing order;
+#  - --sweep with --rounds is refused before anything runs.
+. "$(dirname "$0")/../lib.sh"
+JR=$TOP/jobs/run
+if ! command -v "$FIO" >/dev/null; then
+	skip all "no fio: run 'make deps'"
+	exit 0
+fi
+mkdir -p jobsdir
+cat >jobsdir/nj.fio <<'JOB'
+[global]
+ioengine=external:${NVENGINE_SO}
+filename=${NVDEV}
+size=1M
+rw=randread
+bs=4k
+group_reporting
+nv_trace=${NVTRACE}
+
+[nj]
+numjobs=1
+JOB
+cat >jobsdir/long.fio <<'JOB'
+[global]
+ioengine=external:${NVENGINE_SO}
+filename=${NVDEV}
+rw=randread
+bs=4k
+size=1M
+runtime=${RUNTIME}
+time_based
+nv_trace=${NVTRACE}
+
+[long]
+iodepth=1
+JOB
+export NVDEV=$T/jobsdir/nj.fio
+
+# ---- SIGTERM mid-sweep: no temporary file left, the point marked ----
+mkdir -p tmpdir
+TMPDIR=$T/tmpdir RUNTIME=20 timeout 120 "$JR" -o "$T/sig" -e null --sweep iodepth=1,2 \
+	jobsdir/long.fio 2>sig.err &
+jr=$!
+for _ in $(seq 600); do	# until the first point's fio runs
+	grep -q 'point iodepth=1 ->' sig.err 2>/dev/null && pgrep -f "$T/sig/jobsdir-long@iodepth=1.fio" \
+		>/dev/null && break
+	sleep 0.1
+done
+kill -TERM "$jr"
+wait "$jr"
+st=$?
+left=$(ls -A tmpdir)
+fio_left=$(pgrep -f "$T/sig/jobsdir-long@iodepth=1.fio")
+[ -n "$fio_left" ] && kill $fio_left
+[ $st -eq 143 ] && [ -z "$left" ] && [ -z "$fio_left" ] &&
+	pass sigterm_leaves_no_temp_files ||
+		fail sigterm_leaves_no_temp_files "exit $st; in TMPDIR: $left; fio: $fio_left"
+[ "$(cat sig/jobsdir-long.points 2>/dev/null)" = 'iodepth=1 interrupted: SIGTERM' ] &&
+	pass sigterm_point_interrupted ||
+		fail sigterm_point_interrupted "points: $(cat sig/jobsdir-long.points 2>&1)"
+
+# ---- --search: 12 points at most in every phase ----
+"$JR" -o sb -e null --search 'io_bytes<=1000000000000' --sweep iodepth=1..65535 \
+	jobsdir/nj.fio 2>sb.err
+st=$?
+n=$(ls sb/*@*.json 2>/dev/null | wc -l)
+[ $st -eq 0 ] && [ "$n" -eq 12 ] &&
+	grep -q 'every point meets it, up to iodepth=2048 (stopped at 12 points); 12 points' \
+		sb/jobsdir-nj.points &&
+	pass search_bounded_to_12_points ||
+		fail search_bounded_to_12_points "exit $st, $n points: $(tail -n 1 sb/jobsdir-nj.points)"
+
+# an unsorted list: numjobs=N does N MiB (group_reporting), so 2 meets
+# io_bytes<=2500000 and 3 does not
+"$JR" -o su -e null --search 'io_bytes<=2500000' --sweep numjobs=4,1,2,8 jobsdir/nj.fio \
+	2>su.err
+st=$?
+[ $st -eq 0 ] && grep -qx 'search io_bytes<=2500000: numjobs=2 meets it, numjobs=3 does not; 4 points' \
+	su/jobsdir-nj.points && pass search_unsorted_list ||
+		fail search_unsorted_list "exit $st: $(tail -n 1 su/jobsdir-nj.points; tail -n 2 su.err)"
+
+# ---- --sweep with --rounds: refused before anything runs ----
+"$JR" -o sr -e null --sweep iodepth=1,2 --rounds 2 jobsdir/nj.fio >sr.out 2>&1
+st=$?
+[ $st -eq 2 ] && [ ! -e sr ] && grep -q -- '--sweep and --rounds 2: .*-r 2' sr.out &&
+	pass sweep_with_rounds_refused || fail sweep_with_rounds_refused "exit $st: $(head -n 2 sr.out)"
+exit 0
