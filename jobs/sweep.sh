@@ -19,29 +19,76 @@ sweep_vals=		# per option a line "KEY V1 V2 ..." (values as written)
 sweep_range=		# "KEY LO HI" of the first --sweep when written as LO..HI
 sweep_rounds=0		# --rounds N
 sweep_sla=		# --search's SLA
+sweep_specs=		# the --sweep options as given, read by sweep_add_all
+sweep_kb_base=1024	# fio's kb_base of the job files (sweep_kb_base_of)
 
 # sweep_bytes TEXT: a bs value ("4k", "64KiB", "1m", "512") in bytes on
-# stdout; nothing for a malformed one.
+# stdout, by fio's rules (parse.c, HOWTO "kb_base"): k, kb, m, mb, g, gb
+# are powers of $sweep_kb_base, and kib, mib, gib of the other base
+# (kb_base=1024, the default: 1KiB is 1000 bytes; kb_base=1000: 1024),
+# case-insensitive; nothing for a malformed one.
 sweep_bytes() {
+	local _num _k=$sweep_kb_base _i=1000
+	[ "$_k" = 1024 ] || _i=1024
 	_num=${1%%[!0-9]*}
 	[ -n "$_num" ] || return 0
 	case $(printf '%s' "${1#"$_num"}" | tr 'A-Z' 'a-z') in
 	''|b) echo $((_num));;
-	k|kb|ki|kib) echo $((_num * 1024));;
-	m|mb|mi|mib) echo $((_num * 1048576));;
-	g|gb|gi|gib) echo $((_num * 1073741824));;
+	k|kb) echo $((_num * _k));;
+	kib) echo $((_num * _i));;
+	m|mb) echo $((_num * _k * _k));;
+	mib) echo $((_num * _i * _i));;
+	g|gb) echo $((_num * _k * _k * _k));;
+	gib) echo $((_num * _i * _i * _i));;
 	esac
 }
 
-# sweep_text KEY N: the value N of KEY as written in a name (bs: 4k, 1m).
+# sweep_text KEY N: the value N of KEY as written in a name (bs: 4k, 1m,
+# in $sweep_kb_base's units, so that fio reads back N).
 sweep_text() {
-	if [ "$1" = bs ] && [ $(($2 % 1048576)) -eq 0 ]; then echo "$(($2 / 1048576))m"
-	elif [ "$1" = bs ] && [ $(($2 % 1024)) -eq 0 ]; then echo "$(($2 / 1024))k"
+	local _k=$sweep_kb_base
+	if [ "$1" = bs ] && [ $(($2 % (_k * _k))) -eq 0 ]; then echo "$(($2 / (_k * _k)))m"
+	elif [ "$1" = bs ] && [ $(($2 % _k)) -eq 0 ]; then echo "$(($2 / _k))k"
 	else echo "$2"; fi
+}
+
+# sweep_kb_base_of JOBFILE... -- FIO_ARGS...: $sweep_kb_base, each job
+# file's kb_base= (else fio's --kb_base=, else fio's default 1024: fio
+# lets a job file's option win); dies when the job files' differ (a bs
+# value would mean two sizes).
+sweep_kb_base_of() {
+	local _f _v _arg=1024 _files= _all=
+	for _f; do
+		case $_f in
+		--kb_base=*) _arg=${_f#--kb_base=};;
+		-*) ;;
+		*) _files="$_files $_f";;
+		esac
+	done
+	for _f in $_files; do
+		_v=$(sed -n 's/^[[:space:]]*kb_base[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$_f" |
+			tr '\n' ' ')
+		_all="$_all ${_v:-$_arg}"
+	done
+	_v=$(echo $_all | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	case $_v in
+	''|'1024 ') sweep_kb_base=1024;;
+	'1000 ') sweep_kb_base=1000;;
+	*) die "--sweep bs: the job files set kb_base=$(echo $_v | tr ' ' ,):" \
+		"a bs value would mean different sizes; run them separately";;
+	esac
+}
+
+# sweep_add_all: sweep_add each --sweep option given (after
+# sweep_kb_base_of: a bs value's bytes depend on it).
+sweep_add_all() {
+	local _sp
+	for _sp in $sweep_specs; do sweep_add "$_sp"; done
 }
 
 # sweep_num KEY TEXT: TEXT as a number (bytes for bs), or die naming it.
 sweep_num() {
+	local _n
 	case $1 in
 	bs) _n=$(sweep_bytes "$2")
 	    [ -n "$_n" ] && [ "$_n" -gt 0 ] ||
@@ -55,6 +102,7 @@ sweep_num() {
 # sweep_add SPEC: one --sweep KEY=V1,V2,... or KEY=LO..HI (doubling from LO,
 # HI the last point) into $sweep_keys and $sweep_vals.
 sweep_add() {
+	local _k _l _v _lo _hi _x
 	_k=${1%%=*}
 	_l=${1#*=}
 	case $1 in *=?*) ;; *) die "--sweep '$1': write KEY=V1,V2,... or KEY=LO..HI";; esac

@@ -11,7 +11,17 @@
 JR=$TOP/jobs/run
 if ! command -v "$FIO" >/dev/null; then
 	skip all "no fio: run 'make deps'"
-	exit 0
+	# the logical block size check by fio's bytes: 4KiB is 4000 bytes
+lbs=$(die() { :; }; . "$TOP/jobs/sweep.sh"; NVDIRECT=1 sweep_lbs "$NVDEV")
+if [ -n "$lbs" ]; then
+	NVDIRECT=1 "$JR" -n --sweep bs=4KiB jobsdir/nj.fio >kib.out 2>&1
+	st=$?
+	[ $st -eq 2 ] && grep -q 'bs=4KiB: 4000 bytes is not a multiple of the logical block' \
+		kib.out && pass bs_kib_lba_check || fail bs_kib_lba_check "exit $st: $(head -n 2 kib.out)"
+else
+	skip bs_kib_lba_check "no logical block size known for $NVDEV's filesystem"
+fi
+exit 0
 fi
 mkdir -p jobsdir
 cat >jobsdir/nj.fio <<'JOB'
@@ -91,4 +101,39 @@ st=$?
 st=$?
 [ $st -eq 2 ] && [ ! -e sr ] && grep -q -- '--sweep and --rounds 2: .*-r 2' sr.out &&
 	pass sweep_with_rounds_refused || fail sweep_with_rounds_refused "exit $st: $(head -n 2 sr.out)"
+# ---- bs values by fio's kb_base rules (issue 43 item 2) ----
+# kb_base=1024 (fio's default): k is 1024, KiB 1000; kb_base=1000: k is
+# 1000, KiB 1024.  sweep_bytes itself, then the points a range gives
+bytes=$(die() { echo "die: $*"; exit 2; }; . "$TOP/jobs/sweep.sh"
+	for b in 1024 1000; do sweep_kb_base=$b
+		for v in 512 4k 4KB 64KiB 64kib 1m 1MiB 1g 1GiB; do
+			printf '%s ' "$(sweep_bytes "$v")"; done; echo; done)
+want="512 4096 4096 64000 64000 1048576 1000000 1073741824 1000000000 
+512 4000 4000 65536 65536 1000000 1048576 1000000000 1073741824 "
+[ "$bytes" = "$want" ] && pass bs_bytes_both_kb_bases ||
+	fail bs_bytes_both_kb_bases "$(echo "$bytes" | tr '\n' ';')"
+sed 's/^\[global\]$/[global]\nkb_base=1000/' jobsdir/nj.fio >jobsdir/kb1000.fio
+pts() { NVDIRECT=0 "$JR" -n "$@" 2>&1 | sed 's/:.*//' | tr '\n' ' '; }
+got="$(pts --sweep bs=1KiB..4KiB jobsdir/nj.fio)| $(pts --sweep bs=1KiB..4KiB jobsdir/kb1000.fio)\
+| $(pts --sweep bs=2k..8k jobsdir/kb1000.fio)| $(pts --sweep bs=1k..2k jobsdir/nj.fio -- --kb_base=1000)"
+want="jobsdir-nj@bs=1000 jobsdir-nj@bs=2000 jobsdir-nj@bs=4000 \
+| jobsdir-kb1000@bs=1024 jobsdir-kb1000@bs=2048 jobsdir-kb1000@bs=4096 \
+| jobsdir-kb1000@bs=2k jobsdir-kb1000@bs=4k jobsdir-kb1000@bs=8k \
+| jobsdir-nj@bs=1k jobsdir-nj@bs=2k "
+[ "$got" = "$want" ] && pass bs_range_points_both_kb_bases ||
+	fail bs_range_points_both_kb_bases "$got"
+NVDIRECT=0 "$JR" -n --sweep bs=4k jobsdir/nj.fio jobsdir/kb1000.fio >kbmix.out 2>&1
+st=$?
+[ $st -eq 2 ] && grep -q 'kb_base=1000,1024: a bs value would mean different sizes' kbmix.out &&
+	pass bs_kb_bases_disagree || fail bs_kb_bases_disagree "exit $st: $(head -n 2 kbmix.out)"
+# the logical block size check by fio's bytes: 4KiB is 4000 bytes
+lbs=$(die() { :; }; . "$TOP/jobs/sweep.sh"; NVDIRECT=1 sweep_lbs "$NVDEV")
+if [ -n "$lbs" ]; then
+	NVDIRECT=1 "$JR" -n --sweep bs=4KiB jobsdir/nj.fio >kib.out 2>&1
+	st=$?
+	[ $st -eq 2 ] && grep -q 'bs=4KiB: 4000 bytes is not a multiple of the logical block' \
+		kib.out && pass bs_kib_lba_check || fail bs_kib_lba_check "exit $st: $(head -n 2 kib.out)"
+else
+	skip bs_kib_lba_check "no logical block size known for $NVDEV's filesystem"
+fi
 exit 0
