@@ -293,4 +293,24 @@ else
 	fail numjobs_without_group_reporting "exit $st, $n hosts ok: $(grep 'host .*:' \
 		"$T/clones.log" | grep -v 'run directory\|done' | head -n 3 | tr '\n' ' ')"
 fi
+# issue 43 item 9: SIGTERM of jobs/run --host mid-run: exit 143, nothing
+# left in its TMPDIR, the servers stopped and the run directories removed
+mkdir -p "$T/htmp"
+# shellcheck disable=SC2086
+TMPDIR=$T/htmp RUNTIME=30 timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/term" $H \
+	"$T/jobs/short.fio" >"$T/term.log" 2>&1 &
+jr=$!
+for _ in $(seq 600); do
+	grep -q "on 3 host(s)" "$T/term.log" && break
+	sleep 0.1
+done
+sleep 1
+kill -TERM "$jr"
+wait "$jr"
+st=$?
+left=$(ls -A "$T/htmp")
+lb=$(left_behind "$T/term.log")
+[ $st -eq 143 ] && [ -z "$left" ] && [ -z "$lb" ] && grep -q "on 3 host(s)" "$T/term.log" &&
+	pass host_sigterm_cleans_up ||
+		fail host_sigterm_cleans_up "exit $st; in TMPDIR: $left; left behind: $lb"
 exit 0
