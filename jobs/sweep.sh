@@ -143,6 +143,7 @@ sweep_add() {
 # device's, an NVMe generic device's (/dev/ngXnY: nvmeXnY's), or with
 # NVDIRECT=1 a file's device's; nothing when it cannot be known.
 sweep_lbs() {
+	local _mm _d
 	if [ -b "$1" ]; then
 		_mm=$(stat -L -c '%t %T' "$1" 2>/dev/null) || return 0
 		_mm="$((0x${_mm% *})):$((0x${_mm#* }))"
@@ -165,7 +166,9 @@ sweep_lbs() {
 # sweep_check_values: every value of every swept option valid, before
 # anything runs; bs a multiple of each target's logical block size.
 sweep_check_values() {
-	printf '%s' "$sweep_vals" | while read -r _k _vs; do
+	local _k _vs _x _n _r _t _b
+	while read -r _k _vs; do
+		[ -n "$_k" ] || continue
 		for _x in $_vs; do
 			_n=$(sweep_num "$_k" "$_x") || exit 2
 			case $_k in
@@ -188,7 +191,9 @@ sweep_check_values() {
 				done;;
 			esac
 		done
-	done || exit 2
+	done <<EOF
+$sweep_vals
+EOF
 	case " $sweep_keys " in
 	*" iodepth "*)
 		case ${engine:-} in sync|psync|vsync|pvsync|pvsync2)
@@ -201,6 +206,7 @@ sweep_check_values() {
 # sweep_check_file AS_RUN JOBFILE: each swept option used by AS_RUN's job
 # sections (rwmixread needs a mixed rw=), else die naming the section.
 sweep_check_file() {
+	local _bad
 	case " $sweep_keys " in *" rwmixread "*) ;; *) return 0;; esac
 	_bad=$(awk '/^\[/ { sec = substr($0, 2, index($0, "]") - 2)
 			if (sec != "global" && sec !~ /^precondition/) jobs[++n] = sec; next }
@@ -284,6 +290,7 @@ sweep_parse() {
 # nvanalyze --claim (exact from the traces where traced).  Return: 0 met,
 # 1 not met; dies when nvanalyze cannot tell (an error, no such metric).
 sweep_meets() {
+	local _st
 	"$sweep_nva" -j "*@$2" --claim "$sweep_sla" --format text "$1" >"$tmp.claim" 2>&1
 	_st=$?
 	[ $_st -le 1 ] || die "--search: nvanalyze on $1 failed: $(tail -n 2 "$tmp.claim")"
@@ -332,11 +339,10 @@ sweep_interrupted() {
 # that fails: the rest are listed "not run"), or --search's.
 # Return: 0, or the failed point's fio status.
 sweep_run() {
+	local _tag _set _first=1 _failed=0
 	: >"$out/$2.points"
 	[ -z "$sweep_sla" ] || { sweep_search "$1" "$2"; return $?; }
 	sweep_points >"$tmp.pts"
-	_first=1
-	_failed=0
 	while read -r _tag _set; do
 		if [ $_failed -ne 0 ]; then
 			echo "$_tag not run" >>"$out/$2.points"
