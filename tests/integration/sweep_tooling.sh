@@ -85,9 +85,9 @@ n=$(ls sb/*@*.json 2>/dev/null | wc -l)
 "$JR" -o su -e null --search 'io_bytes<=2500000' --sweep numjobs=4,1,2,8 jobsdir/nj.fio \
 	2>su.err
 st=$?
-[ $st -eq 0 ] && grep -qx 'search io_bytes<=2500000: numjobs=2 meets it, numjobs=3 does not; 4 points' \
-	su/jobsdir-nj.points && pass search_unsorted_list ||
-		fail search_unsorted_list "exit $st: $(tail -n 1 su/jobsdir-nj.points; tail -n 2 su.err)"
+ans='search io_bytes<=2500000: numjobs=2 meets it, numjobs=3 does not; 4 points'
+[ $st -eq 0 ] && grep -qxF "$ans" su/jobsdir-nj.points && pass search_unsorted_list ||
+	fail search_unsorted_list "exit $st: $(tail -n 1 su/jobsdir-nj.points; tail -n 2 su.err)"
 
 # ---- --sweep with --rounds: refused before anything runs ----
 "$JR" -o sr -e null --sweep iodepth=1,2 --rounds 2 jobsdir/nj.fio >sr.out 2>&1
@@ -107,8 +107,9 @@ want="512 4096 4096 64000 64000 1048576 1000000 1073741824 1000000000
 	fail bs_bytes_both_kb_bases "$(echo "$bytes" | tr '\n' ';')"
 sed 's/^\[global\]$/[global]\nkb_base=1000/' jobsdir/nj.fio >jobsdir/kb1000.fio
 pts() { NVDIRECT=0 "$JR" -n "$@" 2>&1 | sed 's/:.*//' | tr '\n' ' '; }
-got="$(pts --sweep bs=1KiB..4KiB jobsdir/nj.fio)| $(pts --sweep bs=1KiB..4KiB jobsdir/kb1000.fio)\
-| $(pts --sweep bs=2k..8k jobsdir/kb1000.fio)| $(pts --sweep bs=1k..2k jobsdir/nj.fio -- --kb_base=1000)"
+got="$(pts --sweep bs=1KiB..4KiB jobsdir/nj.fio)| $(pts --sweep bs=1KiB..4KiB jobsdir/kb1000.fio)"
+got="$got| $(pts --sweep bs=2k..8k jobsdir/kb1000.fio)"
+got="$got| $(pts --sweep bs=1k..2k jobsdir/nj.fio -- --kb_base=1000)"
 want="jobsdir-nj@bs=1000 jobsdir-nj@bs=2000 jobsdir-nj@bs=4000 \
 | jobsdir-kb1000@bs=1024 jobsdir-kb1000@bs=2048 jobsdir-kb1000@bs=4096 \
 | jobsdir-kb1000@bs=2k jobsdir-kb1000@bs=4k jobsdir-kb1000@bs=8k \
