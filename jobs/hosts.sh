@@ -23,14 +23,21 @@ hosts_log() {
 # hosts_add SPEC: check one "[user@]HOST[:SSHPORT][,FIOPORT]" and append
 # it to $hosts_list as "NAME DEST SSHPORT FIOPORT".
 hosts_add() {
+	local _s _fp _sp _dest _name _p
 	_s=$1
 	case $_s in
 	''|*[[:space:]]*|*/*) die "host '$_s': expected [user@]HOST[:SSHPORT][,FIOPORT]";;
 	esac
 	_fp=
-	case $_s in *,*) _fp=${_s##*,}; _s=${_s%,*};; esac
+	case $_s in *,*) _fp=${_s##*,}; _s=${_s%,*}
+		[ -n "$_fp" ] || die "host '$1': ',' with no fio port after it
+  ([user@]HOST[:SSHPORT][,FIOPORT]: write the port, or drop the ',')";;
+	esac
 	_sp=22
-	case $_s in *:*) _sp=${_s##*:}; _s=${_s%:*};; esac
+	case $_s in *:*) _sp=${_s##*:}; _s=${_s%:*}
+		[ -n "$_sp" ] || die "host '$1': ':' with no ssh port after it
+  ([user@]HOST[:SSHPORT][,FIOPORT]: write the port, or drop the ':')";;
+	esac
 	_dest=$_s
 	_name=${_s#*@}
 	for _p in $_sp $_fp; do
@@ -56,11 +63,12 @@ hosts_add() {
 }
 
 # hosts_file FILE: hosts_add each line of FILE ('#' comments, blank lines
-# skipped).
+# skipped; a last line without a newline too).
 hosts_file() {
+	local _l _rest
 	[ -f "$1" ] ||
 		die "--hosts '$1': no such file (one [user@]HOST[:SSHPORT][,FIOPORT] a line)"
-	while read -r _l _rest; do
+	while read -r _l _rest || [ -n "$_l" ]; do
 		case $_l in ''|'#'*) continue;; esac
 		case $_rest in
 		''|'#'*) ;;
@@ -72,7 +80,7 @@ hosts_file() {
 
 # hosts_ssh DEST PORT CMD...: ssh without prompts, with $NVSSH_OPTS.
 hosts_ssh() {
-	_d=$1 _p=$2
+	local _d=$1 _p=$2
 	shift 2
 	# shellcheck disable=SC2086
 	ssh -n -o BatchMode=yes -o ConnectTimeout="${NVSSH_TIMEOUT:-10}" -p "$_p" \
@@ -160,19 +168,23 @@ hosts_fail() {
 
 # hosts_alive: the lines of $hosts_list whose host has not failed.
 hosts_alive() {
-	printf '%s' "$hosts_list" | while read -r _n _rest; do
+	local _n _rest
+	while read -r _n _rest; do
 		[ -n "$_n" ] || continue
-		grep -qx "$_n" "$hosts_st/failed" 2>/dev/null || echo "$_n $_rest"
-	done
+		grep -qxF "$_n" "$hosts_st/failed" 2>/dev/null || echo "$_n $_rest"
+	done <<EOF
+$hosts_list
+EOF
 }
 
 # hosts_prepare NAMES: the per-run directory on every host at once (and
 # the servers with --start-servers); a host that fails is named and left
 # out.  $hosts_st/NAME.run holds "DIR PORT".
 hosts_prepare() {
+	local _n _d _sp _fp _o _r
 	: >"$hosts_st/failed"
 	: >"$hosts_st/named"
-	printf '%s' "$hosts_list" | { while read -r _n _d _sp _fp; do
+	while read -r _n _d _sp _fp; do
 		[ -n "$_n" ] || continue
 		mkdir -p "$out/$_n" && : >"$out/$_n/status"
 		(
@@ -186,9 +198,11 @@ hosts_prepare() {
 				echo "$_o" | tail -n 3 | tr '\n' ' ' >"$hosts_st/$_n.err"
 			fi
 		) &
-	done
-	wait; }	# in the pipeline's shell, the parent of the subshells
-	printf '%s' "$hosts_list" | while read -r _n _d _sp _fp; do
+	done <<EOF
+$hosts_list
+EOF
+	wait
+	while read -r _n _d _sp _fp; do
 		[ -n "$_n" ] || continue
 		if [ ! -s "$hosts_st/$_n.run" ]; then
 			hosts_fail "$_n" "missing: cannot prepare it over ssh ($_d port $_sp):\
@@ -204,12 +218,14 @@ hosts_prepare() {
 		else
 			hosts_log "host $_n: run directory $1, fio --server assumed on port $_fp"
 		fi
-	done
+	done <<EOF
+$hosts_list
+EOF
 }
 
 # hosts_ssh_in DEST PORT CMD: hosts_ssh with stdin (the engine) given.
 hosts_ssh_in() {
-	_d=$1 _p=$2
+	local _d=$1 _p=$2
 	shift 2
 	# shellcheck disable=SC2086
 	ssh -o BatchMode=yes -o ConnectTimeout="${NVSSH_TIMEOUT:-10}" -p "$_p" \
@@ -219,8 +235,9 @@ hosts_ssh_in() {
 # hosts_cleanup: stop the servers and remove the per-run directories
 # (every host prepared, failed or not); idempotent.
 hosts_cleanup() {
+	local _n _d _sp _fp
 	[ -n "${hosts_st:-}" ] && [ -d "$hosts_st" ] || return 0
-	printf '%s' "$hosts_list" | while read -r _n _d _sp _fp; do
+	while read -r _n _d _sp _fp; do
 		[ -n "$_n" ] && [ -s "$hosts_st/$_n.run" ] || continue
 		set -- $(cat "$hosts_st/$_n.run")
 		[ "$hosts_start" = 1 ] || set -- "$1" -
@@ -228,7 +245,9 @@ hosts_cleanup() {
 			>/dev/null 2>&1 ||
 			hosts_log "host $_n: could not stop the server or remove $1"
 		rm -f "$hosts_st/$_n.run"
-	done
+	done <<EOF
+$hosts_list
+EOF
 	rm -rf "$hosts_st"
 }
 
@@ -247,22 +266,32 @@ hosts_counts() {
 	}' "$1"
 }
 
+# hosts_job_counts JSON HOST: "IOS JOBNAME" per job name of HOST, IOS the
+# sum over the job's entries (numjobs=N without group_reporting: one entry
+# per clone, all with the job's name; its traces are the clones' together).
+hosts_job_counts() {
+	hosts_counts "$1" | awk -v h="$2" '$1 == h { j = $0; sub(/^[^ ]* /, "", j)
+		sub(/ [^ ]*$/, "", j); if (!(j in n)) o[++k] = j; n[j] += $NF }
+		END { for (i = 1; i <= k; i++) print n[o[i]], o[i] }'
+}
+
 # hosts_traces_check NAME JOB DIR: every trace in DIR complete (footer
 # present) and, per job name, its records equal to fio's count for the
 # host.  Prints what is wrong; empty when all is well.
 hosts_traces_check() {
-	_h=$1
+	local _h=$1 _j _ios _t _sum _nf _f _s _r
 	[ -x "$hosts_nva" ] || command -v "$hosts_nva" >/dev/null 2>&1 || {
 		echo "no nvanalyze to check the traces (run make)"
 		return
 	}
-	hosts_counts "$out/$2.json" | awk -v h="$_h" '$1 == h' | while read -r _x _j _ios; do
+	while read -r _ios _j; do
+		[ -n "$_j" ] || continue
 		_t=$(printf '%s' "$_j" | sed 's|^\.|_|; s|/|_|g')
 		_sum=0 _nf=0
 		for _f in "$3/$_t".[0-9]*.nvt; do
 			[ -f "$_f" ] || continue
 			_nf=$((_nf + 1))
-			_s=$("$hosts_nva" stat "$_f" 2>&1)
+			_s=$("$hosts_nva" stat "$_f" 2>&1 </dev/null)
 			case $_s in
 			*"footer: present"*) ;;
 			*) echo "$_f: incomplete (no footer: fio or the server was killed?)";;
@@ -275,13 +304,15 @@ hosts_traces_check() {
 		elif [ "$_sum" -ne "$_ios" ]; then
 			echo "job '$_j': the traces hold $_sum IOs, fio counted $_ios"
 		fi
-	done | sort -u
+	done <<EOF | sort -u
+$(hosts_job_counts "$out/$2.json" "$_h")
+EOF
 }
 
 # hosts_fetch NAME DEST SSHPORT RDIR JOBNAME: HOST's traces of job file
 # JOBNAME into DIR/HOST/traces/JOBNAME.  0 or non-zero.
 hosts_fetch() {
-	_l=$out/$1/traces/$5
+	local _l=$out/$1/traces/$5
 	rm -rf "$_l"
 	mkdir -p "$_l" || return 1
 	if [ -n "$hosts_fetch_cmd" ]; then
@@ -297,6 +328,7 @@ hosts_fetch() {
 # hosts_run_job JOB NAME: run the job file JOB (written as $out/NAME.fio
 # by the caller) on every host still alive; check, fetch, check again.
 hosts_run_job() {
+	local _alive _cmd _glob _a _o _n _d _sp _fp _args _nh _st _max _msgs _c _m _e
 	_alive=$(hosts_alive)
 	if [ -z "$_alive" ]; then
 		hosts_log "$1: no host left to run it on"
@@ -318,24 +350,28 @@ hosts_run_job() {
 		fi
 	done
 	printf '%s' "$_glob" >"$hosts_st/global"
-	printf '%s\n' "$_alive" | while read -r _n _d _sp _fp; do
+	grep -q '^\[global\]' "$out/$name.fio" || [ -z "$_glob" ] ||
+		die "$job has no [global] section for the options" \
+			"$(tr '\n' ' ' <"$hosts_st/global")(add a [global] line at its top)"
+	: >"$hosts_st/args"
+	while read -r _n _d _sp _fp; do
 		set -- $(cat "$hosts_st/$_n.run")
 		sed -e "s|\${NVTRACE}|$1/traces/$name|g" \
 			-e "s|\${NVENGINE_SO}|$1/libnvengine.so|g" "$out/$name.fio" |
 			awk -v g="$hosts_st/global" '
 			{ print }
 			!done && /^\[global\]/ { while ((getline l < g) > 0) print l; done = 1 }
-			' >"$out/$_n/$name.fio"
-		grep -q '^\[global\]' "$out/$_n/$name.fio" || [ ! -s "$hosts_st/global" ] ||
-			die "$job has no [global] section for the options" \
-				"$(tr '\n' ' ' <"$hosts_st/global")"
-		printf ' %s %s' "$(shq "--client=$_n,$2")" "$(shq "$out/$_n/$name.fio")"
-	done >"$hosts_st/args"
+			' >"$out/$_n/$name.fio" || die "cannot write $out/$_n/$name.fio"
+		printf ' %s %s' "$(shq "--client=$_n,$2")" "$(shq "$out/$_n/$name.fio")" \
+			>>"$hosts_st/args"
+	done <<EOF
+$_alive
+EOF
 	_args=$(cat "$hosts_st/args")
 	_nh=$(printf '%s\n' "$_alive" | wc -l)
 	hosts_log "$job on $_nh host(s) (${NVDEV}, RUNTIME=$RUNTIME) -> $out/$name.json"
 	eval "set -- $_cmd"
-	eval "\"\$FIO\" --output-format=json+ --output=\"\$out/\$name.json\" \"\$@\" $_args" \
+	eval "run_fg \"\$FIO\" --output-format=json+ --output=\"\$out/\$name.json\" \"\$@\" $_args" \
 		>"$out/$name.log" 2>&1
 	_st=$?
 	hosts_counts "$out/$name.json" 2>/dev/null >"$hosts_st/counts"
@@ -344,7 +380,7 @@ hosts_run_job() {
 	_msgs=$(grep -h -i -E 'fio: |error|bad option|failed|timed out|refused|dropped' \
 		"$out/$name.log" "$out/$name.json" 2>/dev/null | grep -v '^ *"' | sort -u |
 		head -n 4 | tr '\n' ' ')
-	printf '%s\n' "$_alive" | while read -r _n _d _sp _fp; do
+	while read -r _n _d _sp _fp; do
 		_c=$(awk -v h="$_n" '$1 == h' "$hosts_st/counts" | wc -l)
 		if [ "$_c" -eq 0 ] || [ "$_c" -lt "$_max" ]; then
 			# fio's lines naming the host ("client: host=H disconnected",
@@ -372,7 +408,9 @@ hosts_run_job() {
 		fi
 		echo "$name: ok" >>"$out/$_n/status"
 		hosts_log "host $_n: $name done, traces in $out/$_n/traces/$name"
-	done
+	done <<EOF
+$_alive
+EOF
 	[ -s "$hosts_st/named" ] && hosts_status=1
 	if [ "$_st" -ne 0 ] && [ "$hosts_status" -eq 0 ]; then
 		hosts_log "fio's client exited $_st on $job with every host's results in;" \

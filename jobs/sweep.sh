@@ -19,29 +19,76 @@ sweep_vals=		# per option a line "KEY V1 V2 ..." (values as written)
 sweep_range=		# "KEY LO HI" of the first --sweep when written as LO..HI
 sweep_rounds=0		# --rounds N
 sweep_sla=		# --search's SLA
+sweep_specs=		# the --sweep options as given, read by sweep_add_all
+sweep_kb_base=1024	# fio's kb_base of the job files (sweep_kb_base_of)
 
 # sweep_bytes TEXT: a bs value ("4k", "64KiB", "1m", "512") in bytes on
-# stdout; nothing for a malformed one.
+# stdout, by fio's rules (parse.c, HOWTO "kb_base"): k, kb, m, mb, g, gb
+# are powers of $sweep_kb_base, and kib, mib, gib of the other base
+# (kb_base=1024, the default: 1KiB is 1000 bytes; kb_base=1000: 1024),
+# case-insensitive; nothing for a malformed one.
 sweep_bytes() {
+	local _num _k=$sweep_kb_base _i=1000
+	[ "$_k" = 1024 ] || _i=1024
 	_num=${1%%[!0-9]*}
 	[ -n "$_num" ] || return 0
 	case $(printf '%s' "${1#"$_num"}" | tr 'A-Z' 'a-z') in
 	''|b) echo $((_num));;
-	k|kb|ki|kib) echo $((_num * 1024));;
-	m|mb|mi|mib) echo $((_num * 1048576));;
-	g|gb|gi|gib) echo $((_num * 1073741824));;
+	k|kb) echo $((_num * _k));;
+	kib) echo $((_num * _i));;
+	m|mb) echo $((_num * _k * _k));;
+	mib) echo $((_num * _i * _i));;
+	g|gb) echo $((_num * _k * _k * _k));;
+	gib) echo $((_num * _i * _i * _i));;
 	esac
 }
 
-# sweep_text KEY N: the value N of KEY as written in a name (bs: 4k, 1m).
+# sweep_text KEY N: the value N of KEY as written in a name (bs: 4k, 1m,
+# in $sweep_kb_base's units, so that fio reads back N).
 sweep_text() {
-	if [ "$1" = bs ] && [ $(($2 % 1048576)) -eq 0 ]; then echo "$(($2 / 1048576))m"
-	elif [ "$1" = bs ] && [ $(($2 % 1024)) -eq 0 ]; then echo "$(($2 / 1024))k"
+	local _k=$sweep_kb_base
+	if [ "$1" = bs ] && [ $(($2 % (_k * _k))) -eq 0 ]; then echo "$(($2 / (_k * _k)))m"
+	elif [ "$1" = bs ] && [ $(($2 % _k)) -eq 0 ]; then echo "$(($2 / _k))k"
 	else echo "$2"; fi
+}
+
+# sweep_kb_base_of JOBFILE... -- FIO_ARGS...: $sweep_kb_base, each job
+# file's kb_base= (else fio's --kb_base=, else fio's default 1024: fio
+# lets a job file's option win); dies when the job files' differ (a bs
+# value would mean two sizes).
+sweep_kb_base_of() {
+	local _f _v _arg=1024 _files= _all=
+	for _f; do
+		case $_f in
+		--kb_base=*) _arg=${_f#--kb_base=};;
+		-*) ;;
+		*) _files="$_files $_f";;
+		esac
+	done
+	for _f in $_files; do
+		_v=$(sed -n 's/^[[:space:]]*kb_base[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$_f" |
+			tr '\n' ' ')
+		_all="$_all ${_v:-$_arg}"
+	done
+	_v=$(echo $_all | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	case $_v in
+	''|'1024 ') sweep_kb_base=1024;;
+	'1000 ') sweep_kb_base=1000;;
+	*) die "--sweep bs: the job files set kb_base=$(echo $_v | tr ' ' ,):" \
+		"a bs value would mean different sizes; run them separately";;
+	esac
+}
+
+# sweep_add_all: sweep_add each --sweep option given (after
+# sweep_kb_base_of: a bs value's bytes depend on it).
+sweep_add_all() {
+	local _sp
+	for _sp in $sweep_specs; do sweep_add "$_sp"; done
 }
 
 # sweep_num KEY TEXT: TEXT as a number (bytes for bs), or die naming it.
 sweep_num() {
+	local _n
 	case $1 in
 	bs) _n=$(sweep_bytes "$2")
 	    [ -n "$_n" ] && [ "$_n" -gt 0 ] ||
@@ -55,6 +102,7 @@ sweep_num() {
 # sweep_add SPEC: one --sweep KEY=V1,V2,... or KEY=LO..HI (doubling from LO,
 # HI the last point) into $sweep_keys and $sweep_vals.
 sweep_add() {
+	local _k _l _v _lo _hi _x
 	_k=${1%%=*}
 	_l=${1#*=}
 	case $1 in *=?*) ;; *) die "--sweep '$1': write KEY=V1,V2,... or KEY=LO..HI";; esac
@@ -95,6 +143,7 @@ sweep_add() {
 # device's, an NVMe generic device's (/dev/ngXnY: nvmeXnY's), or with
 # NVDIRECT=1 a file's device's; nothing when it cannot be known.
 sweep_lbs() {
+	local _mm _d
 	if [ -b "$1" ]; then
 		_mm=$(stat -L -c '%t %T' "$1" 2>/dev/null) || return 0
 		_mm="$((0x${_mm% *})):$((0x${_mm#* }))"
@@ -117,7 +166,9 @@ sweep_lbs() {
 # sweep_check_values: every value of every swept option valid, before
 # anything runs; bs a multiple of each target's logical block size.
 sweep_check_values() {
-	printf '%s' "$sweep_vals" | while read -r _k _vs; do
+	local _k _vs _x _n _r _t _b
+	while read -r _k _vs; do
+		[ -n "$_k" ] || continue
 		for _x in $_vs; do
 			_n=$(sweep_num "$_k" "$_x") || exit 2
 			case $_k in
@@ -140,7 +191,9 @@ sweep_check_values() {
 				done;;
 			esac
 		done
-	done || exit 2
+	done <<EOF
+$sweep_vals
+EOF
 	case " $sweep_keys " in
 	*" iodepth "*)
 		case ${engine:-} in sync|psync|vsync|pvsync|pvsync2)
@@ -153,6 +206,7 @@ sweep_check_values() {
 # sweep_check_file AS_RUN JOBFILE: each swept option used by AS_RUN's job
 # sections (rwmixread needs a mixed rw=), else die naming the section.
 sweep_check_file() {
+	local _bad
 	case " $sweep_keys " in *" rwmixread "*) ;; *) return 0;; esac
 	_bad=$(awk '/^\[/ { sec = substr($0, 2, index($0, "]") - 2)
 			if (sec != "global" && sec !~ /^precondition/) jobs[++n] = sec; next }
@@ -236,6 +290,7 @@ sweep_parse() {
 # nvanalyze --claim (exact from the traces where traced).  Return: 0 met,
 # 1 not met; dies when nvanalyze cannot tell (an error, no such metric).
 sweep_meets() {
+	local _st
 	"$sweep_nva" -j "*@$2" --claim "$sweep_sla" --format text "$1" >"$tmp.claim" 2>&1
 	_st=$?
 	[ $_st -le 1 ] || die "--search: nvanalyze on $1 failed: $(tail -n 2 "$tmp.claim")"
@@ -246,16 +301,18 @@ sweep_meets() {
 # DIR/NAME@TAG.fio run by fio into DIR/NAME@TAG.json (renamed .json.failed
 # when fio fails), its line in DIR/NAME.points.  Return: fio's status.
 sweep_run_point() {
-	_pj=$1 _pf=$2 _pt=$3
-	_pn="$2@$3"
+	local _pj=$1 _pf=$2 _pt=$3 _pn="$2@$3" _st
 	sweep_point_file "$out/$2.fio" "$3" "$4" "$5" >"$out/$_pn.fio" || return 2
 	echo "jobs/run: $1 point $3 -> $out/$_pn.json" >&2
 	eval "set -- $fioargs"
 	progress "$_pn" "$out/$_pn.fio" 0 &
-	_tk=$!
-	"$FIO" --output-format=json+ --output="$out/$_pn.json" "$@" "$out/$_pn.fio"
+	ticker=$!
+	sweep_cur="$_pf $_pt"
+	run_fg "$FIO" --output-format=json+ --output="$out/$_pn.json" "$@" "$out/$_pn.fio"
 	_st=$?
-	kill "$_tk" 2>/dev/null
+	sweep_cur=
+	kill "$ticker" 2>/dev/null
+	ticker=
 	if [ $_st -ne 0 ]; then
 		mv -f "$out/$_pn.json" "$out/$_pn.json.failed" 2>/dev/null
 		echo "$_pt failed: fio exited $_st" >>"$out/$_pf.points"
@@ -267,15 +324,25 @@ sweep_run_point() {
 	return $_st
 }
 
+# sweep_interrupted SIG: the point running when SIG came (if any): its
+# JSON kept as .json.failed, "TAG interrupted: SIGSIG" in FILE.points.
+sweep_cur=
+sweep_interrupted() {
+	[ -n "$sweep_cur" ] || return 0
+	mv -f "$out/${sweep_cur%% *}@${sweep_cur#* }.json" \
+		"$out/${sweep_cur%% *}@${sweep_cur#* }.json.failed" 2>/dev/null
+	echo "${sweep_cur#* } interrupted: SIG$1" >>"$out/${sweep_cur%% *}.points"
+	sweep_cur=
+}
+
 # sweep_run JOB NAME: every point of JOB in turn (stopping at the first
 # that fails: the rest are listed "not run"), or --search's.
 # Return: 0, or the failed point's fio status.
 sweep_run() {
+	local _tag _set _first=1 _failed=0
 	: >"$out/$2.points"
 	[ -z "$sweep_sla" ] || { sweep_search "$1" "$2"; return $?; }
 	sweep_points >"$tmp.pts"
-	_first=1
-	_failed=0
 	while read -r _tag _set; do
 		if [ $_failed -ne 0 ]; then
 			echo "$_tag not run" >>"$out/$2.points"
@@ -289,14 +356,17 @@ sweep_run() {
 }
 
 # sweep_search JOB NAME: the highest value of the one swept option (iodepth
-# or numjobs) meeting $sweep_sla: the sweep's points in order (LO..HI:
-# doubling) until the first that fails it, then bisection between the last
-# that meets it and that one, until they are adjacent or 12 points ran.
+# or numjobs) meeting $sweep_sla: the sweep's points in increasing order
+# (LO..HI: doubling) until the first that fails it, then bisection between
+# the last that meets it and that one, until they are adjacent; 12 points
+# in all at most, in both phases.
 # Return: 0, or a failed point's fio status.
 sweep_search() {
+	local _k _good= _bad= _n=0 _first=1 _v _r
 	_k=$(echo $sweep_keys)
-	_good= _bad= _n=0 _first=1
-	for _v in $(printf '%s' "$sweep_vals" | sed "s/^$_k //"); do
+	# in increasing order (a list may be written in any), 12 points at most
+	for _v in $(printf '%s' "$sweep_vals" | sed "s/^$_k //" | tr ' ' '\n' | sort -n -u); do
+		[ $_n -lt 12 ] || break
 		sweep_run_point "$1" "$2" "$_k=$_v" "$_k=$_v" $_first || return $?
 		_first=0 _n=$((_n + 1))
 		if sweep_meets "$out/$2@$_k=$_v.json" "$_k=$_v"; then
@@ -317,6 +387,8 @@ sweep_search() {
 		_r="no point meets it: $_k=$_bad does not"
 	elif [ -z "$_bad" ]; then
 		_r="every point meets it, up to $_k=$_good"
+		[ "$_good" = "$(printf '%s' "$sweep_vals" | tr ' ' '\n' | sed 1d | sort -n |
+			tail -n 1)" ] || _r="$_r (stopped at 12 points)"
 	else
 		_r="$_k=$_good meets it, $_k=$_bad does not"
 		[ $((_bad - _good)) -le 1 ] || _r="$_r (stopped at 12 points)"

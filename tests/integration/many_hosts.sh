@@ -241,4 +241,78 @@ case "$st $out" in
 *) fail two_fleets_interval "exit $st: $out";;
 esac
 workers_same fleets_same_any_J "$T/A" "$T/B"	# hosts as repeats, 1 and 4 threads
+# issue 43 item 8: a job option for a job file without [global]: the real
+# cause (exit 2, the file named), no host recorded as refusing the job file
+cat >"$T/jobs/noglobal.fio" <<'EOF'
+[solo]
+ioengine=external:${NVENGINE_SO}
+nv_trace=${NVTRACE}
+filename=${NVDEV}
+direct=0
+bs=4k
+runtime=${RUNTIME}
+time_based
+rw=randread
+EOF
+# shellcheck disable=SC2086
+timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/noglob" $H "$T/jobs/noglobal.fio" \
+	-- --size=8m >"$T/noglob.log" 2>&1
+st=$?
+if [ $st -eq 2 ] && grep -q "noglobal.fio has no \[global\] section for the options size=8m" \
+	"$T/noglob.log" && ! grep -q "refused" "$T/noglob.log" &&
+	! grep -qs failed "$T"/noglob/*/status && [ -z "$(left_behind "$T/noglob.log")" ]; then
+	pass no_global_real_cause
+else
+	fail no_global_real_cause "exit $st: $(grep -v 'run directory' "$T/noglob.log" | head -n 4 |
+		tr '\n' ' ')"
+fi
+
+# issue 43 item 4: numjobs=2 without group_reporting: fio's client JSON has
+# one entry per clone, both named "clones"; each host's traces hold both
+cat >"$T/jobs/clones.fio" <<'EOF'
+[global]
+ioengine=external:${NVENGINE_SO}
+nv_trace=${NVTRACE}
+filename=${NVDEV}
+direct=0
+bs=4k
+size=16m
+runtime=${RUNTIME}
+time_based
+[clones]
+rw=randread
+numjobs=2
+EOF
+# shellcheck disable=SC2086
+timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/clones" $H "$T/jobs/clones.fio" \
+	>"$T/clones.log" 2>&1
+st=$?
+n=$(grep -l '^jobs-clones: ok$' "$T"/clones/*/status 2>/dev/null | wc -l)
+if [ $st -eq 0 ] && [ "$n" -eq 3 ] && [ "$(grep -c '"jobname" *: *"clones"' \
+	"$T/clones/jobs-clones.json")" -eq 6 ]; then
+	pass numjobs_without_group_reporting
+else
+	fail numjobs_without_group_reporting "exit $st, $n hosts ok: $(grep 'host .*:' \
+		"$T/clones.log" | grep -v 'run directory\|done' | head -n 3 | tr '\n' ' ')"
+fi
+# issue 43 item 9: SIGTERM of jobs/run --host mid-run: exit 143, nothing
+# left in its TMPDIR, the servers stopped and the run directories removed
+mkdir -p "$T/htmp"
+# shellcheck disable=SC2086
+TMPDIR=$T/htmp RUNTIME=30 timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/term" $H \
+	"$T/jobs/short.fio" >"$T/term.log" 2>&1 &
+jr=$!
+for _ in $(seq 600); do
+	grep -q "on 3 host(s)" "$T/term.log" && break
+	sleep 0.1
+done
+sleep 1
+kill -TERM "$jr"
+wait "$jr"
+st=$?
+left=$(ls -A "$T/htmp")
+lb=$(left_behind "$T/term.log")
+[ $st -eq 143 ] && [ -z "$left" ] && [ -z "$lb" ] && grep -q "on 3 host(s)" "$T/term.log" &&
+	pass host_sigterm_cleans_up ||
+		fail host_sigterm_cleans_up "exit $st; in TMPDIR: $left; left behind: $lb"
 exit 0
