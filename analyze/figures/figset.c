@@ -173,18 +173,22 @@ static void cdf_header(FILE *f, const struct nv_figset *o, const struct nv_block
 {
 	const char *src = nv_figdata_src_text(sc->curve[i].src);
 	const struct nv_source *x = &b->src[s][sc->pooled ? 0 : sc->src[i]];
+	char k[300], lab[300], path[600];
 
+	nv_gnuplot_data_str(k, sizeof(k), b->key);
+	nv_gnuplot_data_str(lab, sizeof(lab), sc->pooled ? o->r->sides[s].label
+							   : nv_report_run_label(x->rp, (void *)o->r));
 	if (sc->pooled > 1) {
-		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", b->key,
-			nv_dir_name(b->dir), o->r->sides[s].label, sc->pooled);
-		for (size_t k = 0; k < b->nsrc[s]; k++)
-			fprintf(f, "%s%s", k ? ", " : "", b->src[s][k].rp->path);
+		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", k, nv_dir_name(b->dir),
+			lab, sc->pooled);
+		for (size_t j = 0; j < b->nsrc[s]; j++) {
+			nv_gnuplot_data_str(path, sizeof(path), b->src[s][j].rp->path);
+			fprintf(f, "%s%s", j ? ", " : "", path);
+		}
 		fprintf(f, "): %s, %" PRIu64 " IOs\n", src, sc->curve[i].ios);
 	} else {
-		fprintf(f, "# %s %s, run %s (%s): %s\n", b->key, nv_dir_name(b->dir),
-			sc->pooled ? o->r->sides[s].label
-				   : nv_report_run_label(x->rp, (void *)o->r),
-			x->rp->path, src);
+		nv_gnuplot_data_str(path, sizeof(path), x->rp->path);
+		fprintf(f, "# %s %s, run %s (%s): %s\n", k, nv_dir_name(b->dir), lab, path, src);
 	}
 	fprintf(f, "# latency_us cdf exceedance(fraction of IOs at or above)\n");
 }
