@@ -28,8 +28,8 @@ elif [ $rc -ne 0 ]; then
 	fail repro_backquote "nvanalyze -o exited $rc: $(head -c 300 "$T/repro.err")"
 elif [ $have_gp = 1 ] && ! ls "$T/repro"/*.png >/dev/null 2>&1; then
 	fail repro_backquote "no figure rendered: $(head -c 300 "$T/repro/gnuplot.log")"
-elif ! grep -qF "x\`touch $T/CANARY\`y" "$T/repro/report.md"; then
-	fail repro_backquote "the job name is not in report.md as given"
+elif ! grep -qF "x\\\`touch $T/CANARY\\\`y" "$T/repro/report.md"; then
+	fail repro_backquote "the job name is not in report.md, its backquotes escaped"
 else
 	pass repro_backquote
 fi
