@@ -16,15 +16,24 @@
 #include "analyze/report/pairs.h"
 #include "analyze/report/pctrows.h"
 
-static void csv_field(FILE *out, const char *s, bool first)
+/*
+ * One field, RFC 4180: quoted when it holds ',', '"', CR or LF, '"'
+ * doubled.  A text field (text) that a spreadsheet would read as a formula
+ * (it starts with '=', '+', '-', '@', a tab or CR) gets a leading "'", as
+ * spreadsheet users expect; numbers are written as they are.
+ * Return: nothing.
+ */
+static void csv_put(FILE *out, const char *s, bool first, bool text)
 {
+	bool formula = text && *s && strchr("=+-@\t\r", *s);
+
 	if (!first)
 		fputc(',', out);
 	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
+		fprintf(out, "%s%s", formula ? "'" : "", s);
 		return;
 	}
-	fputc('"', out);
+	fprintf(out, "\"%s", formula ? "'" : "");
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -33,13 +42,19 @@ static void csv_field(FILE *out, const char *s, bool first)
 	fputc('"', out);
 }
 
+/* A text field (csv_put).  Return: nothing. */
+static void csv_field(FILE *out, const char *s, bool first)
+{
+	csv_put(out, s, first, true);
+}
+
 static void csv_num(FILE *out, bool have, double v)
 {
 	char buf[400] = "";
 
 	if (have)	/* one format for every number: plain decimal, exact */
 		nv_fmt_decimal(buf, sizeof(buf), v);
-	csv_field(out, buf, false);
+	csv_put(out, buf, false, false);
 }
 
 static const char *const unit_names[] = {
