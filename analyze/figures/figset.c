@@ -216,7 +216,7 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 
 		nv_slug(lab, sizeof(lab),
 			sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
-		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%s_%s_%s.dat", slug,
+		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%.100s_%s_%.100s.dat", slug,
 			 nv_dir_name(b->dir), lab);
 		if (sc.pooled > 1)
 			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s (%zu runs pooled)",
@@ -284,7 +284,7 @@ static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const str
 	for (size_t i = 0; i < cs->n; i++)
 		p.key_below |= strlen(cs->cv[i].title) > 24;
 	nv_slug(slug, sizeof(slug), b->key);
-	fg = new_fig(o, bi, NULL, "%s_%s_%s", exceedance ? "nines" : "cdf", slug,
+	fg = new_fig(o, bi, NULL, "%s_%.100s_%s", exceedance ? "nines" : "cdf", slug,
 		     nv_dir_name(b->dir));
 	*fig = fg;
 	if (!fg)
@@ -361,7 +361,7 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	if (!nm || r->nsides < 2)
 		return 0;
 	nv_slug(slug, sizeof(slug), b->key);
-	fg = new_fig(o, bi, NULL, "bars_%s_%s", slug, nv_dir_name(b->dir));
+	fg = new_fig(o, bi, NULL, "bars_%.100s_%s", slug, nv_dir_name(b->dir));
 	if (!fg)
 		return 0;
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
@@ -449,7 +449,7 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 	nv_slug(slug, sizeof(slug), key);
 	nv_slug(lab, sizeof(lab), label);
 	snprintf(title, sizeof(title), "%s · %s", key, label);
-	fg = new_fig(o, SIZE_MAX, jt, "tput_%s_%s", slug, lab);
+	fg = new_fig(o, SIZE_MAX, jt, "tput_%.100s_%.100s", slug, lab);
 	if (!fg)
 		return 0;
 	snprintf(stem, sizeof(stem), "%s", fg->name + strlen("tput_"));	/* unique: data, lat_* */

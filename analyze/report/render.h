@@ -85,4 +85,11 @@ void nv_render_json_emit(FILE *out, const json_t *v, int depth);
  */
 void nv_render_json_set(json_t *o, const char *key, json_t *v);
 
+/*
+ * s as a JSON string; bytes that are not UTF-8 (a -l label, a file name
+ * from the command line) each as U+FFFD rather than the string dropped.
+ * Return: the new reference, or NULL when out of memory.
+ */
+json_t *nv_render_json_str(const char *s);
+
 #endif

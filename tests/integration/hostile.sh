@@ -51,3 +51,77 @@ if [ $have_gp = 1 ]; then
 else
 	skip gnuplot_env "gnuplot not installed"
 fi
+
+# ---- every hostile name through every output ----
+# Each name is the job name (when fio's JSON can hold it) and the -l label,
+# through -f md|text|csv|json and -o (report.md, report.html, data files,
+# gnuplot scripts rendered); tests/py/hostile_check.py reads each back.
+long=$(head -c 65536 /dev/zero | tr '\0' 'L')
+names=(
+	"bq\`touch $T/CANARY_bq\`x"
+	"dollar\$(touch $T/CANARY_dollar)x"
+	"at@a @@b at@"
+	"quotes\"dq\" 'sq' \"\"\"''"
+	'back\slash\\ \" \n\ end\'
+	"pipe|a||b|"
+	$'new\nline\r\nand\ttab\x1b[31m'
+	'<img src=x onerror=alert(1)><script>alert(2)</script>&amp;</td>'
+	"=cmd|' /C calc'!A0"
+	"-2+3"
+	"@SUM(1)"
+	"${long}\`touch $T/CANARY_long\`"
+	$'bad\xff\xfeutf8\xc3'
+)
+nout=5
+ok=0
+for i in "${!names[@]}"; do
+	n=${names[$i]}
+	printf '%s' "$n" >"$T/name$i"
+	job=$n
+	iconv -f UTF-8 -t UTF-8 "$T/name$i" >/dev/null 2>&1 || job="job$i"	# JSON holds UTF-8
+	pytool hostile_json "$FIX" "$T/h$i.json" "$job"
+	bad=""
+	for fmt in md text csv json; do
+		"$NVANALYZE" -f $fmt -l "$n" "$T/h$i.json" >"$T/out$i.$fmt" 2>"$T/out$i.$fmt.err" ||
+			{ bad="$bad -f $fmt exited $?: $(head -c 200 "$T/out$i.$fmt.err");"; continue; }
+		why=$(pytool hostile_check $fmt "$T/out$i.$fmt" "$T/name$i")
+		[ "$why" = ok ] || bad="$bad -f $fmt: $why;"
+	done
+	if "$NVANALYZE" -l "$n" -o "$T/o$i" "$T/h$i.json" >/dev/null 2>"$T/o$i.err"; then
+		why=$(pytool hostile_check dir "$T/o$i" "$T/name$i")
+		[ "$why" = ok ] || bad="$bad -o: $why;"
+		ngp=$(find "$T/o$i" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
+		npng=$(find "$T/o$i" -maxdepth 1 -name '*.png' | wc -l)
+		[ $have_gp = 0 ] || [ "$ngp" -gt 0 -a "$ngp" = "$npng" ] ||
+			bad="$bad -o: $npng PNGs of $ngp scripts;"
+	else
+		bad="$bad -o exited $?: $(head -c 200 "$T/o$i.err");"
+	fi
+	if [ -n "$bad" ]; then
+		fail "name$i" "$(printf '%q' "${n:0:60}"):$bad"
+	else
+		ok=$((ok + 1))
+	fi
+done
+
+# ---- names fio's JSON cannot hold: a clear error naming the file ----
+printf '{"fio version":"fio-3.33","jobs":[{"jobname":"bad\xff"}]}' >"$T/u8.json"
+printf '{"fio version":"fio-3.33","jobs":[{"jobname":"nul\\u0000cut"}]}' >"$T/nul.json"
+for f in u8 nul; do
+	"$NVANALYZE" -o "$T/bad_$f" "$T/$f.json" >/dev/null 2>"$T/$f.err"
+	rc=$?
+	if [ $rc -ge 1 ] && [ $rc -lt 128 ] && grep -q "$f.json" "$T/$f.err"; then
+		pass "json_$f"
+	else
+		fail "json_$f" "exit $rc: $(head -c 200 "$T/$f.err")"
+	fi
+done
+
+canaries=$(find "$T" -name 'CANARY*' | wc -l)
+if [ "$canaries" != 0 ]; then
+	fail canary "$canaries canary files: an input ran a command"
+elif [ $ok = ${#names[@]} ]; then
+	pass "all: ${#names[@]} names x $nout outputs ($(( ${#names[@]} * nout )) checked), no canary"
+else
+	fail all "$ok of ${#names[@]} names x $nout outputs well-formed"
+fi
