@@ -117,6 +117,32 @@ for f in u8 nul; do
 	fi
 done
 
+# ---- jobs/run with a hostile job section name, then nvanalyze -o ----
+if command -v "$FIO" >/dev/null && [ -f "$NVENGINE_SO" ]; then
+	head -c 16M /dev/zero >"$T/target.img"
+	sect="j\`touch $T/CANARY_job\`|<b>@x \$(touch $T/CANARY_job2)"
+	SECT=$sect "$PYTHON" -c 'import os, sys
+t = open(sys.argv[1]).read().replace("[randread-4k-qd64-j4]", "[" + os.environ["SECT"] + "]")
+sys.stdout.write(t.replace("iodepth=64", "iodepth=4").replace("numjobs=4", "numjobs=1"))' \
+		"$TOP/jobs/instance/randread.fio" >"$T/hostile.fio"
+	NVDEV=$T/target.img RUNTIME=1 "$TOP/jobs/run" -o "$T/jr" "$T/hostile.fio" \
+		>"$T/jr.out" 2>&1
+	rc=$?
+	res=$(find "$T/jr" -name 'hostile*.json' | head -n 1)
+	printf '%s' "$sect" >"$T/sect"
+	if [ $rc -ne 0 ] || [ -z "$res" ]; then
+		fail jobs_run "jobs/run exited $rc: $(tail -n 3 "$T/jr.out" | tr '\n' ' ')"
+	elif ! "$NVANALYZE" -o "$T/jro" "$res" >/dev/null 2>"$T/jro.err"; then
+		fail jobs_run "nvanalyze -o exited: $(head -c 200 "$T/jro.err")"
+	elif why=$(pytool hostile_check dir "$T/jro" "$T/sect") && [ "$why" != ok ]; then
+		fail jobs_run "$why"
+	else
+		pass jobs_run
+	fi
+else
+	skip jobs_run "fio or $NVENGINE_SO missing"
+fi
+
 canaries=$(find "$T" -name 'CANARY*' | wc -l)
 if [ "$canaries" != 0 ]; then
 	fail canary "$canaries canary files: an input ran a command"
