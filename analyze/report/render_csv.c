@@ -16,14 +16,7 @@
 #include "analyze/report/pairs.h"
 #include "analyze/report/pctrows.h"
 
-/*
- * One field, RFC 4180: quoted when it holds ',', '"', CR or LF, '"'
- * doubled.  A text field (text) that a spreadsheet would read as a formula
- * (it starts with '=', '+', '-', '@', a tab or CR) gets a leading "'", as
- * spreadsheet users expect; numbers are written as they are.
- * Return: nothing.
- */
-static void csv_put(FILE *out, const char *s, bool first, bool text)
+void nv_render_csv_field(FILE *out, const char *s, bool first, bool text)
 {
 	bool formula = text && *s && strchr("=+-@\t\r", *s);
 
@@ -42,10 +35,10 @@ static void csv_put(FILE *out, const char *s, bool first, bool text)
 	fputc('"', out);
 }
 
-/* A text field (csv_put).  Return: nothing. */
+/* A text field (nv_render_csv_field).  Return: nothing. */
 static void csv_field(FILE *out, const char *s, bool first)
 {
-	csv_put(out, s, first, true);
+	nv_render_csv_field(out, s, first, true);
 }
 
 static void csv_num(FILE *out, bool have, double v)
@@ -54,7 +47,7 @@ static void csv_num(FILE *out, bool have, double v)
 
 	if (have)	/* one format for every number: plain decimal, exact */
 		nv_fmt_decimal(buf, sizeof(buf), v);
-	csv_put(out, buf, false, false);
+	nv_render_csv_field(out, buf, false, false);
 }
 
 static const char *const unit_names[] = {
