@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/figures/figdata.h"
+#include "analyze/figures/gpquote.h"
 #include "analyze/stats/exact.h"
 #include "analyze/stats/trace_find.h"
 
@@ -329,17 +330,25 @@ static void bars_pcts(FILE *f, const struct nv_report *r, const struct nv_row *r
 /* "# metric "a" "b"": the sides' column names.  Return: nothing. */
 static void bars_columns(FILE *f, const struct nv_report *r, const char *first)
 {
+	char lab[300];
+
 	fprintf(f, "# %s", first);
-	for (size_t s = 0; s < r->nsides; s++)
-		fprintf(f, " \"%s\"", r->sides[s].label);
+	for (size_t s = 0; s < r->nsides; s++) {
+		nv_gnuplot_data_str(lab, sizeof(lab), r->sides[s].label);
+		fprintf(f, " \"%s\"", lab);
+	}
 	fprintf(f, "\n");
 }
 
 int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_block *b,
 			  const struct nv_row *const *rows, size_t nrows, double *ymax)
 {
-	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n", b->key,
-		nv_dir_name(b->dir), r->sides[r->baseline].label);
+	char k[300], base[300];
+
+	nv_gnuplot_data_str(k, sizeof(k), b->key);
+	nv_gnuplot_data_str(base, sizeof(base), r->sides[r->baseline].label);
+	fprintf(f, "# %s %s: each metric in %% of the baseline %s\n", k, nv_dir_name(b->dir),
+		base);
 	bars_columns(f, r, "metric");
 	for (size_t m = 0; m < nrows; m++) {
 		const struct nv_metric_info *mi = nv_metric(rows[m]->metric);
@@ -353,18 +362,19 @@ int nv_figdata_bars_write(FILE *f, const struct nv_report *r, const struct nv_bl
 int nv_figdata_summary_write(FILE *f, const struct nv_report *r,
 			     const struct nv_summary_row *rows, size_t nrows, double *ymax)
 {
+	char base[300];
+
+	nv_gnuplot_data_str(base, sizeof(base), r->sides[r->baseline].label);
 	fprintf(f, "# the suite summary: each job's headline number in %% of the baseline %s\n",
-		r->sides[r->baseline].label);
+		base);
 	bars_columns(f, r, "job·direction·metric");
 	for (size_t i = 0; i < nrows; i++) {
 		const struct nv_block *b = &r->blocks[rows[i].block];
-		char q[600];
+		char k[300], q[600];
 
-		snprintf(q, sizeof(q), "%s · %s (%s)", b->key, nv_dir_name(b->dir),
+		nv_gnuplot_data_str(k, sizeof(k), b->key);	/* the label is a quoted field */
+		snprintf(q, sizeof(q), "%s · %s (%s)", k, nv_dir_name(b->dir),
 			 nv_metric(rows[i].row->metric)->title);
-		for (char *c = q; *c; c++)	/* the label is a quoted field */
-			if (*c == '"')
-				*c = '\'';
 		fprintf(f, "\"%s\"", q);
 		bars_pcts(f, r, rows[i].row, ymax);
 	}

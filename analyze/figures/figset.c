@@ -173,18 +173,22 @@ static void cdf_header(FILE *f, const struct nv_figset *o, const struct nv_block
 {
 	const char *src = nv_figdata_src_text(sc->curve[i].src);
 	const struct nv_source *x = &b->src[s][sc->pooled ? 0 : sc->src[i]];
+	char k[300], lab[300], path[600];
 
+	nv_gnuplot_data_str(k, sizeof(k), b->key);
+	nv_gnuplot_data_str(lab, sizeof(lab), sc->pooled ? o->r->sides[s].label
+							   : nv_report_run_label(x->rp, (void *)o->r));
 	if (sc->pooled > 1) {
-		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", b->key,
-			nv_dir_name(b->dir), o->r->sides[s].label, sc->pooled);
-		for (size_t k = 0; k < b->nsrc[s]; k++)
-			fprintf(f, "%s%s", k ? ", " : "", b->src[s][k].rp->path);
+		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", k, nv_dir_name(b->dir),
+			lab, sc->pooled);
+		for (size_t j = 0; j < b->nsrc[s]; j++) {
+			nv_gnuplot_data_str(path, sizeof(path), b->src[s][j].rp->path);
+			fprintf(f, "%s%s", j ? ", " : "", path);
+		}
 		fprintf(f, "): %s, %" PRIu64 " IOs\n", src, sc->curve[i].ios);
 	} else {
-		fprintf(f, "# %s %s, run %s (%s): %s\n", b->key, nv_dir_name(b->dir),
-			sc->pooled ? o->r->sides[s].label
-				   : nv_report_run_label(x->rp, (void *)o->r),
-			x->rp->path, src);
+		nv_gnuplot_data_str(path, sizeof(path), x->rp->path);
+		fprintf(f, "# %s %s, run %s (%s): %s\n", k, nv_dir_name(b->dir), lab, path, src);
 	}
 	fprintf(f, "# latency_us cdf exceedance(fraction of IOs at or above)\n");
 }
@@ -212,7 +216,7 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 
 		nv_slug(lab, sizeof(lab),
 			sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
-		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%s_%s_%s.dat", slug,
+		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%.100s_%s_%.100s.dat", slug,
 			 nv_dir_name(b->dir), lab);
 		if (sc.pooled > 1)
 			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s (%zu runs pooled)",
@@ -280,7 +284,7 @@ static int cdf_script(struct nv_figset *o, size_t bi, bool exceedance, const str
 	for (size_t i = 0; i < cs->n; i++)
 		p.key_below |= strlen(cs->cv[i].title) > 24;
 	nv_slug(slug, sizeof(slug), b->key);
-	fg = new_fig(o, bi, NULL, "%s_%s_%s", exceedance ? "nines" : "cdf", slug,
+	fg = new_fig(o, bi, NULL, "%s_%.100s_%s", exceedance ? "nines" : "cdf", slug,
 		     nv_dir_name(b->dir));
 	*fig = fg;
 	if (!fg)
@@ -357,7 +361,7 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	if (!nm || r->nsides < 2)
 		return 0;
 	nv_slug(slug, sizeof(slug), b->key);
-	fg = new_fig(o, bi, NULL, "bars_%s_%s", slug, nv_dir_name(b->dir));
+	fg = new_fig(o, bi, NULL, "bars_%.100s_%s", slug, nv_dir_name(b->dir));
 	if (!fg)
 		return 0;
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
@@ -445,7 +449,7 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 	nv_slug(slug, sizeof(slug), key);
 	nv_slug(lab, sizeof(lab), label);
 	snprintf(title, sizeof(title), "%s · %s", key, label);
-	fg = new_fig(o, SIZE_MAX, jt, "tput_%s_%s", slug, lab);
+	fg = new_fig(o, SIZE_MAX, jt, "tput_%.100s_%.100s", slug, lab);
 	if (!fg)
 		return 0;
 	snprintf(stem, sizeof(stem), "%s", fg->name + strlen("tput_"));	/* unique: data, lat_* */

@@ -8,20 +8,9 @@
 #include <string.h>
 
 #include "analyze/figures/gnuplot.h"
+#include "analyze/figures/gpquote.h"
 #include "analyze/report/format.h"
 #include "analyze/stats/trace_find.h"
-
-void nv_gnuplot_str(char *buf, size_t n, const char *s)
-{
-	size_t o = 0;
-
-	for (; *s && o + 2 < n; s++) {
-		if (*s == '"' || *s == '\\')
-			buf[o++] = '\\';
-		buf[o++] = *s;
-	}
-	buf[o] = 0;
-}
 
 void nv_gnuplot_head(FILE *f, const char *name)
 {

@@ -17,14 +17,9 @@
 #include <stdio.h>
 
 #include "analyze/figures/figdata.h"
+#include "analyze/figures/gpquote.h"
 #include "analyze/report/model.h"
 #include "analyze/stats/trace_stats.h"
-
-/*
- * s as the body of a gnuplot double-quoted string ('"' and '\' escaped).
- * Return: nothing; the text is in buf (truncated to n).
- */
-void nv_gnuplot_str(char *buf, size_t n, const char *s);
 
 /*
  * The script's first lines: how to rerun it, `out = "NAME"`, the style.

@@ -41,42 +41,79 @@ int nv_plot_find_style(char *buf, size_t n)
 	return -ENOENT;
 }
 
-bool nv_plot_have_gnuplot(void)
+int nv_plot_find_gnuplot(char *buf, size_t n)
 {
 	const char *path = getenv("PATH");
-	char *copy, *save = NULL, *d, buf[PATH_MAX];
-	bool found = false;
+	char *copy, *save = NULL, *d;
+	int ret = -ENOENT;
 
 	if (!path || !(copy = strdup(path)))
-		return false;
-	for (d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, sizeof(buf), "%s/gnuplot", *d ? d : ".");
-		found = !access(buf, X_OK);
-	}
+		return -ENOENT;
+	for (d = strtok_r(copy, ":", &save); d && ret; d = strtok_r(NULL, ":", &save))
+		if (*d == '/' && (size_t)snprintf(buf, n, "%s/gnuplot", d) < n &&
+		    !access(buf, X_OK))
+			ret = 0;
 	free(copy);
-	return found;
+	return ret;
+}
+
+bool nv_plot_have_gnuplot(void)
+{
+	char buf[PATH_MAX];
+
+	return !nv_plot_find_gnuplot(buf, sizeof(buf));
+}
+
+/*
+ * The environment gnuplot runs in: PATH, HOME (the font cache), the locale
+ * and TMPDIR from ours, nothing else (no GNUPLOT_LIB, GNUPLOT_DRIVER_DIR ...).
+ * Return: the number of entries in env (NULL-terminated).
+ */
+static size_t plot_env(char **env, size_t n)
+{
+	static const char *const keep[] = { "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE",
+					    "TMPDIR", "TZ" };
+	extern char **environ;
+	size_t k = 0;
+
+	for (char **e = environ; *e && k + 1 < n; e++)
+		for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+			size_t len = strlen(keep[i]);
+
+			if (!strncmp(*e, keep[i], len) && (*e)[len] == '=') {
+				env[k++] = *e;
+				break;
+			}
+		}
+	env[k] = NULL;
+	return k;
 }
 
 int nv_plot_render(const char *dir, const char *name, const char *fmt)
 {
-	char script[300], fmtarg[64], log[PATH_MAX];
+	char script[300], fmtarg[64], log[PATH_MAX], exe[PATH_MAX], *env[16];
 	int status, fd, err;
 	pid_t pid;
 
+	if ((err = nv_plot_find_gnuplot(exe, sizeof(exe))))
+		return err;
 	snprintf(script, sizeof(script), "%s.gp", name);
 	snprintf(fmtarg, sizeof(fmtarg), "fmt='%s'", fmt);
 	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
+	plot_env(env, sizeof(env) / sizeof(env[0]));
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
+		char *argv[] = { exe, "--default-settings", "-e", fmtarg, script, NULL };
+
 		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd < 0 || chdir(dir))
 			_exit(127);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execlp("gnuplot", "gnuplot", "-e", fmtarg, script, (char *)NULL);
+		execve(exe, argv, env);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0) {

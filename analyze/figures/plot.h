@@ -16,14 +16,22 @@
 int nv_plot_find_style(char *buf, size_t n);
 
 /*
- * Whether an executable gnuplot is on $PATH.
+ * The first executable gnuplot in an absolute directory of $PATH.
+ * Return: 0 with its path in buf, or -ENOENT.
+ */
+int nv_plot_find_gnuplot(char *buf, size_t n);
+
+/*
+ * Whether an executable gnuplot is on $PATH (nv_plot_find_gnuplot).
  * Return: true if found.
  */
 bool nv_plot_have_gnuplot(void);
 
 /*
- * Run `gnuplot -e "fmt='FMT'" NAME.gp` in dir, its stdout and stderr
- * appended to dir/gnuplot.log.
+ * Run `gnuplot --default-settings -e "fmt='FMT'" NAME.gp` in dir, from an
+ * argv (no shell), with no init file (~/.gnuplot, the system gnuplotrc) and
+ * an environment of PATH, HOME, the locale, TMPDIR and TZ only (no
+ * GNUPLOT_LIB ...), its stdout and stderr appended to dir/gnuplot.log.
  * Return: 0, -errno when it could not be started, or -EIO when gnuplot
  * failed (see the log).
  */

@@ -13,6 +13,7 @@
  * sheet, no image file (links to the directory's files are shown as their
  * names).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -119,7 +120,9 @@ static void put_inline(FILE *f, const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const char *e;
 
-		if (s[i] == '`' && (e = memchr(s + i + 1, '`', n - i - 1))) {
+		if (s[i] == '\\' && i + 1 < n && ispunct((unsigned char)s[i + 1])) {
+			put_escaped(f, s + ++i, 1);	/* an escape of escape.h */
+		} else if (s[i] == '`' && (e = memchr(s + i + 1, '`', n - i - 1))) {
 			fputs("<code>", f);
 			put_escaped(f, s + i + 1, (size_t)(e - s - i - 1));
 			fputs("</code>", f);
@@ -164,14 +167,29 @@ static void put_inline(FILE *f, const char *s, size_t n)
 		fputs("</strong>", f);
 }
 
+/*
+ * The first '|' of s that is not escaped ("\|", escape.h).
+ * Return: a pointer to it, or NULL.
+ */
+static const char *next_bar(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		else if (*s == '|')
+			return s;
+	}
+	return NULL;
+}
+
 /* The cells of a "| a | b |" line: pointers and lengths, trimmed. */
 static size_t split_row(const char *s, const char **cell, size_t *len, size_t max)
 {
 	size_t n = 0;
-	const char *p = strchr(s, '|');
+	const char *p = next_bar(s);
 
 	while (p && n < max) {
-		const char *q = strchr(p + 1, '|'), *a = p + 1, *b;
+		const char *q = next_bar(p + 1), *a = p + 1, *b;
 
 		if (!q)
 			break;

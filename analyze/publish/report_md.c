@@ -17,8 +17,33 @@
 #include "analyze/publish/anchors.h"
 #include "analyze/publish/report_md.h"
 #include "analyze/report/curves.h"
+#include "analyze/report/escape.h"
 #include "analyze/report/render.h"
 #include "analyze/report/trace_sections.h"
+
+/*
+ * text[0..len) with brackets as parentheses (they would end a link's text).
+ * Return: nothing.
+ */
+static void put_unbracketed(FILE *f, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		fputc(text[i] == '[' ? '(' : text[i] == ']' ? ')' : text[i], f);
+}
+
+/*
+ * "![caption](NAME.png)": the caption, from the inputs' names, escaped.
+ * Return: nothing.
+ */
+static void md_fig(FILE *f, const struct nv_fig *fg)
+{
+	char cap[4 * sizeof(fg->caption)];	/* an escape is at most 4 bytes */
+
+	nv_esc_str(cap, sizeof(cap), fg->caption, NV_FMT_MD);
+	fputs("![", f);
+	put_unbracketed(f, cap, strlen(cap));
+	fprintf(f, "](%s.png)\n\n", fg->name);
+}
 
 /*
  * The image links of the figures of block (SIZE_MAX: per-run) and jt.
@@ -28,7 +53,7 @@ static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const stru
 {
 	for (size_t i = 0; i < o->nfig; i++)
 		if (o->fig[i].block == block && o->fig[i].jt == jt && !o->fig[i].summary)
-			fprintf(f, "![%s](%s.png)\n\n", o->fig[i].caption, o->fig[i].name);
+			md_fig(f, &o->fig[i]);
 }
 
 /*
@@ -42,8 +67,11 @@ static void md_warnings(FILE *f, const struct nv_report *r)
 	if (!r->nwarnings)
 		return;
 	fprintf(f, "**Warnings about the inputs** (as nvanalyze printed them):\n\n");
-	for (size_t i = 0; i < r->nwarnings; i++)
-		fprintf(f, "- %s\n", r->warnings[i]);
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		fputs("- ", f);
+		nv_esc_fputs(f, r->warnings[i], NV_FMT_MD);
+		fputc('\n', f);
+	}
 	fputc('\n', f);
 }
 
@@ -60,7 +88,7 @@ static int md_summary(FILE *f, const struct nv_figset *o)
 	ret = nv_render_md_part(f, o->r, NV_MD_SUMMARY, SIZE_MAX);
 	for (size_t i = 0; i < o->nfig; i++)
 		if (o->fig[i].summary)
-			fprintf(f, "![%s](%s.png)\n\n", o->fig[i].caption, o->fig[i].name);
+			md_fig(f, &o->fig[i]);
 	if (!ret)
 		ret = nv_render_md_part(f, o->r, NV_MD_RUNS, SIZE_MAX);
 	md_warnings(f, o->r);
@@ -224,8 +252,7 @@ static size_t heading(const char *line, const char **text)
 static void toc_link(FILE *f, const char *text, size_t len, const char *anchor)
 {
 	fputc('[', f);
-	for (size_t i = 0; i < len; i++)
-		fputc(text[i] == '[' ? '(' : text[i] == ']' ? ')' : text[i], f);
+	put_unbracketed(f, text, len);
 	fprintf(f, "](#%s)", anchor);
 }
 

@@ -23,7 +23,7 @@ static json_t *point_name(const struct nv_sweep *sw, long p)
 	if (p < 0)
 		return NULL;
 	nv_sweep_point_name(buf, sizeof(buf), sw, (size_t)p);
-	return json_string(buf);
+	return nv_render_json_str(buf);
 }
 
 /* One run's numbers at block bi, or NULL when the run lacks the point. */
@@ -47,7 +47,7 @@ static json_t *point_run(const struct nv_report *r, size_t bi, size_t s)
 				   json_real(row->cells[s].value) : NULL);
 	}
 	nv_render_json_set(o, "exact", json_boolean(p99 && p99->cells[s].src == NV_SRC_EXACT));
-	nv_render_json_set(o, "job", json_string(b->key));
+	nv_render_json_set(o, "job", nv_render_json_str(b->key));
 	return o;
 }
 
@@ -57,12 +57,12 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 	json_t *o = json_object(), *params = json_array(), *pts = json_array();
 	json_t *knees = json_object();
 
-	nv_render_json_set(o, "name", json_string(cv->sw->name));
-	nv_render_json_set(o, "direction", json_string(nv_dir_name((enum nv_dir)cv->sw->dir)));
+	nv_render_json_set(o, "name", nv_render_json_str(cv->sw->name));
+	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name((enum nv_dir)cv->sw->dir)));
 	for (unsigned k = 0; k < cv->sw->nparams; k++)
-		json_array_append_new(params, json_string(nv_sweep_key_name(cv->sw->param[k])));
+		json_array_append_new(params, nv_render_json_str(nv_sweep_key_name(cv->sw->param[k])));
 	nv_render_json_set(o, "parameters", params);
-	nv_render_json_set(o, "throughput", json_string(nv_metric(cv->tput)->key));
+	nv_render_json_set(o, "throughput", nv_render_json_str(nv_metric(cv->tput)->key));
 	for (size_t p = 0; p < cv->sw->npoints; p++) {
 		json_t *pt = json_object(), *runs = json_object();
 
@@ -96,9 +96,9 @@ static json_t *sla_json(const struct nv_curves *c, const struct nv_sla_result *s
 	const struct nv_sweep *sw = c->c[sr->curve].sw;
 	json_t *o = json_object(), *runs = json_object();
 
-	nv_render_json_set(o, "sla", json_string(sr->claim->text));
-	nv_render_json_set(o, "sweep", json_string(sw->name));
-	nv_render_json_set(o, "direction", json_string(nv_dir_name((enum nv_dir)sw->dir)));
+	nv_render_json_set(o, "sla", nv_render_json_str(sr->claim->text));
+	nv_render_json_set(o, "sweep", nv_render_json_str(sw->name));
+	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name((enum nv_dir)sw->dir)));
 	for (size_t s = 0; s < c->r->nsides; s++) {
 		json_t *a = json_object();
 
@@ -126,15 +126,15 @@ static json_t *fio_results(const struct nv_report *r, bool ss)
 			if (ss ? !st->present : !lt->present)
 				continue;
 			o = json_object();
-			nv_render_json_set(o, "job", json_string(jb->key));
-			nv_render_json_set(o, "run", json_string(r->runs[i].label));
+			nv_render_json_set(o, "job", nv_render_json_str(jb->key));
+			nv_render_json_set(o, "run", nv_render_json_str(r->runs[i].label));
 			if (ss) {
-				nv_render_json_set(o, "ss", st->ss ? json_string(st->ss) : NULL);
+				nv_render_json_set(o, "ss", st->ss ? nv_render_json_str(st->ss) : NULL);
 				nv_render_json_set(o, "duration_s", num_or_null(st->duration));
 				nv_render_json_set(o, "attained", json_boolean(st->attained));
 				nv_render_json_set(o, "elapsed_s", num_or_null(st->elapsed));
 				nv_render_json_set(o, "criterion",
-						   st->criterion ? json_string(st->criterion)
+						   st->criterion ? nv_render_json_str(st->criterion)
 								 : NULL);
 				nv_render_json_set(o, "max_deviation",
 						   num_or_null(st->max_deviation));
@@ -160,9 +160,9 @@ static json_t *rounds_json(const struct nv_curves *c, const struct nv_rounds *rs
 {
 	json_t *o = json_object(), *runs = json_object();
 
-	nv_render_json_set(o, "name", json_string(rs->name));
-	nv_render_json_set(o, "direction", json_string(nv_dir_name(rs->dir)));
-	nv_render_json_set(o, "metric", json_string(nv_metric(rs->metric)->key));
+	nv_render_json_set(o, "name", nv_render_json_str(rs->name));
+	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(rs->dir)));
+	nv_render_json_set(o, "metric", nv_render_json_str(nv_metric(rs->metric)->key));
 	for (size_t s = 0; s < c->r->nsides; s++) {
 		json_t *x = json_object(), *v = json_array();
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/report/escape.h"
 #include "analyze/report/grid.h"
 
 int nv_grid_init(struct nv_grid *g, size_t rows, size_t cols)
@@ -21,13 +22,6 @@ void nv_grid_set(struct nv_grid *g, size_t r, size_t c, const char *s)
 {
 	free(g->cell[r * g->cols + c]);
 	g->cell[r * g->cols + c] = strdup(s);
-}
-
-static const char *grid_get(const struct nv_grid *g, size_t r, size_t c)
-{
-	const char *s = g->cell[r * g->cols + c];
-
-	return s ? s : "";
 }
 
 void nv_grid_free(struct nv_grid *g)
@@ -47,20 +41,53 @@ static size_t width(const char *s)
 	return w;
 }
 
-/* Markdown: first column left-aligned, the rest right-aligned. */
+/*
+ * The grid's cells escaped for f (escape.h), or NULL when out of memory.
+ * Return: rows * cols strings, freed with free_cells.
+ */
+static char **esc_cells(const struct nv_grid *g, enum nv_format f)
+{
+	char **e = calloc(g->rows * g->cols, sizeof(*e));
+
+	for (size_t i = 0; e && i < g->rows * g->cols; i++)
+		if (!(e[i] = nv_esc_dup(g->cell[i] ? g->cell[i] : "", f))) {
+			while (i--)
+				free(e[i]);
+			free(e);
+			e = NULL;
+		}
+	return e;
+}
+
+static void free_cells(char **e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(e[i]);
+	free(e);
+}
+
+/*
+ * Markdown: first column left-aligned, the rest right-aligned; every cell
+ * escaped (a '|' or a newline from an input splits no row).
+ */
 void nv_grid_print(FILE *out, const struct nv_grid *g, enum nv_format f)
 {
 	size_t *w = calloc(g->cols, sizeof(*w));
+	char **e = esc_cells(g, f);
 
-	if (!w)
+	if (!w || !e) {
+		free(w);
+		if (e)
+			free_cells(e, g->rows * g->cols);
 		return;
+	}
 	for (size_t r = 0; r < g->rows; r++)
 		for (size_t c = 0; c < g->cols; c++)
-			if (width(grid_get(g, r, c)) > w[c])
-				w[c] = width(grid_get(g, r, c));
+			if (width(e[r * g->cols + c]) > w[c])
+				w[c] = width(e[r * g->cols + c]);
 	for (size_t r = 0; r < g->rows; r++) {
 		for (size_t c = 0; c < g->cols; c++) {
-			const char *s = grid_get(g, r, c);
+			const char *s = e[r * g->cols + c];
 			int pad = (int)(w[c] - width(s));
 
 			if (f == NV_FMT_MD && !c)
@@ -89,5 +116,6 @@ void nv_grid_print(FILE *out, const struct nv_grid *g, enum nv_format f)
 			fputc('\n', out);
 		}
 	}
+	free_cells(e, g->rows * g->cols);
 	free(w);
 }

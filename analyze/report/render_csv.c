@@ -16,15 +16,17 @@
 #include "analyze/report/pairs.h"
 #include "analyze/report/pctrows.h"
 
-static void csv_field(FILE *out, const char *s, bool first)
+void nv_render_csv_field(FILE *out, const char *s, bool first, bool text)
 {
+	bool formula = text && *s && strchr("=+-@\t\r", *s);
+
 	if (!first)
 		fputc(',', out);
 	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
+		fprintf(out, "%s%s", formula ? "'" : "", s);
 		return;
 	}
-	fputc('"', out);
+	fprintf(out, "\"%s", formula ? "'" : "");
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -33,13 +35,19 @@ static void csv_field(FILE *out, const char *s, bool first)
 	fputc('"', out);
 }
 
+/* A text field (nv_render_csv_field).  Return: nothing. */
+static void csv_field(FILE *out, const char *s, bool first)
+{
+	nv_render_csv_field(out, s, first, true);
+}
+
 static void csv_num(FILE *out, bool have, double v)
 {
 	char buf[400] = "";
 
 	if (have)	/* one format for every number: plain decimal, exact */
 		nv_fmt_decimal(buf, sizeof(buf), v);
-	csv_field(out, buf, false);
+	nv_render_csv_field(out, buf, false, false);
 }
 
 static const char *const unit_names[] = {

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -38,7 +39,7 @@ void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 		}
 		fputs("{\n", out);
 		json_object_foreach((json_t *)v, k, x) {
-			json_t *ks = json_string(k);
+			json_t *ks = nv_render_json_str(k);
 			char *kd = ks ? json_dumps(ks, JSON_ENCODE_ANY) : NULL;
 
 			fprintf(out, "%s%*s%s: ", n++ ? ",\n" : "", 2 * (depth + 1), "",
@@ -107,6 +108,59 @@ static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metr
 void nv_render_json_set(json_t *o, const char *key, json_t *v)
 {
 	json_object_set_new(o, key, v ? v : json_null());
+}
+
+/*
+ * The length of the valid UTF-8 sequence at s (n bytes left): no overlong
+ * form, no surrogate, nothing above U+10FFFF (jansson's rules).
+ * Return: 1 to 4, or 0 when s does not start one.
+ */
+static size_t utf8_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] < 0xe0 ? 2 :
+		     u[0] >= 0xe0 && u[0] < 0xf0 ? 3 : u[0] >= 0xf0 && u[0] < 0xf5 ? 4 : 0;
+	unsigned cp;
+
+	if (!len || len > n)
+		return 0;
+	cp = len == 1 ? u[0] : u[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+json_t *nv_render_json_str(const char *s)
+{
+	json_t *v = json_string(s);
+	size_t len = strlen(s), o = 0;
+	char *fixed;
+
+	if (v || !(fixed = malloc(3 * len + 1)))	/* U+FFFD is 3 bytes */
+		return v;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(s + i, len - i);
+
+		if (n) {
+			memcpy(fixed + o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(fixed + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	fixed[o] = 0;
+	v = json_string(fixed);
+	free(fixed);
+	return v;
 }
 
 static void jset_suffix(json_t *o, const char *key, const char *suffix, json_t *v)
@@ -236,7 +290,7 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 		if (c->src == NV_SRC_EXACT) {
 			const struct nv_cell *f = b->rows[k].fio ? &b->rows[k].fio[s] : NULL;
 
-			jset_suffix(o, key, "_source", json_string("exact"));
+			jset_suffix(o, key, "_source", nv_render_json_str("exact"));
 			jset_suffix(o, key, "_fio", jnum(f && f->n > 0, f ? f->value : 0));
 		}
 		if (!rep)
@@ -274,7 +328,7 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		json_key(key, sizeof(key), b, b->rows[k].metric, b->rows[k].level);
 		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
 		jset_suffix(o, key, "_verdict",
-			    ch->have ? json_string(nv_change_verdict_name(ch)) : NULL);
+			    ch->have ? nv_render_json_str(nv_change_verdict_name(ch)) : NULL);
 		if (!ch->have_ci && ch->why == NV_CI_SINGLE) {
 			jset_suffix(o, key, "_about_equal",
 				    ch->have ? json_boolean(nv_change_about_equal(ch)) : NULL);
@@ -288,7 +342,7 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		jset_suffix(o, key, "_n_baseline", json_integer((json_int_t)ch->nbase));
 		if (!ch->have_ci) {
 			jset_suffix(o, key, "_no_interval",
-				    json_string(ch->why == NV_CI_FEW_RUNS ? "fewer than 3 runs on "
+				    nv_render_json_str(ch->why == NV_CI_FEW_RUNS ? "fewer than 3 runs on "
 									    "a side"
 									  : "a value <= 0 (no "
 									    "logarithm)"));
@@ -306,10 +360,10 @@ static json_t *json_block(const struct nv_report *r, const struct nv_block *b)
 {
 	json_t *o = json_object(), *sides = json_object(), *chg = json_object();
 
-	nv_render_json_set(o, "job", json_string(b->key));
-	nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
-	nv_render_json_set(o, "description", json_string(b->desc ? b->desc : ""));
-	nv_render_json_set(o, "latency", json_string(nv_latkind_name(b->lat)));
+	nv_render_json_set(o, "job", nv_render_json_str(b->key));
+	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(b->dir)));
+	nv_render_json_set(o, "description", nv_render_json_str(b->desc ? b->desc : ""));
+	nv_render_json_set(o, "latency", nv_render_json_str(nv_latkind_name(b->lat)));
 	nv_render_json_set(o, "active", json_boolean(b->active));
 	nv_render_json_set(o, "error", json_integer(b->error));
 	char key[200];
@@ -346,7 +400,7 @@ static json_t *json_disks(const struct nv_report *r, const struct nv_side *side)
 		bool any = false;
 		double v;
 
-		nv_render_json_set(o, "name", json_string(names[i]));
+		nv_render_json_set(o, "name", nv_render_json_str(names[i]));
 		for (unsigned f = 0; f < NV_DISK_NR; f++) {
 			size_t have = nv_side_disk(side, names[i], f, false, &v);
 
@@ -373,15 +427,15 @@ static json_t *json_sides(const struct nv_report *r)
 		json_t *o = json_object(), *files = json_array(), *vers = json_array();
 		json_t *fmts = json_array(), *descs = json_array();
 
-		nv_render_json_set(o, "label", json_string(r->sides[s].label));
+		nv_render_json_set(o, "label", nv_render_json_str(r->sides[s].label));
 		for (size_t k = 0; k < r->sides[s].nruns; k++) {
 			const struct nv_run *run = &r->sides[s].runs[k];
 
-			json_array_append_new(files, json_string(run->path));
-			json_array_append_new(vers, json_string(run->fio_version));
+			json_array_append_new(files, nv_render_json_str(run->path));
+			json_array_append_new(vers, nv_render_json_str(run->fio_version));
 			json_array_append_new(fmts, json_string(run->format ? run->format
 									    : "fio-json"));
-			json_array_append_new(descs, run->desc ? json_string(run->desc)
+			json_array_append_new(descs, run->desc ? nv_render_json_str(run->desc)
 							       : json_null());
 		}
 		nv_render_json_set(o, "files", files);
@@ -418,8 +472,8 @@ static json_t *json_summary(const struct nv_report *r)
 		const struct nv_row *row = rows[i].row;
 		json_t *o = json_object(), *vals = json_object(), *chg = json_object();
 
-		nv_render_json_set(o, "job", json_string(b->key));
-		nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
+		nv_render_json_set(o, "job", nv_render_json_str(b->key));
+		nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(b->dir)));
 		json_key(mkey, sizeof(mkey), b, row->metric, row->level);
 		for (size_t s = 0; s < r->nsides; s++)
 			nv_render_json_set(vals, r->sides[s].label,
@@ -452,14 +506,14 @@ static json_t *json_claims(const struct nv_report *r)
 		const struct nv_block *b = &r->blocks[c->block];
 		char key[96];
 
-		nv_render_json_set(o, "job", json_string(b->key));
-		nv_render_json_set(o, "direction", json_string(nv_dir_name(b->dir)));
-		nv_render_json_set(o, "run", json_string(r->sides[c->side].label));
-		nv_render_json_set(o, "claim", json_string(c->claim->text));
+		nv_render_json_set(o, "job", nv_render_json_str(b->key));
+		nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(b->dir)));
+		nv_render_json_set(o, "run", nv_render_json_str(r->sides[c->side].label));
+		nv_render_json_set(o, "claim", nv_render_json_str(c->claim->text));
 		nv_claim_metric_name(key, sizeof(key), c->claim);
-		nv_render_json_set(o, "metric", json_string(key));
+		nv_render_json_set(o, "metric", nv_render_json_str(key));
 		if (c->claim->kind == NV_CLAIM_CHANGE) {
-			nv_render_json_set(o, "baseline", json_string(r->sides[c->base].label));
+			nv_render_json_set(o, "baseline", nv_render_json_str(r->sides[c->base].label));
 			nv_render_json_set(o, "claimed_change_pct", json_real(c->claim->pct));
 			nv_render_json_set(o, "tolerance_pct",
 					   jnum(c->claim->have_tol, c->claim->tol));
@@ -468,11 +522,11 @@ static json_t *json_claims(const struct nv_report *r)
 			nv_render_json_set(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
 		} else {
 			json_key(key, sizeof(key), b, c->claim->metric, c->claim->level);
-			nv_render_json_set(o, "operator", json_string(claim_op_text(c->claim->op)));
+			nv_render_json_set(o, "operator", nv_render_json_str(claim_op_text(c->claim->op)));
 			jset_suffix(o, key, "_bound", json_real(c->claim->value));
 			jset_suffix(o, key, "_measured", jnum(c->cell.n > 0, c->cell.mean));
 		}
-		nv_render_json_set(o, "verdict", json_string(nv_claim_verdict_name(c->verdict)));
+		nv_render_json_set(o, "verdict", nv_render_json_str(nv_claim_verdict_name(c->verdict)));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -494,9 +548,9 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
 		json_decref(traces);
 		return -ENOMEM;
 	}
-	nv_render_json_set(root, "latency", json_string(nv_latkind_name(r->lat)));
-	nv_render_json_set(root, "aggregate", json_string(nv_aggregate_name(r->agg)));
-	nv_render_json_set(root, "baseline", json_string(r->sides[r->baseline].label));
+	nv_render_json_set(root, "latency", nv_render_json_str(nv_latkind_name(r->lat)));
+	nv_render_json_set(root, "aggregate", nv_render_json_str(nv_aggregate_name(r->agg)));
+	nv_render_json_set(root, "baseline", nv_render_json_str(r->sides[r->baseline].label));
 	nv_render_json_set(root, "sides", json_sides(r));
 	nv_render_json_set(root, "about_equal_below_pct", json_real(nv_display.same_pct));
 	nv_render_json_set(root, "summary", json_summary(r));
@@ -510,9 +564,9 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
 			if (b->present[s])
 				continue;
 			u = json_object();
-			nv_render_json_set(u, "job", json_string(b->key));
-			nv_render_json_set(u, "direction", json_string(nv_dir_name(b->dir)));
-			nv_render_json_set(u, "missing_in", json_string(r->sides[s].label));
+			nv_render_json_set(u, "job", nv_render_json_str(b->key));
+			nv_render_json_set(u, "direction", nv_render_json_str(nv_dir_name(b->dir)));
+			nv_render_json_set(u, "missing_in", nv_render_json_str(r->sides[s].label));
 			json_array_append_new(unm, u);
 		}
 	}

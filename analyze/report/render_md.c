@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/report/escape.h"
 #include "analyze/report/render.h"
 #include "analyze/report/claims.h"
 #include "analyze/report/summary.h"
@@ -435,23 +436,45 @@ static bool descs_differ(const struct nv_report *r, const struct nv_block *b)
 }
 
 /*
+ * A job's options, s: in Markdown a code span, unless s holds what would
+ * end one (a backquote, a control byte): then escaped text (escape.h).
+ * Return: nothing.
+ */
+static void put_code(FILE *out, const char *s, enum nv_format f)
+{
+	bool plain = f == NV_FMT_MD;
+
+	for (const char *c = s; *c && plain; c++)
+		plain = *c != '`' && (unsigned char)*c >= 0x20 && *c != 0x7f;
+	if (plain)
+		fprintf(out, "`%s`\n", s);
+	else {
+		nv_esc_fputs(out, s, f);
+		fputc('\n', out);
+	}
+}
+
+/*
  * The block's heading and workload line; when the runs' options differ
  * (passthrough vs block, two engines) one line per run label.
  */
 static void print_block_title(FILE *out, const struct nv_report *r, const struct nv_block *b,
 			      enum nv_format f)
 {
-	fprintf(out, f == NV_FMT_MD ? "### %s · %s\n\n" : "== %s · %s ==\n", b->key,
-		nv_dir_name(b->dir));
+	fputs(f == NV_FMT_MD ? "### " : "== ", out);
+	nv_esc_fputs(out, b->key, f);
+	fprintf(out, f == NV_FMT_MD ? " · %s\n\n" : " · %s ==\n", nv_dir_name(b->dir));
 	if (descs_differ(r, b)) {
 		for (size_t s = 0; s < r->nsides; s++) {
 			if (!b->sdesc[s])
 				continue;
-			fprintf(out, f == NV_FMT_MD ? "- %s: `%s`\n" : "%s: %s\n",
-				r->sides[s].label, b->sdesc[s]);
+			fputs(f == NV_FMT_MD ? "- " : "", out);
+			nv_esc_fputs(out, r->sides[s].label, f);
+			fputs(": ", out);
+			put_code(out, b->sdesc[s], f);
 		}
 	} else if (b->desc && *b->desc) {
-		fprintf(out, f == NV_FMT_MD ? "`%s`\n" : "%s\n", b->desc);
+		put_code(out, b->desc, f);
 	}
 	if (b->error)
 		fprintf(out, "fio reported error %d (%s) for this job\n", b->error,
@@ -465,7 +488,7 @@ static void print_block_title(FILE *out, const struct nv_report *r, const struct
  * How repeats are shown: the aggregate, the interval, the verdict, n; a
  * warning when a side has repeats but fewer than NV_REPEATS_MIN_QUIET.
  */
-static void print_repeats_legend(FILE *out, const struct nv_report *r)
+static void print_repeats_legend(FILE *out, const struct nv_report *r, enum nv_format f)
 {
 	const char *agg = nv_aggregate_name(r->agg);
 	size_t few = 0;
@@ -491,8 +514,11 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r)
 	fprintf(out, "\n\nWarning: fewer than %d runs on a side (", NV_REPEATS_MIN_QUIET);
 	for (size_t s = 0, k = 0; s < r->nsides; s++)
 		if (r->sides[s].nruns < NV_REPEATS_MIN_QUIET)
-			fprintf(out, "%s%s: %zu", k++ ? ", " : "", r->sides[s].label,
-				r->sides[s].nruns);
+		{
+			fputs(k++ ? ", " : "", out);
+			nv_esc_fputs(out, r->sides[s].label, f);
+			fprintf(out, ": %zu", r->sides[s].nruns);
+		}
 	fprintf(out, "): the interval assumes normally distributed logarithms, which so few runs "
 		"cannot check; %d or more runs per side, interleaved (jobs/run -r %d), make it "
 		"trustworthy.", NV_REPEATS_MIN_QUIET, NV_REPEATS_MIN_QUIET);
@@ -502,11 +528,17 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 {
 	fputs(head, out);
 	for (size_t s = 0; s < r->nsides; s++) {
-		fprintf(out, f == NV_FMT_MD ? "- **%s**%s:" : "- %s%s:", r->sides[s].label,
+		fputs(f == NV_FMT_MD ? "- **" : "- ", out);
+		nv_esc_fputs(out, r->sides[s].label, f);
+		fprintf(out, f == NV_FMT_MD ? "**%s:" : "%s:",
 			r->nsides > 1 && s == r->baseline ? " (baseline)" : "");
-		for (size_t k = 0; k < r->sides[s].nruns; k++)
-			fprintf(out, "%s %s (%s)", k ? "," : "", r->sides[s].runs[k].path,
-				r->sides[s].runs[k].fio_version);
+		for (size_t k = 0; k < r->sides[s].nruns; k++) {
+			fputs(k ? ", " : " ", out);
+			nv_esc_fputs(out, r->sides[s].runs[k].path, f);
+			fputs(" (", out);
+			nv_esc_fputs(out, r->sides[s].runs[k].fio_version, f);
+			fputs(")", out);
+		}
 		if (r->sides[s].have_price)
 			fprintf(out, ", $%g/h", r->sides[s].price);
 		fputc('\n', out);
@@ -522,7 +554,7 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 	if (r->nsides > 1)
 		fprintf(out, " Single runs: a change under %g%% reads as about equal.",
 			nv_display.same_pct);
-	print_repeats_legend(out, r);
+	print_repeats_legend(out, r, f);
 	fprintf(out, "\n\n");
 }
 
@@ -544,8 +576,11 @@ static void print_unmatched(FILE *out, const struct nv_report *r, enum nv_format
 			if (!lines++)
 				fprintf(out, f == NV_FMT_MD ? "### Unmatched jobs\n\n"
 							    : "Unmatched jobs:\n");
-			fprintf(out, "- %s · %s: not in %s\n", b->key, nv_dir_name(b->dir),
-				r->sides[s].label);
+			fputs("- ", out);
+			nv_esc_fputs(out, b->key, f);
+			fprintf(out, " · %s: not in ", nv_dir_name(b->dir));
+			nv_esc_fputs(out, r->sides[s].label, f);
+			fputc('\n', out);
 		}
 	}
 	if (lines)
@@ -556,9 +591,11 @@ static void print_unmatched(FILE *out, const struct nv_report *r, enum nv_format
 	for (size_t i = 0, k = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];
 
-		if (!b->active)
-			fprintf(out, "%s %s %s%s", k++ ? "," : "", b->key, nv_dir_name(b->dir),
-				b->error ? " (job error)" : "");
+		if (!b->active) {
+			fputs(k++ ? ", " : " ", out);
+			nv_esc_fputs(out, b->key, f);
+			fprintf(out, " %s%s", nv_dir_name(b->dir), b->error ? " (job error)" : "");
+		}
 	}
 	fprintf(out, "\n\n");
 }

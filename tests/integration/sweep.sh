@@ -143,7 +143,7 @@ for bs in 4k 64k; do for qd in 1 4 16; do
 done; done
 "$FIO" --output-format=json m.fio >m.json 2>m.err || fail fio_matrix "$(tail -n 3 m.err)"
 "$NVANALYZE" -o mout m.json >m.md 2>m.err
-grep -q '^| bs \\ iodepth *| *1 | *4 | *16 |$' m.md &&
+grep -q '^| bs \\\\ iodepth *| *1 | *4 | *16 |$' m.md &&
 	[ "$(grep -A4 '^| bs \\' m.md | grep -c '^| [46]')" = 2 ] &&
 	pass matrix_table || fail matrix_table "$(grep -A4 'bs \\' m.md)"
 [ -s mout/data/matrix_m_read_m.dat ] && [ "$(grep -vc '^#' mout/data/matrix_m_read_m.dat)" = 6 ] &&
@@ -254,7 +254,7 @@ pytool sweep_check jrout/data/curve_qd_read.dat jr jr/traces/jobsdir-jr file >jr
 # two --sweep options: the matrix
 "$JR" -o jm -e null --sweep bs=4k,64k --sweep iodepth=1,4,16 jobsdir/nj.fio 2>jm.err
 "$NVANALYZE" jm >jm.md 2>&1
-grep -q '^| bs \\ iodepth *| *1 | *4 | *16 |$' jm.md &&
+grep -q '^| bs \\\\ iodepth *| *1 | *4 | *16 |$' jm.md &&
 	[ "$(grep -A4 '^| bs \\' jm.md | grep -c '^| [46]')" = 2 ] &&
 	pass jobs_run_matrix || fail jobs_run_matrix "$(tail -3 jm.err; grep -A4 'bs \\' jm.md)"
 

@@ -1,0 +1,78 @@
+/*
+ * escape.c - input strings escaped for the Markdown and text reports (see
+ * escape.h).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report/escape.h"
+
+/*
+ * Whether '<' then c may open raw HTML or an autolink in CommonMark (a tag
+ * name, "</", "<!", "<?"); "<=" and "< 3" stay as they are.
+ * Return: true if so.
+ */
+static bool md_tag_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '/' || c == '!' ||
+	       c == '?';
+}
+
+/*
+ * Byte s[0] as text for f (s[1]: what follows it).
+ * Return: the length of its text in e (at most 4).
+ */
+static size_t esc_byte(char e[8], const char *s, enum nv_format f)
+{
+	unsigned char c = (unsigned char)*s;
+
+	if (c == '\n' || c == '\t')
+		return (size_t)snprintf(e, 8, "\\%c", c == '\n' ? 'n' : 't');
+	if (c < 0x20 || c == 0x7f)
+		return (size_t)snprintf(e, 8, "\\x%02x", c);
+	if (f == NV_FMT_MD && (c == '\\' || c == '|' || c == '`' ||
+			       (c == '<' && md_tag_start(s[1]))))
+		return (size_t)snprintf(e, 8, "\\%c", c);
+	return (size_t)snprintf(e, 8, "%c", c);
+}
+
+size_t nv_esc_str(char *buf, size_t n, const char *s, enum nv_format f)
+{
+	size_t o = 0;
+
+	for (; *s; s++) {
+		char e[8];
+		size_t k = esc_byte(e, s, f);
+
+		for (size_t i = 0; i < k; i++, o++)
+			if (o + 1 < n)
+				buf[o] = e[i];
+	}
+	if (n)
+		buf[o < n ? o : n - 1] = 0;
+	return o;
+}
+
+int nv_esc_fputs(FILE *out, const char *s, enum nv_format f)
+{
+	for (; *s; s++) {
+		char e[8];
+
+		esc_byte(e, s, f);
+		fputs(e, out);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+char *nv_esc_dup(const char *s, enum nv_format f)
+{
+	size_t len = nv_esc_str(NULL, 0, s, f);
+	char *d = malloc(len + 1);
+
+	if (d)
+		nv_esc_str(d, len + 1, s, f);
+	return d;
+}

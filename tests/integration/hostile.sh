@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Inputs are data, never code (issue 38, docs/analysis.md "Security"):
+#  - a job name or label with `backquotes` (gnuplot substitutes them in
+#    double-quoted strings) runs nothing when -o writes and renders the
+#    figures: a canary file never appears;
+#  - gnuplot runs with no init file (~/.gnuplot) and without GNUPLOT_LIB.
+source "$(dirname "$0")/../lib.sh"
+if [ ! -x "$NVANALYZE" ]; then
+	skip all "nvanalyze missing"
+	exit 0
+fi
+FIX=$TOP/../shared/fixtures/fio-json/fio-analyzer__fio_results_example_readwrite.json
+[ -f "$FIX" ] || FIX=/work/shared/fixtures/fio-json/fio-analyzer__fio_results_example_readwrite.json
+if [ ! -f "$FIX" ]; then
+	skip all "fixture $FIX missing"
+	exit 0
+fi
+have_gp=0
+command -v gnuplot >/dev/null && have_gp=1
+
+# ---- the reproduction: backquotes in the job name and in a label ----
+pytool hostile_json "$FIX" "$T/x.json" "x\`touch $T/CANARY\`y"
+"$NVANALYZE" -l "L\`touch $T/CANARY2\`" -o "$T/repro" "$T/x.json" >"$T/repro.out" 2>"$T/repro.err"
+rc=$?
+if [ -e "$T/CANARY" ] || [ -e "$T/CANARY2" ]; then
+	fail repro_backquote "a job name or label ran a command through gnuplot: $(ls "$T")"
+elif [ $rc -ne 0 ]; then
+	fail repro_backquote "nvanalyze -o exited $rc: $(head -c 300 "$T/repro.err")"
+elif [ $have_gp = 1 ] && ! ls "$T/repro"/*.png >/dev/null 2>&1; then
+	fail repro_backquote "no figure rendered: $(head -c 300 "$T/repro/gnuplot.log")"
+elif ! grep -qF "x\\\`touch $T/CANARY\\\`y" "$T/repro/report.md"; then
+	fail repro_backquote "the job name is not in report.md, its backquotes escaped"
+else
+	pass repro_backquote
+fi
+
+# ---- gnuplot's environment: no ~/.gnuplot, no GNUPLOT_LIB ----
+if [ $have_gp = 1 ]; then
+	mkdir -p "$T/home" "$T/gplib"
+	echo "system('touch $T/CANARY_INIT')" >"$T/home/.gnuplot"
+	HOME=$T/home GNUPLOT_LIB=$T/gplib "$NVANALYZE" -o "$T/envrun" "$T/x.json" \
+		>/dev/null 2>"$T/env.err"
+	rc=$?
+	if [ -e "$T/CANARY_INIT" ]; then
+		fail gnuplot_env "gnuplot read \$HOME/.gnuplot"
+	elif [ $rc -ne 0 ]; then
+		fail gnuplot_env "nvanalyze -o exited $rc: $(head -c 300 "$T/env.err")"
+	else
+		pass gnuplot_env
+	fi
+else
+	skip gnuplot_env "gnuplot not installed"
+fi
+
+# ---- every hostile name through every output ----
+# Each name is the job name (when fio's JSON can hold it) and the -l label,
+# through -f md|text|csv|json and -o (report.md, report.html, data files,
+# gnuplot scripts rendered); tests/py/hostile_check.py reads each back.
+long=$(head -c 65536 /dev/zero | tr '\0' 'L')
+names=(
+	"bq\`touch $T/CANARY_bq\`x"
+	"dollar\$(touch $T/CANARY_dollar)x"
+	"at@a @@b at@"
+	"quotes\"dq\" 'sq' \"\"\"''"
+	'back\slash\\ \" \n\ end\'
+	"pipe|a||b|"
+	$'new\nline\r\nand\ttab\x1b[31m'
+	'<img src=x onerror=alert(1)><script>alert(2)</script>&amp;</td>'
+	"=cmd|' /C calc'!A0"
+	"-2+3"
+	"@SUM(1)"
+	"${long}\`touch $T/CANARY_long\`"
+	$'bad\xff\xfeutf8\xc3'
+)
+nout=5
+ok=0
+for i in "${!names[@]}"; do
+	n=${names[$i]}
+	printf '%s' "$n" >"$T/name$i"
+	job=$n
+	iconv -f UTF-8 -t UTF-8 "$T/name$i" >/dev/null 2>&1 || job="job$i"	# JSON holds UTF-8
+	pytool hostile_json "$FIX" "$T/h$i.json" "$job"
+	bad=""
+	for fmt in md text csv json; do
+		"$NVANALYZE" -f $fmt -l "$n" "$T/h$i.json" >"$T/out$i.$fmt" 2>"$T/out$i.$fmt.err" ||
+			{ bad="$bad -f $fmt exited $?: $(head -c 200 "$T/out$i.$fmt.err");"; continue; }
+		why=$(pytool hostile_check $fmt "$T/out$i.$fmt" "$T/name$i")
+		[ "$why" = ok ] || bad="$bad -f $fmt: $why;"
+	done
+	if "$NVANALYZE" -l "$n" -o "$T/o$i" "$T/h$i.json" >/dev/null 2>"$T/o$i.err"; then
+		why=$(pytool hostile_check dir "$T/o$i" "$T/name$i")
+		[ "$why" = ok ] || bad="$bad -o: $why;"
+		ngp=$(find "$T/o$i" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
+		npng=$(find "$T/o$i" -maxdepth 1 -name '*.png' | wc -l)
+		[ $have_gp = 0 ] || [ "$ngp" -gt 0 -a "$ngp" = "$npng" ] ||
+			bad="$bad -o: $npng PNGs of $ngp scripts;"
+	else
+		bad="$bad -o exited $?: $(head -c 200 "$T/o$i.err");"
+	fi
+	if [ -n "$bad" ]; then
+		fail "name$i" "$(printf '%q' "${n:0:60}"):$bad"
+	else
+		ok=$((ok + 1))
+	fi
+done
+
+# ---- names fio's JSON cannot hold: a clear error naming the file ----
+printf '{"fio version":"fio-3.33","jobs":[{"jobname":"bad\xff"}]}' >"$T/u8.json"
+printf '{"fio version":"fio-3.33","jobs":[{"jobname":"nul\\u0000cut"}]}' >"$T/nul.json"
+for f in u8 nul; do
+	"$NVANALYZE" -o "$T/bad_$f" "$T/$f.json" >/dev/null 2>"$T/$f.err"
+	rc=$?
+	if [ $rc -ge 1 ] && [ $rc -lt 128 ] && grep -q "$f.json" "$T/$f.err"; then
+		pass "json_$f"
+	else
+		fail "json_$f" "exit $rc: $(head -c 200 "$T/$f.err")"
+	fi
+done
+
+# ---- jobs/run with a hostile job section name, then nvanalyze -o ----
+if command -v "$FIO" >/dev/null && [ -f "$NVENGINE_SO" ]; then
+	head -c 16M /dev/zero >"$T/target.img"
+	sect="j\`touch $T/CANARY_job\`|<b>@x \$(touch $T/CANARY_job2)"
+	SECT=$sect "$PYTHON" -c 'import os, sys
+t = open(sys.argv[1]).read().replace("[randread-4k-qd64-j4]", "[" + os.environ["SECT"] + "]")
+sys.stdout.write(t.replace("iodepth=64", "iodepth=4").replace("numjobs=4", "numjobs=1"))' \
+		"$TOP/jobs/instance/randread.fio" >"$T/hostile.fio"
+	NVDEV=$T/target.img RUNTIME=1 "$TOP/jobs/run" -o "$T/jr" "$T/hostile.fio" \
+		>"$T/jr.out" 2>&1
+	rc=$?
+	res=$(find "$T/jr" -name 'hostile*.json' | head -n 1)
+	printf '%s' "$sect" >"$T/sect"
+	if [ $rc -ne 0 ] || [ -z "$res" ]; then
+		fail jobs_run "jobs/run exited $rc: $(tail -n 3 "$T/jr.out" | tr '\n' ' ')"
+	elif ! "$NVANALYZE" -o "$T/jro" "$res" >/dev/null 2>"$T/jro.err"; then
+		fail jobs_run "nvanalyze -o exited: $(head -c 200 "$T/jro.err")"
+	elif why=$(pytool hostile_check dir "$T/jro" "$T/sect") && [ "$why" != ok ]; then
+		fail jobs_run "$why"
+	else
+		pass jobs_run
+	fi
+else
+	skip jobs_run "fio or $NVENGINE_SO missing"
+fi
+
+canaries=$(find "$T" -name 'CANARY*' | wc -l)
+if [ "$canaries" != 0 ]; then
+	fail canary "$canaries canary files: an input ran a command"
+elif [ $ok = ${#names[@]} ]; then
+	pass "all: ${#names[@]} names x $nout outputs ($(( ${#names[@]} * nout )) checked), no canary"
+else
+	fail all "$ok of ${#names[@]} names x $nout outputs well-formed"
+fi
