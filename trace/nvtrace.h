@@ -97,7 +97,10 @@ struct nvt_writer_opts {
  * it was written and syncs are at least sync_ms apart; the footer is synced
  * before close returns.  After a power cut the file thus holds every block
  * written more than sync_ms (plus one fdatasync) before it, and the reader
- * rejects a block the cut damaged (its CRCs).  At most NVT_MAX_SYNC_MS.
+ * rejects a block the cut damaged (its CRCs).  With sync_ms the directory
+ * is fsync'ed after the file is created, and after a sticky write error the
+ * complete blocks and the truncation of a half-written one are still synced
+ * (not after a failed fdatasync).  At most NVT_MAX_SYNC_MS.
  */
 #define NVT_MAX_SYNC_MS	3600000u
 

@@ -15,6 +15,9 @@
  * next block comes later), never more often than every sync_ms, and once
  * after the footer.  A block whose write fails part way (a disk that fills)
  * is cut off again (ftruncate), so the file ends at its last complete block.
+ * With sync_ms the directory is fsync'ed once the file is created (its
+ * entry is on the disk), and after a sticky error the thread still syncs
+ * what is valid: the complete blocks and the truncation.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,6 +83,7 @@ struct nvt_writer {
 	struct nvt_footer foot;
 	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync (or open) */
 	bool dirty;			/* blocks written since then */
+	bool sync_failed;		/* an fdatasync failed: the sticky error is its */
 	uint64_t syncs;			/* fdatasync calls */
 };
 
@@ -166,6 +170,7 @@ static int sync_now(struct nvt_writer *w)
 	if (fdatasync(w->fd)) {
 		int err = -errno;
 
+		w->sync_failed = true;
 		set_error(w, err, "fdatasync");
 		return err;
 	}
@@ -339,6 +344,51 @@ static void wait_ready(struct nvt_writer *w, struct chunk *c)
 	}
 }
 
+/*
+ * fsync the directory that holds the new file, so that its entry survives a
+ * power cut (some file systems do not order it with the file's data).  A
+ * file system that cannot sync a directory (EINVAL) has nothing to sync.
+ * Return: 0 or the sticky -errno.
+ */
+static int sync_dir(struct nvt_writer *w)
+{
+	char *dir = strdup(w->path), *slash;
+	int fd, err = 0;
+
+	if (!dir) {
+		set_error(w, -ENOMEM, "fsync the directory of");
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) && errno != EINVAL))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	if (err)
+		set_error(w, err, "fsync the directory of");
+	return err;
+}
+
+/*
+ * After a sticky error: sync what the file validly holds (its complete
+ * blocks and the truncation of a half-written one), unless the error was
+ * fdatasync's own (the kernel may have dropped the pages: a retry proves
+ * nothing).  Return: nothing (the first error stays the one reported).
+ */
+static void sync_after_error(struct nvt_writer *w)
+{
+	if (w->sync_ns && !w->sync_failed)
+		sync_now(w);
+}
+
 static void *writer_thread(void *arg)
 {
 	struct nvt_writer *w = arg;
@@ -351,7 +401,7 @@ static void *writer_thread(void *arg)
 
 		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
 	}
-	if (!emit(w, w->hdr.p, w->hdr.len))
+	if ((!w->sync_ns || !sync_dir(w)) && !emit(w, w->hdr.p, w->hdr.len))
 		w->dirty = true;
 	nvt_buf_free(&w->hdr);
 
@@ -379,6 +429,8 @@ static void *writer_thread(void *arg)
 	}
 	if (!atomic_load_explicit(&w->err, memory_order_relaxed))
 		write_footer(w);
+	if (atomic_load_explicit(&w->err, memory_order_relaxed))
+		sync_after_error(w);
 	return NULL;
 }
 
