@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,6 +68,12 @@ struct nvt_writer {
 	pthread_cond_t cv_ready;	/* a chunk became READY, or closing */
 	pthread_cond_t cv_free;		/* a chunk became FREE */
 	bool closing;
+	unsigned backlog;		/* READY chunks */
+	unsigned ring_high;		/* most READY chunks at once */
+	bool promoted;			/* AUTO: the writer runs SCHED_OTHER now */
+	bool auto_idle;			/* AUTO: SCHED_IDLE between promotions */
+	pid_t writer_tid;		/* the writer thread's tid (AUTO promotion) */
+	uint64_t promotions;		/* AUTO: times promoted */
 	const struct nvt_kv *footer_kv;
 	size_t nfooter;
 	pthread_t thread;
@@ -85,6 +93,9 @@ struct nvt_writer {
 	bool dirty;			/* blocks written since then */
 	bool sync_failed;		/* an fdatasync failed: the sticky error is its */
 	uint64_t syncs;			/* fdatasync calls */
+	uint64_t write_ns;		/* time inside write(2) */
+	uint64_t fdatasync_ns;		/* time inside fdatasync(2) */
+	uint64_t runq_ns0;		/* schedstat run-queue wait at the thread's start */
 };
 
 static uint64_t mono_ns(void)
@@ -127,9 +138,19 @@ static int write_all(int fd, const uint8_t *buf, size_t n)
 	return 0;
 }
 
+/* write_all, its time added to the writer's write_ns.  Return: 0 or -errno. */
+static int write_timed(struct nvt_writer *w, const uint8_t *buf, size_t n)
+{
+	uint64_t t0 = mono_ns();
+	int err = write_all(w->fd, buf, n);
+
+	w->write_ns += mono_ns() - t0;
+	return err;
+}
+
 static int emit(struct nvt_writer *w, const uint8_t *buf, size_t n)
 {
-	int err = write_all(w->fd, buf, n);
+	int err = write_timed(w, buf, n);
 
 	if (err) {
 		set_error(w, err, "write");
@@ -167,7 +188,11 @@ static void cut_block(struct nvt_writer *w, int err, uint64_t start, size_t len)
 /* fdatasync the file now.  Return: 0 or the sticky -errno. */
 static int sync_now(struct nvt_writer *w)
 {
-	if (fdatasync(w->fd)) {
+	uint64_t t0 = mono_ns();
+	int rc = fdatasync(w->fd);
+
+	w->fdatasync_ns += mono_ns() - t0;
+	if (rc) {
 		int err = -errno;
 
 		w->sync_failed = true;
@@ -228,9 +253,9 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	}
 	nvt_block_hdr_pack(hb, &h);
 	index_add(w, w->file_off, &h);
-	err = write_all(w->fd, hb, sizeof(hb));
+	err = write_timed(w, hb, sizeof(hb));
 	if (!err)
-		err = write_all(w->fd, w->enc.comp.p, h.comp_len);
+		err = write_timed(w, w->enc.comp.p, h.comp_len);
 	if (err) {
 		cut_block(w, err, start, sizeof(hb) + h.comp_len);
 		return err;
@@ -264,24 +289,53 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	return 0;
 }
 
+/* The calling thread's run-queue wait so far (schedstat's second field); 0 if unknown. */
+static uint64_t runq_wait_ns(void)
+{
+	unsigned long long run = 0, wait = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+		wait = 0;
+	fclose(f);
+	return wait;
+}
+
+#define FOOTER_OWN 13	/* the writer's own footer keys */
+
 /*
- * The footer: the caller's kv pairs, then the writer thread's own CPU time
- * up to here (writer.cpu_ns, CLOCK_THREAD_CPUTIME_ID: encoding, compression
- * and writes of every block), so a benchmark can divide it by the records;
- * how often and how long the IO thread waited for a free chunk
- * (writer.io_waits, writer.io_wait_ns: the writer or its disk fell behind),
- * and the fdatasync period and calls (writer.sync_ms, writer.syncs).
+ * The footer: the caller's kv pairs, then the writer thread's own: its CPU
+ * time up to here (writer.cpu_ns, CLOCK_THREAD_CPUTIME_ID: encoding,
+ * compression and writes of every block), so a benchmark can divide it by
+ * the records; how often and how long the IO thread waited for a free chunk
+ * (writer.io_waits, writer.io_wait_ns: the writer or its disk fell behind);
+ * the fdatasync period and calls (writer.sync_ms, writer.syncs); where the
+ * writer's time went: inside write(2) and fdatasync(2) (writer.write_ns,
+ * writer.fdatasync_ns: the disk) and waiting on a run queue
+ * (writer.runq_wait_ns: the CPU); how full the ring got (writer.ring_high
+ * of writer.ring_chunks chunks waiting at once), its class (writer.sched)
+ * and, for auto, its promotions (writer.promotions).
  */
 static void write_footer(struct nvt_writer *w)
 {
-	char val[4][32], cpu[32];
+	static const char *const keys[FOOTER_OWN] = {
+		"writer.cpu_ns", "writer.io_waits", "writer.io_wait_ns", "writer.sync_ms",
+		"writer.syncs", "writer.write_ns", "writer.fdatasync_ns", "writer.runq_wait_ns",
+		"writer.ring_high", "writer.ring_chunks", "writer.promotions", "writer.sched",
+		"writer.sched_effective",
+	};
+	static const char *const sched[] = { "normal", "idle", "auto" };
+	char val[FOOTER_OWN][32];
+	unsigned long long v[FOOTER_OWN - 2];
 	struct nvt_buf b = { 0 };
 	struct nvt_kv *kv;
 	struct timespec ts;
 	size_t n = w->nfooter;
 	int err;
 
-	kv = malloc((w->nfooter + 5) * sizeof(*kv));
+	kv = malloc((w->nfooter + FOOTER_OWN) * sizeof(*kv));
 	if (!kv) {
 		set_error(w, -ENOMEM, "encode footer for");
 		return;
@@ -289,22 +343,31 @@ static void write_footer(struct nvt_writer *w)
 	if (w->nfooter)
 		memcpy(kv, w->footer_kv, w->nfooter * sizeof(*kv));
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	snprintf(cpu, sizeof(cpu), "%llu",
-		 (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec);
-	kv[n].key = "writer.cpu_ns";
-	kv[n++].value = cpu;
-	snprintf(val[0], sizeof(val[0]), "%llu", (unsigned long long)w->waits);
-	kv[n].key = "writer.io_waits";
-	kv[n++].value = val[0];
-	snprintf(val[1], sizeof(val[1]), "%llu", (unsigned long long)w->wait_ns);
-	kv[n].key = "writer.io_wait_ns";
-	kv[n++].value = val[1];
-	snprintf(val[2], sizeof(val[2]), "%llu", (unsigned long long)(w->sync_ns / 1000000));
-	kv[n].key = "writer.sync_ms";
-	kv[n++].value = val[2];
-	snprintf(val[3], sizeof(val[3]), "%llu", (unsigned long long)w->syncs);
-	kv[n].key = "writer.syncs";
-	kv[n++].value = val[3];
+	v[0] = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	pthread_mutex_lock(&w->mu);
+	v[1] = w->waits;
+	v[2] = w->wait_ns;
+	v[8] = w->ring_high;
+	v[10] = w->promotions;
+	pthread_mutex_unlock(&w->mu);
+	v[3] = w->sync_ns / 1000000;
+	v[4] = w->syncs;
+	v[5] = w->write_ns;
+	v[6] = w->fdatasync_ns;
+	v[7] = runq_wait_ns() - w->runq_ns0;
+	v[9] = w->nchunks;
+	for (unsigned i = 0; i < FOOTER_OWN; i++) {
+		if (i < FOOTER_OWN - 2)
+			snprintf(val[i], sizeof(val[i]), "%llu", v[i]);
+		else if (i == FOOTER_OWN - 2)
+			snprintf(val[i], sizeof(val[i]), "%s", sched[w->sched]);
+		else
+			snprintf(val[i], sizeof(val[i]), "%s",
+				 w->sched == NVT_SCHED_AUTO && !w->auto_idle ? "normal" :
+				 sched[w->sched]);
+		kv[n].key = keys[i];
+		kv[n++].value = val[i];
+	}
 	w->foot.kv = kv;
 	w->foot.nkv = n;
 	err = nvt_footer_encode(&w->foot, &b);
@@ -389,6 +452,76 @@ static void sync_after_error(struct nvt_writer *w)
 		sync_now(w);
 }
 
+/*
+ * Whether this thread may leave SCHED_IDLE again once in it: the kernel
+ * lets it when its nice value is within RLIMIT_NICE or with CAP_SYS_NICE.
+ * Return: true or false.
+ */
+static bool can_leave_idle(void)
+{
+	unsigned long long cap = 0;
+	struct rlimit rl;
+	char line[128];
+	FILE *f;
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, 0);	/* this thread's, on Linux */
+	if (!errno && !getrlimit(RLIMIT_NICE, &rl) &&
+	    (rl.rlim_cur == RLIM_INFINITY || (rlim_t)(20 - nice) <= rl.rlim_cur))
+		return true;
+	f = fopen("/proc/thread-self/status", "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &cap) == 1)
+			break;
+	fclose(f);
+	return cap & (1ull << 23);	/* CAP_SYS_NICE */
+}
+
+/* The writer thread's class at its start (nvt_writer_sched).  Return: nothing. */
+static void writer_sched_init(struct nvt_writer *w)
+{
+	struct sched_param sp = { 0 };
+	bool auto_idle = false;
+
+	if (w->sched == NVT_SCHED_IDLE)
+		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
+	else if (w->sched == NVT_SCHED_AUTO && sched_getscheduler(0) == SCHED_OTHER &&
+		 can_leave_idle())
+		auto_idle = !sched_setscheduler(0, SCHED_IDLE, &sp);
+	pthread_mutex_lock(&w->mu);
+	w->writer_tid = (pid_t)syscall(SYS_gettid);
+	w->auto_idle = auto_idle;
+	pthread_mutex_unlock(&w->mu);
+	w->runq_ns0 = runq_wait_ns();
+}
+
+/*
+ * AUTO, mu held, by the IO thread as it seals a chunk: promote the writer to
+ * SCHED_OTHER once half the ring waits for it.  Return: nothing.
+ */
+static void writer_promote_if_behind(struct nvt_writer *w)
+{
+	struct sched_param sp = { 0 };
+
+	if (w->auto_idle && !w->promoted && w->backlog * 2 >= w->nchunks &&
+	    !sched_setscheduler(w->writer_tid, SCHED_OTHER, &sp)) {
+		w->promoted = true;
+		w->promotions++;
+	}
+}
+
+/* AUTO, mu held, by the writer: back to SCHED_IDLE once nothing waits.  Return: nothing. */
+static void writer_demote_if_drained(struct nvt_writer *w)
+{
+	struct sched_param sp = { 0 };
+
+	if (w->promoted && !w->backlog && !sched_setscheduler(0, SCHED_IDLE, &sp))
+		w->promoted = false;
+}
+
 static void *writer_thread(void *arg)
 {
 	struct nvt_writer *w = arg;
@@ -396,11 +529,7 @@ static void *writer_thread(void *arg)
 
 	/* visible in top -H, ps -L and perf as the trace writer */
 	pthread_setname_np(pthread_self(), "nvtrace-writer");
-	if (w->sched == NVT_SCHED_IDLE) {
-		struct sched_param sp = { 0 };
-
-		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
-	}
+	writer_sched_init(w);
 	if ((!w->sync_ns || !sync_dir(w)) && !emit(w, w->hdr.p, w->hdr.len))
 		w->dirty = true;
 	nvt_buf_free(&w->hdr);
@@ -423,6 +552,8 @@ static void *writer_thread(void *arg)
 		pthread_mutex_lock(&w->mu);
 		c->n = 0;
 		c->state = CHUNK_FREE;
+		w->backlog--;
+		writer_demote_if_drained(w);
 		pthread_cond_signal(&w->cv_free);
 		pthread_mutex_unlock(&w->mu);
 		idx = (idx + 1) % w->nchunks;
@@ -442,6 +573,9 @@ static void seal_current(struct nvt_writer *w)
 	pthread_mutex_lock(&w->mu);
 	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
 	w->cur->state = CHUNK_READY;
+	if (++w->backlog > w->ring_high)
+		w->ring_high = w->backlog;
+	writer_promote_if_behind(w);
 	pthread_cond_signal(&w->cv_ready);
 	if (w->chunks[next].state != CHUNK_FREE) {
 		uint64_t t0 = mono_ns();
@@ -574,7 +708,8 @@ static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 	if (d.sync_ms > NVT_MAX_SYNC_MS)
 		return -EINVAL;
 	w->sync_ns = (uint64_t)d.sync_ms * 1000000ull;
-	if (w->sched != NVT_SCHED_NORMAL && w->sched != NVT_SCHED_IDLE)
+	if (w->sched != NVT_SCHED_NORMAL && w->sched != NVT_SCHED_IDLE &&
+	    w->sched != NVT_SCHED_AUTO)
 		return -EINVAL;
 	if (w->zlevel < 1 || w->zlevel > 9 || w->block_records > NVT_MAX_BLOCK_RECORDS ||
 	    w->nchunks < 2 || w->nchunks > 64 || w->block_ns > INT64_MAX)
@@ -676,8 +811,11 @@ int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size
 
 	pthread_mutex_lock(&w->mu);
 	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
-	if (w->cur->n)
+	if (w->cur->n) {
 		w->cur->state = CHUNK_READY;
+		if (++w->backlog > w->ring_high)
+			w->ring_high = w->backlog;
+	}
 	w->footer_kv = footer;
 	w->nfooter = nfooter;
 	w->closing = true;

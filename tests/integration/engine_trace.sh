@@ -148,12 +148,12 @@ else
 	fail trace_header_kernel_ring_features "kernel $kver: ring.features '$feat' lacks:$missing"
 fi
 
-# The writer thread's scheduling class: SCHED_IDLE unless nv_trace_sched=normal;
-# either way every IO is in the trace, and the header says which was used.
+# The writer thread's scheduling class: auto (SCHED_IDLE, promoted when behind) unless
+# nv_trace_sched says otherwise; every IO is in the trace, and the header says which.
 traced sched_normal --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
 	--nv_trace_sched=normal
 compare trace_sched_normal "$T/sched_normal.json" "$T/sched_normal"
-if grep -q "engine.options = .*nv_trace_sched=idle" "$T/stat.txt" &&
+if grep -q "engine.options = .*nv_trace_sched=auto" "$T/stat.txt" &&
    "$NVANALYZE" stat "$T"/sched_normal/*.nvt 2>&1 | grep -q "engine.options = .*nv_trace_sched=normal"; then
 	pass trace_sched_in_header
 else
