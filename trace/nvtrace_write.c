@@ -96,6 +96,7 @@ struct nvt_writer {
 	uint64_t write_ns;		/* time inside write(2) */
 	uint64_t fdatasync_ns;		/* time inside fdatasync(2) */
 	uint64_t runq_ns0;		/* schedstat run-queue wait at the thread's start */
+	int schedstat_fd;		/* the writer's /proc/thread-self/schedstat, or -1 */
 };
 
 static uint64_t mono_ns(void)
@@ -138,13 +139,46 @@ static int write_all(int fd, const uint8_t *buf, size_t n)
 	return 0;
 }
 
+/*
+ * The writer thread's run-queue wait so far, from its own schedstat (second
+ * field), open as fd; 0 if unknown.  Return: nanoseconds.
+ */
+static uint64_t runq_wait_ns(int fd)
+{
+	unsigned long long run = 0, wait = 0;
+	char buf[96];
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return 0;
+	return wait;
+}
+
+/*
+ * Time since t0 with q0 the run-queue wait then, less the run-queue wait
+ * since: the time the disk took, not the time the CPU was denied meanwhile.
+ * Return: nanoseconds.
+ */
+static uint64_t disk_time(struct nvt_writer *w, uint64_t t0, uint64_t q0)
+{
+	uint64_t t = mono_ns() - t0, q = runq_wait_ns(w->schedstat_fd) - q0;
+
+	return q < t ? t - q : 0;
+}
+
 /* write_all, its time added to the writer's write_ns.  Return: 0 or -errno. */
 static int write_timed(struct nvt_writer *w, const uint8_t *buf, size_t n)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t q0 = runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
 	int err = write_all(w->fd, buf, n);
 
-	w->write_ns += mono_ns() - t0;
+	w->write_ns += disk_time(w, t0, q0);
 	return err;
 }
 
@@ -188,10 +222,10 @@ static void cut_block(struct nvt_writer *w, int err, uint64_t start, size_t len)
 /* fdatasync the file now.  Return: 0 or the sticky -errno. */
 static int sync_now(struct nvt_writer *w)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t q0 = runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
 	int rc = fdatasync(w->fd);
 
-	w->fdatasync_ns += mono_ns() - t0;
+	w->fdatasync_ns += disk_time(w, t0, q0);
 	if (rc) {
 		int err = -errno;
 
@@ -289,20 +323,6 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	return 0;
 }
 
-/* The calling thread's run-queue wait so far (schedstat's second field); 0 if unknown. */
-static uint64_t runq_wait_ns(void)
-{
-	unsigned long long run = 0, wait = 0;
-	FILE *f = fopen("/proc/thread-self/schedstat", "re");
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu %llu", &run, &wait) != 2)
-		wait = 0;
-	fclose(f);
-	return wait;
-}
-
 #define FOOTER_OWN 13	/* the writer's own footer keys */
 
 /*
@@ -312,8 +332,9 @@ static uint64_t runq_wait_ns(void)
  * the records; how often and how long the IO thread waited for a free chunk
  * (writer.io_waits, writer.io_wait_ns: the writer or its disk fell behind);
  * the fdatasync period and calls (writer.sync_ms, writer.syncs); where the
- * writer's time went: inside write(2) and fdatasync(2) (writer.write_ns,
- * writer.fdatasync_ns: the disk) and waiting on a run queue
+ * writer's time went: inside write(2) and fdatasync(2), less the run-queue
+ * wait meanwhile (writer.write_ns, writer.fdatasync_ns: the disk) and
+ * waiting on a run queue
  * (writer.runq_wait_ns: the CPU); how full the ring got (writer.ring_high
  * of writer.ring_chunks chunks waiting at once), its class (writer.sched)
  * and, for auto, its promotions (writer.promotions).
@@ -354,7 +375,7 @@ static void write_footer(struct nvt_writer *w)
 	v[4] = w->syncs;
 	v[5] = w->write_ns;
 	v[6] = w->fdatasync_ns;
-	v[7] = runq_wait_ns() - w->runq_ns0;
+	v[7] = runq_wait_ns(w->schedstat_fd) - w->runq_ns0;
 	v[9] = w->nchunks;
 	for (unsigned i = 0; i < FOOTER_OWN; i++) {
 		if (i < FOOTER_OWN - 2)
@@ -495,7 +516,8 @@ static void writer_sched_init(struct nvt_writer *w)
 	w->writer_tid = (pid_t)syscall(SYS_gettid);
 	w->auto_idle = auto_idle;
 	pthread_mutex_unlock(&w->mu);
-	w->runq_ns0 = runq_wait_ns();
+	w->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	w->runq_ns0 = runq_wait_ns(w->schedstat_fd);
 }
 
 /*
@@ -562,6 +584,8 @@ static void *writer_thread(void *arg)
 		write_footer(w);
 	if (atomic_load_explicit(&w->err, memory_order_relaxed))
 		sync_after_error(w);
+	if (w->schedstat_fd >= 0)
+		close(w->schedstat_fd);
 	return NULL;
 }
 
@@ -730,6 +754,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	if (!w)
 		return -ENOMEM;
 	w->fd = -1;
+	w->schedstat_fd = -1;
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* the sync deadlines' clock */

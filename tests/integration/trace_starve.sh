@@ -33,20 +33,21 @@ done
 head -c 1M /dev/zero >"$T/nop"
 
 # job NAME [OPTION...]: 3 s of nv_nop at QD 64 on CPU $cpu, traced into
-# $T/NAME with small blocks (4 x 4096 records of ring); `nvanalyze stat` of it
-# into $T/NAME.stat.
+# $T/NAME; `nvanalyze stat` of it into $T/NAME.stat.
 job() {
 	local name=$1
 	shift
 	mkdir -p "$T/$name"
 	taskset -c "$cpu" "$FIO" --thread --ioengine="external:$NVENGINE_SO" --name="$name" \
 		--filename="$T/nop" --size=1M --bs=4k --rw=randread --iodepth=64 --runtime=3 \
-		--time_based --nv_nop=1 --nv_trace="$T/$name" --nv_trace_block=4096 "$@" \
+		--time_based --nv_nop=1 --nv_trace="$T/$name" "$@" \
 		--output-format=json --output="$T/$name.json" >"$T/$name.out" 2>&1 &&
 		"$NVANALYZE" stat "$T/$name/$name.1.nvt" >"$T/$name.stat" 2>&1
 }
 
-if job idle --nv_trace_sched=idle; then
+# small blocks (4 x 4096 records of ring): the starved writer's lag reaches
+# the IO loop within the run
+if job idle --nv_trace_sched=idle --nv_trace_block=4096; then
 	finding=$(grep '^finding: tracing held the IO loop for' "$T/idle.stat")
 	if grep -q "the trace writer thread was denied CPU" <<<"$finding"; then
 		pass starved_writer_names_cpu
@@ -59,6 +60,7 @@ else
 	fail starved_writer_names_cpu "fio or stat failed: $(tail -n 3 "$T/idle.out" | tr '\n' ' ')"
 fi
 
+# the defaults throughout: the ring of 4 x 65536 records
 if job auto; then
 	waits=$(sed -n 's/^  writer.io_waits = //p' "$T/auto.stat")
 	sched=$(sed -n 's/^  writer.sched_effective = //p' "$T/auto.stat")
