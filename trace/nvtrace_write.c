@@ -28,12 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "trace/nvtrace_fmt.h"
+#include "trace/nvtrace_sched.h"
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLING, CHUNK_READY };
 
@@ -140,34 +140,13 @@ static int write_all(int fd, const uint8_t *buf, size_t n)
 }
 
 /*
- * The writer thread's run-queue wait so far, from its own schedstat (second
- * field), open as fd; 0 if unknown.  Return: nanoseconds.
- */
-static uint64_t runq_wait_ns(int fd)
-{
-	unsigned long long run = 0, wait = 0;
-	char buf[96];
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
-		return 0;
-	return wait;
-}
-
-/*
  * Time since t0 with q0 the run-queue wait then, less the run-queue wait
  * since: the time the disk took, not the time the CPU was denied meanwhile.
  * Return: nanoseconds.
  */
 static uint64_t disk_time(struct nvt_writer *w, uint64_t t0, uint64_t q0)
 {
-	uint64_t t = mono_ns() - t0, q = runq_wait_ns(w->schedstat_fd) - q0;
+	uint64_t t = mono_ns() - t0, q = nvt_sched_runq_wait_ns(w->schedstat_fd) - q0;
 
 	return q < t ? t - q : 0;
 }
@@ -175,7 +154,7 @@ static uint64_t disk_time(struct nvt_writer *w, uint64_t t0, uint64_t q0)
 /* write_all, its time added to the writer's write_ns.  Return: 0 or -errno. */
 static int write_timed(struct nvt_writer *w, const uint8_t *buf, size_t n)
 {
-	uint64_t q0 = runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
+	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
 	int err = write_all(w->fd, buf, n);
 
 	w->write_ns += disk_time(w, t0, q0);
@@ -222,7 +201,7 @@ static void cut_block(struct nvt_writer *w, int err, uint64_t start, size_t len)
 /* fdatasync the file now.  Return: 0 or the sticky -errno. */
 static int sync_now(struct nvt_writer *w)
 {
-	uint64_t q0 = runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
+	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
 	int rc = fdatasync(w->fd);
 
 	w->fdatasync_ns += disk_time(w, t0, q0);
@@ -375,7 +354,7 @@ static void write_footer(struct nvt_writer *w)
 	v[4] = w->syncs;
 	v[5] = w->write_ns;
 	v[6] = w->fdatasync_ns;
-	v[7] = runq_wait_ns(w->schedstat_fd) - w->runq_ns0;
+	v[7] = nvt_sched_runq_wait_ns(w->schedstat_fd) - w->runq_ns0;
 	v[9] = w->nchunks;
 	for (unsigned i = 0; i < FOOTER_OWN; i++) {
 		if (i < FOOTER_OWN - 2)
@@ -473,34 +452,6 @@ static void sync_after_error(struct nvt_writer *w)
 		sync_now(w);
 }
 
-/*
- * Whether this thread may leave SCHED_IDLE again once in it: the kernel
- * lets it when its nice value is within RLIMIT_NICE or with CAP_SYS_NICE.
- * Return: true or false.
- */
-static bool can_leave_idle(void)
-{
-	unsigned long long cap = 0;
-	struct rlimit rl;
-	char line[128];
-	FILE *f;
-	int nice;
-
-	errno = 0;
-	nice = getpriority(PRIO_PROCESS, 0);	/* this thread's, on Linux */
-	if (!errno && !getrlimit(RLIMIT_NICE, &rl) &&
-	    (rl.rlim_cur == RLIM_INFINITY || (rlim_t)(20 - nice) <= rl.rlim_cur))
-		return true;
-	f = fopen("/proc/thread-self/status", "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &cap) == 1)
-			break;
-	fclose(f);
-	return cap & (1ull << 23);	/* CAP_SYS_NICE */
-}
-
 /* The writer thread's class at its start (nvt_writer_sched).  Return: nothing. */
 static void writer_sched_init(struct nvt_writer *w)
 {
@@ -510,14 +461,14 @@ static void writer_sched_init(struct nvt_writer *w)
 	if (w->sched == NVT_SCHED_IDLE)
 		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
 	else if (w->sched == NVT_SCHED_AUTO && sched_getscheduler(0) == SCHED_OTHER &&
-		 can_leave_idle())
+		 nvt_sched_can_leave_idle())
 		auto_idle = !sched_setscheduler(0, SCHED_IDLE, &sp);
 	pthread_mutex_lock(&w->mu);
 	w->writer_tid = (pid_t)syscall(SYS_gettid);
 	w->auto_idle = auto_idle;
 	pthread_mutex_unlock(&w->mu);
 	w->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	w->runq_ns0 = runq_wait_ns(w->schedstat_fd);
+	w->runq_ns0 = nvt_sched_runq_wait_ns(w->schedstat_fd);
 }
 
 /*

@@ -44,7 +44,7 @@ static void name_cause(uint64_t disk_ns, uint64_t cpu_ns, char *why, size_t len)
 			 (double)disk_ns / 1e9, (double)cpu_ns / 1e9);
 	else
 		snprintf(why, len, "the trace writer thread was denied CPU (%.2f s waiting for "
-			 "one, %.2f s in write/fdatasync; nv_trace_sched=auto or normal gives it "
+			 "one, %.2f s in write/fdatasync; nv_trace_sched=normal, the default, gives it "
 			 "CPU)", (double)cpu_ns / 1e9, (double)disk_ns / 1e9);
 }
 

