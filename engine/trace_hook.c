@@ -68,7 +68,8 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 		  o->hipri, o->fixedbufs, o->registerfiles, o->sqpoll_thread, o->nonvectored,
 		  o->force_async, o->nowait, o->nv_trace_level,
 		  o->nv_trace_codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o->nv_trace_block,
-		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" : "normal", o->nv_trace_sync,
+		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" :
+		  o->nv_trace_sched == NVT_SCHED_AUTO ? "auto" : "normal", o->nv_trace_sync,
 		  o->nv_iowq_workers,
 		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto", o->nv_nop,
 		  o->nv_trace_ab);
@@ -94,7 +95,8 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 		.zlevel = (int)o->nv_trace_level,
 		.codec = (enum nvt_writer_codec)o->nv_trace_codec,	/* checked by the writer */
 		.block_records = o->nv_trace_block,
-		.sched = o->nv_trace_sched == NVT_SCHED_IDLE ? NVT_SCHED_IDLE : NVT_SCHED_NORMAL,
+		.sched = o->nv_trace_sched == NVT_SCHED_IDLE || o->nv_trace_sched == NVT_SCHED_AUTO ?
+			 (enum nvt_writer_sched)o->nv_trace_sched : NVT_SCHED_NORMAL,
 		.sync_ms = o->nv_trace_sync,
 	};
 	struct nvt_kvlist hdr = { 0 };

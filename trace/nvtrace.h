@@ -72,9 +72,14 @@ struct nvt_kv {
  * so that on a machine whose cores the IO path keeps busy it does not take
  * turns with the IO threads; if it falls behind, appends wait (nothing is
  * dropped).  Best effort: where the kernel refuses the policy the thread runs
- * as NORMAL.
+ * as NORMAL.  A writer denied CPU this way makes the IO loop wait.
+ * NVT_SCHED_AUTO: SCHED_IDLE while at most a quarter of the chunks wait for
+ * it; once half of them do, the IO thread promotes it to the caller's
+ * policy (SCHED_OTHER), and it goes back to SCHED_IDLE when none waits.
+ * Where leaving SCHED_IDLE is not permitted (no CAP_SYS_NICE, RLIMIT_NICE
+ * too low) it runs as NORMAL throughout.
  */
-enum nvt_writer_sched { NVT_SCHED_NORMAL = 0, NVT_SCHED_IDLE = 1 };
+enum nvt_writer_sched { NVT_SCHED_NORMAL = 0, NVT_SCHED_IDLE = 1, NVT_SCHED_AUTO = 2 };
 
 enum nvt_writer_codec {
 	NVT_WRITER_ZSTD = 0,	/* zstd frames (the default) */
@@ -97,7 +102,10 @@ struct nvt_writer_opts {
  * it was written and syncs are at least sync_ms apart; the footer is synced
  * before close returns.  After a power cut the file thus holds every block
  * written more than sync_ms (plus one fdatasync) before it, and the reader
- * rejects a block the cut damaged (its CRCs).  At most NVT_MAX_SYNC_MS.
+ * rejects a block the cut damaged (its CRCs).  With sync_ms the directory
+ * is fsync'ed after the file is created, and after a sticky write error the
+ * complete blocks and the truncation of a half-written one are still synced
+ * (not after a failed fdatasync).  At most NVT_MAX_SYNC_MS.
  */
 #define NVT_MAX_SYNC_MS	3600000u
 

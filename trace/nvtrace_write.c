@@ -15,6 +15,9 @@
  * next block comes later), never more often than every sync_ms, and once
  * after the footer.  A block whose write fails part way (a disk that fills)
  * is cut off again (ftruncate), so the file ends at its last complete block.
+ * With sync_ms the directory is fsync'ed once the file is created (its
+ * entry is on the disk), and after a sticky error the thread still syncs
+ * what is valid: the complete blocks and the truncation.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,10 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "trace/nvtrace_fmt.h"
+#include "trace/nvtrace_sched.h"
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLING, CHUNK_READY };
 
@@ -63,6 +68,12 @@ struct nvt_writer {
 	pthread_cond_t cv_ready;	/* a chunk became READY, or closing */
 	pthread_cond_t cv_free;		/* a chunk became FREE */
 	bool closing;
+	unsigned backlog;		/* READY chunks */
+	unsigned ring_high;		/* most READY chunks at once */
+	bool promoted;			/* AUTO: the writer runs SCHED_OTHER now */
+	bool auto_idle;			/* AUTO: SCHED_IDLE between promotions */
+	pid_t writer_tid;		/* the writer thread's tid (AUTO promotion) */
+	uint64_t promotions;		/* AUTO: times promoted */
 	const struct nvt_kv *footer_kv;
 	size_t nfooter;
 	pthread_t thread;
@@ -80,7 +91,12 @@ struct nvt_writer {
 	struct nvt_footer foot;
 	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync (or open) */
 	bool dirty;			/* blocks written since then */
+	bool sync_failed;		/* an fdatasync failed: the sticky error is its */
 	uint64_t syncs;			/* fdatasync calls */
+	uint64_t write_ns;		/* time inside write(2) */
+	uint64_t fdatasync_ns;		/* time inside fdatasync(2) */
+	uint64_t runq_ns0;		/* schedstat run-queue wait at the thread's start */
+	int schedstat_fd;		/* the writer's /proc/thread-self/schedstat, or -1 */
 };
 
 static uint64_t mono_ns(void)
@@ -123,9 +139,31 @@ static int write_all(int fd, const uint8_t *buf, size_t n)
 	return 0;
 }
 
+/*
+ * Time since t0 with q0 the run-queue wait then, less the run-queue wait
+ * since: the time the disk took, not the time the CPU was denied meanwhile.
+ * Return: nanoseconds.
+ */
+static uint64_t disk_time(struct nvt_writer *w, uint64_t t0, uint64_t q0)
+{
+	uint64_t t = mono_ns() - t0, q = nvt_sched_runq_wait_ns(w->schedstat_fd) - q0;
+
+	return q < t ? t - q : 0;
+}
+
+/* write_all, its time added to the writer's write_ns.  Return: 0 or -errno. */
+static int write_timed(struct nvt_writer *w, const uint8_t *buf, size_t n)
+{
+	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
+	int err = write_all(w->fd, buf, n);
+
+	w->write_ns += disk_time(w, t0, q0);
+	return err;
+}
+
 static int emit(struct nvt_writer *w, const uint8_t *buf, size_t n)
 {
-	int err = write_all(w->fd, buf, n);
+	int err = write_timed(w, buf, n);
 
 	if (err) {
 		set_error(w, err, "write");
@@ -163,9 +201,14 @@ static void cut_block(struct nvt_writer *w, int err, uint64_t start, size_t len)
 /* fdatasync the file now.  Return: 0 or the sticky -errno. */
 static int sync_now(struct nvt_writer *w)
 {
-	if (fdatasync(w->fd)) {
+	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
+	int rc = fdatasync(w->fd);
+
+	w->fdatasync_ns += disk_time(w, t0, q0);
+	if (rc) {
 		int err = -errno;
 
+		w->sync_failed = true;
 		set_error(w, err, "fdatasync");
 		return err;
 	}
@@ -223,9 +266,9 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	}
 	nvt_block_hdr_pack(hb, &h);
 	index_add(w, w->file_off, &h);
-	err = write_all(w->fd, hb, sizeof(hb));
+	err = write_timed(w, hb, sizeof(hb));
 	if (!err)
-		err = write_all(w->fd, w->enc.comp.p, h.comp_len);
+		err = write_timed(w, w->enc.comp.p, h.comp_len);
 	if (err) {
 		cut_block(w, err, start, sizeof(hb) + h.comp_len);
 		return err;
@@ -259,24 +302,40 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	return 0;
 }
 
+#define FOOTER_OWN 13	/* the writer's own footer keys */
+
 /*
- * The footer: the caller's kv pairs, then the writer thread's own CPU time
- * up to here (writer.cpu_ns, CLOCK_THREAD_CPUTIME_ID: encoding, compression
- * and writes of every block), so a benchmark can divide it by the records;
- * how often and how long the IO thread waited for a free chunk
- * (writer.io_waits, writer.io_wait_ns: the writer or its disk fell behind),
- * and the fdatasync period and calls (writer.sync_ms, writer.syncs).
+ * The footer: the caller's kv pairs, then the writer thread's own: its CPU
+ * time up to here (writer.cpu_ns, CLOCK_THREAD_CPUTIME_ID: encoding,
+ * compression and writes of every block), so a benchmark can divide it by
+ * the records; how often and how long the IO thread waited for a free chunk
+ * (writer.io_waits, writer.io_wait_ns: the writer or its disk fell behind);
+ * the fdatasync period and calls (writer.sync_ms, writer.syncs); where the
+ * writer's time went: inside write(2) and fdatasync(2), less the run-queue
+ * wait meanwhile (writer.write_ns, writer.fdatasync_ns: the disk) and
+ * waiting on a run queue
+ * (writer.runq_wait_ns: the CPU); how full the ring got (writer.ring_high
+ * of writer.ring_chunks chunks waiting at once), its class (writer.sched)
+ * and, for auto, its promotions (writer.promotions).
  */
 static void write_footer(struct nvt_writer *w)
 {
-	char val[4][32], cpu[32];
+	static const char *const keys[FOOTER_OWN] = {
+		"writer.cpu_ns", "writer.io_waits", "writer.io_wait_ns", "writer.sync_ms",
+		"writer.syncs", "writer.write_ns", "writer.fdatasync_ns", "writer.runq_wait_ns",
+		"writer.ring_high", "writer.ring_chunks", "writer.promotions", "writer.sched",
+		"writer.sched_effective",
+	};
+	static const char *const sched[] = { "normal", "idle", "auto" };
+	char val[FOOTER_OWN][32];
+	unsigned long long v[FOOTER_OWN - 2];
 	struct nvt_buf b = { 0 };
 	struct nvt_kv *kv;
 	struct timespec ts;
 	size_t n = w->nfooter;
 	int err;
 
-	kv = malloc((w->nfooter + 5) * sizeof(*kv));
+	kv = malloc((w->nfooter + FOOTER_OWN) * sizeof(*kv));
 	if (!kv) {
 		set_error(w, -ENOMEM, "encode footer for");
 		return;
@@ -284,22 +343,31 @@ static void write_footer(struct nvt_writer *w)
 	if (w->nfooter)
 		memcpy(kv, w->footer_kv, w->nfooter * sizeof(*kv));
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	snprintf(cpu, sizeof(cpu), "%llu",
-		 (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec);
-	kv[n].key = "writer.cpu_ns";
-	kv[n++].value = cpu;
-	snprintf(val[0], sizeof(val[0]), "%llu", (unsigned long long)w->waits);
-	kv[n].key = "writer.io_waits";
-	kv[n++].value = val[0];
-	snprintf(val[1], sizeof(val[1]), "%llu", (unsigned long long)w->wait_ns);
-	kv[n].key = "writer.io_wait_ns";
-	kv[n++].value = val[1];
-	snprintf(val[2], sizeof(val[2]), "%llu", (unsigned long long)(w->sync_ns / 1000000));
-	kv[n].key = "writer.sync_ms";
-	kv[n++].value = val[2];
-	snprintf(val[3], sizeof(val[3]), "%llu", (unsigned long long)w->syncs);
-	kv[n].key = "writer.syncs";
-	kv[n++].value = val[3];
+	v[0] = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	pthread_mutex_lock(&w->mu);
+	v[1] = w->waits;
+	v[2] = w->wait_ns;
+	v[8] = w->ring_high;
+	v[10] = w->promotions;
+	pthread_mutex_unlock(&w->mu);
+	v[3] = w->sync_ns / 1000000;
+	v[4] = w->syncs;
+	v[5] = w->write_ns;
+	v[6] = w->fdatasync_ns;
+	v[7] = nvt_sched_runq_wait_ns(w->schedstat_fd) - w->runq_ns0;
+	v[9] = w->nchunks;
+	for (unsigned i = 0; i < FOOTER_OWN; i++) {
+		if (i < FOOTER_OWN - 2)
+			snprintf(val[i], sizeof(val[i]), "%llu", v[i]);
+		else if (i == FOOTER_OWN - 2)
+			snprintf(val[i], sizeof(val[i]), "%s", sched[w->sched]);
+		else
+			snprintf(val[i], sizeof(val[i]), "%s",
+				 w->sched == NVT_SCHED_AUTO && !w->auto_idle ? "normal" :
+				 sched[w->sched]);
+		kv[n].key = keys[i];
+		kv[n++].value = val[i];
+	}
 	w->foot.kv = kv;
 	w->foot.nkv = n;
 	err = nvt_footer_encode(&w->foot, &b);
@@ -339,6 +407,94 @@ static void wait_ready(struct nvt_writer *w, struct chunk *c)
 	}
 }
 
+/*
+ * fsync the directory that holds the new file, so that its entry survives a
+ * power cut (some file systems do not order it with the file's data).  A
+ * file system that cannot sync a directory (EINVAL) has nothing to sync.
+ * Return: 0 or the sticky -errno.
+ */
+static int sync_dir(struct nvt_writer *w)
+{
+	char *dir = strdup(w->path), *slash;
+	int fd, err = 0;
+
+	if (!dir) {
+		set_error(w, -ENOMEM, "fsync the directory of");
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) && errno != EINVAL))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	if (err)
+		set_error(w, err, "fsync the directory of");
+	return err;
+}
+
+/*
+ * After a sticky error: sync what the file validly holds (its complete
+ * blocks and the truncation of a half-written one), unless the error was
+ * fdatasync's own (the kernel may have dropped the pages: a retry proves
+ * nothing).  Return: nothing (the first error stays the one reported).
+ */
+static void sync_after_error(struct nvt_writer *w)
+{
+	if (w->sync_ns && !w->sync_failed)
+		sync_now(w);
+}
+
+/* The writer thread's class at its start (nvt_writer_sched).  Return: nothing. */
+static void writer_sched_init(struct nvt_writer *w)
+{
+	struct sched_param sp = { 0 };
+	bool auto_idle = false;
+
+	if (w->sched == NVT_SCHED_IDLE)
+		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
+	else if (w->sched == NVT_SCHED_AUTO && sched_getscheduler(0) == SCHED_OTHER &&
+		 nvt_sched_can_leave_idle())
+		auto_idle = !sched_setscheduler(0, SCHED_IDLE, &sp);
+	pthread_mutex_lock(&w->mu);
+	w->writer_tid = (pid_t)syscall(SYS_gettid);
+	w->auto_idle = auto_idle;
+	pthread_mutex_unlock(&w->mu);
+	w->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	w->runq_ns0 = nvt_sched_runq_wait_ns(w->schedstat_fd);
+}
+
+/*
+ * AUTO, mu held, by the IO thread as it seals a chunk: promote the writer to
+ * SCHED_OTHER once half the ring waits for it.  Return: nothing.
+ */
+static void writer_promote_if_behind(struct nvt_writer *w)
+{
+	struct sched_param sp = { 0 };
+
+	if (w->auto_idle && !w->promoted && w->backlog * 2 >= w->nchunks &&
+	    !sched_setscheduler(w->writer_tid, SCHED_OTHER, &sp)) {
+		w->promoted = true;
+		w->promotions++;
+	}
+}
+
+/* AUTO, mu held, by the writer: back to SCHED_IDLE once nothing waits.  Return: nothing. */
+static void writer_demote_if_drained(struct nvt_writer *w)
+{
+	struct sched_param sp = { 0 };
+
+	if (w->promoted && !w->backlog && !sched_setscheduler(0, SCHED_IDLE, &sp))
+		w->promoted = false;
+}
+
 static void *writer_thread(void *arg)
 {
 	struct nvt_writer *w = arg;
@@ -346,12 +502,8 @@ static void *writer_thread(void *arg)
 
 	/* visible in top -H, ps -L and perf as the trace writer */
 	pthread_setname_np(pthread_self(), "nvtrace-writer");
-	if (w->sched == NVT_SCHED_IDLE) {
-		struct sched_param sp = { 0 };
-
-		sched_setscheduler(0, SCHED_IDLE, &sp);	/* this thread only; best effort */
-	}
-	if (!emit(w, w->hdr.p, w->hdr.len))
+	writer_sched_init(w);
+	if ((!w->sync_ns || !sync_dir(w)) && !emit(w, w->hdr.p, w->hdr.len))
 		w->dirty = true;
 	nvt_buf_free(&w->hdr);
 
@@ -373,12 +525,18 @@ static void *writer_thread(void *arg)
 		pthread_mutex_lock(&w->mu);
 		c->n = 0;
 		c->state = CHUNK_FREE;
+		w->backlog--;
+		writer_demote_if_drained(w);
 		pthread_cond_signal(&w->cv_free);
 		pthread_mutex_unlock(&w->mu);
 		idx = (idx + 1) % w->nchunks;
 	}
 	if (!atomic_load_explicit(&w->err, memory_order_relaxed))
 		write_footer(w);
+	if (atomic_load_explicit(&w->err, memory_order_relaxed))
+		sync_after_error(w);
+	if (w->schedstat_fd >= 0)
+		close(w->schedstat_fd);
 	return NULL;
 }
 
@@ -390,6 +548,9 @@ static void seal_current(struct nvt_writer *w)
 	pthread_mutex_lock(&w->mu);
 	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
 	w->cur->state = CHUNK_READY;
+	if (++w->backlog > w->ring_high)
+		w->ring_high = w->backlog;
+	writer_promote_if_behind(w);
 	pthread_cond_signal(&w->cv_ready);
 	if (w->chunks[next].state != CHUNK_FREE) {
 		uint64_t t0 = mono_ns();
@@ -522,7 +683,8 @@ static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 	if (d.sync_ms > NVT_MAX_SYNC_MS)
 		return -EINVAL;
 	w->sync_ns = (uint64_t)d.sync_ms * 1000000ull;
-	if (w->sched != NVT_SCHED_NORMAL && w->sched != NVT_SCHED_IDLE)
+	if (w->sched != NVT_SCHED_NORMAL && w->sched != NVT_SCHED_IDLE &&
+	    w->sched != NVT_SCHED_AUTO)
 		return -EINVAL;
 	if (w->zlevel < 1 || w->zlevel > 9 || w->block_records > NVT_MAX_BLOCK_RECORDS ||
 	    w->nchunks < 2 || w->nchunks > 64 || w->block_ns > INT64_MAX)
@@ -543,6 +705,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	if (!w)
 		return -ENOMEM;
 	w->fd = -1;
+	w->schedstat_fd = -1;
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* the sync deadlines' clock */
@@ -624,8 +787,11 @@ int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size
 
 	pthread_mutex_lock(&w->mu);
 	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
-	if (w->cur->n)
+	if (w->cur->n) {
 		w->cur->state = CHUNK_READY;
+		if (++w->backlog > w->ring_high)
+			w->ring_high = w->backlog;
+	}
 	w->footer_kv = footer;
 	w->nfooter = nfooter;
 	w->closing = true;

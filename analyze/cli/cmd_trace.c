@@ -230,12 +230,14 @@ static struct nvt_reader *stat_header(const char *path)
 	return r;
 }
 
-/* The finding when tracing held the IO loop (trace_wait.h).  Return: nothing. */
+/* How much tracing held the IO loop, and the finding if it did (trace_wait.h).  Return: nothing */
 static void print_wait_finding(const char *path, uint64_t span_ns)
 {
 	struct nvt_reader *r = open_trace(path);
 	char line[512];
 
+	if (r && nv_trace_wait_summary(r, span_ns, line, sizeof(line)) == 1)
+		printf("tracing: %s\n", line);
 	if (r && nv_trace_wait_finding(r, span_ns, line, sizeof(line)) == 1)
 		printf("finding: %s\n", line);
 	nvt_reader_close(r);

@@ -148,13 +148,13 @@ else
 	fail trace_header_kernel_ring_features "kernel $kver: ring.features '$feat' lacks:$missing"
 fi
 
-# The writer thread's scheduling class: SCHED_IDLE unless nv_trace_sched=normal;
-# either way every IO is in the trace, and the header says which was used.
-traced sched_normal --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
-	--nv_trace_sched=normal
-compare trace_sched_normal "$T/sched_normal.json" "$T/sched_normal"
-if grep -q "engine.options = .*nv_trace_sched=idle" "$T/stat.txt" &&
-   "$NVANALYZE" stat "$T"/sched_normal/*.nvt 2>&1 | grep -q "engine.options = .*nv_trace_sched=normal"; then
+# The writer thread's scheduling class: normal unless nv_trace_sched says
+# otherwise (idle here); every IO is in the trace, and the header says which.
+traced sched_idle --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
+	--nv_trace_sched=idle
+compare trace_sched_idle "$T/sched_idle.json" "$T/sched_idle"
+if grep -q "engine.options = .*nv_trace_sched=normal" "$T/stat.txt" &&
+   "$NVANALYZE" stat "$T"/sched_idle/*.nvt 2>&1 | grep -q "engine.options = .*nv_trace_sched=idle"; then
 	pass trace_sched_in_header
 else
 	fail trace_sched_in_header "$(grep engine.options "$T/stat.txt")"
@@ -163,7 +163,7 @@ fi
 # nv_trace_sync: by default the writer fdatasyncs every 1000 ms at most and
 # once after the footer; the footer says the period and the syncs before
 # it; 0 never syncs.  (What it buys after a power cut: tests/run power_loss.)
-"$NVANALYZE" stat "$T"/sched_normal/*.nvt >"$T/sync_default.stat" 2>&1
+"$NVANALYZE" stat "$T"/sched_idle/*.nvt >"$T/sync_default.stat" 2>&1
 traced sync_off --name=so --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
 	--nv_trace_sync=0
 "$NVANALYZE" stat "$T"/sync_off/*.nvt >"$T/sync_off.stat" 2>&1

@@ -20,6 +20,7 @@
 
 #include "tests/unit/check.h"
 #include "tests/unit/trace_gen.h"
+#include "tests/unit/trace_util.h"
 #include "trace/nvtrace.h"
 #include "trace/nvtrace_fmt.h"
 
@@ -96,19 +97,6 @@ static int rec_eq(const struct nvt_record *a, const struct nvt_record *b)
  * number of records read and matching, or -1 at the first differing record.
  * *rc gets the reader's final return (0 or -errno).
  */
-/* The footer's key of the trace at path as a number; UINT64_MAX when it cannot be read. */
-static uint64_t footer_u64(const char *path, const char *key)
-{
-	struct nvt_reader *r;
-	const char *v = NULL;
-	uint64_t x = UINT64_MAX;
-
-	if (!nvt_reader_open(&r, path) && !nvt_reader_footer_get(r, key, &v) && v)
-		x = strtoull(v, NULL, 10);
-	nvt_reader_close(r);
-	return x;
-}
-
 static long read_compare(const char *path, const struct nvt_record *want, size_t nwant,
 			 int *rc, struct nvt_read_info *info)
 {
@@ -465,9 +453,12 @@ TEST(header_footer_kv)
 		for (int i = 0; i < NVT_OP__MAX; i++)
 			sum += f->op[i].records;
 		CHECK_EQ_U64(sum, 5000);
-		/* the caller's pair, then the writer thread's own CPU time, waits and syncs */
-		CHECK_EQ_U64(f->nkv, 6);
-		if (f->nkv == 6) {
+		/*
+		 * the caller's pair, then the writer thread's own CPU time, waits,
+		 * syncs, where its time went, the ring and its class
+		 */
+		CHECK_EQ_U64(f->nkv, 14);
+		if (f->nkv == 14) {
 			char *end;
 
 			CHECK_STR(f->kv[0].value, "310");
@@ -479,6 +470,19 @@ TEST(header_footer_kv)
 			CHECK_STR(f->kv[4].value, "0");
 			CHECK_STR(f->kv[5].key, "writer.syncs");
 			CHECK_STR(f->kv[5].value, "0");
+			CHECK_STR(f->kv[6].key, "writer.write_ns");
+			CHECK(strtoull(f->kv[6].value, &end, 10) > 0 && !*end);
+			CHECK_STR(f->kv[7].key, "writer.fdatasync_ns");
+			CHECK_STR(f->kv[7].value, "0");
+			CHECK_STR(f->kv[8].key, "writer.runq_wait_ns");
+			CHECK_STR(f->kv[9].key, "writer.ring_high");
+			CHECK(strtoull(f->kv[9].value, &end, 10) >= 1 && !*end);
+			CHECK_STR(f->kv[10].key, "writer.ring_chunks");
+			CHECK_STR(f->kv[10].value, "4");
+			CHECK_STR(f->kv[11].key, "writer.promotions");
+			CHECK_STR(f->kv[12].key, "writer.sched");
+			CHECK_STR(f->kv[12].value, "normal");
+			CHECK_STR(f->kv[13].key, "writer.sched_effective");
 		}
 		CHECK(f->nindex >= 1);
 	}
@@ -1279,33 +1283,6 @@ TEST(op_names)
 	CHECK(nvt_op_name(NVT_OP__MAX) == NULL);
 	CHECK_EQ_I64(nvt_op_parse("uncor"), NVT_OP_UNCOR);
 	CHECK_EQ_I64(nvt_op_parse("bogus"), -1);
-}
-
-/* The tid of this process's thread named name, or -1. */
-static pid_t thread_named(const char *name)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t tid = -1;
-
-	if (!d)
-		return -1;
-	while (tid < 0 && (e = readdir(d))) {
-		char p[300], comm[64] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(p, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, name, strlen(name)))
-			tid = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
 }
 
 /* The writer thread is named, runs SCHED_IDLE when asked and only then;

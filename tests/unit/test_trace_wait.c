@@ -1,0 +1,112 @@
+/*
+ * test_trace_wait.c - the finding when tracing held the IO loop names the
+ * cause the footer shows (disk, CPU or both, with the seconds), and the
+ * disturbance line is there below the finding's threshold too.
+ * The rule for a trace older than the writer-time keys (its CPU time against
+ * the wait) is unchanged; today's writer cannot write such a trace.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analyze/stats/trace_wait.h"
+#include "tests/unit/check.h"
+
+static char tmpdir[256];
+
+/* A one-record trace of 10 s traced time whose footer starts with kv. */
+static struct nvt_reader *trace_with(const char *name, const struct nvt_kv *kv, size_t n)
+{
+	static const struct nvt_kv hdr[] = { { "clock.monotonic_ns", "1000000000" } };
+	struct nvt_record rec = { .submit_ns = 1, .complete_ns = 2, .length = 4096, .qd = 1 };
+	struct nvt_kv foot[8];
+	struct nvt_reader *r = NULL;
+	struct nvt_writer *w;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	foot[0] = (struct nvt_kv){ "clock.end_monotonic_ns", "11000000000" };
+	memcpy(foot + 1, kv, n * sizeof(*kv));
+	if (nvt_writer_open(&w, path, hdr, 1, NULL) || nvt_writer_append(w, &rec) ||
+	    nvt_writer_close(w, foot, n + 1) || nvt_reader_open(&r, path))
+		return NULL;
+	return r;
+}
+
+/* The finding of a trace with these writer times (seconds); "" if none. */
+static const char *finding(const char *name, const char *wait, const char *write,
+			   const char *sync, const char *runq)
+{
+	static char line[512];
+	struct nvt_kv kv[] = {
+		{ "writer.io_wait_ns", wait }, { "writer.io_waits", "7" },
+		{ "writer.cpu_ns", "100000000" }, { "writer.write_ns", write },
+		{ "writer.fdatasync_ns", sync }, { "writer.runq_wait_ns", runq },
+	};
+	struct nvt_reader *r = trace_with(name, kv, 6);
+
+	line[0] = 0;
+	if (!r)
+		return "(no trace)";
+	if (nv_trace_wait_finding(r, 0, line, sizeof(line)) != 1)
+		line[0] = 0;
+	nvt_reader_close(r);
+	return line;
+}
+
+TEST(cause_named)
+{
+	const char *f;
+
+	f = finding("cpu.nvt", "2000000000", "10000000", "0", "1500000000");
+	printf("info: trace_wait: %s\n", f);
+	CHECK(strstr(f, "tracing held the IO loop for 2.0 s of 10.0 s (20.0%, 7 waits)") != NULL);
+	CHECK(strstr(f, "the trace writer thread was denied CPU (1.50 s waiting for one, "
+		      "0.01 s in write/fdatasync") != NULL);
+
+	f = finding("disk.nvt", "2000000000", "1200000000", "600000000", "3000000");
+	CHECK(strstr(f, "the trace directory's disk is too slow for the trace (the writer "
+		      "spent 1.80 s in write/fdatasync, 0.00 s waiting for a CPU)") != NULL);
+
+	f = finding("both.nvt", "2000000000", "900000000", "0", "1000000000");
+	CHECK(strstr(f, "both the trace directory's disk (the writer spent 0.90 s in "
+		      "write/fdatasync) and the CPU (1.00 s waiting for one)") != NULL);
+
+	CHECK_STR(finding("small.nvt", "50000000", "0", "0", "40000000"), "");
+}
+
+TEST(summary_below_threshold)
+{
+	struct nvt_kv kv[] = {
+		{ "writer.io_wait_ns", "50000000" }, { "writer.io_waits", "1" },
+		{ "writer.ring_high", "3" }, { "writer.ring_chunks", "4" },
+	};
+	struct nvt_reader *r = trace_with("sum.nvt", kv, 4);
+	char line[256] = "";
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ_I64(nv_trace_wait_finding(r, 0, line, sizeof(line)), 0);
+	CHECK_EQ_I64(nv_trace_wait_summary(r, 0, line, sizeof(line)), 1);
+	CHECK_STR(line, "IO loop held by tracing 0.500% of 10.0 s (1 wait), "
+		  "trace ring high-water 3 of 4 chunks");
+	nvt_reader_close(r);
+}
+
+int main(void)
+{
+	const char *base = getenv("TESTTMP");
+	char cmd[300];
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_wait.XXXXXX", base ? base : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	RUN(cause_named);
+	RUN(summary_below_threshold);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return check_summary();
+}
