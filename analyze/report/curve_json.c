@@ -106,6 +106,8 @@ static json_t *sla_json(const struct nv_curves *c, const struct nv_sla_result *s
 		nv_render_json_set(a, "first_not_met", point_name(sw, sr->ans[s].first_fail));
 		nv_render_json_set(a, "first_cannot_tell",
 				   point_name(sw, sr->ans[s].first_unsure));
+		nv_render_json_set(a, "first_absent", point_name(sw, sr->ans[s].first_absent));
+		nv_render_json_set(a, "absent", json_integer((json_int_t)sr->ans[s].nabsent));
 		nv_render_json_set(runs, c->r->sides[s].label, a);
 	}
 	nv_render_json_set(o, "runs", runs);

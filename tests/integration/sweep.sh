@@ -69,13 +69,25 @@ grep -q '^No knee (one)' knee.md && grep -q '^\*\*Knee (half): iodepth=4' knee.m
 grep -c '^### SLA' sla2.md | grep -qx 2 && grep -q 'iodepth=2: 2,000 IOPS, clat p99.9 400 us' sla2.md &&
 	pass sla_any_metric || fail sla_any_metric "$(grep -A4 SLA sla2.md | head -12)"
 
+# an SLA whose metric was never measured, or a run missing points: no "every point meets it"
+"$NVANALYZE" --percentiles 50,99.9 --sla 'p99<=1ms' s1.json >sla3.md 2>&1
+grep -q '^| s1  *| *cannot tell: clat p99 not measured | *cannot tell: clat p99 not measured |' \
+	sla3.md && ! grep -q 'every point meets it' sla3.md &&
+	pass sla_metric_not_measured || fail sla_metric_not_measured "$(grep '^| s1 ' sla3.md)"
+synth h2.json "q1/$O;iodepth=1/900/120" "q2/$O;iodepth=2/1500/500" "q4/$O;iodepth=4/1600/900"
+"$NVANALYZE" --sla 'p99<=1ms' -l one s1.json -l h2 h2.json >sla4.md 2>&1
+grep -q '^| h2  *| .* | *none of the 3 measured points | *iodepth=8: not run |$' sla4.md &&
+	pass sla_run_missing_points || fail sla_run_missing_points "$(grep '^| h2 ' sla4.md)"
+
 # the same answers in --format json (load_curves)
 "$NVANALYZE" --format json --sla 'p99<=1ms' -l one s1.json -l reps s1.json,s2.json,s3.json \
 	-l half h.json 2>/dev/null | "$PYTHON" -c '
 import json, sys
 c = json.load(sys.stdin)["load_curves"]
 a, k = c["sla"][0]["runs"], c["sweeps"][0]["knee"]
-assert a["one"] == {"best": "iodepth=4", "first_not_met": "iodepth=8", "first_cannot_tell": None}, a
+assert a["one"] == {"best": "iodepth=4", "first_not_met": "iodepth=8", "first_cannot_tell": None,
+                    "first_absent": None, "absent": 0}, a
+assert a["half"]["first_absent"] == "iodepth=8" and a["half"]["absent"] == 1, a
 assert a["reps"]["first_cannot_tell"] == "iodepth=4", a
 assert k["one"]["point"] == "iodepth=8" and k["half"]["point"] == "iodepth=4", k
 assert c["sweeps"][0]["points"][3]["runs"]["half"] is None
