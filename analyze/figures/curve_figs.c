@@ -13,19 +13,19 @@
 #include "analyze/report/curves.h"
 #include "analyze/stats/repeats.h"
 
-/* The latency metrics drawn, with their data columns (after the three of throughput). */
-static const struct { enum nv_metric m; const char *tag; unsigned col; } lat_figs[] = {
-	{ NV_M_P99, "p99", 8 }, { NV_M_P50, "p50", 5 }, { NV_M_P999, "p999", 11 },
-};
+/*
+ * The data column of latency level k of the curves (curves->lat): three
+ * each (value, interval) after the point and the throughput's three.
+ */
+#define LAT_COL(k) (5 + 3 * (unsigned)(k))
 
 /*
- * A cell's value and its 95% interval (the t interval of the mean with
- * repeats, else the value itself), divided by div.  False when missing.
+ * A row's value for side s and its 95% interval (the t interval of the
+ * mean with repeats, else the value itself), divided by div.  False when
+ * missing (row NULL: the block has no such row).
  */
-static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, double div,
-		       double v[3])
+static bool row_range(const struct nv_row *row, size_t s, double div, double v[3])
 {
-	const struct nv_row *row = nv_block_row(b, m);
 	const struct nv_cell *c = row ? &row->cells[s] : NULL;
 	double half;
 
@@ -39,18 +39,21 @@ static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, dou
 }
 
 /*
- * Whether some side has metric m and the throughput at some point of cv.
- * Return: true when a curve of m has a point to draw.
+ * Whether some side has latency level l and the throughput at some point of cv.
+ * Return: true when a curve of l has a point to draw.
  */
-static bool any_point(const struct nv_report *r, const struct nv_curve *cv, enum nv_metric m)
+static bool any_point(const struct nv_report *r, const struct nv_curve *cv, double l)
 {
 	double v[3];
 
 	for (size_t s = 0; s < r->nsides; s++)
-		for (size_t p = 0; p < cv->sw->npoints; p++)
-			if (cell_range(&r->blocks[cv->block[p]], m, s, 1, v) &&
-			    cell_range(&r->blocks[cv->block[p]], cv->tput, s, 1, v))
+		for (size_t p = 0; p < cv->sw->npoints; p++) {
+			const struct nv_block *b = &r->blocks[cv->block[p]];
+
+			if (row_range(nv_block_level_row(b, l), s, 1, v) &&
+			    row_range(nv_block_row(b, cv->tput), s, 1, v))
 				return true;
+		}
 	return false;
 }
 
@@ -67,33 +70,45 @@ static void params_text(char *buf, size_t n, const struct nv_sweep *sw)
 }
 
 /*
- * A line curve's data: per run (gnuplot index = run order) a row
- * per present point: the swept value, throughput and its interval, then
- * p50, p99, p99.9 in us each with its interval, then 1 when exact.
+ * A line curve's data: per run (gnuplot index = run order) a row per point
+ * with the throughput and some latency level: the swept value, throughput
+ * and its interval, then each level of lat in us with its interval ("-":
+ * not measured, gnuplot's missing value), then 1 when exact.
  */
-static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv)
+static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv,
+		       const struct nv_pctl *lat)
 {
-	static const unsigned col_order[3] = { 1, 0, 2 };	/* p50, p99, p99.9 */
 	char params[128];
 
 	params_text(params, sizeof(params), cv->sw);
 	fprintf(f,
 		"# load curve %s · %s, %s sweep: one block per run (gnuplot index, run order)\n"
-		"# point %s %s_lo %s_hi p50_us lo hi p99_us lo hi p99.9_us lo hi exact\n",
+		"# point %s %s_lo %s_hi",
 		cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), params,
 		nv_metric(cv->tput)->key, nv_metric(cv->tput)->key, nv_metric(cv->tput)->key);
+	for (size_t k = 0; k < lat->n; k++) {
+		nv_pctl_name(params, sizeof(params), lat->v[k]);
+		fprintf(f, " %s_us lo hi", params);
+	}
+	fprintf(f, " exact\n");
 	for (size_t s = 0; s < r->nsides; s++) {
 		fprintf(f, "# run %s\n", r->sides[s].label);
 		for (size_t p = 0; p < cv->sw->npoints; p++) {
 			const struct nv_block *b = &r->blocks[cv->block[p]];
-			const struct nv_row *p99 = nv_block_row(b, NV_M_P99);
-			double t[3], l[3][3];
+			const struct nv_row *ex = NULL;
+			double t[3], l[NV_PCTL_MAX][3];
+			bool has[NV_PCTL_MAX], any = false;
 			char pv[128];
-			bool ok = cell_range(b, cv->tput, s, 1, t);
 
-			for (unsigned k = 0; k < 3; k++)
-				ok &= cell_range(b, lat_figs[col_order[k]].m, s, 1e3, l[k]);
-			if (!ok) {
+			for (size_t k = 0; k < lat->n; k++) {
+				const struct nv_row *row = nv_block_level_row(b, lat->v[k]);
+
+				has[k] = row_range(row, s, 1e3, l[k]);
+				if (has[k] && !ex)
+					ex = row;
+				any |= has[k];
+			}
+			if (!row_range(nv_block_row(b, cv->tput), s, 1, t) || !any) {
 				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
 				fprintf(f, "# %s absent\n", pv);
 				continue;
@@ -104,31 +119,41 @@ static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve
 			else
 				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
 			fprintf(f, "%s %.10g %.10g %.10g", pv, t[0], t[1], t[2]);
-			for (unsigned k = 0; k < 3; k++)
-				fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1], l[k][2]);
-			fprintf(f, " %d\n", p99 && p99->cells[s].src == NV_SRC_EXACT);
+			for (size_t k = 0; k < lat->n; k++)
+				if (has[k])
+					fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1], l[k][2]);
+				else
+					fprintf(f, " - - -");
+			fprintf(f, " %d\n", ex->cells[s].src == NV_SRC_EXACT);
 		}
 		fprintf(f, "\n\n");
 	}
 }
 
-static void curve_script(FILE *f, const struct nv_report *r, const struct nv_curve *cv, unsigned k,
-			 const char *data)
+/* Latency level l's title in block b: "clat p99". */
+static void level_title(char *buf, size_t n, const struct nv_block *b, double l)
+{
+	nv_fmt_row_title(buf, n, b, &(struct nv_row){ .metric = nv_level_metric(l), .level = l });
+}
+
+/* The script of the curve of latency level k (data column LAT_COL(k)). */
+static void curve_script(FILE *f, const struct nv_report *r, const struct nv_curve *cv,
+			 double l, size_t k, const char *data)
 {
 	const struct nv_block *b0 = &r->blocks[cv->block[0]];
 	bool reps = nv_report_repeats(r);
 	char name[300], t[300], params[128];
-	unsigned col = lat_figs[k].col;
+	unsigned col = LAT_COL(k);
 
 	params_text(params, sizeof(params), cv->sw);
 	nv_gnuplot_str(name, sizeof(name), cv->sw->name);
-	nv_fmt_metric_title(t, sizeof(t), b0, lat_figs[k].m);
+	level_title(t, sizeof(t), b0, l);
 	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
 		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title, params);
 	fprintf(f,
 		"set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
 		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
-		"set key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
+		"set datafile missing \"-\"\nset key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
 		"set xrange [0:*]\n",
 		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
 	fprintf(f, "# each point is labelled with its %s%s\nplot ", params,
@@ -152,9 +177,28 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 	fprintf(f, "\n");
 }
 
+/*
+ * The order of the curve figures: p99 first (the knee's level), then the
+ * others ascending.  Return: the index in lat of the k-th figure's level.
+ */
+static size_t fig_level(const struct nv_pctl *lat, size_t k)
+{
+	size_t i99 = lat->n;
+
+	for (size_t i = 0; i < lat->n; i++)
+		if (nv_pctl_same(lat->v[i], 99))
+			i99 = i;
+	if (i99 == lat->n)
+		return k;
+	if (k == 0)
+		return i99;
+	return k <= i99 ? k - 1 : k;
+}
+
 static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 {
 	const struct nv_report *r = o->r;
+	const struct nv_pctl *lat = &r->curves->lat;
 	char slug[200], base[256], rel[PATH_MAX];
 	FILE *f;
 	int ret;
@@ -164,16 +208,18 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 	snprintf(rel, sizeof(rel), "data/curve_%s.dat", base);
 	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
-	curve_data(f, r, cv);
+	curve_data(f, r, cv, lat);
 	if ((ret = nv_figset_close(o, f, rel)))
 		return ret;
-	for (unsigned k = 0; k < sizeof(lat_figs) / sizeof(lat_figs[0]); k++) {
-		char name[300], title[64];
+	for (size_t i = 0; i < lat->n; i++) {
+		size_t k = fig_level(lat, i);
+		char name[300], title[64], tag[32];
 		struct nv_fig *fg;
 
-		if (!any_point(r, cv, lat_figs[k].m))
-			continue;	/* a level --percentiles left out: nothing to draw */
-		snprintf(name, sizeof(name), "curve_%s_%s", lat_figs[k].tag, base);
+		if (!any_point(r, cv, lat->v[k]))
+			continue;	/* a level no point measured: nothing to draw */
+		nv_pctl_name(tag, sizeof(tag), lat->v[k]);	/* "p99.9": a name's characters */
+		snprintf(name, sizeof(name), "curve_%s_%s", tag, base);
 		fg = nv_figset_add(o, SIZE_MAX, NULL, name);
 		if (!fg)
 			return 0;
@@ -181,10 +227,10 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 		if ((ret = nv_figset_open(o, name, &f)))
 			return ret;
 		nv_gnuplot_head(f, fg->name);
-		curve_script(f, r, cv, k, rel);
+		curve_script(f, r, cv, lat->v[k], k, rel);
 		if ((ret = nv_figset_close(o, f, name)))
 			return ret;
-		nv_fmt_metric_title(title, sizeof(title), &r->blocks[cv->block[0]], lat_figs[k].m);
+		level_title(title, sizeof(title), &r->blocks[cv->block[0]], lat->v[k]);
 		snprintf(fg->caption, sizeof(fg->caption), "Load curve of %s · %s: %s against %s",
 			 cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), title,
 			 nv_metric(cv->tput)->title);

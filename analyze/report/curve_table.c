@@ -14,8 +14,9 @@
 #include "analyze/report/curves.h"
 #include "analyze/report/render.h"
 
-static const enum nv_metric point_metrics[] = {NV_M_IOPS, NV_M_BW, NV_M_P50, NV_M_P99, NV_M_P999};
-#define NPM (sizeof(point_metrics) / sizeof(point_metrics[0]))
+/* The throughput columns of a point table, before the latency levels (curves->lat). */
+static const enum nv_metric tput_metrics[] = { NV_M_IOPS, NV_M_BW };
+#define NTM (sizeof(tput_metrics) / sizeof(tput_metrics[0]))
 
 static void heading(FILE *out, enum nv_format f, int level, const char *title)
 {
@@ -26,12 +27,11 @@ static void heading(FILE *out, enum nv_format f, int level, const char *title)
 			level < 3 ? "==" : "--");
 }
 
-/* One cell of metric m at block bi for side s, as the tables show it. */
-static void cell_text(char *buf, size_t n, const struct nv_report *r, size_t bi, enum nv_metric m,
-		      size_t s)
+/* One cell of row (NULL: none) at block bi for side s, as the tables show it. */
+static void row_text(char *buf, size_t n, const struct nv_report *r, size_t bi,
+		     const struct nv_row *row, size_t s)
 {
 	const struct nv_block *b = &r->blocks[bi];
-	const struct nv_row *row = nv_block_row(b, m);
 
 	if (!b->present[s]) {
 		snprintf(buf, n, "absent");
@@ -41,8 +41,39 @@ static void cell_text(char *buf, size_t n, const struct nv_report *r, size_t bi,
 		snprintf(buf, n, "-");
 		return;
 	}
-	nv_render_md_cell(buf, n, &row->cells[s], &r->sides[s], nv_metric(m)->unit,
+	nv_render_md_cell(buf, n, &row->cells[s], &r->sides[s], nv_metric(row->metric)->unit,
 			  row->cells[s].value);
+}
+
+/* One cell of metric m at block bi for side s. */
+static void cell_text(char *buf, size_t n, const struct nv_report *r, size_t bi, enum nv_metric m,
+		      size_t s)
+{
+	row_text(buf, n, r, bi, nv_block_row(&r->blocks[bi], m), s);
+}
+
+/* Point table column m: a throughput metric, then the curves' latency levels. */
+static void column_title(char *buf, size_t n, const struct nv_curves *c,
+			 const struct nv_block *b, size_t m)
+{
+	double l;
+
+	if (m < NTM) {
+		nv_fmt_metric_title(buf, n, b, tput_metrics[m]);
+		return;
+	}
+	l = c->lat.v[m - NTM];
+	nv_fmt_row_title(buf, n, b, &(struct nv_row){ .metric = nv_level_metric(l), .level = l });
+}
+
+static void column_text(char *buf, size_t n, const struct nv_curves *c, size_t bi, size_t m,
+			size_t s)
+{
+	const struct nv_block *b = &c->r->blocks[bi];
+
+	row_text(buf, n, c->r, bi,
+		 m < NTM ? nv_block_row(b, tput_metrics[m]) : nv_block_level_row(b, c->lat.v[m - NTM]),
+		 s);
 }
 
 /* The table of side s of curve cv: the points, their numbers, the change vs the baseline. */
@@ -53,7 +84,8 @@ static int side_table(FILE *out, const struct nv_curves *c, const struct nv_curv
 	const struct nv_sweep *sw = cv->sw;
 	const struct nv_block *b0 = &r->blocks[cv->block[0]];
 	bool chg = r->nsides > 1 && s != r->baseline;
-	size_t cols = sw->nparams + NPM + (chg ? 2 : 0);
+	size_t npm = NTM + c->lat.n;
+	size_t cols = sw->nparams + npm + (chg ? 2 : 0);
 	struct nv_grid g;
 	char buf[256];
 
@@ -61,8 +93,8 @@ static int side_table(FILE *out, const struct nv_curves *c, const struct nv_curv
 		return -ENOMEM;
 	for (unsigned k = 0; k < sw->nparams; k++)
 		nv_grid_set(&g, 0, k, nv_sweep_key_name(sw->param[k]));
-	for (size_t m = 0; m < NPM; m++) {
-		nv_fmt_metric_title(buf, sizeof(buf), b0, point_metrics[m]);
+	for (size_t m = 0; m < npm; m++) {
+		column_title(buf, sizeof(buf), c, b0, m);
 		nv_grid_set(&g, 0, sw->nparams + m, buf);
 	}
 	if (chg) {
@@ -81,8 +113,8 @@ static int side_table(FILE *out, const struct nv_curves *c, const struct nv_curv
 					    sw->pt[p].v[sw->param[k]]);
 			nv_grid_set(&g, p + 1, k, buf);
 		}
-		for (size_t m = 0; m < NPM; m++) {
-			cell_text(buf, sizeof(buf), r, bi, point_metrics[m], s);
+		for (size_t m = 0; m < npm; m++) {
+			column_text(buf, sizeof(buf), c, bi, m, s);
 			nv_grid_set(&g, p + 1, sw->nparams + m, buf);
 		}
 		for (unsigned k = 0; chg && k < 2; k++) {

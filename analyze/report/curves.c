@@ -353,6 +353,10 @@ int nv_curves_build(const struct nv_report *r, const struct nv_curve_opts *o,
 	memset(c, 0, sizeof(*c));
 	c->r = r;
 	c->o = *o;
+	if (o->lat.n)
+		c->lat = o->lat;
+	else
+		c->lat = (struct nv_pctl){ .n = 3, .v = { 50, 99, 99.9 } };
 	for (size_t i = 0; i < r->nruns; i++)
 		for (size_t j = 0; j < r->runs[i].run->njobs; j++) {
 			c->have_ss |= r->runs[i].run->jobs[j].meta.ss.present;

@@ -27,6 +27,7 @@ struct nv_curve_opts {
 	struct nv_steady_opts steady;
 	size_t nsla;
 	struct nv_claim *sla;	/* --sla: absolute claims (METRIC OP VALUE) */
+	struct nv_pctl lat;	/* --percentiles' levels as given; n 0: p50, p99, p99.9 */
 };
 
 /* Return: the defaults (knee 2x / 10%, steady 5 rounds / 20% / 10%, no SLA). */
@@ -73,6 +74,8 @@ struct nv_curves {
 	size_t nrounds;
 	struct nv_rounds *rounds;
 	bool have_ss, have_lt;	/* some job has fio's steadystate / latency_target result */
+	struct nv_pctl lat;	/* the latency levels of the curve tables and figures:
+				 * o.lat, else p50, p99, p99.9 */
 };
 
 /*

@@ -102,6 +102,24 @@ grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' rep
 	pass curve_error_bars_with_repeats ||
 		fail curve_error_bars_with_repeats "$(cat reps.err; cat reps/data/curve_q_read.dat)"
 
+# --percentiles without 50 (and with levels of its own): -o draws the levels that exist,
+# the point table's columns follow the list
+"$NVANALYZE" --percentiles 99,99.9 -o pct s1.json >pct.md 2>pct.err
+rc=$?
+[ $rc -eq 0 ] && [ -s pct/curve_p99_q_read.svg ] && [ -s pct/curve_p99.9_q_read.svg ] &&
+	[ ! -e pct/curve_p50_q_read.gp ] &&
+	grep -q '^| iodepth |  IOPS |  bandwidth | clat p99 | clat p99.9 |$' pct.md &&
+	grep -q '^# point iops iops_lo iops_hi p99_us lo hi p99.9_us lo hi exact$' \
+		pct/data/curve_q_read.dat &&
+	pass percentiles_without_p50_figures ||
+		fail percentiles_without_p50_figures "rc $rc: $(tail -n 3 pct.err; ls pct)"
+"$NVANALYZE" --percentiles 90,99 -o pct90 s1.json >/dev/null 2>pct90.err &&
+	grep -q '^1 1000 1000 1000 - - - 100 100 100 0$' pct90/data/curve_q_read.dat &&
+	[ -s pct90/curve_p99_q_read.svg ] && [ ! -e pct90/curve_p90_q_read.gp ] &&
+	grep -q '^set datafile missing "-"' pct90/curve_p99_q_read.gp &&
+	pass percentiles_level_not_measured ||
+		fail percentiles_level_not_measured "$(tail -n 3 pct90.err)"
+
 # a suite's qd1 and qd64-j4 jobs: a two-parameter line (a curve, no matrix)
 synth suite.json "lat-4k-qd1/rw=randread;bs=4k;iodepth=1;numjobs=1/9000/300" \
 	"randread-4k-qd64-j4/rw=randread;bs=4k;iodepth=64;numjobs=4;group_reporting=1/400000/2000"
@@ -174,7 +192,7 @@ pytool sweep_check out/data/curve_qd_read.dat qd.json tr file >check.out 2>&1 &&
 	pass curve_data_equals_fio_and_traces ||
 		fail curve_data_equals_fio_and_traces "$(grep -v '^ok' check.out | head -5 | tr '\n' ' ')"
 if command -v gnuplot >/dev/null; then
-	for k in p99 p50 p999; do [ -s "out/curve_${k}_qd_read.png" ] ||
+	for k in p99 p50 p99.9; do [ -s "out/curve_${k}_qd_read.png" ] ||
 		fail "curve_${k}_png" "missing"; done
 	[ ! -s out/gnuplot.log ] && pass curve_figures_rendered ||
 		fail curve_figures_rendered "$(head -3 out/gnuplot.log)"
