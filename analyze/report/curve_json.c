@@ -75,7 +75,7 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 		json_array_append_new(pts, pt);
 	}
 	nv_render_json_set(o, "points", pts);
-	for (size_t s = 0; cv->line && s < r->nsides; s++) {
+	for (size_t s = 0; cv->line && cv->load && s < r->nsides; s++) {
 		json_t *k = NULL;
 
 		if (cv->knee[s] >= 0) {
@@ -85,8 +85,8 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 		}
 		nv_render_json_set(knees, r->sides[s].label, k);
 	}
-	nv_render_json_set(o, "knee", cv->line ? knees : NULL);
-	if (!cv->line)
+	nv_render_json_set(o, "knee", cv->line && cv->load ? knees : NULL);
+	if (!cv->line || !cv->load)
 		json_decref(knees);
 	return o;
 }

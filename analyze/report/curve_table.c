@@ -158,6 +158,14 @@ static void knee_line(FILE *out, const struct nv_curves *c, const struct nv_curv
 		return;
 	}
 	nv_fmt_metric_title(title, sizeof(title), b0, NV_M_P99);
+	any = false;
+	for (size_t p = 0; p < cv->sw->npoints; p++)
+		any |= nv_block_row(&r->blocks[cv->block[p]], NV_M_P99) != NULL;
+	if (!any) {
+		fprintf(out, "No knee (%s): %s not measured (the knee rule is on p99: add 99 to "
+			"--percentiles).\n", r->sides[s].label, title);
+		return;
+	}
 	if (k < 0) {
 		fprintf(out,
 			"No knee (%s): %s never more than %gx the previous point's while %s "
@@ -261,7 +269,12 @@ static int print_curve(FILE *out, const struct nv_curves *c, const struct nv_cur
 	for (size_t s = 0; s < r->nsides; s++)
 		if (side_table(out, c, cv, s, f))
 			return -ENOMEM;
-	if (cv->line) {
+	if (cv->line && !cv->load)
+		fprintf(out, "No knee: a knee is where added load stops adding throughput (an "
+			"iodepth or numjobs sweep); a %s sweep changes the work of each IO, so "
+			"its throughput falls or rises by nature.\n\n",
+			nv_sweep_key_name(cv->sw->param[0]));
+	if (cv->line && cv->load) {
 		for (size_t s = 0; s < r->nsides; s++) {
 			knee_line(out, c, cv, s, f);
 			fputc('\n', out);	/* a paragraph each */

@@ -72,6 +72,9 @@ static int curve_shape(struct nv_curve *cv)
 	n0 = nv_sweep_values(sw, sw->param[0], v, sw->npoints);
 	n1 = sw->nparams > 1 ? nv_sweep_values(sw, sw->param[1], v, sw->npoints) : 0;
 	cv->line = n0 == sw->npoints;
+	cv->load = true;
+	for (unsigned k = 0; k < sw->nparams; k++)	/* bs, rwmixread: the work, not the load */
+		cv->load &= sw->param[k] == NV_SW_IODEPTH || sw->param[k] == NV_SW_NUMJOBS;
 	cv->grid = sw->nparams == 2 && sw->npoints > n0 && sw->npoints > n1;
 	free(v);
 	return 0;
@@ -140,7 +143,7 @@ static double cell_value(const struct nv_report *r, size_t bi, enum nv_metric m,
 	return row && row->cells[s].n ? row->cells[s].value : NAN;
 }
 
-/* Each run's knee of each one-parameter curve, on p99.  0 or -ENOMEM. */
+/* Each run's knee of each line load curve, on p99.  0 or -ENOMEM. */
 static int find_knees(struct nv_curves *c)
 {
 	const struct nv_report *r = c->r;
@@ -160,7 +163,7 @@ static int find_knees(struct nv_curves *c)
 				t[p] = cell_value(r, cv->block[p], cv->tput, s);
 				l[p] = cell_value(r, cv->block[p], NV_M_P99, s);
 			}
-			cv->knee[s] = cv->line ?
+			cv->knee[s] = cv->line && cv->load ?
 				      nv_knee_find(t, l, np, &c->o.knee, &cv->knee_prev[s]) : -1;
 		}
 		free(t);

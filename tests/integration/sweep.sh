@@ -102,6 +102,22 @@ grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' rep
 	pass curve_error_bars_with_repeats ||
 		fail curve_error_bars_with_repeats "$(cat reps.err; cat reps/data/curve_q_read.dat)"
 
+# a knee is a load concept: none for a bs sweep (IOPS falls with bs by nature), and
+# none named on p99 when --percentiles left p99 out
+synth bs.json "b4/rw=randread;bs=4k/1000/100" "b8/rw=randread;bs=8k/500/110" \
+	"b16/rw=randread;bs=16k/250/300"
+"$NVANALYZE" bs.json >bs.md 2>&1
+grep -q '^No knee: a knee is where added load stops .*a bs sweep' bs.md &&
+	! grep -q '^\*\*Knee' bs.md && pass bs_sweep_no_knee || fail bs_sweep_no_knee "$(grep -i knee bs.md)"
+"$NVANALYZE" --format json bs.json 2>/dev/null | "$PYTHON" -c '
+import json, sys
+assert json.load(sys.stdin)["load_curves"]["sweeps"][0]["knee"] is None' &&
+	pass bs_sweep_no_knee_json || fail bs_sweep_no_knee_json "a knee in the JSON"
+"$NVANALYZE" --percentiles 50 s1.json 2>&1 |
+	grep -q '^No knee (s1): clat p99 not measured (the knee rule is on p99: add 99' &&
+	pass knee_level_not_measured ||
+		fail knee_level_not_measured "$("$NVANALYZE" --percentiles 50 s1.json 2>&1 | grep -i knee)"
+
 # --percentiles without 50 (and with levels of its own): -o draws the levels that exist,
 # the point table's columns follow the list
 "$NVANALYZE" --percentiles 99,99.9 -o pct s1.json >pct.md 2>pct.err
