@@ -118,6 +118,15 @@ assert json.load(sys.stdin)["load_curves"]["sweeps"][0]["knee"] is None' &&
 	pass knee_level_not_measured ||
 		fail knee_level_not_measured "$("$NVANALYZE" --percentiles 50 s1.json 2>&1 | grep -i knee)"
 
+# fio's KiB: 1000 bytes under the default kb_base=1024, 1024 under kb_base=1000
+synth kib.json "k1/rw=randread;bs=64KiB/1000/100" "k2/rw=randread;bs=128KiB/900/110"
+synth kib1000.json "k1/rw=randread;bs=64KiB;kb_base=1000/1000/100" \
+	"k2/rw=randread;bs=128KiB;kb_base=1000/900/110"
+"$NVANALYZE" kib.json 2>&1 | grep -q '^| 64000 *| 1,000 ' &&
+	"$NVANALYZE" kib1000.json 2>&1 | grep -q '^| 64k *| 1,000 ' &&
+	pass kib_under_both_kb_base || fail kib_under_both_kb_base \
+		"$("$NVANALYZE" kib.json kib1000.json 2>&1 | grep -E '^\| (64|128)')"
+
 # --percentiles without 50 (and with levels of its own): -o draws the levels that exist,
 # the point table's columns follow the list
 "$NVANALYZE" --percentiles 99,99.9 -o pct s1.json >pct.md 2>pct.err
