@@ -238,14 +238,6 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 	return 0;
 }
 
-static size_t index_of(const double *v, size_t n, double x)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return i;
-	return 0;
-}
-
 static void tics(FILE *f, const char *axis, enum nv_sweep_key k, const double *v, size_t n)
 {
 	fprintf(f, "set %stics (", axis);
@@ -256,6 +248,32 @@ static void tics(FILE *f, const char *axis, enum nv_sweep_key k, const double *v
 		fprintf(f, "%s\"%s\" %zu", i ? ", " : "", t, i);
 	}
 	fprintf(f, ") scale 0\nset %srange [-0.5:%zu.5]\n", axis, n - 1);
+}
+
+/*
+ * The data line of the cell (row value a, column value b) at (x, y) of side
+ * s's heat map: its value and label, or NaN and "not run" / "absent"
+ * (a point not in the sweep, or one the run lacks).
+ */
+static void matrix_cell(FILE *f, const struct nv_report *r, const struct nv_curve *cv, size_t s,
+			double a, double b, size_t x, size_t y)
+{
+	const struct nv_sweep *sw = cv->sw;
+	const struct nv_row *row = NULL;
+	char v[64];
+	size_t p;
+
+	for (p = 0; p < sw->npoints; p++)
+		if (sw->pt[p].v[sw->param[0]] == a && sw->pt[p].v[sw->param[1]] == b)
+			break;
+	if (p < sw->npoints)
+		row = nv_block_row(&r->blocks[cv->block[p]], cv->tput);
+	if (!row || !row->cells[s].n) {
+		fprintf(f, "%zu %zu NaN \"%s\"\n", x, y, p < sw->npoints ? "absent" : "not run");
+		return;
+	}
+	nv_fmt_value(v, sizeof(v), row->cells[s].value, nv_metric(cv->tput)->unit);
+	fprintf(f, "%zu %zu %.10g \"%s\"\n", x, y, row->cells[s].value, v);
 }
 
 /* Side s's heat map of a two-parameter curve. */
@@ -281,19 +299,13 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
 	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
-	fprintf(f, "# %s by %s (rows, y) and %s (columns, x), run %s: column row value label\n",
+	fprintf(f, "# %s by %s (rows, y) and %s (columns, x), run %s: column row value label\n"
+		"# every cell of the grid; one without a value is NaN (not drawn) and labelled\n",
 		nv_metric(cv->tput)->key, nv_sweep_key_name(sw->param[0]),
 		nv_sweep_key_name(sw->param[1]), r->sides[s].label);
-	for (size_t p = 0; p < sw->npoints; p++) {
-		const struct nv_row *row = nv_block_row(&r->blocks[cv->block[p]], cv->tput);
-		char v[64];
-
-		if (!row || !row->cells[s].n)
-			continue;
-		nv_fmt_value(v, sizeof(v), row->cells[s].value, nv_metric(cv->tput)->unit);
-		fprintf(f, "%zu %zu %.10g \"%s\"\n", index_of(cvv, nc, sw->pt[p].v[sw->param[1]]),
-			index_of(rv, nr, sw->pt[p].v[sw->param[0]]), row->cells[s].value, v);
-	}
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < nc; j++)
+			matrix_cell(f, r, cv, s, rv[i], cvv[j], j, i);
 	if ((ret = nv_figset_close(o, f, rel)))
 		return ret;
 	snprintf(name, sizeof(name), "%s.gp", fg->name);
@@ -315,7 +327,9 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 		nv_metric(cv->tput)->title);
 	tics(f, "x", sw->param[1], cvv, nc);
 	tics(f, "y", sw->param[0], rv, nr);
-	fprintf(f, "plot \"%s\" using 1:2:3 with image, \\\n"
+	/* boxes, not "with image": that needs every cell, and a missing one emptied the map */
+	fprintf(f, "plot \"%s\" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
+		"lc palette, \\\n"
 		"    \"%s\" using 1:2:4 with labels font change_font textcolor rgb \"#000000\"\n",
 		rel, rel);
 	if ((ret = nv_figset_close(o, f, name)))

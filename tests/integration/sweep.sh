@@ -118,6 +118,21 @@ assert json.load(sys.stdin)["load_curves"]["sweeps"][0]["knee"] is None' &&
 	pass knee_level_not_measured ||
 		fail knee_level_not_measured "$("$NVANALYZE" --percentiles 50 s1.json 2>&1 | grep -i knee)"
 
+# a matrix with a cell not run: drawn as such (gnuplot's "with image" emptied the map)
+synth mx.json "a/rw=randread;bs=4k;iodepth=1/1000/100" "b/rw=randread;bs=4k;iodepth=8/3000/200" \
+	"c/rw=randread;bs=8k;iodepth=1/800/150"
+"$NVANALYZE" -o mx mx.json >/dev/null 2>mx.err
+rc=$?
+if command -v gnuplot >/dev/null; then
+	[ $rc -eq 0 ] && grep -q '^1 1 NaN "not run"$' mx/data/matrix_randread_read_mx.dat &&
+		[ "$(grep -c '^[0-9]' mx/data/matrix_randread_read_mx.dat)" = 4 ] &&
+		[ -s mx/matrix_randread_read_mx.png ] && [ ! -s mx/gnuplot.log ] &&
+		pass matrix_missing_cell_drawn ||
+			fail matrix_missing_cell_drawn "rc $rc: $(cat mx.err mx/gnuplot.log 2>&1 | head -3)"
+else
+	skip matrix_missing_cell_drawn "gnuplot not installed"
+fi
+
 # fio's KiB: 1000 bytes under the default kb_base=1024, 1024 under kb_base=1000
 synth kib.json "k1/rw=randread;bs=64KiB/1000/100" "k2/rw=randread;bs=128KiB/900/110"
 synth kib1000.json "k1/rw=randread;bs=64KiB;kb_base=1000/1000/100" \
