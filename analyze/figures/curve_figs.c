@@ -136,6 +136,71 @@ static void level_title(char *buf, size_t n, const struct nv_block *b, double l)
 	nv_fmt_row_title(buf, n, b, &(struct nv_row){ .metric = nv_level_metric(l), .level = l });
 }
 
+/* A throughput tick as it reads: "0", "250k", "1.5M", "800". */
+static void tput_tick(char *buf, size_t n, double v)
+{
+	if (v >= 1e6)
+		snprintf(buf, n, "%.3gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, n, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, n, "%.3g", v);
+}
+
+/* A latency tick in us as it reads: "10 us", "1 ms", "2 s". */
+static void lat_tick(char *buf, size_t n, double us)
+{
+	if (us >= 1e6)
+		snprintf(buf, n, "%g s", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, n, "%g ms", us / 1e3);
+	else
+		snprintf(buf, n, "%g us", us);
+}
+
+/*
+ * The ticks of the curve of level l: throughput from 0 in steps of 1, 2,
+ * 2.5 or 5 x 10^k (about 5 of them), latency at each decade the points span
+ * (its unit in the label: the y axis is in us).
+ */
+static void curve_tics(FILE *f, const struct nv_report *r, const struct nv_curve *cv, double l)
+{
+	double tmax = 0, lmin = INFINITY, lmax = 0, step, mag, t[3], v[3];
+	static const double nice[] = { 1, 2, 2.5, 5, 10 };
+	char b[32];
+
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t p = 0; p < cv->sw->npoints; p++) {
+			const struct nv_block *bk = &r->blocks[cv->block[p]];
+
+			if (!row_range(nv_block_row(bk, cv->tput), s, 1, t) ||
+			    !row_range(nv_block_level_row(bk, l), s, 1e3, v) || !(v[1] > 0))
+				continue;
+			tmax = fmax(tmax, t[2]);
+			lmin = fmin(lmin, v[1]);
+			lmax = fmax(lmax, v[2]);
+		}
+	if (!(tmax > 0) || !(lmax > 0))
+		return;
+	mag = pow(10, floor(log10(tmax / 5)));
+	for (size_t i = 0; i < sizeof(nice) / sizeof(nice[0]); i++)
+		if ((step = nice[i] * mag) >= tmax / 5)
+			break;
+	fprintf(f, "set xtics (");
+	for (unsigned i = 0; i * step <= tmax * 1.05 + step; i++) {
+		tput_tick(b, sizeof(b), i * step);
+		fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", b, i * step);
+	}
+	fprintf(f, ")\nset ytics (");
+	for (double d = pow(10, floor(log10(lmin))), i = 0; i < 20; d *= 10, i++) {
+		lat_tick(b, sizeof(b), d);
+		fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", b, d);
+		if (d >= lmax)
+			break;
+	}
+	fprintf(f, ")\nset yrange [%.6g:%.6g]\n", lmin / 1.5, lmax * 1.5);	/* no point on an edge */
+}
+
 /* The script of the curve of latency level k (data column LAT_COL(k)). */
 static void curve_script(FILE *f, const struct nv_report *r, const struct nv_curve *cv,
 			 double l, size_t k, const char *data)
@@ -151,11 +216,12 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
 		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title, params);
 	fprintf(f,
-		"set xlabel \"%s%s\"\nset ylabel \"%s (us, log scale)\"\nset logscale y\n"
+		"set xlabel \"%s%s\"\nset ylabel \"%s (log scale)\"\nset logscale y\n"
 		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
 		"set datafile missing \"-\"\nset key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
 		"set xrange [0:*]\n",
 		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
+	curve_tics(f, r, cv, l);
 	fprintf(f, "# each point is labelled with its %s%s\nplot ", params,
 		reps ? "; error bars: the 95% interval of the repeats' mean" : "");
 	for (size_t s = 0; s < r->nsides; s++) {

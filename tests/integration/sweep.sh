@@ -118,6 +118,14 @@ assert json.load(sys.stdin)["load_curves"]["sweeps"][0]["knee"] is None' &&
 	pass knee_level_not_measured ||
 		fail knee_level_not_measured "$("$NVANALYZE" --percentiles 50 s1.json 2>&1 | grep -i knee)"
 
+# the curve figures' ticks read as values: 1k 2k ... on throughput, 100 us, 1 ms on latency
+"$NVANALYZE" -o tics s1.json >/dev/null 2>tics.err
+grep -qx 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000, "4k" 4000)' tics/curve_p99_q_read.gp &&
+	grep -qx 'set ytics ("100 us" 100, "1 ms" 1000, "10 ms" 10000)' tics/curve_p99_q_read.gp &&
+	grep -qx 'set ytics ("10 us" 10, "100 us" 100, "1 ms" 1000)' tics/curve_p50_q_read.gp &&
+	pass curve_ticks_readable ||
+		fail curve_ticks_readable "$(cat tics.err; grep tics tics/curve_p*_q_read.gp)"
+
 # a matrix with a cell not run: drawn as such (gnuplot's "with image" emptied the map)
 synth mx.json "a/rw=randread;bs=4k;iodepth=1/1000/100" "b/rw=randread;bs=4k;iodepth=8/3000/200" \
 	"c/rw=randread;bs=8k;iodepth=1/800/150"
