@@ -331,6 +331,9 @@ static int report_opt(int c, char *arg, struct opts *o)
 
 		if (nv_pctl_parse(arg, &o->levels, perr, sizeof(perr)))
 			return usage_error("%s", perr);
+		o->curve.lat = o->levels;	/* the load curves' levels ("fio": n 0, theirs) */
+		if (o->levels.fio)
+			o->curve.lat.n = 0;
 		return 0;
 	}
 	default:	/* OPT_CLAIM */

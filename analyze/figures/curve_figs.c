@@ -13,19 +13,19 @@
 #include "analyze/report/curves.h"
 #include "analyze/stats/repeats.h"
 
-/* The latency metrics drawn, with their data columns (after the three of throughput). */
-static const struct { enum nv_metric m; const char *tag; unsigned col; } lat_figs[] = {
-	{ NV_M_P99, "p99", 8 }, { NV_M_P50, "p50", 5 }, { NV_M_P999, "p999", 11 },
-};
+/*
+ * The data column of latency level k of the curves (curves->lat): three
+ * each (value, interval) after the point and the throughput's three.
+ */
+#define LAT_COL(k) (5 + 3 * (unsigned)(k))
 
 /*
- * A cell's value and its 95% interval (the t interval of the mean with
- * repeats, else the value itself), divided by div.  False when missing.
+ * A row's value for side s and its 95% interval (the t interval of the
+ * mean with repeats, else the value itself), divided by div.  False when
+ * missing (row NULL: the block has no such row).
  */
-static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, double div,
-		       double v[3])
+static bool row_range(const struct nv_row *row, size_t s, double div, double v[3])
 {
-	const struct nv_row *row = nv_block_row(b, m);
 	const struct nv_cell *c = row ? &row->cells[s] : NULL;
 	double half;
 
@@ -39,18 +39,21 @@ static bool cell_range(const struct nv_block *b, enum nv_metric m, size_t s, dou
 }
 
 /*
- * Whether some side has metric m and the throughput at some point of cv.
- * Return: true when a curve of m has a point to draw.
+ * Whether some side has latency level l and the throughput at some point of cv.
+ * Return: true when a curve of l has a point to draw.
  */
-static bool any_point(const struct nv_report *r, const struct nv_curve *cv, enum nv_metric m)
+static bool any_point(const struct nv_report *r, const struct nv_curve *cv, double l)
 {
 	double v[3];
 
 	for (size_t s = 0; s < r->nsides; s++)
-		for (size_t p = 0; p < cv->sw->npoints; p++)
-			if (cell_range(&r->blocks[cv->block[p]], m, s, 1, v) &&
-			    cell_range(&r->blocks[cv->block[p]], cv->tput, s, 1, v))
+		for (size_t p = 0; p < cv->sw->npoints; p++) {
+			const struct nv_block *b = &r->blocks[cv->block[p]];
+
+			if (row_range(nv_block_level_row(b, l), s, 1, v) &&
+			    row_range(nv_block_row(b, cv->tput), s, 1, v))
 				return true;
+		}
 	return false;
 }
 
@@ -67,33 +70,45 @@ static void params_text(char *buf, size_t n, const struct nv_sweep *sw)
 }
 
 /*
- * A line curve's data: per run (gnuplot index = run order) a row
- * per present point: the swept value, throughput and its interval, then
- * p50, p99, p99.9 in us each with its interval, then 1 when exact.
+ * A line curve's data: per run (gnuplot index = run order) a row per point
+ * with the throughput and some latency level: the swept value, throughput
+ * and its interval, then each level of lat in us with its interval ("-":
+ * not measured, gnuplot's missing value), then 1 when exact.
  */
-static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv)
+static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv,
+		       const struct nv_pctl *lat)
 {
-	static const unsigned col_order[3] = { 1, 0, 2 };	/* p50, p99, p99.9 */
 	char params[128];
 
 	params_text(params, sizeof(params), cv->sw);
 	fprintf(f,
 		"# load curve %s · %s, %s sweep: one block per run (gnuplot index, run order)\n"
-		"# point %s %s_lo %s_hi p50_us lo hi p99_us lo hi p99.9_us lo hi exact\n",
+		"# point %s %s_lo %s_hi",
 		cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), params,
 		nv_metric(cv->tput)->key, nv_metric(cv->tput)->key, nv_metric(cv->tput)->key);
+	for (size_t k = 0; k < lat->n; k++) {
+		nv_pctl_name(params, sizeof(params), lat->v[k]);
+		fprintf(f, " %s_us lo hi", params);
+	}
+	fprintf(f, " exact\n");
 	for (size_t s = 0; s < r->nsides; s++) {
 		fprintf(f, "# run %s\n", r->sides[s].label);
 		for (size_t p = 0; p < cv->sw->npoints; p++) {
 			const struct nv_block *b = &r->blocks[cv->block[p]];
-			const struct nv_row *p99 = nv_block_row(b, NV_M_P99);
-			double t[3], l[3][3];
+			const struct nv_row *ex = NULL;
+			double t[3], l[NV_PCTL_MAX][3];
+			bool has[NV_PCTL_MAX], any = false;
 			char pv[128];
-			bool ok = cell_range(b, cv->tput, s, 1, t);
 
-			for (unsigned k = 0; k < 3; k++)
-				ok &= cell_range(b, lat_figs[col_order[k]].m, s, 1e3, l[k]);
-			if (!ok) {
+			for (size_t k = 0; k < lat->n; k++) {
+				const struct nv_row *row = nv_block_level_row(b, lat->v[k]);
+
+				has[k] = row_range(row, s, 1e3, l[k]);
+				if (has[k] && !ex)
+					ex = row;
+				any |= has[k];
+			}
+			if (!row_range(nv_block_row(b, cv->tput), s, 1, t) || !any) {
 				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
 				fprintf(f, "# %s absent\n", pv);
 				continue;
@@ -104,69 +119,109 @@ static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve
 			else
 				nv_sweep_point_name(pv, sizeof(pv), cv->sw, p);
 			fprintf(f, "%s %.10g %.10g %.10g", pv, t[0], t[1], t[2]);
-			for (unsigned k = 0; k < 3; k++)
-				fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1], l[k][2]);
-			fprintf(f, " %d\n", p99 && p99->cells[s].src == NV_SRC_EXACT);
+			for (size_t k = 0; k < lat->n; k++)
+				if (has[k])
+					fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1], l[k][2]);
+				else
+					fprintf(f, " - - -");
+			fprintf(f, " %d\n", ex->cells[s].src == NV_SRC_EXACT);
 		}
 		fprintf(f, "\n\n");
 	}
 }
 
-/*
- * Readable tick labels: the throughput axis at 1, 2, 2.5 or 5 x 10^n steps
- * up to the largest value (its interval's top) of any run (250k, 1.5M), the
- * latency axis (us, log scale) at decades named 1 us ... 10 s.
- */
-static void curve_tics(FILE *f, const struct nv_report *r, const struct nv_curve *cv)
+/* Latency level l's title in block b: "clat p99". */
+static void level_title(char *buf, size_t n, const struct nv_block *b, double l)
 {
-	static const double mult[] = { 1, 2, 2.5, 5, 10 };
-	double max = 0, mag, step = 0;
+	nv_fmt_row_title(buf, n, b, &(struct nv_row){ .metric = nv_level_metric(l), .level = l });
+}
+
+/* A throughput tick as it reads: "0", "250k", "1.5M", "800". */
+static void tput_tick(char *buf, size_t n, double v)
+{
+	if (v >= 1e6)
+		snprintf(buf, n, "%.3gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, n, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, n, "%.3g", v);
+}
+
+/* A latency tick in us as it reads: "10 us", "1 ms", "2 s". */
+static void lat_tick(char *buf, size_t n, double us)
+{
+	if (us >= 1e6)
+		snprintf(buf, n, "%g s", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, n, "%g ms", us / 1e3);
+	else
+		snprintf(buf, n, "%g us", us);
+}
+
+/*
+ * The ticks of the curve of level l: throughput from 0 in steps of 1, 2,
+ * 2.5 or 5 x 10^k (about 5 of them), latency at each decade the points span
+ * (its unit in the label: the y axis is in us).
+ */
+static void curve_tics(FILE *f, const struct nv_report *r, const struct nv_curve *cv, double l)
+{
+	double tmax = 0, lmin = INFINITY, lmax = 0, step, mag, t[3], v[3];
+	static const double nice[] = { 1, 2, 2.5, 5, 10 };
+	char b[32];
 
 	for (size_t s = 0; s < r->nsides; s++)
 		for (size_t p = 0; p < cv->sw->npoints; p++) {
-			double t[3];
+			const struct nv_block *bk = &r->blocks[cv->block[p]];
 
-			if (cell_range(&r->blocks[cv->block[p]], cv->tput, s, 1, t))
-				max = fmax(max, fmax(t[0], t[2]));
+			if (!row_range(nv_block_row(bk, cv->tput), s, 1, t) ||
+			    !row_range(nv_block_level_row(bk, l), s, 1e3, v) || !(v[1] > 0))
+				continue;
+			tmax = fmax(tmax, t[2]);
+			lmin = fmin(lmin, v[1]);
+			lmax = fmax(lmax, v[2]);
 		}
-	fputs("set ytics (\"1 us\" 1, \"10 us\" 10, \"100 us\" 100, \"1 ms\" 1e3, "
-	      "\"10 ms\" 1e4, \"100 ms\" 1e5, \"1 s\" 1e6, \"10 s\" 1e7)\n", f);
-	if (!(max > 0) || !isfinite(max))
+	if (!(tmax > 0) || !(lmax > 0))
 		return;
-	mag = pow(10, floor(log10(max / 5)));
-	for (unsigned i = 0; i < sizeof(mult) / sizeof(mult[0]) && !step; i++)
-		if (max / 5 <= mult[i] * mag)
-			step = mult[i] * mag;
-	fputs("set xtics (", f);
-	for (unsigned i = 0; i * step <= max * 1.05 && i <= 12; i++) {
-		double v = i * step;
-		const char *u = v >= 1e9 ? "G" : v >= 1e6 ? "M" : v >= 1e3 ? "k" : "";
-		double d = v >= 1e9 ? 1e9 : v >= 1e6 ? 1e6 : v >= 1e3 ? 1e3 : 1;
-
-		fprintf(f, "%s\"%.4g%s\" %.10g", i ? ", " : "", v / d, u, v);
+	mag = pow(10, floor(log10(tmax / 5)));
+	for (size_t i = 0; i < sizeof(nice) / sizeof(nice[0]); i++)
+		if ((step = nice[i] * mag) >= tmax / 5)
+			break;
+	fprintf(f, "set xtics (");
+	for (unsigned i = 0; i * step <= tmax * 1.05 + step; i++) {
+		tput_tick(b, sizeof(b), i * step);
+		fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", b, i * step);
 	}
-	fputs(")\n", f);
+	fprintf(f, ")\nset ytics (");
+	for (double d = pow(10, floor(log10(lmin))), i = 0; i < 20; d *= 10, i++) {
+		lat_tick(b, sizeof(b), d);
+		fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", b, d);
+		if (d >= lmax)
+			break;
+	}
+	fprintf(f, ")\nset yrange [%.6g:%.6g]\n", lmin / 1.5, lmax * 1.5);	/* no point on an edge */
 }
 
-static void curve_script(FILE *f, const struct nv_report *r, const struct nv_curve *cv, unsigned k,
-			 const char *data)
+/* The script of the curve of latency level k (data column LAT_COL(k)). */
+static void curve_script(FILE *f, const struct nv_report *r, const struct nv_curve *cv,
+			 double l, size_t k, const char *data)
 {
 	const struct nv_block *b0 = &r->blocks[cv->block[0]];
 	bool reps = nv_report_repeats(r);
 	char name[300], t[300], params[128];
-	unsigned col = lat_figs[k].col;
+	unsigned col = LAT_COL(k);
 
 	params_text(params, sizeof(params), cv->sw);
 	nv_gnuplot_str(name, sizeof(name), cv->sw->name);
-	nv_fmt_metric_title(t, sizeof(t), b0, lat_figs[k].m);
+	level_title(t, sizeof(t), b0, l);
 	fprintf(f, "set title \"%s · %s: %s against %s (points: %s)\" noenhanced\n", name,
 		nv_dir_name((enum nv_dir)cv->sw->dir), t, nv_metric(cv->tput)->title, params);
 	fprintf(f,
 		"set xlabel \"%s%s\"\nset ylabel \"%s (log scale)\"\nset logscale y\n"
-		"set key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
+		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
+		"set datafile missing \"-\"\nset key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
 		"set xrange [0:*]\n",
 		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
-	curve_tics(f, r, cv);
+	curve_tics(f, r, cv, l);
 	fprintf(f, "# each point is labelled with its %s%s\nplot ", params,
 		reps ? "; error bars: the 95% interval of the repeats' mean" : "");
 	for (size_t s = 0; s < r->nsides; s++) {
@@ -188,9 +243,28 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 	fprintf(f, "\n");
 }
 
+/*
+ * The order of the curve figures: p99 first (the knee's level), then the
+ * others ascending.  Return: the index in lat of the k-th figure's level.
+ */
+static size_t fig_level(const struct nv_pctl *lat, size_t k)
+{
+	size_t i99 = lat->n;
+
+	for (size_t i = 0; i < lat->n; i++)
+		if (nv_pctl_same(lat->v[i], 99))
+			i99 = i;
+	if (i99 == lat->n)
+		return k;
+	if (k == 0)
+		return i99;
+	return k <= i99 ? k - 1 : k;
+}
+
 static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 {
 	const struct nv_report *r = o->r;
+	const struct nv_pctl *lat = &r->curves->lat;
 	char slug[200], base[256], rel[PATH_MAX];
 	FILE *f;
 	int ret;
@@ -200,16 +274,18 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 	snprintf(rel, sizeof(rel), "data/curve_%s.dat", base);
 	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
-	curve_data(f, r, cv);
+	curve_data(f, r, cv, lat);
 	if ((ret = nv_figset_close(o, f, rel)))
 		return ret;
-	for (unsigned k = 0; k < sizeof(lat_figs) / sizeof(lat_figs[0]); k++) {
-		char name[300], title[64];
+	for (size_t i = 0; i < lat->n; i++) {
+		size_t k = fig_level(lat, i);
+		char name[300], title[64], tag[32];
 		struct nv_fig *fg;
 
-		if (!any_point(r, cv, lat_figs[k].m))
-			continue;	/* a level --percentiles left out: nothing to draw */
-		snprintf(name, sizeof(name), "curve_%s_%s", lat_figs[k].tag, base);
+		if (!any_point(r, cv, lat->v[k]))
+			continue;	/* a level no point measured: nothing to draw */
+		nv_pctl_name(tag, sizeof(tag), lat->v[k]);	/* "p99.9": a name's characters */
+		snprintf(name, sizeof(name), "curve_%s_%s", tag, base);
 		fg = nv_figset_add(o, SIZE_MAX, NULL, name);
 		if (!fg)
 			return 0;
@@ -217,22 +293,14 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 		if ((ret = nv_figset_open(o, name, &f)))
 			return ret;
 		nv_gnuplot_head(f, fg->name);
-		curve_script(f, r, cv, k, rel);
+		curve_script(f, r, cv, lat->v[k], k, rel);
 		if ((ret = nv_figset_close(o, f, name)))
 			return ret;
-		nv_fmt_metric_title(title, sizeof(title), &r->blocks[cv->block[0]], lat_figs[k].m);
+		level_title(title, sizeof(title), &r->blocks[cv->block[0]], lat->v[k]);
 		snprintf(fg->caption, sizeof(fg->caption), "Load curve of %s · %s: %s against %s",
 			 cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), title,
 			 nv_metric(cv->tput)->title);
 	}
-	return 0;
-}
-
-static size_t index_of(const double *v, size_t n, double x)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return i;
 	return 0;
 }
 
@@ -246,6 +314,32 @@ static void tics(FILE *f, const char *axis, enum nv_sweep_key k, const double *v
 		fprintf(f, "%s\"%s\" %zu", i ? ", " : "", t, i);
 	}
 	fprintf(f, ") scale 0\nset %srange [-0.5:%zu.5]\n", axis, n - 1);
+}
+
+/*
+ * The data line of the cell (row value a, column value b) at (x, y) of side
+ * s's heat map: its value and label, or NaN and "not run" / "absent"
+ * (a point not in the sweep, or one the run lacks).
+ */
+static void matrix_cell(FILE *f, const struct nv_report *r, const struct nv_curve *cv, size_t s,
+			double a, double b, size_t x, size_t y)
+{
+	const struct nv_sweep *sw = cv->sw;
+	const struct nv_row *row = NULL;
+	char v[64];
+	size_t p;
+
+	for (p = 0; p < sw->npoints; p++)
+		if (sw->pt[p].v[sw->param[0]] == a && sw->pt[p].v[sw->param[1]] == b)
+			break;
+	if (p < sw->npoints)
+		row = nv_block_row(&r->blocks[cv->block[p]], cv->tput);
+	if (!row || !row->cells[s].n) {
+		fprintf(f, "%zu %zu NaN \"%s\"\n", x, y, p < sw->npoints ? "absent" : "not run");
+		return;
+	}
+	nv_fmt_value(v, sizeof(v), row->cells[s].value, nv_metric(cv->tput)->unit);
+	fprintf(f, "%zu %zu %.10g \"%s\"\n", x, y, row->cells[s].value, v);
 }
 
 /* Side s's heat map of a two-parameter curve. */
@@ -271,19 +365,13 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
 	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
-	fprintf(f, "# %s by %s (rows, y) and %s (columns, x), run %s: column row value label\n",
+	fprintf(f, "# %s by %s (rows, y) and %s (columns, x), run %s: column row value label\n"
+		"# every cell of the grid; one without a value is NaN (not drawn) and labelled\n",
 		nv_metric(cv->tput)->key, nv_sweep_key_name(sw->param[0]),
 		nv_sweep_key_name(sw->param[1]), r->sides[s].label);
-	for (size_t p = 0; p < sw->npoints; p++) {
-		const struct nv_row *row = nv_block_row(&r->blocks[cv->block[p]], cv->tput);
-		char v[64];
-
-		if (!row || !row->cells[s].n)
-			continue;
-		nv_fmt_value(v, sizeof(v), row->cells[s].value, nv_metric(cv->tput)->unit);
-		fprintf(f, "%zu %zu %.10g \"%s\"\n", index_of(cvv, nc, sw->pt[p].v[sw->param[1]]),
-			index_of(rv, nr, sw->pt[p].v[sw->param[0]]), row->cells[s].value, v);
-	}
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < nc; j++)
+			matrix_cell(f, r, cv, s, rv[i], cvv[j], j, i);
 	if ((ret = nv_figset_close(o, f, rel)))
 		return ret;
 	snprintf(name, sizeof(name), "%s.gp", fg->name);
@@ -305,7 +393,9 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 		nv_metric(cv->tput)->title);
 	tics(f, "x", sw->param[1], cvv, nc);
 	tics(f, "y", sw->param[0], rv, nr);
-	fprintf(f, "plot \"%s\" using 1:2:3 with image, \\\n"
+	/* boxes, not "with image": that needs every cell, and a missing one emptied the map */
+	fprintf(f, "plot \"%s\" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
+		"lc palette, \\\n"
 		"    \"%s\" using 1:2:4 with labels font change_font textcolor rgb \"#000000\"\n",
 		rel, rel);
 	if ((ret = nv_figset_close(o, f, name)))

@@ -206,7 +206,7 @@ static int cdm_add_job(struct cdm_ctx *c, const struct cdm_row *r)
 	if (!j->name || !j->key || !j->rw || !j->desc)
 		return cdm_nomem(c);
 	for (unsigned d = 0; d < 3; d++)
-		j->bs[d] = nv_fio_bs_parse(r->bs, (enum nv_dir)d);
+		j->bs[d] = nv_fio_bs_parse(r->bs, (enum nv_dir)d, 1024);
 	ds = &j->dir[r->dir];
 	ds->present = true;
 	ds->bw = r->bw;

@@ -182,7 +182,7 @@ static int ds_timespan(struct ds_ctx *c)
 	if (!j->name || !j->key || !j->rw || !j->desc)
 		return ds_nomem(c);
 	for (unsigned d = 0; d < 3; d++)
-		j->bs[d] = nv_fio_bs_parse(c->bs, (enum nv_dir)d);
+		j->bs[d] = nv_fio_bs_parse(c->bs, (enum nv_dir)d, 1024);
 	c->job = j;
 	return 0;
 }

@@ -409,7 +409,12 @@ static char *job_desc(const json_t *jopt, const json_t *gopt)
 	return strdup(buf);
 }
 
-uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d)
+unsigned nv_fio_kb_base(const char *opt)
+{
+	return opt && !strcmp(opt, "1000") ? 1000 : 1024;
+}
+
+uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb)
 {
 	static const char *const units = "kmgtp";
 	unsigned want = d == NV_DIR_WRITE ? 1 : d == NV_DIR_TRIM ? 2 : 0;
@@ -431,15 +436,23 @@ uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d)
 	if (end == f || !(num > 0) || num > 1e18)
 		return 0;
 	bytes = (uint64_t)num;
+	if (kb != 1000)
+		kb = 1024;
 	if (*end && strchr(units, tolower((unsigned char)*end))) {
-		for (const char *u = units; *u && *u != tolower((unsigned char)*end); u++)
-			bytes *= 1024;
-		bytes *= 1024;
+		const char *u0 = strchr(units, tolower((unsigned char)*end));
+		unsigned mult = kb;
+
 		end++;
-		if (*end == 'i' || *end == 'I')
+		if (tolower((unsigned char)end[0]) == 'i' && tolower((unsigned char)end[1]) == 'b') {
+			mult = kb == 1000 ? 1024 : 1000;	/* "KiB": the other base (fio) */
+			end += 2;
+		} else if (tolower((unsigned char)*end) == 'i') {
+			end++;		/* "Ki": fio reads the "k" alone */
+		} else if (tolower((unsigned char)*end) == 'b') {
 			end++;
-		if (*end == 'b' || *end == 'B')
-			end++;
+		}
+		for (const char *u = units; u <= u0; u++)
+			bytes *= mult;
 	}
 	return *end && *end != ',' ? 0 : bytes;
 }
@@ -458,7 +471,8 @@ static int job_options(const json_t *e, const json_t *gopts, const char *host, s
 	if (rw && !(job->rw = strdup(rw)))
 		return -ENOMEM;
 	for (unsigned d = 0; d < 3; d++)
-		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d) : 0;
+		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d,
+						  nv_fio_kb_base(option(jo, go, "kb_base"))) : 0;
 	return 0;
 }
 

@@ -181,11 +181,21 @@ const char *nv_job_file(const struct nv_run *run, const struct nv_job *job);
 int nv_fio_bin_range(double ns, double *lo, double *hi);
 
 /*
- * A block size option ("4k", "128K", "1m", "4096", "4KiB"; fio's kb_base
- * 1024) in bytes; for "R,W,T" lists the field of direction d (a missing
- * field is the previous one, as fio does).  0 if it does not parse.
+ * A block size option ("4k", "128K", "1m", "4096", "4KiB") in bytes by
+ * fio's rules (parse.c __get_mult_bytes) under kb_base kb (1000, else
+ * fio's default 1024): "k", "kb", "K" ... are kb; "kib" ... the other base,
+ * so under the default 1024 "4KiB" is 4000 bytes and under 1000 it is
+ * 4096.  For "R,W,T" lists the field of direction d (a missing field is the
+ * previous one, as fio does).
+ * Return: the bytes, or 0 if it does not parse.
  */
-uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d);
+uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb);
+
+/*
+ * A job's kb_base option text (NULL: not set) as nv_fio_bs_parse takes it.
+ * Return: 1000 for "1000", else 1024 (fio's default).
+ */
+unsigned nv_fio_kb_base(const char *opt);
 
 /*
  * Whether run was written by fio (JSON, normal or terse output) rather than

@@ -152,7 +152,10 @@ static int fill_host_run(struct nv_run *run, const char *host, struct nv_run *r)
 	return 0;
 }
 
-/* Drop the host runs holding fewer jobs than the fullest one, with a note. */
+/*
+ * Drop the host runs holding fewer jobs than the fullest one, with a note;
+ * their names move, in order, to out->hosts[out->n ..) (the caller frees them).
+ */
 static void drop_partial(struct nv_hostruns *out, const char *where)
 {
 	size_t most = 0, k = 0;
@@ -161,26 +164,31 @@ static void drop_partial(struct nv_hostruns *out, const char *where)
 		if (out->runs[i].njobs > most)
 			most = out->runs[i].njobs;
 	for (size_t i = 0; i < out->n; i++) {
+		char *h = out->hosts[i];
+
 		if (out->runs[i].njobs < most) {
 			nv_note_add(&out->notes, &out->nnotes,
 				    "%s: host %s holds %zu of the %zu jobs of the other hosts (a "
 				    "job file failed there: see its status file): left out", where,
-				    out->hosts[i], out->runs[i].njobs, most);
+				    h, out->runs[i].njobs, most);
 			nv_run_free(&out->runs[i]);
-			free(out->hosts[i]);
 			continue;
 		}
-		out->runs[k] = out->runs[i];
-		out->hosts[k++] = out->hosts[i];
+		/* kept: to slot k, the names dropped so far one slot up, behind it */
+		memmove(&out->hosts[k + 1], &out->hosts[k], (i - k) * sizeof(*out->hosts));
+		out->hosts[k] = h;
+		out->runs[k++] = out->runs[i];
 	}
 	out->n = k;
 }
 
 /*
- * Hosts of dir (subdirectories with a status file) that are not in out:
- * a note each, with the first "failed" line of the status file.
+ * Hosts of dir (subdirectories with a status file) that are not among
+ * out->hosts[0..nall) (the kept ones and those drop_partial left out,
+ * noted already): a note each, with the first "failed" line of the
+ * status file.
  */
-static void note_missing(struct nv_hostruns *out, const char *dir)
+static void note_missing(struct nv_hostruns *out, const char *dir, size_t nall)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -189,7 +197,7 @@ static void note_missing(struct nv_hostruns *out, const char *dir)
 		char path[4096], line[512] = "";
 		FILE *f;
 
-		if (de->d_name[0] == '.' || host_index(out->hosts, out->n, de->d_name) < out->n)
+		if (de->d_name[0] == '.' || host_index(out->hosts, nall, de->d_name) < nall)
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s/status", dir, de->d_name) >=
 		    sizeof(path) || !(f = fopen(path, "r")))
@@ -207,7 +215,7 @@ static void note_missing(struct nv_hostruns *out, const char *dir)
 
 int nv_run_split_hosts(struct nv_run *run, const char *dir, struct nv_hostruns *out)
 {
-	size_t all = 0;
+	size_t all = 0, nall;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -231,9 +239,14 @@ int nv_run_split_hosts(struct nv_run *run, const char *dir, struct nv_hostruns *
 			    "run has several hosts", run->path, run->ndisks);
 	for (size_t i = 0; i < run->nnotes; i++)
 		nv_note_add(&out->notes, &out->nnotes, "%s", run->notes[i]);
+	nall = out->n;
 	drop_partial(out, run->path);
 	if (dir)
-		note_missing(out, dir);
+		note_missing(out, dir, nall);
+	for (size_t h = out->n; h < nall; h++) {
+		free(out->hosts[h]);
+		out->hosts[h] = NULL;
+	}
 	return 0;
 nomem:
 	nv_hostruns_free(out);

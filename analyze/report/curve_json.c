@@ -75,7 +75,7 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 		json_array_append_new(pts, pt);
 	}
 	nv_render_json_set(o, "points", pts);
-	for (size_t s = 0; cv->line && s < r->nsides; s++) {
+	for (size_t s = 0; cv->line && cv->load && s < r->nsides; s++) {
 		json_t *k = NULL;
 
 		if (cv->knee[s] >= 0) {
@@ -85,8 +85,8 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 		}
 		nv_render_json_set(knees, r->sides[s].label, k);
 	}
-	nv_render_json_set(o, "knee", cv->line ? knees : NULL);
-	if (!cv->line)
+	nv_render_json_set(o, "knee", cv->line && cv->load ? knees : NULL);
+	if (!cv->line || !cv->load)
 		json_decref(knees);
 	return o;
 }
@@ -106,6 +106,8 @@ static json_t *sla_json(const struct nv_curves *c, const struct nv_sla_result *s
 		nv_render_json_set(a, "first_not_met", point_name(sw, sr->ans[s].first_fail));
 		nv_render_json_set(a, "first_cannot_tell",
 				   point_name(sw, sr->ans[s].first_unsure));
+		nv_render_json_set(a, "first_absent", point_name(sw, sr->ans[s].first_absent));
+		nv_render_json_set(a, "absent", json_integer((json_int_t)sr->ans[s].nabsent));
 		nv_render_json_set(runs, c->r->sides[s].label, a);
 	}
 	nv_render_json_set(o, "runs", runs);

@@ -72,6 +72,9 @@ static int curve_shape(struct nv_curve *cv)
 	n0 = nv_sweep_values(sw, sw->param[0], v, sw->npoints);
 	n1 = sw->nparams > 1 ? nv_sweep_values(sw, sw->param[1], v, sw->npoints) : 0;
 	cv->line = n0 == sw->npoints;
+	cv->load = true;
+	for (unsigned k = 0; k < sw->nparams; k++)	/* bs, rwmixread: the work, not the load */
+		cv->load &= sw->param[k] == NV_SW_IODEPTH || sw->param[k] == NV_SW_NUMJOBS;
 	cv->grid = sw->nparams == 2 && sw->npoints > n0 && sw->npoints > n1;
 	free(v);
 	return 0;
@@ -140,7 +143,7 @@ static double cell_value(const struct nv_report *r, size_t bi, enum nv_metric m,
 	return row && row->cells[s].n ? row->cells[s].value : NAN;
 }
 
-/* Each run's knee of each one-parameter curve, on p99.  0 or -ENOMEM. */
+/* Each run's knee of each line load curve, on p99.  0 or -ENOMEM. */
 static int find_knees(struct nv_curves *c)
 {
 	const struct nv_report *r = c->r;
@@ -160,7 +163,7 @@ static int find_knees(struct nv_curves *c)
 				t[p] = cell_value(r, cv->block[p], cv->tput, s);
 				l[p] = cell_value(r, cv->block[p], NV_M_P99, s);
 			}
-			cv->knee[s] = cv->line ?
+			cv->knee[s] = cv->line && cv->load ?
 				      nv_knee_find(t, l, np, &c->o.knee, &cv->knee_prev[s]) : -1;
 		}
 		free(t);
@@ -353,6 +356,10 @@ int nv_curves_build(const struct nv_report *r, const struct nv_curve_opts *o,
 	memset(c, 0, sizeof(*c));
 	c->r = r;
 	c->o = *o;
+	if (o->lat.n)
+		c->lat = o->lat;
+	else
+		c->lat = (struct nv_pctl){ .n = 3, .v = { 50, 99, 99.9 } };
 	for (size_t i = 0; i < r->nruns; i++)
 		for (size_t j = 0; j < r->runs[i].run->njobs; j++) {
 			c->have_ss |= r->runs[i].run->jobs[j].meta.ss.present;

@@ -27,6 +27,7 @@ struct nv_curve_opts {
 	struct nv_steady_opts steady;
 	size_t nsla;
 	struct nv_claim *sla;	/* --sla: absolute claims (METRIC OP VALUE) */
+	struct nv_pctl lat;	/* --percentiles' levels as given; n 0: p50, p99, p99.9 */
 };
 
 /* Return: the defaults (knee 2x / 10%, steady 5 rounds / 20% / 10%, no SLA). */
@@ -39,7 +40,8 @@ struct nv_curve {
 	enum nv_metric tput;	/* NV_M_IOPS or NV_M_BW (the summary's headline rule) */
 	bool line;		/* one point per value of the first parameter: a curve, a knee */
 	bool grid;		/* two parameters with more points than values of either: a matrix */
-	long *knee;		/* [nsides]: the knee point, -1 none (line curves only) */
+	bool load;		/* every swept option a load (iodepth, numjobs): a knee is judged */
+	long *knee;		/* [nsides]: the knee point, -1 none (line load curves only) */
 	size_t *knee_prev;	/* [nsides]: the point it is compared with */
 };
 
@@ -73,6 +75,8 @@ struct nv_curves {
 	size_t nrounds;
 	struct nv_rounds *rounds;
 	bool have_ss, have_lt;	/* some job has fio's steadystate / latency_target result */
+	struct nv_pctl lat;	/* the latency levels of the curve tables and figures:
+				 * o.lat, else p50, p99, p99.9 */
 };
 
 /*

@@ -77,7 +77,8 @@ static int sweep_values(const struct nv_sweep_job *j, double v[NV_SW_NR])
 			uint64_t b =
 				nv_fio_bs_parse(s, j->dir == NV_DIR_WRITE || j->dir == NV_DIR_TRIM
 							   ? (enum nv_dir)j->dir
-							   : NV_DIR_READ);
+							   : NV_DIR_READ,
+					nv_fio_kb_base(nv_jobmeta_opt(j->meta, "kb_base")));
 
 			if (!b)
 				return -EINVAL;
@@ -340,8 +341,11 @@ long nv_knee_find(const double *tput, const double *lat, size_t n, const struct 
 void nv_sla_search(const enum nv_sla_verdict *v, const double *tput, size_t n,
 		   struct nv_sla_answer *a)
 {
-	a->best = a->first_fail = a->first_unsure = -1;
+	a->best = a->first_fail = a->first_unsure = a->first_absent = -1;
+	a->nabsent = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (v[i] == NV_SLA_ABSENT && a->nabsent++ == 0)
+			a->first_absent = (long)i;
 		if (v[i] == NV_SLA_MET && (a->best < 0 || tput[i] > tput[a->best]))
 			a->best = (long)i;
 		if (v[i] == NV_SLA_NOT_MET && a->first_fail < 0)

@@ -109,11 +109,16 @@ struct nv_sla_answer {
 	long best;		/* the met point of highest throughput, -1: none */
 	long first_fail;	/* the first point in sweep order not met, -1: none */
 	long first_unsure;	/* the first point that cannot tell, -1: none */
+	long first_absent;	/* the first point without the SLA's metric, -1: none */
+	size_t nabsent;		/* the points without it (not run, or the metric not measured) */
 };
 
 /*
  * The SLA search over points 0..n) in sweep order with verdicts v[] and
- * throughputs tput[] (no interpolation: measured points only).
+ * throughputs tput[] (no interpolation: measured points only).  A point
+ * NV_SLA_ABSENT is counted in a->nabsent, never taken for met: with every
+ * point absent there is no answer (a->nabsent == n), with some absent the
+ * answer holds for the measured points only.
  * Return: nothing; *a is filled.
  */
 void nv_sla_search(const enum nv_sla_verdict *v, const double *tput, size_t n,

@@ -76,13 +76,25 @@ grep -q '^No knee (one)' knee.md && grep -q '^\*\*Knee (half): iodepth=4' knee.m
 grep -c '^### SLA' sla2.md | grep -qx 2 && grep -q 'iodepth=2: 2,000 IOPS, clat p99.9 400 us' sla2.md &&
 	pass sla_any_metric || fail sla_any_metric "$(grep -A4 SLA sla2.md | head -12)"
 
+# an SLA whose metric was never measured, or a run missing points: no "every point meets it"
+"$NVANALYZE" --percentiles 50,99.9 --sla 'p99<=1ms' s1.json >sla3.md 2>&1
+grep -q '^| s1  *| *cannot tell: clat p99 not measured | *cannot tell: clat p99 not measured |' \
+	sla3.md && ! grep -q 'every point meets it' sla3.md &&
+	pass sla_metric_not_measured || fail sla_metric_not_measured "$(grep '^| s1 ' sla3.md)"
+synth h2.json "q1/$O;iodepth=1/900/120" "q2/$O;iodepth=2/1500/500" "q4/$O;iodepth=4/1600/900"
+"$NVANALYZE" --sla 'p99<=1ms' -l one s1.json -l h2 h2.json >sla4.md 2>&1
+grep -q '^| h2  *| .* | *none of the 3 measured points | *iodepth=8: not run |$' sla4.md &&
+	pass sla_run_missing_points || fail sla_run_missing_points "$(grep '^| h2 ' sla4.md)"
+
 # the same answers in --format json (load_curves)
 "$NVANALYZE" --format json --sla 'p99<=1ms' -l one s1.json -l reps s1.json,s2.json,s3.json \
 	-l half h.json 2>/dev/null | "$PYTHON" -c '
 import json, sys
 c = json.load(sys.stdin)["load_curves"]
 a, k = c["sla"][0]["runs"], c["sweeps"][0]["knee"]
-assert a["one"] == {"best": "iodepth=4", "first_not_met": "iodepth=8", "first_cannot_tell": None}, a
+assert a["one"] == {"best": "iodepth=4", "first_not_met": "iodepth=8", "first_cannot_tell": None,
+                    "first_absent": None, "absent": 0}, a
+assert a["half"]["first_absent"] == "iodepth=8" and a["half"]["absent"] == 1, a
 assert a["reps"]["first_cannot_tell"] == "iodepth=4", a
 assert k["one"]["point"] == "iodepth=8" and k["half"]["point"] == "iodepth=4", k
 assert c["sweeps"][0]["points"][3]["runs"]["half"] is None
@@ -90,18 +102,78 @@ assert c["sweeps"][0]["points"][3]["runs"]["half"] is None
 
 # the curve figure with repeats: error bars from the intervals, every run's points in the data
 "$NVANALYZE" -o reps -l reps s1.json,s2.json,s3.json -l half h.json >/dev/null 2>reps.err
-# its axes in readable numbers: IOPS as 1k, 2k (not 1000), latency as 1 ms (not 1000)
-grep -qxF 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000)' reps/curve_p99_q_read.gp &&
-	grep -q '^set ytics (.*"100 us" 100, "1 ms" 1e3, ' reps/curve_p99_q_read.gp &&
-	! grep -q '^set format' reps/curve_p99_q_read.gp && pass curve_tics_readable ||
-	fail curve_tics_readable "$(grep -E '^set (x|y)tics|^set format' reps/curve_p99_q_read.gp |
-		tr '\n' ';')"
 grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' reps/data/curve_q_read.dat &&
 	[ "$(grep -c '^[0-9]' reps/data/curve_q_read.dat)" = 7 ] &&
 	grep -q '^# iodepth=8 absent' reps/data/curve_q_read.dat &&
 	awk '$1 == 4 && !seen++ { exit !($9 < 1000 && $10 > 1000) }' reps/data/curve_q_read.dat &&
 	pass curve_error_bars_with_repeats ||
 		fail curve_error_bars_with_repeats "$(cat reps.err; cat reps/data/curve_q_read.dat)"
+
+# a knee is a load concept: none for a bs sweep (IOPS falls with bs by nature), and
+# none named on p99 when --percentiles left p99 out
+synth bs.json "b4/rw=randread;bs=4k/1000/100" "b8/rw=randread;bs=8k/500/110" \
+	"b16/rw=randread;bs=16k/250/300"
+"$NVANALYZE" bs.json >bs.md 2>&1
+grep -q '^No knee: a knee is where added load stops .*a bs sweep' bs.md &&
+	! grep -q '^\*\*Knee' bs.md && pass bs_sweep_no_knee || fail bs_sweep_no_knee "$(grep -i knee bs.md)"
+"$NVANALYZE" --format json bs.json 2>/dev/null | "$PYTHON" -c '
+import json, sys
+assert json.load(sys.stdin)["load_curves"]["sweeps"][0]["knee"] is None' &&
+	pass bs_sweep_no_knee_json || fail bs_sweep_no_knee_json "a knee in the JSON"
+"$NVANALYZE" --percentiles 50 s1.json 2>&1 |
+	grep -q '^No knee (s1): clat p99 not measured (the knee rule is on p99: add 99' &&
+	pass knee_level_not_measured ||
+		fail knee_level_not_measured "$("$NVANALYZE" --percentiles 50 s1.json 2>&1 | grep -i knee)"
+
+# the curve figures' ticks read as values: 1k 2k ... on throughput, 100 us, 1 ms on latency
+"$NVANALYZE" -o tics s1.json >/dev/null 2>tics.err
+grep -qx 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000, "4k" 4000)' tics/curve_p99_q_read.gp &&
+	grep -qx 'set ytics ("100 us" 100, "1 ms" 1000, "10 ms" 10000)' tics/curve_p99_q_read.gp &&
+	grep -qx 'set ytics ("10 us" 10, "100 us" 100, "1 ms" 1000)' tics/curve_p50_q_read.gp &&
+	pass curve_ticks_readable ||
+		fail curve_ticks_readable "$(cat tics.err; grep tics tics/curve_p*_q_read.gp)"
+
+# a matrix with a cell not run: drawn as such (gnuplot's "with image" emptied the map)
+synth mx.json "a/rw=randread;bs=4k;iodepth=1/1000/100" "b/rw=randread;bs=4k;iodepth=8/3000/200" \
+	"c/rw=randread;bs=8k;iodepth=1/800/150"
+"$NVANALYZE" -o mx mx.json >/dev/null 2>mx.err
+rc=$?
+if command -v gnuplot >/dev/null; then
+	[ $rc -eq 0 ] && grep -q '^1 1 NaN "not run"$' mx/data/matrix_randread_read_mx.dat &&
+		[ "$(grep -c '^[0-9]' mx/data/matrix_randread_read_mx.dat)" = 4 ] &&
+		[ -s mx/matrix_randread_read_mx.png ] && [ ! -s mx/gnuplot.log ] &&
+		pass matrix_missing_cell_drawn ||
+			fail matrix_missing_cell_drawn "rc $rc: $(cat mx.err mx/gnuplot.log 2>&1 | head -3)"
+else
+	skip matrix_missing_cell_drawn "gnuplot not installed"
+fi
+
+# fio's KiB: 1000 bytes under the default kb_base=1024, 1024 under kb_base=1000
+synth kib.json "k1/rw=randread;bs=64KiB/1000/100" "k2/rw=randread;bs=128KiB/900/110"
+synth kib1000.json "k1/rw=randread;bs=64KiB;kb_base=1000/1000/100" \
+	"k2/rw=randread;bs=128KiB;kb_base=1000/900/110"
+"$NVANALYZE" kib.json 2>&1 | grep -q '^| 64000 *| 1,000 ' &&
+	"$NVANALYZE" kib1000.json 2>&1 | grep -q '^| 64k *| 1,000 ' &&
+	pass kib_under_both_kb_base || fail kib_under_both_kb_base \
+		"$("$NVANALYZE" kib.json kib1000.json 2>&1 | grep -E '^\| (64|128)')"
+
+# --percentiles without 50 (and with levels of its own): -o draws the levels that exist,
+# the point table's columns follow the list
+"$NVANALYZE" --percentiles 99,99.9 -o pct s1.json >pct.md 2>pct.err
+rc=$?
+[ $rc -eq 0 ] && [ -s pct/curve_p99_q_read.svg ] && [ -s pct/curve_p99.9_q_read.svg ] &&
+	[ ! -e pct/curve_p50_q_read.gp ] &&
+	grep -q '^| iodepth |  IOPS |  bandwidth | clat p99 | clat p99.9 |$' pct.md &&
+	grep -q '^# point iops iops_lo iops_hi p99_us lo hi p99.9_us lo hi exact$' \
+		pct/data/curve_q_read.dat &&
+	pass percentiles_without_p50_figures ||
+		fail percentiles_without_p50_figures "rc $rc: $(tail -n 3 pct.err; ls pct)"
+"$NVANALYZE" --percentiles 90,99 -o pct90 s1.json >/dev/null 2>pct90.err &&
+	grep -q '^1 1000 1000 1000 - - - 100 100 100 0$' pct90/data/curve_q_read.dat &&
+	[ -s pct90/curve_p99_q_read.svg ] && [ ! -e pct90/curve_p90_q_read.gp ] &&
+	grep -q '^set datafile missing "-"' pct90/curve_p99_q_read.gp &&
+	pass percentiles_level_not_measured ||
+		fail percentiles_level_not_measured "$(tail -n 3 pct90.err)"
 
 # a suite's qd1 and qd64-j4 jobs: a two-parameter line (a curve, no matrix)
 synth suite.json "lat-4k-qd1/rw=randread;bs=4k;iodepth=1;numjobs=1/9000/300" \
@@ -176,7 +248,7 @@ pytool sweep_check out/data/curve_qd_read.dat qd.json tr file >check.out 2>&1 &&
 	pass curve_data_equals_fio_and_traces ||
 		fail curve_data_equals_fio_and_traces "$(grep -v '^ok' check.out | head -5 | tr '\n' ' ')"
 if command -v gnuplot >/dev/null; then
-	for k in p99 p50 p999; do [ -s "out/curve_${k}_qd_read.png" ] ||
+	for k in p99 p50 p99.9; do [ -s "out/curve_${k}_qd_read.png" ] ||
 		fail "curve_${k}_png" "missing"; done
 	[ ! -s out/gnuplot.log ] && pass curve_figures_rendered ||
 		fail curve_figures_rendered "$(head -3 out/gnuplot.log)"

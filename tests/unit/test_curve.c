@@ -170,11 +170,20 @@ TEST(sla_search)
 	CHECK_EQ_I64(a.best, 1);
 	CHECK_EQ_I64(a.first_fail, 3);
 	CHECK_EQ_I64(a.first_unsure, 4);
+	CHECK_EQ_I64(a.first_absent, 2);
+	CHECK_EQ_U64(a.nabsent, 1);
 	v[3] = v[4] = NV_SLA_MET;
 	nv_sla_search(v, t, 6, &a);
 	CHECK_EQ_I64(a.best, 4);
 	CHECK_EQ_I64(a.first_fail, -1);
 	CHECK_EQ_I64(a.first_unsure, -1);
+	for (size_t i = 0; i < 6; i++)	/* the metric measured nowhere: no answer at all */
+		v[i] = NV_SLA_ABSENT;
+	nv_sla_search(v, t, 6, &a);
+	CHECK_EQ_I64(a.best, -1);
+	CHECK_EQ_I64(a.first_fail, -1);
+	CHECK_EQ_I64(a.first_absent, 0);
+	CHECK_EQ_U64(a.nabsent, 6);
 }
 
 static const struct nv_steady_opts so = { 5, 20, 10 };

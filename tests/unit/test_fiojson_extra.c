@@ -138,18 +138,29 @@ TEST(md_aggr)
 
 TEST(bs_parse)
 {
-	CHECK_EQ_U64(nv_fio_bs_parse("4k", NV_DIR_READ), 4096);
-	CHECK_EQ_U64(nv_fio_bs_parse("128K", NV_DIR_WRITE), 131072);
-	CHECK_EQ_U64(nv_fio_bs_parse("1m", NV_DIR_TRIM), 1048576);
-	CHECK_EQ_U64(nv_fio_bs_parse("4096", NV_DIR_READ), 4096);
-	CHECK_EQ_U64(nv_fio_bs_parse("4KiB", NV_DIR_READ), 4096);
-	CHECK_EQ_U64(nv_fio_bs_parse("8k,32k", NV_DIR_READ), 8192);
-	CHECK_EQ_U64(nv_fio_bs_parse("8k,32k", NV_DIR_TRIM), 32768);
-	CHECK_EQ_U64(nv_fio_bs_parse("8k,32k,", NV_DIR_TRIM), 4096);
-	CHECK_EQ_U64(nv_fio_bs_parse(",8k", NV_DIR_READ), 4096);
-	CHECK_EQ_U64(nv_fio_bs_parse(",8k", NV_DIR_WRITE), 8192);
-	CHECK_EQ_U64(nv_fio_bs_parse("4k-16k", NV_DIR_READ), 0);
-	CHECK_EQ_U64(nv_fio_bs_parse("big", NV_DIR_READ), 0);
+	CHECK_EQ_U64(nv_fio_bs_parse("4k", NV_DIR_READ, 1024), 4096);
+	CHECK_EQ_U64(nv_fio_bs_parse("128K", NV_DIR_WRITE, 1024), 131072);
+	CHECK_EQ_U64(nv_fio_bs_parse("1m", NV_DIR_TRIM, 1024), 1048576);
+	CHECK_EQ_U64(nv_fio_bs_parse("4096", NV_DIR_READ, 1024), 4096);
+	/* fio's kb_base: under the default 1024 "KiB" is 1000 bytes, under 1000 it is 1024 */
+	CHECK_EQ_U64(nv_fio_bs_parse("4KiB", NV_DIR_READ, 1024), 4000);
+	CHECK_EQ_U64(nv_fio_bs_parse("64kib", NV_DIR_READ, 1024), 64000);
+	CHECK_EQ_U64(nv_fio_bs_parse("1MiB", NV_DIR_READ, 1024), 1000000);
+	CHECK_EQ_U64(nv_fio_bs_parse("4KiB", NV_DIR_READ, 1000), 4096);
+	CHECK_EQ_U64(nv_fio_bs_parse("4k", NV_DIR_READ, 1000), 4000);
+	CHECK_EQ_U64(nv_fio_bs_parse("4kb", NV_DIR_READ, 1000), 4000);
+	CHECK_EQ_U64(nv_fio_bs_parse("1m", NV_DIR_READ, 1000), 1000000);
+	CHECK_EQ_U64(nv_fio_bs_parse("1MiB", NV_DIR_READ, 1000), 1048576);
+	CHECK_EQ_U64(nv_fio_bs_parse("4ki", NV_DIR_READ, 1024), 4096);	/* "k" as fio reads it */
+	CHECK_EQ_U64(nv_fio_kb_base("1000"), 1000);
+	CHECK_EQ_U64(nv_fio_kb_base(NULL), 1024);
+	CHECK_EQ_U64(nv_fio_bs_parse("8k,32k", NV_DIR_READ, 1024), 8192);
+	CHECK_EQ_U64(nv_fio_bs_parse("8k,32k", NV_DIR_TRIM, 1024), 32768);
+	CHECK_EQ_U64(nv_fio_bs_parse("8k,32k,", NV_DIR_TRIM, 1024), 4096);
+	CHECK_EQ_U64(nv_fio_bs_parse(",8k", NV_DIR_READ, 1024), 4096);
+	CHECK_EQ_U64(nv_fio_bs_parse(",8k", NV_DIR_WRITE, 1024), 8192);
+	CHECK_EQ_U64(nv_fio_bs_parse("4k-16k", NV_DIR_READ, 1024), 0);
+	CHECK_EQ_U64(nv_fio_bs_parse("big", NV_DIR_READ, 1024), 0);
 }
 
 int main(void)

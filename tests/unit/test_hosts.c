@@ -84,6 +84,36 @@ TEST(split)
 	nv_run_free(&run);
 }
 
+/* A host left out for holding fewer jobs, with a status file: one note, not "missing" too. */
+TEST(partial_host_noted_once)
+{
+	char dir[] = "/tmp/test_hosts.XXXXXX", p[512];
+	struct nv_run run;
+	struct nv_hostruns h;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(p, sizeof(p), "mkdir -p %s/h3", dir);
+	CHECK(!system(p));
+	snprintf(p, sizeof(p), "%s/h3/status", dir);
+	if ((f = fopen(p, "w"))) {
+		fputs("failed: b.fio: fio exited 1\n", f);
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/s.json", dir);
+	CHECK(!load(&run, p, 1));
+	CHECK(!nv_run_split_hosts(&run, dir, &h));
+	CHECK_EQ_U64(h.n, 2);
+	CHECK_EQ_U64(h.nnotes, 2);
+	for (size_t i = 0; i < h.nnotes; i++)
+		CHECK(!strstr(h.notes[i], "host h3 missing"));
+	CHECK(h.nnotes == 2 && strstr(h.notes[1], "host h3 holds 1 of the 2 jobs"));
+	nv_hostruns_free(&h);
+	nv_run_free(&run);
+	snprintf(p, sizeof(p), "rm -r %s", dir);
+	CHECK(!system(p));
+}
+
 /* A file run of one process (no hosts) is left as it is. */
 TEST(not_client)
 {
@@ -157,6 +187,7 @@ int main(void)
 {
 	RUN(trace_dir);
 	RUN(split);
+	RUN(partial_host_noted_once);
 	RUN(not_client);
 	RUN(traces_by_host);
 	return check_summary();
