@@ -18,6 +18,7 @@
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
+#include "analyze/input/readfile.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -153,50 +154,6 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 	return ret;
 }
 
-int nv_input_read(const char *path, char **buf, size_t *len, char *err, size_t errlen)
-{
-	FILE *fp = fopen(path, "rb");
-	size_t cap = 0;
-	int ret = 0;
-
-	*buf = NULL;
-	*len = 0;
-	if (!fp) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return ret;
-	}
-	for (;;) {
-		size_t n;
-
-		if (*len == cap) {
-			char *nb = realloc(*buf, cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				ret = -ENOMEM;
-				snprintf(err, errlen, "%s: out of memory", path);
-				break;
-			}
-			*buf = nb;
-			cap = cap ? cap * 2 : 65536;
-		}
-		n = fread(*buf + *len, 1, cap - *len, fp);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	if (!ret && ferror(fp)) {
-		ret = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
-	}
-	fclose(fp);
-	if (ret) {
-		free(*buf);
-		*buf = NULL;
-	}
-	return ret;
-}
-
 int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen)
 {
 	char *buf;
@@ -204,7 +161,7 @@ int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = nv_input_read(path, &buf, &len, err, errlen);
+	ret = nv_readfile(path, &buf, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = nv_input_parse(buf, len, path, run, err, errlen);

@@ -54,12 +54,6 @@ const struct nv_format *nv_input_detect(const char *text, size_t len);
 int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
 		   char *err, size_t errlen);
 
-/*
- * Read the whole file at path into *buf (malloc'ed, free it), *len bytes.
- * Return: 0, or -errno with "path: cannot open: ..." in err.
- */
-int nv_input_read(const char *path, char **buf, size_t *len, char *err, size_t errlen);
-
 /* Read the file at path and nv_input_parse it.  Return: as nv_input_parse. */
 int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen);
 

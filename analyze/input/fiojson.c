@@ -27,8 +27,8 @@
 #include <jansson.h>
 
 #include "analyze/common.h"
-#include "analyze/input/detect.h"
 #include "analyze/input/fiojson.h"
+#include "analyze/input/readfile.h"
 
 
 static const char *const dir_names[NV_DIR_NR] = {
@@ -1053,7 +1053,7 @@ int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen)
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = nv_input_read(path, &buf, &len, err, errlen);
+	ret = nv_readfile(path, &buf, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = nv_fio_parse(buf, len, path, run, err, errlen);

@@ -96,9 +96,9 @@ static uint64_t fn_bs_one(const char *s)
 		return 0;	/* a bs range: no fixed size */
 	if (n > 1 && tok[n - 1] == 'B' && isdigit((unsigned char)tok[n - 2]))
 		tok[n - 1] = '\0';	/* 3.x "4096B" */
-	/* fio prints sizes in true binary units ("128KiB" is 131072 bytes): under
-	 * kb_base=1000 fio reads KiB the same way. */
-	return nv_fio_bs_parse(tok, NV_DIR_READ, 1000);
+	/* fio prints sizes in true binary units, 3.x "128KiB" and 2.x "16M": the
+	 * former read as kb_base=1000 reads KiB, the latter as kb_base=1024 reads M. */
+	return nv_fio_bs_parse(tok, NV_DIR_READ, strchr(tok, 'i') ? 1000 : 1024);
 }
 
 /* "NAME: (g=0): rw=randread, bs=(R) 128KiB-128KiB, (W) ..., ioengine=psync". */
