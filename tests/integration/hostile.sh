@@ -104,6 +104,69 @@ for i in "${!names[@]}"; do
 	fi
 done
 
+# ---- every hostile name through every other reader ----
+# The text readers take the name from the input only (no -l): fio normal
+# output and fio terse output (the job name), a CrystalDiskMark export (its
+# free comment line: shown in -f json only, the others checked for shape),
+# a diskspd report (target path and computer name: shown nowhere, every
+# output checked for shape).  A text job name cannot hold a newline (nor a
+# terse one a ';': fio's field separator): hostile_text.py exits 3 and
+# those names are skipped for that reader, said in one SKIP line.
+DS=$TOP/tests/data
+readers="fionormal:$DS/fio-text/rounded-a.txt fioterse:- cdm:$DS/cdm/cdm8-nvme-crlf.txt
+	diskspd:$DS/diskspd/diskspd22-randrw-L.txt"
+nread=0
+nrd_ok=0
+nrd_all=0
+for r in $readers; do
+	rd=${r%%:*}
+	nread=$((nread + 1))
+	skipped=""
+	for i in "${!names[@]}"; do
+		pytool hostile_text "$rd" "${r#*:}" "$T/$rd$i.in" "$T/name$i"
+		rc=$?
+		if [ $rc = 3 ]; then
+			skipped="$skipped name$i"
+			continue
+		elif [ $rc != 0 ]; then
+			fail "$rd/name$i" "hostile_text.py exited $rc"
+			continue
+		fi
+		nrd_all=$((nrd_all + 1))
+		bad=""
+		for fmt in md text csv json; do
+			mode=""
+			case $rd:$fmt in
+			cdm:json) ;;
+			cdm:* | diskspd:*) mode=shape ;;
+			esac
+			"$NVANALYZE" -f $fmt "$T/$rd$i.in" >"$T/$rd$i.$fmt" 2>"$T/$rd$i.$fmt.err" ||
+				{ bad="$bad -f $fmt exited $?: $(head -c 200 "$T/$rd$i.$fmt.err");"; continue; }
+			why=$(pytool hostile_check $fmt "$T/$rd$i.$fmt" "$T/name$i" $mode)
+			[ "$why" = ok ] || bad="$bad -f $fmt: $why;"
+		done
+		mode=""
+		case $rd in cdm | diskspd) mode=shape ;; esac
+		if "$NVANALYZE" -o "$T/$rd$i.o" "$T/$rd$i.in" >/dev/null 2>"$T/$rd$i.o.err"; then
+			why=$(pytool hostile_check dir "$T/$rd$i.o" "$T/name$i" $mode)
+			[ "$why" = ok ] || bad="$bad -o: $why;"
+			ngp=$(find "$T/$rd$i.o" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
+			npng=$(find "$T/$rd$i.o" -maxdepth 1 -name '*.png' | wc -l)
+			[ $have_gp = 0 ] || [ "$ngp" = "$npng" ] ||
+				bad="$bad -o: $npng PNGs of $ngp scripts;"
+		else
+			bad="$bad -o exited $?: $(head -c 200 "$T/$rd$i.o.err");"
+		fi
+		if [ -n "$bad" ]; then
+			fail "$rd/name$i" "$(printf '%q' "${names[$i]:0:60}"):$bad"
+		else
+			nrd_ok=$((nrd_ok + 1))
+		fi
+	done
+	[ -z "$skipped" ] ||
+		skip "$rd/names" "the format cannot hold a newline (terse: nor ';') in that field:$skipped"
+done
+
 # ---- names fio's JSON cannot hold: a clear error naming the file ----
 printf '{"fio version":"fio-3.33","jobs":[{"jobname":"bad\xff"}]}' >"$T/u8.json"
 printf '{"fio version":"fio-3.33","jobs":[{"jobname":"nul\\u0000cut"}]}' >"$T/nul.json"
@@ -146,8 +209,8 @@ fi
 canaries=$(find "$T" -name 'CANARY*' | wc -l)
 if [ "$canaries" != 0 ]; then
 	fail canary "$canaries canary files: an input ran a command"
-elif [ $ok = ${#names[@]} ]; then
-	pass "all: ${#names[@]} names x $nout outputs ($(( ${#names[@]} * nout )) checked), no canary"
+elif [ $ok = ${#names[@]} ] && [ $nrd_ok = $nrd_all ]; then
+	pass "all: ${#names[@]} names x $nout outputs through fio JSON, $nrd_all name cases x $nout outputs through $nread text readers ($(( (${#names[@]} + nrd_all) * nout )) checked), no canary"
 else
-	fail all "$ok of ${#names[@]} names x $nout outputs well-formed"
+	fail all "$ok of ${#names[@]} names (fio JSON), $nrd_ok of $nrd_all (text readers) x $nout outputs well-formed"
 fi
