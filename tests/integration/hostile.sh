@@ -206,6 +206,37 @@ else
 	skip jobs_run "fio or $NVENGINE_SO missing"
 fi
 
+# ---- report.html in the headless Chromium: the name is text, nothing ran ----
+# A job name and a label that would inject an element, an attribute and a
+# script; each would set document.title to PWNED_* when run, which the
+# dumped DOM shows (the page's own title holds the name as text, escaped).  As tests/integration/report_outputs.sh runs it.
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+	skip html_chromium "chromium not installed (make deps installs it)"
+else
+	hn="x\"'><img src=x onerror=\"document.title='PWNED_IMG'\"><script>document.title='PWNED_SCRIPT'</script><svg onload=document.title='PWNED_SVG'>&lt;b&gt;"
+	printf '%s' "$hn" >"$T/hname"
+	pytool hostile_json "$FIX" "$T/hh.json" "$hn"
+	if ! "$NVANALYZE" -l "L$hn" -o "$T/hh" "$T/hh.json" >/dev/null 2>"$T/hh.err"; then
+		fail html_chromium "nvanalyze -o exited: $(head -c 200 "$T/hh.err")"
+	else
+		mkdir -p "$T/crhome"
+		HOME=$T/crhome timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+			--user-data-dir="$T/crprofile" --no-first-run --disable-extensions \
+			--dump-dom "file://$T/hh/report.html" >"$T/hh.dom" 2>"$T/chromium.log"
+		why=$(pytool hostile_check html "$T/hh.dom" "$T/hname")
+		if [ ! -s "$T/hh.dom" ]; then
+			fail html_chromium "no DOM dumped: $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
+		elif grep -qE '<title>PWNED_' "$T/hh.dom"; then
+			fail html_chromium "a script from the name ran: $(grep -o '<title>[^<]*' "$T/hh.dom")"
+		elif [ "$why" != ok ]; then
+			fail html_chromium "$why"
+		else
+			pass html_chromium
+		fi
+	fi
+fi
+
 canaries=$(find "$T" -name 'CANARY*' | wc -l)
 if [ "$canaries" != 0 ]; then
 	fail canary "$canaries canary files: an input ran a command"
