@@ -206,6 +206,39 @@ else
 	skip jobs_run "fio or $NVENGINE_SO missing"
 fi
 
+# ---- a load curve and a matrix (sweeps) with a hostile label ----
+# curve_figs.c writes the label into data-file comments ("# run LABEL",
+# the matrix header): a newline there must not start a data line.  Sweep
+# JSON made up as tests/integration/sweep.sh does.
+O="rw=randread;bs=4k"
+pytool sweep_synth "$T/sw1.json" "q1/$O;iodepth=1/1000/100" "q2/$O;iodepth=2/2000/200" \
+	"q4/$O;iodepth=4/3000/900" "q8/$O;iodepth=8/3100/3000"
+pytool sweep_synth "$T/sw2.json" "a/$O;iodepth=1/1000/100" "b/$O;iodepth=8/3000/200" \
+	"c/rw=randread;bs=8k;iodepth=1/800/150"
+sl=$'S\nINJ 1 2 3 "q\\ `touch '"$T"$'/CANARY_sweep` @x\r\n'
+printf '%s' "$sl" >"$T/swname"
+for sw in sw1 sw2; do
+	if ! "$NVANALYZE" -l "$sl" -o "$T/$sw" "$T/$sw.json" >/dev/null 2>"$T/$sw.err"; then
+		fail "sweep_$sw" "nvanalyze -o exited: $(head -c 200 "$T/$sw.err")"
+		continue
+	fi
+	why=$(pytool hostile_check dir "$T/$sw" "$T/swname")
+	inj=$(grep -l '^INJ' "$T/$sw"/data/* 2>/dev/null | head -n 3 | tr '\n' ' ')
+	ngp=$(find "$T/$sw" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
+	npng=$(find "$T/$sw" -maxdepth 1 -name '*.png' | wc -l)
+	nfig=$(find "$T/$sw" -maxdepth 1 \( -name 'curve*.gp' -o -name 'matrix*.gp' -o \
+		-name 'load*.gp' \) | wc -l)
+	if [ -n "$inj" ]; then
+		fail "sweep_$sw" "the label's newline starts a data line in $inj"
+	elif [ "$why" != ok ]; then
+		fail "sweep_$sw" "$why"
+	elif [ $have_gp = 1 ] && [ "$ngp" != "$npng" ]; then
+		fail "sweep_$sw" "$npng PNGs of $ngp scripts: $(head -c 200 "$T/$sw/gnuplot.log")"
+	else
+		pass "sweep_$sw ($nfig curve figures)"
+	fi
+done
+
 # ---- report.html in the headless Chromium: the name is text, nothing ran ----
 # A job name and a label that would inject an element, an attribute and a
 # script; each would set document.title to PWNED_* when run, which the
