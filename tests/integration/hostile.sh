@@ -3,7 +3,10 @@
 #  - a job name or label with `backquotes` (gnuplot substitutes them in
 #    double-quoted strings) runs nothing when -o writes and renders the
 #    figures: a canary file never appears;
-#  - gnuplot runs with no init file (~/.gnuplot) and without GNUPLOT_LIB.
+#  - gnuplot runs with no init file (~/.gnuplot) and without GNUPLOT_LIB;
+#  - every hostile name through every reader (fio JSON, normal, terse,
+#    CrystalDiskMark, diskspd) and output, sweeps' data files included,
+#    and report.html in the headless Chromium.
 source "$(dirname "$0")/../lib.sh"
 if [ ! -x "$NVANALYZE" ]; then
 	skip all "nvanalyze missing"
@@ -92,7 +95,7 @@ for i in "${!names[@]}"; do
 		[ "$why" = ok ] || bad="$bad -o: $why;"
 		ngp=$(find "$T/o$i" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
 		npng=$(find "$T/o$i" -maxdepth 1 -name '*.png' | wc -l)
-		[ $have_gp = 0 ] || [ "$ngp" -gt 0 -a "$ngp" = "$npng" ] ||
+		[ $have_gp = 0 ] || { [ "$ngp" -gt 0 ] && [ "$ngp" = "$npng" ]; } ||
 			bad="$bad -o: $npng PNGs of $ngp scripts;"
 	else
 		bad="$bad -o exited $?: $(head -c 200 "$T/o$i.err");"
