@@ -3,7 +3,8 @@
 #   make            build ./libnvengine.so and ./nvanalyze
 #   make check      build, run every test (installs nothing; says when make deps is needed)
 #   make asan       the same suite built with ASan+UBSan
-#   make fuzz       libFuzzer targets (tests/fuzz, clang), FUZZ_SECONDS (60) each
+#   make fuzz       libFuzzer targets (tests/fuzz, clang), FUZZ_SECONDS (60) each;
+#                   FUZZ_TARGETS="fuzz_names ..." builds and runs only those
 #   make deps       install the Debian packages (idempotent)
 #   make install    nvanalyze into $(PREFIX)/bin (on PATH: `nvanalyze a.json b.json`),
 #                   the engine into $(PREFIX)/lib/nvengine/, the figures' style into
@@ -75,6 +76,7 @@ FUZZ_SRC    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TEST   := $(FUZZ_SRC:tests/fuzz/%.c=$(O)/tests/unit/test_%)	# replay regress/ + corpus/
 FUZZ_BIN    := $(FUZZ_SRC:tests/fuzz/%.c=$(O)/tests/fuzz/%)		# libFuzzer (make fuzz)
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
 FUZZ_CC     ?= clang
 
 ENGINE_LIBS  := -luring -lz -lzstd -lpthread
@@ -220,10 +222,13 @@ unit: $(UNIT_BIN) $(UNIT_HELP) $(FUZZ_TEST)
 # the seeds (tests/fuzz/run); crashes land in build/fuzz/artifacts/.
 fuzz:
 	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: needs $(FUZZ_CC) with libFuzzer (apt-get install clang)" >&2; exit 1; }
-	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SAN=fuzz WERROR=0 fuzz-build
-	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run build/fuzz
+	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SAN=fuzz WERROR=0 \
+		FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run build/fuzz $(FUZZ_TARGETS)
 
-fuzz-build: $(FUZZ_BIN) $(O)/tests/unit/gen_trace
+# FUZZ_TARGETS empty: every target
+fuzz-build: $(if $(strip $(FUZZ_TARGETS)),$(addprefix $(O)/tests/fuzz/,$(FUZZ_TARGETS)),$(FUZZ_BIN)) \
+	    $(O)/tests/unit/gen_trace
 
 # The suite: unit binaries, then tests/integration/*.sh, then the VM tests.
 check:

@@ -78,13 +78,14 @@ static void params_text(char *buf, size_t n, const struct nv_sweep *sw)
 static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve *cv,
 		       const struct nv_pctl *lat)
 {
-	char params[128];
+	char params[128], dname[300], dlab[300];
 
 	params_text(params, sizeof(params), cv->sw);
+	nv_gnuplot_data_str(dname, sizeof(dname), cv->sw->name);	/* a comment: one line */
 	fprintf(f,
 		"# load curve %s · %s, %s sweep: one block per run (gnuplot index, run order)\n"
 		"# point %s %s_lo %s_hi",
-		cv->sw->name, nv_dir_name((enum nv_dir)cv->sw->dir), params,
+		dname, nv_dir_name((enum nv_dir)cv->sw->dir), params,
 		nv_metric(cv->tput)->key, nv_metric(cv->tput)->key, nv_metric(cv->tput)->key);
 	for (size_t k = 0; k < lat->n; k++) {
 		nv_pctl_name(params, sizeof(params), lat->v[k]);
@@ -92,7 +93,8 @@ static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve
 	}
 	fprintf(f, " exact\n");
 	for (size_t s = 0; s < r->nsides; s++) {
-		fprintf(f, "# run %s\n", r->sides[s].label);
+		nv_gnuplot_data_str(dlab, sizeof(dlab), r->sides[s].label);
+		fprintf(f, "# run %s\n", dlab);
 		for (size_t p = 0; p < cv->sw->npoints; p++) {
 			const struct nv_block *b = &r->blocks[cv->block[p]];
 			const struct nv_row *ex = NULL;
@@ -365,10 +367,11 @@ static int one_matrix(struct nv_figset *o, const struct nv_curve *cv, size_t s)
 	snprintf(rel, sizeof(rel), "data/%s.dat", fg->name);
 	if ((ret = nv_figset_open(o, rel, &f)))
 		return ret;
+	nv_gnuplot_data_str(t, sizeof(t), r->sides[s].label);	/* a comment: one line */
 	fprintf(f, "# %s by %s (rows, y) and %s (columns, x), run %s: column row value label\n"
 		"# every cell of the grid; one without a value is NaN (not drawn) and labelled\n",
 		nv_metric(cv->tput)->key, nv_sweep_key_name(sw->param[0]),
-		nv_sweep_key_name(sw->param[1]), r->sides[s].label);
+		nv_sweep_key_name(sw->param[1]), t);
 	for (size_t i = 0; i < nr; i++)
 		for (size_t j = 0; j < nc; j++)
 			matrix_cell(f, r, cv, s, rv[i], cvv[j], j, i);

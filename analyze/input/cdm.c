@@ -26,7 +26,8 @@ struct cdm_ctx {
 	bool banner;		/* the "CrystalDiskMark X.Y.Z" line was seen */
 	bool footer;		/* a footer field was seen */
 	int sect;		/* 7.x+: the section's direction, -1 before one */
-	char desc[2048];
+	char *desc;		/* the footer, "Key: value; ...", NULL before one */
+	bool nomem;		/* an allocation for desc failed */
 	char *err;
 	size_t errlen;
 };
@@ -220,13 +221,25 @@ static int cdm_add_job(struct cdm_ctx *c, const struct cdm_row *r)
 	return 0;
 }
 
-/* Append "Key: value" to the description.  Return: nothing. */
+/*
+ * Append "Key: value" to the description, grown to fit: a comment is kept
+ * as written, however long.  Return: nothing (c->nomem set on failure).
+ */
 static void cdm_desc_add(struct cdm_ctx *c, const char *key, const char *val)
 {
-	size_t o = strlen(c->desc);
+	size_t o = c->desc ? strlen(c->desc) : 0;
+	size_t n = o + 2 + strlen(key) + 2 + strlen(val) + 1;
+	char *d;
 
-	if (*val)
-		snprintf(c->desc + o, sizeof(c->desc) - o, "%s%s: %s", o ? "; " : "", key, val);
+	if (!*val)
+		return;
+	d = realloc(c->desc, n);
+	if (!d) {
+		c->nomem = true;
+		return;
+	}
+	snprintf(d + o, n - o, "%s%s: %s", o ? "; " : "", key, val);
+	c->desc = d;
 }
 
 /* A footer field "Key : value" / "Key: value"; true if s is one (recorded). */
@@ -331,18 +344,21 @@ int nv_cdm_parse(const char *text, size_t len, const char *path, struct nv_run *
 		cdm_error(&c, "a NUL byte in the text");
 	else if (ret == -ENOMEM)
 		cdm_nomem(&c);
+	if (!ret && c.nomem)
+		ret = cdm_nomem(&c);
 	if (!ret && !run->njobs) {
 		snprintf(err, errlen, "%s: a CrystalDiskMark export without test results", path);
 		ret = -EINVAL;
 	}
 	if (!ret) {
 		run->path = strdup(path);
-		run->desc = strdup(c.desc);
+		run->desc = strdup(c.desc ? c.desc : "");
 		run->objects = 1;
 		run->digest = nv_hash(text, len);
 		if (!run->path || !run->desc || !run->fio_version)
 			ret = cdm_nomem(&c);
 	}
+	free(c.desc);
 	if (ret)
 		nv_run_free(run);
 	return ret;

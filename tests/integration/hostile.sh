@@ -3,7 +3,10 @@
 #  - a job name or label with `backquotes` (gnuplot substitutes them in
 #    double-quoted strings) runs nothing when -o writes and renders the
 #    figures: a canary file never appears;
-#  - gnuplot runs with no init file (~/.gnuplot) and without GNUPLOT_LIB.
+#  - gnuplot runs with no init file (~/.gnuplot) and without GNUPLOT_LIB;
+#  - every hostile name through every reader (fio JSON, normal, terse,
+#    CrystalDiskMark, diskspd) and output, sweeps' data files included,
+#    and report.html in the headless Chromium.
 source "$(dirname "$0")/../lib.sh"
 if [ ! -x "$NVANALYZE" ]; then
 	skip all "nvanalyze missing"
@@ -92,7 +95,7 @@ for i in "${!names[@]}"; do
 		[ "$why" = ok ] || bad="$bad -o: $why;"
 		ngp=$(find "$T/o$i" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
 		npng=$(find "$T/o$i" -maxdepth 1 -name '*.png' | wc -l)
-		[ $have_gp = 0 ] || [ "$ngp" -gt 0 -a "$ngp" = "$npng" ] ||
+		[ $have_gp = 0 ] || { [ "$ngp" -gt 0 ] && [ "$ngp" = "$npng" ]; } ||
 			bad="$bad -o: $npng PNGs of $ngp scripts;"
 	else
 		bad="$bad -o exited $?: $(head -c 200 "$T/o$i.err");"
@@ -102,6 +105,69 @@ for i in "${!names[@]}"; do
 	else
 		ok=$((ok + 1))
 	fi
+done
+
+# ---- every hostile name through every other reader ----
+# The text readers take the name from the input only (no -l): fio normal
+# output and fio terse output (the job name), a CrystalDiskMark export (its
+# free comment line: shown in -f json only, the others checked for shape),
+# a diskspd report (target path and computer name: shown nowhere, every
+# output checked for shape).  A text job name cannot hold a newline (nor a
+# terse one a ';': fio's field separator): hostile_text.py exits 3 and
+# those names are skipped for that reader, said in one SKIP line.
+DS=$TOP/tests/data
+readers="fionormal:$DS/fio-text/rounded-a.txt fioterse:- cdm:$DS/cdm/cdm8-nvme-crlf.txt
+	diskspd:$DS/diskspd/diskspd22-randrw-L.txt"
+nread=0
+nrd_ok=0
+nrd_all=0
+for r in $readers; do
+	rd=${r%%:*}
+	nread=$((nread + 1))
+	skipped=""
+	for i in "${!names[@]}"; do
+		pytool hostile_text "$rd" "${r#*:}" "$T/$rd$i.in" "$T/name$i"
+		rc=$?
+		if [ $rc = 3 ]; then
+			skipped="$skipped name$i"
+			continue
+		elif [ $rc != 0 ]; then
+			fail "$rd/name$i" "hostile_text.py exited $rc"
+			continue
+		fi
+		nrd_all=$((nrd_all + 1))
+		bad=""
+		for fmt in md text csv json; do
+			mode=""
+			case $rd:$fmt in
+			cdm:json) ;;
+			cdm:* | diskspd:*) mode=shape ;;
+			esac
+			"$NVANALYZE" -f $fmt "$T/$rd$i.in" >"$T/$rd$i.$fmt" 2>"$T/$rd$i.$fmt.err" ||
+				{ bad="$bad -f $fmt exited $?: $(head -c 200 "$T/$rd$i.$fmt.err");"; continue; }
+			why=$(pytool hostile_check $fmt "$T/$rd$i.$fmt" "$T/name$i" $mode)
+			[ "$why" = ok ] || bad="$bad -f $fmt: $why;"
+		done
+		mode=""
+		case $rd in cdm | diskspd) mode=shape ;; esac
+		if "$NVANALYZE" -o "$T/$rd$i.o" "$T/$rd$i.in" >/dev/null 2>"$T/$rd$i.o.err"; then
+			why=$(pytool hostile_check dir "$T/$rd$i.o" "$T/name$i" $mode)
+			[ "$why" = ok ] || bad="$bad -o: $why;"
+			ngp=$(find "$T/$rd$i.o" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
+			npng=$(find "$T/$rd$i.o" -maxdepth 1 -name '*.png' | wc -l)
+			[ $have_gp = 0 ] || [ "$ngp" = "$npng" ] ||
+				bad="$bad -o: $npng PNGs of $ngp scripts;"
+		else
+			bad="$bad -o exited $?: $(head -c 200 "$T/$rd$i.o.err");"
+		fi
+		if [ -n "$bad" ]; then
+			fail "$rd/name$i" "$(printf '%q' "${names[$i]:0:60}"):$bad"
+		else
+			nrd_ok=$((nrd_ok + 1))
+		fi
+	done
+	[ -z "$skipped" ] ||
+		skip "$rd/names" "the format cannot hold a newline (terse: nor ';') in that field:$skipped"
 done
 
 # ---- names fio's JSON cannot hold: a clear error naming the file ----
@@ -143,11 +209,75 @@ else
 	skip jobs_run "fio or $NVENGINE_SO missing"
 fi
 
+# ---- a load curve and a matrix (sweeps) with a hostile label ----
+# curve_figs.c writes the label into data-file comments ("# run LABEL",
+# the matrix header): a newline there must not start a data line.  Sweep
+# JSON made up as tests/integration/sweep.sh does.
+O="rw=randread;bs=4k"
+pytool sweep_synth "$T/sw1.json" "q1/$O;iodepth=1/1000/100" "q2/$O;iodepth=2/2000/200" \
+	"q4/$O;iodepth=4/3000/900" "q8/$O;iodepth=8/3100/3000"
+pytool sweep_synth "$T/sw2.json" "a/$O;iodepth=1/1000/100" "b/$O;iodepth=8/3000/200" \
+	"c/rw=randread;bs=8k;iodepth=1/800/150"
+sl=$'S\nINJ 1 2 3 "q\\ `touch '"$T"$'/CANARY_sweep` @x\r\n'
+printf '%s' "$sl" >"$T/swname"
+for sw in sw1 sw2; do
+	if ! "$NVANALYZE" -l "$sl" -o "$T/$sw" "$T/$sw.json" >/dev/null 2>"$T/$sw.err"; then
+		fail "sweep_$sw" "nvanalyze -o exited: $(head -c 200 "$T/$sw.err")"
+		continue
+	fi
+	why=$(pytool hostile_check dir "$T/$sw" "$T/swname")
+	inj=$(grep -l '^INJ' "$T/$sw"/data/* 2>/dev/null | head -n 3 | tr '\n' ' ')
+	ngp=$(find "$T/$sw" -maxdepth 1 -name '*.gp' ! -name style.gp | wc -l)
+	npng=$(find "$T/$sw" -maxdepth 1 -name '*.png' | wc -l)
+	nfig=$(find "$T/$sw" -maxdepth 1 \( -name 'curve*.gp' -o -name 'matrix*.gp' -o \
+		-name 'load*.gp' \) | wc -l)
+	if [ -n "$inj" ]; then
+		fail "sweep_$sw" "the label's newline starts a data line in $inj"
+	elif [ "$why" != ok ]; then
+		fail "sweep_$sw" "$why"
+	elif [ $have_gp = 1 ] && [ "$ngp" != "$npng" ]; then
+		fail "sweep_$sw" "$npng PNGs of $ngp scripts: $(head -c 200 "$T/$sw/gnuplot.log")"
+	else
+		pass "sweep_$sw ($nfig curve figures)"
+	fi
+done
+
+# ---- report.html in the headless Chromium: the name is text, nothing ran ----
+# A job name and a label that would inject an element, an attribute and a
+# script; each would set document.title to PWNED_* when run, which the
+# dumped DOM shows (the page's own title holds the name as text, escaped).  As tests/integration/report_outputs.sh runs it.
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+	skip html_chromium "chromium not installed (make deps installs it)"
+else
+	hn="x\"'><img src=x onerror=\"document.title='PWNED_IMG'\"><script>document.title='PWNED_SCRIPT'</script><svg onload=document.title='PWNED_SVG'>&lt;b&gt;"
+	printf '%s' "$hn" >"$T/hname"
+	pytool hostile_json "$FIX" "$T/hh.json" "$hn"
+	if ! "$NVANALYZE" -l "L$hn" -o "$T/hh" "$T/hh.json" >/dev/null 2>"$T/hh.err"; then
+		fail html_chromium "nvanalyze -o exited: $(head -c 200 "$T/hh.err")"
+	else
+		mkdir -p "$T/crhome"
+		HOME=$T/crhome timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+			--user-data-dir="$T/crprofile" --no-first-run --disable-extensions \
+			--dump-dom "file://$T/hh/report.html" >"$T/hh.dom" 2>"$T/chromium.log"
+		why=$(pytool hostile_check html "$T/hh.dom" "$T/hname")
+		if [ ! -s "$T/hh.dom" ]; then
+			fail html_chromium "no DOM dumped: $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
+		elif grep -qE '<title>PWNED_' "$T/hh.dom"; then
+			fail html_chromium "a script from the name ran: $(grep -o '<title>[^<]*' "$T/hh.dom")"
+		elif [ "$why" != ok ]; then
+			fail html_chromium "$why"
+		else
+			pass html_chromium
+		fi
+	fi
+fi
+
 canaries=$(find "$T" -name 'CANARY*' | wc -l)
 if [ "$canaries" != 0 ]; then
 	fail canary "$canaries canary files: an input ran a command"
-elif [ $ok = ${#names[@]} ]; then
-	pass "all: ${#names[@]} names x $nout outputs ($(( ${#names[@]} * nout )) checked), no canary"
+elif [ $ok = ${#names[@]} ] && [ $nrd_ok = $nrd_all ]; then
+	pass "all: ${#names[@]} names x $nout outputs through fio JSON, $nrd_all name cases x $nout outputs through $nread text readers ($(( (${#names[@]} + nrd_all) * nout )) checked), no canary"
 else
-	fail all "$ok of ${#names[@]} names x $nout outputs well-formed"
+	fail all "$ok of ${#names[@]} names (fio JSON), $nrd_ok of $nrd_all (text readers) x $nout outputs well-formed"
 fi

@@ -1,6 +1,9 @@
 """hostile_check.py KIND PATH NAMEFILE: PATH (an nvanalyze output of KIND:
 md, text, csv, json, html, or dir for a -o directory) is well-formed and
 shows the name in NAMEFILE (raw bytes) as given.  Prints "ok" or why not.
+With a fourth argument "shape", only the well-formedness is checked (for
+inputs whose string that output does not show: a CrystalDiskMark comment
+outside JSON, a diskspd path).
 
 The name is expected as escape.c writes it (tests the contract, not the
 code): md: '\\', '|', '`' and '<' before a tag start backslashed; md and
@@ -69,13 +72,13 @@ def check_md(data, name):
             if len({bars(t) for t in table}) != 1:
                 return "md table rows with unequal column counts: %r" % table[0][:80]
         table = []
-    if md_esc(name) not in data:
+    if not SHAPE and md_esc(name) not in data:
         return "md: the escaped name is not in the output"
     return None
 
 
 def check_text(data, name):
-    return None if text_esc(name) in data else "text: the name is not in the output"
+    return None if SHAPE or text_esc(name) in data else "text: the name is not in the output"
 
 
 def check_csv(data, name):
@@ -83,7 +86,7 @@ def check_csv(data, name):
     if want[:1] in ("=", "+", "-", "@", "\t", "\r"):
         want = "'" + want
     rows = list(csv.reader(io.StringIO(data.decode("utf-8", "surrogateescape"), newline="")))
-    if not any(want in row for row in rows):
+    if not SHAPE and not any(want in row for row in rows):
         return "csv: no field equals the name"
     return None
 
@@ -106,7 +109,7 @@ def check_json(data, name):
     except ValueError as e:
         return "json: not valid JSON: %s" % e
     want = name.decode("utf-8", "replace")
-    if not any(want in s for s in strings(doc)):
+    if not SHAPE and not any(want in s for s in strings(doc)):
         return "json: no string holds the name"
     return None
 
@@ -139,7 +142,7 @@ def check_html(data, name):
     if p.bad:
         return "html: element or handler from an input: %s" % p.bad[:3]
     want = text_esc(name).decode("utf-8", "surrogateescape")
-    if want not in "".join(p.text):
+    if not SHAPE and want not in "".join(p.text):
         return "html: the name is not in the page's text"
     return None
 
@@ -163,8 +166,13 @@ def check_dir(d, name):
     return None
 
 
+SHAPE = False
+
+
 def main():
+    global SHAPE
     kind, path, namefile = sys.argv[1:4]
+    SHAPE = sys.argv[4:5] == ["shape"]
     with open(namefile, "rb") as f:
         name = f.read()
     if kind == "dir":
