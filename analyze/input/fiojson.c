@@ -1046,21 +1046,6 @@ out:
 	return ret;
 }
 
-int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen)
-{
-	char *buf;
-	size_t len;
-	int ret;
-
-	memset(run, 0, sizeof(*run));
-	ret = nv_readfile(path, &buf, &len, err, errlen);
-	if (ret)
-		return ret;
-	ret = nv_fio_parse(buf, len, path, run, err, errlen);
-	free(buf);
-	return ret;
-}
-
 const char *nv_job_file(const struct nv_run *run, const struct nv_job *job)
 {
 	return job->part < run->nparts ? run->parts[job->part] : run->path;

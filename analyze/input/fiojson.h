@@ -151,9 +151,6 @@ int nv_latkind_parse(const char *s, enum nv_latkind *k);
 int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
 		 char *err, size_t errlen);
 
-/* Read the file at path and nv_fio_parse it; -errno / -EINVAL with err set. */
-int nv_fio_load(const char *path, struct nv_run *run, char *err, size_t errlen);
-
 void nv_run_free(struct nv_run *run);
 
 /*

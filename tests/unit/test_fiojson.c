@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
+#include "analyze/input/detect.h"
 #include "analyze/input/fiojson.h"
 
 static char err[200];
@@ -200,7 +201,7 @@ TEST(errors)
 	CHECK(strncmp(err, "t.json:3:16: not valid JSON", 27) == 0);
 	CHECK(parse("{\"jobs\" : [1, 2", &run) == -EINVAL);
 	CHECK(strncmp(err, "t.json:1:", 9) == 0);
-	CHECK(nv_fio_load("/nonexistent/x.json", &run, err, sizeof(err)) == -ENOENT);
+	CHECK(nv_input_load("/nonexistent/x.json", &run, err, sizeof(err)) == -ENOENT);
 	CHECK(strstr(err, "/nonexistent/x.json: cannot open") != NULL);
 }
 

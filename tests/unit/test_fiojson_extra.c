@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tests/unit/check.h"
+#include "analyze/input/detect.h"
 #include "analyze/input/fiojson.h"
 
 /* The real fixtures, relative to the repository root (as tests/run runs us). */
@@ -29,7 +30,7 @@ TEST(fixture_fio2)
 	const struct nv_job *j;
 	const struct nv_dirstat *w;
 
-	CHECK(nv_fio_load(FIX "PerfKitBenchmarker__fio-parser-sample-result.json", &run, err,
+	CHECK(nv_input_load(FIX "PerfKitBenchmarker__fio-parser-sample-result.json", &run, err,
 			  sizeof(err)) == 0);
 	j = &run.jobs[0];
 	CHECK_STR(j->name, "sequential_write");
@@ -68,7 +69,7 @@ TEST(fixture_fio3)
 	const struct nv_job *j;
 	const struct nv_dirstat *r;
 
-	CHECK(nv_fio_load(FIX "fio-plot__test-data73gb10raptor_randread-4-2.json", &run, err,
+	CHECK(nv_input_load(FIX "fio-plot__test-data73gb10raptor_randread-4-2.json", &run, err,
 			  sizeof(err)) == 0);
 	j = &run.jobs[0];
 	CHECK(j->x.usr_cpu.v == 0.013322 && j->x.sys_cpu.v == 0.186511 && j->x.ctx.v == 4243);
