@@ -295,6 +295,29 @@ else
 	fail numjobs_without_group_reporting "exit $st, $n hosts ok: $(grep 'host .*:' \
 		"$T/clones.log" | grep -v 'run directory\|done' | head -n 3 | tr '\n' ' ')"
 fi
+# issue 38: a hostile job section name through the many-host path (fio's
+# client/server JSON, the traces brought back), then nvanalyze -o: nothing
+# runs (no canary), the outputs well formed, the name read back as given
+sect="h\`touch $T/CANARY_mh\`|<b>@x \$(touch $T/CANARY_mh2)"
+{ sed -n '1,/^\[/p' "$T/jobs/clones.fio" | sed '$d'; printf '[%s]\nrw=randread\n' "$sect"; } \
+	>"$T/jobs/hostile.fio"
+printf '%s' "$sect" >"$T/hostile.sect"
+# shellcheck disable=SC2086
+timeout 300 "$RUN" --start-servers --bind 127.0.0.1 -o "$T/hostile" $H "$T/jobs/hostile.fio" \
+	>"$T/hostile.log" 2>&1
+st=$?
+"$NVANALYZE" -o "$T/hostile-o" "$T/hostile" >/dev/null 2>"$T/hostile-o.err"
+st2=$?
+if [ -e "$T/CANARY_mh" ] || [ -e "$T/CANARY_mh2" ]; then
+	fail hostile_job_name "a job section name ran a command"
+elif [ $st -ne 0 ] || [ $st2 -ne 0 ]; then
+	fail hostile_job_name "jobs/run exit $st, nvanalyze -o exit $st2: $(tail -n 2 "$T/hostile.log" \
+		"$T/hostile-o.err" | tr '\n' ' ')"
+elif why=$(pytool hostile_check dir "$T/hostile-o" "$T/hostile.sect") && [ "$why" != ok ]; then
+	fail hostile_job_name "$why"
+else
+	pass hostile_job_name
+fi
 # issue 43 item 9: SIGTERM of jobs/run --host mid-run: exit 143, nothing
 # left in its TMPDIR, the servers stopped and the run directories removed
 mkdir -p "$T/htmp"
