@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analyze/input/diskspd.h"
+#include "analyze/input/diskspdjob.h"
 #include "analyze/input/textlines.h"
 
 enum ds_col { DS_BYTES, DS_IOS, DS_MIBS, DS_IOPS, DS_AVGLAT, DS_IOPSDEV, DS_LATDEV, DS_NCOL };
@@ -25,10 +26,8 @@ struct ds_ctx {
 	const char *path;
 	struct nv_run *run;
 	unsigned line;
-	char name[96];		/* from the command line */
-	char rw[16], bs[24];
-	unsigned threads, qd, w;	/* -t, -o, -w */
-	bool rnd, si, cmdline;		/* -r, -si, a Command Line: was read */
+	struct nv_diskspd_params p;	/* from the command line or input parameters */
+	bool cmdline;			/* a Command Line: was read */
 	struct nv_job *job;	/* the timespan being read */
 	unsigned timespans;
 	enum ds_state state;
@@ -56,40 +55,6 @@ static int ds_nomem(struct ds_ctx *c)
 	return -ENOMEM;
 }
 
-/* "-b128K" -> "128k" (diskspd's default 64K).  Return: nothing. */
-static void ds_size(const char *v, char *out, size_t n)
-{
-	char *end;
-	unsigned long x = strtoul(v, &end, 10);
-	char u = (char)(*end | 0x20);
-
-	if (end == v)
-		snprintf(out, n, "64k");
-	else if (u == 'k' || u == 'm' || u == 'g')
-		snprintf(out, n, "%lu%c", x, u);
-	else if (x % 1048576 == 0 && x)
-		snprintf(out, n, "%lum", x / 1048576);
-	else if (x % 1024 == 0 && x)
-		snprintf(out, n, "%luk", x / 1024);
-	else
-		snprintf(out, n, "%lu", x);
-}
-
-/* The name jobs/diskspd/ gives the parameters read ("randread-4k-t4-qd32").  Return: nothing. */
-static void ds_name(struct ds_ctx *c)
-{
-	const char *kind = c->w == 0 ? "read" : c->w >= 100 ? "write" : "rw";
-
-	if (!c->threads)
-		c->threads = 1;
-	snprintf(c->rw, sizeof(c->rw), "%s%s", c->rnd ? "rand" : "", kind);
-	snprintf(c->name, sizeof(c->name), "%s%s-%s-t%u-qd%u%s", c->rnd ? "rand" : "seq", kind,
-		 c->bs, c->threads, c->qd, c->si ? "-si" : "");
-	if (c->w > 0 && c->w < 100)
-		snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "-w%u",
-			 c->w);
-}
-
 /*
  * "Command Line: diskspd -b4K -t4 -o32 -r -w0 ..." -> "randread-4k-t4-qd32".
  * Return: 0, or -ENOMEM.
@@ -105,12 +70,12 @@ static int ds_cmdline(struct ds_ctx *c, const char *s)
 		if (tok[0] != '-' && tok[0] != '/')
 			continue;
 		switch (tok[1]) {
-		case 'b': ds_size(tok + 2, c->bs, sizeof(c->bs)); break;
-		case 't': c->threads = (unsigned)strtoul(tok + 2, NULL, 10); break;
-		case 'o': c->qd = (unsigned)strtoul(tok + 2, NULL, 10); break;
-		case 'r': c->rnd = true; break;
-		case 's': c->si = tok[2] == 'i'; break;
-		case 'w': c->w = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		case 'b': nv_diskspd_size(tok + 2, c->p.bs, sizeof(c->p.bs)); break;
+		case 't': c->p.threads = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		case 'o': c->p.qd = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		case 'r': c->p.rnd = true; break;
+		case 's': c->p.si = tok[2] == 'i'; break;
+		case 'w': c->p.w = (unsigned)strtoul(tok + 2, NULL, 10); break;
 		default: break;
 		}
 	}
@@ -138,52 +103,30 @@ static void ds_param(struct ds_ctx *c, const char *s)
 	if (c->cmdline)
 		return;
 	if ((v = ds_after(s, "block size")))
-		ds_size(v, c->bs, sizeof(c->bs));
+		nv_diskspd_size(v, c->p.bs, sizeof(c->p.bs));
 	else if ((v = ds_after(s, "number of outstanding I/O operations")))
-		c->qd = (unsigned)strtoul(v, NULL, 10);
+		c->p.qd = (unsigned)strtoul(v, NULL, 10);
 	else if ((v = ds_after(s, "threads per file")))
-		c->threads = (unsigned)strtoul(v, NULL, 10);
+		c->p.threads = (unsigned)strtoul(v, NULL, 10);
 	else if (!strncmp(s, "using random I/O", 16))
-		c->rnd = true;
+		c->p.rnd = true;
 	else if (!strncmp(s, "using interlocked sequential I/O", 32))
-		c->si = true;
+		c->p.si = true;
 	else if (!strncmp(s, "performing read test", 20))
-		c->w = 0;
+		c->p.w = 0;
 	else if (!strncmp(s, "performing write test", 21))
-		c->w = 100;
+		c->p.w = 100;
 	else if ((v = strstr(s, "read/write ratio:")) && (v = strchr(v, '/')) &&
 		 (v = strchr(v + 1, '/')))
-		c->w = (unsigned)strtoul(v + 1, NULL, 10);
+		c->p.w = (unsigned)strtoul(v + 1, NULL, 10);
 }
 
 /* "Results for timespan N:" opens a job.  Return: 0, or -errno. */
 static int ds_timespan(struct ds_ctx *c)
 {
-	struct nv_run *run = c->run;
-	struct nv_job *nj = realloc(run->jobs, (run->njobs + 1) * sizeof(*nj));
-	struct nv_job *j;
-
-	ds_name(c);
-	if (!nj)
-		return ds_nomem(c);
-	run->jobs = nj;
-	j = &run->jobs[run->njobs++];
-	memset(j, 0, sizeof(*j));
 	c->timespans++;
-	if (c->timespans == 1)
-		j->name = strdup(c->name);
-	else if (asprintf(&j->name, "%s #%u", c->name, c->timespans) < 0)
-		j->name = NULL;
-	j->key = j->name ? strdup(j->name) : NULL;
-	j->rw = strdup(c->rw);
-	if (asprintf(&j->desc, "rw=%s bs=%s iodepth=%u numjobs=%u", c->rw, c->bs, c->qd,
-		     c->threads) < 0)
-		j->desc = NULL;
-	if (!j->name || !j->key || !j->rw || !j->desc)
+	if (nv_diskspd_job(c->run, &c->p, c->timespans, &c->job))
 		return ds_nomem(c);
-	for (unsigned d = 0; d < 3; d++)
-		j->bs[d] = nv_fio_bs_parse(c->bs, (enum nv_dir)d, 1024);
-	c->job = j;
 	return 0;
 }
 
@@ -333,31 +276,6 @@ static double ds_pct_label(const char *t)
 	return 0;
 }
 
-/* Add (pct, ns) to the direction's lat percentiles.  Return: 0, -ENOMEM. */
-static int ds_point(struct nv_latstat *ls, double pct, struct nv_val ns)
-{
-	struct nv_pctpt *np;
-
-	if (pct == -1) {
-		ls->min = ns;
-		return 0;
-	}
-	if (pct == -2) {
-		ls->max = ns;
-		return 0;
-	}
-	np = realloc(ls->points, (ls->npoints + 1) * sizeof(*np));
-	if (!np)
-		return -ENOMEM;
-	ls->points = np;
-	np[ls->npoints].pct = pct;
-	np[ls->npoints++].ns = ns.v;
-	for (int i = 0; i < NV_PCT_NR; i++)
-		if (nv_pcts[i].value > pct - 1e-9 && nv_pcts[i].value < pct + 1e-9)
-			ls->pct[i] = ns;
-	return 0;
-}
-
 /* A %-ile row "  25th |  1.063 |  N/A |  1.063".  Return: 0, or -errno. */
 static int ds_pctrow(struct ds_ctx *c, const char *s)
 {
@@ -376,7 +294,7 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 			p = strchr(p, '|');
 		} else if (nv_text_number(&p, 1e6, &v)) {
 			return ds_error(c, "a %-ile row with a value that does not parse");
-		} else if (ds_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, v)) {
+		} else if (nv_diskspd_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, v)) {
 			return ds_nomem(c);
 		}
 		p = p ? strchr(p, '|') : NULL;
@@ -477,7 +395,7 @@ int nv_diskspd_parse(const char *text, size_t len, const char *path, struct nv_r
 		     char *err, size_t errlen)
 {
 	struct ds_ctx c = { .path = path, .run = run, .dir = -1, .err = err, .errlen = errlen,
-			    .threads = 1, .qd = 2, .bs = "64k" };
+			    .p = NV_DISKSPD_PARAMS_INIT };
 	int ret;
 
 	memset(run, 0, sizeof(*run));
