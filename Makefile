@@ -80,7 +80,7 @@ FUZZ_TARGETS ?=
 FUZZ_CC     ?= clang
 
 ENGINE_LIBS  := -luring -lz -lzstd -lpthread
-ANALYZE_LIBS := -ljansson -lz -lzstd -lm -lpthread
+ANALYZE_LIBS := -ljansson -lexpat -lz -lzstd -lm -lpthread
 
 ENGINE_SO := libnvengine.so
 ANALYZER  := nvanalyze

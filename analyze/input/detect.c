@@ -15,6 +15,7 @@
 #include "analyze/input/cdm.h"
 #include "analyze/input/detect.h"
 #include "analyze/input/diskspd.h"
+#include "analyze/input/diskspdxml.h"
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
@@ -31,6 +32,8 @@ static const struct nv_format formats[] = {
 	  .sniff = nv_fiomulti_sniff, .parse = nv_fiomulti_parse },
 	{ .name = "fio-json", .what = "fio JSON (--output-format=json or json+)",
 	  .sniff = fio_json_sniff, .parse = nv_fio_parse },
+	{ .name = "diskspd-xml", .what = "diskspd 2.0-2.2 XML reports (-Rxml)",
+	  .sniff = nv_diskspdxml_sniff, .parse = nv_diskspdxml_parse },
 	{ .name = "crystaldiskmark", .what = "CrystalDiskMark 5.x-9.x text exports",
 	  .sniff = nv_cdm_sniff, .parse = nv_cdm_parse },
 	{ .name = "diskspd", .what = "diskspd 2.0-2.2 text reports",
