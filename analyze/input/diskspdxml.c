@@ -31,7 +31,7 @@ enum dx_field {
 	F_P_SI, F_P_QD, F_P_W, F_P_TPF, F_TS, F_TS_TIME, F_TS_THREADS, F_CPU, F_CPU_USER,
 	F_CPU_KERNEL, F_AVG_USER, F_AVG_KERNEL, F_THREAD, F_TARGET, F_T_BYTES, F_T_IOS,
 	F_T_RB, F_T_RC, F_T_WB, F_T_WC, F_T_RLAT, F_T_WLAT, F_LAT_R, F_LAT_RDEV, F_LAT_W,
-	F_LAT_WDEV, F_BUCKET, F_B_PCT, F_B_R, F_B_W, F_IOPS_RDEV, F_IOPS_WDEV, F_IOPS_BUCKET,
+	F_LAT_WDEV, F_BUCKET, F_B_PCT, F_B_R, F_B_W, F_IOPS_RDEV, F_IOPS_WDEV, F_IOPS_BUCKET, F_CHECK, F_CHECKNUM,
 };
 
 #define PTS "Results/Profile/TimeSpans/TimeSpan"
@@ -41,7 +41,8 @@ enum dx_field {
 
 static const struct { const char *path; enum dx_field f; } fields[] = {
 	{ "Results/System/ComputerName", F_COMPUTER }, { "Results/System/Tool/Version", F_VERSION },
-	{ PTS, F_PTS }, { PTS "/ThreadCount", F_PTS_THREADS }, { PTS "/Targets/Target", F_PTARGET },
+	{ PTS, F_PTS }, { PTS "/ThreadCount", F_PTS_THREADS }, { PTS "/RequestCount", F_CHECK },
+	{ RTS "/RequestCount", F_CHECK }, { RTS "/ProcCount", F_CHECK }, { PTS "/Targets/Target", F_PTARGET },
 	{ PTG "BlockSize", F_P_BS }, { PTG "Random", F_P_RANDOM },
 	{ PTG "InterlockedSequential", F_P_SI }, { PTG "RequestCount", F_P_QD },
 	{ PTG "WriteRatio", F_P_W }, { PTG "ThreadsPerFile", F_P_TPF },
@@ -64,6 +65,7 @@ static const struct { const char *path; enum dx_field f; } fields[] = {
 	{ RTS "/Latency/Bucket/WriteMilliseconds", F_B_W },
 	{ RTS "/Iops/ReadIopsStdDev", F_IOPS_RDEV }, { RTS "/Iops/WriteIopsStdDev", F_IOPS_WDEV },
 	{ RTS "/Iops/Bucket", F_IOPS_BUCKET },
+	{ RTG "Iops/ReadIopsStdDev", F_CHECKNUM }, { RTG "Iops/WriteIopsStdDev", F_CHECKNUM },
 };
 
 /* One Thread/Target's counts: T_* bits say which were read. */
@@ -115,8 +117,19 @@ struct dx_ctx {
 
 bool nv_diskspdxml_sniff(const char *text, size_t len)
 {
-	return memmem(text, len, "<Results>", 9) && memmem(text, len, "<TimeSpan>", 10) &&
-	       (memmem(text, len, "<TestTimeSeconds>", 17) || memmem(text, len, "<Profile>", 9));
+	const char *p = nv_text_skip(text), *end = text + len;
+
+	while (p < end && (*p == '\n' || *p == '\r'))
+		p = nv_text_skip(p + 1);
+	if (!strncmp(p, "<?xml", 5)) {	/* the declaration PowerShell or an editor adds */
+		p = memmem(p, (size_t)(end - p), "?>", 2);
+		if (!p)
+			return false;
+		p += 2;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+			p++;
+	}
+	return !strncmp(p, "<Results>", 9);
 }
 
 /* Record an error "path:line: what" (the first one wins).  Return: -EINVAL. */
@@ -526,6 +539,13 @@ static int dx_close(struct dx_ctx *c, enum dx_field f)
 		return 0;
 	case F_P_BS: case F_P_RANDOM: case F_P_SI: case F_P_QD: case F_P_W: case F_P_TPF:
 		return dx_prof_field(c, f);
+	case F_CHECK:	/* not used, but a count: one that is not says the file is damaged */
+		return dx_count(c, &n);
+	case F_CHECKNUM: {	/* the same for a decimal */
+		struct nv_val v;
+
+		return dx_number(c, 1, &v);
+	}
 	default:
 		return c->in_ts ? dx_ts_field(c, f) : 0;
 	}

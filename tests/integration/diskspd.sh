@@ -9,7 +9,15 @@
 #  - CPU, IOs and runtime as printed; lat (submission to completion) shown;
 #  - damaged reports (cut at and inside every line, a number of each total:
 #    row garbled): an error naming the file and line, never a crash;
-#  - the report row by row with a jobs/run results directory of jobs/diskspd/.
+#  - the report row by row with a jobs/run results directory of jobs/diskspd/;
+#  - XML reports (-Rxml): the real one of tests/fixtures/diskspd and the
+#    generated XML of diskspd22-randrw-L.txt's run (tests/py/gen_diskspd_xml.py)
+#    as tests/py/diskspd_values.py reads them with xml.etree; the same report
+#    in UTF-16LE/BE with a BOM and UTF-8 with a BOM reads the same; the XML
+#    and the text of one run give the same values (within the text's
+#    printing); damaged XML (tests/py/diskspd_damage.py: cut at and inside
+#    every line, each element removed, each number garbled, 600 random
+#    mutations): an error naming the file and line, or exactly what remains.
 source "$(dirname "$0")/../lib.sh"
 source "$TOP/tests/damaged.sh"
 if [ ! -x "$NVANALYZE" ]; then
@@ -17,8 +25,10 @@ if [ ! -x "$NVANALYZE" ]; then
 	exit 0
 fi
 D=$TOP/tests/data/diskspd
-for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
-	name=values-$(basename "$f" .txt)
+for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt "$D"/*.xml \
+	"$TOP"/tests/fixtures/diskspd/*.xml; do
+	name=values-$(basename "$f")
+	name=${name%.txt}
 	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
 		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
 	elif out=$(pytool diskspd_values "$f" "$T/$name.json" 2>&1); then
@@ -70,3 +80,59 @@ if [ -f "$NVENGINE_SO" ]; then
 else
 	skip rows-vs-jobs-run "engine not built: $NVENGINE_SO"
 fi
+
+# The same XML report as PowerShell's > writes it (UTF-16LE with a BOM; also
+# with a declaration and CRLF), in UTF-16BE and in UTF-8 with a BOM: the
+# same reading, byte for byte.
+X=$TOP/tests/fixtures/diskspd/PerfKitBenchmarker__diskspd_result.xml
+mkdir -p "$T/enc/plain" "$T/enc/u16le" "$T/enc/u16be" "$T/enc/u8bom" "$T/enc/u16decl"
+cp "$X" "$T/enc/plain/r.xml"
+{ printf '\xff\xfe'; iconv -f UTF-8 -t UTF-16LE "$X"; } >"$T/enc/u16le/r.xml"
+{ printf '\xfe\xff'; iconv -f UTF-8 -t UTF-16BE "$X"; } >"$T/enc/u16be/r.xml"
+{ printf '\xef\xbb\xbf'; cat "$X"; } >"$T/enc/u8bom/r.xml"
+# with an XML declaration that says utf-16, and CRLF line ends
+{ printf '\xff\xfe'; { printf '<?xml version="1.0" encoding="utf-16"?>\r\n'; sed 's/$/\r/' "$X"; } |
+	iconv -f UTF-8 -t UTF-16LE; } >"$T/enc/u16decl/r.xml"
+(cd "$T/enc/plain" && "$NVANALYZE" --format json r.xml >../plain.json 2>../plain.err)
+bad=
+for e in u16le u16be u8bom u16decl; do
+	(cd "$T/enc/$e" && "$NVANALYZE" --format json r.xml >"../$e.json" 2>"../$e.err")
+	cmp -s "$T/enc/plain.json" "$T/enc/$e.json" && cmp -s "$T/enc/plain.err" "$T/enc/$e.err" ||
+		bad="$bad $e"
+done
+if [ -z "$bad" ] && pytool diskspd_values "$T/enc/u16le/r.xml" "$T/enc/u16le.json" >/dev/null
+then pass xml-utf16; else fail xml-utf16 "other output for:$bad"; fi
+
+# XML and text of one run: every value within the text's printing.
+"$NVANALYZE" --format json "$D/diskspd22-randrw-L.xml" >"$T/pair-x.json" 2>/dev/null
+"$NVANALYZE" --format json "$D/diskspd22-randrw-L.txt" >"$T/pair-t.json" 2>/dev/null
+if out=$("$PYTHON" - "$T/pair-x.json" "$T/pair-t.json" <<'PY'
+import json, sys
+x, t = ({(r['job'], r['direction']): next(iter(r['sides'].values()))
+         for r in json.load(open(p))['results']} for p in sys.argv[1:])
+keys = ['iops', 'bw_MB_per_s', 'lat_min_ns', 'lat_mean_ns', 'lat_p50_ns', 'lat_p95_ns',
+        'lat_p99_ns', 'lat_p99.9_ns', 'lat_p99.99_ns', 'lat_max_ns', 'lat_stdev_ns',
+        'io_bytes', 'runtime_ns', 'usr_cpu_pct', 'sys_cpu_pct']
+bad, n = [], 0
+for k in t:
+    for m in keys:
+        a, b = x.get(k, {}).get(m), t[k].get(m)
+        n += 1
+        if a is None or b is None or abs(a - b) > 1e-4 * max(abs(b), 1):
+            bad.append('%s %s: xml %r, text %r' % (k, m, a, b))
+print('; '.join(bad[:5]) if bad else '%d values' % n)
+sys.exit(1 if bad or not t else 0)
+PY
+); then pass "xml-vs-text ($out)"; else fail xml-vs-text "$out"; fi
+
+# Damaged XML (the big generated one: every 7th line, and 600 mutations).
+mkdir -p "$T/xmldmg"
+for f in "$X" "$D/diskspd22-randrw-L.xml"; do
+	every=1
+	[ "$f" = "$X" ] || every=7
+	if out=$(pytool diskspd_damage "$NVANALYZE" "$f" "$T/xmldmg" "$every" 2>&1); then
+		pass "damaged-xml-$(basename "$f" .xml) ($out)"
+	else
+		fail "damaged-xml-$(basename "$f" .xml)" "$(head -c 600 <<<"$out")"
+	fi
+done
