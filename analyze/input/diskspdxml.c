@@ -31,7 +31,8 @@ enum dx_field {
 	F_P_SI, F_P_QD, F_P_W, F_P_TPF, F_TS, F_TS_TIME, F_TS_THREADS, F_CPU, F_CPU_USER,
 	F_CPU_KERNEL, F_AVG_USER, F_AVG_KERNEL, F_THREAD, F_TARGET, F_T_BYTES, F_T_IOS,
 	F_T_RB, F_T_RC, F_T_WB, F_T_WC, F_T_RLAT, F_T_WLAT, F_LAT_R, F_LAT_RDEV, F_LAT_W,
-	F_LAT_WDEV, F_BUCKET, F_B_PCT, F_B_R, F_B_W, F_IOPS_RDEV, F_IOPS_WDEV, F_IOPS_BUCKET, F_CHECK, F_CHECKNUM,
+	F_LAT_WDEV, F_BUCKET, F_B_PCT, F_B_R, F_B_W, F_IOPS_RDEV, F_IOPS_WDEV, F_IOPS_BUCKET,
+	F_CHECK, F_CHECKNUM,
 };
 
 #define PTS "Results/Profile/TimeSpans/TimeSpan"
@@ -42,7 +43,8 @@ enum dx_field {
 static const struct { const char *path; enum dx_field f; } fields[] = {
 	{ "Results/System/ComputerName", F_COMPUTER }, { "Results/System/Tool/Version", F_VERSION },
 	{ PTS, F_PTS }, { PTS "/ThreadCount", F_PTS_THREADS }, { PTS "/RequestCount", F_CHECK },
-	{ RTS "/RequestCount", F_CHECK }, { RTS "/ProcCount", F_CHECK }, { PTS "/Targets/Target", F_PTARGET },
+	{ RTS "/RequestCount", F_CHECK }, { RTS "/ProcCount", F_CHECK },
+	{ PTS "/Targets/Target", F_PTARGET },
 	{ PTG "BlockSize", F_P_BS }, { PTG "Random", F_P_RANDOM },
 	{ PTG "InterlockedSequential", F_P_SI }, { PTG "RequestCount", F_P_QD },
 	{ PTG "WriteRatio", F_P_W }, { PTG "ThreadsPerFile", F_P_TPF },

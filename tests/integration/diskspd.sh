@@ -91,7 +91,8 @@ cp "$X" "$T/enc/plain/r.xml"
 { printf '\xfe\xff'; iconv -f UTF-8 -t UTF-16BE "$X"; } >"$T/enc/u16be/r.xml"
 { printf '\xef\xbb\xbf'; cat "$X"; } >"$T/enc/u8bom/r.xml"
 # with an XML declaration that says utf-16, and CRLF line ends
-{ printf '\xff\xfe'; { printf '<?xml version="1.0" encoding="utf-16"?>\r\n'; sed 's/$/\r/' "$X"; } |
+{ printf '\xff\xfe'
+  { printf '<?xml version="1.0" encoding="utf-16"?>\r\n'; sed 's/$/\r/' "$X"; } |
 	iconv -f UTF-8 -t UTF-16LE; } >"$T/enc/u16decl/r.xml"
 (cd "$T/enc/plain" && "$NVANALYZE" --format json r.xml >../plain.json 2>../plain.err)
 bad=

@@ -140,7 +140,7 @@ ctl=$(dpkg-deb -f "$deb" Package Version Depends Recommends)
 fiover=$(dpkg-query -W -f='${Version}' fio 2>/dev/null)
 bad=
 grep -qx "Version: $ver" <<<"$ctl" || bad="$bad version not '$ver';"
-for p in liburing2 libzstd1 zlib1g libjansson4 libc6; do
+for p in liburing2 libzstd1 zlib1g libjansson4 libexpat1 libc6; do
 	grep -Eq "^Depends:.*(^|[ ,])$p( |,|$)" <<<"$ctl" || bad="$bad no $p;"
 done
 grep -qF "fio (= $fiover)" <<<"$ctl" || bad="$bad no 'fio (= $fiover)';"
