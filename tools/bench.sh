@@ -29,7 +29,8 @@
 #   BENCH_OUT      work directory (default build/bench; emptied first)
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
-#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers"
+#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers
+#                  inputxml"
 #                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
 #                  section alone; into an existing BENCH_MD it replaces only
 #                  its own section and goal rows (bench_report.py),
@@ -50,7 +51,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers inputxml}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -72,6 +73,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
 	SWEEP_IOS=2000 SWEEP_ROUNDS=2
 	WORKERS_CONFIGS="4:20000" WORKERS_ROUNDS=2
+	XML_ROUNDS=1
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -85,6 +87,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	HOSTS_CONFIGS="16:250000 64:250000 64:62500"
 	SWEEP_IOS=55556 SWEEP_ROUNDS=3
 	WORKERS_CONFIGS="4:1000000 64:62500" WORKERS_ROUNDS=3
+	XML_ROUNDS=3
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -97,6 +100,7 @@ else
 	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
 	SWEEP_IOS=555556 SWEEP_ROUNDS=7
 	WORKERS_CONFIGS="4:4000000 64:1000000" WORKERS_ROUNDS=5
+	XML_ROUNDS=7
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -171,6 +175,7 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "sweep_qds=$SWEEP_QDS"
 	echo "workers_configs=$WORKERS_CONFIGS"
 	echo "workers_rounds=$WORKERS_ROUNDS"
+	echo "xml_rounds=$XML_ROUNDS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -676,6 +681,31 @@ section_workers() {
 	done
 }
 
+# --- 12. diskspd XML reports ---------------------------------------------------
+# Three reports (tests/py/gen_diskspd_xml.py, diskspd's XmlResultParser layout):
+# the real 6 KB one of tests/fixtures/diskspd (the base), about 1 MB (16
+# threads x 4 targets x 42 Iops buckets) and 4 MB (64 threads); each read by
+# `nvanalyze -f csv`, XML_ROUNDS rounds, the three alternating in each round.
+section_inputxml() {
+	local d=$W/inputxml i s
+	mkdir -p "$d"
+	cp "$TOP/tests/fixtures/diskspd/PerfKitBenchmarker__diskspd_result.xml" "$d/base.xml"
+	python3 "$TOP/tests/py/gen_diskspd_xml.py" --threads 16 --targets 4 --buckets 42 >"$d/small.xml"
+	python3 "$TOP/tests/py/gen_diskspd_xml.py" --threads 64 --targets 4 --buckets 42 >"$d/large.xml"
+	for s in base small large; do
+		stat -c %s "$d/$s.xml" >"$d/$s.size"
+		cat "$d/$s.xml" >/dev/null
+	done
+	for i in $(seq 1 "$XML_ROUNDS"); do
+		log "inputxml: round $i of $XML_ROUNDS"
+		for s in base small large; do
+			timed "$d/$s-$i" "$NVANALYZE" -f csv "$d/$s.xml" ||
+				die "nvanalyze on $s.xml failed: $(tail -n 3 "$d/$s-$i.err")"
+		done
+	done
+	rm -f "$d"/*.xml
+}
+
 want files && section_files
 want trace && section_trace
 want analyze && section_analyze
@@ -685,6 +715,7 @@ want loop && section_loop
 want hosts && section_hosts
 want sweep && section_sweep
 want workers && section_workers
+want inputxml && section_inputxml
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi
