@@ -104,6 +104,18 @@ done
 if [ -z "$bad" ] && pytool diskspd_values "$T/enc/u16le/r.xml" "$T/enc/u16le.json" >/dev/null
 then pass xml-utf16; else fail xml-utf16 "other output for:$bad"; fi
 
+# Several timespans (one job each, " #N" from the second), several threads
+# and targets (summed), -L and -D: a generated report.
+"$PYTHON" "$TOP/tests/py/gen_diskspd_xml.py" --timespans 3 --threads 3 --targets 2 --buckets 4 \
+	>"$T/ts3.xml"
+"$NVANALYZE" --format json "$T/ts3.xml" >"$T/ts3.json" 2>"$T/ts3.err"
+if out=$(pytool diskspd_values "$T/ts3.xml" "$T/ts3.json" 2>&1) &&
+   grep -q '"job": "randrw-4k-t3-qd32-w30 #3"' "$T/ts3.json"; then
+	pass "xml-timespans ($out)"
+else
+	fail xml-timespans "$out $(head -c 300 "$T/ts3.err")"
+fi
+
 # XML and text of one run: every value within the text's printing.
 "$NVANALYZE" --format json "$D/diskspd22-randrw-L.xml" >"$T/pair-x.json" 2>/dev/null
 "$NVANALYZE" --format json "$D/diskspd22-randrw-L.txt" >"$T/pair-t.json" 2>/dev/null
