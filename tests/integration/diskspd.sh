@@ -4,8 +4,12 @@
 #    2.0-layout report (CPU | Usage, IopsStdDev, no -L) and a 2.2-layout one
 #    (Core | CPU, AvgLat/LatStdDev, the %-ile table) as an independent reader
 #    (tests/py/diskspd_values.py) reads them, under jobs/diskspd/'s names,
-#    and the real reports of tests/fixtures/diskspd (SOURCES.md; one without
-#    a command line: named from its input parameters);
+#    and the real reports of tests/fixtures/diskspd (SOURCES.md: diskspd
+#    2.0.21 and 2.2.0, the CPU table in four layouts, two without a command
+#    line: named from their first target's input parameters; one of five
+#    targets, whose per-target %-ile tables are not the totals);
+#    IOPS, MB/s, bytes, runtime, mean/stdev/min/max latency, every
+#    percentile level and the CPU split (tests/py/diskspd_values.py);
 #  - CPU, IOs and runtime as printed; lat (submission to completion) shown;
 #  - damaged reports (cut at and inside every line, a number of each total:
 #    row garbled): an error naming the file and line, never a crash;
