@@ -4,7 +4,7 @@ report prints them, and this compares them with `nvanalyze --format json`
 of the same report, metric by metric.
 
     from lib import valuecheck
-    sys.exit(valuecheck.main(want, sys.argv[2], rel=1e-9))
+    sys.exit(valuecheck.main(want, sys.argv[2], rel=1e-9, also=[]))
 
 Prints "N values" and returns 0, or prints every difference and returns 1.
 A metric the reader found that nvanalyze lacks is a difference; so is a
@@ -52,9 +52,11 @@ def compare(want, got, rel):
     return bad, n
 
 
-def main(want, json_path, rel):
-    """Compare and print.  Return: the exit status (0 same, 1 differences)."""
+def main(want, json_path, rel, also=()):
+    """Compare and print, with also (differences the caller found).
+    Return: the exit status (0 same, 1 differences)."""
     bad, n = compare(want, sides(json_path), rel)
+    bad = list(also) + bad
     if bad:
         print('\n'.join(bad))
         return 1
