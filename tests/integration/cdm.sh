@@ -24,6 +24,13 @@ real=("$TOP"/tests/fixtures/cdm/*.txt)
 files+=("${real[@]}")
 if [ -d "$S" ]; then files+=("$S"/cdm-*.txt); else skip study "no $S"; fi
 
+# Provenance: each real file has its SOURCES.md row, blob = git hash-object.
+if out=$(pytool lib/sources "$TOP/tests/fixtures/cdm" 2>&1); then
+	pass "sources ($out)"
+else
+	fail sources "$out"
+fi
+
 # values NAME FILE: nvanalyze's reading of FILE against the independent reader's
 values() {
 	if ! "$NVANALYZE" --format json "$2" >"$T/$1.json" 2>"$T/$1.err"; then

@@ -21,6 +21,12 @@ if [ ! -x "$NVANALYZE" ]; then
 	exit 0
 fi
 D=$TOP/tests/data/diskspd
+# Provenance: each real file has its SOURCES.md row, blob = git hash-object.
+if out=$(pytool lib/sources "$TOP/tests/fixtures/diskspd" 2>&1); then
+	pass "sources ($out)"
+else
+	fail sources "$out"
+fi
 for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
 	name=values-$(basename "$f" .txt)
 	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
