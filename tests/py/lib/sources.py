@@ -11,6 +11,8 @@ import hashlib
 import os
 import sys
 
+from valuecheck import finish  # run as a script: lib/ is its directory
+
 
 def blob(path):
     """git hash-object of the file (the id of a blob with its bytes)."""
@@ -38,11 +40,7 @@ def main(d):
     bad += ['%s: a row, no file' % f for f in sorted(set(want) - set(files))]
     bad += ['%s: blob %s, the row says %s' % (f, blob(os.path.join(d, f)), want[f])
             for f in files if f in want and blob(os.path.join(d, f)) != want[f]]
-    if bad:
-        print('\n'.join(bad))
-        return 1
-    print('%d files' % len(files))
-    return 0
+    return finish(bad, '%d files' % len(files))
 
 
 if __name__ == '__main__':

@@ -56,9 +56,14 @@ def main(want, json_path, rel, also=()):
     """Compare and print, with also (differences the caller found).
     Return: the exit status (0 same, 1 differences)."""
     bad, n = compare(want, sides(json_path), rel)
-    bad = list(also) + bad
+    return finish(list(also) + bad, '%d values' % n)
+
+
+def finish(bad, ok):
+    """Print the differences bad, or ok when there are none.
+    Return: the exit status (0 none, 1 differences)."""
     if bad:
         print('\n'.join(bad))
         return 1
-    print('%d values' % n)
+    print(ok)
     return 0
