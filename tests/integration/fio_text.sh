@@ -94,7 +94,8 @@ fi
 # Real outputs (tests/fixtures/fio-text, SOURCES.md) and the I8g/I4g study's
 # pasted outputs: an independent reader (tests/py/fio_text_check.py) finds
 # the same IOPS, clat and CPU values in nvanalyze's CSV.
-for f in tests/fixtures/fio-text/*.md ../shared/fixtures/study-outputs/i?g-*.txt; do
+for f in tests/fixtures/fio-text/*.md tests/fixtures/fio-text/*.log \
+	../shared/fixtures/study-outputs/i?g-*.txt; do
 	[ -e "$f" ] && [ "${f##*/}" != SOURCES.md ] || continue
 	b=$(basename "$f")
 	"$NVANALYZE" --format csv "$f" >"$T/$b.csv" 2>"$T/$b.err"
