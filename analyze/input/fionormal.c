@@ -436,7 +436,11 @@ static int fn_buckets(struct fn_state *st, const char *line, double mult)
 	return 0;
 }
 
-/* "issued rwts: total=117861,0,0,0 ..." or 2.x "issued : total=r=262144/w=0/d=0". */
+/*
+ * "issued rwts: total=117861,0,0,0 ...", fio 3.0-3.2's "issued rwt:
+ * total=R,W,T, short=..." (a separator after the last count) or 2.x
+ * "issued : total=r=262144/w=0/d=0".  Return: 0, or -EINVAL naming the line.
+ */
 static int fn_issued(struct fn_state *st, const char *line)
 {
 	const char *p;
@@ -455,8 +459,8 @@ static int fn_issued(struct fn_state *st, const char *line)
 			return fn_fail(st, "an issued count that is not a number", line);
 		st->issued[i] = strtoull(p, &e, 10);
 		p = e;
-		if (*p != sep)
-			break;
+		if (*p != sep || !p[1] || isspace((unsigned char)p[1]))
+			break;	/* the last count, with or without a separator after it */
 		p++;
 	}
 	st->have_issued = true;
