@@ -51,6 +51,23 @@ else
 	fail normal-equals-json "$(head -n 8 "$T/cmp.out" | tr '\n' ' ')"
 fi
 
+# fsync's block ("fsync/fdatasync/sync_file_range:", "sync (nsec): min=...",
+# "sync percentiles"): the sync direction's latency and count, as the JSON's.
+if (cd "$T" && "$FIO" --name=fs --ioengine=null --rw=randwrite --bs=4k --size=8m --fsync=4 \
+	--output-format=normal,json --output=sync.out >"$T/fio.log" 2>&1); then
+	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/sync.out" >"$T/sync.json"
+	awk '/^\{/{j=1} !j{print} /^\}/{j=0}' "$T/sync.out" >"$T/sync.txt"
+	if grep -q 'sync percentiles' "$T/sync.txt" &&
+	   "$CMP" "$T/sync.txt" "$T/sync.json" >"$T/scmp.out" 2>&1 &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/scmp.out"; then
+		pass sync-equals-json
+	else
+		fail sync-equals-json "$(head -n 6 "$T/scmp.out" | tr '\n' ' ')"
+	fi
+else
+	fail sync-equals-json "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+fi
+
 # The terse lines of the same run (version 3, fio's default), then runs
 # with --terse-version=5 (trim, sample counts), 4 (trim) and 2: each
 # against its JSON.
