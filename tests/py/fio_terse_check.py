@@ -20,6 +20,7 @@ nvanalyze's reader:
     [continue_on_error: total errors; first error]; [description]
     (version 2 prints the description on the next line, after a ';').
 
+Only the job keys' rule and the CSV reading are shared with fio_text_check.py.
 Not read: unified_rw_reporting lines (one "mixed" direction).  For each job
 and each direction that did IO, the CSV must hold the same IOPS, bandwidth,
 IO bytes, runtime, clat/lat mean, min and max, the p50 and p99 of the
@@ -27,9 +28,10 @@ percentile list, and the CPU user share.  Jobs with the same name get " #1",
 " #2"... as nvanalyze's keys do.  Prints "checked N" and each mismatch;
 exit 1 on one.
 """
-import csv
 import json
 import sys
+
+from fio_text_check import assign_keys, read_csv  # the key rule and CSV rows only
 
 DIRS = ["read", "write", "trim"]
 
@@ -81,25 +83,13 @@ def jobs(text):
         j = parse_line(line.rstrip("\r"), out[-1] if out else None)
         if j:
             out.append(j)
-    names = [j["name"] for j in out]
-    seen = {}
-    for j in out:
-        if names.count(j["name"]) > 1:
-            seen[j["name"]] = seen.get(j["name"], 0) + 1
-            j["key"] = "%s #%d" % (j["name"], seen[j["name"]])
-        else:
-            j["key"] = j["name"]
+    assign_keys(out)
     return out
 
 
 def main():
     text = open(sys.argv[1], encoding="utf-8").read()
-    rows = {}
-    for path in sys.argv[2:4]:
-        with open(path, newline="") as f:
-            for r in csv.reader(f):
-                if len(r) == 5 and r[0] != "job" and r[4] != "":
-                    rows[(r[0], r[1], r[2])] = float(r[4])
+    rows = read_csv(sys.argv[2:4])
     checked = bad = 0
 
     def expect(key, d, metric, want):

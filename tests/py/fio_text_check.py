@@ -86,6 +86,12 @@ def entries(text):
         m = RE_ISSUED3.match(s) or RE_ISSUED2.match(s)
         if m:
             cur["issued"] = [int(m.group(i)) for i in (1, 2, 3)]
+    assign_keys(out)
+    return out
+
+
+def assign_keys(out):
+    """Each entry's "key": its name, or "NAME #1", "NAME #2"... when repeated."""
     names = [e["name"] for e in out]
     seen = {}
     for e in out:
@@ -94,16 +100,22 @@ def entries(text):
             e["key"] = "%s #%d" % (e["name"], seen[e["name"]])
         else:
             e["key"] = e["name"]
-    return out
+
+
+def read_csv(paths):
+    """The rows of `nvanalyze --format csv` files: (job, direction, metric) -> value."""
+    rows = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.reader(f):
+                if len(r) == 5 and r[0] != "job" and r[4] != "":
+                    rows[(r[0], r[1], r[2])] = float(r[4])
+    return rows
 
 
 def main():
     text = open(sys.argv[1], encoding="utf-8").read()
-    rows = {}
-    with open(sys.argv[2], newline="") as f:
-        for r in csv.reader(f):
-            if len(r) == 5 and r[0] != "job":
-                rows[(r[0], r[1], r[2])] = float(r[4])
+    rows = read_csv(sys.argv[2:3])
     checked = bad = 0
 
     def expect(key, d, metric, want, tol):
