@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # CrystalDiskMark text exports (analyze/input/cdm.c, issue 40):
-#  - every test's MB/s and IOPS of each export (the i3/i2 study's four 5.2.1
-#    exports, a constructed 8.x one with [Mix]) as an independent reader
-#    (tests/py/cdm_values.py) reads them; the same export as UTF-16LE with
-#    a BOM and with LF line ends reads the same;
+#  - every test's MB/s, IOPS and mean latency, and the footer, of each
+#    export (the i3/i2 study's four 5.2.1 exports, a constructed 8.x one
+#    with [Mix], the real 8.0.1/8.0.2 exports of tests/fixtures/cdm, see its
+#    SOURCES.md) as an independent reader (tests/py/cdm_values.py) reads
+#    them; the same export as UTF-16LE with a BOM and with LF line ends
+#    reads the same;
+#  - every real export's tests are the sections of one jobs/crystaldiskmark
+#    file (so a jobs/run of it compares row by row);
 #  - a comparison with a fio run shows fio's lat, as CrystalDiskMark measures;
 #  - damaged exports (cut at every line, cut inside every line, a digit of
 #    each result replaced): a clear error naming the file and line or the
@@ -16,7 +20,16 @@ if [ ! -x "$NVANALYZE" ]; then
 fi
 S=$TOP/../shared/fixtures/study-outputs
 files=("$TOP"/tests/data/cdm/*.txt)
+real=("$TOP"/tests/fixtures/cdm/*.txt)
+files+=("${real[@]}")
 if [ -d "$S" ]; then files+=("$S"/cdm-*.txt); else skip study "no $S"; fi
+
+# Provenance: each real file has its SOURCES.md row, blob = git hash-object.
+if out=$(pytool lib/sources "$TOP/tests/fixtures/cdm" 2>&1); then
+	pass "sources ($out)"
+else
+	fail sources "$out"
+fi
 
 # values NAME FILE: nvanalyze's reading of FILE against the independent reader's
 values() {
@@ -60,7 +73,25 @@ case $out in
 *) fail lat-kind-beside-fio "the report does not show lat: $(echo "$out" | grep -m1 Latency)";;
 esac
 
-for f in "$c8" "${files[@]: -1}"; do
+# Each real export's test names are the sections of one jobs/crystaldiskmark file.
+for f in "${real[@]}"; do
+	name=jobs-cover-$(basename "$f" .txt)
+	"$NVANALYZE" --format json "$f" 2>/dev/null | "$PYTHON" -c 'import json, sys
+print("\n".join(sorted({r["job"] for r in json.load(sys.stdin)["results"]})))' >"$T/tests"
+	by=
+	for j in "$TOP"/jobs/crystaldiskmark/*.fio; do
+		sed -n 's/^\[\(.*\)\]$/\1/p' "$j" | LC_ALL=C sort >"$T/sections"
+		if [ -s "$T/tests" ] && [ -z "$(LC_ALL=C comm -23 "$T/tests" "$T/sections")" ]; then
+			by=$(basename "$j")
+			break
+		fi
+	done
+	if [ -n "$by" ]; then pass "$name ($by)"; else
+		fail "$name" "no jobs/crystaldiskmark file has the sections $(tr '\n' ' ' <"$T/tests")"
+	fi
+done
+
+for f in "$c8" "${files[@]: -1}" "${real[0]}"; do
 	damaged "$f" cdm_values 'MB/s \[\|MB/s$' 's/: *\([0-9]\)/: x/'
 done
 

@@ -4,20 +4,25 @@
 #    2.0-layout report (CPU | Usage, IopsStdDev, no -L) and a 2.2-layout one
 #    (Core | CPU, AvgLat/LatStdDev, the %-ile table) as an independent reader
 #    (tests/py/diskspd_values.py) reads them, under jobs/diskspd/'s names,
-#    and the real reports of tests/fixtures/diskspd (SOURCES.md; one without
-#    a command line: named from its input parameters);
+#    and the real reports of tests/fixtures/diskspd (SOURCES.md: diskspd
+#    2.0.21 and 2.2.0, the CPU table in four layouts, two without a command
+#    line: named from their first target's input parameters; one of five
+#    targets, whose per-target %-ile tables are not the totals);
+#    IOPS, MB/s, bytes, runtime, mean/stdev/min/max latency, every
+#    percentile level and the CPU split (tests/py/diskspd_values.py);
 #  - CPU, IOs and runtime as printed; lat (submission to completion) shown;
 #  - damaged reports (cut at and inside every line, a number of each total:
 #    row garbled): an error naming the file and line, never a crash;
 #  - the report row by row with a jobs/run results directory of jobs/diskspd/;
 #  - XML reports (-Rxml): the real one of tests/fixtures/diskspd and the
 #    generated XML of diskspd22-randrw-L.txt's run (tests/py/gen_diskspd_xml.py)
-#    as tests/py/diskspd_values.py reads them with xml.etree; the same report
-#    in UTF-16LE/BE with a BOM and UTF-8 with a BOM reads the same; the XML
-#    and the text of one run give the same values (within the text's
-#    printing); damaged XML (tests/py/diskspd_damage.py: cut at and inside
-#    every line, each element removed, each number garbled, 600 random
-#    mutations): an error naming the file and line, or exactly what remains.
+#    as tests/py/diskspdxml_values.py reads them with xml.etree; the same report
+#    in UTF-16LE/BE with a BOM and UTF-8 with a BOM reads the same; several
+#    timespans, threads and targets; the XML and the text of one run give the
+#    same values (within the text's printing); damaged XML
+#    (tests/py/diskspdxml_damage.py: cut at and inside every line, each element
+#    removed, each number garbled, 600 random mutations): an error naming the
+#    file and line, or exactly what remains.
 source "$(dirname "$0")/../lib.sh"
 source "$TOP/tests/damaged.sh"
 if [ ! -x "$NVANALYZE" ]; then
@@ -25,10 +30,14 @@ if [ ! -x "$NVANALYZE" ]; then
 	exit 0
 fi
 D=$TOP/tests/data/diskspd
-for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt "$D"/*.xml \
-	"$TOP"/tests/fixtures/diskspd/*.xml; do
-	name=values-$(basename "$f")
-	name=${name%.txt}
+# Provenance: each real file has its SOURCES.md row, blob = git hash-object.
+if out=$(pytool lib/sources "$TOP/tests/fixtures/diskspd" 2>&1); then
+	pass "sources ($out)"
+else
+	fail sources "$out"
+fi
+for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
+	name=values-$(basename "$f" .txt)
 	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
 		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
 	elif out=$(pytool diskspd_values "$f" "$T/$name.json" 2>&1); then
@@ -37,6 +46,33 @@ for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt "$D"/*.xml \
 		fail "$name" "$out"
 	fi
 done
+for f in "$D"/*.xml "$TOP"/tests/fixtures/diskspd/*.xml; do
+	name=values-$(basename "$f")
+	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
+		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
+	elif out=$(pytool diskspdxml_values "$f" "$T/$name.json" 2>&1); then
+		pass "$name ($out)"
+	else
+		fail "$name" "$out"
+	fi
+done
+
+# diskspd 2.2 heads the per-target %-ile tables "Latency distribution: PATH"
+# and the totals' "Total latency distribution:" (ResultParser.cpp): the
+# five-target report in that spelling reads the same totals, with a note.
+w8=$TOP/tests/fixtures/diskspd/VirtualClient__Write8k.txt
+sed -e 's/^\([A-Z]:\\diskspd-test.dat\)\r*$/Latency distribution: \1/' \
+	-e 's/^total:\r*$/Total latency distribution:/' "$w8" >"$T/w8-22.txt"
+if ! "$NVANALYZE" --format json "$T/w8-22.txt" >"$T/w8-22.json" 2>"$T/w8-22.err"; then
+	fail values-22-target-tables "nvanalyze exited non-zero: $(head -c 300 "$T/w8-22.err")"
+elif ! grep -q 'Latency distribution: I:' "$T/w8-22.txt" ||
+	! grep -q 'per-target latency percentiles left out' "$T/w8-22.err"; then
+	fail values-22-target-tables "no 2.2 headings made, or no note: $(head -c 300 "$T/w8-22.err")"
+elif out=$(pytool diskspd_values "$T/w8-22.txt" "$T/w8-22.json" 2>&1); then
+	pass "values-22-target-tables ($out)"
+else
+	fail values-22-target-tables "$out"
+fi
 
 out=$("$NVANALYZE" --format text "$D/diskspd22-randrw-L.txt" 2>&1)
 for want in 'Latency: lat \(total\)' "randrw-4k-t4-qd32-w30 · read" "CPU user +4.5%" \
@@ -101,7 +137,7 @@ for e in u16le u16be u8bom u16decl; do
 	cmp -s "$T/enc/plain.json" "$T/enc/$e.json" && cmp -s "$T/enc/plain.err" "$T/enc/$e.err" ||
 		bad="$bad $e"
 done
-if [ -z "$bad" ] && pytool diskspd_values "$T/enc/u16le/r.xml" "$T/enc/u16le.json" >/dev/null
+if [ -z "$bad" ] && pytool diskspdxml_values "$T/enc/u16le/r.xml" "$T/enc/u16le.json" >/dev/null
 then pass xml-utf16; else fail xml-utf16 "other output for:$bad"; fi
 
 # Several timespans (one job each, " #N" from the second), several threads
@@ -109,7 +145,7 @@ then pass xml-utf16; else fail xml-utf16 "other output for:$bad"; fi
 "$PYTHON" "$TOP/tests/py/gen_diskspd_xml.py" --timespans 3 --threads 3 --targets 2 --buckets 4 \
 	>"$T/ts3.xml"
 "$NVANALYZE" --format json "$T/ts3.xml" >"$T/ts3.json" 2>"$T/ts3.err"
-if out=$(pytool diskspd_values "$T/ts3.xml" "$T/ts3.json" 2>&1) &&
+if out=$(pytool diskspdxml_values "$T/ts3.xml" "$T/ts3.json" 2>&1) &&
    grep -q '"job": "randrw-4k-t3-qd32-w30 #3"' "$T/ts3.json"; then
 	pass "xml-timespans ($out)"
 else
@@ -143,7 +179,7 @@ mkdir -p "$T/xmldmg"
 for f in "$X" "$D/diskspd22-randrw-L.xml"; do
 	every=1
 	[ "$f" = "$X" ] || every=7
-	if out=$(pytool diskspd_damage "$NVANALYZE" "$f" "$T/xmldmg" "$every" 2>&1); then
+	if out=$(pytool diskspdxml_damage "$NVANALYZE" "$f" "$T/xmldmg" "$every" 2>&1); then
 		pass "damaged-xml-$(basename "$f" .xml) ($out)"
 	else
 		fail "damaged-xml-$(basename "$f" .xml)" "$(head -c 600 <<<"$out")"

@@ -1,7 +1,7 @@
 """Damaged diskspd XML reports, each read by nvanalyze and judged
 (tests/integration/diskspd.sh runs it per XML file):
 
-    python3 tests/py/diskspd_damage.py NVANALYZE REPORT.xml WORKDIR [EVERY]
+    python3 tests/py/diskspdxml_damage.py NVANALYZE REPORT.xml WORKDIR [EVERY]
 
 (EVERY: cut, remove and garble every EVERY-th line only, for big reports;
 default 1.)
@@ -9,13 +9,13 @@ default 1.)
   cut     the report cut after every line and inside every line: an error
           (exit 2) naming the file and a line, never a crash, never read;
   removed each element line removed in turn: an error naming the file and
-          a line, or read as tests/py/diskspd_values.py reads what remains
-          (so a value left out is missing, never zero);
+          a line, or read as the independent reader reads what remains
+          (tests/py/diskspdxml_values.py: a value left out is missing, never zero);
   garbled each number of an element line garbled ("12" -> "1x2"): an error
           naming that line, or, for an element nvanalyze does not read,
           the same output as the undamaged report;
   random  600 random byte mutations (seeded): exit 0 or 2, never a crash,
-          and a report read is read as diskspd_values.py reads it.
+          and a report read is read as diskspdxml_values.py reads it.
 
 Prints "N cases" and exits 0, or the first failures and exits 1.
 """
@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import diskspd_values  # noqa: E402
+import diskspdxml_values  # noqa: E402
 
 # Elements whose numbers nvanalyze reads: garbling one must be an error.
 READ = ('TestTimeSeconds|ThreadCount|UserPercent|KernelPercent|BytesCount|IOCount|'
@@ -51,16 +51,11 @@ class Judge:
         return p.returncode, p.stdout, p.stderr.decode('utf-8', 'replace'), path
 
     def agrees(self, path, out):
-        """Whether nvanalyze's JSON holds what diskspd_values reads from path."""
-        try:
-            runs = diskspd_values.xml_report(path)
-        except Exception:  # the independent reader cannot read it: nvanalyze must not
-            return False
-        rows = {(r['job'], r['direction']): r for r in json.loads(out)['results']}
-        bad = []
-        for name, want in runs:
-            diskspd_values.check(name, want, rows, bad, True)
-        return not bad and runs
+        """Whether nvanalyze's JSON out holds what diskspdxml_values reads from path."""
+        js = os.path.join(self.work, 'out.json')
+        with open(js, 'wb') as f:
+            f.write(out)
+        return diskspdxml_values.agrees(path, js)
 
     def fail(self, what):
         self.bad.append(what)
