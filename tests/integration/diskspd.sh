@@ -36,21 +36,13 @@ if out=$(pytool lib/sources "$TOP/tests/fixtures/diskspd" 2>&1); then
 else
 	fail sources "$out"
 fi
-for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt; do
-	name=values-$(basename "$f" .txt)
+for f in "$D"/*.txt "$TOP"/tests/fixtures/diskspd/*.txt "$D"/*.xml \
+	"$TOP"/tests/fixtures/diskspd/*.xml; do
+	name=values-$(basename "$f" .txt) checker=diskspd_values
+	case $f in *.xml) checker=diskspdxml_values;; esac
 	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
 		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
-	elif out=$(pytool diskspd_values "$f" "$T/$name.json" 2>&1); then
-		pass "$name ($out)"
-	else
-		fail "$name" "$out"
-	fi
-done
-for f in "$D"/*.xml "$TOP"/tests/fixtures/diskspd/*.xml; do
-	name=values-$(basename "$f")
-	if ! "$NVANALYZE" --format json "$f" >"$T/$name.json" 2>"$T/$name.err"; then
-		fail "$name" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
-	elif out=$(pytool diskspdxml_values "$f" "$T/$name.json" 2>&1); then
+	elif out=$(pytool "$checker" "$f" "$T/$name.json" 2>&1); then
 		pass "$name ($out)"
 	else
 		fail "$name" "$out"
