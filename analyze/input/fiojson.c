@@ -29,8 +29,7 @@
 #include "analyze/common.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/input/readfile.h"
-#include "analyze/input/fiojson_dir.h"
-#include "analyze/input/fiojson_frame.h"
+#include "analyze/input/fiojson_parts.h"
 
 
 static const char *const dir_names[NV_DIR_NR] = {

@@ -15,7 +15,7 @@
 
 #include "analyze/common.h"
 #include "analyze/input/fiojson.h"
-#include "analyze/input/fiojson_dir.h"
+#include "analyze/input/fiojson_parts.h"
 
 /* ---- numbers ----------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 
 #include "analyze/common.h"
 #include "analyze/input/fiojson.h"
-#include "analyze/input/fiojson_frame.h"
+#include "analyze/input/fiojson_parts.h"
 
 static bool is_fio_object(const json_t *o)
 {

@@ -1,17 +1,36 @@
 /*
- * fiojson_frame.h - the framing of fio's JSON output, private to
- * analyze/input/fiojson*.c: where the fio objects of a file are, the notes
- * about the text around them, the position of a parse error.
+ * fiojson_parts.h - the parts of the fio JSON reader, private to
+ * analyze/input/fiojson*.c: the framing (fiojson_frame.c: where the fio
+ * objects of a file are, the notes about the text around them, the position
+ * of a parse error) and one direction with the JSON numbers
+ * (fiojson_dir.c).  It includes no header of analyze/ (the types are those
+ * of fiojson.h), so that fiojson.c and its parts include no circle.
  */
-#ifndef NV_ANALYZE_FIOJSON_FRAME_H
-#define NV_ANALYZE_FIOJSON_FRAME_H
+#ifndef NV_ANALYZE_FIOJSON_PARTS_H
+#define NV_ANALYZE_FIOJSON_PARTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
-#include "analyze/input/fiojson.h"
+struct nv_run;
+struct nv_val;
+struct nv_dirstat;
+
+/* ---- fiojson_dir.c ------------------------------------------------------ */
+
+/* A number member (integer or real) of o.  Return: false if absent or not a number. */
+bool fj_get_num(const json_t *o, const char *key, double *v);
+/* A non-negative integer member, exact (an integral real too).  Return: false if not. */
+bool fj_get_u64(const json_t *o, const char *key, uint64_t *v);
+/* *val set to v, from fio.  Return: nothing. */
+void fj_set_val(struct nv_val *val, double v);
+/* One direction's object d into *ds.  Return: 0 or -ENOMEM. */
+int fj_parse_dir(const json_t *d, struct nv_dirstat *ds);
+
+/* ---- fiojson_frame.c ---------------------------------------------------- */
 
 /* A note of run o (nv_note_add). */
 #define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
