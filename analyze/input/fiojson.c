@@ -31,62 +31,6 @@
 #include "analyze/input/readfile.h"
 #include "analyze/input/fiojson_parts.h"
 
-
-static const char *const dir_names[NV_DIR_NR] = {
-	[NV_DIR_READ] = "read",
-	[NV_DIR_WRITE] = "write",
-	[NV_DIR_TRIM] = "trim",
-	[NV_DIR_SYNC] = "sync",
-	[NV_DIR_MIXED] = "mixed",
-};
-
-static const char *const lat_names[NV_LAT_NR] = {
-	[NV_LAT_SLAT] = "slat",
-	[NV_LAT_CLAT] = "clat",
-	[NV_LAT_TOTAL] = "lat",
-};
-
-const char *nv_dir_name(enum nv_dir d)
-{
-	return (unsigned)d < NV_DIR_NR ? dir_names[d] : "?";
-}
-
-int nv_dir_parse(const char *s, enum nv_dir *d)
-{
-	for (unsigned i = 0; i < NV_DIR_NR; i++) {
-		if (!strcmp(s, dir_names[i])) {
-			*d = (enum nv_dir)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *nv_latkind_name(enum nv_latkind k)
-{
-	return (unsigned)k < NV_LAT_NR ? lat_names[k] : "?";
-}
-
-int nv_latkind_parse(const char *s, enum nv_latkind *k)
-{
-	for (unsigned i = 0; i < NV_LAT_NR; i++) {
-		if (!strcmp(s, lat_names[i])) {
-			*k = (enum nv_latkind)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-bool nv_dir_active(const struct nv_dirstat *ds)
-{
-	if (!ds->present)
-		return false;
-	if (ds->have_ios)
-		return ds->ios > 0;
-	return ds->io_bytes > 0 || (ds->iops.src && ds->iops.v > 0);
-}
-
 bool nv_run_is_fio(const struct nv_run *run)
 {
 	return !run->format || !strncmp(run->format, "fio", 3);
@@ -317,7 +261,7 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 			     options_for(gopts, host), &job->meta))	/* load curves */
 		return -ENOMEM;
 	for (unsigned d = 0; d < NV_DIR_NR; d++) {
-		const json_t *dobj = json_object_get(e, dir_names[d]);
+		const json_t *dobj = json_object_get(e, nv_dir_name(d));
 
 		if (json_is_object(dobj) && fj_parse_dir(dobj, &job->dir[d]))
 			return -ENOMEM;

@@ -1,5 +1,6 @@
 /*
- * fiojson_dir.c - one direction of a fio JSON job (fiojson.c): its counts,
+ * fiojson_dir.c - one direction of a fio JSON job (fiojson.c): the names of
+ * directions and latency kinds, whether a direction ran; its counts,
  * bandwidth and IOPS with their samples, its latencies (slat, clat, lat in
  * ns or us) with percentiles and bins; and the JSON numbers every part of
  * the reader takes.
@@ -16,6 +17,63 @@
 #include "analyze/common.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/input/fiojson_parts.h"
+
+/* ---- names ------------------------------------------------------------ */
+
+static const char *const dir_names[NV_DIR_NR] = {
+	[NV_DIR_READ] = "read",
+	[NV_DIR_WRITE] = "write",
+	[NV_DIR_TRIM] = "trim",
+	[NV_DIR_SYNC] = "sync",
+	[NV_DIR_MIXED] = "mixed",
+};
+
+static const char *const lat_names[NV_LAT_NR] = {
+	[NV_LAT_SLAT] = "slat",
+	[NV_LAT_CLAT] = "clat",
+	[NV_LAT_TOTAL] = "lat",
+};
+
+const char *nv_dir_name(enum nv_dir d)
+{
+	return (unsigned)d < NV_DIR_NR ? dir_names[d] : "?";
+}
+
+int nv_dir_parse(const char *s, enum nv_dir *d)
+{
+	for (unsigned i = 0; i < NV_DIR_NR; i++) {
+		if (!strcmp(s, dir_names[i])) {
+			*d = (enum nv_dir)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *nv_latkind_name(enum nv_latkind k)
+{
+	return (unsigned)k < NV_LAT_NR ? lat_names[k] : "?";
+}
+
+int nv_latkind_parse(const char *s, enum nv_latkind *k)
+{
+	for (unsigned i = 0; i < NV_LAT_NR; i++) {
+		if (!strcmp(s, lat_names[i])) {
+			*k = (enum nv_latkind)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool nv_dir_active(const struct nv_dirstat *ds)
+{
+	if (!ds->present)
+		return false;
+	if (ds->have_ios)
+		return ds->ios > 0;
+	return ds->io_bytes > 0 || (ds->iops.src && ds->iops.v > 0);
+}
 
 /* ---- numbers ----------------------------------------------------------- */
 
@@ -162,10 +220,10 @@ static int parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct 
 	uint64_t n;
 	json_t *o;
 
-	snprintf(key, sizeof(key), "%s_ns", nv_latkind_name(k));
+	snprintf(key, sizeof(key), "%s_ns", lat_names[k]);
 	o = json_object_get(dobj, key);
 	if (!json_is_object(o)) {
-		o = json_object_get(dobj, nv_latkind_name(k));
+		o = json_object_get(dobj, lat_names[k]);
 		mult = 1000;
 	}
 	if (!json_is_object(o) || !active)
