@@ -3,8 +3,9 @@
  * the job's options and the per-file state.  Each part keeps its own state
  * behind its own header: engine/passthru.h (NVMe passthrough),
  * engine/trace_hook.h (the per-IO trace); the hooks' per-thread state is
- * private to engine/hooks.c, which alone calls the parts (never the
- * reverse, as fio's engines/io_uring.c and engines/nvme.c).
+ * private to the hooks (engine/hooks.h, engine/hooks*.c), which alone call
+ * the parts (never the reverse, as fio's engines/io_uring.c and
+ * engines/nvme.c).
  * Needs fio's headers; not for the pure code in libnvcore.
  */
 #ifndef NV_GLUE_H

@@ -6,7 +6,7 @@
  * the IO thread only writes a 40-byte record in place (nv_trace_io, inline
  * in trace_hook.h); a background thread compresses and writes.  The header
  * describes the job, its targets and the clock; the footer adds what is
- * known only at the end.  Called by the hooks (engine/hooks.c) only, with
+ * known only at the end.  Called by the hooks (engine/hooks*.c) only, with
  * the part's own state (struct nv_trace).
  */
 #include <errno.h>
