@@ -579,16 +579,19 @@ static int dx_open(struct dx_ctx *c, enum dx_field f, const XML_Char **attr)
 static void XMLCALL dx_start(void *ud, const XML_Char *name, const XML_Char **attr)
 {
 	struct dx_ctx *c = ud;
-	size_t len = c->off[c->depth], n = strlen(name);
+	size_t len, n = strlen(name);
 
 	if (c->ret)
 		return;
 	c->tlen = 0;
 	c->tlong = false;
-	if (c->depth >= DX_DEPTH || len + n + 2 > sizeof(c->where)) {
-		c->depth++;	/* none of ours: the path stays the parent's */
-		if (c->depth <= DX_DEPTH)
-			c->off[c->depth] = len;
+	if (c->depth >= DX_DEPTH) {	/* none of ours, nor what it holds: not tracked */
+		c->depth++;
+		return;
+	}
+	len = c->off[c->depth];
+	if (len + n + 2 > sizeof(c->where)) {
+		c->off[++c->depth] = len;	/* none of ours: the path stays the parent's */
 		return;
 	}
 	if (c->depth)
@@ -605,7 +608,11 @@ static void XMLCALL dx_end(void *ud, const XML_Char *name)
 	(void)name;
 	if (c->ret || !c->depth)
 		return;
-	if (c->depth <= DX_DEPTH && c->off[c->depth] != c->off[c->depth - 1])
+	if (c->depth > DX_DEPTH) {
+		c->depth--;
+		return;
+	}
+	if (c->off[c->depth] != c->off[c->depth - 1])
 		dx_close(c, dx_field(c));
 	c->depth--;
 	c->where[c->off[c->depth]] = '\0';

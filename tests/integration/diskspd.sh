@@ -122,6 +122,20 @@ done
 if [ -z "$bad" ] && pytool diskspdxml_values "$T/enc/u16le/r.xml" "$T/enc/u16le.json" >/dev/null
 then pass xml-utf16; else fail xml-utf16 "other output for:$bad"; fi
 
+# Elements nested deeper than the reader tracks and names longer than it
+# keeps (none of diskspd's): left alone, the report read as without them.
+"$PYTHON" - "$X" >"$T/enc/plain/deep.xml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+junk = '<A>' * 40 + '<ReadCount>x</ReadCount>' + '</A>' * 40 + '<%s>1</%s>' % ('B' * 2000, 'B' * 2000)
+sys.stdout.write(s.replace('<Thread>', '<Thread>' + junk, 1))
+PY
+(cd "$T/enc/plain" && cp deep.xml r2.xml && cp r.xml r3.xml &&
+ "$NVANALYZE" --format json r2.xml >../deep.json 2>&1 && mv r3.xml r2.xml &&
+ "$NVANALYZE" --format json r2.xml >../nodeep.json 2>&1)
+if cmp -s "$T/enc/deep.json" "$T/enc/nodeep.json"; then pass xml-deep; else
+	fail xml-deep "other output: $(head -c 300 "$T/enc/deep.json")"; fi
+
 # Several timespans (one job each, " #N" from the second), several threads
 # and targets (summed), -L and -D: a generated report.
 "$PYTHON" "$TOP/tests/py/gen_diskspd_xml.py" --timespans 3 --threads 3 --targets 2 --buckets 4 \
