@@ -98,6 +98,7 @@ struct dx_ctx {
 	char where[DX_DEPTH * 40];	/* the path of open elements, '/' between */
 	size_t off[DX_DEPTH + 1];	/* where[] length at each depth */
 	unsigned depth;
+	unsigned skip;			/* depth inside an element not tracked */
 	char text[DX_TEXT];
 	size_t tlen;
 	bool tlong;			/* the text did not fit */
@@ -579,19 +580,14 @@ static int dx_open(struct dx_ctx *c, enum dx_field f, const XML_Char **attr)
 static void XMLCALL dx_start(void *ud, const XML_Char *name, const XML_Char **attr)
 {
 	struct dx_ctx *c = ud;
-	size_t len, n = strlen(name);
+	size_t len = c->off[c->depth], n = strlen(name);
 
 	if (c->ret)
 		return;
 	c->tlen = 0;
 	c->tlong = false;
-	if (c->depth >= DX_DEPTH) {	/* none of ours, nor what it holds: not tracked */
-		c->depth++;
-		return;
-	}
-	len = c->off[c->depth];
-	if (len + n + 2 > sizeof(c->where)) {
-		c->off[++c->depth] = len;	/* none of ours: the path stays the parent's */
+	if (c->skip || c->depth >= DX_DEPTH || len + n + 2 > sizeof(c->where)) {
+		c->skip++;	/* none of ours, nor what it holds: not tracked */
 		return;
 	}
 	if (c->depth)
@@ -606,14 +602,15 @@ static void XMLCALL dx_end(void *ud, const XML_Char *name)
 	struct dx_ctx *c = ud;
 
 	(void)name;
-	if (c->ret || !c->depth)
+	if (c->ret)
 		return;
-	if (c->depth > DX_DEPTH) {
-		c->depth--;
+	if (c->skip) {
+		c->skip--;
 		return;
 	}
-	if (c->off[c->depth] != c->off[c->depth - 1])
-		dx_close(c, dx_field(c));
+	if (!c->depth)
+		return;
+	dx_close(c, dx_field(c));
 	c->depth--;
 	c->where[c->off[c->depth]] = '\0';
 	c->tlen = 0;
@@ -623,7 +620,7 @@ static void XMLCALL dx_chars(void *ud, const XML_Char *s, int n)
 {
 	struct dx_ctx *c = ud;
 
-	if (c->tlong || n < 0)
+	if (c->tlong || c->skip || n < 0)
 		return;
 	if (c->tlen + (size_t)n >= sizeof(c->text)) {
 		c->tlong = true;
