@@ -92,6 +92,7 @@ struct nvt_writer {
 	uint64_t syncs;			/* fdatasync calls */
 	uint64_t write_ns;		/* time inside write(2) */
 	uint64_t fdatasync_ns;		/* time inside fdatasync(2) */
+	uint64_t fdatasync_max_ns;	/* the longest of those calls */
 	uint64_t runq_ns0;		/* schedstat run-queue wait at the thread's start */
 	int schedstat_fd;		/* the writer's /proc/thread-self/schedstat, or -1 */
 };
@@ -200,8 +201,11 @@ static int sync_now(struct nvt_writer *w)
 {
 	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
 	int rc = fdatasync(w->fd);
+	uint64_t d = disk_time(w, t0, q0);
 
-	w->fdatasync_ns += disk_time(w, t0, q0);
+	w->fdatasync_ns += d;
+	if (d > w->fdatasync_max_ns)
+		w->fdatasync_max_ns = d;
 	if (rc) {
 		int err = -errno;
 
@@ -299,7 +303,7 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	return 0;
 }
 
-#define FOOTER_OWN 16	/* the writer's own footer keys */
+#define FOOTER_OWN 17	/* the writer's own footer keys */
 
 /*
  * The footer: the caller's kv pairs, then the writer thread's own: its CPU
@@ -315,7 +319,8 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
  * of writer.ring_chunks chunks waiting at once), its class (writer.sched)
  * and, for auto, its promotions (writer.promotions); the buffer by time
  * (writer.buffer_ms), the ring's cap in chunks (writer.ring_max) and the
- * IO thread's time adding chunks (writer.ring_grow_ns).
+ * IO thread's time adding chunks (writer.ring_grow_ns); the longest
+ * fdatasync (writer.fdatasync_max_ns).
  */
 static void write_footer(struct nvt_writer *w)
 {
@@ -323,7 +328,8 @@ static void write_footer(struct nvt_writer *w)
 		"writer.cpu_ns", "writer.io_waits", "writer.io_wait_ns", "writer.sync_ms",
 		"writer.syncs", "writer.write_ns", "writer.fdatasync_ns", "writer.runq_wait_ns",
 		"writer.ring_high", "writer.ring_chunks", "writer.promotions", "writer.buffer_ms",
-		"writer.ring_max", "writer.ring_grow_ns", "writer.sched", "writer.sched_effective",
+		"writer.ring_max", "writer.ring_grow_ns", "writer.fdatasync_max_ns", "writer.sched",
+		"writer.sched_effective",
 	};
 	static const char *const sched[] = { "normal", "idle", "auto" };
 	char val[FOOTER_OWN][32];
@@ -358,6 +364,7 @@ static void write_footer(struct nvt_writer *w)
 	v[7] = nvt_sched_runq_wait_ns(w->schedstat_fd) - w->runq_ns0;
 	v[11] = w->buffer_ns / 1000000;
 	v[12] = w->max_chunks;
+	v[14] = w->fdatasync_max_ns;
 	for (unsigned i = 0; i < FOOTER_OWN; i++) {
 		if (i < FOOTER_OWN - 2)
 			snprintf(val[i], sizeof(val[i]), "%llu", v[i]);
