@@ -49,7 +49,7 @@ fi
 waits=$("$NVANALYZE" stat "$T"/ta/*.nvt 2>/dev/null | sed -n 's/^  writer.io_waits = //p')
 re="Tracing: IO loop held by tracing [0-9.]*% of [0-9.]* s ($waits waits\?), trace ring "
 re="${re}high-water [0-9]* of [0-9]* chunks, writer [0-9]* ns CPU per record"
-for fmt in md text csv; do
+for fmt in md text; do
 	"$NVANALYZE" --format $fmt "$T/a.json" >"$T/dist.$fmt" 2>&1
 	if [ -n "$waits" ] && grep -q "^$re\.$" "$T/dist.$fmt"; then
 		pass "tracing_disturbance_$fmt"
@@ -57,6 +57,14 @@ for fmt in md text csv; do
 		fail "tracing_disturbance_$fmt" "waits=$waits: $(grep -m1 Tracing "$T/dist.$fmt")"
 	fi
 done
+"$NVANALYZE" --format csv "$T/a.json" >"$T/dist.csv" 2>&1
+if [ -n "$waits" ] && grep -q "^job,a,tracing IO-loop waits,count,$waits$" "$T/dist.csv" &&
+   grep -q '^job,a,trace ring high-water,chunks,[0-9]*$' "$T/dist.csv" &&
+   grep -q '^job,a,trace writer CPU per record,ns,[0-9.]*$' "$T/dist.csv"; then
+	pass tracing_disturbance_csv
+else
+	fail tracing_disturbance_csv "waits=$waits: $(grep -c '^job,a,trac' "$T/dist.csv") rows"
+fi
 
 # ---- -j / -d: trace sections and figures follow the selection ----
 "$NVANALYZE" -d write "$T/a.json" "$T/b.json" >"$T/dw.md" 2>&1
