@@ -6,6 +6,9 @@
 #   slowdisk_make DIR BPS   mounts it at DIR; 0, or 1 with the reason in
 #                           $slowdisk_why (a SKIP: no root, no loop device, no
 #                           writable throttle); slowdisk_cleanup runs on EXIT
+#   slowdisk_job_setup NAME BPS   for a traced fio job on it: the engine and
+#                           nvanalyze built (else FAIL and exit), the disk at
+#                           $T/slow (else SKIP NAME and exit), a 64 MiB $T/data
 slowdisk_dev= slowdisk_mm= slowdisk_rule= slowdisk_dir= slowdisk_why=
 
 slowdisk_cleanup() {
@@ -46,4 +49,13 @@ slowdisk_make() {
 	slowdisk_rule=
 	slowdisk_why="no writable blkio throttle for this shell's cgroup"
 	return 1
+}
+
+slowdisk_job_setup() {
+	if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
+		fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
+		exit 1
+	fi
+	slowdisk_make "$T/slow" "$2" || { skip "$1" "$slowdisk_why"; exit 0; }
+	head -c 64M /dev/zero >"$T/data"
 }

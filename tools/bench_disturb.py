@@ -79,7 +79,18 @@ def within(aa, x):
     return None if not aa or x is None else min(aa) <= x <= max(aa)
 
 
-def job_part(md, goals, job, title, what, rs):
+def nop_note(md, rs, cores):
+    """What the nv_nop IOPS ratio says: the CPU per IO that cores / IOPS implies, untraced and
+    traced (an upper bound: other processes share the cores).  Return: nothing."""
+    off = H.med([cores / x["off"]["iops"] * 1e9 for x in rs])
+    on = H.med([cores / x["on"]["iops"] * 1e9 for x in rs])
+    md.append("IOPS as CPU per IO ({} cores / IOPS; other processes on the cores count too): {:.0f} "
+              "ns untraced, {:.0f} ns traced, {:+.0f} ns for tracing, all of it (job thread and "
+              "writer, section 6 splits it); nv_nop's own cost here is the untraced figure, against "
+              "the about 500 ns of an idle machine.\n".format(cores, off, on, on - off))
+
+
+def job_part(md, goals, job, title, what, rs, cores):
     """One job's table and goal rows.  Return: nothing."""
     md.append("**{}**: {}.\n".format(title, what))
     if not rs:
@@ -112,6 +123,7 @@ def job_part(md, goals, job, title, what, rs):
     md.append("Trace ring high-water (the fullest thread's, of its chunks), per round: {}.\n".format(
         ", ".join(high) or "-"))
     if job == "nop":
+        nop_note(md, rs, cores)
         w = max(waits)
         H.goal_row(goals, "tracing's wait on the IO loop, nv_nop 4 jobs x QD 64", "0 waits",
                    "{} waits (most in a round)".format(w), w == 0,
@@ -151,4 +163,5 @@ def section(md, wd, meta, goals, h):
                   meta.get("disturb_runtime", "?")))
     for job, title, what in JOBS:
         if job in ran:
-            job_part(md, goals, job, title, what, job_rounds(wd, meta, job))
+            job_part(md, goals, job, title, what, job_rounds(wd, meta, job),
+                     int(meta.get("cores", 0) or 1))

@@ -15,13 +15,7 @@
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/slowdisk.sh"
-
-if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
-	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
-	exit 1
-fi
-slowdisk_make "$T/slow" 393216 || { skip slow_fdatasync "$slowdisk_why"; exit 0; }
-head -c 64M /dev/zero >"$T/data"
+slowdisk_job_setup slow_fdatasync 393216
 
 # job NAME BUFFER_MS: 10 s of 4k randread at 20000 IOPS traced into the slow
 # disk; `nvanalyze stat` of the trace into NAME.stat.

@@ -11,13 +11,7 @@
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/slowdisk.sh"
-
-if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
-	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
-	exit 1
-fi
-slowdisk_make "$T/slow" 131072 || { skip slow_trace_disk "$slowdisk_why"; exit 0; }
-head -c 64M /dev/zero >"$T/data"
+slowdisk_job_setup slow_trace_disk 131072
 
 # job DIR NAME: 6 s of 4k randread at QD 16 on tmpfs-backed page cache,
 # traced into DIR with small blocks (chunks of 4096 records, the ring grown
