@@ -294,8 +294,9 @@ struct fio_option nv_option_table[] = {
 		.def	= "2000",
 		.minval	= 0,
 		.maxval	= NVT_MAX_BUFFER_MS,
-		.help	= "The trace ring grows (up to 128 MiB per traced thread) so that a trace "
-			  "writer or disk pause of N ms never holds the IO loop (0: 4 chunks, fixed)",
+		.help	= "The trace ring grows (up to 128 MiB per traced thread) so that a "
+			  "trace writer or disk pause of N ms never holds the IO loop (0: 4 chunks, "
+			  "fixed)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},

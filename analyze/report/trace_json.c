@@ -199,8 +199,8 @@ static json_t *tracing_json(const struct nv_trace_disturb *d)
 	if (!d->traces)
 		return NULL;
 	o = json_object();
-	nv_render_json_set(o, "io_loop_wait_share",
-			   json_real(d->traced_ns ? (double)d->wait_ns / (double)d->traced_ns : 0));
+	nv_render_json_set(o, "io_loop_wait_share", json_real(d->traced_ns ?
+			   (double)d->wait_ns / (double)d->traced_ns : 0));
 	nv_render_json_set(o, "io_loop_waits", jint(d->waits));
 	nv_render_json_set(o, "io_loop_wait_ns", jint(d->wait_ns));
 	nv_render_json_set(o, "traced_s", json_real((double)d->traced_ns / 1e9));

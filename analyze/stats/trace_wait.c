@@ -38,17 +38,17 @@ static void name_cause(uint64_t disk_ns, uint64_t cpu_ns, uint64_t sync_max_ns, 
 	int k;
 
 	if (disk && cpu)
-		k = snprintf(why, len, "both the trace directory's disk (the writer spent %.2f s in "
-			 "write/fdatasync) and the CPU (%.2f s waiting for one)",
+		k = snprintf(why, len, "both the trace directory's disk (the writer spent %.2f s "
+			 "in write/fdatasync) and the CPU (%.2f s waiting for one)",
 			 (double)disk_ns / 1e9, (double)cpu_ns / 1e9);
 	else if (disk)
 		k = snprintf(why, len, "the trace directory's disk is too slow for the trace "
 			 "(the writer spent %.2f s in write/fdatasync, %.2f s waiting for a CPU)",
 			 (double)disk_ns / 1e9, (double)cpu_ns / 1e9);
 	else
-		k = snprintf(why, len, "the trace writer thread was denied CPU (%.2f s waiting for "
-			 "one, %.2f s in write/fdatasync; nv_trace_sched=normal, the default, gives it "
-			 "CPU)", (double)cpu_ns / 1e9, (double)disk_ns / 1e9);
+		k = snprintf(why, len, "the trace writer thread was denied CPU (%.2f s waiting "
+			 "for one, %.2f s in write/fdatasync; nv_trace_sched=normal, the default, "
+			 "gives it CPU)", (double)cpu_ns / 1e9, (double)disk_ns / 1e9);
 	if (disk && sync_max_ns && k >= 0 && (size_t)k < len)
 		snprintf(why + k, len - (size_t)k, ", its longest fdatasync %.2f s",
 			 (double)sync_max_ns / 1e9);
