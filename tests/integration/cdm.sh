@@ -2,10 +2,11 @@
 # CrystalDiskMark text exports (analyze/input/cdm.c, issue 40):
 #  - every test's MB/s, IOPS and mean latency, and the footer, of each
 #    export (the i3/i2 study's four 5.2.1 exports, a constructed 8.x one
-#    with [Mix], the real 8.0.1/8.0.2 exports of tests/fixtures/cdm, see its
-#    SOURCES.md) as an independent reader (tests/py/cdm_values.py) reads
-#    them; the same export as UTF-16LE with a BOM and with LF line ends
-#    reads the same;
+#    with [Mix], the real 7.0.0 (UTF-16LE) and 8.0.1/8.0.2 exports of
+#    tests/fixtures/cdm, see its SOURCES.md) as an independent reader
+#    (tests/py/cdm_values.py) reads them; the same export as UTF-16LE with a
+#    BOM and with LF line ends reads the same, and a real UTF-16LE export
+#    reads as its UTF-8 text;
 #  - every real export's tests are the sections of one jobs/crystaldiskmark
 #    file (so a jobs/run of it compares row by row);
 #  - a comparison with a fio run shows fio's lat, as CrystalDiskMark measures;
@@ -91,7 +92,29 @@ print("\n".join(sorted({r["job"] for r in json.load(sys.stdin)["results"]})))' >
 	fi
 done
 
-for f in "$c8" "${files[@]: -1}" "${real[0]}"; do
+# A real UTF-16LE export (CrystalDiskMark 7.0.0, tests/fixtures/cdm) and its
+# UTF-8 text with LF read the same; that UTF-8 text (7.0's "Sequential 1MiB"
+# rows) is also damaged below, as cutting the UTF-16 bytes at a newline byte
+# would split a character.
+u16=$TOP/tests/fixtures/cdm/Cilacap__04_20200103114451.txt
+mkdir -p "$T/u8"
+c7=$T/u8/$(basename "$u16")
+iconv -f UTF-16 -t UTF-8 "$u16" | tr -d '\r' >"$c7"
+if head -c 2 "$u16" | cmp -s - <(printf '\377\376') &&
+   "$NVANALYZE" --format json "$u16" | sed '/"files"/,/]/d' >"$T/r16.json" &&
+   "$NVANALYZE" --format json "$c7" | sed '/"files"/,/]/d' >"$T/r8.json" &&
+   cmp -s "$T/r16.json" "$T/r8.json" && grep -q '"CrystalDiskMark 7.0.0"' "$T/r8.json"; then
+	pass real-utf16-same-as-utf8
+else
+	fail real-utf16-same-as-utf8 \
+		"the real UTF-16 export reads differently: $(diff "$T/r16.json" "$T/r8.json" | head -5)"
+fi
+
+utf8=
+for f in "${real[@]}"; do
+	head -c 2 "$f" | cmp -s - <(printf '\377\376') || { utf8=$f; break; }
+done
+for f in "$c8" "${files[@]: -1}" "$utf8" "$c7"; do
 	damaged "$f" cdm_values 'MB/s \[\|MB/s$' 's/: *\([0-9]\)/: x/'
 done
 
