@@ -67,6 +67,43 @@ grep -q '"CrystalDiskMark 8.0.4"' "$T/a.json" && grep -q '"crystaldiskmark"' "$T
 	grep -q 'Profile: Default; Test: 1 GiB (x5)' "$T/a.json" && pass version-format-footer ||
 	fail version-format-footer "tool version, format or footer missing from --format json"
 
+# Pasted into Markdown, as users keep them (a blog post or README): prose
+# before and after, the export in a ``` fence.  It reads as the export alone
+# (the prose after the fence is no footer comment); two exports pasted into
+# one post are an error naming the second's banner line, never one read.
+md=${real[0]}
+for f in "${real[@]}"; do
+	head -c 2 "$f" | cmp -s - <(printf '\377\376') || { md=$f; break; }
+done
+mkdir -p "$T/md"
+post=$T/md/$(basename "$md")
+{ printf '# A new SSD\n\nTested at 3 MB/s over USB first; the result:\n\n```text\n'
+  cat "$md"; printf '```\n\nDate: the next day it read faster.\nIt feels fast.\n'; } >"$post"
+if "$NVANALYZE" --format json "$md" | sed '/"files"/,/]/d' >"$T/plain.json" &&
+   "$NVANALYZE" --format json "$post" | sed '/"files"/,/]/d' >"$T/post.json" &&
+   cmp -s "$T/plain.json" "$T/post.json"; then
+	pass markdown-post
+else
+	fail markdown-post "the export in a Markdown post reads differently: $(
+		diff "$T/plain.json" "$T/post.json" | head -5)"
+fi
+values values-markdown-post "$post"
+{ cat "$post"; printf '\nAnd the old one:\n\n```\n'; cat "$md"; printf '```\n'; } >"$T/two.md"
+second=$(grep -n 'CrystalDiskMark [0-9]' "$T/two.md" | sed -n '2s/:.*//p')
+"$NVANALYZE" --format json "$T/two.md" >/dev/null 2>"$T/two.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "two.md:$second: .*second CrystalDiskMark export" "$T/two.err"
+then
+	pass markdown-two-exports
+else
+	fail markdown-two-exports "exit $rc, not the error naming line $second: $(cat "$T/two.err")"
+fi
+if "$NVANALYZE" --format json "$post" 2>/dev/null | grep -q '"crystaldiskmark"'; then
+	pass markdown-post-detected
+else
+	fail markdown-post-detected "a Markdown post with an export is not read as CrystalDiskMark"
+fi
+
 # Like with like: beside a fio run, every side shows lat (submission to completion).
 out=$("$NVANALYZE" "$c8" "$TOP/tests/data/fio-json/psync-run1.json" 2>&1)
 case $out in
