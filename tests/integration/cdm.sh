@@ -23,6 +23,10 @@ S=$TOP/../shared/fixtures/study-outputs
 files=("$TOP"/tests/data/cdm/*.txt)
 real=("$TOP"/tests/fixtures/cdm/*.txt)
 files+=("${real[@]}")
+utf8=	# the first real export stored as UTF-8 (the others are UTF-16LE)
+for f in "${real[@]}"; do
+	head -c 2 "$f" | cmp -s - <(printf '\377\376') || { utf8=$f; break; }
+done
 if [ -d "$S" ]; then files+=("$S"/cdm-*.txt); else skip study "no $S"; fi
 
 # Provenance: each real file has its SOURCES.md row, blob = git hash-object.
@@ -71,10 +75,7 @@ grep -q '"CrystalDiskMark 8.0.4"' "$T/a.json" && grep -q '"crystaldiskmark"' "$T
 # before and after, the export in a ``` fence.  It reads as the export alone
 # (the prose after the fence is no footer comment); two exports pasted into
 # one post are an error naming the second's banner line, never one read.
-md=${real[0]}
-for f in "${real[@]}"; do
-	head -c 2 "$f" | cmp -s - <(printf '\377\376') || { md=$f; break; }
-done
+md=$utf8
 mkdir -p "$T/md"
 post=$T/md/$(basename "$md")
 { printf '# A new SSD\n\nTested at 3 MB/s over USB first; the result:\n\n```text\n'
@@ -147,10 +148,6 @@ else
 		"the real UTF-16 export reads differently: $(diff "$T/r16.json" "$T/r8.json" | head -5)"
 fi
 
-utf8=
-for f in "${real[@]}"; do
-	head -c 2 "$f" | cmp -s - <(printf '\377\376') || { utf8=$f; break; }
-done
 for f in "$c8" "${files[@]: -1}" "$utf8" "$c7"; do
 	damaged "$f" cdm_values 'MB/s \[\|MB/s$' 's/: *\([0-9]\)/: x/'
 done
