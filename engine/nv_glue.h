@@ -66,6 +66,7 @@ struct nv_options {
 	unsigned int nv_trace_block;	/* records per trace block */
 	unsigned int nv_trace_sched;	/* enum nvt_writer_sched of the writer thread */
 	unsigned int nv_trace_sync;	/* fdatasync the trace at most every N ms; 0: never */
+	unsigned int nv_trace_buffer_ms;	/* the trace ring grows to hold N ms; 0: fixed */
 	unsigned int nv_trace_clock;	/* enum nv_trace_clock */
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
 	unsigned int nv_nop;		/* submit IORING_OP_NOP instead of every IO (benchmarks) */

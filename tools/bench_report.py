@@ -1237,54 +1237,16 @@ def section_workers(md, wd, meta, goals):
                  "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
 
 
-def inputxml_runs(wd):
-    """{report: {"size": bytes, "runs": [read_time]}} of the inputxml section, or None."""
-    d = os.path.join(wd, "inputxml")
-    res = {}
-    for s in ("base", "small", "large"):
-        try:
-            size = int(open(os.path.join(d, s + ".size")).read())
-        except (OSError, ValueError):
-            return None
-        runs = [read_time(p) for p in sorted(glob.glob(os.path.join(d, s + "-*.time")))]
-        res[s] = {"size": size, "runs": [r for r in runs if r]}
-    return res if all(res[s]["runs"] for s in res) else None
+def section_disturb(md, wd, meta, goals):
+    """12. Tracing's disturbance (tools/bench_disturb.py, given this module's helpers)."""
+    import bench_disturb
+    bench_disturb.section(md, wd, meta, goals, sys.modules[__name__])
 
 
 def section_inputxml(md, wd, meta, goals):
-    md.append("## 12. diskspd XML reports\n")
-    x = inputxml_runs(wd)
-    if not x:
-        md.append("Not run in this mode.\n")
-        return
-    md.append("`nvanalyze -f csv` on diskspd XML reports (-Rxml) in diskspd's XmlResultParser layout: "
-              "the real report of tests/fixtures/diskspd (PerfKitBenchmarker's, the base) and two made "
-              "by tests/py/gen_diskspd_xml.py (-L and -D: 107 latency buckets per timespan, 42 Iops "
-              "buckets per target; 16 and 64 threads x 4 targets), {} rounds, the three alternating "
-              "in each; medians and ranges of `/usr/bin/time`.\n".format(meta.get("xml_rounds", "?")))
-    md.append("| report | size | wall (median, range) | CPU user+sys (median) | peak RSS (max) |")
-    md.append("|---|---|---|---|---|")
-    row = {}
-    for s, what in (("base", "real, 1 thread"), ("small", "16 threads"), ("large", "64 threads")):
-        r = x[s]["runs"]
-        walls = [t["wall"] for t in r]
-        row[s] = {"wall": med(walls), "rss": max(t["maxrss_kb"] for t in r) / 1024.0,
-                  "mb": x[s]["size"] / 1e6}
-        md.append("| {} ({}) | {:.2f} MB | {} s ({}-{}) | {} s | {:.1f} MiB |".format(
-            s, what, row[s]["mb"], fmt(row[s]["wall"]), fmt(min(walls)), fmt(max(walls)),
-            fmt(med([t["cpu"] for t in r])), row[s]["rss"]))
-    grow = {s: (row[s]["rss"] - row["base"]["rss"]) / (row[s]["mb"] - row["base"]["mb"])
-            for s in ("small", "large")}
-    ratio = grow["large"] / grow["small"] if grow["small"] > 0 else None
-    md.append("\nMemory per MB of XML above the base: {:.2f} MiB/MB at {:.1f} MB, {:.2f} MiB/MB at "
-              "{:.1f} MB (linear: the same).\n".format(grow["small"], row["small"]["mb"],
-                                                      grow["large"], row["large"]["mb"]))
-    goal_row(goals, "diskspd XML report of {:.1f} MB: `nvanalyze` wall".format(row["small"]["mb"]),
-             "< 1 s", "{} s".format(fmt(row["small"]["wall"])),
-             row["small"]["wall"] is not None and row["small"]["wall"] < 1, "median")
-    goal_row(goals, "diskspd XML memory linear: MiB per MB, {:.1f} MB vs {:.1f} MB".format(
-        row["large"]["mb"], row["small"]["mb"]), "<= 1.25x",
-        None if ratio is None else "{:.2f}x".format(ratio), ratio is not None and ratio <= 1.25, "")
+    """13. diskspd XML reports (tools/bench_inputxml.py, given this module's helpers)."""
+    import bench_inputxml
+    bench_inputxml.section(md, wd, meta, goals, sys.modules[__name__])
 
 
 # The sections of tools/bench.sh in report order: (BENCH_SECTIONS name, number, function, whether
@@ -1294,7 +1256,8 @@ SECTIONS = (("files", 1, section_files, True), ("vm", 2, section_vm, True),
             ("memory", 5, section_memory, True), ("cpu", 6, section_cpu, False),
             ("loop", 7, section_loop, False), ("hosts", 8, section_hosts, False),
             ("sweep", 10, section_sweep, False), ("workers", 11, section_workers, False),
-            ("inputxml", 12, section_inputxml, False))
+            ("disturb", 12, section_disturb, False),
+            ("inputxml", 13, section_inputxml, False))
 
 # The goal rows by section: (section, the goal's name starts so, target).  Every goal with a target
 # has a row, also when its section did not run; a section rerun alone (merge_report) replaces the
@@ -1325,6 +1288,10 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("sweep", "sweep analysis: `nvanalyze A B`", "<= 1.20x"),
          ("sweep", "sweep analysis peak memory", "<= 1.25x"),
          ("workers", "full comparison -o", None),
+         ("disturb", "tracing's wait on the IO loop, nv_nop", "0 waits"),
+         ("disturb", "IO-loop wait share", "<= 0.1%"),
+         ("disturb", "p99.99 traced vs untraced", "within A/A"),
+         ("disturb", "max traced vs untraced", "within A/A"),
          ("inputxml", "diskspd XML report of", "< 1 s"),
          ("inputxml", "diskspd XML memory linear", "<= 1.25x"))
 

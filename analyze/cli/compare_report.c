@@ -100,6 +100,9 @@ static int print_stdout(struct nv_report *r, const struct nv_curves *c,
 {
 	if (f == NV_FMT_JSON)
 		return nv_trace_json_print(stdout, r, tj, nv_report_run_label, r);
+	if (f == NV_FMT_CSV)
+		return nv_report_print(stdout, r, f) ||
+		       nv_trace_disturb_csv(stdout, tj, nv_report_run_label, r);
 	if (f != NV_FMT_MD && f != NV_FMT_TEXT)
 		return nv_report_print(stdout, r, f);
 	return nv_curves_print(stdout, c, f) || nv_report_print(stdout, r, f) ||

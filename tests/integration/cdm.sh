@@ -2,10 +2,11 @@
 # CrystalDiskMark text exports (analyze/input/cdm.c, issue 40):
 #  - every test's MB/s, IOPS and mean latency, and the footer, of each
 #    export (the i3/i2 study's four 5.2.1 exports, a constructed 8.x one
-#    with [Mix], the real 8.0.1/8.0.2 exports of tests/fixtures/cdm, see its
-#    SOURCES.md) as an independent reader (tests/py/cdm_values.py) reads
-#    them; the same export as UTF-16LE with a BOM and with LF line ends
-#    reads the same;
+#    with [Mix], the real 7.0.0 (UTF-16LE) and 8.0.1/8.0.2 exports of
+#    tests/fixtures/cdm, see its SOURCES.md) as an independent reader
+#    (tests/py/cdm_values.py) reads them; the same export as UTF-16LE with a
+#    BOM and with LF line ends reads the same, and a real UTF-16LE export
+#    reads as its UTF-8 text;
 #  - every real export's tests are the sections of one jobs/crystaldiskmark
 #    file (so a jobs/run of it compares row by row);
 #  - a comparison with a fio run shows fio's lat, as CrystalDiskMark measures;
@@ -22,6 +23,10 @@ S=$TOP/../shared/fixtures/study-outputs
 files=("$TOP"/tests/data/cdm/*.txt)
 real=("$TOP"/tests/fixtures/cdm/*.txt)
 files+=("${real[@]}")
+utf8=	# the first real export stored as UTF-8 (the others are UTF-16LE)
+for f in "${real[@]}"; do
+	head -c 2 "$f" | cmp -s - <(printf '\377\376') || { utf8=$f; break; }
+done
 if [ -d "$S" ]; then files+=("$S"/cdm-*.txt); else skip study "no $S"; fi
 
 # Provenance: each real file has its SOURCES.md row, blob = git hash-object.
@@ -66,6 +71,40 @@ grep -q '"CrystalDiskMark 8.0.4"' "$T/a.json" && grep -q '"crystaldiskmark"' "$T
 	grep -q 'Profile: Default; Test: 1 GiB (x5)' "$T/a.json" && pass version-format-footer ||
 	fail version-format-footer "tool version, format or footer missing from --format json"
 
+# Pasted into Markdown, as users keep them (a blog post or README): prose
+# before and after, the export in a ``` fence.  It reads as the export alone
+# (the prose after the fence is no footer comment); two exports pasted into
+# one post are an error naming the second's banner line, never one read.
+md=$utf8
+mkdir -p "$T/md"
+post=$T/md/$(basename "$md")
+{ printf '# A new SSD\n\nTested at 3 MB/s over USB first; the result:\n\n```text\n'
+  cat "$md"; printf '```\n\nDate: the next day it read faster.\nIt feels fast.\n'; } >"$post"
+if "$NVANALYZE" --format json "$md" | sed '/"files"/,/]/d' >"$T/plain.json" &&
+   "$NVANALYZE" --format json "$post" | sed '/"files"/,/]/d' >"$T/post.json" &&
+   cmp -s "$T/plain.json" "$T/post.json"; then
+	pass markdown-post
+else
+	fail markdown-post "the export in a Markdown post reads differently: $(
+		diff "$T/plain.json" "$T/post.json" | head -5)"
+fi
+values values-markdown-post "$post"
+{ cat "$post"; printf '\nAnd the old one:\n\n```\n'; cat "$md"; printf '```\n'; } >"$T/two.md"
+second=$(grep -n 'CrystalDiskMark [0-9]' "$T/two.md" | sed -n '2s/:.*//p')
+"$NVANALYZE" --format json "$T/two.md" >/dev/null 2>"$T/two.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "two.md:$second: .*second CrystalDiskMark export" "$T/two.err"
+then
+	pass markdown-two-exports
+else
+	fail markdown-two-exports "exit $rc, not the error naming line $second: $(cat "$T/two.err")"
+fi
+if "$NVANALYZE" --format json "$post" 2>/dev/null | grep -q '"crystaldiskmark"'; then
+	pass markdown-post-detected
+else
+	fail markdown-post-detected "a Markdown post with an export is not read as CrystalDiskMark"
+fi
+
 # Like with like: beside a fio run, every side shows lat (submission to completion).
 out=$("$NVANALYZE" "$c8" "$TOP/tests/data/fio-json/psync-run1.json" 2>&1)
 case $out in
@@ -91,7 +130,25 @@ print("\n".join(sorted({r["job"] for r in json.load(sys.stdin)["results"]})))' >
 	fi
 done
 
-for f in "$c8" "${files[@]: -1}" "${real[0]}"; do
+# A real UTF-16LE export (CrystalDiskMark 7.0.0, tests/fixtures/cdm) and its
+# UTF-8 text with LF read the same; that UTF-8 text (7.0's "Sequential 1MiB"
+# rows) is also damaged below, as cutting the UTF-16 bytes at a newline byte
+# would split a character.
+u16=$TOP/tests/fixtures/cdm/Cilacap__04_20200103114451.txt
+mkdir -p "$T/u8"
+c7=$T/u8/$(basename "$u16")
+iconv -f UTF-16 -t UTF-8 "$u16" | tr -d '\r' >"$c7"
+if head -c 2 "$u16" | cmp -s - <(printf '\377\376') &&
+   "$NVANALYZE" --format json "$u16" | sed '/"files"/,/]/d' >"$T/r16.json" &&
+   "$NVANALYZE" --format json "$c7" | sed '/"files"/,/]/d' >"$T/r8.json" &&
+   cmp -s "$T/r16.json" "$T/r8.json" && grep -q '"CrystalDiskMark 7.0.0"' "$T/r8.json"; then
+	pass real-utf16-same-as-utf8
+else
+	fail real-utf16-same-as-utf8 \
+		"the real UTF-16 export reads differently: $(diff "$T/r16.json" "$T/r8.json" | head -5)"
+fi
+
+for f in "$c8" "${files[@]: -1}" "$utf8" "$c7"; do
 	damaged "$f" cdm_values 'MB/s \[\|MB/s$' 's/: *\([0-9]\)/: x/'
 done
 

@@ -17,7 +17,10 @@ nvanalyze's C code.  Layout facts it relies on:
     "SEQ    1MiB (Q=  8, T= 1):   531.458 MB/s [ 506.8 IOPS] < 15726.77 us>"
     (7.0 spells SEQ/RND "Sequential"/"Random"), named SEQ1M-Q8T1-read;
   - a footer of "Key : value" / "Key: value" lines (Profile, Test, Mode,
-    Time, Date, OS, Comment).
+    Time, Date, OS, Comment);
+  - pasted into Markdown (a blog post, a README): the export runs from its
+    "CrystalDiskMark X.Y" banner to the ``` line that closes its fence; the
+    prose around it is not the export's.
 MB/s is 10^6 bytes/s; the mean latency is in microseconds.
 """
 import json
@@ -62,9 +65,15 @@ def export(path):
     """({(name, direction): {metric: value}}, [footer values]) as printed."""
     with open(path, 'rb') as f:
         text = fiojson.decode(f.read())
-    tests, footer, sect = {}, [], None
+    tests, footer, sect, inside = {}, [], None, None
     for line in text.splitlines():
         s = line.strip()
+        if inside is None and s.startswith('CrystalDiskMark '):
+            inside = True
+        elif inside and s.startswith('```'):
+            inside = False
+        if not inside:
+            continue
         for tag, name in SECTIONS.items():
             if s.startswith(tag):
                 sect = name
