@@ -83,7 +83,8 @@ fds_run() {	# NAME: a normal,json fdatasync run, split into NAME.txt, NAME.json
 }
 if fds_run fds1 && fds_run fds2; then
 	sed 's/\(sync ([a-z]*): min=\)[ ]*[0-9.]*/\199999/' "$T/fds1.txt" >"$T/fds1c.txt"
-	if grep -A1 '"sync" : {' "$T/fds1.json" | grep -q '"total_ios" : 0,' && grep -q 'sync percentiles' "$T/fds1.txt" &&
+	if grep -A1 '"sync" : {' "$T/fds1.json" | grep -q '"total_ios" : 0,' &&
+	   grep -q 'sync percentiles' "$T/fds1.txt" &&
 	   "$CMP" "$T/fds1.txt" "$T/fds1.json" >"$T/fcmp.out" 2>&1 &&
 	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/fcmp.out" &&
 	   ! "$CMP" "$T/fds1c.txt" "$T/fds1.json" >"$T/fcmp2.out" 2>&1 &&
