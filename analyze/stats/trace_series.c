@@ -1,0 +1,290 @@
+/*
+ * trace_series.c - nv_tan_run's pass 1 (trace_tan.h): the traces merged by
+ * completion time (one block per trace held), the intervals closed as
+ * completion time moves past them (exact p50/p99/p99.9/max of the held
+ * latencies), the totals, --buckets, and the pass-1 state of the exact
+ * percentiles per operation and queue-depth class.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/common.h"
+#include "analyze/stats/trace_tan.h"
+
+static int grow_series(struct state *st, size_t need)
+{
+	size_t ncap = st->cap ? st->cap : 64;
+
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap == st->cap)
+		return 0;
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
+		struct nv_tan_point *p;
+
+		if (!st->t->series[k])
+			continue;
+		p = realloc(st->t->series[k], ncap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		memset(p + st->cap, 0, (ncap - st->cap) * sizeof(*p));
+		st->t->series[k] = p;
+	}
+	st->cap = ncap;
+	return 0;
+}
+
+/* The first record of a new operation: its series and exact state. */
+static int start_op(struct state *st, unsigned op)
+{
+	struct nv_tan *t = st->t;
+
+	if (!st->cap)
+		st->cap = 64;
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned i = k ? NV_TAN_ALL : op;
+
+		if (t->series[i])
+			continue;
+		t->series[i] = calloc(st->cap, sizeof(*t->series[i]));
+		if (!t->series[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len, uint64_t complete)
+{
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 4096;
+		uint64_t *nv = realloc(b->v, nc * sizeof(*nv)), *nc2;
+
+		if (!nv)
+			return -ENOMEM;
+		b->v = nv;
+		nc2 = realloc(b->cpl, nc * sizeof(*nc2));
+		if (!nc2)
+			return -ENOMEM;
+		b->cpl = nc2;
+		b->cap = nc;
+	}
+	b->cpl[b->n] = complete;
+	b->v[b->n++] = v;
+	b->bytes += len;
+	if (v > b->max)
+		b->max = v;
+	return 0;
+}
+
+/*
+ * Exact p50/p99/p99.9/max of b's values into p.  Each selection leaves the
+ * array partitioned around its rank, so the next (higher) rank is searched
+ * only above it: about 3n work instead of 4 full selections.
+ */
+static void reduce(struct ibuf *b, uint64_t *a, struct nv_tan_point *p)
+{
+	size_t n = b->n, k50, k99, k999;
+
+	p->ios = n;
+	p->bytes = b->bytes;
+	if (!n)
+		return;
+	k50 = nv_exact_rank(50, n) - 1;
+	k99 = nv_exact_rank(99, n) - 1;
+	k999 = nv_exact_rank(99.9, n) - 1;
+	p->p50 = nv_select_kth(a, n, k50);
+	p->p99 = k99 == k50 ? p->p50 : nv_select_kth(a + k50 + 1, n - k50 - 1, k99 - k50 - 1);
+	p->p999 = k999 == k99 ? p->p99 : nv_select_kth(a + k99 + 1, n - k99 - 1, k999 - k99 - 1);
+	p->max = b->max;
+}
+
+/* Keep op k's IOs of the closing interval at or above its p99.9. */
+static int keep_candidates(struct state *st, unsigned k, uint64_t p999)
+{
+	const struct ibuf *b = &st->ib[k];
+
+	for (size_t i = 0; i < b->n && !st->cand_overflow; i++) {
+		if (b->v[i] < p999)
+			continue;
+		if (st->ncand == st->candcap) {
+			size_t nc = st->candcap ? st->candcap * 2 : 1024;
+			struct slow *n;
+
+			if (nc > MAX_CANDIDATES) {
+				st->cand_overflow = true; /* the slow IOs will be read again */
+				break;
+			}
+			n = realloc(st->cand, nc * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			st->cand = n;
+			st->candcap = nc;
+		}
+		st->cand[st->ncand++] = (struct slow){ b->cpl[i] - b->v[i], b->cpl[i], k };
+	}
+	return 0;
+}
+
+/* Reduce op k's buffer (selecting on a copy: b->v keeps its order). */
+static int reduce_op(struct state *st, unsigned k, struct nv_tan_point *p)
+{
+	struct ibuf *b = &st->ib[k];
+
+	if (b->n > st->scratchcap) {
+		uint64_t *n = realloc(st->scratch, b->cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		st->scratch = n;
+		st->scratchcap = b->cap;
+	}
+	if (b->n)
+		memcpy(st->scratch, b->v, b->n * sizeof(*b->v));
+	reduce(b, st->scratch, p);
+	return b->n ? keep_candidates(st, k, p->p999) : 0;
+}
+
+/*
+ * Close the open interval: series[k][st->cur] for every operation; the
+ * all-operations point is a copy when one operation had every IO.
+ */
+static int close_interval(struct state *st)
+{
+	struct ibuf *all = &st->ib[NV_TAN_ALL];
+	int only = -1, nonempty = 0;
+
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		if (!st->t->series[k] || !st->ib[k].n)
+			continue;
+		nonempty++;
+		only = (int)k;
+	}
+	if (nonempty > 1) {	/* gather every op's values for the all row */
+		for (unsigned k = 0; k < NVT_OP__MAX; k++)
+			for (size_t i = 0; i < st->ib[k].n; i++)
+				if (ibuf_push(all, st->ib[k].v[i], 0, 0))
+					return -ENOMEM;
+		for (unsigned k = 0; k < NVT_OP__MAX; k++)
+			all->bytes += st->ib[k].bytes;
+	}
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		if (st->t->series[k] && reduce_op(st, k, &st->t->series[k][st->cur]))
+			return -ENOMEM;
+	if (st->t->series[NV_TAN_ALL]) {
+		if (nonempty == 1)
+			st->t->series[NV_TAN_ALL][st->cur] = st->t->series[only][st->cur];
+		else
+			reduce(all, all->v, &st->t->series[NV_TAN_ALL][st->cur]);
+	}
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
+		st->ib[k].n = 0;
+		st->ib[k].bytes = 0;
+		st->ib[k].max = 0;
+	}
+	return 0;
+}
+
+/* --buckets: count an IO of op with latency lat in its bucket (and in all). */
+static void count_bucket(struct nv_tan *t, unsigned op, uint64_t lat)
+{
+	size_t b = 0;
+
+	while (b < t->nedges && lat >= t->edges[b])
+		b++;
+	t->bucket[op][b]++;
+	t->bucket[NV_TAN_ALL][b]++;
+}
+
+/* Pass 1, one record in completion order. */
+static int pass1_record(struct state *st, const struct nvt_record *x)
+{
+	struct nv_tan *t = st->t;
+	uint64_t lat = x->complete_ns - x->submit_ns;
+	size_t idx;
+	int err;
+
+	if (!st->any) {
+		st->any = true;
+		t->t0 = x->submit_ns;
+	}
+	idx = (size_t)((x->complete_ns - t->t0) / t->interval_ns);
+	if (!t->series[x->op] && (err = start_op(st, x->op)))
+		return err;
+	if (idx >= st->cap && (err = grow_series(st, idx + 1)))
+		return err;
+	while (st->cur < idx) {
+		if ((err = close_interval(st)))
+			return err;
+		st->cur++;
+	}
+	if ((err = ibuf_push(&st->ib[x->op], lat, x->length, x->complete_ns)))
+		return err;
+	{
+		struct nv_tan_op *o = &t->op[x->op];
+		unsigned qc = nv_tan_qd_class(x->qd);
+
+		o->records++;
+		o->bytes += x->length;
+		o->errors += x->status != 0;
+		t->op[NV_TAN_ALL].records++;
+		t->op[NV_TAN_ALL].bytes += x->length;
+		t->op[NV_TAN_ALL].errors += x->status != 0;
+		if ((err = nv_opstats_add(&st->ops, x->op, lat)))
+			return err;
+		if (t->nedges)
+			count_bucket(t, x->op, lat);
+		if (!st->qx[x->op][qc] && nv_opstats_exact_new(&st->qx[x->op][qc]))
+			return -ENOMEM;
+		nv_exact_add(st->qx[x->op][qc], lat);
+	}
+	t->records++;
+	if (x->complete_ns - t->t0 > t->span_ns)
+		t->span_ns = x->complete_ns - t->t0;
+	return 0;
+}
+
+/* Pass 1 over the merged traces. */
+int tan_pass1(struct state *st, struct src *s)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < st->npaths; i++) {
+		if ((err = tan_open_src(st, i, &s[i])) || (err = tan_src_next(st, &s[i])))
+			return err;
+	}
+	for (;;) {
+		struct src *best = NULL;
+		const struct nvt_record *x;
+
+		for (size_t i = 0; i < st->npaths; i++)
+			if (!s[i].done && (!best || s[i].recs[s[i].i].complete_ns <
+						     best->recs[best->i].complete_ns))
+				best = &s[i];
+		if (!best)
+			break;
+		x = &best->recs[best->i];
+		if ((err = tan_check_record(st, nvt_reader_path(best->r), x)))
+			return err;
+		if (tan_in_ramp(best, x))
+			st->t->ramp_records++;
+		else if ((err = pass1_record(st, x))) {
+			if (err == -ENOMEM)
+				snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
+			return err;
+		}
+		if (++best->i == best->n && (err = tan_src_next(st, best)))
+			return err;
+	}
+	if (st->any) {
+		if ((err = close_interval(st))) {
+			snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
+			return err;
+		}
+		st->t->nint = st->cur + 1;
+	}
+	return 0;
+}
