@@ -199,84 +199,135 @@ static void count_bucket(struct nv_tan *t, unsigned op, uint64_t lat)
 	t->bucket[NV_TAN_ALL][b]++;
 }
 
-/* Pass 1, one record in completion order. */
-static int pass1_record(struct state *st, const struct nvt_record *x)
+/*
+ * Pass 1's series and totals of record i of s's block, in completion order
+ * (its exact states: tan_feed_exact).  An interval is closed when a record
+ * completes past its end; a record that completes before the open interval
+ * (out of order) joins it.
+ * Return: 0 or -ENOMEM.
+ */
+static int pass1_record(struct state *st, const struct nvt_cols *c, size_t i)
 {
 	struct nv_tan *t = st->t;
-	uint64_t lat = x->complete_ns - x->submit_ns;
-	size_t idx;
+	uint64_t lat = c->latency_ns[i], cpl = c->complete_ns[i];
+	unsigned op = c->op[i];
+	struct nv_tan_op *o = &t->op[op];
 	int err;
 
 	if (!st->any) {
 		st->any = true;
-		t->t0 = x->submit_ns;
+		t->t0 = cpl - lat;
+		st->next_ns = t->interval_ns;
 	}
-	idx = (size_t)((x->complete_ns - t->t0) / t->interval_ns);
-	if (!t->series[x->op] && (err = start_op(st, x->op)))
+	if (!t->series[op] && (err = start_op(st, op)))
 		return err;
-	if (idx >= st->cap && (err = grow_series(st, idx + 1)))
-		return err;
-	while (st->cur < idx) {
-		if ((err = close_interval(st)))
-			return err;
-		st->cur++;
-	}
-	if ((err = ibuf_push(&st->ib[x->op], lat, x->length, x->complete_ns)))
-		return err;
-	{
-		struct nv_tan_op *o = &t->op[x->op];
-		unsigned qc = nv_tan_qd_class(x->qd);
+	if (cpl - t->t0 >= st->next_ns) {	/* past the open interval: the division */
+		size_t idx = (size_t)((cpl - t->t0) / t->interval_ns);
 
-		o->records++;
-		o->bytes += x->length;
-		o->errors += x->status != 0;
-		t->op[NV_TAN_ALL].records++;
-		t->op[NV_TAN_ALL].bytes += x->length;
-		t->op[NV_TAN_ALL].errors += x->status != 0;
-		if ((err = nv_opstats_add(&st->ops, x->op, lat)))
+		if (idx >= st->cap && (err = grow_series(st, idx + 1)))
 			return err;
-		if (t->nedges)
-			count_bucket(t, x->op, lat);
-		if (!st->qx[x->op][qc] && nv_opstats_exact_new(&st->qx[x->op][qc]))
-			return -ENOMEM;
-		nv_exact_add(st->qx[x->op][qc], lat);
+		while (st->cur < idx) {
+			if ((err = close_interval(st)))
+				return err;
+			st->cur++;
+		}
+		st->next_ns = (uint64_t)(st->cur + 1) * t->interval_ns;
 	}
-	t->records++;
-	if (x->complete_ns - t->t0 > t->span_ns)
-		t->span_ns = x->complete_ns - t->t0;
+	if ((err = ibuf_push(&st->ib[op], lat, c->length[i], cpl)))
+		return err;
+	o->records++;
+	o->bytes += c->length[i];
+	o->errors += c->status[i] != 0;
+	if (t->nedges)
+		count_bucket(t, op, lat);
+	if (cpl - t->t0 > t->span_ns)
+		t->span_ns = cpl - t->t0;
 	return 0;
+}
+
+/*
+ * Records [a, b) of s's block, in completion order: the ramp's counted, the
+ * others into the series and the exact states.
+ * Return: 0, -ENOMEM or -EINVAL.
+ */
+static int pass1_run(struct state *st, struct src *s, size_t a, size_t b)
+{
+	int err;
+
+	while (a < b) {
+		size_t e = tan_counted_run(st, s, &a, b);
+
+		for (size_t i = a; i < e; i++)
+			if ((err = pass1_record(st, s->c, i)))
+				return err;
+		if ((err = tan_feed_exact(st, s, a, e)))
+			return err;
+		a = e;
+	}
+	return 0;
+}
+
+/*
+ * The merge: the trace whose next record completes first (ties: the lower
+ * index) in best, and the end of the run of its records the merge takes
+ * before another trace's (below the heads of the traces before it, at or
+ * below those after it), in *end.
+ * Return: best, or NULL when every trace is done.
+ */
+static struct src *next_run(struct state *st, struct src *s, size_t *end)
+{
+	struct src *best = NULL;
+	uint64_t lo = 0, hi = UINT64_MAX, h;
+	bool any_lo = false;
+	size_t e;
+
+	for (size_t i = 0; i < st->npaths; i++)
+		if (!s[i].done && (!best || s[i].c->complete_ns[s[i].i] <
+					     best->c->complete_ns[best->i]))
+			best = &s[i];
+	if (!best)
+		return NULL;
+	for (size_t i = 0; i < st->npaths; i++) {
+		if (s[i].done || &s[i] == best)
+			continue;
+		h = s[i].c->complete_ns[s[i].i];
+		if (&s[i] < best && (!any_lo || h < lo)) {
+			lo = h;
+			any_lo = true;
+		} else if (&s[i] > best && h < hi) {
+			hi = h;
+		}
+	}
+	for (e = best->i + 1; e < best->n; e++) {
+		h = best->c->complete_ns[e];
+		if ((any_lo && h >= lo) || h > hi)
+			break;
+	}
+	*end = e;
+	return best;
 }
 
 /* Pass 1 over the merged traces. */
 int tan_pass1(struct state *st, struct src *s)
 {
+	struct src *best;
+	size_t end;
 	int err = 0;
 
 	for (size_t i = 0; i < st->npaths; i++) {
+		s[i].want = NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS |
+			    NVT_COL_QD;
 		if ((err = tan_open_src(st, i, &s[i])) || (err = tan_src_next(st, &s[i])))
 			return err;
 	}
-	for (;;) {
-		struct src *best = NULL;
-		const struct nvt_record *x;
-
-		for (size_t i = 0; i < st->npaths; i++)
-			if (!s[i].done && (!best || s[i].recs[s[i].i].complete_ns <
-						     best->recs[best->i].complete_ns))
-				best = &s[i];
-		if (!best)
-			break;
-		x = &best->recs[best->i];
-		if ((err = tan_check_record(st, nvt_reader_path(best->r), x)))
-			return err;
-		if (tan_in_ramp(best, x))
-			st->t->ramp_records++;
-		else if ((err = pass1_record(st, x))) {
+	while ((best = next_run(st, s, &end))) {
+		if ((err = pass1_run(st, best, best->i, end))) {
 			if (err == -ENOMEM)
 				snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
 			return err;
 		}
-		if (++best->i == best->n && (err = tan_src_next(st, best)))
+		best->i = end;
+		if (best->i == best->n && (err = tan_src_next(st, best)))
 			return err;
 	}
 	if (st->any) {
@@ -286,5 +337,11 @@ int tan_pass1(struct state *st, struct src *s)
 		}
 		st->t->nint = st->cur + 1;
 	}
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		st->t->op[NV_TAN_ALL].records += st->t->op[k].records;
+		st->t->op[NV_TAN_ALL].bytes += st->t->op[k].bytes;
+		st->t->op[NV_TAN_ALL].errors += st->t->op[k].errors;
+	}
+	st->t->records = st->t->op[NV_TAN_ALL].records;
 	return 0;
 }

@@ -167,13 +167,14 @@ int tan_plan_spikes(struct state *st)
 }
 
 /* A slow IO (pass 2): collect it for the episodes. */
-int tan_spike_record(struct state *st, const struct nvt_record *x, uint64_t lat)
+int tan_spike_record(struct state *st, unsigned op, uint64_t submit, uint64_t complete)
 {
-	if (!st->spiky[x->op] || lat < st->t->spike_threshold_ns[x->op] ||
-	    x->complete_ns < st->t->t0 ||
-	    !needs_reread(st, x->op, (size_t)((x->complete_ns - st->t->t0) / st->t->interval_ns)))
+	if (!st->spiky[op] || complete - submit < st->t->spike_threshold_ns[op] ||
+	    complete < st->t->t0 ||
+	    !needs_reread(st, op, (size_t)((complete - st->t->t0) / st->t->interval_ns)))
 		return 0;
-	if (add_slow(st, x)) {
+	if (add_slow(st, &(struct nvt_record){ .submit_ns = submit, .complete_ns = complete,
+					       .op = (uint8_t)op })) {
 		snprintf(st->err, st->errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -195,6 +196,7 @@ int tan_spike_pass(struct state *st)
 		struct src s = { 0 };
 		bool whole = false;
 
+		s.want = NVT_COL_LATENCY | NVT_COL_OP;
 		if ((err = tan_open_src(st, f, &s)))
 			return err;
 		for (size_t a = 0; a < t->nint && !err && !whole; a++) {
@@ -216,12 +218,12 @@ int tan_spike_pass(struct state *st)
 			while (!err && !(err = tan_src_next(st, &s)) && !s.done) {
 				size_t i = 0;
 
-				for (; i < s.n && s.recs[i].complete_ns < hi; i++)
-					if (s.recs[i].complete_ns >= lo &&
-					    !tan_in_ramp(&s, &s.recs[i]) &&
-					    (err = tan_spike_record(st, &s.recs[i],
-								s.recs[i].complete_ns -
-									s.recs[i].submit_ns)))
+				for (; i < s.n && s.c->complete_ns[i] < hi; i++)
+					if (s.c->complete_ns[i] >= lo && !tan_in_ramp(&s, i) &&
+					    (err = tan_spike_record(st, s.c->op[i],
+								    s.c->complete_ns[i] -
+									    s.c->latency_ns[i],
+								    s.c->complete_ns[i])))
 						break;
 				if (i < s.n)
 					break;

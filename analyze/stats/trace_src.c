@@ -152,15 +152,38 @@ static void note_end(struct state *st, struct nvt_reader *r)
 		add_note(st->t, "%s", what);
 }
 
-/* Refill s with its next block; s->done at the end.  0 or -errno. */
+/*
+ * Every record of s's block valid (trace_check.h): a vector-friendly scan;
+ * on a hit, the first invalid record is named.
+ * Return: 0, or -EINVAL with st->err set.
+ */
+static int check_block(struct state *st, const struct src *s)
+{
+	const struct nvt_cols *c = s->c;
+	unsigned bad = 0;
+	char why[128];
+
+	for (size_t i = 0; i < c->n; i++)
+		bad |= !nv_trace_record_ok(c->op[i], c->latency_ns[i], c->complete_ns[i]);
+	for (size_t i = 0; bad && i < c->n; i++) {
+		if (!nv_trace_record_why(c->op[i], c->latency_ns[i], c->complete_ns[i], why,
+					 sizeof(why)))
+			continue;
+		snprintf(st->err, st->errlen, "%s: a record %s", nvt_reader_path(s->r), why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int tan_src_next(struct state *st, struct src *s)
 {
 	int err;
 
 	do {
-		err = nvt_reader_next_block(s->r, &s->recs, &s->n);
-	} while (err == 1 && !s->n);
+		err = nvt_reader_next_cols(s->r, s->want | NVT_COL_LATENCY | NVT_COL_OP, &s->c);
+	} while (err == 1 && !s->c->n);
 	s->i = 0;
+	s->n = err == 1 ? s->c->n : 0;
 	if (err < 0) {
 		snprintf(st->err, st->errlen, "%s", nvt_reader_strerror(s->r));
 		return err;
@@ -170,6 +193,8 @@ int tan_src_next(struct state *st, struct src *s)
 		if (st->pass == 0)
 			note_end(st, s->r);
 	}
+	if (err == 1 && (err = check_block(st, s)))
+		return err;
 	if (st->o->progress) {
 		struct nvt_read_info in;
 
@@ -183,15 +208,54 @@ int tan_src_next(struct state *st, struct src *s)
 	return 0;
 }
 
-/* The record validity rule (trace_check.h).  0, or -EINVAL with st->err set. */
-int tan_check_record(struct state *st, const char *path, const struct nvt_record *x)
+size_t tan_counted_run(struct state *st, const struct src *s, size_t *a, size_t b)
 {
-	uint64_t lat = x->complete_ns - x->submit_ns;
-	char why[128];
+	size_t e;
 
-	if (nv_trace_record_ok(x->op, lat, x->complete_ns))
+	if (!s->ramp_end)
+		return b;
+	while (*a < b && tan_in_ramp(s, *a)) {
+		st->t->ramp_records += st->pass == 0;	/* counted once */
+		(*a)++;
+	}
+	for (e = *a; e < b && !tan_in_ramp(s, e); e++)
+		;
+	return e;
+}
+
+/* Op op's state for queue-depth class q, made on first use.  Return: it, or NULL. */
+static struct nv_exact *qd_state(struct state *st, unsigned op, unsigned q)
+{
+	if (!st->qx[op][q] && nv_opstats_exact_new(&st->qx[op][q]))
+		return NULL;
+	return st->qx[op][q];
+}
+
+int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b)
+{
+	const struct nvt_cols *c = s->c;
+	bool one_op = c->uniform & NVT_COL_OP;
+	struct nv_exact *e;
+	int err;
+
+	if (a == b)
 		return 0;
-	nv_trace_record_why(x->op, lat, x->complete_ns, why, sizeof(why));
-	snprintf(st->err, st->errlen, "%s: a record %s", path, why);
-	return -EINVAL;
+	if ((err = nv_opstats_add_block(&st->ops, c->op + a, c->latency_ns + a, b - a, one_op)))
+		return err;
+	if (one_op && (c->uniform & NVT_COL_QD)) {	/* one state: no classes to find */
+		if (!(e = qd_state(st, c->op[a], nv_tan_qd_class(c->qd[a]))))
+			return -ENOMEM;
+		nv_exact_add_many(e, c->latency_ns + a, b - a);
+		return 0;
+	}
+	for (size_t g = a, i; g < b; g = i) {	/* runs of one operation and class */
+		unsigned op = c->op[g], q = nv_tan_qd_class(c->qd[g]);
+
+		for (i = g + 1; i < b && c->op[i] == op && nv_tan_qd_class(c->qd[i]) == q; i++)
+			;
+		if (!(e = qd_state(st, op, q)))
+			return -ENOMEM;
+		nv_exact_add_many(e, c->latency_ns + g, i - g);
+	}
+	return 0;
 }

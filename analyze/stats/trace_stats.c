@@ -23,13 +23,12 @@
 
 unsigned nv_tan_qd_class(unsigned qd)
 {
-	unsigned c = 0;
+	unsigned c;
 
 	if (qd <= 1)
 		return 0;
-	while (c < NV_TAN_NQD - 1 && (1u << c) < qd)
-		c++;
-	return c;
+	c = 32u - (unsigned)__builtin_clz(qd - 1);	/* the least c with 2^c >= qd */
+	return c < NV_TAN_NQD - 1 ? c : NV_TAN_NQD - 1;
 }
 
 void nv_tan_qd_range(unsigned cls, unsigned *lo, unsigned *hi)
@@ -61,22 +60,17 @@ static int later_pass(struct state *st, bool spikes)
 	for (size_t f = 0; f < st->npaths && !err; f++) {
 		struct src s = { 0 };
 
+		s.want = NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_QD;
 		if ((err = tan_open_src(st, f, &s)))
 			return err;
-		while (!(err = tan_src_next(st, &s)) && !s.done) {
-			for (size_t i = 0; i < s.n; i++) {
-				const struct nvt_record *x = &s.recs[i];
-				uint64_t lat = x->complete_ns - x->submit_ns;
-
-				if ((err = tan_check_record(st, st->paths[f], x)))
-					break;
-				if (tan_in_ramp(&s, x))
-					continue;
-				if ((err = nv_opstats_add(&st->ops, x->op, lat)))
-					break;
-				nv_exact_add(st->qx[x->op][nv_tan_qd_class(x->qd)], lat);
-				if (spikes && (err = tan_spike_record(st, x, lat)))
-					break;
+		while (!err && !(err = tan_src_next(st, &s)) && !s.done) {
+			for (size_t a = 0, e; a < s.n && !err; a = e) {
+				e = tan_counted_run(st, &s, &a, s.n);
+				err = tan_feed_exact(st, &s, a, e);
+				for (size_t i = a; spikes && !err && i < e; i++)
+					err = tan_spike_record(st, s.c->op[i],
+							       s.c->complete_ns[i] - s.c->latency_ns[i],
+							       s.c->complete_ns[i]);
 			}
 		}
 		nvt_reader_close(s.r);

@@ -19,8 +19,9 @@
 /* Per-run state that is not part of the result. */
 struct src {
 	struct nvt_reader *r;
-	const struct nvt_record *recs;
-	size_t n, i;
+	const struct nvt_cols *c;	/* its block (columns of want), c->n records */
+	size_t n, i;		/* c->n; the next record to take */
+	unsigned want;		/* NVT_COL_* the pass decodes (latency and op at least) */
 	bool done;
 	uint64_t counted;	/* bytes of this file counted in done_bytes */
 	size_t file;		/* its index in paths */
@@ -46,6 +47,7 @@ struct state {
 	struct ibuf ib[NV_TAN_NOPS];
 	size_t cap;		/* allocated intervals per series */
 	size_t cur;		/* the open interval */
+	uint64_t next_ns;	/* its end, from t0 */
 	bool any;
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
 	struct slow { uint64_t submit, complete; unsigned op; } *slow;
@@ -72,10 +74,11 @@ struct state {
 
 #define add_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
-/* True when x was submitted during fio's ramp_time (fio did not count it). */
-static inline bool tan_in_ramp(const struct src *s, const struct nvt_record *x)
+/* Return: true when record i of s's block was submitted during fio's ramp_time
+ * (fio did not count it). */
+static inline bool tan_in_ramp(const struct src *s, size_t i)
 {
-	return x->submit_ns < s->ramp_end;
+	return s->c->complete_ns[i] - s->c->latency_ns[i] < s->ramp_end;
 }
 
 /* Tell the caller where the analysis is (s: the trace just read, or NULL).  Return: nothing. */
@@ -85,11 +88,19 @@ void tan_progress(struct state *st, const struct src *s, bool done);
  * Return: 0, or -errno with st->err set. */
 int tan_open_src(struct state *st, size_t i, struct src *s);
 
-/* Refill s with its next block; s->done at the end.  Return: 0 or -errno (st->err set). */
+/* Refill s with its next block (the columns of s->want), every record checked
+ * (trace_check.h); s->done at the end.  Return: 0 or -errno (st->err set). */
 int tan_src_next(struct state *st, struct src *s);
 
-/* The record validity rule (trace_check.h).  Return: 0, or -EINVAL with st->err set. */
-int tan_check_record(struct state *st, const char *path, const struct nvt_record *x);
+/* The end of the run of records from a on in s's block (up to b) that fio
+ * counted, the ramp's IOs before it (*a moved past them) counted in
+ * ramp_records in pass 1.  Return: the
+ * run's end, a when the block ends (at b) in the ramp. */
+size_t tan_counted_run(struct state *st, const struct src *s, size_t *a, size_t b);
+
+/* Records [a, b) of s's block into the exact states per operation and
+ * queue-depth class, in order.  Return: 0, -ENOMEM or -EINVAL (opstats.h). */
+int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b);
 
 /* Pass 1 over the merged traces s[0..npaths).  Return: 0 or -errno (st->err set). */
 int tan_pass1(struct state *st, struct src *s);
@@ -103,7 +114,7 @@ bool tan_any_spiky(const struct state *st);
 
 /* A record of a later pass: kept when it is a slow IO to read again.
  * Return: 0 or -ENOMEM (st->err set). */
-int tan_spike_record(struct state *st, const struct nvt_record *x, uint64_t lat);
+int tan_spike_record(struct state *st, unsigned op, uint64_t submit, uint64_t complete);
 
 /* The slow IOs of the spiky intervals, read again.  Return: 0 or -errno (st->err set). */
 int tan_spike_pass(struct state *st);
