@@ -59,6 +59,8 @@ static int start_op(struct state *st, unsigned op)
 
 static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len, uint64_t complete)
 {
+	unsigned h = nv_exact_bucket_of(v);
+
 	if (b->n == b->cap) {
 		size_t nc = b->cap ? b->cap * 2 : 4096;
 		uint64_t *nv = realloc(b->v, nc * sizeof(*nv)), *nc2;
@@ -71,7 +73,14 @@ static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len, uint64_t complete
 			return -ENOMEM;
 		b->cpl = nc2;
 		b->cap = nc;
+		if (!b->hist && !(b->hist = calloc(NV_EXACT_NBUCKETS, sizeof(*b->hist))))
+			return -ENOMEM;
 	}
+	if (!b->n || h < b->hlo)
+		b->hlo = h;
+	if (!b->n || h > b->hhi)
+		b->hhi = h;
+	b->hist[h]++;
 	b->cpl[b->n] = complete;
 	b->v[b->n++] = v;
 	b->bytes += len;
@@ -80,26 +89,71 @@ static int ibuf_push(struct ibuf *b, uint64_t v, uint32_t len, uint64_t complete
 	return 0;
 }
 
-/*
- * Exact p50/p99/p99.9/max of b's values into p.  Each selection leaves the
- * array partitioned around its rank, so the next (higher) rank is searched
- * only above it: about 3n work instead of 4 full selections.
- */
-static void reduce(struct ibuf *b, uint64_t *a, struct nv_tan_point *p)
-{
-	size_t n = b->n, k50, k99, k999;
+/* The values held for one interval: nb buffers, their counts summed in h (nonzero in [lo, hi]). */
+struct held {
+	struct ibuf *const *b;
+	unsigned nb;
+	const uint64_t *h;
+	unsigned lo, hi;
+};
 
+/*
+ * The k-th smallest (0-based) of the held values: the bucket holding rank k
+ * found by the counts, then a selection among that bucket's values only,
+ * copied into st->scratch (b->v keeps its order).
+ * Return: 0 with *out, or -ENOMEM.
+ */
+static int held_kth(struct state *st, const struct held *hd, uint64_t k, uint64_t *out)
+{
+	unsigned bk = hd->lo;
+	uint64_t below = 0, lo, hi;
+	size_t m = 0;
+
+	while (bk < hd->hi && below + hd->h[bk] <= k)
+		below += hd->h[bk++];
+	if (hd->h[bk] > st->scratchcap) {
+		uint64_t *n = realloc(st->scratch, hd->h[bk] * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		st->scratch = n;
+		st->scratchcap = hd->h[bk];
+	}
+	nv_exact_bucket_range(bk, &lo, &hi);
+	for (unsigned j = 0; j < hd->nb; j++)
+		for (size_t i = 0; i < hd->b[j]->n; i++)
+			if (hd->b[j]->v[i] >= lo && hd->b[j]->v[i] <= hi)
+				st->scratch[m++] = hd->b[j]->v[i];
+	*out = nv_select_kth(st->scratch, m, k - below);
+	return 0;
+}
+
+/*
+ * Exact p50/p99/p99.9/max of the held values into p: each rank a bucket
+ * found by the counts and a selection among its values (a bucket holds at
+ * most 1/256 of a power of two), about one compare per value and rank.
+ * Return: 0 or -ENOMEM.
+ */
+static int reduce(struct state *st, const struct held *hd, struct nv_tan_point *p)
+{
+	size_t n = 0;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	for (unsigned j = 0; j < hd->nb; j++) {
+		n += hd->b[j]->n;
+		p->bytes += hd->b[j]->bytes;
+		if (hd->b[j]->max > p->max)
+			p->max = hd->b[j]->max;
+	}
 	p->ios = n;
-	p->bytes = b->bytes;
 	if (!n)
-		return;
-	k50 = nv_exact_rank(50, n) - 1;
-	k99 = nv_exact_rank(99, n) - 1;
-	k999 = nv_exact_rank(99.9, n) - 1;
-	p->p50 = nv_select_kth(a, n, k50);
-	p->p99 = k99 == k50 ? p->p50 : nv_select_kth(a + k50 + 1, n - k50 - 1, k99 - k50 - 1);
-	p->p999 = k999 == k99 ? p->p99 : nv_select_kth(a + k99 + 1, n - k99 - 1, k999 - k99 - 1);
-	p->max = b->max;
+		return 0;
+	if ((err = held_kth(st, hd, nv_exact_rank(50, n) - 1, &p->p50)) ||
+	    (err = held_kth(st, hd, nv_exact_rank(99, n) - 1, &p->p99)) ||
+	    (err = held_kth(st, hd, nv_exact_rank(99.9, n) - 1, &p->p999)))
+		return err;
+	return 0;
 }
 
 /* Keep op k's IOs of the closing interval at or above its p99.9. */
@@ -129,63 +183,83 @@ static int keep_candidates(struct state *st, unsigned k, uint64_t p999)
 	return 0;
 }
 
-/* Reduce op k's buffer (selecting on a copy: b->v keeps its order). */
+/* Reduce op k's buffer into p and keep its candidates.  Return: 0 or -ENOMEM. */
 static int reduce_op(struct state *st, unsigned k, struct nv_tan_point *p)
 {
 	struct ibuf *b = &st->ib[k];
+	struct held hd = { &b, 1, b->hist, b->hlo, b->hhi };
+	int err;
 
-	if (b->n > st->scratchcap) {
-		uint64_t *n = realloc(st->scratch, b->cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->scratch = n;
-		st->scratchcap = b->cap;
+	if (!b->n) {
+		memset(p, 0, sizeof(*p));
+		return 0;
 	}
-	if (b->n)
-		memcpy(st->scratch, b->v, b->n * sizeof(*b->v));
-	reduce(b, st->scratch, p);
-	return b->n ? keep_candidates(st, k, p->p999) : 0;
+	if ((err = reduce(st, &hd, p)))
+		return err;
+	return keep_candidates(st, k, p->p999);
+}
+
+/*
+ * The all-operations point of a mixed interval: bufs[0..nb) (nb > 1), their
+ * counts summed into st->hall over the buckets they use.
+ * Return: 0 or -ENOMEM.
+ */
+static int reduce_all(struct state *st, struct ibuf *const *bufs, unsigned nb,
+		      struct nv_tan_point *p)
+{
+	struct held hd = { bufs, nb, NULL, bufs[0]->hlo, bufs[0]->hhi };
+	int err;
+
+	if (!st->hall && !(st->hall = calloc(NV_EXACT_NBUCKETS, sizeof(*st->hall))))
+		return -ENOMEM;
+	for (unsigned j = 0; j < nb; j++) {
+		hd.lo = bufs[j]->hlo < hd.lo ? bufs[j]->hlo : hd.lo;
+		hd.hi = bufs[j]->hhi > hd.hi ? bufs[j]->hhi : hd.hi;
+		for (unsigned h = bufs[j]->hlo; h <= bufs[j]->hhi; h++)
+			st->hall[h] += bufs[j]->hist[h];
+	}
+	hd.h = st->hall;
+	err = reduce(st, &hd, p);
+	memset(st->hall + hd.lo, 0, (hd.hi - hd.lo + 1) * sizeof(*st->hall));
+	return err;
 }
 
 /*
  * Close the open interval: series[k][st->cur] for every operation; the
  * all-operations point is a copy when one operation had every IO.
+ * Return: 0 or -ENOMEM.
  */
 static int close_interval(struct state *st)
 {
-	struct ibuf *all = &st->ib[NV_TAN_ALL];
-	int only = -1, nonempty = 0;
+	struct ibuf *bufs[NVT_OP__MAX];
+	unsigned nb = 0;
+	int only = -1, err = 0;
 
 	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
 		if (!st->t->series[k] || !st->ib[k].n)
 			continue;
-		nonempty++;
+		bufs[nb++] = &st->ib[k];
 		only = (int)k;
 	}
-	if (nonempty > 1) {	/* gather every op's values for the all row */
-		for (unsigned k = 0; k < NVT_OP__MAX; k++)
-			for (size_t i = 0; i < st->ib[k].n; i++)
-				if (ibuf_push(all, st->ib[k].v[i], 0, 0))
-					return -ENOMEM;
-		for (unsigned k = 0; k < NVT_OP__MAX; k++)
-			all->bytes += st->ib[k].bytes;
-	}
-	for (unsigned k = 0; k < NVT_OP__MAX; k++)
-		if (st->t->series[k] && reduce_op(st, k, &st->t->series[k][st->cur]))
-			return -ENOMEM;
-	if (st->t->series[NV_TAN_ALL]) {
-		if (nonempty == 1)
+	for (unsigned k = 0; k < NVT_OP__MAX && !err; k++)
+		if (st->t->series[k])
+			err = reduce_op(st, k, &st->t->series[k][st->cur]);
+	if (!err && st->t->series[NV_TAN_ALL]) {
+		if (nb == 1)
 			st->t->series[NV_TAN_ALL][st->cur] = st->t->series[only][st->cur];
-		else
-			reduce(all, all->v, &st->t->series[NV_TAN_ALL][st->cur]);
+		else if (nb > 1)
+			err = reduce_all(st, bufs, nb, &st->t->series[NV_TAN_ALL][st->cur]);
 	}
-	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		st->ib[k].n = 0;
-		st->ib[k].bytes = 0;
-		st->ib[k].max = 0;
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		struct ibuf *b = &st->ib[k];
+
+		if (b->n)
+			memset(b->hist + b->hlo, 0, (b->hhi - b->hlo + 1) * sizeof(*b->hist));
+		b->n = 0;
+		b->bytes = 0;
+		b->max = 0;
 	}
-	return 0;
+	return err;
 }
 
 /* --buckets: count an IO of op with latency lat in its bucket (and in all). */

@@ -227,8 +227,11 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	free(st.slow);
 	free(st.cand);
 	free(st.scratch);
-	for (unsigned k = 0; k < NV_TAN_NOPS; k++)
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
 		free(st.ib[k].cpl);
+		free(st.ib[k].hist);
+	}
+	free(st.hall);
 	if (ret)
 		nv_tan_free(t);
 	return ret;

@@ -30,9 +30,11 @@ struct src {
 
 struct ibuf {			/* latencies of the open interval, one op */
 	uint64_t *v;		/* latencies, in completion order */
-	uint64_t *cpl;		/* their completion times (op buffers only) */
+	uint64_t *cpl;		/* their completion times */
 	size_t n, cap;
 	uint64_t bytes, max;
+	uint64_t *hist;		/* their counts per exact.h bucket (NV_EXACT_NBUCKETS) ... */
+	unsigned hlo, hhi;	/* ... nonzero only in [hlo, hhi] */
 };
 
 #define MAX_CANDIDATES (1u << 22)	/* 96 MiB of slow-IO candidates at most */
@@ -58,7 +60,8 @@ struct state {
 	struct slow *cand;
 	size_t ncand, candcap;
 	bool cand_overflow;
-	uint64_t *scratch;
+	uint64_t *hall;		/* the ops' hist summed (NV_EXACT_NBUCKETS), mixed jobs */
+	uint64_t *scratch;	/* the values of one bucket, selected on */
 	size_t scratchcap;
 	/* progress (nv_tan_opts' callback) */
 	uint64_t total_bytes, done_bytes;
