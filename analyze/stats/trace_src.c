@@ -153,26 +153,18 @@ static void note_end(struct state *st, struct nvt_reader *r)
 }
 
 /*
- * Every record of s's block valid (trace_check.h): a vector-friendly scan;
- * on a hit, the first invalid record is named.
+ * Every record of s's block valid (trace_check.h), numbered in its file
+ * unless the reader sought (s->seen UINT64_MAX).
  * Return: 0, or -EINVAL with st->err set.
  */
 static int check_block(struct state *st, const struct src *s)
 {
-	const struct nvt_cols *c = s->c;
-	unsigned bad = 0;
-	char why[128];
+	char why[192];
 
-	for (size_t i = 0; i < c->n; i++)
-		bad |= !nv_trace_record_ok(c->op[i], c->latency_ns[i], c->complete_ns[i]);
-	for (size_t i = 0; bad && i < c->n; i++) {
-		if (!nv_trace_record_why(c->op[i], c->latency_ns[i], c->complete_ns[i], why,
-					 sizeof(why)))
-			continue;
-		snprintf(st->err, st->errlen, "%s: a record %s", nvt_reader_path(s->r), why);
-		return -EINVAL;
-	}
-	return 0;
+	if (!nv_trace_cols_check(s->c, s->seen, why, sizeof(why)))
+		return 0;
+	snprintf(st->err, st->errlen, "%s: %s", nvt_reader_path(s->r), why);
+	return -EINVAL;
 }
 
 int tan_src_next(struct state *st, struct src *s)
@@ -195,6 +187,8 @@ int tan_src_next(struct state *st, struct src *s)
 	}
 	if (err == 1 && (err = check_block(st, s)))
 		return err;
+	if (s->seen != UINT64_MAX)
+		s->seen += s->n;
 	if (st->o->progress) {
 		struct nvt_read_info in;
 

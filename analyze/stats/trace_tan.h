@@ -22,6 +22,7 @@ struct src {
 	const struct nvt_cols *c;	/* its block (columns of want), c->n records */
 	size_t n, i;		/* c->n; the next record to take */
 	unsigned want;		/* NVT_COL_* the pass decodes (latency and op at least) */
+	uint64_t seen;		/* records before this block, UINT64_MAX after a seek */
 	bool done;
 	uint64_t counted;	/* bytes of this file counted in done_bytes */
 	size_t file;		/* its index in paths */
