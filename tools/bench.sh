@@ -17,7 +17,9 @@
 # sweep: nvanalyze on two runs of a 9-point iodepth sweep at once against
 # the points one at a time (issue 27), time and peak memory; 11 workers: the
 # full comparison with -o on N traces at -J 1 and -J 2 against `nvanalyze
-# stat` on the same traces (issue 42), CPU per IO, wall, peak memory; 12
+# stat` on the same traces (issue 42), CPU per IO, wall, peak memory; and
+# -J 1 -o with no gnuplot on PATH (scripts written, not rendered): the
+# analysis' own CPU, the rendering's being the difference; 12
 # disturb: whether tracing moves what it measures (issue 39): nv_nop 4 jobs
 # x QD 64, the brief's jobs/randread.fio and jobs/instance/maxiops.fio with
 # two busy loops beside them, traced against untraced twice (A/A): IOPS,
@@ -676,13 +678,15 @@ section_workers() {
 		hosts_layout "$d/A-$n-$ios" "$n" "$ios"
 		cat "$W/hosts/t$ios.nvt" >/dev/null
 		for r in $(seq 1 "$WORKERS_ROUNDS"); do
-			order="j1 j2 stat"
-			[ $((r % 2)) -eq 0 ] && order="stat j2 j1"
+			order="j1 j2 stat j1s"
+			[ $((r % 2)) -eq 0 ] && order="j1s stat j2 j1"
 			for k in $order; do
 				rm -rf "$d/out"
 				case $k in
 				stat) timed "$d/$n-$ios-r$r-$k" "$NVANALYZE" stat \
 					"$d/A-$n-$ios"/*/traces/suite/randread.1.nvt;;
+				j1s) timed "$d/$n-$ios-r$r-$k" env PATH=/nonexistent \
+					"$NVANALYZE" -J 1 -o "$d/out" "$d/A-$n-$ios";;
 				*) timed "$d/$n-$ios-r$r-$k" "$NVANALYZE" -J "${k#j}" -o "$d/out" \
 					"$d/A-$n-$ios";;
 				esac || die "workers: $k on $n traces failed: $(tail -n 3 "$d/$n-$ios-r$r-$k.err")"

@@ -1161,7 +1161,7 @@ def section_sweep(md, wd, meta, goals):
 
 
 def workers_rounds(wd, meta):
-    """{(n, ios): {round: {"j1"|"j2"|"stat": time}}} of section 11 (tools/bench.sh
+    """{(n, ios): {round: {"j1"|"j2"|"stat"|"j1s": time or None}}} of section 11 (tools/bench.sh
     section_workers)."""
     d = os.path.join(wd, "workers")
     out = {}
@@ -1170,8 +1170,8 @@ def workers_rounds(wd, meta):
         rounds = {}
         for r in range(1, int(meta.get("workers_rounds", 0) or 0) + 1):
             ts = {k: read_time(os.path.join(d, "{}-{}-r{}-{}.time".format(n, ios, r, k)))
-                  for k in ("j1", "j2", "stat")}
-            if all(ts.values()):
+                  for k in ("j1", "j2", "stat", "j1s")}
+            if ts["j1"] and ts["j2"] and ts["stat"]:	# j1s: runs before issue 42's last
                 rounds[r] = ts
         if rounds:
             out[(n, ios)] = rounds
@@ -1194,11 +1194,14 @@ def section_workers(md, wd, meta, goals):
               "the reference).  `/usr/bin/time` of each call: CPU is user + sys of the whole call, "
               "M IOs per CPU second counts the traces' IOs.  The wall speed-up of -J 2 needs a second "
               "core that is free: with the load average (meta above) over the core count, other "
-              "processes hold it and the ratio measures the machine's load, not the pool.  Memory: "
-              "one job's analysis holds its open interval's latencies and completion times (about "
-              "24 bytes an IO of the interval: these traces run at 1.5 M IOs a second, a 1 s interval "
-              "holds 1.5 M IOs), so a worker's working set grows with the IO rate per interval, and "
-              "-J N holds N of them at once.\n".format(
+              "processes hold it and the ratio measures the machine's load, not the pool.  "
+              "\"without rendering\": `-J 1 -o` with no gnuplot on PATH (every script and data "
+              "file written, no PNG/SVG), the analysis' own CPU; the rendering (two gnuplot runs "
+              "per figure, the pool's -J at a time) is the difference.  Memory: "
+              "one job's analysis holds its open interval's latencies and completion times (16 "
+              "bytes an IO of the interval, and a bucket count array per operation: these traces "
+              "run at 1.5 M IOs a second, a 1 s interval holds 1.5 M IOs), so a worker's working "
+              "set grows with the IO rate per interval, and -J N holds N of them at once.\n".format(
                   meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                   meta.get("cores", "?")))
     for (n, ios), rounds in sorted(configs.items()):
@@ -1209,8 +1212,12 @@ def section_workers(md, wd, meta, goals):
         speed = [c["j1"]["wall"] / c["j2"]["wall"] for c in rs if c["j2"]["wall"] > 0]
         cpu_vs_stat = [c["j1"]["cpu"] / c["stat"]["cpu"] for c in rs if c["stat"]["cpu"] > 0]
         rss = {k: [c[k]["maxrss_kb"] / 1024 for c in rs] for k in ("j1", "j2", "stat")}
+        bare = [total / c["j1s"]["cpu"] / 1e6 for c in rs if c["j1s"] and c["j1s"]["cpu"] > 0]
+        bare_vs_stat = [c["j1s"]["cpu"] / c["stat"]["cpu"] for c in rs
+                        if c["j1s"] and c["stat"]["cpu"] > 0]
+        render = [c["j1"]["cpu"] - c["j1s"]["cpu"] for c in rs if c["j1s"]]
         md.append("**{} traces x {:,} IOs ({:,} IOs)**\n".format(n, ios, total))
-        median_range_table(md, (
+        rows = (
             ("-J 1 -o, M IOs per CPU second", rate["j1"], "{:.2f}"),
             ("-J 2 -o, M IOs per CPU second", rate["j2"], "{:.2f}"),
             ("stat, M IOs per CPU second", rate["stat"], "{:.2f}"),
@@ -1220,7 +1227,14 @@ def section_workers(md, wd, meta, goals):
             ("**wall speed-up, -J 1 / -J 2** (per round)", speed, "{:.2f}x"),
             ("-J 1 -o, peak RSS", rss["j1"], "{:.1f} MiB"),
             ("-J 2 -o, peak RSS", rss["j2"], "{:.1f} MiB"),
-            ("stat, peak RSS", rss["stat"], "{:.1f} MiB")))
+            ("stat, peak RSS", rss["stat"], "{:.1f} MiB"))
+        if bare:
+            rows += (("-J 1 -o without rendering, M IOs per CPU second", bare, "{:.2f}"),
+                     ("-J 1 -o without rendering, CPU / stat CPU (per round)", bare_vs_stat,
+                      "{:.2f}x"),
+                     ("the rendering's CPU (-J 1 less without rendering, per round)", render,
+                      "{:.2f} s"))
+        median_range_table(md, rows)
         what = "{} traces x {:,} IOs".format(n, ios)
         md.append("Per worker: -J 2's peak less -J 1's, {:.1f} MiB (medians).\n".format(
             med(rss["j2"]) - med(rss["j1"])))

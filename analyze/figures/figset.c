@@ -20,6 +20,7 @@
 #include "analyze/figures/plot.h"
 #include "analyze/report/format.h"
 #include "analyze/report/summary.h"
+#include "analyze/stats/workpool.h"
 
 void nv_slug(char *buf, size_t n, const char *s)
 {
@@ -492,8 +493,26 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 
 /* ---- rendering --------------------------------------------------------- */
 
+/* Figures to render, each with its result slot. */
+struct render_work {
+	const struct nv_figset *o;
+	bool *failed;		/* [o->nfig] */
+};
+
+/* Figure i as PNG and SVG (a pool item).  Return: 0 (the result is its slot's). */
+static int render_one(size_t i, void *arg)
+{
+	struct render_work *w = arg;
+	const char *name = w->o->fig[i].name;
+
+	w->failed[i] = nv_plot_render(w->o->dir, name, "png") ||
+		       nv_plot_render(w->o->dir, name, "svg");
+	return 0;
+}
+
 int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 {
+	struct render_work w = { .o = o };
 	char log[PATH_MAX];
 	size_t bad = 0;
 	FILE *f;
@@ -506,6 +525,10 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 	*gnuplot = nv_plot_have_gnuplot();
 	if (!*gnuplot)
 		return 0;
+	if (!(w.failed = calloc(o->nfig ? o->nfig : 1, sizeof(*w.failed)))) {
+		snprintf(o->err, o->errlen, "-o %s: out of memory", o->dir);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < o->nfig; i++) {
 		char rel[300];
 
@@ -513,14 +536,13 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 		nv_figset_wrote(o, rel);
 		snprintf(rel, sizeof(rel), "%s.svg", o->fig[i].name);
 		nv_figset_wrote(o, rel);
-		if (nv_plot_render(o->dir, o->fig[i].name, "png") ||
-		    nv_plot_render(o->dir, o->fig[i].name, "svg")) {
-			if (!bad++)
-				snprintf(o->err, o->errlen,
-					 "-o: gnuplot failed on %s/%s.gp (see %s)", o->dir,
-					 o->fig[i].name, log);
-		}
 	}
+	nv_pool_run(o->nfig, o->workers ? o->workers : 1, render_one, &w);
+	for (size_t i = 0; i < o->nfig; i++)
+		if (w.failed[i] && !bad++)
+			snprintf(o->err, o->errlen, "-o: gnuplot failed on %s/%s.gp (see %s)",
+				 o->dir, o->fig[i].name, log);
+	free(w.failed);
 	if (bad > 1) {
 		size_t len = strlen(o->err);
 

@@ -66,10 +66,20 @@ int nv_latkind_parse(const char *s, enum nv_latkind *k)
 	return -EINVAL;
 }
 
+bool nv_dir_has_lat(const struct nv_dirstat *ds)
+{
+	for (unsigned k = 0; k < NV_LAT_NR; k++)
+		if (ds->lat[k].mean.src || ds->lat[k].max.src)
+			return true;
+	return false;
+}
+
 bool nv_dir_active(const struct nv_dirstat *ds)
 {
 	if (!ds->present)
 		return false;
+	if (nv_dir_has_lat(ds))
+		return true;
 	if (ds->have_ios)
 		return ds->ios > 0;
 	return ds->io_bytes > 0 || (ds->iops.src && ds->iops.v > 0);
@@ -209,8 +219,10 @@ int nv_fio_bin_range(double ns, double *lo, double *hi)
 
 /*
  * One latency object of a direction.  Missing (left NV_SRC_NONE) when the
- * object is absent, the direction had no IOs, fio says N = 0, or (old fio,
- * no "N") min, max and mean are all zero: the statistic was not collected.
+ * object is absent, fio says N = 0, or (old fio, no "N") the direction had
+ * no IOs or min, max and mean are all zero: the statistic was not collected.
+ * N > 0 is read whatever the IO count: fio's sync direction of an
+ * fdatasync= run says total_ios 0 but holds the fdatasync latencies.
  * Return: 0 or -ENOMEM.
  */
 static int parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct nv_latstat *ls)
@@ -226,12 +238,14 @@ static int parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct 
 		o = json_object_get(dobj, lat_names[k]);
 		mult = 1000;
 	}
-	if (!json_is_object(o) || !active)
+	if (!json_is_object(o))
 		return 0;
 	if (fj_get_u64(o, "N", &n)) {
 		if (n == 0)
 			return 0;
 	} else {
+		if (!active)
+			return 0;
 		fj_get_num(o, "min", &min);
 		fj_get_num(o, "max", &max);
 		fj_get_num(o, "mean", &mean);

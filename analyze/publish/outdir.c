@@ -210,6 +210,7 @@ int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_
 	if (!ret)
 		ret = nv_figset_write(&o);
 	res->nfig = o.nfig;
+	o.workers = tj ? tj->workers : 1;
 	if (!ret)
 		ret = nv_figset_render(&o, &res->gnuplot, &res->rendered);
 	if (ret) {	/* report.md still, but the first message stays, whole */

@@ -64,7 +64,7 @@ struct nv_exact {
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
 };
 
-static unsigned bucket_of(uint64_t v)
+unsigned nv_exact_bucket_of(uint64_t v)
 {
 	unsigned e;
 
@@ -227,7 +227,7 @@ void nv_exact_add(struct nv_exact *e, uint64_t v)
 	if (e->pass == 0) {
 		double d;
 
-		e->hist[bucket_of(v)]++;
+		e->hist[nv_exact_bucket_of(v)]++;
 		if (e->pass_n == 1) {
 			e->min = e->max = e->shift = v;
 		} else if (v < e->min) {
@@ -303,7 +303,7 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 				dense[x]++;
 				dense_n++;
 			}
-			hist[bucket_of(x)]++;
+			hist[nv_exact_bucket_of(x)]++;
 			mn = x < mn ? x : mn;
 			mx = x > mx ? x : mx;
 			d = (double)x - (double)shift;

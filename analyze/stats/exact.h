@@ -92,6 +92,8 @@ uint64_t nv_exact_rank(double p, uint64_t n);
 #define NV_EXACT_NBUCKETS ((64 - 8 + 1) << 8)	/* 14592 */
 const uint64_t *nv_exact_hist(const struct nv_exact *e);
 void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi);
+/* Return: the bucket (< NV_EXACT_NBUCKETS) of value v. */
+unsigned nv_exact_bucket_of(uint64_t v);
 
 /*
  * The k-th smallest (0-based, k < n) of a[0..n), reordering a so that

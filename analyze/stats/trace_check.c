@@ -25,6 +25,26 @@ int nv_trace_record_why(unsigned op, uint64_t latency_ns, uint64_t complete_ns, 
 	return 0;
 }
 
+int nv_trace_cols_check(const struct nvt_cols *c, uint64_t seen, char *buf, size_t n)
+{
+	unsigned bad = 0;
+	char why[128];
+
+	for (size_t i = 0; i < c->n; i++)
+		bad |= !nv_trace_record_ok(c->op[i], c->latency_ns[i], c->complete_ns[i]);
+	for (size_t i = 0; bad && i < c->n; i++) {
+		if (!nv_trace_record_why(c->op[i], c->latency_ns[i], c->complete_ns[i], why,
+					 sizeof(why)))
+			continue;
+		if (seen == UINT64_MAX)
+			snprintf(buf, n, "a record %s", why);
+		else
+			snprintf(buf, n, "record %" PRIu64 " %s", seen + i, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 bool nv_trace_end_describe(const struct nvt_reader *r, char *buf, size_t n)
 {
 	struct nvt_read_info in;

@@ -34,6 +34,16 @@ int nv_trace_record_why(unsigned op, uint64_t latency_ns, uint64_t complete_ns, 
 			size_t n);
 
 /*
+ * Every record of a block's columns c (latency, op and complete_ns) valid:
+ * a vector-friendly scan; on a hit, the first invalid record in words into
+ * buf: "record N WHY" with N = seen + its index (seen: the records of the
+ * file before this block), or "a record WHY" when seen is UINT64_MAX (not
+ * known: the reader sought).
+ * Return: 0, or -EINVAL with buf filled.
+ */
+int nv_trace_cols_check(const struct nvt_cols *c, uint64_t seen, char *buf, size_t n);
+
+/*
  * How the trace r (read to its end) ended, for a warning: "trace PATH: N
  * bytes after the footer ignored", or "trace PATH: truncated: ... unusable;
  * footer missing; ..." saying what was used.

@@ -217,6 +217,7 @@ int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o, uns
 
 	memset(tj, 0, sizeof(*tj));
 	tj->ts = ts;
+	tj->workers = workers ? workers : 1;
 	tj->j = calloc(ts->n ? ts->n : 1, sizeof(*tj->j));
 	if (!tj->j || make_slots(&w, ts, o) || pthread_mutex_init(&w.lock, NULL)) {
 		snprintf(err, errlen, "out of memory joining %zu jobs' traces", ts->n);

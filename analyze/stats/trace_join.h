@@ -39,6 +39,8 @@ struct nv_tracejoin {
 	size_t nfailed;
 	char **failed;			/* the entries that could not be analyzed: their
 					 * errors (naming the trace), in the traceset's order */
+	unsigned workers;		/* the threads the join was given (at least 1): -J,
+					 * also for the rendering of the figures */
 };
 
 /*

@@ -22,28 +22,18 @@ void nv_trace_stat_free(struct nv_trace_stat *s)
 }
 
 /*
- * Every record of a block valid (trace_check.h): a vector-friendly scan; on
- * a hit, the first invalid record is named.
- * Return: 0, or -EINVAL with err set.
+ * Every record of a block valid (trace_check.h).
+ * Return: 0, or -EINVAL with err naming path and the record.
  */
 static int check_block(const char *path, const struct nvt_cols *c, uint64_t seen, char *err,
 		       size_t errlen)
 {
-	unsigned bad = 0;
-	char why[128];
+	char why[192];
 
-	for (size_t i = 0; i < c->n; i++)
-		bad |= !nv_trace_record_ok(c->op[i], c->latency_ns[i], c->complete_ns[i]);
-	if (!bad)
+	if (!nv_trace_cols_check(c, seen, why, sizeof(why)))
 		return 0;
-	for (size_t i = 0; i < c->n; i++) {
-		if (!nv_trace_record_why(c->op[i], c->latency_ns[i], c->complete_ns[i], why,
-					 sizeof(why)))
-			continue;
-		snprintf(err, errlen, "%s: record %" PRIu64 " %s", path, seen + i, why);
-		return -EINVAL;
-	}
-	return 0;
+	snprintf(err, errlen, "%s: %s", path, why);
+	return -EINVAL;
 }
 
 /* Pass 1's totals of one block: per op records, bytes, errors; the time span. */

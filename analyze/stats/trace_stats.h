@@ -5,9 +5,11 @@
  * behind the CDF plots.
  *
  * Streaming, bounded memory: pass 1 reads the traces merged in completion
- * order (one block per trace in memory) and builds the time series (the
- * latencies of one interval are held while it is open, then reduced to
- * exact p50/p99/p99.9/max), the per-operation and per-queue-depth pass-1
+ * order (one block per trace in memory, only the columns a pass needs
+ * decoded) and builds the time series (the latencies and completion times
+ * of one interval are held while it is open, 16 bytes per IO, with their
+ * counts per exact.h bucket; each exact p50/p99/p99.9 is a selection among
+ * the values of the bucket its rank falls in), the per-operation and per-queue-depth pass-1
  * state of analyze/stats/exact.c and the spike threshold; later passes read the
  * files again (any order) until every exact percentile is resolved, and
  * locate the IOs of latency spike episodes (see findings.h).  Memory: one

@@ -68,6 +68,51 @@ else
 	fail sync-equals-json "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
 fi
 
+# fdatasync= (etcd's fsync test, on a file here): fio counts no sync IO
+# ("sync": {"total_ios": 0}, issued rwts S=0) but measures every fdatasync
+# ("lat_ns" N > 0, the text's "sync (usec)" and "sync percentiles").  The
+# sync latency is read from both, equal (a changed sync min is caught), and
+# shown: its rows in the CSV of each, and two runs compare (the p99 change).
+fds_run() {	# NAME: a normal,json fdatasync run, split into NAME.txt, NAME.json
+	(cd "$T" && "$FIO" --name=fds --ioengine=sync --rw=write --bs=2300 --size=1m \
+		--fdatasync=1 --filename="$T/$1.dat" --output-format=normal,json \
+		--output="$1.out" >"$T/fio.log" 2>&1) || return 1
+	rm -f "$T/$1.dat"
+	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/$1.out" >"$T/$1.json"
+	awk '/^\{/{j=1} !j{print} /^\}/{j=0}' "$T/$1.out" >"$T/$1.txt"
+}
+if fds_run fds1 && fds_run fds2; then
+	sed 's/\(sync ([a-z]*): min=\)[ ]*[0-9.]*/\199999/' "$T/fds1.txt" >"$T/fds1c.txt"
+	if grep -A1 '"sync" : {' "$T/fds1.json" | grep -q '"total_ios" : 0,' &&
+	   grep -q 'sync percentiles' "$T/fds1.txt" &&
+	   "$CMP" "$T/fds1.txt" "$T/fds1.json" >"$T/fcmp.out" 2>&1 &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/fcmp.out" &&
+	   ! "$CMP" "$T/fds1c.txt" "$T/fds1.json" >"$T/fcmp2.out" 2>&1 &&
+	   grep -q '^fds sync lat min: text' "$T/fcmp2.out"; then
+		pass fdatasync-equals-json
+	else
+		fail fdatasync-equals-json "$(head -n 6 "$T/fcmp.out" "$T/fcmp2.out" | tr '\n' ' ')"
+	fi
+	"$NVANALYZE" --format csv "$T/fds1.json" >"$T/fds1.json.csv" 2>/dev/null
+	"$NVANALYZE" --format csv "$T/fds1.txt" >"$T/fds1.txt.csv" 2>/dev/null
+	rows=$(grep -c '^fds,sync,lat \(min\|mean\|p99\|max\),ns,[0-9]' "$T/fds1.json.csv")
+	if [ "$rows" = 4 ] && grep -q '^fds,sync,lat p99,' "$T/fds1.txt.csv" &&
+	   ! grep -q '^fds,sync,IOPS' "$T/fds1.json.csv" "$T/fds1.txt.csv" &&
+	   pytool fio_text_check "$T/fds1.txt" "$T/fds1.txt.csv" >"$T/fds.chk" 2>&1; then
+		pass fdatasync-rows
+	else
+		fail fdatasync-rows "$rows rows: $(head -n 4 "$T/fds.chk" | tr '\n' ' ')"
+	fi
+	"$NVANALYZE" --format csv "$T/fds1.json" "$T/fds2.json" >"$T/fds12.csv" 2>&1
+	if grep -Eq '^fds,sync,lat p99,ns,[0-9.]+,[0-9.]+,-?[0-9.]+' "$T/fds12.csv"; then
+		pass fdatasync-compare
+	else
+		fail fdatasync-compare "$(grep ',sync,' "$T/fds12.csv" | head -n 3 | tr '\n' ' ')"
+	fi
+else
+	fail fdatasync-equals-json "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+fi
+
 # The terse lines of the same run (version 3, fio's default), then runs
 # with --terse-version=5 (trim, sample counts), 4 (trim) and 2: each
 # against its JSON.

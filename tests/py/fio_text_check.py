@@ -6,8 +6,10 @@ TEXT is a fio normal output (2.x or 3.x); CSV is `nvanalyze --format csv TEXT`.
 For each job entry this reads, by its own regular expressions (not
 nvanalyze's code): the IOPS as fio computes it from the issued totals and the
 direction's runtime (or the printed IOPS with its rounding), and the clat
-mean, min and max in ns, and the CPU user share; then checks that the CSV
-has the same values.  The forms read: 3.x `read: IOPS=84.1k, BW=...(.../N msec)`,
+mean, min and max in ns, the sync latency (fsync's block: `sync (usec): min=,
+max=, avg=` and the 99.00th of `sync percentiles`, also when `issued rwts`
+counts no sync IO, as with fdatasync=), and the CPU user share; then checks
+that the CSV has the same values.  The forms read: 3.x `read: IOPS=84.1k, BW=...(.../N msec)`,
 2.x `read : io=..., bw=..., iops=N, runt= N msec`; `issued rwts: total=R,W,T,S`,
 fio 3.0-3.2's `issued rwt: total=R,W,T, short=...` and 2.x's
 `issued : total=r=R/w=W/d=T`; latency values with a k/M suffix (`1495.2k`).
@@ -30,6 +32,10 @@ RE_DIR2 = re.compile(r"(read|write|trim)\s*: io=[\d.]+[KMGTP]?B, bw=[^,]+, "
 NUM = r"([\d.]+)([kM]?)"
 RE_CLAT = re.compile(r"clat \((nsec|usec|msec)\): min=\s*" + NUM + r", max=\s*" + NUM +
                      r", avg=\s*" + NUM)
+RE_SYNC = re.compile(r"sync \((nsec|usec|msec)\): min=\s*" + NUM + r", max=\s*" + NUM +
+                     r", avg=\s*" + NUM)
+RE_SYNC_PCT = re.compile(r"sync percentiles \((nsec|usec|msec)\):")
+RE_P99 = re.compile(r"99\.00th=\[\s*(\d+)\]")
 RE_CPU = re.compile(r"cpu\s*: usr=([\d.]+)%")
 RE_ISSUED3 = re.compile(r"issued rwts?: total=(\d+),(\d+),(\d+)")
 RE_ISSUED2 = re.compile(r"issued\s*: total=r=(\d+)/w=(\d+)/d=(\d+)")
@@ -67,6 +73,25 @@ def on_clat(cur, s):
     return True
 
 
+def on_sync(cur, s):
+    """fsync's block: the latency line, then the percentiles' unit and 99.00th."""
+    m = RE_SYNC.match(s)
+    if m:
+        u = UNIT[m.group(1)]
+        v = [float(m.group(i)) * SFX[m.group(i + 1)] * u for i in (2, 4, 6)]
+        cur["sync"] = {"lat min": v[0], "lat max": v[1], "lat mean": v[2]}
+        return True
+    m = RE_SYNC_PCT.match(s)
+    if m and "sync" in cur:
+        cur["sync_unit"] = UNIT[m.group(1)]
+        return True
+    m = RE_P99.search(s)
+    if m and "sync_unit" in cur and "lat p99" not in cur["sync"]:
+        cur["sync"]["lat p99"] = float(m.group(1)) * cur["sync_unit"]
+        return True
+    return False
+
+
 def entries(text):
     out = []
     cur = None
@@ -77,7 +102,7 @@ def entries(text):
             cur = {"name": m.group(1), "dirs": {}}
             out.append(cur)
             continue
-        if cur is None or on_direction(cur, s) or on_clat(cur, s):
+        if cur is None or on_direction(cur, s) or on_clat(cur, s) or on_sync(cur, s):
             continue
         m = RE_CPU.match(s)
         if m:
@@ -139,6 +164,8 @@ def main():
                 expect(e["key"], d, "clat max", v["clat_max"], 1e-6)
             if "usr" in e and i == 0:
                 expect(e["key"], d, "CPU user", e["usr"], 1e-9)
+        for metric, want in e.get("sync", {}).items():
+            expect(e["key"], "sync", metric, want, 1e-6)
     print("checked %d, mismatches %d" % (checked, bad))
     return 1 if bad or not checked else 0
 
