@@ -26,11 +26,12 @@ def section(md, wd, meta, goals, h):
     if not x:
         md.append("Not run in this mode.\n")
         return
-    md.append("`nvanalyze -f csv` on diskspd XML reports (-Rxml) in diskspd's XmlResultParser layout: "
-              "the real report of tests/fixtures/diskspd (PerfKitBenchmarker's, the base) and two made "
-              "by tests/py/gen_diskspd_xml.py (-L and -D: 107 latency buckets per timespan, 42 Iops "
-              "buckets per target; 16 and 64 threads x 4 targets), {} rounds, the three alternating "
-              "in each; medians and ranges of `/usr/bin/time`.\n".format(meta.get("xml_rounds", "?")))
+    md.append("`nvanalyze -f csv` on diskspd XML reports (-Rxml) in diskspd's XmlResultParser "
+              "layout: the real report of tests/fixtures/diskspd (PerfKitBenchmarker's, the base) "
+              "and two made by tests/py/gen_diskspd_xml.py (-L and -D: 107 latency buckets per "
+              "timespan, 42 Iops buckets per target; 16 and 64 threads x 4 targets), {} rounds, "
+              "the three alternating in each; medians and ranges of `/usr/bin/time`.\n".format(
+                  meta.get("xml_rounds", "?")))
     md.append("| report | size | wall (median, range) | CPU user+sys (median) | peak RSS (max) |")
     md.append("|---|---|---|---|---|")
     row = {}
@@ -45,12 +46,13 @@ def section(md, wd, meta, goals, h):
     grow = {s: (row[s]["rss"] - row["base"]["rss"]) / (row[s]["mb"] - row["base"]["mb"])
             for s in ("small", "large")}
     ratio = grow["large"] / grow["small"] if grow["small"] > 0 else None
-    md.append("\nMemory per MB of XML above the base: {:.2f} MiB/MB at {:.1f} MB, {:.2f} MiB/MB at "
-              "{:.1f} MB (linear: the same).\n".format(grow["small"], row["small"]["mb"],
-                                                      grow["large"], row["large"]["mb"]))
-    h.goal_row(goals, "diskspd XML report of {:.1f} MB: `nvanalyze` wall".format(row["small"]["mb"]),
-               "< 1 s", "{} s".format(h.fmt(row["small"]["wall"])),
-               row["small"]["wall"] is not None and row["small"]["wall"] < 1, "median")
+    md.append("\nMemory per MB of XML above the base: {:.2f} MiB/MB at {:.1f} MB, {:.2f} MiB/MB "
+              "at {:.1f} MB (linear: the same).\n".format(
+                  grow["small"], row["small"]["mb"], grow["large"], row["large"]["mb"]))
+    small_mb, wall = row["small"]["mb"], row["small"]["wall"]
+    h.goal_row(goals, "diskspd XML report of {:.1f} MB: `nvanalyze` wall".format(small_mb),
+               "< 1 s", "{} s".format(h.fmt(wall)), wall is not None and wall < 1, "median")
     h.goal_row(goals, "diskspd XML memory linear: MiB per MB, {:.1f} MB vs {:.1f} MB".format(
-        row["large"]["mb"], row["small"]["mb"]), "<= 1.25x",
-        None if ratio is None else "{:.2f}x".format(ratio), ratio is not None and ratio <= 1.25, "")
+        row["large"]["mb"], small_mb), "<= 1.25x",
+        None if ratio is None else "{:.2f}x".format(ratio),
+        ratio is not None and ratio <= 1.25, "")
