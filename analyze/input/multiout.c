@@ -255,12 +255,22 @@ static int keep_last(struct segs *s, const char *path, struct nv_multiout *m)
 	return 0;
 }
 
-/* True when every run of m holds the same jobs. */
-static bool all_same_jobs(const struct nv_multiout *m)
+/*
+ * True when the runs of m are repeats of one run: the same jobs, the same
+ * fio version, no run the same output as another (a paste repeated).
+ */
+static bool repeats(const struct nv_multiout *m)
 {
-	for (size_t k = 1; k < m->n; k++)
-		if (!nv_run_same_jobs(&m->runs[0], &m->runs[k]))
+	for (size_t k = 1; k < m->n; k++) {
+		const struct nv_run *a = &m->runs[0], *b = &m->runs[k];
+
+		if (!nv_run_same_jobs(a, b) || !a->fio_version || !b->fio_version ||
+		    strcmp(a->fio_version, b->fio_version))
 			return false;
+		for (size_t i = 0; i < k; i++)
+			if (m->runs[i].digest == b->digest)
+				return false;
+	}
 	return true;
 }
 
@@ -296,10 +306,10 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 		ret = 1;
 	if (!ret)
 		ret = keep_last(&s, path, m);
-	if (!ret && m->n > 1 && !all_same_jobs(m))
+	if (!ret && m->n > 1 && !repeats(m))
 		ret = 1;
 	if (!ret && m->n > 1)
-		run_note(&m->runs[0], "%s: %zu fio runs of the same jobs in one file (different "
+		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (different "
 			 "processes or start times): read as repeats of one run", path, m->n);
 	segs_free(&s);
 	return ret;

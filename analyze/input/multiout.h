@@ -14,7 +14,8 @@
  * runtime growing, and the same process (the normal output's pid=, or the
  * JSON's start time, "timestamp" - "elapsed", within a second).  Of each run
  * the last snapshot is read, and a note says how many were left out.
- * Different runs holding the same jobs are repeats of one run (runset.h);
+ * Different runs of the same jobs and fio version are repeats of one run
+ * (runset.h); a paste repeated (the same output twice),
  * outputs that do not read one by one, or runs holding different jobs, are
  * read as one file (the reader's own rules, as for any file).
  */
