@@ -315,6 +315,66 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 	return ret;
 }
 
+/* True when run was read from a text report (not fio JSON). */
+static bool text_format(const struct nv_run *run)
+{
+	return run->format && strncmp(run->format, "fio-json", 8);
+}
+
+/* True when the last line of text (len > 0) holds a digit: a value it may cut. */
+static bool last_has_digit(const char *text, size_t len)
+{
+	for (size_t i = len; i > 0 && text[i - 1] != '\n'; i--)
+		if (text[i - 1] >= '0' && text[i - 1] <= '9')
+			return true;
+	return false;
+}
+
+/*
+ * A text report whose jobs hold no results at all (their direction lines
+ * damaged) is an error here, naming the file, rather than an empty run; so
+ * is a NUL byte in it (the readers' lines would end there);
+ * a text whose last line holds a digit and no line end may be cut inside
+ * it: a note says so.  Return: 0, or -EINVAL with err set.
+ */
+static int check_text(const char *text, size_t len, const char *path, struct nv_multiout *m,
+		      char *err, size_t errlen)
+{
+	size_t lines = 1;
+	struct nv_run *last = &m->runs[m->n - 1];
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct nv_run *r = &m->runs[k];
+		bool any = !r->njobs || !text_format(r);
+
+		for (size_t j = 0; j < r->njobs && !any; j++) {
+			any = r->jobs[j].error != 0;
+			for (unsigned d = 0; d < NV_DIR_NR && !any; d++)
+				any = nv_dir_active(&r->jobs[j].dir[d]);
+		}
+		if (!any) {
+			snprintf(err, errlen, "%s: no job of this %s output holds results (its "
+				 "read/write/trim lines are missing or damaged)", path, r->format);
+			return -EINVAL;
+		}
+	}
+	if (!text_format(last))
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (!text[i]) {
+			snprintf(err, errlen, "%s:%zu: a NUL byte in a text report (the file is "
+				 "damaged there; remove it to read the rest)", path, lines);
+			return -EINVAL;
+		}
+		lines += text[i] == '\n';
+	}
+	if (!len || text[len - 1] == '\n' || !last_has_digit(text, len))
+		return 0;
+	run_note(last, "%s:%zu: the last line has no line end: the file may be cut inside it, "
+		 "and its values read as far as they go", path, lines);
+	return 0;
+}
+
 int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_multiout *m,
 		      char *err, size_t errlen)
 {
@@ -332,6 +392,8 @@ int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_m
 		ret = read_whole(text, tlen, path, m, err, errlen);
 	else if (ret && text)
 		snprintf(err, errlen, "%s: out of memory", path);
+	if (!ret && text)
+		ret = check_text(text, tlen, path, m, err, errlen);
 	free(text);
 	if (ret)
 		nv_multiout_free(m);
