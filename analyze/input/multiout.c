@@ -321,6 +321,27 @@ static bool text_format(const struct nv_run *run)
 	return run->format && strncmp(run->format, "fio-json", 8);
 }
 
+/*
+ * A NUL byte in a text report (not JSON: its reader says where) is damage
+ * that the text readers, which read lines as strings, must not see.
+ * Return: 0, or -EINVAL with err naming the file and line.
+ */
+static int check_nul(const char *text, size_t len, const char *path, char *err,
+		     size_t errlen)
+{
+	const struct nv_format *f = nv_input_detect(text, len);
+	const char *z = memchr(text, '\0', len);
+	size_t line = 1;
+
+	if (!z || !f || !strncmp(f->name, "fio-json", 8))
+		return 0;
+	for (const char *p = text; p < z; p++)
+		line += *p == '\n';
+	snprintf(err, errlen, "%s:%zu: a NUL byte in what reads as %s (the file is damaged there; "
+		 "remove it to read the rest)", path, line, f->what);
+	return -EINVAL;
+}
+
 /* True when the last line of text (len > 0) holds a digit: a value it may cut. */
 static bool last_has_digit(const char *text, size_t len)
 {
@@ -332,8 +353,7 @@ static bool last_has_digit(const char *text, size_t len)
 
 /*
  * A text report whose jobs hold no results at all (their direction lines
- * damaged) is an error here, naming the file, rather than an empty run; so
- * is a NUL byte in it (the readers' lines would end there);
+ * damaged) is an error here, naming the file, rather than an empty run;
  * a text whose last line holds a digit and no line end may be cut inside
  * it: a note says so.  Return: 0, or -EINVAL with err set.
  */
@@ -360,14 +380,8 @@ static int check_text(const char *text, size_t len, const char *path, struct nv_
 	}
 	if (!text_format(last))
 		return 0;
-	for (size_t i = 0; i < len; i++) {
-		if (!text[i]) {
-			snprintf(err, errlen, "%s:%zu: a NUL byte in a text report (the file is "
-				 "damaged there; remove it to read the rest)", path, lines);
-			return -EINVAL;
-		}
+	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
-	}
 	if (!len || text[len - 1] == '\n' || !last_has_digit(text, len))
 		return 0;
 	run_note(last, "%s:%zu: the last line has no line end: the file may be cut inside it, "
@@ -384,10 +398,14 @@ int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_m
 
 	memset(m, 0, sizeof(*m));
 	ret = nv_input_decode(buf, len, &text, &tlen);
-	if (ret)	/* its reader says what is wrong */
+	if (ret) {	/* its reader says what is wrong */
 		ret = read_whole(buf, len, path, m, err, errlen);
-	else
+	} else if (check_nul(text, tlen, path, err, errlen)) {
+		free(text);
+		return -EINVAL;
+	} else {
 		ret = read_outputs(text, tlen, path, m);
+	}
 	if (ret > 0)
 		ret = read_whole(text, tlen, path, m, err, errlen);
 	else if (ret && text)
