@@ -1469,9 +1469,43 @@ def grow_json(seed, mb, out):
                                                  os.path.getsize(out) / 1e6))
 
 
+def grow_normal(seed, njobs, out):
+    """A fio normal output of njobs jobs: the job blocks of the real seed output (fio's own text)
+    repeated with distinct job names and pids, one preamble line per job, the seed's status group
+    and disk lines at the end."""
+    lines = open(seed).read().split("\n")
+    pre = [l for l in lines if ": (g=" in l and "rw=" in l]
+    heads = [i for i, l in enumerate(lines) if ": (groupid=" in l]
+    end = next(i for i, l in enumerate(lines) if l.startswith("Run status group"))
+    if not heads or not pre:
+        sys.exit("bench_report: {} is not fio normal output with job entries".format(seed))
+    blocks = [lines[a:b] for a, b in zip(heads, heads[1:] + [end])]
+    names = [lines[h].split(":")[0] for h in heads]
+    n = int(njobs)
+    with open(out, "w") as f:
+        for i in range(n):
+            f.write(pre[i % len(pre)].replace(names[i % len(names)], "{}-{}".format(
+                names[i % len(names)], i), 1) + "\n")
+        f.write("fio-{}\nStarting {} processes\n\n".format(
+            next((l[4:] for l in lines if l.startswith("fio-")), "3.33"), n))
+        for i in range(n):
+            b = list(blocks[i % len(blocks)])
+            b[0] = re.sub(r"pid=\d+", "pid={}".format(1000 + i), b[0].replace(
+                names[i % len(names)], "{}-{}".format(names[i % len(names)], i), 1))
+            f.write("\n".join(b) + "\n")
+        f.write("\n".join(lines[end:]))
+    print("{} jobs: the {} job entries of a real fio {} run (ioengine=null, randrw 4k and read 128k, "
+          "a 17-level percentile_list) repeated with distinct names and pids; {:.1f} MB.".format(
+              n, len(blocks), next((l for l in lines if l.startswith("fio-")), "?"),
+              os.path.getsize(out) / 1e6))
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "--grow-json":
         grow_json(argv[2], argv[3], argv[4])
+        return 0
+    if len(argv) == 5 and argv[1] == "--grow-normal":
+        grow_normal(argv[2], argv[3], argv[4])
         return 0
     if len(argv) != 4:
         sys.stderr.write(__doc__)
