@@ -17,7 +17,9 @@
 # sweep: nvanalyze on two runs of a 9-point iodepth sweep at once against
 # the points one at a time (issue 27), time and peak memory; 11 workers: the
 # full comparison with -o on N traces at -J 1 and -J 2 against `nvanalyze
-# stat` on the same traces (issue 42), CPU per IO, wall, peak memory.
+# stat` on the same traces (issue 42), CPU per IO, wall, peak memory; 12
+# inputtext: nvanalyze reading a 10,000-job fio normal output (issue 40),
+# time and peak memory against a quarter of the jobs.
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
@@ -29,7 +31,8 @@
 #   BENCH_OUT      work directory (default build/bench; emptied first)
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
-#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers"
+#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers
+#                  inputtext"
 #                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
 #                  section alone; into an existing BENCH_MD it replaces only
 #                  its own section and goal rows (bench_report.py),
@@ -50,7 +53,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers inputtext}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -72,6 +75,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
 	SWEEP_IOS=2000 SWEEP_ROUNDS=2
 	WORKERS_CONFIGS="4:20000" WORKERS_ROUNDS=2
+	INPUT_JOBS=400 INPUT_ROUNDS=1
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -85,6 +89,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	HOSTS_CONFIGS="16:250000 64:250000 64:62500"
 	SWEEP_IOS=55556 SWEEP_ROUNDS=3
 	WORKERS_CONFIGS="4:1000000 64:62500" WORKERS_ROUNDS=3
+	INPUT_JOBS=10000 INPUT_ROUNDS=3
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -97,6 +102,7 @@ else
 	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
 	SWEEP_IOS=555556 SWEEP_ROUNDS=7
 	WORKERS_CONFIGS="4:4000000 64:1000000" WORKERS_ROUNDS=5
+	INPUT_JOBS=10000 INPUT_ROUNDS=5
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -171,6 +177,8 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "sweep_qds=$SWEEP_QDS"
 	echo "workers_configs=$WORKERS_CONFIGS"
 	echo "workers_rounds=$WORKERS_ROUNDS"
+	echo "input_jobs=$INPUT_JOBS"
+	echo "input_rounds=$INPUT_ROUNDS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -676,6 +684,43 @@ section_workers() {
 	done
 }
 
+# --- 12. reading fio's normal output: 10,000 jobs ---------------------------
+# A real fio normal output (ioengine=null: randrw 4k and read 128k, a 17-level
+# percentile_list), its job entries repeated with distinct names and pids
+# (bench_report.py --grow-normal) to INPUT_JOBS jobs, to a quarter of them and
+# to one job; INPUT_ROUNDS rounds, the order reversed every other round, of
+# `nvanalyze --job randrw-0 -f csv` on each (the whole file read, one job's
+# rows printed: the reading's time and memory; the one-job file gives the
+# memory every call has), and of `nvanalyze -f csv` on the largest (every
+# job's rows: the whole call, for reference).
+section_inputtext() {
+	local d=$W/inputtext r k order
+	mkdir -p "$d"
+	printf '[global]\nioengine=null\nsize=64m\npercentile_list=%s\n[randrw]\nrw=randrw\nbs=4k\n%s\n' \
+		1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99 \
+		'[seqread]\nrw=read\nbs=128k' >"$d/seed.fio"
+	(cd "$d" && "$FIO" seed.fio >seed.txt 2>seed.err) ||
+		die "inputtext: fio failed: $(tail -n 3 "$d/seed.err")"
+	for k in one:1 quarter:$((INPUT_JOBS / 4)) all:$INPUT_JOBS; do
+		python3 "$TOP/tools/bench_report.py" --grow-normal "$d/seed.txt" "${k#*:}" \
+			"$d/${k%%:*}.txt" >"$d/${k%%:*}.info"
+		cat "$d/${k%%:*}.txt" >/dev/null
+	done
+	log "inputtext: fio normal output of $INPUT_JOBS jobs, $INPUT_ROUNDS rounds"
+	for r in $(seq 1 "$INPUT_ROUNDS"); do
+		order="one quarter all full"
+		[ $((r % 2)) -eq 0 ] && order="full all quarter one"
+		for k in $order; do
+			case $k in
+			full) timed "$d/full-r$r" "$NVANALYZE" -f csv "$d/all.txt";;
+			*) timed "$d/$k-r$r" "$NVANALYZE" --job randrw-0 -f csv "$d/$k.txt";;
+			esac || die "inputtext: nvanalyze on $k failed: $(tail -n 3 "$d/$k-r$r.err")"
+		done
+		rm -f "$d/full-r$r.out"
+	done
+	rm -f "$d"/one.txt "$d"/quarter.txt "$d"/all.txt
+}
+
 want files && section_files
 want trace && section_trace
 want analyze && section_analyze
@@ -685,6 +730,7 @@ want loop && section_loop
 want hosts && section_hosts
 want sweep && section_sweep
 want workers && section_workers
+want inputtext && section_inputtext
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi
