@@ -1239,8 +1239,14 @@ def section_workers(md, wd, meta, goals):
                  "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
 
 
+def section_disturb(md, wd, meta, goals):
+    """12. Tracing's disturbance (tools/bench_disturb.py, given this module's helpers)."""
+    import bench_disturb
+    bench_disturb.section(md, wd, meta, goals, sys.modules[__name__])
+
+
 def inputtext_rounds(wd, meta):
-    """{round: {"one"|"quarter"|"all"|"full": time}} of section 12 (tools/bench.sh
+    """{round: {"one"|"quarter"|"all"|"full": time}} of section 13 (tools/bench.sh
     section_inputtext), rounds with every call measured."""
     d = os.path.join(wd, "inputtext")
     out = {}
@@ -1253,8 +1259,8 @@ def inputtext_rounds(wd, meta):
 
 
 def section_inputtext(md, wd, meta, goals):
-    """12. nvanalyze reading a fio normal output of many jobs: time, memory against jobs."""
-    md.append("## 12. Reading fio's normal output: 10,000 jobs\n")
+    """13. nvanalyze reading a fio normal output of many jobs: time, memory against jobs."""
+    md.append("## 13. Reading fio's normal output: 10,000 jobs\n")
     rounds = inputtext_rounds(wd, meta)
     if not rounds:
         md.append("Not run in this mode.\n")
@@ -1305,7 +1311,8 @@ SECTIONS = (("files", 1, section_files, True), ("vm", 2, section_vm, True),
             ("memory", 5, section_memory, True), ("cpu", 6, section_cpu, False),
             ("loop", 7, section_loop, False), ("hosts", 8, section_hosts, False),
             ("sweep", 10, section_sweep, False), ("workers", 11, section_workers, False),
-            ("inputtext", 12, section_inputtext, False))
+            ("disturb", 12, section_disturb, False),
+            ("inputtext", 13, section_inputtext, False))
 
 # The goal rows by section: (section, the goal's name starts so, target).  Every goal with a target
 # has a row, also when its section did not run; a section rerun alone (merge_report) replaces the
@@ -1336,6 +1343,10 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("sweep", "sweep analysis: `nvanalyze A B`", "<= 1.20x"),
          ("sweep", "sweep analysis peak memory", "<= 1.25x"),
          ("workers", "full comparison -o", None),
+         ("disturb", "tracing's wait on the IO loop, nv_nop", "0 waits"),
+         ("disturb", "IO-loop wait share", "<= 0.1%"),
+         ("disturb", "p99.99 traced vs untraced", "within A/A"),
+         ("disturb", "max traced vs untraced", "within A/A"),
          ("inputtext", "reading a fio normal output of", "< 1 s"),
          ("inputtext", "reading memory, fio normal output", "<= 5.00x (linear 4x)"))
 
