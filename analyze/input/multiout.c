@@ -256,8 +256,45 @@ static int keep_last(struct segs *s, const char *path, struct nv_multiout *m)
 }
 
 /*
- * True when the runs of m are repeats of one run: the same jobs, the same
- * fio version, no run the same output as another (a paste repeated).
+ * True when text has a Markdown heading ("# ", "## aws ec2 micro"): a
+ * document that pastes outputs of different machines under their titles,
+ * not a log of repeated runs.
+ */
+static bool has_headings(const char *text, size_t len)
+{
+	for (const char *p = text, *end = text + len; p < end; p++) {
+		const char *q = p;
+
+		while (q < end && *q == '#')
+			q++;
+		if (q > p && q < end && *q == ' ')
+			return true;
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			break;
+	}
+	return false;
+}
+
+/* True when each job of a has the options line (description) of b's job of its key. */
+static bool same_options(const struct nv_run *a, const struct nv_run *b)
+{
+	for (size_t i = 0; i < a->njobs; i++) {
+		const struct nv_job *x = &a->jobs[i], *y = NULL;
+
+		for (size_t k = i < b->njobs ? i : 0; k < b->njobs && !y; k++)
+			if (!strcmp(b->jobs[k].key, x->key))
+				y = &b->jobs[k];
+		if (y && strcmp(x->desc ? x->desc : "", y->desc ? y->desc : ""))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * True when the runs of m are repeats of one run: the same jobs with the
+ * same options lines (not iodepth=1 then iodepth=10 under one name), the
+ * same fio version, no run the same output as another (a paste repeated).
  */
 static bool repeats(const struct nv_multiout *m)
 {
@@ -265,7 +302,7 @@ static bool repeats(const struct nv_multiout *m)
 		const struct nv_run *a = &m->runs[0], *b = &m->runs[k];
 
 		if (!nv_run_same_jobs(a, b) || !a->fio_version || !b->fio_version ||
-		    strcmp(a->fio_version, b->fio_version))
+		    strcmp(a->fio_version, b->fio_version) || !same_options(a, b))
 			return false;
 		for (size_t i = 0; i < k; i++)
 			if (m->runs[i].digest == b->digest)
@@ -306,7 +343,7 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 		ret = 1;
 	if (!ret)
 		ret = keep_last(&s, path, m);
-	if (!ret && m->n > 1 && !repeats(m))
+	if (!ret && m->n > 1 && (!repeats(m) || has_headings(text, len)))
 		ret = 1;
 	if (!ret && m->n > 1)
 		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (different "

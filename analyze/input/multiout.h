@@ -14,8 +14,10 @@
  * runtime growing, and the same process (the normal output's pid=, or the
  * JSON's start time, "timestamp" - "elapsed", within a second).  Of each run
  * the last snapshot is read, and a note says how many were left out.
- * Different runs of the same jobs and fio version are repeats of one run
- * (runset.h); a paste repeated (the same output twice),
+ * Different runs of the same jobs, options lines and fio version are
+ * repeats of one run (runset.h); a document with Markdown headings (outputs
+ * of several machines under their titles), a paste repeated (the same
+ * output twice),
  * outputs that do not read one by one, or runs holding different jobs, are
  * read as one file (the reader's own rules, as for any file).
  */

@@ -40,8 +40,8 @@ mkdir -p "$T/one" "$T/sep"
 for i in 1 2 3; do fio_run "$T/sep/r-$i" || exit 0; done
 
 # nvanalyze --format json of a normal and a JSON reading: IOPS, bandwidth
-# (mean, stdev, n) and runtime per job and direction within 1%: fio computes
-# each output of a dump a moment apart, so they differ by a little.
+# (mean, stdev, n) and runtime per job and direction within 1% (a stdev 5%):
+# fio computes each output of a dump a moment apart, so they differ a little.
 cat >"$T/cmp.py" <<'PY'
 import json, sys
 a, b = ({(r["job"], r["direction"]): next(iter(r["sides"].values())) for r in json.load(open(f))["results"]
@@ -55,7 +55,8 @@ for key in sorted(set(a) | set(b)):
         if k.endswith(("_stdev", "_n")) and x is None and y is None:
             continue	# one run: no spread
         n += 1
-        if x is None or y is None or abs(x - y) > 1e-2 * max(abs(y), 1):
+        tol = 5e-2 if k.endswith("_stdev") else 1e-2	# a spread of values a moment apart
+        if x is None or y is None or abs(x - y) > tol * max(abs(y), 1):
             bad += 1
             print(key, k, x, y)
 print("compared %d, mismatches %d, rows %d" % (n, bad, len(b)))
