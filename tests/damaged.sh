@@ -39,3 +39,19 @@ damaged() {
 	done
 	[ "$bad" -eq 0 ] && pass "damaged-$base ($cases cases)"
 }
+
+# mutations FORMAT FILE... (sourced): MUTATIONS (default 600) random
+# mutations of the FILEs, seeded by MUTATION_SEED (default 40: the same
+# mutants every run; another seed tries others, and is printed), read
+# by nvanalyze (tests/py/mutations.py says what each run must do).  One
+# PASS or FAIL line named mutations-FORMAT.
+mutations() {
+	local fmt=$1 seed=${MUTATION_SEED:-40} out
+	shift
+	out=$(pytool mutations "$NVANALYZE" "$seed" "${MUTATIONS:-600}" "$T/mut-$fmt" "$fmt" "$@")
+	if [ $? -eq 0 ]; then
+		pass "mutations-$fmt (${out#*: })"
+	else
+		fail "mutations-$fmt" "$(echo "$out" | tr '\n' ' ') (rerun: MUTATION_SEED=$seed)"
+	fi
+}

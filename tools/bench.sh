@@ -24,6 +24,8 @@
 # x QD 64, the brief's jobs/randread.fio and jobs/instance/maxiops.fio with
 # two busy loops beside them, traced against untraced twice (A/A): IOPS,
 # fio's clat p99.99 and max, and the IO loop's wait for the trace writer.
+# 13 inputtext: nvanalyze reading a 10,000-job fio normal output (issue
+# 40), time and peak memory against a quarter of the jobs.
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
@@ -36,7 +38,7 @@
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
 #   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers
-#                  disturb inputxml"
+#                  disturb inputxml inputtext"
 #                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
 #                  section alone; into an existing BENCH_MD it replaces only
 #                  its own section and goal rows (bench_report.py),
@@ -57,7 +59,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers disturb inputxml}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers disturb inputxml inputtext}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -81,6 +83,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	WORKERS_CONFIGS="4:20000" WORKERS_ROUNDS=2
 	DISTURB_ROUNDS=1 DISTURB_RUNTIME=1 DISTURB_JOBS="nop maxiops"
 	XML_ROUNDS=1
+	INPUT_JOBS=1000 INPUT_ROUNDS=1
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -96,6 +99,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	WORKERS_CONFIGS="4:1000000 64:62500" WORKERS_ROUNDS=3
 	DISTURB_ROUNDS=2 DISTURB_RUNTIME=2 DISTURB_JOBS="nop randread maxiops"
 	XML_ROUNDS=3
+	INPUT_JOBS=10000 INPUT_ROUNDS=3
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -110,6 +114,7 @@ else
 	WORKERS_CONFIGS="4:4000000 64:1000000" WORKERS_ROUNDS=5
 	DISTURB_ROUNDS=3 DISTURB_RUNTIME=4 DISTURB_JOBS="nop randread maxiops"
 	XML_ROUNDS=7
+	INPUT_JOBS=10000 INPUT_ROUNDS=5
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -190,6 +195,8 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "disturb_runtime=$DISTURB_RUNTIME"
 	echo "disturb_jobs=$DISTURB_JOBS"
 	echo "xml_rounds=$XML_ROUNDS"
+	echo "input_jobs=$INPUT_JOBS"
+	echo "input_rounds=$INPUT_ROUNDS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -798,6 +805,41 @@ section_inputxml() {
 		done
 	done
 	rm -f "$d"/*.xml
+# --- 14. reading fio's normal output: 10,000 jobs ---------------------------
+# A real fio normal output (ioengine=null: randrw 4k and read 128k, a 17-level
+# percentile_list), its job entries repeated with distinct names and pids
+# (bench_report.py --grow-normal) to INPUT_JOBS jobs, to a quarter of them and
+# to one job; INPUT_ROUNDS rounds, the order reversed every other round, of
+# `nvanalyze --job randrw-0 -f csv` on each (the whole file read, one job's
+# rows printed: the reading's time and memory; the one-job file gives the
+# memory every call has), and of `nvanalyze -f csv` on the largest (every
+# job's rows: the whole call, for reference).
+section_inputtext() {
+	local d=$W/inputtext r k order
+	mkdir -p "$d"
+	printf '[global]\nioengine=null\nsize=64m\npercentile_list=%s\n[randrw]\nrw=randrw\nbs=4k\n%s\n' \
+		1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99 \
+		'[seqread]\nrw=read\nbs=128k' >"$d/seed.fio"
+	(cd "$d" && "$FIO" seed.fio >seed.txt 2>seed.err) ||
+		die "inputtext: fio failed: $(tail -n 3 "$d/seed.err")"
+	for k in one:1 quarter:$((INPUT_JOBS / 4)) all:$INPUT_JOBS; do
+		python3 "$TOP/tools/bench_report.py" --grow-normal "$d/seed.txt" "${k#*:}" \
+			"$d/${k%%:*}.txt" >"$d/${k%%:*}.info"
+		cat "$d/${k%%:*}.txt" >/dev/null
+	done
+	log "inputtext: fio normal output of $INPUT_JOBS jobs, $INPUT_ROUNDS rounds"
+	for r in $(seq 1 "$INPUT_ROUNDS"); do
+		order="one quarter all full"
+		[ $((r % 2)) -eq 0 ] && order="full all quarter one"
+		for k in $order; do
+			case $k in
+			full) timed "$d/full-r$r" "$NVANALYZE" -f csv "$d/all.txt";;
+			*) timed "$d/$k-r$r" "$NVANALYZE" --job randrw-0 -f csv "$d/$k.txt";;
+			esac || die "inputtext: nvanalyze on $k failed: $(tail -n 3 "$d/$k-r$r.err")"
+		done
+		rm -f "$d/full-r$r.out"
+	done
+	rm -f "$d"/one.txt "$d"/quarter.txt "$d"/all.txt
 }
 
 want files && section_files
@@ -811,6 +853,7 @@ want sweep && section_sweep
 want workers && section_workers
 want disturb && section_disturb
 want inputxml && section_inputxml
+want inputtext && section_inputtext
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi

@@ -4,6 +4,7 @@ and a gnuplot chart.
 
     bench_report.py WORKDIR OUT.md OUT.png
     bench_report.py --grow-json SEED.json MB OUT.json
+    bench_report.py --grow-normal SEED.txt NJOBS OUT.txt
 
 WORKDIR is $BENCH_OUT of tools/bench.sh (meta.env, files/, trace/, analyze/,
 memory/, vm/, cpu/, loop/, hosts/, sweep/).  Every number in the report is
@@ -18,6 +19,7 @@ are replaced in it, the rest kept (merge_report); the chart stays as it was.
 --grow-json builds a large json+ file for the analyzer section from a real
 fio json+ output: the seed's jobs are repeated (with new job names) until the
 file reaches MB megabytes; every value stays one fio really wrote.
+--grow-normal does the same for fio's normal output: NJOBS job entries.
 """
 import glob
 import gzip
@@ -1262,6 +1264,64 @@ def section_inputxml(md, wd, meta, goals):
     import bench_inputxml
     bench_inputxml.section(md, wd, meta, goals, sys.modules[__name__])
 
+def inputtext_rounds(wd, meta):
+    """{round: {"one"|"quarter"|"all"|"full": time}} of section 14 (tools/bench.sh
+    section_inputtext), rounds with every call measured."""
+    d = os.path.join(wd, "inputtext")
+    out = {}
+    for r in range(1, int(meta.get("input_rounds", 0) or 0) + 1):
+        ts = {k: read_time(os.path.join(d, "{}-r{}.time".format(k, r)))
+              for k in ("one", "quarter", "all", "full")}
+        if all(ts.values()):
+            out[r] = ts
+    return out
+
+
+def section_inputtext(md, wd, meta, goals):
+    """14. nvanalyze reading a fio normal output of many jobs: time, memory against jobs."""
+    md.append("## 14. Reading fio's normal output: 10,000 jobs\n")
+    rounds = inputtext_rounds(wd, meta)
+    if not rounds:
+        md.append("Not run in this mode.\n")
+        return
+    d = os.path.join(wd, "inputtext")
+    n = int(meta.get("input_jobs", 0))
+    info = open(os.path.join(d, "all.info")).read().strip() if os.path.exists(
+        os.path.join(d, "all.info")) else "?"
+    md.append("Run on {} (nvengine {}, mode {}, {} cores).  The input: {}  The same to {:,} jobs and to "
+              "one job.  Rounds, the order reversed every other round, of `nvanalyze --job randrw-0 "
+              "-f csv FILE` on each (the whole file read and its jobs matched, one job's rows printed: "
+              "the reading), and of `nvanalyze -f csv` on the {:,}-job file (every job's rows, for "
+              "reference).  `/usr/bin/time`: wall, CPU (user + sys), peak RSS.  Memory linear in jobs: "
+              "the peak above the one-job call's grows 4x from {:,} to {:,} jobs (quadratic: 16x).\n"
+              .format(meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
+                      meta.get("cores", "?"), info, n // 4, n, n // 4, n))
+    rs = [rounds[r] for r in sorted(rounds)]
+    mib = {k: [c[k]["maxrss_kb"] / 1024 for c in rs] for k in ("one", "quarter", "all", "full")}
+    growth = [(c["all"]["maxrss_kb"] - c["one"]["maxrss_kb"]) /
+              max(1, c["quarter"]["maxrss_kb"] - c["one"]["maxrss_kb"]) for c in rs]
+    median_range_table(md, (
+        ("{:,} jobs, read, wall".format(n), [c["all"]["wall"] for c in rs], "{:.2f} s"),
+        ("{:,} jobs, read, CPU".format(n), [c["all"]["cpu"] for c in rs], "{:.2f} s"),
+        ("{:,} jobs, read, wall".format(n // 4), [c["quarter"]["wall"] for c in rs], "{:.2f} s"),
+        ("{:,} jobs, every row (-f csv), wall".format(n), [c["full"]["wall"] for c in rs], "{:.2f} s"),
+        ("{:,} jobs, every row (-f csv), CPU".format(n), [c["full"]["cpu"] for c in rs], "{:.2f} s"),
+        ("peak RSS, 1 job", mib["one"], "{:.1f} MiB"),
+        ("peak RSS, {:,} jobs".format(n // 4), mib["quarter"], "{:.1f} MiB"),
+        ("peak RSS, {:,} jobs".format(n), mib["all"], "{:.1f} MiB"),
+        ("**peak RSS above 1 job: {:,} / {:,} jobs** (per round)".format(n, n // 4), growth,
+         "{:.2f}x")))
+    wall = [c["all"]["wall"] for c in rs]
+    v = med(wall)
+    goal_row(goals, "reading a fio normal output of {:,} jobs".format(n), "< 1 s",
+             "{:.2f} s".format(v), v < 1.0, "CPU {:.2f} s; rounds {:.2f}-{:.2f} s, n={}".format(
+                 med([c["all"]["cpu"] for c in rs]), min(wall), max(wall), len(wall)))
+    v = med(growth)
+    goal_row(goals, "reading memory, fio normal output, {:,} vs {:,} jobs".format(n, n // 4),
+             "<= 5.00x (linear 4x)", "{:.2f}x".format(v), v <= 5.0,
+             "peak RSS above the one-job call's; {:.1f} vs {:.1f} MiB".format(
+                 med(mib["all"]), med(mib["quarter"])))
+
 
 # The sections of tools/bench.sh in report order: (BENCH_SECTIONS name, number, function, whether
 # it draws in the chart).  Section 9 is make soak's (bench/soak.md), copied in after section 8.
@@ -1271,7 +1331,8 @@ SECTIONS = (("files", 1, section_files, True), ("vm", 2, section_vm, True),
             ("loop", 7, section_loop, False), ("hosts", 8, section_hosts, False),
             ("sweep", 10, section_sweep, False), ("workers", 11, section_workers, False),
             ("disturb", 12, section_disturb, False),
-            ("inputxml", 13, section_inputxml, False))
+            ("inputxml", 13, section_inputxml, False),
+            ("inputtext", 14, section_inputtext, False))
 
 # The goal rows by section: (section, the goal's name starts so, target).  Every goal with a target
 # has a row, also when its section did not run; a section rerun alone (merge_report) replaces the
@@ -1307,7 +1368,9 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("disturb", "p99.99 traced vs untraced", "within A/A"),
          ("disturb", "max traced vs untraced", "within A/A"),
          ("inputxml", "diskspd XML report of", "< 1 s"),
-         ("inputxml", "diskspd XML memory linear", "<= 1.25x"))
+         ("inputxml", "diskspd XML memory linear", "<= 1.25x"),
+         ("inputtext", "reading a fio normal output of", "< 1 s"),
+         ("inputtext", "reading memory, fio normal output", "<= 5.00x (linear 4x)"))
 
 
 def goal_section(row):
@@ -1503,9 +1566,43 @@ def grow_json(seed, mb, out):
                                                  os.path.getsize(out) / 1e6))
 
 
+def grow_normal(seed, njobs, out):
+    """A fio normal output of njobs jobs: the job blocks of the real seed output (fio's own text)
+    repeated with distinct job names and pids, one preamble line per job, the seed's status group
+    and disk lines at the end."""
+    lines = open(seed).read().split("\n")
+    pre = [l for l in lines if ": (g=" in l and "rw=" in l]
+    heads = [i for i, l in enumerate(lines) if ": (groupid=" in l]
+    end = next(i for i, l in enumerate(lines) if l.startswith("Run status group"))
+    if not heads or not pre:
+        sys.exit("bench_report: {} is not fio normal output with job entries".format(seed))
+    blocks = [lines[a:b] for a, b in zip(heads, heads[1:] + [end])]
+    names = [lines[h].split(":")[0] for h in heads]
+    n = int(njobs)
+    with open(out, "w") as f:
+        for i in range(n):
+            f.write(pre[i % len(pre)].replace(names[i % len(names)], "{}-{}".format(
+                names[i % len(names)], i), 1) + "\n")
+        f.write("fio-{}\nStarting {} processes\n\n".format(
+            next((l[4:] for l in lines if l.startswith("fio-")), "3.33"), n))
+        for i in range(n):
+            b = list(blocks[i % len(blocks)])
+            b[0] = re.sub(r"pid=\d+", "pid={}".format(1000 + i), b[0].replace(
+                names[i % len(names)], "{}-{}".format(names[i % len(names)], i), 1))
+            f.write("\n".join(b) + "\n")
+        f.write("\n".join(lines[end:]))
+    print("{} jobs: the {} job entries of a real fio {} run (ioengine=null, randrw 4k and read 128k, "
+          "a 17-level percentile_list) repeated with distinct names and pids; {:.1f} MB.".format(
+              n, len(blocks), next((l for l in lines if l.startswith("fio-")), "?"),
+              os.path.getsize(out) / 1e6))
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "--grow-json":
         grow_json(argv[2], argv[3], argv[4])
+        return 0
+    if len(argv) == 5 and argv[1] == "--grow-normal":
+        grow_normal(argv[2], argv[3], argv[4])
         return 0
     if len(argv) != 4:
         sys.stderr.write(__doc__)

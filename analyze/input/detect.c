@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/common.h"
 #include "analyze/input/cdm.h"
 #include "analyze/input/detect.h"
 #include "analyze/input/diskspd.h"
@@ -19,7 +20,7 @@
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
-#include "analyze/input/readfile.h"
+#include "analyze/input/multiout.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -159,15 +160,20 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 
 int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen)
 {
-	char *buf;
-	size_t len;
+	struct nv_multiout m;
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = nv_readfile(path, &buf, &len, err, errlen);
+	ret = nv_multiout_load(path, &m, err, errlen);
 	if (ret)
 		return ret;
-	ret = nv_input_parse(buf, len, path, run, err, errlen);
-	free(buf);
-	return ret;
+	*run = m.runs[m.n - 1];
+	memset(&m.runs[m.n - 1], 0, sizeof(*run));
+	if (m.n > 1)
+		nv_note_add(&run->notes, &run->nnotes,
+			    "%s: holds %zu fio runs; as part of a '+' join or a directory only "
+			    "the last is read (give the file alone to read them as repeats)",
+			    path, m.n);
+	nv_multiout_free(&m);
+	return 0;
 }

@@ -298,7 +298,8 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 		p = nv_text_skip(p + 1);
 		if (!strncmp(p, "N/A", 3)) {
 			p = strchr(p, '|');
-		} else if (nv_text_number(&p, 1e6, &v)) {
+		} else if (nv_text_number(&p, 1e6, &v) ||
+			   !strchr("|\r\n", *(p = nv_text_skip(p)))) {	/* "0#junk.5": damage */
 			return ds_error(c, "a %-ile row with a value that does not parse");
 		} else if (nv_diskspd_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, v)) {
 			return ds_nomem(c);

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/common.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fiotext.h"
 
@@ -49,6 +50,7 @@ struct fn_state {
 	uint64_t issued[4];
 	struct fn_opts *opts;
 	size_t nopts;
+	size_t *oslot, omask;		/* opts by name: index + 1, 0 empty (fn_opts_index) */
 };
 
 static int fn_fail(struct fn_state *st, const char *what, const char *text)
@@ -101,6 +103,38 @@ static uint64_t fn_bs_one(const char *s)
 	return nv_fio_bs_parse(tok, NV_DIR_READ, strchr(tok, 'i') ? 1000 : 1024);
 }
 
+/* The slot of name in st's table: its own, or the empty one it would take. */
+static size_t fn_opts_slot(const struct fn_state *st, const char *name)
+{
+	size_t h = (size_t)nv_hash(name, strlen(name)) & st->omask;
+
+	while (st->oslot[h] && strcmp(st->opts[st->oslot[h] - 1].name, name))
+		h = (h + 1) & st->omask;
+	return h;
+}
+
+/*
+ * Index st->opts[i] by name, the later line of a name replacing the earlier
+ * (a table twice the lines, so that 10,000 jobs are not 10,000 scans).
+ * Return: 0 or -ENOMEM.
+ */
+static int fn_opts_index(struct fn_state *st, size_t i)
+{
+	if (2 * (i + 1) > st->omask) {
+		size_t n = st->omask ? 2 * (st->omask + 1) : 64;
+
+		free(st->oslot);
+		st->oslot = calloc(n, sizeof(*st->oslot));
+		if (!st->oslot)
+			return -ENOMEM;
+		st->omask = n - 1;
+		for (size_t k = 0; k < i; k++)
+			st->oslot[fn_opts_slot(st, st->opts[k].name)] = k + 1;
+	}
+	st->oslot[fn_opts_slot(st, st->opts[i].name)] = i + 1;
+	return 0;
+}
+
 /* "NAME: (g=0): rw=randread, bs=(R) 128KiB-128KiB, (W) ..., ioengine=psync". */
 static int fn_options(struct fn_state *st, const char *line, const char *g)
 {
@@ -117,7 +151,8 @@ static int fn_options(struct fn_state *st, const char *line, const char *g)
 	o->desc = strdup(tail ? tail + 3 : "");
 	if (nv_fiotext_key(line, "rw", &p))
 		o->rw = strndup(p, strcspn(p, ", "));
-	if (!o->name || !o->desc || (nv_fiotext_key(line, "rw", &p) && !o->rw))
+	if (!o->name || !o->desc || (nv_fiotext_key(line, "rw", &p) && !o->rw) ||
+	    fn_opts_index(st, st->nopts - 1))
 		return -ENOMEM;
 	if (!nv_fiotext_key(line, "bs", &p))
 		return 0;
@@ -139,12 +174,15 @@ static int fn_options(struct fn_state *st, const char *line, const char *g)
 	return 0;
 }
 
+/* Return: the last options line of the job name, or NULL. */
 static const struct fn_opts *fn_opts_for(const struct fn_state *st, const char *name)
 {
-	for (size_t i = st->nopts; i-- > 0;)
-		if (!strcmp(st->opts[i].name, name))
-			return &st->opts[i];
-	return NULL;
+	size_t h;
+
+	if (!st->oslot)
+		return NULL;
+	h = fn_opts_slot(st, name);
+	return st->oslot[h] ? &st->opts[st->oslot[h] - 1] : NULL;
 }
 
 /*
@@ -729,6 +767,7 @@ int nv_fionormal_parse(const char *text, size_t len, const char *path, struct nv
 		free(st.opts[i].desc);
 	}
 	free(st.opts);
+	free(st.oslot);
 	if (ret)
 		nv_run_free(run);
 	return ret;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/input/fiotext.h"
+#include "analyze/input/textlines.h"
 
 /* The header says what each function does. */
 int nv_fiotext_num(const char *s, const char **end, double *v, double *place)
@@ -34,6 +35,8 @@ int nv_fiotext_num(const char *s, const char **end, double *v, double *place)
 		*place *= m;
 		e++;
 	}
+	if (nv_text_junk(*e))	/* "0\xff.31": damage, not 0 */
+		return -EINVAL;
 	*v = d;
 	*end = e;
 	return 0;

@@ -13,7 +13,8 @@
  * (1000-based, fio's num2str; not the "M" of "MiB" or "MB").  *v is the
  * value, *place the value of its last printed digit (suffix included),
  * *end the first character after it.
- * Return: 0, or -EINVAL when s holds no number.
+ * Return: 0, or -EINVAL when s holds no number (or junk follows it:
+ * nv_text_junk).
  */
 int nv_fiotext_num(const char *s, const char **end, double *v, double *place);
 

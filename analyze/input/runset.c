@@ -14,6 +14,7 @@
 #include "analyze/common.h"
 #include "analyze/input/detect.h"
 #include "analyze/input/hosts.h"
+#include "analyze/input/multiout.h"
 #include "analyze/input/runset.h"
 
 /* A growing array of runs being loaded. */
@@ -420,8 +421,8 @@ static void list_keys(char *buf, size_t n, const struct nv_run *run)
 					j < 6 ? run->jobs[j].key : "...");
 }
 
-/* True when a and b hold the same set of job keys. */
-static bool same_jobs(const struct nv_run *a, const struct nv_run *b)
+/* The header says what it does. */
+bool nv_run_same_jobs(const struct nv_run *a, const struct nv_run *b)
 {
 	for (size_t j = 0; j < a->njobs; j++)
 		if (!has_key(b, a->jobs[j].key))
@@ -443,7 +444,7 @@ static int check_repeats(const char *arg, const struct nv_runset *rs, char *err,
 	for (size_t k = 1; k < rs->nruns; k++) {
 		const struct nv_run *a = &rs->runs[0], *b = &rs->runs[k];
 
-		if (same_jobs(a, b))
+		if (nv_run_same_jobs(a, b))
 			continue;
 		list_keys(ka, sizeof(ka), a);
 		list_keys(kb, sizeof(kb), b);
@@ -547,6 +548,37 @@ static int add_hosts(struct nv_runset *rs, const char *dir)
 	return ret;
 }
 
+/*
+ * The plain file path as repeats of rs: one, or each fio run of a file that
+ * holds several (multiout.h), labelled STEM-1, STEM-2, ...
+ * Return: 0 or -errno with err set.
+ */
+static int add_file(struct nv_runset *rs, const char *path, char *err, size_t errlen)
+{
+	struct nv_multiout m;
+	char name[256];
+	int ret = nv_multiout_load(path, &m, err, errlen);
+
+	path_stem(name, sizeof(name), path, false);
+	for (size_t i = 0; !ret && i < m.n; i++) {
+		char label[300];
+
+		if (m.n > 1)
+			snprintf(label, sizeof(label), "%s-%zu", name, i + 1);
+		else
+			snprintf(label, sizeof(label), "%s", name);
+		if (grow(rs) || !(rs->labels[rs->nruns] = strdup(label))) {
+			ret = -ENOMEM;
+			break;
+		}
+		rs->runs[rs->nruns] = m.runs[i];
+		memset(&m.runs[i], 0, sizeof(m.runs[i]));
+		add_repeat(rs);
+	}
+	nv_multiout_free(&m);
+	return ret;
+}
+
 int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errlen)
 {
 	struct stat sb;
@@ -564,6 +596,8 @@ int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errl
 	     tok = whole ? NULL : strtok_r(NULL, ",", &save)) {
 		if (grow(rs)) {
 			ret = -ENOMEM;
+		} else if (!stat(tok, &sb) && S_ISREG(sb.st_mode)) {
+			ret = add_file(rs, tok, err, errlen);
 		} else if (!(ret = load_repeat(tok, &rs->runs[rs->nruns], &rs->labels[rs->nruns],
 					       err, errlen))) {
 			if (!stat(tok, &sb) && S_ISDIR(sb.st_mode))

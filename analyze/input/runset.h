@@ -20,6 +20,7 @@
 #ifndef NV_ANALYZE_RUNSET_H
 #define NV_ANALYZE_RUNSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/input/fiojson.h"
@@ -43,6 +44,9 @@ struct nv_runset {
 int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errlen);
 
 void nv_runset_free(struct nv_runset *rs);
+
+/* True when a and b hold the same set of job keys.  Return: true or false. */
+bool nv_run_same_jobs(const struct nv_run *a, const struct nv_run *b);
 
 /*
  * Each repeat of rs its own runset (one run, its label): the hosts of one

@@ -47,6 +47,13 @@ const char *nv_text_skip(const char *s)
 	return s;
 }
 
+bool nv_text_junk(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return u >= 0x7f || (u < ' ' && u && c != '\t' && c != '\r' && c != '\n');
+}
+
 int nv_text_number(const char **p, double mult, struct nv_val *v)
 {
 	const char *s = nv_text_skip(*p), *e = s;
@@ -69,7 +76,7 @@ int nv_text_number(const char **p, double mult, struct nv_val *v)
 		e++;
 	}
 	digits[n] = '\0';
-	if (n == 0 || digits[0] == '.' || decimals == 0)
+	if (n == 0 || digits[0] == '.' || decimals == 0 || nv_text_junk(*e))
 		return -EINVAL;
 	x = strtod(digits, NULL);
 	if (!isfinite(x))

@@ -5,6 +5,7 @@
 #ifndef NV_ANALYZE_TEXTLINES_H
 #define NV_ANALYZE_TEXTLINES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/common.h"
@@ -29,5 +30,13 @@ const char *nv_text_skip(const char *s);
  * Return: 0, or -EINVAL (no number there; v and *p left alone).
  */
 int nv_text_number(const char **p, double mult, struct nv_val *v);
+
+/*
+ * True when c cannot follow a number in a text report: a control character
+ * (not tab or a line end), DEL, or a byte of a multi-byte (or invalid)
+ * UTF-8 sequence: "0\xff.051" is damage, not the number 0.
+ * Return: true or false.
+ */
+bool nv_text_junk(char c);
 
 #endif

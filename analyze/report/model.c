@@ -32,11 +32,50 @@ bool nv_select_match(const struct nv_select *sel, const struct nv_job *j, enum n
 	return ok;
 }
 
-static struct nv_block *find_block(struct nv_report *r, const char *key, enum nv_dir d)
+/*
+ * The blocks by (key, direction): an open-addressing table of block
+ * indexes + 1 (0: empty), twice the most blocks the runs can make, so that
+ * collecting 10,000 jobs is not 10,000 scans of the list.
+ */
+struct block_index {
+	size_t mask;
+	size_t *slot;
+};
+
+/* Return: the first slot for (key, d). */
+static size_t block_hash(const struct block_index *ix, const char *key, enum nv_dir d)
 {
-	for (size_t i = 0; i < r->nblocks; i++)
-		if (r->blocks[i].dir == d && !strcmp(r->blocks[i].key, key))
-			return &r->blocks[i];
+	return (size_t)(nv_hash(key, strlen(key)) * 31 + d) & ix->mask;
+}
+
+/* Room for every block the runs of r can make. Return: 0 or -ENOMEM. */
+static int block_index_init(struct block_index *ix, const struct nv_report *r)
+{
+	size_t most = 0, n = 16;
+
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < r->sides[s].nruns; k++)
+			most += r->sides[s].runs[k].njobs * NV_DIR_NR;
+	while (n < 2 * most)
+		n *= 2;
+	ix->mask = n - 1;
+	ix->slot = calloc(n, sizeof(*ix->slot));
+	return ix->slot ? 0 : -ENOMEM;
+}
+
+/* Return: the block of (key, d), or NULL; *at the slot to fill when NULL. */
+static struct nv_block *find_block(struct nv_report *r, const struct block_index *ix,
+				   const char *key, enum nv_dir d, size_t *at)
+{
+	size_t h = block_hash(ix, key, d);
+
+	for (; ix->slot[h]; h = (h + 1) & ix->mask) {
+		struct nv_block *b = &r->blocks[ix->slot[h] - 1];
+
+		if (b->dir == d && !strcmp(b->key, key))
+			return b;
+	}
+	*at = h;
 	return NULL;
 }
 
@@ -44,12 +83,17 @@ static struct nv_block *find_block(struct nv_report *r, const char *key, enum nv
  * A new block for key and direction d, at the end of r's list.
  * Return: the block, or NULL when out of memory.
  */
-static struct nv_block *new_block(struct nv_report *r, const struct nv_job *job, enum nv_dir d)
+static struct nv_block *new_block(struct nv_report *r, const struct nv_job *job, enum nv_dir d,
+				  size_t *cap)
 {
-	struct nv_block *b, *nb = realloc(r->blocks, (r->nblocks + 1) * sizeof(*nb));
+	struct nv_block *b, *nb = r->blocks;
 
-	if (!nb)
-		return NULL;
+	if (r->nblocks == *cap) {	/* doubling: 10,000 jobs are not 50,000 copies */
+		nb = realloc(r->blocks, (*cap ? *cap * 2 : 16) * sizeof(*nb));
+		if (!nb)
+			return NULL;
+		*cap = *cap ? *cap * 2 : 16;
+	}
 	r->blocks = nb;
 	b = &r->blocks[r->nblocks++];
 	memset(b, 0, sizeof(*b));
@@ -86,39 +130,56 @@ static int add_source(struct nv_report *r, struct nv_block *b, size_t s, size_t 
 	return 0;
 }
 
-/* Create the blocks: every (key, direction) present in any run, in order. */
-static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
+/* collect_blocks for side s. Return: 0 or -ENOMEM. */
+static int collect_side(struct nv_report *r, const struct nv_select *sel, size_t s,
+			struct block_index *ix, size_t *cap)
 {
-	for (size_t s = 0; s < r->nsides; s++) {
-		for (size_t k = 0; k < r->sides[s].nruns; k++) {
-			const struct nv_run *run = &r->sides[s].runs[k];
+	for (size_t k = 0; k < r->sides[s].nruns; k++) {
+		const struct nv_run *run = &r->sides[s].runs[k];
 
-			for (size_t j = 0; j < run->njobs; j++) {
-				const struct nv_job *job = &run->jobs[j];
+		for (size_t j = 0; j < run->njobs; j++) {
+			const struct nv_job *job = &run->jobs[j];
 
-				for (unsigned d = 0; d < NV_DIR_NR; d++) {
-					struct nv_block *b;
+			for (unsigned d = 0; d < NV_DIR_NR; d++) {
+				struct nv_block *b;
+				size_t at;
 
-					if (!job->dir[d].present ||
-					    !nv_select_match(sel, job, (enum nv_dir)d))
-						continue;
-					b = find_block(r, job->key, (enum nv_dir)d);
-					if (!b && !(b = new_block(r, job, (enum nv_dir)d)))
+				if (!job->dir[d].present ||
+				    !nv_select_match(sel, job, (enum nv_dir)d))
+					continue;
+				b = find_block(r, ix, job->key, (enum nv_dir)d, &at);
+				if (!b) {
+					if (!(b = new_block(r, job, (enum nv_dir)d, cap)))
 						return -ENOMEM;
-					if (add_source(r, b, s, k, j))
-						return -ENOMEM;
-					b->present[s] = true;
-					if (!b->sdesc[s])
-						b->sdesc[s] = job->desc;
-					b->active |= nv_dir_active(&job->dir[d]);
-					if (!b->error)
-						b->error = job->error;
+					ix->slot[at] = r->nblocks;
 				}
+				if (add_source(r, b, s, k, j))
+					return -ENOMEM;
+				b->present[s] = true;
+				if (!b->sdesc[s])
+					b->sdesc[s] = job->desc;
+				b->active |= nv_dir_active(&job->dir[d]);
+				if (!b->error)
+					b->error = job->error;
 			}
 		}
 	}
 	return 0;
 }
+
+/* Create the blocks: every (key, direction) present in any run, in order. */
+static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
+{
+	struct block_index ix;
+	size_t cap = 0;
+	int ret = block_index_init(&ix, r);
+
+	for (size_t s = 0; s < r->nsides && !ret; s++)
+		ret = collect_side(r, sel, s, &ix, &cap);
+	free(ix.slot);
+	return ret;
+}
+
 
 /* The printed half-width of fio's value of level p (text inputs), 0 if none. */
 static double level_prec(const struct nv_dirstat *ds, enum nv_latkind lat, double p)

@@ -54,7 +54,8 @@ for h in ("# Benchmarks", "## Machine", "## Method", "## Goals", "## 1. Engine o
           "## 2. NVMe passthrough", "## 3. Trace size", "## 4. Analyzer", "## 5. Resident memory",
           "## 6. Tracing's CPU time", "## 7. QD 1 latency", "## 8. Many hosts",
           "## 10. A sweep's analysis", "## 11. The full comparison on every core",
-          "## 12. Tracing's disturbance", "## 13. diskspd XML reports"):
+          "## 12. Tracing's disturbance", "## 13. diskspd XML reports",
+          "## 14. Reading fio's normal output"):
     if h not in md:
         bad.append("no heading " + h)
 for k in ("| CPU |", "| cores | ", "| kernel |", "| fio | fio-"):

@@ -1,0 +1,479 @@
+/*
+ * multiout.c - several fio outputs in one file: status-interval snapshots
+ * and runs appended to one log (multiout.h).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/common.h"
+#include "analyze/input/detect.h"
+#include "analyze/input/multiout.h"
+#include "analyze/input/readfile.h"
+#include "analyze/input/runset.h"
+
+#define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
+
+/* One fio output of the file: its bytes, its run, who wrote it. */
+struct seg {
+	size_t off, len;
+	struct nv_run run;
+	bool have_pid, have_start;
+	long long pid, start;	/* normal: pid=; JSON: timestamp - elapsed (s) */
+	double runtime_ms;	/* the longest job runtime */
+};
+
+/* A growing array of outputs. */
+struct segs {
+	size_t n, cap;
+	struct seg *v;
+};
+
+/* Room for one more, zeroed, at s->v[s->n]. Return: 0 or -ENOMEM. */
+static int segs_grow(struct segs *s)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 8;
+		struct seg *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	memset(&s->v[s->n], 0, sizeof(s->v[s->n]));
+	return 0;
+}
+
+static void segs_free(struct segs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		nv_run_free(&s->v[i].run);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The line at p (to end): its start without blanks. Return: that pointer. */
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* True when the n bytes at p start with the string s. */
+static bool starts(const char *p, size_t n, const char *s)
+{
+	size_t l = strlen(s);
+
+	return n >= l && !memcmp(p, s, l);
+}
+
+/* True when the line [p, e) holds the string s. */
+static bool has(const char *p, const char *e, const char *s)
+{
+	return memmem(p, (size_t)(e - p), s, strlen(s)) != NULL;
+}
+
+/*
+ * True when the line [p, e) begins a fio normal output's job part: a job
+ * header "NAME: (groupid=", a preamble "NAME: (g=0): rw=" or "fio-3.33".
+ */
+static bool normal_head(const char *p, const char *e)
+{
+	size_t n = (size_t)(e - p);
+
+	if (starts(p, n, "fio-") && n > 4 && p[4] >= '0' && p[4] <= '9')
+		return true;
+	return has(p, e, ": (groupid=") || (has(p, e, ": (g=") && has(p, e, "rw="));
+}
+
+/* True when the line [p, e) is "{" and the next one, from e, is "fio version". */
+static bool json_head(const char *p, const char *e, const char *end)
+{
+	const char *q;
+
+	if (e - p < 1 || *p != '{' || (e - p > 1 && !(e - p == 2 && p[1] == '\r')))
+		return false;
+	q = skip_blank(e < end ? e + 1 : e, end);
+	return starts(q, (size_t)(end - q), "\"fio version\"");
+}
+
+/*
+ * Cut text into outputs (multiout.h's rules) in s: offsets and lengths only.
+ * Return: 0 or -ENOMEM.
+ */
+static int cut(const char *text, size_t len, struct segs *s)
+{
+	const char *p = text, *end = text + len;
+	bool json = false, status = false;
+
+	if (segs_grow(s))
+		return -ENOMEM;
+	s->n = 1;
+	for (; p < end; p++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *b;
+
+		e = e ? e : end;
+		b = skip_blank(p, e);
+		if ((json && json_head(b, e, end)) || (status && normal_head(b, e))) {
+			s->v[s->n - 1].len = (size_t)(p - text) - s->v[s->n - 1].off;
+			if (segs_grow(s))
+				return -ENOMEM;
+			s->v[s->n++].off = (size_t)(p - text);
+			json = status = false;
+		}
+		json |= json_head(b, e, end);
+		status |= starts(b, (size_t)(e - b), "Run status group");
+		p = e;
+	}
+	s->v[s->n - 1].len = len - s->v[s->n - 1].off;
+	return 0;
+}
+
+/* The integer after the first key in [p, p + n), skipping " :". Return: found. */
+static bool num_after(const char *p, size_t n, const char *key, long long *v)
+{
+	const char *k = memmem(p, n, key, strlen(key)), *end = p + n;
+	char *e;
+
+	if (!k)
+		return false;
+	for (k += strlen(key); k < end && (*k == ' ' || *k == ':' || *k == '='); k++)
+		;
+	if (k >= end || *k < '0' || *k > '9')
+		return false;
+	*v = strtoll(k, &e, 10);
+	return e > k && e <= end;
+}
+
+/* Who wrote the output sg (pid, start time) and its longest runtime. */
+static void identify(const char *text, struct seg *sg)
+{
+	const char *p = text + sg->off;
+	long long ts, el;
+
+	sg->have_pid = num_after(p, sg->len, " pid=", &sg->pid);
+	if (num_after(p, sg->len, "\"timestamp\"", &ts) &&
+	    num_after(p, sg->len, "\"elapsed\"", &el)) {
+		sg->have_start = true;
+		sg->start = ts - el;
+	}
+	for (size_t j = 0; j < sg->run.njobs; j++)
+		for (unsigned d = 0; d < NV_DIR_NR; d++) {
+			const struct nv_val *r = &sg->run.jobs[j].dir[d].runtime_ms;
+
+			if (r->src && r->v > sg->runtime_ms)
+				sg->runtime_ms = r->v;
+		}
+}
+
+/* True when b is a later snapshot of a's fio run (multiout.h). */
+static bool snapshot_of(const struct seg *a, const struct seg *b)
+{
+	if (!nv_run_same_jobs(&a->run, &b->run) || b->runtime_ms <= a->runtime_ms)
+		return false;
+	if (a->have_pid && b->have_pid)
+		return a->pid == b->pid;
+	if (a->have_start && b->have_start)
+		return llabs(a->start - b->start) <= 1;
+	return !a->have_pid && !b->have_pid && !a->have_start && !b->have_start;
+}
+
+/* Read each output of s. Return: 0, or -errno when one does not read (err set). */
+static int read_segs(const char *text, const char *path, struct segs *s, char *err,
+		     size_t errlen)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		int ret = nv_input_parse(text + s->v[i].off, s->v[i].len, path, &s->v[i].run,
+					 err, errlen);
+
+		if (ret)
+			return ret;
+		if (!s->v[i].run.digest)	/* the text readers leave it to us */
+			s->v[i].run.digest = nv_hash(text + s->v[i].off, s->v[i].len);
+		identify(text, &s->v[i]);
+	}
+	return 0;
+}
+
+/* "pid 123" or "started at 1796353020" or "" for the note. */
+static void who(char *buf, size_t n, const struct seg *sg)
+{
+	if (sg->have_pid)
+		snprintf(buf, n, ", pid %lld", sg->pid);
+	else if (sg->have_start)
+		snprintf(buf, n, ", started at %lld (Unix time)", sg->start);
+	else
+		*buf = 0;
+}
+
+/*
+ * The version line fio prints once, before its first output: from the
+ * first snapshot a to the last, b, when b has none of its own.
+ */
+static void take_version(struct nv_run *a, struct nv_run *b)
+{
+	char *t;
+
+	if (!a->fio_version || !b->fio_version || !strncmp(b->fio_version, "fio-", 4) ||
+	    strncmp(a->fio_version, "fio-", 4))
+		return;
+	t = a->fio_version;
+	a->fio_version = b->fio_version;
+	b->fio_version = t;
+}
+
+/*
+ * Keep the last snapshot of each run of s in m, with a note on each run
+ * that had several.  Return: 0 or -ENOMEM (m holds what it took).
+ */
+static int keep_last(struct segs *s, const char *path, struct nv_multiout *m)
+{
+	m->runs = calloc(s->n, sizeof(*m->runs));
+	if (!m->runs)
+		return -ENOMEM;
+	for (size_t i = 0, first = 0; i < s->n; i++) {
+		char w[64];
+
+		if (i + 1 < s->n && snapshot_of(&s->v[i], &s->v[i + 1]))
+			continue;
+		take_version(&s->v[first].run, &s->v[i].run);
+		m->runs[m->n] = s->v[i].run;
+		memset(&s->v[i].run, 0, sizeof(s->v[i].run));
+		who(w, sizeof(w), &s->v[i]);
+		if (i > first)
+			run_note(&m->runs[m->n], "%s: %zu status-interval snapshots of one fio run"
+				 "%s (runtime %.0f -> %.0f ms); the last is read, the %zu before "
+				 "it left out", path, i - first + 1, w, s->v[first].runtime_ms,
+				 s->v[i].runtime_ms, i - first);
+		m->n++;
+		first = i + 1;
+	}
+	return 0;
+}
+
+/*
+ * True when text has a Markdown heading ("# ", "## aws ec2 micro"): a
+ * document that pastes outputs of different machines under their titles,
+ * not a log of repeated runs.
+ */
+static bool has_headings(const char *text, size_t len)
+{
+	for (const char *p = text, *end = text + len; p < end; p++) {
+		const char *q = p;
+
+		while (q < end && *q == '#')
+			q++;
+		if (q > p && q < end && *q == ' ')
+			return true;
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			break;
+	}
+	return false;
+}
+
+/* True when each job of a has the options line (description) of b's job of its key. */
+static bool same_options(const struct nv_run *a, const struct nv_run *b)
+{
+	for (size_t i = 0; i < a->njobs; i++) {
+		const struct nv_job *x = &a->jobs[i], *y = NULL;
+
+		for (size_t k = i < b->njobs ? i : 0; k < b->njobs && !y; k++)
+			if (!strcmp(b->jobs[k].key, x->key))
+				y = &b->jobs[k];
+		if (y && strcmp(x->desc ? x->desc : "", y->desc ? y->desc : ""))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * True when the runs of m are repeats of one run: the same jobs with the
+ * same options lines (not iodepth=1 then iodepth=10 under one name), the
+ * same fio version, no run the same output as another (a paste repeated).
+ */
+static bool repeats(const struct nv_multiout *m)
+{
+	for (size_t k = 1; k < m->n; k++) {
+		const struct nv_run *a = &m->runs[0], *b = &m->runs[k];
+
+		if (!nv_run_same_jobs(a, b) || !a->fio_version || !b->fio_version ||
+		    strcmp(a->fio_version, b->fio_version) || !same_options(a, b))
+			return false;
+		for (size_t i = 0; i < k; i++)
+			if (m->runs[i].digest == b->digest)
+				return false;
+	}
+	return true;
+}
+
+/* The whole text as one run in m (the reader's own rules). Return: as nv_input_parse. */
+static int read_whole(const char *text, size_t len, const char *path, struct nv_multiout *m,
+		      char *err, size_t errlen)
+{
+	int ret;
+
+	nv_multiout_free(m);
+	m->runs = calloc(1, sizeof(*m->runs));
+	if (!m->runs) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	m->n = 1;
+	ret = nv_input_parse(text, len, path, &m->runs[0], err, errlen);
+	if (!ret && !m->runs[0].digest)	/* the text readers leave it to us */
+		m->runs[0].digest = nv_hash(text, len);
+	return ret;
+}
+
+/* Cut, read, keep the last snapshots. Return: 0, -ENOMEM, or > 0: read it whole. */
+static int read_outputs(const char *text, size_t len, const char *path, struct nv_multiout *m)
+{
+	struct segs s = { 0 };
+	char err[512];
+	int ret = cut(text, len, &s);
+
+	if (!ret && s.n < 2)
+		ret = 1;
+	if (!ret && read_segs(text, path, &s, err, sizeof(err)))
+		ret = 1;
+	if (!ret)
+		ret = keep_last(&s, path, m);
+	if (!ret && m->n > 1 && (!repeats(m) || has_headings(text, len)))
+		ret = 1;
+	if (!ret && m->n > 1)
+		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (different "
+			 "processes or start times): read as repeats of one run", path, m->n);
+	segs_free(&s);
+	return ret;
+}
+
+/* True when run was read from a text report (not fio JSON). */
+static bool text_format(const struct nv_run *run)
+{
+	return run->format && strncmp(run->format, "fio-json", 8);
+}
+
+/*
+ * A NUL byte in a text report (not JSON: its reader says where) is damage
+ * that the text readers, which read lines as strings, must not see.
+ * Return: 0, or -EINVAL with err naming the file and line.
+ */
+static int check_nul(const char *text, size_t len, const char *path, char *err,
+		     size_t errlen)
+{
+	const struct nv_format *f = nv_input_detect(text, len);
+	const char *z = memchr(text, '\0', len);
+	size_t line = 1;
+
+	if (!z || !f || !strncmp(f->name, "fio-json", 8))
+		return 0;
+	for (const char *p = text; p < z; p++)
+		line += *p == '\n';
+	snprintf(err, errlen, "%s:%zu: a NUL byte in what reads as %s (the file is damaged there; "
+		 "remove it to read the rest)", path, line, f->what);
+	return -EINVAL;
+}
+
+/* True when the last line of text (len > 0) holds a digit: a value it may cut. */
+static bool last_has_digit(const char *text, size_t len)
+{
+	for (size_t i = len; i > 0 && text[i - 1] != '\n'; i--)
+		if (text[i - 1] >= '0' && text[i - 1] <= '9')
+			return true;
+	return false;
+}
+
+/*
+ * A text report whose jobs hold no results at all (their direction lines
+ * damaged) is an error here, naming the file, rather than an empty run;
+ * a text whose last line holds a digit and no line end may be cut inside
+ * it: a note says so.  Return: 0, or -EINVAL with err set.
+ */
+static int check_text(const char *text, size_t len, const char *path, struct nv_multiout *m,
+		      char *err, size_t errlen)
+{
+	size_t lines = 1;
+	struct nv_run *last = &m->runs[m->n - 1];
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct nv_run *r = &m->runs[k];
+		bool any = !r->njobs || !text_format(r);
+
+		for (size_t j = 0; j < r->njobs && !any; j++) {
+			any = r->jobs[j].error != 0;
+			for (unsigned d = 0; d < NV_DIR_NR && !any; d++)
+				any = nv_dir_active(&r->jobs[j].dir[d]);
+		}
+		if (!any) {
+			snprintf(err, errlen, "%s: no job of this %s output holds results (its "
+				 "read/write/trim lines are missing or damaged)", path, r->format);
+			return -EINVAL;
+		}
+	}
+	if (!text_format(last))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	if (!len || text[len - 1] == '\n' || !last_has_digit(text, len))
+		return 0;
+	run_note(last, "%s:%zu: the last line has no line end: the file may be cut inside it, "
+		 "and its values read as far as they go", path, lines);
+	return 0;
+}
+
+int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_multiout *m,
+		      char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t tlen = 0;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = nv_input_decode(buf, len, &text, &tlen);
+	if (ret) {	/* its reader says what is wrong */
+		ret = read_whole(buf, len, path, m, err, errlen);
+	} else if (check_nul(text, tlen, path, err, errlen)) {
+		free(text);
+		return -EINVAL;
+	} else {
+		ret = read_outputs(text, tlen, path, m);
+	}
+	if (ret > 0)
+		ret = read_whole(text, tlen, path, m, err, errlen);
+	else if (ret && text)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (!ret && text)
+		ret = check_text(text, tlen, path, m, err, errlen);
+	free(text);
+	if (ret)
+		nv_multiout_free(m);
+	return ret;
+}
+
+int nv_multiout_load(const char *path, struct nv_multiout *m, char *err, size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = nv_readfile(path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = nv_multiout_parse(buf, len, path, m, err, errlen);
+	free(buf);
+	return ret;
+}
+
+void nv_multiout_free(struct nv_multiout *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		nv_run_free(&m->runs[i]);
+	free(m->runs);
+	memset(m, 0, sizeof(*m));
+}

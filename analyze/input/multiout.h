@@ -1,0 +1,53 @@
+/*
+ * multiout.h - several fio outputs in one file.
+ *
+ * fio's --status-interval=N writes its whole report every N seconds (the
+ * normal output, each JSON object of --output-format=json, or both), and
+ * people log repeated runs into one file with `fio ... >> log`.  Such a file
+ * is cut into its outputs: a fio normal output ends with its "Run status
+ * group" lines (and Disk stats), so a job header, job preamble or "fio-X.Y"
+ * line after them starts the next output; a line "{" followed by the
+ * "fio version" member starts the next JSON object once the output holds
+ * one.  Each output is read by its own reader (detect.h).
+ *
+ * Consecutive outputs of one fio process are snapshots: the same jobs, the
+ * runtime growing, and the same process (the normal output's pid=, or the
+ * JSON's start time, "timestamp" - "elapsed", within a second).  Of each run
+ * the last snapshot is read, and a note says how many were left out.
+ * Different runs of the same jobs, options lines and fio version are
+ * repeats of one run (runset.h); a document with Markdown headings (outputs
+ * of several machines under their titles), a paste repeated (the same
+ * output twice),
+ * outputs that do not read one by one, or runs holding different jobs, are
+ * read as one file (the reader's own rules, as for any file).
+ */
+#ifndef NV_ANALYZE_MULTIOUT_H
+#define NV_ANALYZE_MULTIOUT_H
+
+#include <stddef.h>
+
+#include "analyze/input/fiojson.h"
+
+/* The runs of one file, in file order. */
+struct nv_multiout {
+	size_t n;
+	struct nv_run *runs;	/* [n]: each fio run (its last snapshot) */
+};
+
+/*
+ * Cut buf (len bytes as read from the file, any encoding nv_input_decode
+ * takes) into its fio outputs and read them: m->n is 1 for a file of one
+ * run (also one run's status-interval snapshots, the last read, a note on
+ * it) or the number of runs found.  run->format is set as nv_input_parse.
+ * Return: 0 and *m filled (nv_multiout_free), or as nv_input_parse.
+ */
+int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_multiout *m,
+		      char *err, size_t errlen);
+
+/* Read the file at path and nv_multiout_parse it.  Return: as nv_multiout_parse. */
+int nv_multiout_load(const char *path, struct nv_multiout *m, char *err, size_t errlen);
+
+/* Free the runs of m.  Return: nothing. */
+void nv_multiout_free(struct nv_multiout *m);
+
+#endif

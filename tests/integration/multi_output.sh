@@ -1,0 +1,130 @@
+#!/bin/bash
+# Several fio outputs in one file (issue 40, analyze/input/multiout.h), made
+# by the real fio (ioengine=null): --status-interval snapshots of one run
+# (the last is read, a note says so) in fio normal output, in concatenated
+# JSON and in both at once; runs appended to one log with >> (repeats of one
+# run, read exactly as the same runs given as comma-separated files), each
+# format checked against the JSON of the same runs.
+. "$(dirname "$0")/../lib.sh"
+
+cd "$TOP" || exit 1
+command -v "$FIO" >/dev/null || { skip multi-output "no fio"; exit 0; }
+
+cat >"$T/jobs.fio" <<'JOBS'
+[global]
+ioengine=null
+size=64g
+bs=4k
+time_based
+runtime=2300ms
+[randread]
+rw=randread
+[mixed]
+rw=randrw
+bs=64k
+JOBS
+
+# Run fio once: normal and JSON of every interval into $1.out, then split
+# into $1.txt (the normal dumps) and $1.json (the JSON objects).
+fio_run() {
+	if ! (cd "$T" && "$FIO" --status-interval=1 --output-format=normal,json jobs.fio \
+		>"$1.out" 2>"$1.err"); then
+		fail "fio-run-$(basename "$1")" "$(tail -n 3 "$1.err" | tr '\n' ' ')"
+		return 1
+	fi
+	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$1.out" >"$1.json"
+	awk '/^\{/{j=1} !j{print} /^\}/{j=0}' "$1.out" >"$1.txt"
+}
+
+mkdir -p "$T/one" "$T/sep"
+for i in 1 2 3; do fio_run "$T/sep/r-$i" || exit 0; done
+
+# nvanalyze --format json of a normal and a JSON reading: IOPS, bandwidth
+# (mean, stdev, n) and runtime per job and direction within 1% (a stdev 5%):
+# fio computes each output of a dump a moment apart, so they differ a little.
+cat >"$T/cmp.py" <<'PY'
+import json, sys
+a, b = ({(r["job"], r["direction"]): next(iter(r["sides"].values())) for r in json.load(open(f))["results"]
+         if r["active"]} for f in sys.argv[1:3])
+n = bad = 0
+for key in sorted(set(a) | set(b)):
+    sa, sb = a.get(key, {}), b.get(key, {})
+    for k in ("iops", "iops_stdev", "iops_n", "bw_MB_per_s", "bw_MB_per_s_stdev",
+              "runtime_ns"):
+        x, y = sa.get(k), sb.get(k)
+        if k.endswith(("_stdev", "_n")) and x is None and y is None:
+            continue	# one run: no spread
+        n += 1
+        tol = 5e-2 if k.endswith("_stdev") else 1e-2	# a spread of values a moment apart
+        if x is None or y is None or abs(x - y) > tol * max(abs(y), 1):
+            bad += 1
+            print(key, k, x, y)
+print("compared %d, mismatches %d, rows %d" % (n, bad, len(b)))
+PY
+
+# One run's snapshots: the last read, said so; the normal reading equals
+# the JSON's (the same dumps) within the printed precision.
+S=$T/sep/r-1
+for f in "$S.txt" "$S.json" "$S.out"; do
+	n=$(grep -c '"fio version"\|err= .*pid=' "$f")
+	"$NVANALYZE" --format csv "$f" >"$f.csv" 2>"$f.stderr"
+	jobs=$(grep -v '^job,\|^$' "$f.csv" | cut -d, -f1 | sort -u | tr '\n' ' ')
+	if [ "$n" -ge 3 ] && [ "$jobs" = "mixed randread " ] &&
+	   grep -q 'status-interval snapshots of one fio run.*the last is read' "$f.stderr"; then
+		pass "snapshots-last-$(basename "$f")"
+	else
+		fail "snapshots-last-$(basename "$f")" "outputs $n, jobs $jobs: $(cat "$f.stderr")"
+	fi
+done
+"$NVANALYZE" --format json "$S.txt" >"$S.txt.js" 2>/dev/null
+"$NVANALYZE" --format json "$S.json" >"$S.json.js" 2>/dev/null
+python3 "$T/cmp.py" "$S.txt.js" "$S.json.js" >"$T/snap.out" 2>&1
+# the runtime read is the last snapshot's, longer than any before it
+before=$(grep -o '"job_runtime" : [0-9]*' "$S.json" | head -n -2 | grep -o '[0-9]*$' |
+	sort -n | tail -n 1)
+last=$(python3 -c 'import json, sys
+print(min(int(next(iter(r["sides"].values()))["runtime_ns"] / 1e6)
+          for r in json.load(open(sys.argv[1]))["results"] if r["active"]))' "$S.txt.js")
+if grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/snap.out" &&
+   [ "$last" -gt "$before" ]; then
+	pass snapshots-normal-equals-json
+else
+	fail snapshots-normal-equals-json "runtime $last ms (before: $before): $(tr '\n' ' ' <"$T/snap.out")"
+fi
+
+# Three runs appended to one log: repeats, the same as r-1,r-2,r-3.
+for ext in txt json; do
+	cat "$T"/sep/r-[123].$ext >"$T/one/r.$ext"
+	"$NVANALYZE" --format json "$T/one/r.$ext" >"$T/one.$ext.js" 2>"$T/one.$ext.err"
+	"$NVANALYZE" --format json "$T/sep/r-1.$ext,$T/sep/r-2.$ext,$T/sep/r-3.$ext" \
+		>"$T/sep.$ext.js" 2>/dev/null
+	sed -i -e "s#$T/one/r\.$ext#F#g" -e "s#$T/sep/r-[123]\.$ext#F#g" \
+		"$T/one.$ext.js" "$T/sep.$ext.js"
+	if grep -q '"runs": 3' "$T/one.$ext.js" && cmp -s "$T/one.$ext.js" "$T/sep.$ext.js" &&
+	   grep -q '3 runs of the same fio jobs in one file.*repeats' "$T/one.$ext.err"; then
+		pass "appended-runs-are-repeats-$ext"
+	else
+		fail "appended-runs-are-repeats-$ext" \
+			"$(diff "$T/one.$ext.js" "$T/sep.$ext.js" | head -n 6 | tr '\n' ' ')"
+	fi
+done
+
+python3 "$T/cmp.py" "$T/one.txt.js" "$T/one.json.js" >"$T/rep.out" 2>&1
+if grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/rep.out"; then
+	pass appended-normal-equals-json
+else
+	fail appended-normal-equals-json "$(tr '\n' ' ' <"$T/rep.out")"
+fi
+
+# Runs of different jobs in one log are not repeats: read as one file, as
+# before (every job kept).
+sed 's/^\[randread\]/[other]/' "$T/jobs.fio" >"$T/jobs2.fio"
+(cd "$T" && "$FIO" --output-format=normal jobs2.fio >"$T/diff.txt" 2>/dev/null)
+cat "$T/sep/r-1.txt" >>"$T/diff.txt"
+"$NVANALYZE" --format csv "$T/diff.txt" >"$T/diff.csv" 2>"$T/diff.err"
+if grep -q '^other,read,' "$T/diff.csv" && grep -q '^randread[ #0-9]*,read,' "$T/diff.csv" &&
+   ! grep -q 'repeats' "$T/diff.err"; then
+	pass different-jobs-one-run
+else
+	fail different-jobs-one-run "$(head -n 4 "$T/diff.csv" "$T/diff.err" | tr '\n' ' ')"
+fi

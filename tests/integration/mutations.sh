@@ -1,0 +1,44 @@
+#!/bin/bash
+# Random mutations of every input format (issue 40): cut, a line deleted or
+# duplicated, a digit changed, a unit garbled, junk bytes, a NUL or invalid
+# UTF-8 inserted; 600 a format, seeded (the seed printed: MUTATION_SEED=N
+# reproduces a run), each an error naming the file or a reading that reads
+# nothing as zero and keeps the values it did not touch, never a crash
+# (make asan runs it under ASan+UBSan).  One line a format: add a reader's
+# format here with its sample files.
+. "$(dirname "$0")/../lib.sh"
+source "$TOP/tests/damaged.sh"
+
+cd "$TOP" || exit 1
+D=tests/data
+mutations fio-json $D/fio-json/null-trim.json $D/fio-json/null-grouped-pctlist.json
+mutations fio-normal $D/fio-text/rounded-a.txt $D/fio-text/rounded-b.txt
+mutations fio-terse $D/fio-text/null-terse-v3.txt
+mutations cdm $D/cdm/cdm8-nvme-crlf.txt
+mutations diskspd $D/diskspd/diskspd22-randrw-L.txt $D/diskspd/diskspd20-seqread.txt
+
+# The harness catches what it is for: a reader that crashes on a mutant, and
+# one that reads a damaged value as 0 (a stand-in nvanalyze for each).
+real=$NVANALYZE
+cat >"$T/crash" <<SH
+#!/bin/bash
+case "\$3" in */mut-*) kill -SEGV \$\$;; esac
+exec "$real" "\$@"
+SH
+cat >"$T/zero" <<SH
+#!/bin/bash
+case "\$3" in */mut-*) "$real" "\$@" | sed 's/"iops": [0-9][0-9.e+]*/"iops": 0/g'; exit 0;; esac
+exec "$real" "\$@"
+SH
+chmod +x "$T/crash" "$T/zero"
+for k in crash zero; do
+	if NVANALYZE=$T/$k MUTATIONS=5 pytool mutations "$T/$k" 1 5 "$T/mut-self-$k" fio-normal \
+		$D/fio-text/rounded-a.txt >"$T/$k.out" 2>&1; then
+		fail "harness-catches-$k" "passed: $(tr '\n' ' ' <"$T/$k.out")"
+	elif grep -q "$( [ $k = crash ] && echo 'killed by signal 11' || echo 'read as 0')" \
+		"$T/$k.out"; then
+		pass "harness-catches-$k"
+	else
+		fail "harness-catches-$k" "$(tr '\n' ' ' <"$T/$k.out")"
+	fi
+done
