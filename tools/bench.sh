@@ -805,6 +805,8 @@ section_inputxml() {
 		done
 	done
 	rm -f "$d"/*.xml
+}
+
 # --- 14. reading fio's normal output: 10,000 jobs ---------------------------
 # A real fio normal output (ioengine=null: randrw 4k and read 128k, a 17-level
 # percentile_list), its job entries repeated with distinct names and pids
