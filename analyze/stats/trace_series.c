@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/common.h"
+#include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_tan.h"
 
 static int grow_series(struct state *st, size_t need)

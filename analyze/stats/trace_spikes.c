@@ -13,6 +13,7 @@
 
 #include "analyze/common.h"
 #include "analyze/stats/findings.h"
+#include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_tan.h"
 
 bool nv_tan_spike_is_episode(const struct nv_tan_spike *s)

@@ -12,6 +12,7 @@
 
 #include "analyze/common.h"
 #include "analyze/stats/trace_check.h"
+#include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_tan.h"
 #include "analyze/stats/trace_wait.h"
 

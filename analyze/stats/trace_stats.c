@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "analyze/common.h"
+#include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_tan.h"
 
 

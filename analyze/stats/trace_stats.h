@@ -34,11 +34,10 @@
 
 #include "analyze/common.h"
 #include "analyze/stats/pctlevels.h"
+#include "analyze/stats/trace_dims.h"
 #include "analyze/stats/trace_wait.h"
 #include "trace/nvtrace.h"
 
-#define NV_TAN_ALL	NVT_OP__MAX	/* index of the all-operations entry */
-#define NV_TAN_NOPS	(NVT_OP__MAX + 1)
 
 
 struct nv_latsum {		/* ns, exact */
@@ -61,8 +60,6 @@ struct nv_tan_point {
 	uint64_t p50, p99, p999, max;
 };
 
-/* Queue depth at submission: class k holds qd in [2^(k-1)+1, 2^k] (k = 0: qd 1). */
-#define NV_TAN_NQD 17
 struct nv_tan_qd {
 	unsigned op;		/* enum nvt_op or NV_TAN_ALL */
 	unsigned qd_lo, qd_hi;

@@ -14,7 +14,10 @@
 
 #include "analyze/stats/exact.h"
 #include "analyze/stats/opstats.h"
-#include "analyze/stats/trace_stats.h"
+#include "analyze/stats/trace_dims.h"
+
+struct nv_tan;
+struct nv_tan_opts;
 
 /* Per-run state that is not part of the result. */
 struct src {
