@@ -29,8 +29,31 @@ job() {
 		"$NVANALYZE" stat "$T/slow/$1/$1.1.nvt" >"$T/$1.stat" 2>&1
 }
 key() { sed -n "s/^  writer.$2 = //p" "$T/$1.stat"; }
+# iops NAME: the job's read IOPS from fio's JSON, whole.
+iops() { "$PYTHON" "$here/py/json_get.py" "$T/$1.json" jobs.0.read.iops | cut -d. -f1; }
+# job_tried NAME BUFFER_MS: job, run again once when what the case needs did
+# not happen (a busy machine: the job below 15000 of its 20000 IOPS, or the
+# kernel's writeback leaving fdatasync under 1 s); returns 2 when it still
+# did not, so the case is skipped with the reason instead of asserting on a
+# run that could not show it.
+job_tried() {
+	local try
+	for try in 1 2; do
+		job "$@" || return 1
+		[ "$(iops "$1")" -ge 15000 ] 2>/dev/null &&
+			[ "$(key "$1" fdatasync_max_ns)" -gt 1000000000 ] 2>/dev/null && return 0
+		echo "info: slow_fdatasync: $1 try $try: $(iops "$1") IOPS, longest fdatasync" \
+			"$(($(key "$1" fdatasync_max_ns) / 1000000)) ms: not the slow sync to test"
+	done
+	return 2
+}
 
-job buffered 4000 || fail buffered_job "$(tail -n 3 "$T/buffered.out" "$T/buffered.stat")"
+job_tried buffered 4000
+case $? in
+1) fail buffered_job "$(tail -n 3 "$T/buffered.out" "$T/buffered.stat")";;
+2) skip buffered_job "two runs without a 1 s fdatasync at 15000 IOPS: machine too busy"
+   exit 0;;
+esac
 max=$(key buffered fdatasync_max_ns) waits=$(key buffered io_waits)
 echo "info: slow_fdatasync: buffered: longest fdatasync $((${max:-0} / 1000000)) ms," \
 	"$(key buffered syncs) syncs, ring $(key buffered ring_high) of" \
@@ -58,7 +81,13 @@ else
 fi
 
 # the fixed ring: the same pause reaches the IO loop, and the finding says why
-job fixed 0 || fail fixed_job "$(tail -n 3 "$T/fixed.out" "$T/fixed.stat")"
+job_tried fixed 0
+case $? in
+1) fail fixed_job "$(tail -n 3 "$T/fixed.out" "$T/fixed.stat")";;
+2) skip fixed_ring_waits_names_fdatasync \
+	"two runs without a 1 s fdatasync at 15000 IOPS: machine too busy"
+   exit 0;;
+esac
 finding=$(grep '^finding: tracing held the IO loop for' "$T/fixed.stat")
 echo "info: slow_fdatasync: fixed: longest fdatasync" \
 	"$(($(key fixed fdatasync_max_ns) / 1000000)) ms, $(key fixed syncs) syncs," \
