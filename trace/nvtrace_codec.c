@@ -410,57 +410,72 @@ static void shift_values(uint64_t *v, size_t m, unsigned shift)
 			v[i] >>= shift;
 }
 
+/* The ranges of a block's columns, and the scratch arrays of the ones that vary. */
+struct scan {
+	struct span comp, dt, lat, off, len, st, qd, op, file, dist;
+	uint64_t acc;		/* OR of every offset and length: their common alignment */
+};
+
+/* Bytes 24..31 of a record (length, status) and 34..35 (op, file): the
+ * columns constant in most jobs, compared as two words. */
+static inline uint64_t rare_lo(const struct nvt_record *r)
+{
+	return (uint64_t)r->length | (uint64_t)(uint32_t)r->status << 32;
+}
+
+static inline unsigned rare_hi(const struct nvt_record *r)
+{
+	return r->op | (unsigned)r->file << 8;
+}
+
 /*
- * The payload (see docs/trace-format.md, "Block payload"): completion times
- * as first value + zigzag deltas, latency (complete - submit) zigzag, offset
- * in units of the block's alignment either absolute or as zigzag distance
- * from the previous record's end (whichever needs fewer bytes), length in
- * the same units, zigzag status, qd, op, file.
- *
- * This runs on the trace writer thread for every record, so it reads the
- * records as few times as it can: one pass finds the range of every column
- * and stores the values of the columns that vary in most jobs (completion
- * deltas, latencies, offsets and their distances, queue depths) into
- * tmp, one array each; each column's planes are then written from its
- * array.  The columns constant in most jobs (length, status, op, file) are
- * written from their range alone, or, when they vary, from one more pass.
- * Shifting by the common alignment keeps order, so the offset and length
- * ranges are the unshifted ones shifted; so are the distances' ranges,
- * because for a d that 2^shift divides, its shifted zigzag is
- * zz0(d) >> shift.
+ * The ranges of length, status, op and file, and their share of the
+ * alignment: the pass over the records that only a block where one of them
+ * varies needs.  Return: nothing (fills s).
  */
-static int encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
-			  uint64_t *min_complete, uint64_t *max_complete, bool *uniform)
+static void scan_rare(const struct nvt_record *r, size_t n, struct scan *s)
+{
+	span_init(&s->len, r[0].length);
+	span_init(&s->st, zz0((uint64_t)(int64_t)r[0].status));
+	span_init(&s->op, r[0].op);
+	span_init(&s->file, r[0].file);
+	for (size_t i = 1; i < n; i++) {
+		span_add(&s->len, r[i].length);
+		span_add(&s->st, zz0((uint64_t)(int64_t)r[i].status));
+		span_add(&s->op, r[i].op);
+		span_add(&s->file, r[i].file);
+		s->acc |= r[i].length;
+	}
+}
+
+/*
+ * The one pass over the records that every block takes (n >= 1): the
+ * completion deltas, latencies, offsets, distances and queue depths into
+ * tmp (one array each, see encode_records) with their ranges, the alignment
+ * of the offsets, and whether any of length, status, op and file varies
+ * (compared as two words with the first record's, not ranged: scan_rare
+ * ranges them when they do).  The completion range comes from the first and
+ * last record unless a completion time goes backwards.  Return: nothing
+ * (fills s).
+ */
+static void scan_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct scan *s)
 {
 	uint64_t *t_dt = tmp, *t_lat = tmp + n, *t_dist = tmp + 2 * n, *t_off = tmp + 3 * n;
 	uint64_t *t_qd = tmp + 4 * n;
-	struct span comp, dt, lat, off, len, st, qd, op, file, dist;
-	uint64_t acc;
-	unsigned shift;
-	int err;
+	uint64_t lo0 = rare_lo(&r[0]), vary = 0, back = 0, acc = r[0].offset;
+	unsigned hi0 = rare_hi(&r[0]);
 
-	if (!n)
-		return -EINVAL;
-	err = nvt_buf_reserve(out, NVT_RAW_BOUND(n));
-	if (err)
-		return err;
-
-	span_init(&comp, r[0].complete_ns);
-	span_init(&dt, n > 1 ? zz0(r[1].complete_ns - r[0].complete_ns) : 0);
-	span_init(&lat, zz0(r[0].complete_ns - r[0].submit_ns));
-	span_init(&off, r[0].offset);
-	span_init(&len, r[0].length);
-	span_init(&st, zz0((uint64_t)(int64_t)r[0].status));
-	span_init(&qd, r[0].qd);
-	span_init(&op, r[0].op);
-	span_init(&file, r[0].file);
-	span_init(&dist, n > 1 ? zz0(r[1].offset - (r[0].offset + r[0].length)) : 0);
-	acc = r[0].offset | r[0].length;
-	t_lat[0] = lat.lo;
+	span_init(&s->dt, n > 1 ? zz0(r[1].complete_ns - r[0].complete_ns) : 0);
+	span_init(&s->lat, zz0(r[0].complete_ns - r[0].submit_ns));
+	span_init(&s->off, r[0].offset);
+	span_init(&s->qd, r[0].qd);
+	span_init(&s->dist, n > 1 ? zz0(r[1].offset - (r[0].offset + r[0].length)) : 0);
+	t_lat[0] = s->lat.lo;
 	t_off[0] = r[0].offset;
 	t_qd[0] = r[0].qd;
 	for (size_t i = 1; i < n; i++) {
-		uint64_t d = zz0(r[i].complete_ns - r[i - 1].complete_ns);
+		uint64_t dc = r[i].complete_ns - r[i - 1].complete_ns;
+		uint64_t d = zz0(dc);
 		uint64_t x = zz0(r[i].offset - (r[i - 1].offset + r[i - 1].length));
 		uint64_t l = zz0(r[i].complete_ns - r[i].submit_ns);
 
@@ -469,68 +484,114 @@ static int encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, s
 		t_lat[i] = l;
 		t_off[i] = r[i].offset;
 		t_qd[i] = r[i].qd;
-		span_add(&comp, r[i].complete_ns);
-		span_add(&dt, d);
-		span_add(&dist, x);
-		span_add(&lat, l);
-		span_add(&off, r[i].offset);
-		span_add(&len, r[i].length);
-		span_add(&st, zz0((uint64_t)(int64_t)r[i].status));
-		span_add(&qd, r[i].qd);
-		span_add(&op, r[i].op);
-		span_add(&file, r[i].file);
-		acc |= r[i].offset | r[i].length;
+		back |= dc;
+		span_add(&s->dt, d);
+		span_add(&s->dist, x);
+		span_add(&s->lat, l);
+		span_add(&s->off, r[i].offset);
+		span_add(&s->qd, r[i].qd);
+		vary |= (rare_lo(&r[i]) ^ lo0) | (rare_hi(&r[i]) ^ hi0);
+		acc |= r[i].offset;
 	}
-	if (op.hi >= NVT_OP__MAX)	/* no reader would take the block */
+	s->acc = acc | r[0].length;
+	span_init(&s->comp, r[0].complete_ns);
+	span_add(&s->comp, r[n - 1].complete_ns);
+	if (back >> 63)			/* out of order: range them all */
+		for (size_t i = 1; i < n - 1; i++)
+			span_add(&s->comp, r[i].complete_ns);
+	if (vary) {
+		scan_rare(r, n, s);
+		return;
+	}
+	span_init(&s->len, r[0].length);
+	span_init(&s->st, zz0((uint64_t)(int64_t)r[0].status));
+	span_init(&s->op, r[0].op);
+	span_init(&s->file, r[0].file);
+}
+
+/*
+ * The payload (see docs/trace-format.md, "Block payload"): completion times
+ * as first value + zigzag deltas, latency (complete - submit) zigzag, offset
+ * in units of the block's alignment either absolute or as zigzag distance
+ * from the previous record's end (whichever needs fewer bytes), length in
+ * the same units, zigzag status, qd, op, file.
+ *
+ * This runs on the trace writer thread for every record, so it reads the
+ * records as few times as it can: one pass (scan_records) finds the range
+ * of every column that varies in most jobs and stores its values into tmp,
+ * one array each; each column's planes are then written from its array.
+ * The columns constant in most jobs (length, status, op, file) are written
+ * from their range alone, or, when they vary, from one more pass.
+ * Shifting by the common alignment keeps order, so the offset and length
+ * ranges are the unshifted ones shifted; so are the distances' ranges,
+ * because for a d that 2^shift divides, its shifted zigzag is
+ * zz0(d) >> shift.  Return: 0, -ENOMEM, or -EINVAL (no records, or an op
+ * >= NVT_OP__MAX).
+ */
+static int encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
+			  uint64_t *min_complete, uint64_t *max_complete, bool *uniform)
+{
+	uint64_t *t_dist = tmp + 2 * n, *t_off = tmp + 3 * n;
+	struct scan s;
+	unsigned shift;
+	int err;
+
+	if (!n)
 		return -EINVAL;
-	*min_complete = comp.lo;
-	*max_complete = comp.hi;
+	err = nvt_buf_reserve(out, NVT_RAW_BOUND(n));
+	if (err)
+		return err;
+	scan_records(r, n, tmp, &s);
+	if (s.op.hi >= NVT_OP__MAX)	/* no reader would take the block */
+		return -EINVAL;
+	*min_complete = s.comp.lo;
+	*max_complete = s.comp.hi;
 	if (uniform)
-		*uniform = op.lo == op.hi && len.lo == len.hi && st.lo == st.hi;
+		*uniform = s.op.lo == s.op.hi && s.len.lo == s.len.hi && s.st.lo == s.st.hi;
 
 	put_varint(out, r[0].complete_ns);
-	put_column(out, t_dt, n - 1, dt.lo, dt.hi);
-	put_column(out, t_lat, n, lat.lo, lat.hi);
+	put_column(out, tmp, n - 1, s.dt.lo, s.dt.hi);
+	put_column(out, tmp + n, n, s.lat.lo, s.lat.hi);
 
 	/* Offsets: absolute, or distances from the previous end if narrower. */
-	shift = acc ? (unsigned)__builtin_ctzll(acc) : 0;
+	shift = s.acc ? (unsigned)__builtin_ctzll(s.acc) : 0;
 	if (shift > NVT_MAX_SHIFT)
 		shift = NVT_MAX_SHIFT;
-	off.lo >>= shift;
-	off.hi >>= shift;
-	dist.lo >>= shift;
-	dist.hi >>= shift;
+	s.off.lo >>= shift;
+	s.off.hi >>= shift;
+	s.dist.lo >>= shift;
+	s.dist.hi >>= shift;
 	out->p[out->len++] = (uint8_t)shift;
-	if (byte_width(dist.hi) < byte_width(off.hi)) {
+	if (byte_width(s.dist.hi) < byte_width(s.off.hi)) {
 		out->p[out->len++] = NVT_OFFSET_DELTA;
 		put_varint(out, r[0].offset >> shift);
-		if (dist.lo != dist.hi)
+		if (s.dist.lo != s.dist.hi)
 			shift_values(t_dist, n - 1, shift);
-		put_column(out, t_dist, n - 1, dist.lo, dist.hi);
+		put_column(out, t_dist, n - 1, s.dist.lo, s.dist.hi);
 	} else {
 		out->p[out->len++] = NVT_OFFSET_ABS;
-		if (off.lo != off.hi)
+		if (s.off.lo != s.off.hi)
 			shift_values(t_off, n, shift);
-		put_column(out, t_off, n, off.lo, off.hi);
+		put_column(out, t_off, n, s.off.lo, s.off.hi);
 	}
 
-	if (len.lo != len.hi)
+	if (s.len.lo != s.len.hi)
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = r[i].length >> shift;
-	put_column(out, tmp, n, len.lo >> shift, len.hi >> shift);
-	if (st.lo != st.hi)
+	put_column(out, tmp, n, s.len.lo >> shift, s.len.hi >> shift);
+	if (s.st.lo != s.st.hi)
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = zz0((uint64_t)(int64_t)r[i].status);
-	put_column(out, tmp, n, st.lo, st.hi);
-	put_column(out, t_qd, n, qd.lo, qd.hi);
-	if (op.lo != op.hi)
+	put_column(out, tmp, n, s.st.lo, s.st.hi);
+	put_column(out, tmp + 4 * n, n, s.qd.lo, s.qd.hi);
+	if (s.op.lo != s.op.hi)
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = r[i].op;
-	put_column(out, tmp, n, op.lo, op.hi);
-	if (file.lo != file.hi)
+	put_column(out, tmp, n, s.op.lo, s.op.hi);
+	if (s.file.lo != s.file.hi)
 		for (size_t i = 0; i < n; i++)
 			tmp[i] = r[i].file;
-	put_column(out, tmp, n, file.lo, file.hi);
+	put_column(out, tmp, n, s.file.lo, s.file.hi);
 	return 0;
 }
 
@@ -909,9 +970,17 @@ static int zlib_init(struct nvt_encoder *e)
  * search, and their size is in the literals.  On 4k randread records (the
  * bench's section 3) it encoded a fifth faster than zstd level 1 and as
  * small (5.51 against 5.54 bytes per record; 128k sequential writes 3.49
- * against 3.25).  A libzstd that refuses the parameter gets level 1.
+ * against 3.25).  Its matches are 7 bytes or longer, from a 64-entry hash
+ * table: the narrow planes (an offset's top byte holding 2 bits, queue
+ * depths) repeat short strings everywhere, and a 4-byte search spent a
+ * third of zstd's time on them for sequences that cost more than their
+ * literals (issue 39: 5.49 against 5.51 bytes per randread record, and
+ * about 5% less zstd time).  A libzstd that refuses a parameter gets
+ * level 1.
  */
 #define NVT_ZSTD_FAST_LEVEL	(-100)
+#define NVT_ZSTD_FAST_MINMATCH	7
+#define NVT_ZSTD_FAST_HASHLOG	6
 
 /* Level 1's parameters in p.  Return: true, or false if libzstd refused them. */
 static bool zstd_fast(ZSTD_CCtx_params *p)
@@ -919,7 +988,11 @@ static bool zstd_fast(ZSTD_CCtx_params *p)
 	return !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_compressionLevel,
 							  NVT_ZSTD_FAST_LEVEL)) &&
 	       !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_literalCompressionMode,
-							  ZSTD_ps_enable));
+							  ZSTD_ps_enable)) &&
+	       !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_minMatch,
+							  NVT_ZSTD_FAST_MINMATCH)) &&
+	       !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_hashLog,
+							  NVT_ZSTD_FAST_HASHLOG));
 }
 
 /* The encoder's parameters in p: its level, no checksum (the block CRC
