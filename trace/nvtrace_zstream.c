@@ -178,20 +178,18 @@ int nvt_encoder_init(struct nvt_encoder *e, int codec, int zlevel, unsigned max_
 		return -ENOMEM;
 	}
 	/*
-	 * Fault the scratch and output buffers in here, on the opening
-	 * thread, as the writer does the chunks: else the blocks of the
-	 * first seconds take a page fault per 4 KiB of them as they grow
-	 * into them, each maybe waiting for the mm lock beside the IO
-	 * thread.  On a 130000-record randread trace that was 2-3 ms of the
-	 * writer's CPU, 15-20 ns a record (issue 39).  What it costs: the
-	 * buffers are resident from open on at their bound, NVT_RAW_BOUND
-	 * and comp_bound (about 2.9 MB each at 65536 records) besides the
-	 * scratch space (40 bytes a record), where a 4k randread trace grows
-	 * into about 1 MB of the first two.
+	 * Fault the scratch space in here, on the opening thread, as the
+	 * writer does the chunks: every full block writes all of it (40
+	 * bytes a record), and else the writer thread takes its page faults
+	 * during the run, each maybe waiting for the mm lock beside the IO
+	 * thread: 640 at 65536 records, on a 130000-record randread trace a
+	 * third of the writer's CPU per record (issue 39).  The raw and
+	 * compressed buffers are sized for the worst case (44 bytes a record
+	 * and more) and a block of fixed-size IOs uses a fifth of them:
+	 * they fault in as used, so that a traced thread stays within the
+	 * memory docs/engine.md documents.
 	 */
 	nvt_touch_pages(e->tmp, NVT_ENCODE_TMP(max_records ? max_records : 1) * sizeof(*e->tmp));
-	nvt_touch_pages(e->raw.p, e->raw.cap);
-	nvt_touch_pages(e->comp.p, e->comp.cap);
 	return 0;
 }
 

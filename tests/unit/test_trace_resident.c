@@ -1,7 +1,7 @@
 /*
- * test_trace_resident.c - the block encoder's buffers are resident when
+ * test_trace_resident.c - the block encoder's scratch space is resident when
  * nvt_encoder_init returns (trace/nvtrace_zstream.c): the writer thread then
- * takes no page fault in them during the run (issue 39: on a short trace
+ * takes no page fault in it during the run (issue 39: on a short trace
  * those faults were a third of the writer's CPU per record).
  */
 #include <stdint.h>
@@ -31,7 +31,7 @@ static long absent_pages(const void *p, size_t n)
 	return absent;
 }
 
-/* Scratch, raw and compressed buffers: every page in, for each codec. */
+/* Every page of the scratch space in, for each codec. */
 static void resident(int codec)
 {
 	const unsigned n = 65536;
@@ -39,25 +39,22 @@ static void resident(int codec)
 
 	CHECK_EQ_I64(nvt_encoder_init(&e, codec, 1, n), 0);
 	CHECK_EQ_I64(absent_pages(e.tmp, NVT_ENCODE_TMP(n) * sizeof(*e.tmp)), 0);
-	CHECK_EQ_I64(absent_pages(e.raw.p, e.raw.cap), 0);
-	CHECK_EQ_I64(absent_pages(e.comp.p, e.comp.cap), 0);
-	CHECK(e.raw.cap >= NVT_RAW_BOUND(n));
 	nvt_encoder_free(&e);
 }
 
-TEST(zstd_buffers_resident)
+TEST(zstd_scratch_resident)
 {
 	resident(NVT_CODEC_ZSTD);
 }
 
-TEST(zlib_buffers_resident)
+TEST(zlib_scratch_resident)
 {
 	resident(NVT_CODEC_ZLIB);
 }
 
 int main(void)
 {
-	RUN(zstd_buffers_resident);
-	RUN(zlib_buffers_resident);
+	RUN(zstd_scratch_resident);
+	RUN(zlib_scratch_resident);
 	return check_summary();
 }
