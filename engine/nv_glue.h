@@ -3,8 +3,9 @@
  * the job's options and the per-file state.  Each part keeps its own state
  * behind its own header: engine/passthru.h (NVMe passthrough),
  * engine/trace_hook.h (the per-IO trace); the hooks' per-thread state is
- * private to engine/hooks.c, which alone calls the parts (never the
- * reverse, as fio's engines/io_uring.c and engines/nvme.c).
+ * private to the hooks (engine/hooks.h, engine/hooks*.c), which alone call
+ * the parts (never the reverse, as fio's engines/io_uring.c and
+ * engines/nvme.c).
  * Needs fio's headers; not for the pure code in libnvcore.
  */
 #ifndef NV_GLUE_H
@@ -65,6 +66,7 @@ struct nv_options {
 	unsigned int nv_trace_block;	/* records per trace block */
 	unsigned int nv_trace_sched;	/* enum nvt_writer_sched of the writer thread */
 	unsigned int nv_trace_sync;	/* fdatasync the trace at most every N ms; 0: never */
+	unsigned int nv_trace_buffer_ms;	/* the trace ring grows to hold N ms; 0: fixed */
 	unsigned int nv_trace_clock;	/* enum nv_trace_clock */
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
 	unsigned int nv_nop;		/* submit IORING_OP_NOP instead of every IO (benchmarks) */

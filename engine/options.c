@@ -287,6 +287,20 @@ struct fio_option nv_option_table[] = {
 		.group	= FIO_OPT_G_IOURING,
 	},
 	{
+		.name	= "nv_trace_buffer_ms",
+		.lname	= "nvengine trace buffer by time",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct nv_options, nv_trace_buffer_ms),
+		.def	= "2000",
+		.minval	= 0,
+		.maxval	= NVT_MAX_BUFFER_MS,
+		.help	= "The trace ring grows (up to 128 MiB per traced thread) so that a "
+			  "trace writer or disk pause of N ms never holds the IO loop (0: 4 chunks, "
+			  "fixed)",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_IOURING,
+	},
+	{
 		.name	= "nv_trace_sched",
 		.lname	= "nvengine trace writer scheduling",
 		.type	= FIO_OPT_STR,

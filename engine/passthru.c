@@ -6,7 +6,7 @@
  * decoding, protection information) live in nvme/nvme_*.c; this file does
  * the ioctls, the checks against the job's parameters and the fio glue.
  *
- * Called by the hooks (engine/hooks.c) only, with the part's own state
+ * Called by the hooks (engine/hooks*.c) only, with the part's own state
  * (struct nv_passthru); it returns results and the hooks record them.
  *
  * Passthrough requests are not split by the kernel, so every limit (LBA

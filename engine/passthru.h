@@ -2,7 +2,7 @@
  * passthru.h - the NVMe passthrough part of the engine (engine/passthru.c):
  * NVMe generic char devices (/dev/ngXnY) through IORING_OP_URING_CMD.
  *
- * Called by the hooks (engine/hooks.c) only; it calls nothing else of the
+ * Called by the hooks (engine/hooks*.c) only; it calls nothing else of the
  * engine.  It keeps its own per-thread state (struct nv_passthru) and
  * returns results: the hooks record completions and trace them.
  */

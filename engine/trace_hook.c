@@ -6,7 +6,7 @@
  * the IO thread only writes a 40-byte record in place (nv_trace_io, inline
  * in trace_hook.h); a background thread compresses and writes.  The header
  * describes the job, its targets and the clock; the footer adds what is
- * known only at the end.  Called by the hooks (engine/hooks.c) only, with
+ * known only at the end.  Called by the hooks (engine/hooks*.c) only, with
  * the part's own state (struct nv_trace).
  */
 #include <errno.h>
@@ -63,14 +63,14 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	nvt_kvlist_add(l, "engine.options",
 		  "hipri=%u fixedbufs=%u registerfiles=%u sqthread_poll=%u nonvectored=%d "
 		  "force_async=%u nowait=%u nv_trace_level=%u nv_trace_codec=%s nv_trace_block=%u "
-		  "nv_trace_sched=%s nv_trace_sync=%u "
+		  "nv_trace_sched=%s nv_trace_sync=%u nv_trace_buffer_ms=%u "
 		  "nv_iowq_workers=%u nv_trace_clock=%s nv_nop=%u nv_trace_ab=%u",
 		  o->hipri, o->fixedbufs, o->registerfiles, o->sqpoll_thread, o->nonvectored,
 		  o->force_async, o->nowait, o->nv_trace_level,
 		  o->nv_trace_codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o->nv_trace_block,
 		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" :
 		  o->nv_trace_sched == NVT_SCHED_AUTO ? "auto" : "normal", o->nv_trace_sync,
-		  o->nv_iowq_workers,
+		  o->nv_trace_buffer_ms, o->nv_iowq_workers,
 		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto", o->nv_nop,
 		  o->nv_trace_ab);
 	nvt_kvlist_add(l, "files", "%u", td->o.nr_files);
@@ -98,6 +98,7 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 		.sched = o->nv_trace_sched == NVT_SCHED_IDLE || o->nv_trace_sched == NVT_SCHED_AUTO ?
 			 (enum nvt_writer_sched)o->nv_trace_sched : NVT_SCHED_NORMAL,
 		.sync_ms = o->nv_trace_sync,
+		.buffer_ms = o->nv_trace_buffer_ms,
 	};
 	struct nvt_kvlist hdr = { 0 };
 	char path[4096], msg[4200];

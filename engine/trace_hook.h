@@ -2,7 +2,7 @@
  * trace_hook.h - the per-IO trace part of the engine (engine/trace_hook.c):
  * with nv_trace=DIR every IO is recorded in DIR/JOBNAME.THREAD.nvt.
  *
- * Called by the hooks (engine/hooks.c) only; it calls nothing else of the
+ * Called by the hooks (engine/hooks*.c) only; it calls nothing else of the
  * engine.  What it needs of other parts (the NVMe description of the files,
  * the trace operation of a passthrough write) comes in as data.
  */

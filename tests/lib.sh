@@ -65,6 +65,52 @@ workers_same() {
 	[ -z "$why" ] && pass "$name" || fail "$name" "$why"
 }
 
+# rows_vs_jobs_run NAME CHECK [VAR=VALUE...] -- JOBFILE...: another tool's
+# results row by row beside a jobs/run results directory.  jobs/run runs the
+# job files on a 64 MiB image (NVDEV, RUNTIME=1 and the VAR=VALUEs) into
+# $T/res; CHECK, a function, runs nvanalyze on them into $T/rows.md (its
+# stderr in $T/rows.err) and prints " NAME" for each row not as expected.
+# PASS NAME when it prints nothing; SKIP NAME without the engine.
+rows_vs_jobs_run() {
+	local name=$1 check=$2 bad
+	local vars=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+	shift
+	if [ ! -f "$NVENGINE_SO" ]; then
+		skip "$name" "engine not built: $NVENGINE_SO"
+		return
+	fi
+	truncate -s 64M "$T/target.img"
+	if ! env NVDEV="$T/target.img" RUNTIME=1 "${vars[@]}" "$TOP/jobs/run" -o "$T/res" "$@" \
+		>"$T/run.log" 2>&1; then
+		fail "$name" "jobs/run failed: $(tail -n 3 "$T/run.log")"
+		return
+	fi
+	bad=$("$check")
+	if [ -z "$bad" ]; then pass "$name"; else
+		fail "$name" "rows not as expected:$bad ($(head -c 300 "$T/rows.err"))"
+	fi
+}
+
+# nj_job FILE: the one-job sweep job file of the sweep tests (numjobs=1,
+# 1M random reads of 4k on ${NVDEV}, traced to ${NVTRACE}).
+nj_job() {
+	cat >"$1" <<'JOB'
+[global]
+ioengine=external:${NVENGINE_SO}
+filename=${NVDEV}
+size=1M
+rw=randread
+bs=4k
+group_reporting
+nv_trace=${NVTRACE}
+
+[nj]
+numjobs=1
+JOB
+}
+
 json_get() {
 	pytool lib/fiojson get "$@"
 }

@@ -17,7 +17,11 @@
 # sweep: nvanalyze on two runs of a 9-point iodepth sweep at once against
 # the points one at a time (issue 27), time and peak memory; 11 workers: the
 # full comparison with -o on N traces at -J 1 and -J 2 against `nvanalyze
-# stat` on the same traces (issue 42), CPU per IO, wall, peak memory.
+# stat` on the same traces (issue 42), CPU per IO, wall, peak memory; 12
+# disturb: whether tracing moves what it measures (issue 39): nv_nop 4 jobs
+# x QD 64, the brief's jobs/randread.fio and jobs/instance/maxiops.fio with
+# two busy loops beside them, traced against untraced twice (A/A): IOPS,
+# fio's clat p99.99 and max, and the IO loop's wait for the trace writer.
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
@@ -29,7 +33,8 @@
 #   BENCH_OUT      work directory (default build/bench; emptied first)
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
-#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers"
+#   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers
+#                  disturb"
 #                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
 #                  section alone; into an existing BENCH_MD it replaces only
 #                  its own section and goal rows (bench_report.py),
@@ -50,7 +55,7 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers}"
+: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers disturb}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -72,6 +77,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
 	SWEEP_IOS=2000 SWEEP_ROUNDS=2
 	WORKERS_CONFIGS="4:20000" WORKERS_ROUNDS=2
+	DISTURB_ROUNDS=1 DISTURB_RUNTIME=1 DISTURB_JOBS="nop maxiops"
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -85,6 +91,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	HOSTS_CONFIGS="16:250000 64:250000 64:62500"
 	SWEEP_IOS=55556 SWEEP_ROUNDS=3
 	WORKERS_CONFIGS="4:1000000 64:62500" WORKERS_ROUNDS=3
+	DISTURB_ROUNDS=2 DISTURB_RUNTIME=2 DISTURB_JOBS="nop randread maxiops"
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -97,6 +104,7 @@ else
 	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
 	SWEEP_IOS=555556 SWEEP_ROUNDS=7
 	WORKERS_CONFIGS="4:4000000 64:1000000" WORKERS_ROUNDS=5
+	DISTURB_ROUNDS=3 DISTURB_RUNTIME=4 DISTURB_JOBS="nop randread maxiops"
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -130,6 +138,8 @@ mkdir -p "$W"
 SHM=$(mktemp -d "$BENCH_SHM/nvbench.XXXXXX")
 LOOPDEV=
 cleanup() {
+	local p
+	for p in ${disturb_busy:-}; do kill "$p" 2>/dev/null || true; done
 	[ -z "$LOOPDEV" ] || losetup -d "$LOOPDEV" 2>/dev/null || true
 	rm -rf "$SHM" "$W/loop/disk.img"
 }
@@ -171,6 +181,9 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "sweep_qds=$SWEEP_QDS"
 	echo "workers_configs=$WORKERS_CONFIGS"
 	echo "workers_rounds=$WORKERS_ROUNDS"
+	echo "disturb_rounds=$DISTURB_ROUNDS"
+	echo "disturb_runtime=$DISTURB_RUNTIME"
+	echo "disturb_jobs=$DISTURB_JOBS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -676,6 +689,84 @@ section_workers() {
 	done
 }
 
+# --- 12. whether tracing moves what it measures --------------------------------
+# Per job, DISTURB_ROUNDS rounds of three runs, the order reversed every
+# other round: untraced (off), traced (on), untraced again (off2: the A/A
+# pair that says how far two untraced runs differ).  nop: nv_nop=1, 4 jobs x
+# QD 64 (the IO threads CPU-bound; nothing else running).  randread: the
+# brief's `fio --ioengine=external:./libnvengine.so jobs/randread.fio` as it
+# is (direct=1, 20 s, four 256 MiB files laid out in $W/disturb/rr on the
+# checkout's file system: direct IO on this machine's disk), with two busy
+# loops beside it; untraced runs a copy of the file less its nv_trace line.
+# maxiops: jobs/instance/maxiops.fio (8 jobs x QD 256) on the tmpfs file
+# (NVDIRECT=0: page-cache reads, CPU-bound), with two busy loops.  Every
+# traced run's footers: `nvanalyze stat` of each trace into ROUND-on.stat.
+disturb_busy=
+disturb_busy_start() {
+	local i
+	for i in 1 2; do
+		sh -c 'while :; do :; done' &
+		disturb_busy="$disturb_busy $!"
+	done
+}
+disturb_busy_stop() {
+	local p
+	for p in $disturb_busy; do kill "$p" 2>/dev/null || true; done
+	disturb_busy=
+}
+
+# disturb_run JOB CFG PREFIX: one run of JOB (nop|randread|maxiops) as CFG (off|on|off2).
+disturb_run() {
+	local job=$1 cfg=$2 p=$3 d=$W/disturb tr=$SHM/dtrace f
+	rm -rf "$tr" "$d/rr/traces"
+	mkdir -p "$tr"
+	case $job in
+	nop)
+		set -- --name=nop --filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \
+			--iodepth=64 --numjobs=4 --group_reporting --time_based \
+			--runtime="$DISTURB_RUNTIME" --nv_nop=1
+		[ "$cfg" = on ] && set -- "$@" --nv_trace="$tr"
+		timed "$p" "$FIO" --ioengine="external:$NVENGINE_SO" --output-format=json "$@";;
+	randread)
+		f=$TOP/jobs/randread.fio
+		[ "$cfg" = on ] || f=$d/randread-untraced.fio
+		(cd "$d/rr" && timed "$p" "$FIO" --ioengine="external:$NVENGINE_SO" \
+			--output-format=json "$f")
+		tr=$d/rr/traces;;
+	maxiops)
+		f=$TOP/jobs/instance/maxiops.fio
+		[ "$cfg" = on ] || f=$d/maxiops-untraced.fio
+		NVDEV=$SHM/f NVDIRECT=0 NVTRACE=$tr RUNTIME=$DISTURB_RUNTIME NVENGINE_SO=$NVENGINE_SO \
+			timed "$p" "$FIO" --output-format=json "$f";;
+	esac || die "disturb: $job $cfg failed: $(tail -n 3 "$p.err")"
+	if [ "$cfg" = on ]; then
+		for f in "$tr"/*.nvt; do "$NVANALYZE" stat "$f"; done >"$p.stat" 2>&1 ||
+			die "disturb: cannot read the traces of $p"
+	fi
+	rm -rf "$tr"
+}
+
+section_disturb() {
+	local d=$W/disturb job r c order
+	mkdir -p "$d/rr"
+	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
+	grep -v '^nv_trace=' "$TOP/jobs/randread.fio" >"$d/randread-untraced.fio"
+	grep -v '^nv_trace=' "$TOP/jobs/instance/maxiops.fio" >"$d/maxiops-untraced.fio"
+	for job in $DISTURB_JOBS; do
+		log "disturb: $job, $DISTURB_ROUNDS rounds of untraced, traced, untraced"
+		[ "$job" = nop ] || disturb_busy_start
+		for r in $(seq 1 "$DISTURB_ROUNDS"); do
+			order="off on off2"
+			[ $((r % 2)) -eq 0 ] && order="off2 on off"
+			for c in $order; do
+				disturb_run "$job" "$c" "$d/$job-r$r-$c"
+			done
+		done
+		disturb_busy_stop
+	done
+	rm -rf "$d/rr"
+}
+
 want files && section_files
 want trace && section_trace
 want analyze && section_analyze
@@ -685,6 +776,7 @@ want loop && section_loop
 want hosts && section_hosts
 want sweep && section_sweep
 want workers && section_workers
+want disturb && section_disturb
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
 fi

@@ -1255,13 +1255,20 @@ def section_workers(md, wd, meta, goals):
                  "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
 
 
+def section_disturb(md, wd, meta, goals):
+    """12. Tracing's disturbance (tools/bench_disturb.py, given this module's helpers)."""
+    import bench_disturb
+    bench_disturb.section(md, wd, meta, goals, sys.modules[__name__])
+
+
 # The sections of tools/bench.sh in report order: (BENCH_SECTIONS name, number, function, whether
 # it draws in the chart).  Section 9 is make soak's (bench/soak.md), copied in after section 8.
 SECTIONS = (("files", 1, section_files, True), ("vm", 2, section_vm, True),
             ("trace", 3, section_trace, True), ("analyze", 4, section_analyze, False),
             ("memory", 5, section_memory, True), ("cpu", 6, section_cpu, False),
             ("loop", 7, section_loop, False), ("hosts", 8, section_hosts, False),
-            ("sweep", 10, section_sweep, False), ("workers", 11, section_workers, False))
+            ("sweep", 10, section_sweep, False), ("workers", 11, section_workers, False),
+            ("disturb", 12, section_disturb, False))
 
 # The goal rows by section: (section, the goal's name starts so, target).  Every goal with a target
 # has a row, also when its section did not run; a section rerun alone (merge_report) replaces the
@@ -1293,7 +1300,11 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("hosts", "many hosts: every host's rows exact", None),
          ("sweep", "sweep analysis: `nvanalyze A B`", "<= 1.20x"),
          ("sweep", "sweep analysis peak memory", "<= 1.25x"),
-         ("workers", "full comparison -o", None))
+         ("workers", "full comparison -o", None),
+         ("disturb", "tracing's wait on the IO loop, nv_nop", "0 waits"),
+         ("disturb", "IO-loop wait share", "<= 0.1%"),
+         ("disturb", "p99.99 traced vs untraced", "within A/A"),
+         ("disturb", "max traced vs untraced", "within A/A"))
 
 
 def goal_section(row):

@@ -26,6 +26,7 @@
 #ifndef NV_TRACE_H
 #define NV_TRACE_H
 
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -94,7 +95,24 @@ struct nvt_writer_opts {
 	unsigned nchunks;	/* in-memory chunks (>= 2); 0: 4 */
 	enum nvt_writer_sched sched;	/* the writer thread's scheduling class */
 	unsigned sync_ms;	/* 0: never fdatasync; else at most every sync_ms ms (see below) */
+	unsigned buffer_ms;	/* buffer by time (below); 0: the ring stays nchunks */
 };
+
+/*
+ * Buffer by time (buffer_ms): when the IO thread needs a chunk and the next
+ * one still waits for the writer thread, it adds a chunk to the ring instead
+ * of waiting, as long as the records not yet written span less than
+ * buffer_ms of completion time and the ring holds less than
+ * NVT_RING_MAX_BYTES of records (NVT_RING_MAX_CHUNKS chunks at most, never
+ * fewer than nchunks).  So a writer or disk pause shorter than buffer_ms
+ * (less the backlog it began with) never makes an append wait; the ring
+ * grows only while the writer is behind and keeps its size until close.
+ * Memory per writer: 40 B x block_records x chunks, at most
+ * max(nchunks x 40 B x block_records, NVT_RING_MAX_BYTES).
+ */
+#define NVT_RING_MAX_BYTES	(128u << 20)
+#define NVT_RING_MAX_CHUNKS	65536u
+#define NVT_MAX_BUFFER_MS	60000u
 
 /*
  * Durability (sync_ms): blocks reach the file in order, each with one
@@ -193,6 +211,20 @@ int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size
  * (writer.io_wait_ns).  Return: the count.
  */
 uint64_t nvt_writer_waits(const struct nvt_writer *w);
+
+/* The ring as the writer's mutex sees it now (nvt_writer_stats). */
+struct nvt_writer_stats {
+	uint64_t waits;		/* times an append waited for a free chunk */
+	bool waiting;		/* an append waits now */
+	unsigned chunks;	/* chunks in the ring */
+	unsigned ring_high;	/* most chunks waiting for the writer at once */
+};
+
+/*
+ * A snapshot of w's ring, from any thread (takes the writer's mutex), e.g. a
+ * monitor or a test that tells whether the IO thread is held.  Return: nothing.
+ */
+void nvt_writer_stats(struct nvt_writer *w, struct nvt_writer_stats *s);
 
 /* The sticky error as text, e.g. "write /path/trace.nvt: No space left on device"; "" if none. */
 const char *nvt_writer_strerror(struct nvt_writer *w);

@@ -2,7 +2,8 @@
  * nvtrace_write.c - the trace writer: IO-thread side append into fixed chunks,
  * one background thread that encodes, compresses and writes blocks.
  *
- * Chunks form a ring used in order.  A chunk is FILLING (owned by the IO
+ * Chunks form a ring used in order (nvtrace_ring.c), which grows while the
+ * writer is behind by less than buffer_ms of completions.  A chunk is FILLING (owned by the IO
  * thread, which writes records through the appender: nvtrace.h), READY
  * (sealed, waiting for the writer thread) or FREE.  The IO thread touches
  * the mutex only when it seals a chunk; the writer thread processes READY
@@ -33,23 +34,16 @@
 #include <unistd.h>
 
 #include "trace/nvtrace_fmt.h"
+#include "trace/nvtrace_ring.h"
 #include "trace/nvtrace_sched.h"
-
-enum chunk_state { CHUNK_FREE, CHUNK_FILLING, CHUNK_READY };
-
-struct chunk {
-	struct nvt_record *rec;
-	unsigned n;
-	enum chunk_state state;
-};
 
 struct nvt_writer {
 	/* IO-thread side */
 	struct nvt_appender app;	/* the FILLING chunk: where the next record goes */
 	struct chunk *cur;
-	unsigned cur_idx;
 	uint64_t waits;			/* times append had to wait for a free chunk */
 	uint64_t wait_ns;		/* CLOCK_MONOTONIC time spent in those waits */
+	uint64_t grow_ns;		/* time spent adding chunks to the ring */
 
 	/* configuration (read-only after open) */
 	char *path;
@@ -59,8 +53,9 @@ struct nvt_writer {
 	enum nvt_writer_sched sched;
 	unsigned block_records;
 	uint64_t block_ns;
-	unsigned nchunks;
-	struct chunk *chunks;
+	unsigned max_chunks;		/* the ring's cap (nvt_ring_max_chunks) */
+	uint64_t buffer_ns;		/* buffer by time; 0: the ring does not grow */
+	struct chunk *first;		/* the ring's first chunk (the writer starts there) */
 	uint64_t sync_ns;		/* fdatasync period; 0: never */
 
 	/* shared, under mu (wait_ns and waits of the IO thread: read once closing) */
@@ -68,6 +63,8 @@ struct nvt_writer {
 	pthread_cond_t cv_ready;	/* a chunk became READY, or closing */
 	pthread_cond_t cv_free;		/* a chunk became FREE */
 	bool closing;
+	unsigned nchunks;		/* chunks in the ring (the IO thread adds them) */
+	bool io_waiting;		/* the IO thread waits for a free chunk now */
 	unsigned backlog;		/* READY chunks */
 	unsigned ring_high;		/* most READY chunks at once */
 	bool promoted;			/* AUTO: the writer runs SCHED_OTHER now */
@@ -95,6 +92,7 @@ struct nvt_writer {
 	uint64_t syncs;			/* fdatasync calls */
 	uint64_t write_ns;		/* time inside write(2) */
 	uint64_t fdatasync_ns;		/* time inside fdatasync(2) */
+	uint64_t fdatasync_max_ns;	/* the longest of those calls */
 	uint64_t runq_ns0;		/* schedstat run-queue wait at the thread's start */
 	int schedstat_fd;		/* the writer's /proc/thread-self/schedstat, or -1 */
 };
@@ -203,8 +201,11 @@ static int sync_now(struct nvt_writer *w)
 {
 	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
 	int rc = fdatasync(w->fd);
+	uint64_t d = disk_time(w, t0, q0);
 
-	w->fdatasync_ns += disk_time(w, t0, q0);
+	w->fdatasync_ns += d;
+	if (d > w->fdatasync_max_ns)
+		w->fdatasync_max_ns = d;
 	if (rc) {
 		int err = -errno;
 
@@ -302,7 +303,7 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
 	return 0;
 }
 
-#define FOOTER_OWN 13	/* the writer's own footer keys */
+#define FOOTER_OWN 17	/* the writer's own footer keys */
 
 /*
  * The footer: the caller's kv pairs, then the writer thread's own: its CPU
@@ -316,14 +317,18 @@ static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigne
  * waiting on a run queue
  * (writer.runq_wait_ns: the CPU); how full the ring got (writer.ring_high
  * of writer.ring_chunks chunks waiting at once), its class (writer.sched)
- * and, for auto, its promotions (writer.promotions).
+ * and, for auto, its promotions (writer.promotions); the buffer by time
+ * (writer.buffer_ms), the ring's cap in chunks (writer.ring_max) and the
+ * IO thread's time adding chunks (writer.ring_grow_ns); the longest
+ * fdatasync (writer.fdatasync_max_ns).
  */
 static void write_footer(struct nvt_writer *w)
 {
 	static const char *const keys[FOOTER_OWN] = {
 		"writer.cpu_ns", "writer.io_waits", "writer.io_wait_ns", "writer.sync_ms",
 		"writer.syncs", "writer.write_ns", "writer.fdatasync_ns", "writer.runq_wait_ns",
-		"writer.ring_high", "writer.ring_chunks", "writer.promotions", "writer.sched",
+		"writer.ring_high", "writer.ring_chunks", "writer.promotions", "writer.buffer_ms",
+		"writer.ring_max", "writer.ring_grow_ns", "writer.fdatasync_max_ns", "writer.sched",
 		"writer.sched_effective",
 	};
 	static const char *const sched[] = { "normal", "idle", "auto" };
@@ -348,14 +353,18 @@ static void write_footer(struct nvt_writer *w)
 	v[1] = w->waits;
 	v[2] = w->wait_ns;
 	v[8] = w->ring_high;
+	v[9] = w->nchunks;
 	v[10] = w->promotions;
+	v[13] = w->grow_ns;
 	pthread_mutex_unlock(&w->mu);
 	v[3] = w->sync_ns / 1000000;
 	v[4] = w->syncs;
 	v[5] = w->write_ns;
 	v[6] = w->fdatasync_ns;
 	v[7] = nvt_sched_runq_wait_ns(w->schedstat_fd) - w->runq_ns0;
-	v[9] = w->nchunks;
+	v[11] = w->buffer_ns / 1000000;
+	v[12] = w->max_chunks;
+	v[14] = w->fdatasync_max_ns;
 	for (unsigned i = 0; i < FOOTER_OWN; i++) {
 		if (i < FOOTER_OWN - 2)
 			snprintf(val[i], sizeof(val[i]), "%llu", v[i]);
@@ -498,7 +507,7 @@ static void writer_demote_if_drained(struct nvt_writer *w)
 static void *writer_thread(void *arg)
 {
 	struct nvt_writer *w = arg;
-	unsigned idx = 0;
+	struct chunk *c = w->first;
 
 	/* visible in top -H, ps -L and perf as the trace writer */
 	pthread_setname_np(pthread_self(), "nvtrace-writer");
@@ -508,8 +517,6 @@ static void *writer_thread(void *arg)
 	nvt_buf_free(&w->hdr);
 
 	for (;;) {
-		struct chunk *c = &w->chunks[idx];
-
 		pthread_mutex_lock(&w->mu);
 		wait_ready(w, c);
 		if (c->state != CHUNK_READY) {	/* closing, and nothing left */
@@ -528,8 +535,8 @@ static void *writer_thread(void *arg)
 		w->backlog--;
 		writer_demote_if_drained(w);
 		pthread_cond_signal(&w->cv_free);
+		c = c->next;	/* after c is READY: the IO thread links new chunks before that */
 		pthread_mutex_unlock(&w->mu);
-		idx = (idx + 1) % w->nchunks;
 	}
 	if (!atomic_load_explicit(&w->err, memory_order_relaxed))
 		write_footer(w);
@@ -540,10 +547,38 @@ static void *writer_thread(void *arg)
 	return NULL;
 }
 
-/* Mark the current chunk READY and take the next one, waiting until it is FREE. */
-static void seal_current(struct nvt_writer *w)
+/*
+ * mu held, next = w->cur->next still busy: add a chunk after the current one
+ * if the buffer by time allows (nvt_ring_should_grow), allocating it with mu
+ * released.  Return: the chunk to fill next (the new one, or next).
+ */
+static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_t now_ns)
 {
-	unsigned next = (w->cur_idx + 1) % w->nchunks;
+	struct chunk *c;
+	uint64_t t0;
+
+	if (!nvt_ring_should_grow(next, now_ns, w->buffer_ns, w->nchunks, w->max_chunks))
+		return next;
+	pthread_mutex_unlock(&w->mu);
+	t0 = mono_ns();
+	c = nvt_chunk_new(w->block_records);	/* NULL: wait as a full ring does */
+	pthread_mutex_lock(&w->mu);
+	w->grow_ns += mono_ns() - t0;
+	if (!c)
+		return w->cur->next;
+	c->next = w->cur->next;
+	w->cur->next = c;
+	w->nchunks++;
+	return c;
+}
+
+/*
+ * Mark the current chunk READY and take the next one (now_ns: the completion
+ * that begins it), adding one to the ring or waiting until the next is FREE.
+ */
+static void seal_current(struct nvt_writer *w, uint64_t now_ns)
+{
+	struct chunk *next;
 
 	pthread_mutex_lock(&w->mu);
 	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
@@ -552,18 +587,22 @@ static void seal_current(struct nvt_writer *w)
 		w->ring_high = w->backlog;
 	writer_promote_if_behind(w);
 	pthread_cond_signal(&w->cv_ready);
-	if (w->chunks[next].state != CHUNK_FREE) {
+	next = w->cur->next;
+	if (next->state != CHUNK_FREE)
+		next = ring_grow(w, next, now_ns);
+	if (next->state != CHUNK_FREE) {
 		uint64_t t0 = mono_ns();
 
 		w->waits++;
-		while (w->chunks[next].state != CHUNK_FREE)
+		w->io_waiting = true;
+		while (next->state != CHUNK_FREE)
 			pthread_cond_wait(&w->cv_free, &w->mu);
+		w->io_waiting = false;
 		w->wait_ns += mono_ns() - t0;
 	}
-	w->chunks[next].state = CHUNK_FILLING;
+	next->state = CHUNK_FILLING;
 	pthread_mutex_unlock(&w->mu);
-	w->cur_idx = next;
-	w->cur = &w->chunks[next];
+	w->cur = next;
 	w->app.pos = w->app.end = w->cur->rec;	/* not begun */
 }
 
@@ -584,7 +623,8 @@ struct nvt_record *nvt_append_slot_slow(struct nvt_appender *a, uint64_t complet
 	if (atomic_load_explicit(&w->err, memory_order_relaxed))
 		return NULL;
 	if (a->pos != w->cur->rec)
-		seal_current(w);
+		seal_current(w, complete_ns);
+	w->cur->first_ns = complete_ns;
 	a->end = w->cur->rec + w->block_records;
 	a->seal_ns = complete_ns + w->block_ns;
 	return a->pos++;
@@ -611,6 +651,16 @@ uint64_t nvt_writer_waits(const struct nvt_writer *w)
 	return w->waits;
 }
 
+void nvt_writer_stats(struct nvt_writer *w, struct nvt_writer_stats *s)
+{
+	pthread_mutex_lock(&w->mu);
+	s->waits = w->waits;
+	s->waiting = w->io_waiting;
+	s->chunks = w->nchunks;
+	s->ring_high = w->ring_high;
+	pthread_mutex_unlock(&w->mu);
+}
+
 const char *nvt_writer_strerror(struct nvt_writer *w)
 {
 	if (!atomic_load_explicit(&w->err, memory_order_acquire))
@@ -620,10 +670,7 @@ const char *nvt_writer_strerror(struct nvt_writer *w)
 
 static void writer_free(struct nvt_writer *w)
 {
-	if (w->chunks)
-		for (unsigned i = 0; i < w->nchunks; i++)
-			free(w->chunks[i].rec);
-	free(w->chunks);
+	nvt_ring_free(w->first);
 	free(w->foot.index);
 	nvt_buf_free(&w->hdr);
 	nvt_encoder_free(&w->enc);
@@ -680,8 +727,9 @@ static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 	w->block_ns = d.block_ns ? d.block_ns : 1000000000ull;
 	w->nchunks = d.nchunks ? d.nchunks : 4;
 	w->sched = d.sched;
-	if (d.sync_ms > NVT_MAX_SYNC_MS)
+	if (d.sync_ms > NVT_MAX_SYNC_MS || d.buffer_ms > NVT_MAX_BUFFER_MS)
 		return -EINVAL;
+	w->buffer_ns = (uint64_t)d.buffer_ms * 1000000ull;
 	w->sync_ns = (uint64_t)d.sync_ms * 1000000ull;
 	if (w->sched != NVT_SCHED_NORMAL && w->sched != NVT_SCHED_IDLE &&
 	    w->sched != NVT_SCHED_AUTO)
@@ -689,6 +737,7 @@ static int apply_opts(struct nvt_writer *w, const struct nvt_writer_opts *o)
 	if (w->zlevel < 1 || w->zlevel > 9 || w->block_records > NVT_MAX_BLOCK_RECORDS ||
 	    w->nchunks < 2 || w->nchunks > 64 || w->block_ns > INT64_MAX)
 		return -EINVAL;
+	w->max_chunks = nvt_ring_max_chunks(w->block_records, w->nchunks);
 	return 0;
 }
 
@@ -722,23 +771,19 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		goto fail;
 	err = -ENOMEM;
 	w->path = strdup(path);
-	w->chunks = calloc(w->nchunks, sizeof(*w->chunks));
 	w->foot.index = malloc(NVT_INDEX_MAX * sizeof(*w->foot.index));
 	w->foot.index_stride = 1;
-	if (!w->path || !w->chunks || !w->foot.index)
+	if (!w->path || !w->foot.index)
 		goto fail;
 	nvt_touch_pages(w->foot.index, NVT_INDEX_MAX * sizeof(*w->foot.index));
 	/*
-	 * Touch the chunks now: otherwise the IO thread takes a page fault
-	 * every 100 records during the first lap, on the hot path, and each
-	 * may wait for the mm lock.
+	 * The chunks' pages are touched now (nvt_chunk_new): otherwise the IO
+	 * thread takes a page fault every 100 records during the first lap, on
+	 * the hot path, and each may wait for the mm lock.
 	 */
-	for (unsigned i = 0; i < w->nchunks; i++) {
-		w->chunks[i].rec = malloc(w->block_records * sizeof(struct nvt_record));
-		if (!w->chunks[i].rec)
-			goto fail;
-		nvt_touch_pages(w->chunks[i].rec, w->block_records * sizeof(struct nvt_record));
-	}
+	w->first = nvt_ring_new(w->nchunks, w->block_records);
+	if (!w->first)
+		goto fail;
 	if (nvt_encoder_init(&w->enc, w->codec, w->zlevel, w->block_records))
 		goto fail;
 
@@ -748,8 +793,8 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		goto fail;
 	}
 	w->synced_ns = mono_ns();
-	w->chunks[0].state = CHUNK_FILLING;
-	w->cur = &w->chunks[0];
+	w->first->state = CHUNK_FILLING;
+	w->cur = w->first;
 	w->app.pos = w->app.end = w->cur->rec;
 	w->app.err = &w->err;
 	w->app.w = w;

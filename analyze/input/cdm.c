@@ -2,11 +2,14 @@
  * cdm.c - CrystalDiskMark 5.x to 9.x text exports read into a run (cdm.h).
  *
  * The export is read line by line.  Lines before the "CrystalDiskMark X.Y.Z"
- * banner are noise (a shell prompt, a Markdown fence) and skipped; after it,
- * a line is the banner's own text, a section header ([Read] ...), a result
- * row, a footer field (Test, Date, OS, Profile, Mode, Time, Comment) or,
- * once the footer began, a comment.  Anything else, and a row that does not
- * parse, is an error naming the line: nothing is read silently as zero.
+ * banner are noise (a shell prompt, the prose of a Markdown post and its
+ * ``` fence) and skipped; after it, a line is the banner's own text, a
+ * section header ([Read] ...), a result row, a footer field (Test, Date, OS,
+ * Profile, Mode, Time, Comment) or, once the footer began, a comment.  A
+ * ``` line after the banner closes the pasted export: what follows is the
+ * post's prose, skipped, except a second banner (two exports pasted into
+ * one file), an error.  Anything else, and a row that does not parse, is an
+ * error naming the line: nothing is read silently as zero.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +28,7 @@ struct cdm_ctx {
 	unsigned line;
 	bool banner;		/* the "CrystalDiskMark X.Y.Z" line was seen */
 	bool footer;		/* a footer field was seen */
+	bool closed;		/* a ``` fence after the banner ended the export */
 	int sect;		/* 7.x+: the section's direction, -1 before one */
 	char *desc;		/* the footer, "Key: value; ...", NULL before one */
 	bool nomem;		/* an allocation for desc failed */
@@ -261,15 +265,20 @@ static bool cdm_footer(struct cdm_ctx *c, const char *s)
 	return false;
 }
 
-/* The banner "CrystalDiskMark 5.2.1 x64 ..." sets the version.  Return: 0, -ENOMEM. */
+/*
+ * The banner "CrystalDiskMark 5.2.1 x64 ..." sets the version; a second one
+ * is a second export in the file.  Return: 0, -ENOMEM, or -EINVAL (a second).
+ */
 static int cdm_banner(struct cdm_ctx *c, const char *s)
 {
 	const char *v = s + strlen(CDM_BANNER);
 	size_t n = strspn(v, "0123456789.abcdefghijklmnopqrstuvwxyz");
 
+	if (c->banner)
+		return cdm_error(c, "a second CrystalDiskMark export in this file (several "
+				    "pasted into one post?): nvanalyze reads one export per "
+				    "file; give each its own file");
 	c->banner = true;
-	if (c->run->fio_version)
-		return 0;
 	if (asprintf(&c->run->fio_version, "CrystalDiskMark %.*s", (int)n, v) < 0) {
 		c->run->fio_version = NULL;
 		return cdm_nomem(c);
@@ -295,7 +304,7 @@ static bool cdm_section(struct cdm_ctx *c, const char *s)
 static bool cdm_boilerplate(const char *s)
 {
 	return !*s || strspn(s, "-=") == strlen(s) || strstr(s, "Crystal Dew World") ||
-	       !strncmp(s, "* MB/s", 6) || !strncmp(s, "* KB", 4) || !strncmp(s, "```", 3);
+	       !strncmp(s, "* MB/s", 6) || !strncmp(s, "* KB", 4);
 }
 
 /* One line (CR and newline removed).  Return: 0, or -errno with err set. */
@@ -308,7 +317,12 @@ static int cdm_line(void *ctx, const char *line, unsigned lineno)
 	c->line = lineno;
 	if (!strncmp(s, CDM_BANNER, strlen(CDM_BANNER)))
 		return cdm_banner(c, s);
-	if (!c->banner || cdm_boilerplate(s) || cdm_section(c, s) || cdm_footer(c, s))
+	if (!strncmp(s, "```", 3)) {	/* a Markdown fence: closes a pasted export */
+		c->closed = c->banner;
+		return 0;
+	}
+	if (!c->banner || c->closed || cdm_boilerplate(s) || cdm_section(c, s) ||
+	    cdm_footer(c, s))
 		return 0;
 	if (strstr(s, "MB/s") || strstr(s, "T=")) {
 		if (cdm_parse_row(s, c->sect, &r))

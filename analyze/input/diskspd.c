@@ -7,6 +7,10 @@
  * "Results for timespan" opens one; inside it "actual test time:", the
  * CPU table's "avg." row, the Total/Read/Write IO tables (their header says
  * which optional columns follow "I/O per s") and the "%-ile" table fill it.
+ * With several targets diskspd prints a %-ile table per target, each after
+ * the target's path, then the totals' after "total:" (2.2: "Total latency
+ * distribution:"): only a table after one of those is read, the others
+ * are left out with a note.
  * A table row that does not parse is an error naming the line.
  */
 #include <errno.h>
@@ -19,7 +23,7 @@
 
 enum ds_col { DS_BYTES, DS_IOS, DS_MIBS, DS_IOPS, DS_AVGLAT, DS_IOPSDEV, DS_LATDEV, DS_NCOL };
 
-enum ds_state { DS_NONE, DS_IOHEAD, DS_IOROWS, DS_PCT };
+enum ds_state { DS_NONE, DS_IOHEAD, DS_IOROWS, DS_PCT, DS_PCT_SKIP };
 
 struct ds_ctx {
 	const char *path;
@@ -34,6 +38,8 @@ struct ds_ctx {
 	enum ds_state state;
 	int dir;		/* the IO table's direction, -1 for Total IO */
 	int cols[DS_NCOL];	/* column index of each field, -1 absent */
+	bool after_total;	/* the line before was "total:" or "Total latency ..." */
+	bool noted_targets;	/* the per-target %-ile tables' note was added */
 	char *err;
 	size_t errlen;
 };
@@ -429,12 +435,35 @@ static int ds_time(struct ds_ctx *c, const char *s)
 	return 0;
 }
 
+/*
+ * A "%-ile" header: the totals' table after "total:" / "Total latency
+ * distribution:", else one target's (left out, noted once).  Return: 0.
+ */
+static int ds_pcthead(struct ds_ctx *c, bool after_total)
+{
+	if (after_total) {
+		c->state = DS_PCT;
+		return 0;
+	}
+	c->state = DS_PCT_SKIP;
+	if (!c->noted_targets)
+		nv_note_add(&c->run->notes, &c->run->nnotes,
+			    "%s:%u: per-target latency percentiles left out: the total: "
+			    "table's are read", c->path, c->line);
+	c->noted_targets = true;
+	return 0;
+}
+
+/* One line of the report (CR and newline removed).  Return: 0, or -errno. */
 static int ds_line(void *ctx, const char *line, unsigned lineno)
 {
 	struct ds_ctx *c = ctx;
 	const char *s = nv_text_skip(line);
+	bool after_total = c->after_total;
 
 	c->line = lineno;
+	c->after_total = !strcmp(s, "total:") ||
+			 !strncmp(s, "Total latency distribution:", 27);
 	if (!strncmp(s, "Command Line:", 13))
 		return ds_cmdline(c, s + 13);
 	if (!strncmp(s, "Results for timespan", 20)) {
@@ -448,11 +477,11 @@ static int ds_line(void *ctx, const char *line, unsigned lineno)
 	}
 	if (c->state == DS_IOROWS && *s)
 		return ds_iorow(c, s);
-	if (c->state == DS_PCT) {
+	if (c->state == DS_PCT || c->state == DS_PCT_SKIP) {
 		if (*s == '-')
 			return 0;
 		if (*s && strchr(s, '|'))
-			return ds_pctrow(c, s);
+			return c->state == DS_PCT ? ds_pctrow(c, s) : 0;
 		c->state = DS_NONE;
 	}
 	if (c->state == DS_IOHEAD && !strncmp(s, "thread", 6)) {
@@ -469,7 +498,7 @@ static int ds_line(void *ctx, const char *line, unsigned lineno)
 		return 0;
 	}
 	if (!strncmp(s, "%-ile", 5))
-		c->state = DS_PCT;
+		return ds_pcthead(c, after_total);
 	return 0;
 }
 

@@ -29,324 +29,11 @@
 #include "analyze/common.h"
 #include "analyze/input/fiojson.h"
 #include "analyze/input/readfile.h"
-
-
-static const char *const dir_names[NV_DIR_NR] = {
-	[NV_DIR_READ] = "read",
-	[NV_DIR_WRITE] = "write",
-	[NV_DIR_TRIM] = "trim",
-	[NV_DIR_SYNC] = "sync",
-	[NV_DIR_MIXED] = "mixed",
-};
-
-static const char *const lat_names[NV_LAT_NR] = {
-	[NV_LAT_SLAT] = "slat",
-	[NV_LAT_CLAT] = "clat",
-	[NV_LAT_TOTAL] = "lat",
-};
-
-const char *nv_dir_name(enum nv_dir d)
-{
-	return (unsigned)d < NV_DIR_NR ? dir_names[d] : "?";
-}
-
-int nv_dir_parse(const char *s, enum nv_dir *d)
-{
-	for (unsigned i = 0; i < NV_DIR_NR; i++) {
-		if (!strcmp(s, dir_names[i])) {
-			*d = (enum nv_dir)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *nv_latkind_name(enum nv_latkind k)
-{
-	return (unsigned)k < NV_LAT_NR ? lat_names[k] : "?";
-}
-
-int nv_latkind_parse(const char *s, enum nv_latkind *k)
-{
-	for (unsigned i = 0; i < NV_LAT_NR; i++) {
-		if (!strcmp(s, lat_names[i])) {
-			*k = (enum nv_latkind)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-bool nv_dir_active(const struct nv_dirstat *ds)
-{
-	if (!ds->present)
-		return false;
-	if (ds->have_ios)
-		return ds->ios > 0;
-	return ds->io_bytes > 0 || (ds->iops.src && ds->iops.v > 0);
-}
+#include "analyze/input/fiojson_parts.h"
 
 bool nv_run_is_fio(const struct nv_run *run)
 {
 	return !run->format || !strncmp(run->format, "fio", 3);
-}
-
-#define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
-
-/* ---- numbers ----------------------------------------------------------- */
-
-/* A number member (integer or real) of o; false if absent or not a number. */
-static bool get_num(const json_t *o, const char *key, double *v)
-{
-	json_t *x = json_object_get(o, key);
-
-	if (!json_is_number(x))
-		return false;
-	*v = json_number_value(x);
-	return isfinite(*v);
-}
-
-/* A non-negative integer member, exact; an integral real is accepted too. */
-static bool get_u64(const json_t *o, const char *key, uint64_t *v)
-{
-	json_t *x = json_object_get(o, key);
-
-	if (json_is_integer(x) && json_integer_value(x) >= 0) {
-		*v = (uint64_t)json_integer_value(x);
-		return true;
-	}
-	if (json_is_real(x) && json_real_value(x) >= 0 && json_real_value(x) < 1.8e19 &&
-	    json_real_value(x) == floor(json_real_value(x))) {
-		*v = (uint64_t)json_real_value(x);
-		return true;
-	}
-	return false;
-}
-
-static void set_val(struct nv_val *val, double v)
-{
-	val->v = v;
-	val->src = NV_SRC_FIO;
-}
-
-/* ---- one direction ----------------------------------------------------- */
-
-/*
- * The percentile object: keys are fio's "%f" of the percentile ("99.900000",
- * old fio also "0.00" duplicates), values the latency in the object's unit.
- * Only the percentiles in nv_pcts (common.h) are kept; others are ignored.
- */
-static int cmp_pctpt(const void *a, const void *b)
-{
-	const struct nv_pctpt *x = a, *y = b;
-
-	return (x->pct > y->pct) - (x->pct < y->pct);
-}
-
-static int cmp_bin(const void *a, const void *b)
-{
-	const struct nv_bin *x = a, *y = b;
-
-	return (x->ns > y->ns) - (x->ns < y->ns);
-}
-
-/*
- * fio's "percentile" object: the whole list (ls->points) and the table's
- * percentiles.  Nothing is dropped: without memory for the list, nothing.
- * Return: 0 or -ENOMEM.
- */
-static int parse_percentiles(const json_t *po, double mult, struct nv_latstat *ls)
-{
-	const char *k;
-	json_t *v;
-
-	ls->points = calloc(json_object_size(po) + 1, sizeof(*ls->points));
-	if (!ls->points)
-		return -ENOMEM;
-	json_object_foreach((json_t *)po, k, v) {
-		char *end;
-		double p = strtod(k, &end);
-
-		if (*end || p <= 0 || p > 100 || !json_is_number(v))
-			continue;
-		ls->points[ls->npoints].pct = p;
-		ls->points[ls->npoints++].ns = json_number_value(v) * mult;
-		for (unsigned i = 0; i < NV_PCT_NR; i++)
-			if (fabs(p - nv_pcts[i].value) < 1e-6)
-				set_val(&ls->pct[i], json_number_value(v) * mult);
-	}
-	qsort(ls->points, ls->npoints, sizeof(*ls->points), cmp_pctpt);
-	return 0;
-}
-
-/*
- * json+ "bins": {"VALUE": count, ...}, VALUE in the object's unit.
- * Return: 0 or -ENOMEM.
- */
-static int parse_bins(const json_t *bo, double mult, struct nv_latstat *ls)
-{
-	const char *k;
-	json_t *v;
-
-	ls->bins = calloc(json_object_size(bo) + 1, sizeof(*ls->bins));
-	if (!ls->bins)
-		return -ENOMEM;
-	json_object_foreach((json_t *)bo, k, v) {
-		char *end;
-		double ns = strtod(k, &end) * mult;
-
-		if (*end || ns < 0 || !json_is_integer(v) || json_integer_value(v) <= 0)
-			continue;
-		ls->bins[ls->nbins].ns = ns;
-		ls->bins[ls->nbins++].count = (uint64_t)json_integer_value(v);
-	}
-	qsort(ls->bins, ls->nbins, sizeof(*ls->bins), cmp_bin);
-	return 0;
-}
-
-int nv_fio_bin_range(double ns, double *lo, double *hi)
-{
-	uint64_t v = (uint64_t)ns, half;
-	unsigned e;
-
-	if (!(ns >= 0) || ns != (double)v || ns >= 1.8e19)
-		return -EINVAL;
-	if (v < 128) {
-		*lo = *hi = ns;
-		return 0;
-	}
-	e = 63u - (unsigned)__builtin_clzll(v) - 6;	/* bin width 2^e, e >= 1 */
-	half = 1ull << (e - 1);
-	if ((v - half) % (1ull << e))
-		return -EINVAL;		/* not the middle of a bin */
-	*lo = (double)(v - half);
-	*hi = (double)(v - half + (1ull << e) - 1);
-	return 0;
-}
-
-/*
- * One latency object of a direction.  Missing (left NV_SRC_NONE) when the
- * object is absent, the direction had no IOs, fio says N = 0, or (old fio,
- * no "N") min, max and mean are all zero: the statistic was not collected.
- * Return: 0 or -ENOMEM.
- */
-static int parse_lat(const json_t *dobj, enum nv_latkind k, bool active, struct nv_latstat *ls)
-{
-	char key[16];
-	double mult = 1, min = 0, max = 0, mean = 0, v;
-	uint64_t n;
-	json_t *o;
-
-	snprintf(key, sizeof(key), "%s_ns", lat_names[k]);
-	o = json_object_get(dobj, key);
-	if (!json_is_object(o)) {
-		o = json_object_get(dobj, lat_names[k]);
-		mult = 1000;
-	}
-	if (!json_is_object(o) || !active)
-		return 0;
-	if (get_u64(o, "N", &n)) {
-		if (n == 0)
-			return 0;
-	} else {
-		get_num(o, "min", &min);
-		get_num(o, "max", &max);
-		get_num(o, "mean", &mean);
-		if (min == 0 && max == 0 && mean == 0)
-			return 0;
-	}
-	if (get_num(o, "min", &v))
-		set_val(&ls->min, v * mult);
-	if (get_num(o, "max", &v))
-		set_val(&ls->max, v * mult);
-	if (get_num(o, "mean", &v))
-		set_val(&ls->mean, v * mult);
-	if (get_num(o, "stddev", &v))
-		set_val(&ls->stdev, v * mult);
-	if (json_is_object(json_object_get(o, "bins")) &&
-	    parse_bins(json_object_get(o, "bins"), mult, ls))
-		return -ENOMEM;
-	o = json_object_get(o, "percentile");
-	if (json_is_object(o))
-		return parse_percentiles(o, mult, ls);
-	return 0;
-}
-
-/*
- * io_bytes is bytes when fio also prints io_kbytes; before that (fio 2.x) it
- * was KiB.  Without io_kbytes, cross-check against bw (KiB/s) * runtime (ms)
- * and take the unit that fits; with nothing to check against, KiB.
- */
-static uint64_t dir_io_bytes(const json_t *d)
-{
-	uint64_t b = 0, kb;
-	double bw, rt;
-
-	get_u64(d, "io_bytes", &b);
-	if (get_u64(d, "io_kbytes", &kb))
-		return b;
-	if (get_num(d, "bw", &bw) && get_num(d, "runtime", &rt) && bw > 0 && rt > 0) {
-		double kib = bw * rt / 1000.0;
-
-		if (fabs((double)b - kib * 1024) < fabs((double)b - kib))
-			return b;
-	}
-	return b * 1024;
-}
-
-/*
- * fio's samples of bandwidth (KiB/s: mult 1024) or IOPS: PREFIX_min, _max,
- * _mean, the deviation under devkey, PREFIX_samples.  fio 2.x prints the
- * bandwidth ones without samples and zeros for a direction without IO.
- * With PREFIX_samples 0 (a run shorter than one sample) the zeros fio
- * prints are no statistics: all stay missing.
- */
-static void parse_samples(const json_t *d, const char *prefix, const char *devkey, double mult,
-			  struct nv_samples *s)
-{
-	static const char *const sfx[] = { "_min", "_max", "_mean" };
-	struct nv_val *dst[] = { &s->min, &s->max, &s->mean };
-	char key[32];
-	double v;
-
-	snprintf(key, sizeof(key), "%s_samples", prefix);
-	if (get_num(d, key, &v) && v == 0)
-		return;
-	for (unsigned i = 0; i < 3; i++) {
-		snprintf(key, sizeof(key), "%s%s", prefix, sfx[i]);
-		if (get_num(d, key, &v))
-			set_val(dst[i], v * mult);
-	}
-	if (get_num(d, devkey, &v))
-		set_val(&s->dev, v * mult);
-	snprintf(key, sizeof(key), "%s_samples", prefix);
-	if (get_num(d, key, &v))
-		set_val(&s->n, v);
-}
-
-/* One direction's object.  Return: 0 or -ENOMEM. */
-static int parse_dir(const json_t *d, struct nv_dirstat *ds)
-{
-	double v;
-
-	ds->present = true;
-	ds->have_ios = get_u64(d, "total_ios", &ds->ios);
-	ds->have_io_bytes = json_object_get(d, "io_bytes") != NULL;
-	ds->io_bytes = dir_io_bytes(d);
-	if (get_num(d, "runtime", &v))
-		set_val(&ds->runtime_ms, v);
-	parse_samples(d, "bw", "bw_dev", 1024, &ds->bw_samples);
-	parse_samples(d, "iops", "iops_stddev", 1, &ds->iops_samples);
-	if (get_num(d, "iops", &v))
-		set_val(&ds->iops, v);
-	if (get_num(d, "bw_bytes", &v))
-		set_val(&ds->bw, v);
-	else if (get_num(d, "bw", &v))
-		set_val(&ds->bw, v * 1024);
-	for (unsigned k = 0; k < NV_LAT_NR; k++)
-		if (parse_lat(d, (enum nv_latkind)k, nv_dir_active(ds), &ds->lat[k]))
-			return -ENOMEM;
-	return 0;
 }
 
 /* ---- one job ----------------------------------------------------------- */
@@ -534,8 +221,8 @@ static int parse_jobextra(const json_t *e, struct nv_jobextra *x)
 	double v;
 
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (get_num(e, keys[i], &v))
-			set_val(dst[i], v);
+		if (fj_get_num(e, keys[i], &v))
+			fj_set_val(dst[i], v);
 	return parse_buckets(e, x);
 }
 
@@ -562,9 +249,9 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 		if (td && *td && !(job->trace_dir = strdup(td)))
 			return -ENOMEM;
 	}
-	if (get_num(e, "groupid", &v))
+	if (fj_get_num(e, "groupid", &v))
 		job->groupid = (int)v;
-	if (get_num(e, "error", &v)) {
+	if (fj_get_num(e, "error", &v)) {
 		job->error = (int)v;
 		job->have_error = true;
 	}
@@ -574,9 +261,9 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 			     options_for(gopts, host), &job->meta))	/* load curves */
 		return -ENOMEM;
 	for (unsigned d = 0; d < NV_DIR_NR; d++) {
-		const json_t *dobj = json_object_get(e, dir_names[d]);
+		const json_t *dobj = json_object_get(e, nv_dir_name(d));
 
-		if (json_is_object(dobj) && parse_dir(dobj, &job->dir[d]))
+		if (json_is_object(dobj) && fj_parse_dir(dobj, &job->dir[d]))
 			return -ENOMEM;
 	}
 	return 0;
@@ -632,267 +319,6 @@ int nv_run_assign_keys(struct nv_run *run)
 	return 0;
 }
 
-/* ---- framing ----------------------------------------------------------- */
-
-static bool is_fio_object(const json_t *o)
-{
-	return json_is_object(o) &&
-	       (json_is_array(json_object_get(o, "jobs")) ||
-		json_is_array(json_object_get(o, "client_stats")));
-}
-
-static void line_col(const char *buf, size_t off, int *line, int *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off; i++) {
-		if (buf[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-/* Length of the valid UTF-8 sequence at p[0..n) (1 to 4), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-	size_t need;
-	unsigned lo = 0x80, hi = 0xbf;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		need = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		need = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		need = 4;
-	else
-		return 0;
-	/* overlong forms, surrogates and values above U+10FFFF */
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (n < need || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < need; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return need;
-}
-
-/* Offset of the first byte at or after off that is not valid UTF-8, or len. */
-static size_t first_bad_utf8(const char *buf, size_t len, size_t off)
-{
-	const unsigned char *u = (const unsigned char *)buf;
-
-	while (off < len) {
-		size_t k = utf8_seq(u + off, len - off);
-
-		if (!k)
-			return off;
-		off += k;
-	}
-	return len;
-}
-
-/*
- * "path:line:col" of a jansson error in a parse that started at offset off
- * of buf (len bytes; jansson counts from its own start).  A column jansson
- * gives as 0 (at the end of input) is left out.  Bytes that are not UTF-8
- * jansson reports without a column (outside strings without a line): the
- * position is then that of the first such byte.
- */
-static void err_pos(char *out, size_t n, const char *path, const char *buf, size_t len,
-		    size_t off, const json_error_t *e)
-{
-	int line, col, el = e->line > 0 ? e->line : 1;
-	size_t bad;
-
-	if (json_error_code(e) == json_error_invalid_utf8 &&
-	    (bad = first_bad_utf8(buf, len, off)) < len) {
-		line_col(buf, bad, &line, &col);
-		snprintf(out, n, "%s:%d:%d", path, line, col);
-		return;
-	}
-	line_col(buf, off, &line, &col);
-	line += el - 1;
-	col = el == 1 ? col + e->column - 1 : e->column;
-	if (e->column > 0)
-		snprintf(out, n, "%s:%d:%d", path, line, col);
-	else
-		snprintf(out, n, "%s:%d", path, line);
-}
-
-/* Is offset i a place a JSON object may start: '{' first in its line? */
-static bool line_start_brace(const char *buf, size_t i)
-{
-	if (buf[i] != '{')
-		return false;
-	while (i > 0 && (buf[i - 1] == ' ' || buf[i - 1] == '\t'))
-		i--;
-	return i == 0 || buf[i - 1] == '\n' || buf[i - 1] == '\r';
-}
-
-/*
- * Convert a UTF-16 buffer (after its BOM) to UTF-8.  Windows PowerShell's
- * ">" writes fio's output that way.  Returns a malloc'ed buffer or NULL.
- */
-static char *utf16_to_utf8(const unsigned char *p, size_t len, bool be, size_t *outlen)
-{
-	char *out = malloc(len / 2 * 3 + 1);
-	size_t o = 0;
-
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i + 1 < len; i += 2) {
-		uint32_t c =
-			be ? (uint32_t)(p[i] << 8 | p[i + 1]) : (uint32_t)(p[i + 1] << 8 | p[i]);
-
-		if (c >= 0xd800 && c < 0xdc00 && i + 3 < len) {
-			uint32_t c2 = be ? (uint32_t)(p[i + 2] << 8 | p[i + 3])
-					 : (uint32_t)(p[i + 3] << 8 | p[i + 2]);
-			if (c2 >= 0xdc00 && c2 < 0xe000) {
-				c = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
-				i += 2;
-			}
-		}
-		if (c < 0x80) {
-			out[o++] = (char)c;
-		} else if (c < 0x800) {
-			out[o++] = (char)(0xc0 | c >> 6);
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		} else if (c < 0x10000) {
-			out[o++] = (char)(0xe0 | c >> 12);
-			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			out[o++] = (char)(0xf0 | c >> 18);
-			out[o++] = (char)(0x80 | ((c >> 12) & 0x3f));
-			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	out[o] = 0;
-	*outlen = o;
-	return out;
-}
-
-struct framing {
-	json_t *last;		/* the object used (a reference) */
-	unsigned objects, distinct;
-	size_t before, after;	/* non-blank bytes outside the objects */
-	json_error_t first_err;	/* the first parse error, if no object parsed */
-	size_t first_err_off;
-	bool have_err, first_not_fio, trailing_err;
-	json_error_t trail_err;
-	size_t trail_off;
-};
-
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/*
- * Find the fio JSON objects in buf.  Every '{' is a candidate (fio's
- * messages, or a stray character, may precede the JSON on its line); each is
- * decoded with JSON_DISABLE_EOF_CHECK so that what follows it may be text or
- * another object.  Inner objects of a truncated file decode fine but are not
- * fio objects (no "jobs"/"client_stats"), so they are skipped.  After a
- * complete object, a failing candidate at the start of a line is reported as
- * an incomplete trailing object (an interrupted status-interval dump).  The
- * search stops at nesting too deep for jansson (crafted or damaged input).
- */
-static void find_objects(const char *buf, size_t len, struct framing *f)
-{
-	size_t pos = 0, textstart = 0;
-
-	while (pos < len) {
-		json_error_t e;
-		json_t *o;
-
-		if (buf[pos] != '{') {
-			pos++;
-			continue;
-		}
-		o = json_loadb(buf + pos, len - pos, JSON_DISABLE_EOF_CHECK, &e);
-		if (!o && json_error_code(&e) == json_error_stack_overflow) {
-			/* Nested deeper than jansson goes (2048): so is every
-			 * '{' inside, and trying each is quadratic.  No fio
-			 * output looks like this; stop here. */
-			if (!f->objects && !f->have_err) {
-				f->first_err = e;
-				f->first_err_off = pos;
-				f->have_err = true;
-			}
-			break;
-		}
-		if (!is_fio_object(o)) {
-			if (!o && !f->objects && !f->have_err) {
-				f->first_err = e;
-				f->first_err_off = pos;
-				f->have_err = true;
-			} else if (!o && f->objects && !f->trailing_err &&
-				   line_start_brace(buf, pos)) {
-				f->trail_err = e;
-				f->trail_off = pos;
-				f->trailing_err = true;
-			} else if (o && !f->objects && !f->have_err) {
-				f->first_not_fio = true;
-			}
-			json_decref(o);
-			pos++;
-			continue;
-		}
-		for (size_t i = textstart; i < pos; i++)
-			if (!blank(buf[i]))
-				*(f->objects ? &f->after : &f->before) += 1;
-		f->objects++;
-		if (!f->last || !json_equal(f->last, o))
-			f->distinct++;
-		json_decref(f->last);
-		f->last = o;
-		f->trailing_err = false;
-		f->after = 0;
-		pos += e.position;
-		textstart = pos;
-	}
-	for (size_t i = textstart; i < len && f->objects; i++)
-		if (!blank(buf[i]))
-			f->after++;
-}
-
-static void framing_notes(struct nv_run *run, const char *buf, size_t len, const struct framing *f)
-{
-	char pos[512];
-
-	if (f->before)
-		run_note(run, "%s: %zu bytes of text before the JSON ignored (fio messages?)",
-			 run->path, f->before);
-	if (f->objects > 1 && f->distinct == 1)
-		run_note(run, "%s: the same JSON object appears %u times; counted once",
-			 run->path, f->objects);
-	else if (f->objects > 1)
-		run_note(run,
-			 "%s: %u JSON objects (status-interval snapshots?); using the last one",
-			 run->path, f->objects);
-	if (f->trailing_err) {
-		err_pos(pos, sizeof(pos), run->path, buf, len, f->trail_off, &f->trail_err);
-		run_note(run, "%s: incomplete JSON object after the last complete one ignored: %s",
-			 pos, f->trail_err.text);
-	}
-	if (f->after && !f->trailing_err)
-		run_note(run, "%s: %zu bytes of text after the JSON ignored (json,normal output?)",
-			 run->path, f->after);
-}
 
 static const char *const disk_fields[NV_DISK_NR] = {
 	"read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks",
@@ -943,12 +369,12 @@ static int parse_disks(const json_t *root, struct nv_run *run)
 		for (unsigned f = 0; f < NV_DISK_NR; f++) {
 			char key[40];
 
-			if (get_num(e, disk_fields[f], &v))
-				set_val(&dk->v[f], v);
+			if (fj_get_num(e, disk_fields[f], &v))
+				fj_set_val(&dk->v[f], v);
 			snprintf(key, sizeof(key), "aggr_%s",
 				 f == NV_DISK_WRITE_MERGES ? "write_merge" : disk_fields[f]);
-			if (get_num(e, key, &v)) {
-				set_val(&dk->aggr_v[f], v);
+			if (fj_get_num(e, key, &v)) {
+				fj_set_val(&dk->aggr_v[f], v);
 				dk->aggr = true;
 			}
 		}
@@ -1002,7 +428,7 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		return -ENOMEM;
 	}
 	if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff))) {
-		conv = utf16_to_utf8(u + 2, len - 2, u[0] == 0xfe, &len);
+		conv = fj_utf16_to_utf8(u + 2, len - 2, u[0] == 0xfe, &len);
 		if (!conv) {
 			snprintf(err, errlen, "%s: out of memory converting UTF-16", path);
 			nv_run_free(run);
@@ -1013,13 +439,13 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		buf += 3;
 		len -= 3;
 	}
-	find_objects(buf, len, &f);
+	fj_find_objects(buf, len, &f);
 	if (!f.objects) {
 		ret = -EINVAL;
 		if (f.have_err) {
 			char pos[512];
 
-			err_pos(pos, sizeof(pos), path, buf, len, f.first_err_off, &f.first_err);
+			fj_err_pos(pos, sizeof(pos), path, buf, len, f.first_err_off, &f.first_err);
 			snprintf(err, errlen, "%s: not valid JSON: %s", pos, f.first_err.text);
 		} else if (f.first_not_fio) {
 			snprintf(err, errlen,
@@ -1032,7 +458,7 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		}
 		goto out;
 	}
-	framing_notes(run, buf, len, &f);
+	fj_framing_notes(run, buf, len, &f);
 	ret = parse_root(f.last, run);
 	if (ret)
 		snprintf(err, errlen, "%s: out of memory", path);

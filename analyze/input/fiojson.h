@@ -201,7 +201,24 @@ unsigned nv_fio_kb_base(const char *opt);
  */
 bool nv_run_is_fio(const struct nv_run *run);
 
-/* True when the direction did any IO (its latencies mean something). */
+/*
+ * fio writes a JSON real with printf's "%f" (json.c): six decimals, so a
+ * value read from the JSON is within this of fio's own.
+ */
+#define NV_FIO_JSON_REAL_PREC 5e-7
+
+/*
+ * Whether fio measured any latency of the direction (some kind has a mean or
+ * a max): fio's sync direction of an fdatasync= run has latency samples but
+ * total_ios 0.  Return: true when some latency kind was read.
+ */
+bool nv_dir_has_lat(const struct nv_dirstat *ds);
+
+/*
+ * Whether the direction was measured: it has latency samples
+ * (nv_dir_has_lat), or it did IO (total_ios, else bytes or IOPS above 0).
+ * Return: true for a direction to show and compare.
+ */
 bool nv_dir_active(const struct nv_dirstat *ds);
 
 #endif

@@ -24,14 +24,17 @@ bool nv_fiomulti_sniff(const char *text, size_t len)
 	       (nv_fionormal_sniff(text, len) || nv_fioterse_sniff(text, len));
 }
 
-/* One value: counted, and a note when the text's is outside its precision. */
+/*
+ * One value: counted, and a note when the text's is outside its precision
+ * and the JSON's (six decimals).
+ */
 static void fm_val(struct nv_run *run, const char *fmt, const char *job, const char *what,
 		   const struct nv_val *t, const struct nv_val *j, unsigned *n, unsigned *bad)
 {
 	if (!t->src || !j->src)
 		return;
 	(*n)++;
-	if (fabs(t->v - j->v) <= t->prec + 1e-9 * fabs(j->v) + 1e-9)
+	if (fabs(t->v - j->v) <= t->prec + NV_FIO_JSON_REAL_PREC + 1e-9 * fabs(j->v) + 1e-9)
 		return;
 	(*bad)++;
 	run_note(run, "%s: the %s output disagrees with the JSON: %s %s %.6g (+-%.3g) vs %.6g",

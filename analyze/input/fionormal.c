@@ -436,7 +436,11 @@ static int fn_buckets(struct fn_state *st, const char *line, double mult)
 	return 0;
 }
 
-/* "issued rwts: total=117861,0,0,0 ..." or 2.x "issued : total=r=262144/w=0/d=0". */
+/*
+ * "issued rwts: total=117861,0,0,0 ...", fio 3.0-3.2's "issued rwt:
+ * total=R,W,T, short=..." (a separator after the last count) or 2.x
+ * "issued : total=r=262144/w=0/d=0".  Return: 0, or -EINVAL naming the line.
+ */
 static int fn_issued(struct fn_state *st, const char *line)
 {
 	const char *p;
@@ -455,8 +459,8 @@ static int fn_issued(struct fn_state *st, const char *line)
 			return fn_fail(st, "an issued count that is not a number", line);
 		st->issued[i] = strtoull(p, &e, 10);
 		p = e;
-		if (*p != sep)
-			break;
+		if (*p != sep || !p[1] || isspace((unsigned char)p[1]))
+			break;	/* the last count, with or without a separator after it */
 		p++;
 	}
 	st->have_issued = true;
@@ -548,6 +552,32 @@ static bool fn_word(const char *s, const char *w, const char **rest)
 	return true;
 }
 
+/*
+ * fsync's block after "fsync/fdatasync/sync_file_range:": "sync (usec): min=,
+ * max=, avg=, stdev=" and "sync percentiles (usec):", the sync direction's
+ * latency from submission to completion (the JSON's "sync" "lat_ns"); rest
+ * follows "sync (" or "sync percentiles (".  Return: 0, or -EINVAL naming the line.
+ */
+static int fn_sync(struct fn_state *st, const char *line, const char *rest, bool pcts)
+{
+	struct nv_dirstat *ds = &st->job->dir[NV_DIR_SYNC];
+	double m = nv_fiotext_time_unit(rest);
+
+	if (!m)
+		return fn_fail(st, "a latency unit that is not nsec, usec or msec", line);
+	ds->present = true;
+	st->pct = NULL;
+	if (pcts) {
+		st->pct_mult = m;
+		st->pct = &ds->lat[NV_LAT_TOTAL];
+		return 0;
+	}
+	if (!strstr(rest, "min="))
+		return fn_fail(st, "a sync latency line without min=", line);
+	st->dir = NV_DIR_SYNC;
+	return fn_lat(st, NV_LAT_TOTAL, line, m);
+}
+
 /* A line inside a job entry; lines that are none of fio's are skipped. */
 static int fn_jobline(struct fn_state *st, const char *s)
 {
@@ -558,6 +588,10 @@ static int fn_jobline(struct fn_state *st, const char *s)
 
 	if (d >= 0 && (strstr(s, "IOPS=") || strstr(s, "iops=")))
 		return fn_dir(st, d, s, s + n);
+	if (fn_word(s, "sync (", &rest))
+		return fn_sync(st, s, rest, false);
+	if (fn_word(s, "sync percentiles (", &rest))
+		return fn_sync(st, s, rest, true);
 	for (unsigned k = 0; k < NV_LAT_NR; k++) {
 		double m;
 

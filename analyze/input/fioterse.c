@@ -14,6 +14,7 @@
  * fio truncates the integers it prints (iops, KiB, min and max in usec):
  * their precision is one unit; the means print with six decimals.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -224,6 +225,48 @@ static int td_disks(struct td_line *t, size_t i, struct nv_run *run)
 	return 0;
 }
 
+/* Return: the index after the ";DEV;8 counters;util%" blocks that start at i. */
+static size_t td_disks_end(const struct td_line *t, size_t i)
+{
+	while (i + 9 <= t->n && td_is_pct(t, i + 8))
+		i += 9;
+	return i;
+}
+
+static bool td_is_int(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return false;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return !*s;
+}
+
+/*
+ * The tail after the disk blocks at i: continue_on_error's ";ERRORS;FIRST"
+ * (two integers) and the job's description= text, which may hold ';' (the
+ * rest of the line).  Return: the description, "" if none, NULL on ENOMEM.
+ */
+static char *td_desc(const struct td_line *t, size_t i)
+{
+	size_t len = 0;
+	char *d;
+
+	if (i + 2 <= t->n && td_is_int(t->f[i]) && td_is_int(t->f[i + 1]))
+		i += 2;
+	for (size_t k = i; k < t->n; k++)
+		len += strlen(t->f[k]) + 1;
+	d = calloc(1, len + 1);
+	for (size_t k = i; d && k < t->n; k++) {
+		if (k > i)
+			strcat(d, ";");
+		strcat(d, t->f[k]);
+	}
+	return d;
+}
+
 static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 {
 	int ver = atoi(t->f[0]);
@@ -251,8 +294,7 @@ static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 	memset(j, 0, sizeof(*j));
 	run->njobs++;
 	j->name = strdup(t->f[h]);
-	j->desc = strdup("");
-	if (!j->name || !j->desc)
+	if (!j->name)
 		return -ENOMEM;
 	r = td_num(t, h + 1, false, &gid);
 	if (!r)
@@ -282,6 +324,8 @@ static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 		r = td_val(t, c + 4, 1, 0, &j->x.minf);
 	if (!r && !run->ndisks)
 		r = td_disks(t, c + TD_TAIL, run);
+	if (!r && !(j->desc = td_desc(t, ver == 2 ? t->n : td_disks_end(t, c + TD_TAIL))))
+		r = -ENOMEM;
 	return r;
 }
 
@@ -337,12 +381,55 @@ static int td_split(char *line, struct td_line *t)
 	return 0;
 }
 
+/* Version 2's description, on the line after its job: ";TEXT" (n bytes). */
+static int td_v2_desc(struct nv_job *j, const char *line, size_t n)
+{
+	if (n && line[n - 1] == '\r')
+		n--;
+	free(j->desc);
+	j->desc = strndup(line + 1, n - 1);
+	return j->desc ? 0 : -ENOMEM;
+}
+
+/*
+ * The run's description: the jobs' description= texts, each once, in
+ * file order, "; " between.  Return: 0, or -ENOMEM.
+ */
+static int td_run_desc(struct nv_run *run)
+{
+	size_t len = 1;
+
+	for (size_t i = 0; i < run->njobs; i++)
+		len += strlen(run->jobs[i].desc) + 2;
+	run->desc = calloc(1, len);
+	if (!run->desc)
+		return -ENOMEM;
+	for (size_t i = 0; i < run->njobs; i++) {
+		const char *d = run->jobs[i].desc;
+		bool seen = !*d;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(run->jobs[k].desc, d);
+		if (seen)
+			continue;
+		if (*run->desc)
+			strcat(run->desc, "; ");
+		strcat(run->desc, d);
+	}
+	if (!*run->desc) {
+		free(run->desc);
+		run->desc = NULL;
+	}
+	return 0;
+}
+
 int nv_fioterse_parse(const char *text, size_t len, const char *path, struct nv_run *run,
 		      char *err, size_t errlen)
 {
 	struct td_line t = { .path = path, .err = err, .errlen = errlen };
 	const char *p = text, *end = text + len;
 	size_t cap = 0;
+	bool after_v2 = false;	/* the line before was a version 2 job's */
 	int ret = 0;
 
 	memset(run, 0, sizeof(*run));
@@ -352,7 +439,11 @@ int nv_fioterse_parse(const char *text, size_t len, const char *path, struct nv_
 		char *line;
 
 		t.line++;
-		if (td_line_is_terse(p, n)) {
+		if (after_v2 && n && p[0] == ';')
+			ret = td_v2_desc(&run->jobs[run->njobs - 1], p, n);
+		after_v2 = false;
+		if (!ret && td_line_is_terse(p, n)) {
+			after_v2 = p[0] == '2';
 			line = strndup(p, n);
 			if (!line)
 				ret = -ENOMEM;
@@ -376,6 +467,8 @@ int nv_fioterse_parse(const char *text, size_t len, const char *path, struct nv_
 	}
 	if (!ret && !(run->path = strdup(path)))
 		ret = -ENOMEM;
+	if (!ret)
+		ret = td_run_desc(run);
 	if (!ret)
 		ret = nv_run_assign_keys(run);
 	if (ret == -ENOMEM)

@@ -84,6 +84,8 @@ static int write_tables(const struct nv_figset *o)
 		if (t[i].f == NV_FMT_MD && !bad)
 			bad = nv_trace_sections_print(f, o->tj, nv_report_run_label, (void *)o->r,
 						      NV_FMT_MD);
+		if (t[i].f == NV_FMT_CSV && !bad)
+			bad = nv_trace_disturb_csv(f, o->tj, nv_report_run_label, (void *)o->r);
 		ret = nv_figset_close(o, f, t[i].name);
 		if (ret)
 			return ret;

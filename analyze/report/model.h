@@ -77,6 +77,18 @@ int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
 /* The same, but always fio's own value.  Return: its source. */
 int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
 			double *v);
+/*
+ * nv_metric_value, and its printed half-width into *prec when prec is not
+ * NULL.  Return: the value's source, NV_SRC_NONE if absent.
+ */
+int nv_metric_value_prec(const struct nv_dirstat *ds, const struct nv_latstat *exact,
+			 enum nv_metric m, enum nv_latkind lat, double *v, double *prec);
+/*
+ * A number of the job rather than of one direction (CPU, context switches,
+ * page faults, its error) into *v and *prec.  Return: the source,
+ * NV_SRC_NONE when absent or m is not one of those.
+ */
+int nv_job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, double *prec);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 double nv_cost_per_gbps(double usd_per_hour, double mbps);	/* NAN if mbps <= 0 */

@@ -188,6 +188,30 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 	return o;
 }
 
+/*
+ * Tracing's own disturbance of the job's IO loops (nv_trace_disturb), at
+ * any size: null when no trace has the writer's wait key.  Return: it.
+ */
+static json_t *tracing_json(const struct nv_trace_disturb *d)
+{
+	json_t *o;
+
+	if (!d->traces)
+		return NULL;
+	o = json_object();
+	nv_render_json_set(o, "io_loop_wait_share", json_real(d->traced_ns ?
+			   (double)d->wait_ns / (double)d->traced_ns : 0));
+	nv_render_json_set(o, "io_loop_waits", jint(d->waits));
+	nv_render_json_set(o, "io_loop_wait_ns", jint(d->wait_ns));
+	nv_render_json_set(o, "traced_s", json_real((double)d->traced_ns / 1e9));
+	nv_render_json_set(o, "ring_high", d->rings ? jint(d->ring_high) : NULL);
+	nv_render_json_set(o, "ring_chunks", d->rings ? jint(d->ring_chunks) : NULL);
+	nv_render_json_set(o, "writer_cpu_ns_per_record",
+			   d->cpus && d->records ?
+			   json_real((double)d->cpu_ns / (double)d->records) : NULL);
+	return o;
+}
+
 static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin *jj,
 			  const char *run_label)
 {
@@ -206,6 +230,7 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin 
 	nv_render_json_set(o, "ramp_ios_left_out", jint(t->ramp_records));
 	nv_render_json_set(o, "span_s", json_real((double)t->span_ns / 1e9));
 	nv_render_json_set(o, "passes", jint(t->passes));
+	nv_render_json_set(o, "tracing", tracing_json(&t->disturb));
 	nv_render_json_set(o, "operations", ops_json(ts, t));
 	nv_render_json_set(o, "queue_depth", qd_json(ts, t));
 	nv_render_json_set(o, "findings", t->records ? findings_json(ts, t) : NULL);

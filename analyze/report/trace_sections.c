@@ -278,6 +278,12 @@ int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
 				"are left out, as fio leaves them out of its counts.\n\n",
 				span, t->ramp_records);
 		}
+		if (t->disturb.traces) {
+			char line[256];
+
+			nv_trace_disturb_line(&t->disturb, line, sizeof(line));
+			fprintf(out, "Tracing: %s.\n\n", line);
+		}
 		if (!t->records) {
 			fprintf(out, "No IOs.\n\n");
 			continue;
@@ -298,4 +304,52 @@ int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
 nomem:
 	free(text);
 	return -ENOMEM;
+}
+
+/* One row of nv_trace_disturb_csv (have: the value is known).  Return: nothing. */
+static void disturb_row(FILE *out, const char *job, const char *run, const char *metric,
+			const char *unit, bool have, double v)
+{
+	char num[400] = "";
+
+	if (have)
+		nv_fmt_decimal(num, sizeof(num), v);
+	nv_render_csv_field(out, job, true, true);
+	nv_render_csv_field(out, run, false, true);
+	nv_render_csv_field(out, metric, false, false);
+	nv_render_csv_field(out, unit, false, false);
+	nv_render_csv_field(out, num, false, false);
+	fputc('\n', out);
+}
+
+int nv_trace_disturb_csv(FILE *out, const struct nv_tracejoin *tj,
+			 const char *(*label)(const struct nv_run *run, void *arg), void *arg)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < tj->n; i++) {
+		const struct nv_trace_disturb *d = &tj->j[i].tan.disturb;
+		const struct nv_jobtraces *e = tj->j[i].jt;
+		const char *job = e->run->jobs[e->job].key, *run = label(e->run, arg);
+		bool cpu = d->cpus && d->records;
+
+		if (!d->traces)
+			continue;
+		if (!head)
+			fprintf(out, "\njob,run,metric,unit,value\n");
+		head = true;
+		disturb_row(out, job, run, "tracing IO-loop wait share", "%", true,
+			    d->traced_ns ? 100.0 * (double)d->wait_ns / (double)d->traced_ns : 0);
+		disturb_row(out, job, run, "tracing IO-loop waits", "count", true,
+			    (double)d->waits);
+		disturb_row(out, job, run, "tracing IO-loop wait", "ns", true, (double)d->wait_ns);
+		disturb_row(out, job, run, "traced time", "ns", true, (double)d->traced_ns);
+		disturb_row(out, job, run, "trace ring high-water", "chunks", d->rings,
+			    (double)d->ring_high);
+		disturb_row(out, job, run, "trace ring size", "chunks", d->rings,
+			    (double)d->ring_chunks);
+		disturb_row(out, job, run, "trace writer CPU per record", "ns", cpu,
+			    cpu ? (double)d->cpu_ns / (double)d->records : 0);
+	}
+	return 0;
 }

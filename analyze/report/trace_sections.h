@@ -29,4 +29,14 @@ int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
 			    const char *(*label)(const struct nv_run *run, void *arg), void *arg,
 			    enum nv_format f);
 
+/*
+ * Tracing's disturbance of every joined job of tj as CSV (after a blank
+ * line: "job,run,metric,unit,value", a row per number of the trace
+ * sections' "Tracing:" line), for the CSV output that has no trace
+ * sections; nothing when no job's traces have the writer's wait key.
+ * Return: 0.
+ */
+int nv_trace_disturb_csv(FILE *out, const struct nv_tracejoin *tj,
+			 const char *(*label)(const struct nv_run *run, void *arg), void *arg);
+
 #endif

@@ -192,7 +192,8 @@ static void ab_of(struct state *st, struct src *s)
 }
 
 /*
- * Whether tracing held s's IO loop (trace_wait.h): noted once (pass 0).  Return: 0 or -ENOMEM.
+ * Whether tracing held s's IO loop (trace_wait.h): noted once (pass 0), and
+ * added to the job's disturbance at any size.  Return: 0 or -ENOMEM.
  */
 static int wait_of(struct state *st, struct src *s)
 {
@@ -204,6 +205,8 @@ static int wait_of(struct state *st, struct src *s)
 	ret = nv_trace_wait_finding(s->r, 0, line, sizeof(line));
 	if (ret == 1)
 		add_note(st->t, "trace %s: %s", nvt_reader_path(s->r), line);
+	if (ret >= 0)
+		ret = nv_trace_disturb_add(s->r, 0, &st->t->disturb);
 	return ret < 0 ? ret : 0;
 }
 

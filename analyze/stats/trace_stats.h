@@ -32,6 +32,7 @@
 
 #include "analyze/common.h"
 #include "analyze/stats/pctlevels.h"
+#include "analyze/stats/trace_wait.h"
 #include "trace/nvtrace.h"
 
 #define NV_TAN_ALL	NVT_OP__MAX	/* index of the all-operations entry */
@@ -145,6 +146,7 @@ struct nv_tan {
 	uint64_t bucket[NV_TAN_NOPS][NV_TAN_MAXEDGES + 1];	/* at the ends) */
 	size_t nlevels;		/* nv_tan_opts' levels: the ops' lat.lv[i] is ... */
 	double levels[NV_PCTL_MAX];	/* ... the value of levels[i] */
+	struct nv_trace_disturb disturb;	/* tracing's own wait on the IO loops (footers) */
 };
 
 /*

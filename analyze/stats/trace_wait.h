@@ -33,11 +33,39 @@
 int nv_trace_wait_finding(struct nvt_reader *r, uint64_t span_ns, char *buf, size_t len);
 
 /*
- * How much tracing disturbed trace r, at any size (below the finding's
- * threshold too): "IO loop held by tracing 0.000% of 4.0 s (0 waits), trace
- * ring high-water 1 of 4 chunks" (the ring where the footer has it), into
- * buf (len bytes).  Return: 1 with the line in buf, 0 when the trace has no
- * wait key or no span, -ENOMEM.
+ * How much tracing disturbed the IO loops of one job's traces, summed over
+ * them (nv_trace_disturb_add), at any size: below the finding's threshold
+ * too, so a report shows that tracing was not in the way.
+ */
+struct nv_trace_disturb {
+	unsigned traces;	/* traces added (with writer.io_wait_ns and a span) */
+	uint64_t waits, wait_ns;	/* writer.io_waits, writer.io_wait_ns, summed */
+	uint64_t traced_ns;	/* the traced time (as the finding's), summed */
+	unsigned rings;		/* traces with writer.ring_high and writer.ring_chunks */
+	uint64_t ring_high, ring_chunks;	/* of the fullest ring (high / chunks) */
+	unsigned cpus;		/* traces with writer.cpu_ns and a footer record count */
+	uint64_t cpu_ns, records;	/* writer.cpu_ns and the footers' records, summed */
+};
+
+/*
+ * Add trace r (span_ns where the clock keys are missing, as the finding)
+ * to *d.  Reads the footer.  Return: 1 added, 0 the trace has no wait key
+ * or no span (nothing added), -ENOMEM.
+ */
+int nv_trace_disturb_add(struct nvt_reader *r, uint64_t span_ns, struct nv_trace_disturb *d);
+
+/*
+ * *d (traces > 0) as one line into buf (len bytes): "IO loop held by
+ * tracing 0.000% of 4.0 s (0 waits), trace ring high-water 1 of 4 chunks,
+ * writer 31 ns CPU per record" (the ring and the CPU where the footers have
+ * them; "of 4.0 s" is the traced time of every trace together).  Return:
+ * nothing.
+ */
+void nv_trace_disturb_line(const struct nv_trace_disturb *d, char *buf, size_t len);
+
+/*
+ * nv_trace_disturb_line of trace r alone.  Return: 1 with the line in buf,
+ * 0 when the trace has no wait key or no span, -ENOMEM.
  */
 int nv_trace_wait_summary(struct nvt_reader *r, uint64_t span_ns, char *buf, size_t len);
 

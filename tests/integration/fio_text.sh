@@ -51,8 +51,71 @@ else
 	fail normal-equals-json "$(head -n 8 "$T/cmp.out" | tr '\n' ' ')"
 fi
 
+# fsync's block ("fsync/fdatasync/sync_file_range:", "sync (nsec): min=...",
+# "sync percentiles"): the sync direction's latency and count, as the JSON's.
+if (cd "$T" && "$FIO" --name=fs --ioengine=null --rw=randwrite --bs=4k --size=8m --fsync=4 \
+	--output-format=normal,json --output=sync.out >"$T/fio.log" 2>&1); then
+	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/sync.out" >"$T/sync.json"
+	awk '/^\{/{j=1} !j{print} /^\}/{j=0}' "$T/sync.out" >"$T/sync.txt"
+	if grep -q 'sync percentiles' "$T/sync.txt" &&
+	   "$CMP" "$T/sync.txt" "$T/sync.json" >"$T/scmp.out" 2>&1 &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/scmp.out"; then
+		pass sync-equals-json
+	else
+		fail sync-equals-json "$(head -n 6 "$T/scmp.out" | tr '\n' ' ')"
+	fi
+else
+	fail sync-equals-json "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+fi
+
+# fdatasync= (etcd's fsync test, on a file here): fio counts no sync IO
+# ("sync": {"total_ios": 0}, issued rwts S=0) but measures every fdatasync
+# ("lat_ns" N > 0, the text's "sync (usec)" and "sync percentiles").  The
+# sync latency is read from both, equal (a changed sync min is caught), and
+# shown: its rows in the CSV of each, and two runs compare (the p99 change).
+fds_run() {	# NAME: a normal,json fdatasync run, split into NAME.txt, NAME.json
+	(cd "$T" && "$FIO" --name=fds --ioengine=sync --rw=write --bs=2300 --size=1m \
+		--fdatasync=1 --filename="$T/$1.dat" --output-format=normal,json \
+		--output="$1.out" >"$T/fio.log" 2>&1) || return 1
+	rm -f "$T/$1.dat"
+	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$T/$1.out" >"$T/$1.json"
+	awk '/^\{/{j=1} !j{print} /^\}/{j=0}' "$T/$1.out" >"$T/$1.txt"
+}
+if fds_run fds1 && fds_run fds2; then
+	sed 's/\(sync ([a-z]*): min=\)[ ]*[0-9.]*/\199999/' "$T/fds1.txt" >"$T/fds1c.txt"
+	if grep -A1 '"sync" : {' "$T/fds1.json" | grep -q '"total_ios" : 0,' &&
+	   grep -q 'sync percentiles' "$T/fds1.txt" &&
+	   "$CMP" "$T/fds1.txt" "$T/fds1.json" >"$T/fcmp.out" 2>&1 &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/fcmp.out" &&
+	   ! "$CMP" "$T/fds1c.txt" "$T/fds1.json" >"$T/fcmp2.out" 2>&1 &&
+	   grep -q '^fds sync lat min: text' "$T/fcmp2.out"; then
+		pass fdatasync-equals-json
+	else
+		fail fdatasync-equals-json "$(head -n 6 "$T/fcmp.out" "$T/fcmp2.out" | tr '\n' ' ')"
+	fi
+	"$NVANALYZE" --format csv "$T/fds1.json" >"$T/fds1.json.csv" 2>/dev/null
+	"$NVANALYZE" --format csv "$T/fds1.txt" >"$T/fds1.txt.csv" 2>/dev/null
+	rows=$(grep -c '^fds,sync,lat \(min\|mean\|p99\|max\),ns,[0-9]' "$T/fds1.json.csv")
+	if [ "$rows" = 4 ] && grep -q '^fds,sync,lat p99,' "$T/fds1.txt.csv" &&
+	   ! grep -q '^fds,sync,IOPS' "$T/fds1.json.csv" "$T/fds1.txt.csv" &&
+	   pytool fio_text_check "$T/fds1.txt" "$T/fds1.txt.csv" >"$T/fds.chk" 2>&1; then
+		pass fdatasync-rows
+	else
+		fail fdatasync-rows "$rows rows: $(head -n 4 "$T/fds.chk" | tr '\n' ' ')"
+	fi
+	"$NVANALYZE" --format csv "$T/fds1.json" "$T/fds2.json" >"$T/fds12.csv" 2>&1
+	if grep -Eq '^fds,sync,lat p99,ns,[0-9.]+,[0-9.]+,-?[0-9.]+' "$T/fds12.csv"; then
+		pass fdatasync-compare
+	else
+		fail fdatasync-compare "$(grep ',sync,' "$T/fds12.csv" | head -n 3 | tr '\n' ' ')"
+	fi
+else
+	fail fdatasync-equals-json "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+fi
+
 # The terse lines of the same run (version 3, fio's default), then runs
-# with --terse-version=5 (trim, sample counts) and 2: each against its JSON.
+# with --terse-version=5 (trim, sample counts), 4 (trim) and 2: each
+# against its JSON.
 grep -E '^[2-5];fio-' "$T/all.out" >"$T/run.terse"
 terse_cmp() {
 	if "$CMP" "$1" "$2" >"$T/tcmp.out" 2>&1 && grep -q 'text format fio-terse' "$T/tcmp.out" &&
@@ -63,7 +126,7 @@ terse_cmp() {
 	fi
 }
 terse_cmp "$T/run.terse" "$T/run.json" terse-v3-equals-json
-for v in 5 2; do
+for v in 5 4 2; do
 	if (cd "$T" && "$FIO" --output-format=terse,json --terse-version=$v --output=v$v.out \
 		jobs.fio >"$T/fio.log" 2>&1); then
 		grep -E '^[2-5];' "$T/v$v.out" >"$T/v$v.terse"
@@ -94,7 +157,8 @@ fi
 # Real outputs (tests/fixtures/fio-text, SOURCES.md) and the I8g/I4g study's
 # pasted outputs: an independent reader (tests/py/fio_text_check.py) finds
 # the same IOPS, clat and CPU values in nvanalyze's CSV.
-for f in tests/fixtures/fio-text/*.md ../shared/fixtures/study-outputs/i?g-*.txt; do
+for f in tests/fixtures/fio-text/*.md tests/fixtures/fio-text/*.log \
+	../shared/fixtures/study-outputs/i?g-*.txt; do
 	[ -e "$f" ] && [ "${f##*/}" != SOURCES.md ] || continue
 	b=$(basename "$f")
 	"$NVANALYZE" --format csv "$f" >"$T/$b.csv" 2>"$T/$b.err"
@@ -104,6 +168,77 @@ for f in tests/fixtures/fio-text/*.md ../shared/fixtures/study-outputs/i?g-*.txt
 		fail "independent-$b" "$(head -n 4 "$T/$b.chk" "$T/$b.err" | tr '\n' ' ')"
 	fi
 done
+# Real terse outputs (tests/fixtures/fio-terse): a reader written from fio's
+# HOWTO field list (tests/py/fio_terse_check.py) finds the same values.
+terse_check() {	# NAME FILE: the independent terse reader against nvanalyze's
+	local b=$T/$1
+	"$NVANALYZE" --format csv "$2" >"$b.csv" 2>"$b.err" &&
+		"$NVANALYZE" --lat lat --format csv "$2" >"$b.lat.csv" 2>>"$b.err" &&
+		"$NVANALYZE" --format json "$2" >"$b.json" 2>>"$b.err" &&
+		pytool fio_terse_check "$2" "$b.csv" "$b.lat.csv" "$b.json" >"$b.chk" 2>&1
+}
+for f in tests/fixtures/fio-terse/*.terse; do
+	b=$(basename "$f")
+	if terse_check "$b" "$f"; then
+		pass "independent-$b"
+	else
+		fail "independent-$b" "$(head -n 4 "$T/$b.chk" "$T/$b.err" | tr '\n' ' ')"
+	fi
+done
+# ... and it can fail: one IOPS field changed in the line, not in the CSV.
+f=tests/fixtures/fio-terse/mcgrof-fio-tests__0001-bs4k-1j-1qd-read.terse
+awk -F';' 'BEGIN { OFS=";" } { $8 = $8 + 1; print }' "$f" >"$T/changed.terse"
+if "$NVANALYZE" --format csv "$f" >"$T/orig.csv" 2>/dev/null &&
+   ! pytool fio_terse_check "$T/changed.terse" "$T/orig.csv" "$T/orig.csv" >/dev/null 2>&1; then
+	pass independent-terse-can-fail
+else
+	fail independent-terse-can-fail "a changed IOPS field matched"
+fi
+
+# The description tail: fio's job description= at the end of the line (on
+# the next line, after ';', for version 2), after continue_on_error's two
+# counts, holding ';' (from the command line); and after a real line's disk
+# block.  Each job's and the run's description, by the independent reader.
+cat >"$T/desc.fio" <<'JOBS'
+[global]
+ioengine=null
+size=4m
+bs=4k
+[first]
+rw=randread
+description=4k reads on the null engine
+[second]
+rw=write
+continue_on_error=all
+description=second job
+[third]
+rw=read
+JOBS
+for v in 2 3 4 5; do
+	if ! (cd "$T" && "$FIO" --output-format=terse --terse-version=$v --output=desc$v.terse \
+		desc.fio >"$T/fio.log" 2>&1 && "$FIO" --name=semi --ioengine=null --size=1m \
+		--rw=read "--description=text; with a semicolon" --output-format=terse \
+		--terse-version=$v >>desc$v.terse 2>>"$T/fio.log"); then
+		fail "terse-v$v-description" "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+		continue
+	fi
+	if grep -q 'text; with a semicolon' "$T/desc$v.terse" && grep -q 'second job' \
+		"$T/desc$v.terse" && terse_check "desc$v" "$T/desc$v.terse" &&
+		grep -q '"4k reads on the null engine; second job; text; with a semicolon"' \
+		"$T/desc$v.json"; then
+		pass "terse-v$v-description"
+	else
+		fail "terse-v$v-description" "$(head -n 4 "$T/desc$v.chk" "$T/desc$v.err" | tr '\n' ' ')"
+	fi
+done
+{ tr -d '\n' <"$f"; printf ';3;5;after the disk block\n'; } >"$T/disktail.terse"
+if terse_check disktail "$T/disktail.terse" &&
+   grep -q '"description": "after the disk block"' "$T/disktail.json"; then
+	pass terse-description-after-disks
+else
+	fail terse-description-after-disks "$(head -n 4 "$T/disktail.chk" | tr '\n' ' ')"
+fi
+
 # ... and that reader can fail: another file's CSV does not match.
 if ! pytool fio_text_check tests/fixtures/fio-text/guonaihong-knowledge__fio-benchmark.md \
 	"$T/run.txt.csv" >/dev/null 2>&1; then

@@ -87,6 +87,9 @@ golden fixture-unmatched "$X/fio-plot__deleteme-4k_randread-1-1.json" \
 
 # Generated outputs.
 golden two-runs "$D/uring-run1.json" "$D/psync-run1.json"
+# fdatasync=1 (etcd's fsync test): the sync direction, total_ios 0, shown and
+# compared by its fdatasync latencies (p99 ... max, the change column)
+golden fdatasync-two-runs "$D/fdatasync-run1.json" "$D/fdatasync-run2.json"
 # fio 3.41's JSON (tests/data/fio-json/fio-3.41, generate.sh with that fio)
 golden fio341-two-runs "$D/fio-3.41/uring-run1.json" "$D/fio-3.41/psync-run1.json"
 golden fio341-jsonplus "$D/fio-3.41/null-randrw-jsonplus.json"

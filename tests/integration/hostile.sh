@@ -111,12 +111,14 @@ done
 # The text readers take the name from the input only (no -l): fio normal
 # output and fio terse output (the job name), a CrystalDiskMark export (its
 # free comment line: shown in -f json only, the others checked for shape),
+# a fio terse job's description tail (as the CrystalDiskMark comment),
 # a diskspd report (target path and computer name: shown nowhere, every
 # output checked for shape).  A text job name cannot hold a newline (nor a
 # terse one a ';': fio's field separator): hostile_text.py exits 3 and
 # those names are skipped for that reader, said in one SKIP line.
 DS=$TOP/tests/data
-readers="fionormal:$DS/fio-text/rounded-a.txt fioterse:- cdm:$DS/cdm/cdm8-nvme-crlf.txt
+readers="fionormal:$DS/fio-text/rounded-a.txt fioterse:- fioterse_desc:-
+	cdm:$DS/cdm/cdm8-nvme-crlf.txt
 	diskspd:$DS/diskspd/diskspd22-randrw-L.txt"
 nread=0
 nrd_ok=0
@@ -140,8 +142,8 @@ for r in $readers; do
 		for fmt in md text csv json; do
 			mode=""
 			case $rd:$fmt in
-			cdm:json) ;;
-			cdm:* | diskspd:*) mode=shape ;;
+			cdm:json | fioterse_desc:json) ;;
+			cdm:* | diskspd:* | fioterse_desc:*) mode=shape ;;
 			esac
 			"$NVANALYZE" -f $fmt "$T/$rd$i.in" >"$T/$rd$i.$fmt" 2>"$T/$rd$i.$fmt.err" ||
 				{ bad="$bad -f $fmt exited $?: $(head -c 200 "$T/$rd$i.$fmt.err");"; continue; }
@@ -149,7 +151,7 @@ for r in $readers; do
 			[ "$why" = ok ] || bad="$bad -f $fmt: $why;"
 		done
 		mode=""
-		case $rd in cdm | diskspd) mode=shape ;; esac
+		case $rd in cdm | diskspd | fioterse_desc) mode=shape ;; esac
 		if "$NVANALYZE" -o "$T/$rd$i.o" "$T/$rd$i.in" >/dev/null 2>"$T/$rd$i.o.err"; then
 			why=$(pytool hostile_check dir "$T/$rd$i.o" "$T/name$i" $mode)
 			[ "$why" = ok ] || bad="$bad -o: $why;"

@@ -184,8 +184,9 @@ else
 fi
 
 # The studies' profiles as they ran them: each diskspd command of the
-# Graviton study quoted in its file, with the fio mapping (-t4, -o, -b; -si
-# as one job with t x o in flight), and CrystalDiskMark 5's four tests.
+# Graviton study (and of VirtualClient's example reports in
+# tests/fixtures/diskspd) quoted in its file, with the fio mapping (-t4, -o,
+# -b; -si as one job with t x o in flight), and CrystalDiskMark 5's four tests.
 # spec: FILE|COMMAND|rw|bs|iodepth|numjobs
 while IFS='|' read -r f cmd rw bs qd nj; do
 	p=$JOBS/diskspd/$f.fio
@@ -203,6 +204,9 @@ seqread-128k-t4-qd4-si|diskspd -b128K -si -o4 -t4 -w0|read|128k|16|1
 seqwrite-128k-t4-qd4-si|diskspd -b128K -si -o4 -t4 -w100|write|128k|16|1
 seqwrite-128k-t4-qd16-si|diskspd -b128K -si -o16 -t4 -w100|write|128k|64|1
 seqread-1m-t4-qd4-si|diskspd -b1M -si -o4 -t4 -w0|read|1m|16|1
+randwrite-8k-t32-qd16|diskspd -b8K -r8K -t32 -o16 -w100|randwrite|8k|16|32
+randwrite-4k-t4-qd16|diskspd -b4K -r4K -t4 -o16 -w100|randwrite|4k|16|4
+randwrite-4k-t4-qd4|diskspd -b4K -r4K -t4 -o4 -w100|randwrite|4k|4|4
 SPEC
 grep -qx 'rwmixwrite=30' "$JOBS/diskspd/randrw-4k-t4-qd32-w30.fio" && pass diskspd-mix-70-30 ||
 	fail diskspd-mix-70-30 "no rwmixwrite=30"

@@ -44,6 +44,28 @@ else
 	pass csv_one_number_format
 fi
 
+# ---- tracing's disturbance in each job's trace section, every format ----
+# (the waits as run a's footer has them; JSON: report_findings_json above)
+waits=$("$NVANALYZE" stat "$T"/ta/*.nvt 2>/dev/null | sed -n 's/^  writer.io_waits = //p')
+re="Tracing: IO loop held by tracing [0-9.]*% of [0-9.]* s ($waits waits\?), trace ring "
+re="${re}high-water [0-9]* of [0-9]* chunks, writer [0-9]* ns CPU per record"
+for fmt in md text; do
+	"$NVANALYZE" --format $fmt "$T/a.json" >"$T/dist.$fmt" 2>&1
+	if [ -n "$waits" ] && grep -q "^$re\.$" "$T/dist.$fmt"; then
+		pass "tracing_disturbance_$fmt"
+	else
+		fail "tracing_disturbance_$fmt" "waits=$waits: $(grep -m1 Tracing "$T/dist.$fmt")"
+	fi
+done
+"$NVANALYZE" --format csv "$T/a.json" >"$T/dist.csv" 2>&1
+if [ -n "$waits" ] && grep -q "^job,a,tracing IO-loop waits,count,$waits$" "$T/dist.csv" &&
+   grep -q '^job,a,trace ring high-water,chunks,[0-9]*$' "$T/dist.csv" &&
+   grep -q '^job,a,trace writer CPU per record,ns,[0-9.]*$' "$T/dist.csv"; then
+	pass tracing_disturbance_csv
+else
+	fail tracing_disturbance_csv "waits=$waits: $(grep -c '^job,a,trac' "$T/dist.csv") rows"
+fi
+
 # ---- -j / -d: trace sections and figures follow the selection ----
 "$NVANALYZE" -d write "$T/a.json" "$T/b.json" >"$T/dw.md" 2>&1
 if grep -q "### job · b: from the traces" "$T/dw.md" && ! grep -q "### job · a: from the traces" "$T/dw.md" &&
@@ -98,6 +120,8 @@ nsvg=$(grep -c '<svg' "$H")
 	fail html_inline_figures "report.md $nmd figures, report.html $nsvg <svg>"
 ext=$(pytool report_html_refs "$H")
 [ -z "$ext" ] && grep -q '<table>' "$H" && pass html_self_contained || fail html_self_contained "$ext"
+grep -q "Tracing: IO loop held by tracing [0-9.]*% of .* writer [0-9]* ns CPU per record" "$H" &&
+	pass tracing_disturbance_html || fail tracing_disturbance_html "$(grep -c Tracing "$H")"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
 	fail html_chromium_renders "chromium not installed (make deps installs it)"

@@ -287,19 +287,7 @@ nv_trace_clock=clock_gettime
 [qd]
 iodepth=4
 JOB
-cat >jobsdir/nj.fio <<'JOB'
-[global]
-ioengine=external:${NVENGINE_SO}
-filename=${NVDEV}
-size=1M
-rw=randread
-bs=4k
-group_reporting
-nv_trace=${NVTRACE}
-
-[nj]
-numjobs=1
-JOB
+nj_job jobsdir/nj.fio
 export NVDEV=$T/jrfile RUNTIME=1
 "$JR" -n --sweep iodepth=1..16 jobsdir/jr.fio >jrn.out 2>&1
 [ "$(cat jrn.out)" = "$(for q in 1 2 4 8 16; do echo "jobsdir-jr@iodepth=$q: qd@iodepth=$q "; done)" ] &&

@@ -17,19 +17,7 @@ if ! command -v "$FIO" >/dev/null; then
 	exit 0
 fi
 mkdir -p jobsdir
-cat >jobsdir/nj.fio <<'JOB'
-[global]
-ioengine=external:${NVENGINE_SO}
-filename=${NVDEV}
-size=1M
-rw=randread
-bs=4k
-group_reporting
-nv_trace=${NVTRACE}
-
-[nj]
-numjobs=1
-JOB
+nj_job jobsdir/nj.fio
 cat >jobsdir/long.fio <<'JOB'
 [global]
 ioengine=external:${NVENGINE_SO}

@@ -53,7 +53,8 @@ bad = []
 for h in ("# Benchmarks", "## Machine", "## Method", "## Goals", "## 1. Engine overhead",
           "## 2. NVMe passthrough", "## 3. Trace size", "## 4. Analyzer", "## 5. Resident memory",
           "## 6. Tracing's CPU time", "## 7. QD 1 latency", "## 8. Many hosts",
-          "## 10. A sweep's analysis", "## 11. The full comparison on every core"):
+          "## 10. A sweep's analysis", "## 11. The full comparison on every core",
+          "## 12. Tracing's disturbance"):
     if h not in md:
         bad.append("no heading " + h)
 for k in ("| CPU |", "| cores | ", "| kernel |", "| fio | fio-"):
@@ -73,7 +74,8 @@ for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "ana
           "CPU time, job thread, per IO (nv_nop, on/off windows",
           "the same, whole jobs (nv_nop pairs", "CPU time, trace writer thread",
           "many hosts: nvanalyze peak memory", "sweep analysis: `nvanalyze A B`",
-          "sweep analysis peak memory", "full comparison -o, 4 traces"):
+          "sweep analysis peak memory", "full comparison -o, 4 traces",
+          "tracing's wait on the IO loop, nv_nop"):
     if not any(g in r and "| not run |" not in r for r in rows):
         bad.append("goal '%s' not measured" % g)
 for word in ("None", "nan", "Traceback"):

@@ -1,82 +1,111 @@
 """An independent reader of CrystalDiskMark text exports, and the check that
-`nvanalyze --format json EXPORT` reports every test's MB/s and IOPS as the
-export prints them (tests/integration/cdm.sh runs it per file).
+`nvanalyze --format json EXPORT` reports every test's MB/s, IOPS and mean
+latency as the export prints them, and its footer as the description
+(tests/integration/cdm.sh runs it per file).
 
     python3 tests/py/cdm_values.py EXPORT NVANALYZE_JSON
 
 Prints "N values" and exits 0, or prints the differences and exits 1.
 Written from the exports' text (CrystalDiskMark 5.x-8.x), not from
-nvanalyze's C code: names as jobs/crystaldiskmark/ spells its sections.
+nvanalyze's C code.  Layout facts it relies on:
+  - UTF-16LE with a BOM (5.x-7.x save so) or UTF-8, CRLF or LF;
+  - 5.x/6.x rows "Sequential Read (Q= 32,T= 1) : 554.872 MB/s" and
+    "Random Write 4KiB (Q=  8,T= 8) : 3.173 MB/s [ 774.7 IOPS]", 5.x's
+    Q1 sequential row as "(T= 1)"; named as jobs/crystaldiskmark/'s
+    cdm5/cdm6 sections: SeqQ32T1-read, 4KQ8T8-write, Seq-read, 4K-write;
+  - 7.x/8.x rows under "[Read]" / "[Write]" / "[Mix] ..." as
+    "SEQ    1MiB (Q=  8, T= 1):   531.458 MB/s [ 506.8 IOPS] < 15726.77 us>"
+    (7.0 spells SEQ/RND "Sequential"/"Random"), named SEQ1M-Q8T1-read;
+  - a footer of "Key : value" / "Key: value" lines (Profile, Test, Mode,
+    Time, Date, OS, Comment);
+  - pasted into Markdown (a blog post, a README): the export runs from its
+    "CrystalDiskMark X.Y" banner to the ``` line that closes its fence; the
+    prose around it is not the export's.
+MB/s is 10^6 bytes/s; the mean latency is in microseconds.
 """
-import codecs
 import json
 import re
 import sys
 
-OLD = re.compile(r'^\s*(Sequential|Random) (Read|Write)( 4KiB)? \((?:Q=\s*(\d+),\s*)?'
-                 r'T=\s*(\d+)\)\s*:\s*([\d.]+) MB/s(?: \[\s*([\d.]+) IOPS\])?')
-NEW = re.compile(r'^\s*(SEQ|RND|Sequential|Random)\s+(\d+)([KM])iB \(Q=\s*(\d+),\s*T=\s*(\d+)\)'
-                 r':\s*([\d.]+) MB/s \[\s*([\d.]+) IOPS\]')
+from lib import fiojson, valuecheck
+
+NUM = r'([\d.]+)'
+OLD = re.compile(r'^(Sequential|Random) (Read|Write)( 4KiB)? \((?:Q=\s*(\d+),\s*)?T=\s*(\d+)\)'
+                 r'\s*:\s*' + NUM + r' MB/s(?:\s*\[\s*' + NUM + r' IOPS\])?$')
+NEW = re.compile(r'^(SEQ|RND|Sequential|Random)\s+(\d+)([KM])iB \(Q=\s*(\d+),\s*T=\s*(\d+)\)'
+                 r':\s*' + NUM + r' MB/s \[\s*' + NUM + r' IOPS\](?:\s*<\s*' + NUM + r' us>)?$')
+SECTIONS = {'[Read]': 'read', '[Write]': 'write', '[Mix]': 'mixed'}
+FOOTER = re.compile(r'^(Profile|Test|Mode|Time|Date|OS|Comment|Interval)\s*:\s*(.*?)\s*$')
 
 
-def text_of(path):
-    raw = open(path, 'rb').read()
-    if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        return raw.decode('utf-16')
-    return raw.decode('utf-8-sig')
+def old_row(m):
+    """((name, direction), metrics) of a 5.x/6.x row."""
+    kind, d, _, q, t, mbs, iops = m.groups()
+    q, d = int(q or 1), d.lower()
+    base = 'Seq' if kind == 'Sequential' else '4K'
+    qt = '' if (q, int(t)) == (1, 1) else 'Q%dT%s' % (q, t)
+    out = {'bw_MB_per_s': float(mbs)}
+    if iops:
+        out['iops'] = float(iops)
+    return ('%s%s-%s' % (base, qt, d), d), out
 
 
-def tests(path):
-    """{name: (MB/s, IOPS or None)} as the export prints them."""
-    out, sect = {}, None
-    for line in text_of(path).splitlines():
+def new_row(m, sect):
+    """((name, direction), metrics) of a 7.x+ row in section sect."""
+    kind, size, unit, q, t, mbs, iops, us = m.groups()
+    kind = 'SEQ' if kind in ('SEQ', 'Sequential') else 'RND'
+    suffix = 'mix' if sect == 'mixed' else sect
+    out = {'bw_MB_per_s': float(mbs), 'iops': float(iops)}
+    if us:
+        out['lat_mean_ns'] = float(us) * 1000
+    return ('%s%s%s-Q%sT%s-%s' % (kind, size, unit, q, t, suffix), sect), out
+
+
+def export(path):
+    """({(name, direction): {metric: value}}, [footer values]) as printed."""
+    with open(path, 'rb') as f:
+        text = fiojson.decode(f.read())
+    tests, footer, sect, inside = {}, [], None, None
+    for line in text.splitlines():
         s = line.strip()
-        for tag, name in (('[Read]', 'read'), ('[Write]', 'write'), ('[Mix]', 'mix')):
+        if inside is None and s.startswith('CrystalDiskMark '):
+            inside = True
+        elif inside and s.startswith('```'):
+            inside = False
+        if not inside:
+            continue
+        for tag, name in SECTIONS.items():
             if s.startswith(tag):
                 sect = name
-        m = OLD.match(line)
+        m = OLD.match(s)
         if m:
-            kind, d, _, q, t, mbs, iops = m.groups()
-            q = int(q or 1)
-            base = 'Seq' if kind == 'Sequential' else '4K'
-            qt = '' if (q, int(t)) == (1, 1) else 'Q%dT%s' % (q, t)
-            out['%s%s-%s' % (base, qt, d.lower())] = (float(mbs), iops and float(iops))
+            key, val = old_row(m)
+            tests[key] = val
             continue
-        m = NEW.match(line)
-        if m:
-            kind, size, unit, q, t, mbs, iops = m.groups()
-            kind = 'SEQ' if kind in ('SEQ', 'Sequential') else 'RND'
-            out['%s%s%s-Q%sT%s-%s' % (kind, size, unit, q, t, sect)] = (float(mbs), float(iops))
-    return out
+        m = NEW.match(s)
+        if m and sect:
+            key, val = new_row(m, sect)
+            tests[key] = val
+            continue
+        m = FOOTER.match(s)
+        if m and m.group(2):
+            footer.append('%s: %s' % m.groups())
+    return tests, footer
+
+
+def description(json_path):
+    """The description nvanalyze gives the export's side."""
+    with open(json_path) as f:
+        side = json.load(f)['sides'][0]
+    return (side.get('descriptions') or [None])[0] or ''
 
 
 def main():
-    want = tests(sys.argv[1])
-    got = {r['job']: r for r in json.load(open(sys.argv[2]))['results']}
-    bad, n = [], 0
-    for name, (mbs, iops) in want.items():
-        r = got.get(name)
-        if r is None:
-            bad.append('%s: missing in nvanalyze output' % name)
-            continue
-        side = next(iter(r['sides'].values()))
-        if abs(side['bw_MB_per_s'] - mbs) > 1e-9 * mbs:
-            bad.append('%s: MB/s %r, export %r' % (name, side['bw_MB_per_s'], mbs))
-        n += 1
-        if iops is not None:
-            if abs(side['iops'] - iops) > 1e-9 * iops:
-                bad.append('%s: IOPS %r, export %r' % (name, side['iops'], iops))
-            n += 1
-    extra = set(got) - set(want)
-    if extra:
-        bad.append('tests the export does not hold: %s' % ', '.join(sorted(extra)))
-    if not want:
-        bad.append('no tests found in the export')
-    if bad:
-        print('\n'.join(bad))
-        return 1
-    print('%d values' % n)
-    return 0
+    want, footer = export(sys.argv[1])
+    desc = description(sys.argv[2])
+    missing = [f for f in footer if f not in desc]
+    also = ['footer %r not in the description %r' % (f, desc) for f in missing]
+    return valuecheck.main(want, sys.argv[2], rel=1e-9, also=also)
 
 
 if __name__ == '__main__':

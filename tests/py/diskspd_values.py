@@ -1,19 +1,31 @@
 """An independent reader of diskspd text reports, and the check that
-`nvanalyze --format json REPORT` reports each direction's IOPS, MiB/s,
-mean latency and the -L percentiles as the report prints them
-(tests/integration/diskspd.sh runs it per file).
+`nvanalyze --format json REPORT` reports each direction's IOPS, MB/s, bytes,
+runtime, mean and stdev latency, min/max, every -L percentile level and the
+CPU split as the report prints them (tests/integration/diskspd.sh runs it
+per file).
 
     python3 tests/py/diskspd_values.py REPORT NVANALYZE_JSON
 
 Prints "N values" and exits 0, or the differences and exits 1.  Written
-from the report's text (diskspd's ResultParser layout), not from
-nvanalyze's C code.
+from the report's text (diskspd 2.0-2.2, as its ResultParser prints it),
+not from nvanalyze's C code.  Layout facts it relies on:
+  - the test is named as jobs/diskspd/ names it, from "Command Line:" or,
+    where the report has none, the first target's "Input parameters:";
+  - "Read IO" and "Write IO" tables end in a "total:" row whose columns the
+    "thread |" header names (AvgLat, IopsStdDev, LatStdDev are optional);
+  - with -L there is one "%-ile" table for all targets, after a "total:"
+    or "Total latency distribution:" line; a report with several targets
+    prints one table per target first, each after the target's path:
+    those are not the totals;
+  - the CPU table's "avg.|" row ends in "Usage% | User% | Kernel% | Idle%".
 """
-import json
 import re
 import sys
 
-LEVELS = {'50th': 'p50', '95th': 'p95', '99th': 'p99', '3-nines': 'p99.9', '4-nines': 'p99.99'}
+from lib import valuecheck
+
+NINES = re.compile(r'^(\d)-nines$')
+TOTAL_TABLE = ('total:', 'Total latency distribution:')
 
 
 def name_of(cmd):
@@ -33,11 +45,24 @@ def name_of(cmd):
     return name + ('-si' if si else '') + ('-w%d' % w if 0 < w < 100 else '')
 
 
+def first_target(lines):
+    """The "Input parameters:" lines up to the second target's "path:"."""
+    out, paths = [], 0
+    for s in lines:
+        if s.startswith('Results for timespan'):
+            break
+        paths += s.startswith('path:')
+        if paths > 1:
+            break
+        out.append(s)
+    return out
+
+
 def name_of_params(lines):
-    """The same name from the "Input parameters:" lines (no command line)."""
+    """The same name from the first target's input parameters."""
     p = {'b': '64K', 't': '1', 'o': '2', 'w': '0'}
     rnd = si = False
-    for s in lines:
+    for s in first_target(lines):
         m = re.match(r'block size: (\d+)(KiB|MiB)?$', s)
         if m:
             b = int(m.group(1)) * {'KiB': 1024, 'MiB': 1048576, None: 1}[m.group(2)]
@@ -59,64 +84,103 @@ def name_of_params(lines):
                                                   ' -r' if rnd else '', ' -si' if si else ''))
 
 
+def level(label):
+    """A %-ile row's percentile ("25th" 25, "3-nines" 99.9); 'min'/'max' as is."""
+    if label in ('min', 'max'):
+        return label
+    m = NINES.match(label)
+    if m:
+        return 100 - 10.0 ** (2 - int(m.group(1)))
+    return float(label[:-2])
+
+
+def io_total(s, cols, runtime_s):
+    """One direction's metrics from its IO table's "total:" row."""
+    vals = [None if v.strip() == 'N/A' else float(v) for v in s[6:].split('|')]
+    d = dict(zip(cols, vals))
+    m = {'iops': d['I/O per s'], 'bw_MB_per_s': d['MiB/s'] * 1048576 / 1e6,
+         'io_bytes': d['bytes']}
+    if runtime_s is not None:
+        m['runtime_ns'] = runtime_s * 1e9
+    if d['I/Os'] > 0:
+        for col, key in (('AvgLat', 'lat_mean_ns'), ('LatStdDev', 'lat_stdev_ns')):
+            if d.get(col) is not None:
+                m[key] = d[col] * 1e6
+    return m
+
+
+def add_levels(out, rows):
+    """The total %-ile table's rows into each direction's metrics."""
+    named = {50: 'p50', 95: 'p95', 99: 'p99', 99.9: 'p99.9', 99.99: 'p99.99'}
+    for lab, rd, wr in rows:
+        lv = level(lab)
+        for d, v in (('read', rd), ('write', wr)):
+            if v == 'N/A':
+                continue
+            m, ns = out.setdefault(d, {}), float(v) * 1e6
+            if lv in ('min', 'max'):
+                m['lat_%s_ns' % lv] = ns
+                continue
+            if lv in named:
+                m['lat_%s_ns' % named[lv]] = ns
+            # the JSON keys levels as fio does ("%f"): 9-nines has no key of its own
+            if abs(float('%f' % lv) - lv) < 1e-9:
+                m.setdefault('fio_lat_percentiles_ns', {})['%f' % lv] = ns
+
+
+def pct_tables(lines):
+    """[(preceding line, rows)] of every %-ile table."""
+    out = []
+    for i, s in enumerate(lines):
+        if s.startswith('%-ile'):
+            rows = []
+            for r in lines[i + 1:]:
+                if r.startswith('---'):
+                    continue
+                if '|' not in r:
+                    break
+                rows.append([x.strip() for x in r.split('|')][:3])
+            out.append((lines[i - 1] if i else '', rows))
+    return out
+
+
+def cpu(lines):
+    """(user %, kernel %) of the CPU table's avg. row."""
+    for s in lines:
+        if s.startswith('avg.|'):
+            f = [float(x.strip().rstrip('%')) for x in s.split('|')[1:]]
+            return f[-3], f[-2]
+    return None
+
+
 def report(path):
-    """{direction: {metric: value}} as printed."""
-    out, table, cols, name = {}, None, None, None
-    lines = [line.strip() for line in open(path, encoding='utf-8-sig')]
+    """{(name, direction): {metric: value}} as printed."""
+    with open(path, encoding='utf-8-sig') as f:
+        lines = [line.strip() for line in f]
+    if sum(s.startswith('Results for timespan') for s in lines) != 1:
+        raise SystemExit('%s: this reader takes one timespan' % path)
+    cmd = [s for s in lines if s.startswith('Command Line:')]
+    name = name_of(cmd[0][13:]) if cmd else name_of_params(lines)
+    out, table, cols, runtime = {}, None, None, None
     for s in lines:
-        if s.startswith('Command Line:'):
-            name = name_of(s[len('Command Line:'):])
-    if name is None:
-        name = name_of_params(lines)
-    for s in lines:
-        if s.startswith('Command Line:'):
-            pass
+        if s.startswith('actual test time:'):
+            runtime = float(s.split(':')[1].strip().rstrip('s'))
         elif s in ('Read IO', 'Write IO'):
             table = s.split()[0].lower()
         elif s.startswith('thread |') and table:
             cols = [c.strip() for c in s.split('|')][1:]
         elif s.startswith('total:') and table and cols:
-            vals = [None if v.strip() == 'N/A' else float(v) for v in s[6:].split('|')]
-            d = dict(zip(cols, vals))
-            m = out.setdefault(table, {})
-            m['iops'] = d['I/O per s']
-            m['bw_MB_per_s'] = d['MiB/s'] * 1048576 / 1e6
-            if d.get('AvgLat') is not None and d['I/Os'] > 0:
-                m['lat_mean_ns'] = d['AvgLat'] * 1e6
+            out[table] = io_total(s, cols, runtime)
             table = None
-        elif s.startswith('%-ile'):
-            table = 'pct'
-        elif table == 'pct' and '|' in s:
-            f = [x.strip() for x in s.split('|')]
-            for d, v in (('read', f[1]), ('write', f[2])):
-                if f[0] in LEVELS and v != 'N/A':
-                    out.setdefault(d, {})['lat_%s_ns' % LEVELS[f[0]]] = float(v) * 1e6
-    return name, out
-
-
-def main():
-    name, want = report(sys.argv[1])
-    rows = {(r['job'], r['direction']): r for r in json.load(open(sys.argv[2]))['results']}
-    bad, n = [], 0
-    for d, metrics in want.items():
-        r = rows.get((name, d))
-        if r is None:
-            bad.append('%s %s: missing in nvanalyze output' % (name, d))
-            continue
-        side = next(iter(r['sides'].values()))
-        for k, v in metrics.items():
-            got = side.get(k)
-            if got is None or abs(got - v) > 1e-6 * max(abs(v), 1):
-                bad.append('%s %s %s: %r, report %r' % (name, d, k, got, v))
-            n += 1
-    if not want:
-        bad.append('no totals found in the report')
-    if bad:
-        print('\n'.join(bad))
-        return 1
-    print('%d values' % n)
-    return 0
+    totals = [rows for prev, rows in pct_tables(lines) if prev in TOTAL_TABLE]
+    if totals:
+        add_levels(out, totals[-1])
+    usr_sys = cpu(lines)
+    for m in out.values():
+        if usr_sys:
+            m['usr_cpu_pct'], m['sys_cpu_pct'] = usr_sys
+    return {(name, d): m for d, m in out.items()}
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(valuecheck.main(report(sys.argv[1]), sys.argv[2], rel=1e-6))

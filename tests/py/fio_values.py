@@ -47,10 +47,21 @@ def entries_and_keys(root):
     return entries, final
 
 
-def active(d):
+def counted(d):
+    """The direction did IO by fio's counts (total_ios, else bytes or IOPS)."""
     if 'total_ios' in d:
         return d['total_ios'] > 0
     return d.get('io_bytes', 0) > 0 or d.get('iops', 0) > 0
+
+
+def active(d):
+    """Measured: latency samples (a latency object with N > 0; fdatasync's
+    sync direction has total_ios 0), or IO done."""
+    for kind in ('slat', 'clat', 'lat'):
+        lo, _ = latobj(d, kind)
+        if isinstance(lo, dict) and lo.get('N', 0) > 0:
+            return True
+    return counted(d)
 
 
 def latobj(d, kind):
@@ -88,11 +99,11 @@ def samples(d, prefix, devkey, mult, keyfmt):
 def lat_values(d, kind):
     ex = {}
     lo, mult = latobj(d, kind)
-    have = lo is not None and active(d)
+    have = lo is not None
     if have and 'N' in lo:
         have = lo['N'] > 0
     elif have:
-        have = not (lo['min'] == 0 and lo['max'] == 0 and lo['mean'] == 0)
+        have = counted(d) and not (lo['min'] == 0 and lo['max'] == 0 and lo['mean'] == 0)
     for stat, fk in (('min', 'min'), ('mean', 'mean'), ('max', 'max'), ('stdev', 'stddev')):
         ex['%s_%s_ns' % (kind, stat)] = lo[fk] * mult if have else None
     pct = (lo or {}).get('percentile', {}) if have else {}

@@ -1,9 +1,10 @@
 """hostile_text.py KIND TEMPLATE OUT NAMEFILE: write OUT, an input of
-KIND (fionormal, fioterse, cdm, diskspd) that carries the name in NAMEFILE
+KIND (fionormal, fioterse, fioterse_desc, cdm, diskspd) that carries the name in NAMEFILE
 (raw bytes) where that format carries a string from its writer:
 fionormal: the job name (TEMPLATE's first word of each "NAME: (g=0)",
 "NAME: Laying out", "NAME: (groupid=...)" line); fioterse: the job name
-of a synthesized version 3 line (TEMPLATE unused); cdm: TEMPLATE's free
+of a synthesized version 3 line (TEMPLATE unused); fioterse_desc: that
+line's description tail (job "job"); cdm: TEMPLATE's free
 comment line in the footer; diskspd: TEMPLATE's target path (command
 line, "path:", the file column) and computer name.  Exits 3 when the
 format cannot hold the name (a newline in a line-based field, ';' in a
@@ -42,6 +43,13 @@ def fioterse(_t, name):
     return line + b"\n"
 
 
+def fioterse_desc(_t, name):
+    """The name as a job's description= text: the rest of the terse line."""
+    if b"\n" in name or b"\r" in name:
+        sys.exit(3)
+    return fioterse(_t, b"job").rstrip(b"\n") + b";" + name + b"\n"
+
+
 def cdm(t, name):
     if b"\n" in name or b"\r" in name:
         sys.exit(3)
@@ -64,7 +72,7 @@ def main():
     with open(namefile, "rb") as f:
         name = f.read()
     t = b""
-    if kind != "fioterse":
+    if not kind.startswith("fioterse"):
         with open(tmpl, "rb") as f:
             t = f.read()
     data = globals()[kind](t, name)

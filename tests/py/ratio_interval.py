@@ -109,7 +109,7 @@ def sampled(d, prefix, key):
     """fio's sample statistic key, or None where fio took no sample
     (PREFIX_samples 0: a run shorter than one sample window; the zeros fio
     prints then are no statistics: nvanalyze leaves them missing, as
-    analyze/input/fiojson.c parse_samples says)."""
+    analyze/input/fiojson_dir.c parse_samples says)."""
     if d.get(prefix + "_samples") == 0:
         return None
     return d.get(key)

@@ -37,7 +37,7 @@ static void cmp_val(const char *what, const char *job, const struct nv_val *t,
 		}
 		return;
 	}
-	tol = t->prec + 1e-9 * fabs(j->v) + 1e-9;
+	tol = t->prec + NV_FIO_JSON_REAL_PREC + 1e-9 * fabs(j->v) + 1e-9;
 	if (fabs(t->v - j->v) > tol) {
 		printf("%s %s: text %.17g (+-%g), JSON %.17g\n", job, what, t->v, t->prec, j->v);
 		bad++;

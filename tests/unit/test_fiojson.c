@@ -100,6 +100,39 @@ TEST(new_units)
 	nv_run_free(&run);
 }
 
+/*
+ * fio 3.33 with fdatasync=1: the sync direction counts no IO (total_ios 0)
+ * but holds the fdatasync latencies (N > 0): active, its latency read; a
+ * read direction with total_ios 0 and N 0 stays inactive.
+ */
+static const char fdatasync_fio[] =
+	"{\"fio version\" : \"fio-3.33\", \"jobs\" : [ {\"jobname\" : \"fds\", \"groupid\" : 0,\n"
+	" \"read\" : {\"io_bytes\" : 0, \"total_ios\" : 0, \"iops\" : 0.0,\n"
+	"   \"lat_ns\" : {\"min\" : 0, \"max\" : 0, \"mean\" : 0.0, \"N\" : 0}},\n"
+	" \"sync\" : {\"total_ios\" : 0,\n"
+	"   \"lat_ns\" : {\"min\" : 61400, \"max\" : 887484397, \"mean\" : 2095714.92865,\n"
+	"     \"stddev\" : 29536109.765854, \"N\" : 911,\n"
+	"     \"percentile\" : {\"50.000000\" : 238592, \"99.000000\" : 10813440}}}\n"
+	"} ] }\n";
+
+TEST(fdatasync_sync_active)
+{
+	struct nv_run run;
+	const struct nv_dirstat *s;
+
+	CHECK(parse(fdatasync_fio, &run) == 0);
+	s = &run.jobs[0].dir[NV_DIR_SYNC];
+	CHECK(s->have_ios && s->ios == 0);
+	CHECK(nv_dir_has_lat(s) && nv_dir_active(s));
+	CHECK(s->lat[NV_LAT_TOTAL].min.v == 61400);
+	CHECK(s->lat[NV_LAT_TOTAL].mean.v == 2095714.92865);
+	CHECK(s->lat[NV_LAT_TOTAL].pct[NV_P99].v == 10813440);
+	CHECK(s->iops.src == NV_SRC_NONE && s->bw.src == NV_SRC_NONE);
+	CHECK(!nv_dir_has_lat(&run.jobs[0].dir[NV_DIR_READ]));
+	CHECK(!nv_dir_active(&run.jobs[0].dir[NV_DIR_READ]));
+	nv_run_free(&run);
+}
+
 /* Repeated job names get " #n"; several hosts make "name@host". */
 TEST(job_keys)
 {
@@ -222,6 +255,7 @@ int main(void)
 {
 	RUN(old_units);
 	RUN(new_units);
+	RUN(fdatasync_sync_active);
 	RUN(job_keys);
 	RUN(framing);
 	RUN(utf16);

@@ -460,10 +460,10 @@ TEST(header_footer_kv)
 		CHECK_EQ_U64(sum, 5000);
 		/*
 		 * the caller's pair, then the writer thread's own CPU time, waits,
-		 * syncs, where its time went, the ring and its class
+		 * syncs, where its time went, the ring, its buffer and its class
 		 */
-		CHECK_EQ_U64(f->nkv, 14);
-		if (f->nkv == 14) {
+		CHECK_EQ_U64(f->nkv, 18);
+		if (f->nkv == 18) {
 			char *end;
 
 			CHECK_STR(f->kv[0].value, "310");
@@ -485,9 +485,15 @@ TEST(header_footer_kv)
 			CHECK_STR(f->kv[10].key, "writer.ring_chunks");
 			CHECK_STR(f->kv[10].value, "4");
 			CHECK_STR(f->kv[11].key, "writer.promotions");
-			CHECK_STR(f->kv[12].key, "writer.sched");
-			CHECK_STR(f->kv[12].value, "normal");
-			CHECK_STR(f->kv[13].key, "writer.sched_effective");
+			CHECK_STR(f->kv[12].key, "writer.buffer_ms");
+			CHECK_STR(f->kv[12].value, "0");	/* the library's default */
+			CHECK_STR(f->kv[13].key, "writer.ring_max");
+			CHECK_STR(f->kv[14].key, "writer.ring_grow_ns");
+			CHECK_STR(f->kv[15].key, "writer.fdatasync_max_ns");
+			CHECK_STR(f->kv[15].value, "0");
+			CHECK_STR(f->kv[16].key, "writer.sched");
+			CHECK_STR(f->kv[16].value, "normal");
+			CHECK_STR(f->kv[17].key, "writer.sched_effective");
 		}
 		CHECK(f->nindex >= 1);
 	}

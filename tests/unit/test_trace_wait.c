@@ -72,6 +72,29 @@ TEST(cause_named)
 		      "write/fdatasync) and the CPU (1.00 s waiting for one)") != NULL);
 
 	CHECK_STR(finding("small.nvt", "50000000", "0", "0", "40000000"), "");
+	CHECK(strstr(finding("nosync.nvt", "2000000000", "900000000", "0", "0"),
+		     "its longest fdatasync") == NULL);
+}
+
+/* A disk cause names the longest fdatasync where the footer has one (not 0). */
+TEST(longest_fdatasync_named)
+{
+	struct nvt_kv kv[] = {
+		{ "writer.io_wait_ns", "2000000000" }, { "writer.io_waits", "3" },
+		{ "writer.write_ns", "10000000" }, { "writer.fdatasync_ns", "2600000000" },
+		{ "writer.runq_wait_ns", "0" }, { "writer.fdatasync_max_ns", "1300000000" },
+	};
+	struct nvt_reader *r = trace_with("maxsync.nvt", kv, 6);
+	char line[512] = "";
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ_I64(nv_trace_wait_finding(r, 0, line, sizeof(line)), 1);
+	CHECK(strstr(line, "the trace directory's disk is too slow for the trace (the writer "
+		     "spent 2.61 s in write/fdatasync, 0.00 s waiting for a CPU), its longest "
+		     "fdatasync 1.30 s;") != NULL);
+	nvt_reader_close(r);
 }
 
 TEST(summary_below_threshold)
@@ -79,8 +102,9 @@ TEST(summary_below_threshold)
 	struct nvt_kv kv[] = {
 		{ "writer.io_wait_ns", "50000000" }, { "writer.io_waits", "1" },
 		{ "writer.ring_high", "3" }, { "writer.ring_chunks", "4" },
+		{ "writer.cpu_ns", "31" },
 	};
-	struct nvt_reader *r = trace_with("sum.nvt", kv, 4);
+	struct nvt_reader *r = trace_with("sum.nvt", kv, 5);
 	char line[256] = "";
 
 	CHECK(r != NULL);
@@ -89,8 +113,44 @@ TEST(summary_below_threshold)
 	CHECK_EQ_I64(nv_trace_wait_finding(r, 0, line, sizeof(line)), 0);
 	CHECK_EQ_I64(nv_trace_wait_summary(r, 0, line, sizeof(line)), 1);
 	CHECK_STR(line, "IO loop held by tracing 0.500% of 10.0 s (1 wait), "
-		  "trace ring high-water 3 of 4 chunks");
+		  "trace ring high-water 3 of 4 chunks, writer 31 ns CPU per record");
 	nvt_reader_close(r);
+}
+
+/*
+ * A job's traces together: waits and traced time summed, the fullest ring
+ * (5 of 40 is less full than 3 of 4 by share), the writer's CPU over every
+ * record.
+ */
+TEST(disturb_of_a_job)
+{
+	struct nvt_kv a[] = {
+		{ "writer.io_wait_ns", "0" }, { "writer.io_waits", "0" },
+		{ "writer.ring_high", "3" }, { "writer.ring_chunks", "4" },
+		{ "writer.cpu_ns", "40" },
+	}, b[] = {
+		{ "writer.io_wait_ns", "20000000" }, { "writer.io_waits", "2" },
+		{ "writer.ring_high", "5" }, { "writer.ring_chunks", "40" },
+		{ "writer.cpu_ns", "20" },
+	};
+	struct nvt_reader *ra = trace_with("ja.nvt", a, 5), *rb = trace_with("jb.nvt", b, 5);
+	struct nv_trace_disturb d = { 0 };
+	char line[256] = "";
+
+	CHECK(ra && rb);
+	if (!ra || !rb)
+		goto out;
+	CHECK_EQ_I64(nv_trace_disturb_add(ra, 0, &d), 1);
+	CHECK_EQ_I64(nv_trace_disturb_add(rb, 0, &d), 1);
+	CHECK_EQ_U64(d.traces, 2);
+	CHECK_EQ_U64(d.traced_ns, 20000000000ull);
+	CHECK_EQ_U64(d.ring_high, 3);
+	nv_trace_disturb_line(&d, line, sizeof(line));
+	CHECK_STR(line, "IO loop held by tracing 0.100% of 20.0 s (2 waits), "
+		  "trace ring high-water 3 of 4 chunks, writer 30 ns CPU per record");
+out:
+	nvt_reader_close(ra);
+	nvt_reader_close(rb);
 }
 
 int main(void)
@@ -105,6 +165,8 @@ int main(void)
 	}
 	RUN(cause_named);
 	RUN(summary_below_threshold);
+	RUN(disturb_of_a_job);
+	RUN(longest_fdatasync_named);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -92,6 +92,15 @@ done
 	--ioengine=libaio --iodepth=32 --runtime=4 --time_based --latency_target=200us \
 	--latency_window=500ms --latency_percentile=99 >"$out/latency-target.json"
 
+# etcd's fsync test, smaller (--size=2m): fdatasync after every write.  fio
+# counts no sync IO ("sync": {"total_ios": 0}) but measures every fdatasync
+# (its "lat_ns", N > 0); two runs to compare.
+for i in 1 2; do
+	"$FIO" --output-format=json --name=etcd-fsync --filename="$w/fdsfile" --size=2m \
+		--bs=2300 --rw=write --ioengine=sync --fdatasync=1 >"$out/fdatasync-run$i.json"
+	rm -f "$w/fdsfile"
+done
+
 # Client/server over loopback: two servers (127.0.0.1 and 127.0.0.2), one
 # client run against both (per-host client_stats plus the "All clients"
 # aggregate; each --client takes its own job file), and one against one.
