@@ -815,7 +815,7 @@ def section_cpu(md, wd, meta, goals):
               "once per round, the order reversed every other round, {} rounds: reads run on an io-wq worker, "
               "so the records carry real latencies and the writer compresses what a real 4k randread trace "
               "holds.\n".format(meta.get("file_mb"), meta.get("cpu_runtime"), meta.get("cpu_rounds")))
-    _, wr, _ = cpu_table(md, foff, fon)
+    _, wr, bpi = cpu_table(md, foff, fon)
     v, note = spread(ab_added, "{:+.1f}")
     goal_row(goals, "tracing's CPU time, job thread, per IO (nv_nop, on/off windows of {} IOs, "
              "QD 32)".format(meta.get("ab_window")), "<= 40 ns",
@@ -830,6 +830,24 @@ def section_cpu(md, wd, meta, goals):
     v, note = spread(wr, "{:.1f}")
     goal_row(goals, "tracing's CPU time, trace writer thread, per record (tmpfs randread trace)", "<= 40 ns",
              None if v is None else "{:.1f} ns".format(v), v is not None and v <= 40, note + " ns" if note else "")
+    all_in_rows(goals, ab_added, wr, bpi)
+
+
+def all_in_rows(goals, job, writer, bpi):
+    """Goal rows of tracing's whole CPU cost per IO: the job thread's (nv_nop windows, median of runs)
+    plus the writer's per record (tmpfs trace, median of runs), and the bytes per IO of that trace.
+    Return: nothing (appends to goals)."""
+    j, _ = spread(job, "{:+.1f}")
+    w, _ = spread(writer, "{:.1f}")
+    v = None if j is None or w is None else j + w
+    goal_row(goals, "tracing's CPU time all-in, job thread + writer, per IO", "<= 40 ns",
+             None if v is None else "{:.1f} ns".format(v), v is not None and v <= 40,
+             "" if v is None else "sum of the medians above: job thread {:+.1f} ns (nv_nop windows) + "
+             "writer {:.1f} ns per record (tmpfs randread trace)".format(j, w))
+    b, note = spread(bpi, "{:.2f}")
+    goal_row(goals, "trace size of the all-in row's tmpfs randread trace", "<= 6 B/IO",
+             None if b is None else "{:.2f} B/IO".format(b), b is not None and b <= 6.0,
+             note + " B/IO" if note else "")
 
 
 def section_loop(md, wd, meta, goals):
@@ -1356,6 +1374,8 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("cpu", "tracing's CPU time, job thread", "<= 40 ns"),
          ("cpu", "(reference) the same, whole jobs", None),
          ("cpu", "tracing's CPU time, trace writer thread", "<= 40 ns"),
+         ("cpu", "tracing's CPU time all-in", "<= 40 ns"),
+         ("cpu", "trace size of the all-in row's", "<= 6 B/IO"),
          ("loop", "QD 1 clat mean, tracing on vs off", "0.98x-1.02x"),
          ("loop", "(reference) the same, separate runs", None),
          ("hosts", "many hosts: nvanalyze peak memory", "<= 256 MiB"),

@@ -101,6 +101,10 @@ int nvt_block_hdr_unpack(const uint8_t *in, struct nvt_block_hdr *h, const char 
 #define NVT_ENCODE_TMP(n)	(5 * (size_t)(n))
 int nvt_encode_records(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
 		       uint64_t *min_complete, uint64_t *max_complete);
+/* The same, and whether op, length and status are constant in the block
+ * (*uniform; uniform may be NULL): what the block encoder keeps of it. */
+int nvt_encode_records_u(const struct nvt_record *r, size_t n, uint64_t *tmp, struct nvt_buf *out,
+			 uint64_t *min_complete, uint64_t *max_complete, bool *uniform);
 /*
  * Decode a raw payload of len bytes holding exactly n records into out[n]
  * (tmp: scratch space for n values); also the min/max completion time into

@@ -4,7 +4,9 @@
  * `nvanalyze dump` must print (the expected output, made without the reader).
  *
  *   gen_trace [-p randread|seqwrite|mixed] [-n RECORDS] [-b BLOCK_RECORDS]
- *             [-q QD] [-s SEED] OUT.nvt [EXPECTED.csv]
+ *             [-q QD] [-s SEED] [-c zstd|zlib] OUT.nvt [EXPECTED.csv]
+ *
+ * -c zlib writes the blocks as traces before format 1.2 hold them.
  *
  * Used by tests/integration/trace_cli.sh.
  */
@@ -38,7 +40,7 @@ int main(int argc, char **argv)
 	char msg[600];
 	int opt, err = 0;
 
-	while ((opt = getopt(argc, argv, "p:n:b:q:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:b:q:s:c:")) != -1) {
 		switch (opt) {
 		case 'p':
 			if (gen_pattern_parse(optarg, &pat)) {
@@ -52,12 +54,19 @@ int main(int argc, char **argv)
 		case 'b': o.block_records = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'q': qd = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
+		case 'c':
+			if (strcmp(optarg, "zstd") && strcmp(optarg, "zlib")) {
+				fprintf(stderr, "gen_trace: unknown codec %s (zstd, zlib)\n", optarg);
+				return 2;
+			}
+			o.codec = strcmp(optarg, "zlib") ? NVT_WRITER_ZSTD : NVT_WRITER_ZLIB;
+			break;
 		default: return 2;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "usage: gen_trace [-p PAT] [-n N] [-b BLOCK] [-q QD] [-s SEED] "
-			"OUT.nvt [EXPECTED.csv]\n");
+			"[-c zstd|zlib] OUT.nvt [EXPECTED.csv]\n");
 		return 2;
 	}
 	if (optind + 1 < argc && !(csv = fopen(argv[optind + 1], "w"))) {

@@ -294,6 +294,11 @@ TEST(encoder_zstd_frame)
 		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_literalCompressionMode,
 							   &v)));
 		CHECK_EQ_I64(v, ZSTD_ps_enable);
+		/* 7-byte matches from a 64-entry table: the narrow planes' repeats */
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_minMatch, &v)));
+		CHECK_EQ_I64(v, 7);
+		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_hashLog, &v)));
+		CHECK_EQ_I64(v, 6);
 		CHECK(!ZSTD_isError(ZSTD_CCtx_getParameter(e.zc, ZSTD_c_checksumFlag, &v)));
 		CHECK_EQ_I64(v, 0);
 		nvt_encoder_free(&e);
