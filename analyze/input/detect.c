@@ -20,7 +20,6 @@
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
-#include "analyze/input/multiout.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -156,24 +155,4 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 	if (!ret)
 		run->format = f->name;
 	return ret;
-}
-
-int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen)
-{
-	struct nv_multiout m;
-	int ret;
-
-	memset(run, 0, sizeof(*run));
-	ret = nv_multiout_load(path, &m, err, errlen);
-	if (ret)
-		return ret;
-	*run = m.runs[m.n - 1];
-	memset(&m.runs[m.n - 1], 0, sizeof(*run));
-	if (m.n > 1)
-		nv_note_add(&run->notes, &run->nnotes,
-			    "%s: holds %zu fio runs; as part of a '+' join or a directory only "
-			    "the last is read (give the file alone to read them as repeats)",
-			    path, m.n);
-	nv_multiout_free(&m);
-	return 0;
 }

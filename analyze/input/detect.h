@@ -54,12 +54,4 @@ const struct nv_format *nv_input_detect(const char *text, size_t len);
 int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
 		   char *err, size_t errlen);
 
-/*
- * Read the file at path as one run: nv_input_parse's, or for a file of
- * several fio outputs (multiout.h) the last snapshot of its one run, or of
- * several runs the last, with a note saying so (nv_runset_load reads those
- * as repeats).  Return: as nv_input_parse.
- */
-int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen);
-
 #endif

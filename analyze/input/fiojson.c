@@ -327,6 +327,26 @@ static int number_repeats(struct nv_run *run)
 	return 0;
 }
 
+static bool has_key(const struct nv_run *run, const char *key)
+{
+	for (size_t j = 0; j < run->njobs; j++)
+		if (!strcmp(run->jobs[j].key, key))
+			return true;
+	return false;
+}
+
+/* The header says what it does. */
+bool nv_run_same_jobs(const struct nv_run *a, const struct nv_run *b)
+{
+	for (size_t j = 0; j < a->njobs; j++)
+		if (!has_key(b, a->jobs[j].key))
+			return false;
+	for (size_t j = 0; j < b->njobs; j++)
+		if (!has_key(a, b->jobs[j].key))
+			return false;
+	return true;
+}
+
 /*
  * Matching keys, unique within the run: the job name; "name@host" when a
  * client/server file has several hosts; and " #1", " #2"... appended to

@@ -161,6 +161,9 @@ void nv_run_free(struct nv_run *run);
  */
 int nv_run_assign_keys(struct nv_run *run);
 
+/* True when a and b hold the same set of job keys.  Return: true or false. */
+bool nv_run_same_jobs(const struct nv_run *a, const struct nv_run *b);
+
 /*
  * The fio JSON file a job was read from: run->path, or for a joined run
  * (several files, see runset.h) the job's own file.

@@ -736,13 +736,11 @@ int nv_fionormal_parse(const char *text, size_t len, const char *path, struct nv
 
 		st.line++;
 		free(line);
-		line = strndup(p, n);
+		line = nv_fiotext_line(p, n);
 		if (!line) {
 			ret = -ENOMEM;
 			break;
 		}
-		if (n && line[n - 1] == '\r')
-			line[n - 1] = '\0';
 		ret = fn_line(&st, line);
 		p += n + 1;
 	}

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analyze/input/fioterse.h"
+#include "analyze/input/fiotext.h"
 
 #define TD_BASE 41	/* fields of a direction, versions 2-4 */
 #define TD_V5 47
@@ -444,11 +445,9 @@ int nv_fioterse_parse(const char *text, size_t len, const char *path, struct nv_
 		after_v2 = false;
 		if (!ret && td_line_is_terse(p, n)) {
 			after_v2 = p[0] == '2';
-			line = strndup(p, n);
+			line = nv_fiotext_line(p, n);
 			if (!line)
 				ret = -ENOMEM;
-			if (line && n && line[n - 1] == '\r')
-				line[n - 1] = '\0';
 			if (line && !(ret = td_split(line, &t))) {
 				if (!run->fio_version)
 					run->fio_version = strdup(line[0] == '2' ? "fio (terse v2)"

@@ -1,6 +1,7 @@
 /*
  * fiotext.c - numbers, sizes and units as fio prints them in its text
- * outputs (stat.c's num2str and the unit names), for the text readers.
+ * outputs (stat.c's num2str and the unit names), and their lines, for the
+ * text readers.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -107,4 +108,17 @@ double nv_fiotext_time_unit(const char *s)
 	if (!strncmp(s, "sec)", 4))
 		return 1e9;
 	return 0;
+}
+
+char *nv_fiotext_line(const char *p, size_t n)
+{
+	char *line = strndup(p, n);
+	size_t len;
+
+	if (!line)
+		return NULL;
+	len = strlen(line);	/* < n when the line holds a NUL */
+	if (len && line[len - 1] == '\r')
+		line[len - 1] = '\0';
+	return line;
 }

@@ -12,7 +12,6 @@
 #include "analyze/input/detect.h"
 #include "analyze/input/multiout.h"
 #include "analyze/input/readfile.h"
-#include "analyze/input/runset.h"
 
 #define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
@@ -476,4 +475,25 @@ void nv_multiout_free(struct nv_multiout *m)
 		nv_run_free(&m->runs[i]);
 	free(m->runs);
 	memset(m, 0, sizeof(*m));
+}
+
+/* The header says what it does. */
+int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen)
+{
+	struct nv_multiout m;
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	ret = nv_multiout_load(path, &m, err, errlen);
+	if (ret)
+		return ret;
+	*run = m.runs[m.n - 1];
+	memset(&m.runs[m.n - 1], 0, sizeof(*run));
+	if (m.n > 1)
+		nv_note_add(&run->notes, &run->nnotes,
+			    "%s: holds %zu fio runs; as part of a '+' join or a directory only "
+			    "the last is read (give the file alone to read them as repeats)",
+			    path, m.n);
+	nv_multiout_free(&m);
+	return 0;
 }

@@ -47,6 +47,14 @@ int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_m
 /* Read the file at path and nv_multiout_parse it.  Return: as nv_multiout_parse. */
 int nv_multiout_load(const char *path, struct nv_multiout *m, char *err, size_t errlen);
 
+/*
+ * Read the file at path as one run: nv_input_parse's, or for a file of
+ * several fio outputs (above) the last snapshot of its one run, or of
+ * several runs the last, with a note saying so (nv_runset_load reads those
+ * as repeats).  Return: as nv_input_parse.
+ */
+int nv_input_load(const char *path, struct nv_run *run, char *err, size_t errlen);
+
 /* Free the runs of m.  Return: nothing. */
 void nv_multiout_free(struct nv_multiout *m);
 

@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include "analyze/common.h"
-#include "analyze/input/detect.h"
 #include "analyze/input/hosts.h"
 #include "analyze/input/multiout.h"
 #include "analyze/input/runset.h"
@@ -402,14 +401,6 @@ static int load_repeat(const char *text, struct nv_run *out, char **label, char 
 }
 
 /* True when run holds a job keyed key. */
-static bool has_key(const struct nv_run *run, const char *key)
-{
-	for (size_t j = 0; j < run->njobs; j++)
-		if (!strcmp(run->jobs[j].key, key))
-			return true;
-	return false;
-}
-
 /* "randread, seqwrite, ..." (at most 6 keys) into buf. */
 static void list_keys(char *buf, size_t n, const struct nv_run *run)
 {
@@ -419,18 +410,6 @@ static void list_keys(char *buf, size_t n, const struct nv_run *run)
 	for (size_t j = 0; j < run->njobs && j <= 6 && len < n; j++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", j ? ", " : "",
 					j < 6 ? run->jobs[j].key : "...");
-}
-
-/* The header says what it does. */
-bool nv_run_same_jobs(const struct nv_run *a, const struct nv_run *b)
-{
-	for (size_t j = 0; j < a->njobs; j++)
-		if (!has_key(b, a->jobs[j].key))
-			return false;
-	for (size_t j = 0; j < b->njobs; j++)
-		if (!has_key(a, b->jobs[j].key))
-			return false;
-	return true;
 }
 
 /*

@@ -45,9 +45,6 @@ int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errl
 
 void nv_runset_free(struct nv_runset *rs);
 
-/* True when a and b hold the same set of job keys.  Return: true or false. */
-bool nv_run_same_jobs(const struct nv_run *a, const struct nv_run *b);
-
 /*
  * Each repeat of rs its own runset (one run, its label): the hosts of one
  * many-host directory as sides of their own.  rs is emptied.

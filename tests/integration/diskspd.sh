@@ -124,12 +124,7 @@ then pass xml-utf16; else fail xml-utf16 "other output for:$bad"; fi
 
 # Elements nested deeper than the reader tracks and names longer than it
 # keeps (none of diskspd's): left alone, the report read as without them.
-"$PYTHON" - "$X" >"$T/enc/plain/deep.xml" <<'PY'
-import sys
-s = open(sys.argv[1]).read()
-junk = '<A>' * 40 + '<ReadCount>x</ReadCount>' + '</A>' * 40 + '<%s>1</%s>' % ('B' * 2000, 'B' * 2000)
-sys.stdout.write(s.replace('<Thread>', '<Thread>' + junk, 1))
-PY
+pytool diskspdxml_deep "$X" >"$T/enc/plain/deep.xml"
 (cd "$T/enc/plain" && cp deep.xml r2.xml && cp r.xml r3.xml &&
  "$NVANALYZE" --format json r2.xml >../deep.json 2>&1 && mv r3.xml r2.xml &&
  "$NVANALYZE" --format json r2.xml >../nodeep.json 2>&1)
@@ -151,24 +146,11 @@ fi
 # XML and text of one run: every value within the text's printing.
 "$NVANALYZE" --format json "$D/diskspd22-randrw-L.xml" >"$T/pair-x.json" 2>/dev/null
 "$NVANALYZE" --format json "$D/diskspd22-randrw-L.txt" >"$T/pair-t.json" 2>/dev/null
-if out=$("$PYTHON" - "$T/pair-x.json" "$T/pair-t.json" <<'PY'
-import json, sys
-x, t = ({(r['job'], r['direction']): next(iter(r['sides'].values()))
-         for r in json.load(open(p))['results']} for p in sys.argv[1:])
-keys = ['iops', 'bw_MB_per_s', 'lat_min_ns', 'lat_mean_ns', 'lat_p50_ns', 'lat_p95_ns',
-        'lat_p99_ns', 'lat_p99.9_ns', 'lat_p99.99_ns', 'lat_max_ns', 'lat_stdev_ns',
-        'io_bytes', 'runtime_ns', 'usr_cpu_pct', 'sys_cpu_pct']
-bad, n = [], 0
-for k in t:
-    for m in keys:
-        a, b = x.get(k, {}).get(m), t[k].get(m)
-        n += 1
-        if a is None or b is None or abs(a - b) > 1e-4 * max(abs(b), 1):
-            bad.append('%s %s: xml %r, text %r' % (k, m, a, b))
-print('; '.join(bad[:5]) if bad else '%d values' % n)
-sys.exit(1 if bad or not t else 0)
-PY
-); then pass "xml-vs-text ($out)"; else fail xml-vs-text "$out"; fi
+if out=$(pytool diskspd_xml_vs_text "$T/pair-x.json" "$T/pair-t.json"); then
+	pass "xml-vs-text ($out)"
+else
+	fail xml-vs-text "$out"
+fi
 
 # Damaged XML (the big generated one: every 7th line, and 600 mutations).
 mkdir -p "$T/xmldmg"

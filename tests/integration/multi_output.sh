@@ -39,28 +39,10 @@ fio_run() {
 mkdir -p "$T/one" "$T/sep"
 for i in 1 2 3; do fio_run "$T/sep/r-$i" || exit 0; done
 
-# nvanalyze --format json of a normal and a JSON reading: IOPS, bandwidth
-# (mean, stdev, n) and runtime per job and direction within 1% (a stdev 5%):
-# fio computes each output of a dump a moment apart, so they differ a little.
-cat >"$T/cmp.py" <<'PY'
-import json, sys
-a, b = ({(r["job"], r["direction"]): next(iter(r["sides"].values())) for r in json.load(open(f))["results"]
-         if r["active"]} for f in sys.argv[1:3])
-n = bad = 0
-for key in sorted(set(a) | set(b)):
-    sa, sb = a.get(key, {}), b.get(key, {})
-    for k in ("iops", "iops_stdev", "iops_n", "bw_MB_per_s", "bw_MB_per_s_stdev",
-              "runtime_ns"):
-        x, y = sa.get(k), sb.get(k)
-        if k.endswith(("_stdev", "_n")) and x is None and y is None:
-            continue	# one run: no spread
-        n += 1
-        tol = 5e-2 if k.endswith("_stdev") else 1e-2	# a spread of values a moment apart
-        if x is None or y is None or abs(x - y) > tol * max(abs(y), 1):
-            bad += 1
-            print(key, k, x, y)
-print("compared %d, mismatches %d, rows %d" % (n, bad, len(b)))
-PY
+# nvanalyze --format json of a normal and a JSON reading compared by
+# tests/py/multi_output_check.py compare: IOPS, bandwidth (mean, stdev, n)
+# and runtime per job and direction within 1% (a stdev 5%): fio computes
+# each output of a dump a moment apart, so they differ a little.
 
 # One run's snapshots: the last read, said so; the normal reading equals
 # the JSON's (the same dumps) within the printed precision.
@@ -78,13 +60,11 @@ for f in "$S.txt" "$S.json" "$S.out"; do
 done
 "$NVANALYZE" --format json "$S.txt" >"$S.txt.js" 2>/dev/null
 "$NVANALYZE" --format json "$S.json" >"$S.json.js" 2>/dev/null
-python3 "$T/cmp.py" "$S.txt.js" "$S.json.js" >"$T/snap.out" 2>&1
+pytool multi_output_check compare "$S.txt.js" "$S.json.js" >"$T/snap.out" 2>&1
 # the runtime read is the last snapshot's, longer than any before it
 before=$(grep -o '"job_runtime" : [0-9]*' "$S.json" | head -n -2 | grep -o '[0-9]*$' |
 	sort -n | tail -n 1)
-last=$(python3 -c 'import json, sys
-print(min(int(next(iter(r["sides"].values()))["runtime_ns"] / 1e6)
-          for r in json.load(open(sys.argv[1]))["results"] if r["active"]))' "$S.txt.js")
+last=$(pytool multi_output_check min-runtime-ms "$S.txt.js")
 if grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/snap.out" &&
    [ "$last" -gt "$before" ]; then
 	pass snapshots-normal-equals-json
@@ -109,7 +89,7 @@ for ext in txt json; do
 	fi
 done
 
-python3 "$T/cmp.py" "$T/one.txt.js" "$T/one.json.js" >"$T/rep.out" 2>&1
+pytool multi_output_check compare "$T/one.txt.js" "$T/one.json.js" >"$T/rep.out" 2>&1
 if grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/rep.out"; then
 	pass appended-normal-equals-json
 else

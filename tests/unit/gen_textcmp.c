@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/input/detect.h"
+#include "analyze/input/multiout.h"
 
 static unsigned compared, bad;
 static bool terse;	/* the text is terse: no IO counts, no trim in v3 */

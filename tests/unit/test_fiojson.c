@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
-#include "analyze/input/detect.h"
 #include "analyze/input/fiojson.h"
+#include "analyze/input/multiout.h"
 
 static char err[200];
 

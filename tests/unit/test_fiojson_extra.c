@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "tests/unit/check.h"
-#include "analyze/input/detect.h"
 #include "analyze/input/fiojson.h"
+#include "analyze/input/multiout.h"
 
 /* The real fixtures, relative to the repository root (as tests/run runs us). */
 #define FIX "../shared/fixtures/fio-json/"

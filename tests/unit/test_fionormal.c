@@ -1,8 +1,8 @@
 /*
  * test_fionormal - fio's normal text output (analyze/input/fionormal.c):
  * 2.x and 3.x entries, exact values from issued counts, the precision of
- * rounded ones, noise around a pasted output, md aggregates, and errors
- * that name the file and line.
+ * rounded ones, noise around a pasted output, md aggregates, errors that
+ * name the file and line, and a NUL inside a line.
  */
 #include <errno.h>
 #include <math.h>
@@ -173,11 +173,61 @@ TEST(cut_everywhere)
 	}
 }
 
+/*
+ * A copy of text with CRLF line ends and a NUL at byte at (of the copy).
+ * Return: the copy (free it; *len its length) or NULL.
+ */
+static char *crlf_with_nul(const char *text, size_t at, size_t *len)
+{
+	char *out = malloc(2 * strlen(text) + 1);
+	size_t n = 0;
+
+	if (!out)
+		return NULL;
+	for (const char *c = text; *c; c++) {
+		if (*c == '\n')
+			out[n++] = '\r';
+		out[n++] = *c;
+	}
+	if (at < n)
+		out[at] = '\0';
+	*len = n;
+	return out;
+}
+
+/*
+ * A NUL inside a CRLF line, fed straight to nv_input_parse (multiout.c
+ * refuses NUL before the readers only in the CLI path): the line ends at
+ * the NUL, its CR looked for there, never past the copy (make asan: a heap
+ * read and write beyond it before); a reading or an error naming the file.
+ */
+TEST(nul_in_line)
+{
+	size_t len = 0;
+	char *plain = crlf_with_nul(fio2, (size_t)-1, &len);
+
+	CHECK(plain != NULL);
+	for (size_t at = 0; plain && at < len; at++) {
+		struct nv_run run;
+		char err[256] = "";
+		char *t = crlf_with_nul(fio2, at, &len);
+
+		CHECK(t != NULL);
+		if (t && nv_input_parse(t, len, "nul.txt", &run, err, sizeof(err)) == 0)
+			nv_run_free(&run);
+		else
+			CHECK(strstr(err, "nul.txt") != NULL);
+		free(t);
+	}
+	free(plain);
+}
+
 int main(void)
 {
 	RUN(fio2_entry);
 	RUN(fio3_rounded);
 	RUN(errors_name_line);
 	RUN(cut_everywhere);
+	RUN(nul_in_line);
 	return check_summary();
 }
