@@ -1198,10 +1198,11 @@ def section_workers(md, wd, meta, goals):
               "\"without rendering\": `-J 1 -o` with no gnuplot on PATH (every script and data "
               "file written, no PNG/SVG), the analysis' own CPU; the rendering (two gnuplot runs "
               "per figure, the pool's -J at a time) is the difference.  Memory: "
-              "one job's analysis holds its open interval's latencies and completion times (16 "
-              "bytes an IO of the interval, and a bucket count array per operation: these traces "
-              "run at 1.5 M IOs a second, a 1 s interval holds 1.5 M IOs), so a worker's working "
-              "set grows with the IO rate per interval, and -J N holds N of them at once.\n".format(
+              "one job's analysis holds at most 2^18 of its open interval's latencies and "
+              "completion times (16 bytes each, 4 MiB per operation, and a bucket count array per "
+              "operation); these traces run at 1.5 M IOs a second, so every 1 s interval passes "
+              "that cap, keeps its counts only, and its p50/p99/p99.9 come from a second merged "
+              "read of the job's traces (docs/analysis.md); -J N holds N workers at once.\n".format(
                   meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                   meta.get("cores", "?")))
     for (n, ios), rounds in sorted(configs.items()):

@@ -41,7 +41,9 @@ done
 # values keeps its counts only and its p50/p99/p99.9 come from a second
 # merged read of the traces (tan_series_pass).  Every output equals the
 # uncapped run's but the pass count (one more read), which must show.
-norm() { sed -E 's/[0-9]+ pass(es)?\b/N passes/; s/"passes": [0-9]+/"passes": N/; s#/o[0-9]+/#/oX/#'; }
+norm() {
+	sed -E 's/[0-9]+ pass(es)?\b/N passes/; s/"passes": [0-9]+/"passes": N/; s#/o[0-9]+/#/oX/#'
+}
 rm -rf "$T/o0"
 "$NVANALYZE" -v -o "$T/o0" --interval 0.005 --trace "$T/s1.nvt,$T/s2.nvt,$T/s3.nvt" \
 	"$T/j.json" >"$T/out0" 2>&1 || fail series_cap_base "$(cat "$T/out0")"
