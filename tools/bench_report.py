@@ -1202,7 +1202,7 @@ def section_workers(md, wd, meta, goals):
               "completion times (16 bytes each, 4 MiB per operation, and a bucket count array per "
               "operation); these traces run at 1.5 M IOs a second, so every 1 s interval passes "
               "that cap, keeps its counts only, and its p50/p99/p99.9 come from a second merged "
-              "read of the job's traces (docs/analysis.md); -J N holds N workers at once.\n".format(
+              "read of the job's traces (docs/analysis.md); -J N holds N workers.\n".format(
                   meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                   meta.get("cores", "?")))
     peaks = {}
