@@ -111,7 +111,7 @@ else
 	AB_ROUNDS=21 AB_RUNTIME=2 LOOP_AB_ROUNDS=21 LOOP_AB_RUNTIME=4
 	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
 	SWEEP_IOS=555556 SWEEP_ROUNDS=7
-	WORKERS_CONFIGS="4:4000000 64:1000000" WORKERS_ROUNDS=5
+	WORKERS_CONFIGS="4:4000000 64:1000000 4:32000000" WORKERS_ROUNDS=5
 	DISTURB_ROUNDS=3 DISTURB_RUNTIME=4 DISTURB_JOBS="nop randread maxiops"
 	XML_ROUNDS=7
 	INPUT_JOBS=10000 INPUT_ROUNDS=5
@@ -674,7 +674,9 @@ section_sweep() {
 # independent jobs), then WORKERS_ROUNDS rounds, the order reversed every
 # other round, of `nvanalyze -J 1 -o DIR A`, `nvanalyze -J 2 -o DIR A` (the
 # tables, trace sections, findings and figures) and `nvanalyze stat` on the
-# N traces (decode and exact percentiles: the reference).
+# N traces (decode and exact percentiles: the reference).  Full mode's
+# 4:32000000 against 4:4000000: whether peak memory stays flat from 16 M to
+# 128 M IOs (bench_report.py's flat_rows).
 section_workers() {
 	local d=$W/workers c n ios r k order
 	mkdir -p "$d"

@@ -188,11 +188,13 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	for (size_t i = 0; i < n; i++)
 		nvt_reader_close(s[i].r);
 	free(s);
+	if (!ret && st.npend)
+		ret = tan_series_pass(&st);
 	if (!ret)
 		ret = tan_plan_spikes(&st);
 	spikes = !ret && tan_any_spiky(&st);
 	more = ret ? 0 : end_pass(&st);
-	st.pass = t->passes = 1;
+	st.pass = t->passes = st.pass + 1;	/* 2 after tan_series_pass */
 	st.pass1_records = st.pass_records;
 	while (!ret && (more > 0 || spikes)) {
 		st.done_bytes = 0;
@@ -233,6 +235,10 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 		free(st.ib[k].hist);
 	}
 	free(st.hall);
+	free(st.pend);
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++)
+		for (unsigned r = 0; r < 3; r++)
+			free(st.col[k][r]);
 	if (ret)
 		nv_tan_free(t);
 	return ret;

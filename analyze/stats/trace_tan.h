@@ -33,14 +33,26 @@ struct src {
 };
 
 struct ibuf {			/* latencies of the open interval, one op */
-	uint64_t *v;		/* latencies, in completion order */
+	uint64_t *v;		/* latencies held, in completion order (none once spilled) */
 	uint64_t *cpl;		/* their completion times */
-	size_t n, cap;
+	size_t n, cap;		/* held values; allocated */
+	size_t ios;		/* the interval's IOs of this op, held or not */
 	uint64_t bytes, max;
 	uint64_t *hist;		/* their counts per exact.h bucket (NV_EXACT_NBUCKETS) ... */
 	unsigned hlo, hhi;	/* ... nonzero only in [hlo, hhi] */
 };
 
+/* An interval past the cap (state's vcap values held in all): its counts
+ * only, and each wanted rank's bucket and rank within it, resolved by
+ * tan_series_pass. */
+struct pend_rank { unsigned bk; uint64_t k; };
+struct pend {
+	size_t iv;		/* the interval */
+	int only;		/* the one op with IOs, or -1 (mixed: NV_TAN_ALL's ranks) */
+	struct pend_rank r[NV_TAN_NOPS][3];	/* p50, p99, p99.9 */
+};
+
+#define SERIES_VCAP (1u << 18)	/* values held per interval by default: 4 MiB */
 #define MAX_CANDIDATES (1u << 22)	/* 96 MiB of slow-IO candidates at most */
 
 struct state {
@@ -53,6 +65,12 @@ struct state {
 	struct ibuf ib[NV_TAN_NOPS];
 	size_t cap;		/* allocated intervals per series */
 	size_t cur;		/* the open interval */
+	size_t vcap, held;	/* values held per interval at most; held in the open one */
+	bool spilled;		/* the open interval passed vcap: counts only */
+	struct pend *pend;	/* the spilled intervals, in order */
+	size_t npend, pendcap, pi;	/* pi: the next one tan_series_pass resolves */
+	uint64_t *col[NV_TAN_NOPS][3];	/* tan_series_pass: values of a wanted bucket */
+	size_t ncol[NV_TAN_NOPS][3], colcap[NV_TAN_NOPS][3];
 	uint64_t next_ns;	/* its end, from t0 */
 	bool any;
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
@@ -111,6 +129,11 @@ int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b);
 
 /* Pass 1 over the merged traces s[0..npaths).  Return: 0 or -errno (st->err set). */
 int tan_pass1(struct state *st, struct src *s);
+
+/* After pass 1, when some interval spilled (st->npend): the traces merged
+ * again as pass 1 did, the spilled intervals' p50/p99/p99.9 selected among
+ * their wanted buckets' values.  Return: 0 or -errno (st->err set). */
+int tan_series_pass(struct state *st);
 
 /* After pass 1: thresholds, spiky operations, slow IOs among the candidates.
  * Return: 0 or -ENOMEM. */
