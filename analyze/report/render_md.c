@@ -17,6 +17,7 @@
 #include "analyze/report/summary.h"
 #include "analyze/report/pairs.h"
 #include "analyze/report/fiotables.h"
+#include "analyze/input/fiojson.h"
 
 static void side_header(char *buf, size_t n, const struct nv_side *s)
 {
@@ -684,6 +685,20 @@ static void print_other(FILE *out, const struct nv_report *r, enum nv_format f)
 }
 
 /*
+ * Whether every run of r came from fio (not CrystalDiskMark or diskspd):
+ * the runs' heading names fio only then.
+ * Return: true or false.
+ */
+static bool all_fio(const struct nv_report *r)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < r->sides[s].nruns; k++)
+			if (!nv_run_is_fio(&r->sides[s].runs[k]))
+				return false;
+	return true;
+}
+
+/*
  * The parts of the report in `parts` (enum nv_md_part bits), in
  * nv_render_md's order; blocks: only block `only` (SIZE_MAX: every one);
  * bare: the runs, the summary and the claims without their headings.
@@ -695,9 +710,13 @@ static int render_md(FILE *out, const struct nv_report *r, enum nv_format f, uns
 	size_t shown = 0;
 	bool md = f == NV_FMT_MD;
 
-	if (parts & NV_MD_RUNS)
-		print_heading(out, r, f,
-			      bare ? "" : md ? "## fio results\n\n" : "fio results\n\n");
+	if (parts & NV_MD_RUNS) {
+		const char *name = all_fio(r) ? "fio results" : "Results";
+		char head[32];
+
+		snprintf(head, sizeof(head), "%s%s\n\n", md ? "## " : "", name);
+		print_heading(out, r, f, bare ? "" : head);
+	}
 	if ((parts & NV_MD_SUMMARY) &&
 	    print_summary(out, r, f, bare ? "" : md ? "### Summary\n\n" : "== Summary ==\n"))
 		return -ENOMEM;
