@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analyze/stats/exact.h"
 
@@ -57,8 +58,8 @@ struct nv_exact {
 
 	/* Single-pass path: exact counts of values < dense_limit, the others
 	 * in a list; when both hold, pass 1 resolves every rank. */
-	uint32_t *dense;
-	uint64_t ndense, dense_limit, dense_n;
+	uint32_t *dense;	/* mapped for dense_mapped counts, used up to ndense */
+	uint64_t ndense, dense_limit, dense_n, dense_mapped;
 	uint64_t *ovf;
 	size_t novf, ovf_cap;
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
@@ -148,25 +149,38 @@ void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_ca
 	e->ovf_cap = ovf_cap;
 }
 
+/*
+ * The dense array, n counts mapped at once: zero pages until a count lands
+ * there, so growing it is free and only the pages used are resident (a
+ * realloc and clear would make every page resident, and calloc may reuse
+ * freed heap memory and clear it).  Return: the array, or NULL.
+ */
+static uint32_t *dense_map(uint64_t n)
+{
+	void *p = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
 static void single_add(struct nv_exact *e, uint64_t v)
 {
 	if (v < e->dense_limit) {
 		if (v >= e->ndense) {
 			uint64_t nd = e->ndense ? e->ndense : 4096;
-			uint32_t *d;
 
 			while (nd <= v)
 				nd *= 2;
 			if (nd > e->dense_limit)
 				nd = e->dense_limit;
-			d = realloc(e->dense, nd * sizeof(*d));
-			if (!d) {
-				e->single_failed = true;
-				return;
+			if (!e->dense) {
+				if (!(e->dense = dense_map(e->dense_limit))) {
+					e->single_failed = true;
+					return;
+				}
+				e->dense_mapped = e->dense_limit;
 			}
-			memset(d + e->ndense, 0, (nd - e->ndense) * sizeof(*d));
-			e->dense = d;
 			e->ndense = nd;
 		}
 		if (!++e->dense[v])
@@ -193,7 +207,8 @@ static void single_add(struct nv_exact *e, uint64_t v)
 
 static void single_free(struct nv_exact *e)
 {
-	free(e->dense);
+	if (e->dense)
+		munmap(e->dense, e->dense_mapped * sizeof(*e->dense));
 	free(e->ovf);
 	e->dense = NULL;
 	e->ovf = NULL;
@@ -354,7 +369,7 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 	e->probes = calloc(src->ntarget ? src->ntarget : 1, sizeof(*e->probes));
 	e->hist = malloc(NBUCKETS * sizeof(*e->hist));
 	if (src->dense)
-		e->dense = malloc(src->ndense * sizeof(*e->dense));
+		e->dense = dense_map(src->dense_mapped);
 	if (src->ovf)
 		e->ovf = malloc((ocap ? ocap : 1) * sizeof(*e->ovf));
 	if (!e->t || !e->probes || !e->hist || (src->dense && !e->dense) || (src->ovf && !e->ovf)) {

@@ -1,9 +1,11 @@
 /*
  * trace_series.c - nv_tan_run's pass 1 (trace_tan.h): the traces merged by
  * completion time (one block per trace held), the intervals closed as
- * completion time moves past them (exact p50/p99/p99.9/max of the held
- * latencies), the totals, --buckets, and the pass-1 state of the exact
- * percentiles per operation and queue-depth class.
+ * completion time moves past them (exact p50/p99/p99.9/max from each
+ * operation's interval buffer, trace_interval.c), the totals, --buckets,
+ * and the pass-1 state of the exact percentiles per operation and
+ * queue-depth class; and the second read that resolves the intervals a
+ * buffer could not (tan_series_pass).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +28,7 @@ static int grow_series(struct state *st, size_t need)
 		return 0;
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
 		struct nv_tan_point *p;
+		uint64_t *c;
 
 		if (!st->t->series[k])
 			continue;
@@ -34,15 +37,23 @@ static int grow_series(struct state *st, size_t need)
 			return -ENOMEM;
 		memset(p + st->cap, 0, (ncap - st->cap) * sizeof(*p));
 		st->t->series[k] = p;
+		if (k == NV_TAN_ALL)
+			continue;
+		c = realloc(st->cutx[k], ncap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		memset(c + st->cap, 0, (ncap - st->cap) * sizeof(*c));
+		st->cutx[k] = c;
 	}
 	st->cap = ncap;
 	return 0;
 }
 
-/* The first record of a new operation: its series and exact state. */
+/* The first record of a new operation: its series, cuts and interval buffer. */
 static int start_op(struct state *st, unsigned op)
 {
 	struct nv_tan *t = st->t;
+	int err;
 
 	if (!st->cap)
 		st->cap = 64;
@@ -55,219 +66,132 @@ static int start_op(struct state *st, unsigned op)
 		if (!t->series[i])
 			return -ENOMEM;
 	}
-	return 0;
-}
-
-/* Hold v (and its completion time) in b while the open interval holds
- * fewer than st->vcap values, else the interval spills (counts only).
- * Return: 0 or -ENOMEM. */
-static int ibuf_hold(struct state *st, struct ibuf *b, uint64_t v, uint64_t complete)
-{
-	if (st->held >= st->vcap)
-		st->spilled = true;
-	if (st->spilled)
-		return 0;
-	if (b->n == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 4096;
-		uint64_t *nv, *nc2;
-
-		if (nc > st->vcap)
-			nc = st->vcap;	/* > b->cap: b->n <= st->held < st->vcap */
-		nv = realloc(b->v, nc * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		b->v = nv;
-		nc2 = realloc(b->cpl, nc * sizeof(*nc2));
-		if (!nc2)
-			return -ENOMEM;
-		b->cpl = nc2;
-		b->cap = nc;
-	}
-	b->cpl[b->n] = complete;
-	b->v[b->n++] = v;
-	st->held++;
-	return 0;
-}
-
-/* Count an IO of the open interval in b, held while under the cap.  Return: 0 or -ENOMEM. */
-static int ibuf_push(struct state *st, struct ibuf *b, uint64_t v, uint32_t len,
-		     uint64_t complete)
-{
-	unsigned h = nv_exact_bucket_of(v);
-	int err;
-
-	if (!b->hist && !(b->hist = calloc(NV_EXACT_NBUCKETS, sizeof(*b->hist))))
+	if (!(st->cutx[op] = calloc(st->cap, sizeof(*st->cutx[op]))))
 		return -ENOMEM;
-	if ((err = ibuf_hold(st, b, v, complete)))
+	if ((err = tan_ibuf_init(&st->ib[op], st->vcap, st->dense)))
 		return err;
-	if (!b->ios || h < b->hlo)
-		b->hlo = h;
-	if (!b->ios || h > b->hhi)
-		b->hhi = h;
-	b->hist[h]++;
-	b->ios++;
-	b->bytes += len;
-	if (v > b->max)
-		b->max = v;
 	return 0;
 }
 
-/* The values held for one interval: nb buffers, their counts summed in h (nonzero in [lo, hi]). */
-struct held {
-	struct ibuf *const *b;
-	unsigned nb;
-	const uint64_t *h;
-	unsigned lo, hi;
-};
-
-/* Return: the bucket of hd's counts holding the k-th smallest (0-based), the
- * values in the buckets below it in *below. */
-static unsigned rank_bucket(const struct held *hd, uint64_t k, uint64_t *below)
+/* The k-th smallest (0-based) of bufs[0..nb) with counts h (nonzero in [lo,
+ * hi]), or its bucket and rank within it into *pr for a spilled interval
+ * (*out untouched).  Return: 0, -ENOMEM or -EINVAL. */
+static int iv_kth(struct state *st, struct ibuf *const *bufs, unsigned nb, const uint64_t *h,
+		  unsigned lo, unsigned hi, uint64_t k, uint64_t *out, struct pend_rank *pr)
 {
-	unsigned bk = hd->lo;
-
-	*below = 0;
-	while (bk < hd->hi && *below + hd->h[bk] <= k)
-		*below += hd->h[bk++];
-	return bk;
-}
-
-/*
- * The k-th smallest (0-based) of the held values: the bucket holding rank k
- * found by the counts, then a selection among that bucket's values only,
- * copied into st->scratch (b->v keeps its order).  A spilled interval's
- * bucket and rank within it into *pr instead (*out untouched).
- * Return: 0 with *out, or -ENOMEM.
- */
-static int held_kth(struct state *st, const struct held *hd, uint64_t k, uint64_t *out,
-		    struct pend_rank *pr)
-{
-	uint64_t below, lo, hi;
-	unsigned bk = rank_bucket(hd, k, &below);
-	size_t m = 0;
+	uint64_t below;
+	unsigned bk = tan_rank_bucket(h, lo, hi, k, &below);
 
 	if (pr) {
 		*pr = (struct pend_rank){ bk, k - below };
 		return 0;
 	}
-	if (hd->h[bk] > st->scratchcap) {
-		uint64_t *n = realloc(st->scratch, hd->h[bk] * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->scratch = n;
-		st->scratchcap = hd->h[bk];
-	}
-	nv_exact_bucket_range(bk, &lo, &hi);
-	for (unsigned j = 0; j < hd->nb; j++)
-		for (size_t i = 0; i < hd->b[j]->n; i++)
-			if (hd->b[j]->v[i] >= lo && hd->b[j]->v[i] <= hi)
-				st->scratch[m++] = hd->b[j]->v[i];
-	*out = nv_select_kth(st->scratch, m, k - below);
-	return 0;
+	return tan_ibuf_kth(bufs, nb, bk, k - below, &st->scratch, &st->scratchcap, out);
 }
 
 /*
- * Exact p50/p99/p99.9/max of the held values into p: each rank a bucket
- * found by the counts and a selection among its values (a bucket holds at
- * most 1/256 of a power of two), about one compare per value and rank.
- * Return: 0 or -ENOMEM.
+ * Exact p50/p99/p99.9/max of the interval's IOs in bufs[0..nb) (counts
+ * summed in h, nonzero in [lo, hi]) into p; a spilled interval's ranks into
+ * pr[0..3) instead.  Return: 0, -ENOMEM or -EINVAL.
  */
-static int reduce(struct state *st, const struct held *hd, struct nv_tan_point *p,
-		  struct pend_rank *pr)
+static int reduce(struct state *st, struct ibuf *const *bufs, unsigned nb, const uint64_t *h,
+		  unsigned lo, unsigned hi, struct nv_tan_point *p, struct pend_rank *pr)
 {
-	size_t n = 0;
+	static const double lv[3] = { 50, 99, 99.9 };
+	uint64_t *out[3] = { &p->p50, &p->p99, &p->p999 };
+	uint64_t n = 0;
 	int err;
 
 	memset(p, 0, sizeof(*p));
-	for (unsigned j = 0; j < hd->nb; j++) {
-		n += hd->b[j]->ios;
-		p->bytes += hd->b[j]->bytes;
-		if (hd->b[j]->max > p->max)
-			p->max = hd->b[j]->max;
+	for (unsigned j = 0; j < nb; j++) {
+		n += bufs[j]->ios;
+		p->bytes += bufs[j]->bytes;
+		if (bufs[j]->max > p->max)
+			p->max = bufs[j]->max;
 	}
 	p->ios = n;
-	if (!n)
-		return 0;
-	if ((err = held_kth(st, hd, nv_exact_rank(50, n) - 1, &p->p50, pr)) ||
-	    (err = held_kth(st, hd, nv_exact_rank(99, n) - 1, &p->p99, pr ? pr + 1 : NULL)) ||
-	    (err = held_kth(st, hd, nv_exact_rank(99.9, n) - 1, &p->p999, pr ? pr + 2 : NULL)))
-		return err;
+	for (unsigned r = 0; r < 3 && n; r++)
+		if ((err = iv_kth(st, bufs, nb, h, lo, hi, nv_exact_rank(lv[r], n) - 1, out[r],
+				  pr ? pr + r : NULL)))
+			return err;
 	return 0;
 }
 
-/* Keep op k's IOs of the closing interval at or above its p99.9. */
-static int keep_candidates(struct state *st, unsigned k, uint64_t p999)
+/* tan_ibuf_cands' keep: a candidate into st->cand, until MAX_CANDIDATES. */
+struct cand_arg {
+	struct state *st;
+	unsigned op;
+};
+
+static int keep_cand(void *arg, uint64_t lat, uint64_t cpl)
 {
-	const struct ibuf *b = &st->ib[k];
+	struct cand_arg *a = arg;
+	struct state *st = a->st;
 
-	for (size_t i = 0; i < b->n && !st->cand_overflow; i++) {
-		if (b->v[i] < p999)
-			continue;
-		if (st->ncand == st->candcap) {
-			size_t nc = st->candcap ? st->candcap * 2 : 1024;
-			struct slow *n;
+	if (st->cand_overflow)
+		return 0;
+	if (st->ncand == st->candcap) {
+		size_t nc = st->candcap ? st->candcap * 2 : 1024;
+		struct slow *n;
 
-			if (nc > MAX_CANDIDATES) {
-				st->cand_overflow = true; /* the slow IOs will be read again */
-				break;
-			}
-			n = realloc(st->cand, nc * sizeof(*n));
-			if (!n)
-				return -ENOMEM;
-			st->cand = n;
-			st->candcap = nc;
+		if (nc > MAX_CANDIDATES) {
+			st->cand_overflow = true; /* the slow IOs will be read again */
+			return 0;
 		}
-		st->cand[st->ncand++] = (struct slow){ b->cpl[i] - b->v[i], b->cpl[i], k };
+		n = realloc(st->cand, nc * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		st->cand = n;
+		st->candcap = nc;
 	}
+	st->cand[st->ncand++] = (struct slow){ cpl - lat, cpl, a->op };
 	return 0;
 }
 
-/* Reduce op k's buffer into p and keep its candidates (a spilled interval:
- * its ranks into pr, the slow IOs read again).  Return: 0 or -ENOMEM. */
+/* Reduce op k's buffer into p and keep its candidates: the IOs at or above
+ * the larger of its p99.9 and its buffer's cut (cutx); a spilled interval's
+ * ranks into pr, its slow IOs read again.  Return: 0, -ENOMEM or -EINVAL. */
 static int reduce_op(struct state *st, unsigned k, struct nv_tan_point *p,
 		     struct pend_rank *pr)
 {
 	struct ibuf *b = &st->ib[k];
-	struct held hd = { &b, 1, b->hist, b->hlo, b->hhi };
+	struct cand_arg a = { st, k };
 	int err;
 
 	if (!b->ios) {
 		memset(p, 0, sizeof(*p));
 		return 0;
 	}
-	if ((err = reduce(st, &hd, p, pr)))
+	if ((err = reduce(st, &b, 1, b->hist, b->hlo, b->hhi, p, pr)))
 		return err;
 	if (pr) {
 		st->cand_overflow = true;
 		return 0;
 	}
-	return keep_candidates(st, k, p->p999);
+	return tan_ibuf_cands(b, p->p999, &st->cutx[k][st->cur], keep_cand, &a);
 }
 
 /*
  * The all-operations point of a mixed interval: bufs[0..nb) (nb > 1), their
  * counts summed into st->hall over the buckets they use.
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM or -EINVAL.
  */
 static int reduce_all(struct state *st, struct ibuf *const *bufs, unsigned nb,
 		      struct nv_tan_point *p, struct pend_rank *pr)
 {
-	struct held hd = { bufs, nb, NULL, bufs[0]->hlo, bufs[0]->hhi };
+	unsigned lo = bufs[0]->hlo, hi = bufs[0]->hhi;
 	int err;
 
 	if (!st->hall && !(st->hall = calloc(NV_EXACT_NBUCKETS, sizeof(*st->hall))))
 		return -ENOMEM;
 	for (unsigned j = 0; j < nb; j++) {
-		hd.lo = bufs[j]->hlo < hd.lo ? bufs[j]->hlo : hd.lo;
-		hd.hi = bufs[j]->hhi > hd.hi ? bufs[j]->hhi : hd.hi;
+		lo = bufs[j]->hlo < lo ? bufs[j]->hlo : lo;
+		hi = bufs[j]->hhi > hi ? bufs[j]->hhi : hi;
 		for (unsigned h = bufs[j]->hlo; h <= bufs[j]->hhi; h++)
 			st->hall[h] += bufs[j]->hist[h];
 	}
-	hd.h = st->hall;
-	err = reduce(st, &hd, p, pr);
-	memset(st->hall + hd.lo, 0, (hd.hi - hd.lo + 1) * sizeof(*st->hall));
+	err = reduce(st, bufs, nb, st->hall, lo, hi, p, pr);
+	memset(st->hall + lo, 0, (hi - lo + 1) * sizeof(*st->hall));
 	return err;
 }
 
@@ -292,7 +216,7 @@ static struct pend *new_pend(struct state *st)
  * Close the open interval: series[k][st->cur] for every operation; the
  * all-operations point is a copy when one operation had every IO.  A
  * spilled interval's p50/p99/p99.9 wait for tan_series_pass (st->pend).
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM or -EINVAL.
  */
 static int close_interval(struct state *st)
 {
@@ -321,16 +245,9 @@ static int close_interval(struct state *st)
 			err = reduce_all(st, bufs, nb, &st->t->series[NV_TAN_ALL][st->cur],
 					 pd ? pd->r[NV_TAN_ALL] : NULL);
 	}
-	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
-		struct ibuf *b = &st->ib[k];
-
-		if (b->ios)
-			memset(b->hist + b->hlo, 0, (b->hhi - b->hlo + 1) * sizeof(*b->hist));
-		b->n = b->ios = 0;
-		b->bytes = 0;
-		b->max = 0;
-	}
-	st->held = 0;
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		if (st->t->series[k])
+			tan_ibuf_clear(&st->ib[k]);
 	st->spilled = false;
 	return err;
 }
@@ -347,48 +264,101 @@ static void count_bucket(struct nv_tan *t, unsigned op, uint64_t lat)
 }
 
 /*
- * Pass 1's series and totals of record i of s's block, in completion order
- * (its exact states: tan_feed_exact).  An interval is closed when a record
- * completes past its end; a record that completes before the open interval
- * (out of order) joins it.
- * Return: 0 or -ENOMEM.
+ * Records [a, b) of block c, all of one operation, into the open interval
+ * and the totals.  Return: 0 or -ENOMEM.
  */
-static int pass1_record(struct state *st, const struct nvt_cols *c, size_t i)
+static int op_run(struct state *st, const struct nvt_cols *c, unsigned op, size_t a, size_t b)
 {
 	struct nv_tan *t = st->t;
-	uint64_t lat = c->latency_ns[i], cpl = c->complete_ns[i];
-	unsigned op = c->op[i];
 	struct nv_tan_op *o = &t->op[op];
+	struct ibuf *ib = &st->ib[op];
+	uint64_t bytes = 0, errors = 0;
 	int err;
 
-	if (!st->any) {
-		st->any = true;
-		t->t0 = cpl - lat;
-		st->next_ns = t->interval_ns;
-	}
 	if (!t->series[op] && (err = start_op(st, op)))
 		return err;
-	if (cpl - t->t0 >= st->next_ns) {	/* past the open interval: the division */
-		size_t idx = (size_t)((cpl - t->t0) / t->interval_ns);
-
-		if (idx >= st->cap && (err = grow_series(st, idx + 1)))
-			return err;
-		while (st->cur < idx) {
-			if ((err = close_interval(st)))
-				return err;
-			st->cur++;
-		}
-		st->next_ns = (uint64_t)(st->cur + 1) * t->interval_ns;
-	}
-	if ((err = ibuf_push(st, &st->ib[op], lat, c->length[i], cpl)))
+	if ((err = tan_ibuf_push(ib, c->latency_ns + a, c->complete_ns + a, b - a, &st->spilled)))
 		return err;
-	o->records++;
-	o->bytes += c->length[i];
-	o->errors += c->status[i] != 0;
-	if (t->nedges)
-		count_bucket(t, op, lat);
-	if (cpl - t->t0 > t->span_ns)
-		t->span_ns = cpl - t->t0;
+	if (c->uniform & NVT_COL_LENGTH) {
+		bytes = (uint64_t)c->length[a] * (b - a);
+	} else {
+		for (size_t i = a; i < b; i++)
+			bytes += c->length[i];
+	}
+	if (c->uniform & NVT_COL_STATUS) {
+		errors = c->status[a] != 0 ? b - a : 0;
+	} else {
+		for (size_t i = a; i < b; i++)
+			errors += c->status[i] != 0;
+	}
+	ib->bytes += bytes;
+	o->records += b - a;
+	o->bytes += bytes;
+	o->errors += errors;
+	for (size_t i = a; t->nedges && i < b; i++)
+		count_bucket(t, op, c->latency_ns[i]);
+	return 0;
+}
+
+/* Records [a, b) of block c, all in the open interval, in runs of one
+ * operation.  Return: 0 or -ENOMEM. */
+static int interval_run(struct state *st, const struct nvt_cols *c, size_t a, size_t b)
+{
+	int err;
+
+	if (c->uniform & NVT_COL_OP)
+		return a < b ? op_run(st, c, c->op[a], a, b) : 0;
+	for (size_t g = a, i; g < b; g = i) {
+		for (i = g + 1; i < b && c->op[i] == c->op[g]; i++)
+			;
+		if ((err = op_run(st, c, c->op[g], g, i)))
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Pass 1's series and totals of records [a, b) of block c, in completion
+ * order (their exact states: tan_feed_exact).  An interval is closed when a
+ * record completes past its end; a record that completes before the open
+ * interval (out of order) joins it.
+ * Return: 0, -ENOMEM or -EINVAL.
+ */
+static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size_t b)
+{
+	struct nv_tan *t = st->t;
+	int err;
+
+	if (a < b && !st->any) {
+		st->any = true;
+		t->t0 = c->complete_ns[a] - c->latency_ns[a];
+		st->next_ns = t->interval_ns;
+	}
+	for (size_t i = a; i < b; i++)
+		if (c->complete_ns[i] - t->t0 > t->span_ns)
+			t->span_ns = c->complete_ns[i] - t->t0;
+	while (a < b) {
+		size_t i = a;
+		uint64_t end = t->t0 + st->next_ns;	/* no wrap: t0 + span fits */
+
+		while (i < b && c->complete_ns[i] < end)
+			i++;
+		if ((err = interval_run(st, c, a, i)))
+			return err;
+		if (i < b) {	/* past the open interval: the division */
+			size_t idx = (size_t)((c->complete_ns[i] - t->t0) / t->interval_ns);
+
+			if (idx >= st->cap && (err = grow_series(st, idx + 1)))
+				return err;
+			while (st->cur < idx) {
+				if ((err = close_interval(st)))
+					return err;
+				st->cur++;
+			}
+			st->next_ns = (uint64_t)(st->cur + 1) * t->interval_ns;
+		}
+		a = i;
+	}
 	return 0;
 }
 
@@ -404,16 +374,14 @@ static int pass1_run(struct state *st, struct src *s, size_t a, size_t b)
 	while (a < b) {
 		size_t e = tan_counted_run(st, s, &a, b);
 
-		for (size_t i = a; i < e; i++)
-			if ((err = pass1_record(st, s->c, i)))
-				return err;
+		if ((err = pass1_span(st, s->c, a, e)))
+			return err;
 		if ((err = tan_feed_exact(st, s, a, e)))
 			return err;
 		a = e;
 	}
 	return 0;
 }
-
 /*
  * The merge: the trace whose next record completes first (ties: the lower
  * index) in best, and the end of the run of its records the merge takes
@@ -476,6 +444,9 @@ static int merge(struct state *st, struct src *s, unsigned want, run_fn *run)
 		if ((err = run(st, best, best->i, end))) {
 			if (err == -ENOMEM)
 				snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
+			else if (!st->err[0])
+				snprintf(st->err, st->errlen, "%s: internal error: an interval's "
+					 "counts disagree", st->paths[0]);
 			return err;
 		}
 		best->i = end;
@@ -485,13 +456,15 @@ static int merge(struct state *st, struct src *s, unsigned want, run_fn *run)
 	return 0;
 }
 
-/* Return: the values held per interval: NVANALYZE_SERIES_CAP (tests: a small
- * cap makes intervals spill), else SERIES_VCAP. */
-static size_t series_vcap(void)
+/* Return: the latencies listed per interval and operation: NVANALYZE_SERIES_CAP
+ * (tests: without the dense counts, so that a small cap makes intervals
+ * spill; *dense false), else SERIES_VCAP (*dense true). */
+static size_t series_vcap(bool *dense)
 {
 	const char *e = getenv("NVANALYZE_SERIES_CAP");
 	unsigned long long v = e ? strtoull(e, NULL, 10) : 0;
 
+	*dense = !v;
 	return v ? (size_t)v : SERIES_VCAP;
 }
 
@@ -500,13 +473,14 @@ int tan_pass1(struct state *st, struct src *s)
 {
 	int err;
 
-	st->vcap = series_vcap();
+	st->vcap = series_vcap(&st->dense);
 	if ((err = merge(st, s, NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS |
 				       NVT_COL_QD, pass1_run)))
 		return err;
 	if (st->any) {
 		if ((err = close_interval(st))) {
-			snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
+			snprintf(st->err, st->errlen, "%s: %s", st->paths[0], err == -ENOMEM ?
+				 "out of memory" : "internal error: an interval's counts disagree");
 			return err;
 		}
 		st->t->nint = st->cur + 1;

@@ -23,8 +23,9 @@ bool nv_tan_spike_is_episode(const struct nv_tan_spike *s)
 
 /*
  * Op k's slow IOs in interval i must be read again: its max reached the
- * threshold and the pass-1 candidates may miss some (its p99.9 is at or
- * above the threshold, or the candidate list overflowed).
+ * threshold and the pass-1 candidates may miss some (their cut, the
+ * interval's p99.9 or a little above, is at or above the threshold, or the
+ * candidate list overflowed).
  */
 static bool needs_reread(const struct state *st, unsigned k, size_t i)
 {
@@ -34,7 +35,7 @@ static bool needs_reread(const struct state *st, unsigned k, size_t i)
 		return false;
 	p = &st->t->series[k][i];
 	return p->ios && p->max >= st->t->spike_threshold_ns[k] &&
-	       (st->cand_overflow || p->p999 >= st->t->spike_threshold_ns[k]);
+	       (st->cand_overflow || st->cutx[k][i] >= st->t->spike_threshold_ns[k]);
 }
 
 static bool spiky_interval(const struct state *st, size_t i)

@@ -167,6 +167,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	bool spikes;
 	int ret, more;
 
+	if (errlen)
+		err[0] = 0;
 	nv_opstats_init(&st.ops);
 	nv_opstats_set_extra(&st.ops, o->levels,
 			     o->nlevels < NV_PCTL_MAX ? o->nlevels : NV_PCTL_MAX);
@@ -221,19 +223,16 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	tan_progress(&st, NULL, true);
 	if (!ret && ((ret = tan_build_spikes(&st)) || (ret = collect(&st))))
 		snprintf(err, errlen, "out of memory");
-	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		free(st.ib[k].v);
-		for (unsigned q = 0; k < NVT_OP__MAX && q < NV_TAN_NQD; q++)
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		tan_ibuf_free(&st.ib[k]);
+		free(st.cutx[k]);
+		for (unsigned q = 0; q < NV_TAN_NQD; q++)
 			nv_exact_free(st.qx[k][q]);
 	}
 	nv_opstats_free(&st.ops);
 	free(st.slow);
 	free(st.cand);
 	free(st.scratch);
-	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
-		free(st.ib[k].cpl);
-		free(st.ib[k].hist);
-	}
 	free(st.hall);
 	free(st.pend);
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++)

@@ -32,15 +32,79 @@ struct src {
 	uint64_t ramp_end;	/* IOs submitted before this are fio's ramp (0: none) */
 };
 
-struct ibuf {			/* latencies of the open interval, one op */
-	uint64_t *v;		/* latencies held, in completion order (none once spilled) */
-	uint64_t *cpl;		/* their completion times */
-	size_t n, cap;		/* held values; allocated */
-	size_t ios;		/* the interval's IOs of this op, held or not */
-	uint64_t bytes, max;
-	uint64_t *hist;		/* their counts per exact.h bucket (NV_EXACT_NBUCKETS) ... */
-	unsigned hlo, hhi;	/* ... nonzero only in [hlo, hhi] */
+/* A candidate for the spike episodes: an IO at or above its interval's cut. */
+struct ivcand {
+	uint64_t lat, cpl;
 };
+
+#define IV_DENSE_LO (1u << 16)	/* latencies counted per ns below this at first ... */
+#define IV_DENSE_HI (1u << 21)	/* ... and below this once an interval's list filled */
+#define IV_CUT_MIN 8192		/* IOs of an interval before its candidates' cut rises */
+
+/*
+ * The open interval's IOs of one operation (trace_interval.c): counts per
+ * exact.h bucket and per ns below lim, the latencies at or above lim in a
+ * list, and the IOs at or above cut with their completion times.  Memory:
+ * the bucket counts (117 KiB), the dense counts (4 B per ns below
+ * IV_DENSE_HI, allocated but touched only where latencies fall), the list
+ * (at most vcap latencies, 8 B each) and the candidates (about 0.2% of the
+ * interval's IOs, 16 B each).
+ */
+struct ibuf {
+	uint64_t *hist;		/* counts per exact.h bucket (NV_EXACT_NBUCKETS) ... */
+	unsigned hlo, hhi;	/* ... nonzero only in [hlo, hhi] */
+	uint32_t *dense;	/* [IV_DENSE_HI] counts per ns of latencies < lim, or NULL */
+	uint64_t lim;		/* IV_DENSE_LO, IV_DENSE_HI once raised, 0 without dense */
+	bool dense_ok;		/* dense counts allowed (not in the spill tests) */
+	uint64_t *wide;		/* latencies >= lim, in completion order */
+	size_t nwide, widecap, vcap;	/* held, allocated, at most */
+	struct ivcand *cv;	/* IOs with latency >= cut */
+	size_t ncv, cvcap;
+	uint64_t cut;
+	uint64_t ios;		/* the interval's IOs of this op, counted or spilled */
+	uint64_t bytes, max;
+};
+
+/* Return: 0, or -ENOMEM; b empty, holding at most vcap latencies in its
+ * list, dense counts when dense. */
+int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense);
+
+/* Return: nothing; b freed. */
+void tan_ibuf_free(struct ibuf *b);
+
+/*
+ * Count latencies lat[0..n) (completion times cpl[]) in b; *spilled set
+ * when the interval can no longer be resolved from what b keeps (then only
+ * the bucket counts, ios and max go on).
+ * Return: 0 or -ENOMEM.
+ */
+int tan_ibuf_push(struct ibuf *b, const uint64_t *lat, const uint64_t *cpl, size_t n,
+		  bool *spilled);
+
+/* Return: the bucket of counts h (nonzero in [lo, hi]) holding the k-th
+ * smallest (0-based), the values in the buckets below it in *below. */
+unsigned tan_rank_bucket(const uint64_t *h, unsigned lo, unsigned hi, uint64_t k,
+			 uint64_t *below);
+
+/*
+ * The k-th smallest (0-based) of the latencies in bucket bk of bufs[0..nb)
+ * together (none spilled), into *out; *scratch (grown, *scratchcap) holds
+ * listed values of the bucket.
+ * Return: 0, -ENOMEM, or -EINVAL when the buffers hold fewer than k + 1.
+ */
+int tan_ibuf_kth(struct ibuf *const *bufs, unsigned nb, unsigned bk, uint64_t k,
+		 uint64_t **scratch, size_t *scratchcap, uint64_t *out);
+
+/*
+ * keep(arg, lat, cpl) for each of b's candidates at or above *cut = the
+ * larger of from and b's cut: every IO of the interval at or above *cut.
+ * Return: 0 or keep's first error.
+ */
+int tan_ibuf_cands(const struct ibuf *b, uint64_t from, uint64_t *cut,
+		   int (*keep)(void *arg, uint64_t lat, uint64_t cpl), void *arg);
+
+/* Return: nothing; b empty for the next interval (only what was used cleared). */
+void tan_ibuf_clear(struct ibuf *b);
 
 /* An interval past the cap (state's vcap values held in all): its counts
  * only, and each wanted rank's bucket and rank within it, resolved by
@@ -52,7 +116,7 @@ struct pend {
 	struct pend_rank r[NV_TAN_NOPS][3];	/* p50, p99, p99.9 */
 };
 
-#define SERIES_VCAP (1u << 18)	/* values held per interval by default: 4 MiB */
+#define SERIES_VCAP (1u << 18)	/* latencies listed per interval and op: 2 MiB */
 #define MAX_CANDIDATES (1u << 22)	/* 96 MiB of slow-IO candidates at most */
 
 struct state {
@@ -62,11 +126,14 @@ struct state {
 	size_t npaths;
 	struct nv_opstats ops;	/* exact latency per operation and of all (opstats.h) */
 	struct nv_exact *qx[NVT_OP__MAX][NV_TAN_NQD];
-	struct ibuf ib[NV_TAN_NOPS];
+	struct ibuf ib[NVT_OP__MAX];
 	size_t cap;		/* allocated intervals per series */
 	size_t cur;		/* the open interval */
-	size_t vcap, held;	/* values held per interval at most; held in the open one */
-	bool spilled;		/* the open interval passed vcap: counts only */
+	size_t vcap;		/* latencies listed per interval and op at most */
+	bool dense;		/* ibufs count per ns (off: NVANALYZE_SERIES_CAP, tests) */
+	bool spilled;		/* the open interval cannot be resolved: counts only */
+	uint64_t *cutx[NVT_OP__MAX];	/* per interval: its candidates are the IOs at or
+					 * above this (>= its p99.9), [cap] */
 	struct pend *pend;	/* the spilled intervals, in order */
 	size_t npend, pendcap, pi;	/* pi: the next one tan_series_pass resolves */
 	uint64_t *col[NV_TAN_NOPS][3];	/* tan_series_pass: values of a wanted bucket */
@@ -76,9 +143,10 @@ struct state {
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
 	struct slow { uint64_t submit, complete; unsigned op; } *slow;
 	size_t nslow, slowcap;
-	/* Pass 1 keeps the IOs at or above their interval's p99.9 (0.1%): the
-	 * slow IOs are among them wherever the interval's p99.9 is below the
-	 * spike threshold, so only intervals where it is not are read again. */
+	/* Pass 1 keeps the IOs at or above their interval's cut (cutx, its
+	 * p99.9 or a little above): the slow IOs are among them wherever the
+	 * cut is below the spike threshold, so only intervals where it is not
+	 * are read again. */
 	struct slow *cand;
 	size_t ncand, candcap;
 	bool cand_overflow;

@@ -1,0 +1,304 @@
+/*
+ * trace_interval.c - one open interval of one operation (trace_tan.h's
+ * struct ibuf): its IOs counted so that its exact p50/p99/p99.9 come out
+ * when it closes, without holding the IOs themselves.
+ *
+ * Each latency is counted in its exact.h bucket (the counts find the bucket
+ * a rank falls in) and, below the buffer's limit, in a count per nanosecond
+ * (dense: the rank within the bucket is a walk over at most the bucket's
+ * width); a latency at or above the limit is kept in a list (wide) and
+ * selected on.  The limit starts at IV_DENSE_LO (buckets of at most 256
+ * ns, so clearing the counts of the buckets used costs little per
+ * interval); when the list fills up it is raised to IV_DENSE_HI once, and
+ * when it fills again the interval spills (counts only: trace_series.c's
+ * second read resolves it).  The IOs at or above a cut, which rises with
+ * the interval's counts to about its p99.8 and never past what was kept,
+ * are kept with their completion times: the candidates for the spike
+ * episodes (trace_spikes.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "analyze/stats/trace_stats.h"
+#include "analyze/stats/trace_tan.h"
+
+/* The dense counts: mapped once per buffer, 4 bytes per nanosecond below
+ * IV_DENSE_HI, zero pages until a count lands there (not calloc, which may
+ * reuse and clear freed heap memory: every page resident).
+ * Return: 0 or -ENOMEM. */
+static int ibuf_dense(struct ibuf *b)
+{
+	void *p;
+
+	if (b->dense)
+		return 0;
+	p = mmap(NULL, IV_DENSE_HI * sizeof(*b->dense), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	b->dense = p;
+	return 0;
+}
+
+int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense)
+{
+	memset(b, 0, sizeof(*b));
+	b->vcap = vcap;
+	b->dense_ok = dense;
+	b->lim = dense ? IV_DENSE_LO : 0;
+	if (!(b->hist = calloc(NV_EXACT_NBUCKETS, sizeof(*b->hist))))
+		return -ENOMEM;
+	return dense ? ibuf_dense(b) : 0;
+}
+
+void tan_ibuf_free(struct ibuf *b)
+{
+	free(b->hist);
+	if (b->dense)
+		munmap(b->dense, IV_DENSE_HI * sizeof(*b->dense));
+	free(b->wide);
+	free(b->cv);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * The wide list is full: grow it up to vcap, else raise the limit (the
+ * values below it move to the dense counts), else spill.
+ * Return: 0 or -ENOMEM.
+ */
+static int wide_full(struct ibuf *b, bool *spilled)
+{
+	if (b->widecap < b->vcap) {
+		size_t nc = b->widecap ? b->widecap * 2 : 4096;
+		uint64_t *n;
+
+		if (nc > b->vcap)
+			nc = b->vcap;
+		if (!(n = realloc(b->wide, nc * sizeof(*n))))
+			return -ENOMEM;
+		b->wide = n;
+		b->widecap = nc;
+		return 0;
+	}
+	if (b->dense_ok && b->lim < IV_DENSE_HI) {
+		size_t m = 0;
+
+		b->lim = IV_DENSE_HI;
+		for (size_t i = 0; i < b->nwide; i++) {
+			uint64_t v = b->wide[i];
+
+			if (v >= b->lim)
+				b->wide[m++] = v;
+			else if (!++b->dense[v])
+				*spilled = true;	/* 2^32 equal values */
+		}
+		b->nwide = m;
+		if (m < b->widecap)
+			return 0;
+	}
+	*spilled = true;
+	return 0;
+}
+
+/*
+ * Raise the candidates' cut to the low end of the bucket holding the
+ * interval's rank 99.8% so far (once it has IV_CUT_MIN IOs), drop the kept
+ * IOs below it, and grow the list when it stays more than half full.  Return: 0 or -ENOMEM.
+ */
+static int cand_full(struct ibuf *b)
+{
+	uint64_t n = b->ios, keep = n - (n * 998) / 1000, above = 0, lo, hi;
+	unsigned bk = b->hhi;
+	size_t m = 0;
+
+	if (n < IV_CUT_MIN)	/* too few IOs to say where the tail starts: keep all */
+		goto grow;
+	while (bk > b->hlo && above + b->hist[bk] < keep)
+		above += b->hist[bk--];
+	nv_exact_bucket_range(bk, &lo, &hi);
+	if (lo > b->cut)
+		b->cut = lo;
+	for (size_t i = 0; i < b->ncv; i++)
+		if (b->cv[i].lat >= b->cut)
+			b->cv[m++] = b->cv[i];
+	b->ncv = m;
+grow:
+	if (b->ncv > b->cvcap / 2 || !b->cvcap) {
+		size_t nc = b->cvcap ? b->cvcap * 2 : 1024;
+		struct ivcand *c = realloc(b->cv, nc * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		b->cv = c;
+		b->cvcap = nc;
+	}
+	return 0;
+}
+
+int tan_ibuf_push(struct ibuf *b, const uint64_t *lat, const uint64_t *cpl, size_t n,
+		  bool *spilled)
+{
+	uint64_t *hist = b->hist, mx = b->max;
+	unsigned hlo = b->ios ? b->hlo : UINT32_MAX, hhi = b->ios ? b->hhi : 0;
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = lat[i];
+		unsigned h = nv_exact_bucket_of(v);
+
+		hist[h]++;
+		hlo = h < hlo ? h : hlo;
+		hhi = h > hhi ? h : hhi;
+		mx = v > mx ? v : mx;
+		b->ios++;
+		if (*spilled)
+			continue;
+		if (v < b->lim) {
+			if (!++b->dense[v])
+				*spilled = true;	/* 2^32 equal values */
+		} else {
+			if (b->nwide == b->widecap) {
+				b->hlo = hlo, b->hhi = hhi;
+				if ((err = wide_full(b, spilled)))
+					break;
+				if (*spilled)
+					continue;
+				if (v < b->lim) {	/* raised */
+					if (!++b->dense[v])
+						*spilled = true;
+					goto cand;
+				}
+			}
+			b->wide[b->nwide++] = v;
+		}
+cand:
+		if (v < b->cut)
+			continue;
+		if (b->ncv == b->cvcap) {
+			b->hlo = hlo, b->hhi = hhi;
+			if ((err = cand_full(b)))
+				break;
+			if (v < b->cut)
+				continue;
+		}
+		b->cv[b->ncv++] = (struct ivcand){ v, cpl[i] };
+	}
+	b->hlo = hlo;
+	b->hhi = hhi;
+	b->max = mx;
+	return err;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Return: the bucket of counts h (nonzero in [lo, hi]) holding the k-th
+ * smallest (0-based), the values in the buckets below it in *below. */
+unsigned tan_rank_bucket(const uint64_t *h, unsigned lo, unsigned hi, uint64_t k,
+			 uint64_t *below)
+{
+	unsigned bk = lo;
+
+	*below = 0;
+	while (bk < hi && *below + h[bk] <= k)
+		*below += h[bk++];
+	return bk;
+}
+
+int tan_ibuf_kth(struct ibuf *const *bufs, unsigned nb, unsigned bk, uint64_t k,
+		 uint64_t **scratch, size_t *scratchcap, uint64_t *out)
+{
+	uint64_t lo, hi, cum = 0;
+	size_t m = 0, w = 0;
+	bool dense = false;
+
+	nv_exact_bucket_range(bk, &lo, &hi);
+	for (unsigned j = 0; j < nb; j++) {
+		const struct ibuf *b = bufs[j];
+
+		if (hi < b->lim) {	/* a bucket is below the limit or above it, whole */
+			dense = true;
+			continue;
+		}
+		for (size_t i = 0; i < b->nwide; i++) {
+			if (b->wide[i] < lo || b->wide[i] > hi)
+				continue;
+			if (m == *scratchcap) {
+				size_t nc = m ? m * 2 : 1024;
+				uint64_t *s = realloc(*scratch, nc * sizeof(*s));
+
+				if (!s)
+					return -ENOMEM;
+				*scratch = s;
+				*scratchcap = nc;
+			}
+			(*scratch)[m++] = b->wide[i];
+		}
+	}
+	if (!dense) {
+		if (k >= m)
+			return -EINVAL;
+		*out = nv_select_kth(*scratch, m, k);
+		return 0;
+	}
+	if (m > 1)	/* the wide values in order, walked beside the counts */
+		qsort(*scratch, m, sizeof(**scratch), cmp_u64);
+	for (uint64_t v = lo; v <= hi; v++) {
+		uint64_t c = 0;
+
+		for (unsigned j = 0; j < nb; j++)
+			if (hi < bufs[j]->lim)
+				c += bufs[j]->dense[v];
+		while (w < m && (*scratch)[w] == v) {
+			c++;
+			w++;
+		}
+		if (cum + c > k) {
+			*out = v;
+			return 0;
+		}
+		cum += c;
+	}
+	return -EINVAL;
+}
+
+int tan_ibuf_cands(const struct ibuf *b, uint64_t from, uint64_t *cut,
+		   int (*keep)(void *arg, uint64_t lat, uint64_t cpl), void *arg)
+{
+	int err = 0;
+
+	*cut = from > b->cut ? from : b->cut;
+	for (size_t i = 0; i < b->ncv && !err; i++)
+		if (b->cv[i].lat >= *cut)
+			err = keep(arg, b->cv[i].lat, b->cv[i].cpl);
+	return err;
+}
+
+void tan_ibuf_clear(struct ibuf *b)
+{
+	if (b->ios) {
+		for (unsigned h = b->hlo; h <= b->hhi; h++) {
+			uint64_t lo, hi;
+
+			if (!b->hist[h])
+				continue;
+			nv_exact_bucket_range(h, &lo, &hi);
+			if (hi < b->lim)
+				memset(b->dense + lo, 0, (hi - lo + 1) * sizeof(*b->dense));
+		}
+		memset(b->hist + b->hlo, 0, (b->hhi - b->hlo + 1) * sizeof(*b->hist));
+	}
+	b->lim = b->dense_ok ? IV_DENSE_LO : 0;
+	b->ios = 0;
+	b->nwide = 0;
+	b->ncv = 0;
+	b->cut = 0;
+	b->bytes = 0;
+	b->max = 0;
+}
