@@ -63,6 +63,7 @@ struct nv_exact {
 	uint64_t *ovf;
 	size_t novf, ovf_cap;
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
+	bool dense_lent;	/* dense belongs to another state (nv_exact_merge_move) */
 };
 
 unsigned nv_exact_bucket_of(uint64_t v)
@@ -207,7 +208,7 @@ static void single_add(struct nv_exact *e, uint64_t v)
 
 static void single_free(struct nv_exact *e)
 {
-	if (e->dense)
+	if (e->dense && !e->dense_lent)
 		munmap(e->dense, e->dense_mapped * sizeof(*e->dense));
 	free(e->ovf);
 	e->dense = NULL;
@@ -224,6 +225,12 @@ static void single_resolve(struct nv_exact *e)
 
 		t->rank = nv_exact_rank(t->pct, e->n);
 		if (t->rank <= e->dense_n) {
+			unsigned b = 0;
+			uint64_t hi;
+
+			while (cum + e->hist[b] < t->rank)	/* its bucket, then within it */
+				cum += e->hist[b++];
+			nv_exact_bucket_range(b, &v, &hi);
 			while (cum + e->dense[v] < t->rank)
 				cum += e->dense[v++];
 			t->value = v;
@@ -384,6 +391,122 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 		memcpy(e->ovf, src->ovf, src->novf * sizeof(*e->ovf));
 	*dst = e;
 	return 0;
+}
+
+#define DENSE_PAGE 1024	/* counts per 4 KiB page */
+
+/*
+ * Whether e's dense counts from p (a multiple of DENSE_PAGE) may be
+ * nonzero: the page is mapped in (mincore), i.e. a count was written there
+ * (a page never written is never read either, so it stays unmapped).
+ * Return: true when it may hold counts, or when mincore cannot tell.
+ */
+static bool page_used(const struct nv_exact *e, uint64_t p)
+{
+	unsigned char in;
+
+	if (mincore(e->dense + p, DENSE_PAGE * sizeof(*e->dense), &in))
+		return true;
+	return in & 1;
+}
+
+/* src's single-pass data added to e's (both intact); gives up e's on a
+ * wrapped count, a full list or no memory. */
+static void single_merge(struct nv_exact *e, const struct nv_exact *src)
+{
+	if (src->ndense > e->ndense) {
+		if (!e->dense) {
+			if (!(e->dense = dense_map(e->dense_limit))) {
+				e->single_failed = true;
+				return;
+			}
+			e->dense_mapped = e->dense_limit;
+		}
+		e->ndense = src->ndense;
+	}
+	for (uint64_t p = 0; p < src->ndense; p += DENSE_PAGE) {	/* pages src wrote */
+		uint64_t end = p + DENSE_PAGE < src->ndense ? p + DENSE_PAGE : src->ndense;
+
+		if (!page_used(src, p))
+			continue;
+		for (uint64_t v = p; v < end; v++) {
+			uint32_t c = src->dense[v];
+
+			if (!c)
+				continue;
+			if (e->dense[v] > UINT32_MAX - c) {
+				e->single_failed = true;
+				return;
+			}
+			e->dense[v] += c;
+		}
+	}
+	e->dense_n += src->dense_n;
+	for (size_t i = 0; i < src->novf && !e->single_failed; i++)
+		single_add(e, src->ovf[i]);	/* >= dense_limit: the list */
+}
+
+/* src's count, range, sums and histogram added to e's (not the single-pass data). */
+static void merge_sums(struct nv_exact *e, const struct nv_exact *src)
+{
+	double d;
+
+	if (!e->pass_n) {
+		e->min = src->min;
+		e->max = src->max;
+		e->shift = src->shift;
+	}
+	e->min = src->min < e->min ? src->min : e->min;
+	e->max = src->max > e->max ? src->max : e->max;
+	/* src's sums are of v - src->shift: moved to e's shift by d */
+	d = (double)src->shift - (double)e->shift;
+	e->sum += src->sum + (__int128)src->pass_n * ((__int128)src->shift - (__int128)e->shift);
+	e->sumsq += src->sumsq + 2 * d * (double)src->sum + (double)src->pass_n * d * d;
+	e->pass_n += src->pass_n;
+	for (unsigned b = 0; b < NBUCKETS; b++)
+		e->hist[b] += src->hist[b];
+}
+
+static bool merge_ok(const struct nv_exact *e, const struct nv_exact *src)
+{
+	return !e->pass && !e->finished && !src->pass && !src->finished &&
+	       e->dense_limit == src->dense_limit;
+}
+
+int nv_exact_merge(struct nv_exact *e, const struct nv_exact *src)
+{
+	if (!merge_ok(e, src))
+		return -EINVAL;
+	if (!src->pass_n)
+		return 0;
+	if (src->single_failed)
+		e->single_failed = true;
+	else if (!e->single_failed)
+		single_merge(e, src);
+	merge_sums(e, src);
+	return 0;
+}
+
+int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
+{
+	int err;
+
+	if (!merge_ok(e, src))
+		return -EINVAL;
+	if (!src->pass_n || src->single_failed || e->single_failed || e->dense || !src->dense)
+		return nv_exact_merge(e, src);
+	for (size_t i = 0; i < src->novf && !e->single_failed; i++)
+		single_add(e, src->ovf[i]);	/* >= dense_limit: the list */
+	merge_sums(e, src);
+	e->dense = src->dense;	/* lent until src's results are taken from it */
+	e->ndense = src->ndense;
+	e->dense_mapped = src->dense_mapped;
+	e->dense_n += src->dense_n;
+	src->dense_lent = true;
+	err = nv_exact_end_pass(src);	/* 0: the single-pass data was intact */
+	src->dense = NULL;
+	src->dense_lent = false;
+	return err;
 }
 
 static void swap64(uint64_t *a, uint64_t *b)

@@ -62,6 +62,24 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n);
  */
 int nv_exact_clone(const struct nv_exact *e, struct nv_exact **dst);
 /*
+ * Add src's pass-1 values to e, as if each had been added to e (both before
+ * their first nv_exact_end_pass, with the same percentiles and limits): the
+ * same counts, histogram, percentiles and mean; the standard deviation
+ * equal but for the rounding of its sums.  E.g. an operation's statistics
+ * from those of its queue-depth classes.  src is unchanged.
+ * Return: 0, or -EINVAL (a pass ended, or different percentiles or limits).
+ */
+int nv_exact_merge(struct nv_exact *e, const struct nv_exact *src);
+/*
+ * nv_exact_merge(e, src), faster for the first src of an e that has no
+ * values yet: when src's pass 1 alone resolves it (the single-pass data
+ * held), src's pass 1 is ended here (its results ready; a later
+ * nv_exact_end_pass(src) returns 0) and e takes src's dense counts instead
+ * of a copy.  Otherwise src is left as nv_exact_merge leaves it.
+ * Return: 0, -EINVAL as nv_exact_merge, -ENOMEM.
+ */
+int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src);
+/*
  * End the current pass: 1 = feed the same values again, 0 = results ready
  * (also for zero values), -EINVAL = this pass saw a different number of
  * values than pass 1 or values outside what pass 1 saw, -ENOMEM.

@@ -139,6 +139,36 @@ int nv_opstats_add_block(struct nv_opstats *s, const uint8_t *op, const uint64_t
 	return 0;
 }
 
+int nv_opstats_merge(struct nv_opstats *s, unsigned op, struct nv_exact *src)
+{
+	int ret;
+
+	if (op >= NVT_OP__MAX || s->ex[NV_OPSTATS_ALL])
+		return -EINVAL;
+	if ((ret = need(s, op)))
+		return ret;
+	if (s->first_op < 0)
+		s->first_op = (int)op;
+	return nv_exact_merge_move(s->ex[op], src);
+}
+
+int nv_opstats_merge_all(struct nv_opstats *s)
+{
+	unsigned nops = 0;
+	int ret;
+
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		nops += s->ex[k] != NULL;
+	if (nops < 2 || s->ex[NV_OPSTATS_ALL])
+		return 0;
+	if ((ret = need(s, NV_OPSTATS_ALL)))
+		return ret;
+	for (unsigned k = 0; k < NVT_OP__MAX && !ret; k++)
+		if (s->ex[k])
+			ret = nv_exact_merge(s->ex[NV_OPSTATS_ALL], s->ex[k]);
+	return ret;
+}
+
 int nv_opstats_end_pass(struct nv_opstats *s)
 {
 	int more = 0;

@@ -69,6 +69,24 @@ int nv_opstats_add_block(struct nv_opstats *s, const uint8_t *op, const uint64_t
 			 bool uniform_op);
 
 /*
+ * Pass 1 by parts: src's values added to op's state, made on first use
+ * (nv_exact_merge_move: the first src of an op may have its pass 1 ended
+ * here and its dense counts moved); src stays the caller's.  Only before
+ * the all-operations state exists (nv_opstats_merge_all).
+ * Return: 0, -ENOMEM or -EINVAL.
+ */
+int nv_opstats_merge(struct nv_opstats *s, unsigned op, struct nv_exact *src);
+
+/*
+ * After the nv_opstats_merge calls: the all-operations state made from the
+ * operations' when there are two or more (as nv_opstats_add would have
+ * made it, but for the rounding of the standard deviation's sums).  Later
+ * passes feed s as usual.
+ * Return: 0, -ENOMEM or -EINVAL.
+ */
+int nv_opstats_merge_all(struct nv_opstats *s);
+
+/*
  * End a pass on every state.
  * Return: 1 when the same records must be fed again, 0 when the results
  * are ready, -EINVAL (a pass saw other values) or -ENOMEM.

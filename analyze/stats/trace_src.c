@@ -238,7 +238,9 @@ int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b)
 
 	if (a == b)
 		return 0;
-	if ((err = nv_opstats_add_block(&st->ops, c->op + a, c->latency_ns + a, b - a, one_op)))
+	/* pass 1 feeds the classes only; tan_fold_exact makes the operations' */
+	if (st->pass > 0 &&
+	    (err = nv_opstats_add_block(&st->ops, c->op + a, c->latency_ns + a, b - a, one_op)))
 		return err;
 	if (one_op && (c->uniform & NVT_COL_QD)) {	/* one state: no classes to find */
 		if (!(e = qd_state(st, c->op[a], nv_tan_qd_class(c->qd[a]))))
@@ -256,4 +258,29 @@ int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b)
 		nv_exact_add_many(e, c->latency_ns + g, i - g);
 	}
 	return 0;
+}
+
+int tan_fold_exact(struct state *st)
+{
+	int err = 0;
+
+	for (unsigned k = 0; k < NVT_OP__MAX && !err; k++) {
+		int big = -1;	/* the class with most IOs first: its counts move */
+
+		for (unsigned q = 0; q < NV_TAN_NQD; q++)
+			if (st->qx[k][q] && (big < 0 || nv_exact_count(st->qx[k][q]) >
+							nv_exact_count(st->qx[k][big])))
+				big = (int)q;
+		if (big >= 0)
+			err = nv_opstats_merge(&st->ops, k, st->qx[k][big]);
+		for (unsigned q = 0; q < NV_TAN_NQD && !err; q++)
+			if (st->qx[k][q] && (int)q != big)
+				err = nv_opstats_merge(&st->ops, k, st->qx[k][q]);
+	}
+	if (!err)
+		err = nv_opstats_merge_all(&st->ops);
+	if (err)
+		snprintf(st->err, st->errlen, "%s: %s", st->paths[0],
+			 err == -ENOMEM ? "out of memory" : "internal error: merging exact states");
+	return err;
 }

@@ -190,6 +190,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	for (size_t i = 0; i < n; i++)
 		nvt_reader_close(s[i].r);
 	free(s);
+	if (!ret)
+		ret = tan_fold_exact(&st);
 	if (!ret && st.npend)
 		ret = tan_series_pass(&st);
 	if (!ret)

@@ -191,9 +191,14 @@ int tan_src_next(struct state *st, struct src *s);
  * run's end, a when the block ends (at b) in the ramp. */
 size_t tan_counted_run(struct state *st, const struct src *s, size_t *a, size_t b);
 
-/* Records [a, b) of s's block into the exact states per operation and
- * queue-depth class, in order.  Return: 0, -ENOMEM or -EINVAL (opstats.h). */
+/* Records [a, b) of s's block into the exact states per queue-depth class
+ * and, after pass 1, per operation, in order.  Return: 0, -ENOMEM or -EINVAL (opstats.h). */
 int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b);
+
+/* After pass 1: each operation's exact state the sum of its queue-depth
+ * classes' (pass 1 feeds only those), and the all-operations state of a
+ * mixed job.  Return: 0 or -errno (st->err set). */
+int tan_fold_exact(struct state *st);
 
 /* Pass 1 over the merged traces s[0..npaths).  Return: 0 or -errno (st->err set). */
 int tan_pass1(struct state *st, struct src *s);

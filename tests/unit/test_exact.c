@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/stats/exact.h"
 #include "tests/unit/check.h"
@@ -391,6 +392,107 @@ TEST(clone_continues)
 	}
 }
 
+/* a and b alike but for the standard deviation's rounding (a merge sums in
+ * another order): every other result bit for bit. */
+static int same_but_stdev(const struct nv_exact *a, const struct nv_exact *b)
+{
+	double ma = nv_exact_mean(a), mb = nv_exact_mean(b), sa = nv_exact_stdev(a),
+	       sb = nv_exact_stdev(b);
+	const uint64_t *ha = nv_exact_hist(a), *hb = nv_exact_hist(b);
+
+	if (nv_exact_count(a) != nv_exact_count(b) || nv_exact_min(a) != nv_exact_min(b) ||
+	    nv_exact_max(a) != nv_exact_max(b) || memcmp(&ma, &mb, sizeof(ma)) ||
+	    fabs(sa - sb) > 1e-9 * (sa > 1 ? sa : 1))
+		return 0;
+	for (size_t i = 0; i < NPCT; i++)
+		if (nv_exact_value(a, i) != nv_exact_value(b, i))
+			return 0;
+	if (!ha || !hb)
+		return ha == hb;
+	return !memcmp(ha, hb, NV_EXACT_NBUCKETS * sizeof(*ha));
+}
+
+/*
+ * The values split among several states by a rule (queue-depth classes in
+ * the trace analysis: runs, values, or random), those merged into one
+ * (nv_exact_merge, and nv_exact_merge_move for the largest part first, as
+ * tan_fold_exact does), then the passes fed as usual: the same results as
+ * one state fed every value, and each part's own results still right after
+ * its counts moved.  With the single-pass data intact, overflowing in a
+ * part, and off; merging after a pass ended is refused.
+ */
+TEST(merge_equals_add)
+{
+	const struct { uint64_t dense; size_t ovf; } lim[] = {
+		{ 1u << 21, 1u << 20 }, { 4096, 50 }, { 0, 0 }, { 100000, 3 },
+	};
+	enum { N = 12000, PARTS = 5 };
+	static uint64_t v[N], part[PARTS][N];
+	struct gen_rng rng = { 17 };
+
+	for (size_t i = 0; i < N; i++) {
+		uint64_t r = gen_next(&rng);
+
+		v[i] = 15000 + r % 10000 + (r % 89 == 0 ? r % 3000000 : 0);
+	}
+	for (unsigned rule = 0; rule < 3; rule++)
+		for (size_t l = 0; l < sizeof(lim) / sizeof(lim[0]); l++) {
+			struct nv_exact *want = feed(v, N, 0, lim[l].dense, lim[l].ovf), *m = NULL;
+			struct nv_exact *p[PARTS] = { NULL }, *w[PARTS] = { NULL };
+			size_t np[PARTS] = { 0 }, big = 0;
+			int err = 0, more;
+
+			for (size_t i = 0; i < N; i++) {
+				unsigned k = rule == 0 ? (unsigned)(i / 1000) % PARTS :
+					     rule == 1 ? (unsigned)(v[i] % PARTS) :
+					     (unsigned)gen_below(&rng, PARTS);
+
+				part[k][np[k]++] = v[i];
+			}
+			CHECK_EQ_I64(nv_exact_new(&m, pcts, NPCT), 0);
+			nv_exact_set_single(m, lim[l].dense, lim[l].ovf);
+			nv_exact_set_limits(m, 64, 16);
+			for (unsigned k = 0; k < PARTS; k++) {
+				CHECK_EQ_I64(nv_exact_new(&p[k], pcts, NPCT), 0);
+				nv_exact_set_single(p[k], lim[l].dense, lim[l].ovf);
+				nv_exact_set_limits(p[k], 64, 16);
+				nv_exact_add_many(p[k], part[k], np[k]);
+				w[k] = feed(part[k], np[k], 0, lim[l].dense, lim[l].ovf);
+				big = np[k] > np[big] ? k : big;
+			}
+			err = nv_exact_merge_move(m, p[big]);
+			for (unsigned k = 0; k < PARTS && !err; k++)
+				if (k != big)
+					err = nv_exact_merge(m, p[k]);
+			CHECK_EQ_I64(err, 0);
+			for (more = 1; !err && more == 1;) {	/* the passes, every state */
+				more = nv_exact_end_pass(m);
+				for (unsigned k = 0; k < PARTS; k++) {
+					int r = nv_exact_end_pass(p[k]);
+
+					if (r < 0)
+						more = r;
+					else if (r == 1)
+						more = 1;
+				}
+				for (unsigned k = 0; more == 1 && k < PARTS; k++) {
+					nv_exact_add_many(m, part[k], np[k]);
+					nv_exact_add_many(p[k], part[k], np[k]);
+				}
+			}
+			CHECK_EQ_I64(more, 0);
+			CHECK(want && same_but_stdev(m, want));
+			for (unsigned k = 0; k < PARTS; k++) {
+				CHECK(w[k] && same_results(p[k], w[k]));
+				CHECK_EQ_I64(nv_exact_merge(m, p[k]), -EINVAL);
+				nv_exact_free(p[k]);
+				nv_exact_free(w[k]);
+			}
+			nv_exact_free(m);
+			nv_exact_free(want);
+		}
+}
+
 int main(void)
 {
 	RUN(rank);
@@ -405,5 +507,6 @@ int main(void)
 	RUN(single_pass);
 	RUN(add_many_equals_add);
 	RUN(clone_continues);
+	RUN(merge_equals_add);
 	return check_summary();
 }
