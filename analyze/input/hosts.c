@@ -118,7 +118,10 @@ static int host_key(struct nv_run *r, size_t i)
 static int fill_host_run(struct nv_run *run, const char *host, struct nv_run *r)
 {
 	uint64_t hh = 1469598103934665603ull;
+	size_t mine = 0;
 
+	for (size_t i = 0; i < run->njobs; i++)	/* host's jobs only: hosts x jobs otherwise */
+		mine += run->jobs[i].host && !strcmp(run->jobs[i].host, host);
 	for (const char *p = host; *p; p++)
 		hh = (hh ^ (unsigned char)*p) * 1099511628211ull;
 	memset(r, 0, sizeof(*r));
@@ -131,7 +134,7 @@ static int fill_host_run(struct nv_run *run, const char *host, struct nv_run *r)
 	}
 	r->fio_version = strdup(run->fio_version);
 	r->parts = calloc(run->nparts + 2, sizeof(*r->parts));
-	r->jobs = calloc(run->njobs + 1, sizeof(*r->jobs));
+	r->jobs = calloc(mine + 1, sizeof(*r->jobs));
 	if (!r->fio_version || !r->parts || !r->jobs)
 		return -ENOMEM;
 	/* a single file becomes the one part, so nv_job_file names it, not path@host */
