@@ -46,7 +46,8 @@ static void cdf_put(struct nv_cdf *c, double us, double cdf, double exc)
 	c->pt[c->n++] = (struct nv_cdf_point){ .us = us, .cdf = cdf, .exc = exc };
 }
 
-int nv_figdata_cdf_hist(const uint64_t *hist, uint64_t n, struct nv_cdf *c)
+int nv_figdata_cdf_hist(const uint64_t *hist, unsigned lo0, unsigned nb, uint64_t n,
+			struct nv_cdf *c)
 {
 	uint64_t cum = 0;
 	size_t used = 0;
@@ -54,18 +55,18 @@ int nv_figdata_cdf_hist(const uint64_t *hist, uint64_t n, struct nv_cdf *c)
 	memset(c, 0, sizeof(*c));
 	if (!n)
 		return -EINVAL;
-	for (unsigned k = 0; k < NV_EXACT_NBUCKETS; k++)
+	for (unsigned k = 0; k < nb; k++)
 		used += hist[k] != 0;
 	if (cdf_alloc(c, NV_CDF_TRACE, used + 1))
 		return -ENOMEM;
 	c->ios = n;
 	c->rarest = 1.0 / (double)n;
-	for (unsigned k = 0; k < NV_EXACT_NBUCKETS; k++) {
+	for (unsigned k = 0; k < nb; k++) {
 		uint64_t lo, hi;
 
 		if (!hist[k])
 			continue;
-		nv_exact_bucket_range(k, &lo, &hi);
+		nv_exact_bucket_range(lo0 + k, &lo, &hi);
 		if (!cum)
 			cdf_put(c, (double)lo / 1e3, 0, 1);
 		/* exceedance: the IOs of this bucket and above, so the largest is on it */
@@ -121,10 +122,10 @@ void nv_figdata_cdf_free(struct nv_cdf *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void nv_figdata_hist_add(uint64_t *acc, const uint64_t *hist)
+void nv_figdata_hist_add(uint64_t *acc, const uint64_t *hist, unsigned lo, unsigned nb)
 {
-	for (unsigned k = 0; k < NV_EXACT_NBUCKETS; k++)
-		acc[k] += hist[k];
+	for (unsigned k = 0; k < nb; k++)
+		acc[lo + k] += hist[k];
 }
 
 int nv_figdata_bins_add(struct nv_bin **acc, size_t *nacc, const struct nv_bin *bins, size_t nbins)
@@ -190,7 +191,7 @@ static int src_cdf(const struct nv_block *b, const struct nv_source *x, struct n
 
 	memset(c, 0, sizeof(*c));
 	if (t)
-		ret = nv_figdata_cdf_hist(t->hist, t->records, c);
+		ret = nv_figdata_cdf_hist(t->hist, t->hist_lo, t->hist_n, t->records, c);
 	else if (ls->nbins)
 		ret = nv_figdata_cdf_bins(ls->bins, ls->nbins, c);
 	else if (ls->npoints)
@@ -221,10 +222,12 @@ static int pooled_cdf(const struct nv_block *b, const struct nv_source *const *a
 		if (!(h = calloc(NV_EXACT_NBUCKETS, sizeof(*h))))
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++) {
-			nv_figdata_hist_add(h, src_trace(b, act[i])->hist);
+			const struct nv_tan_op *t = src_trace(b, act[i]);
+
+			nv_figdata_hist_add(h, t->hist, t->hist_lo, t->hist_n);
 			ios += src_trace(b, act[i])->records;
 		}
-		ret = nv_figdata_cdf_hist(h, ios, c);
+		ret = nv_figdata_cdf_hist(h, 0, NV_EXACT_NBUCKETS, ios, c);
 	} else if (bins) {
 		for (size_t i = 0; i < n && !ret; i++) {
 			const struct nv_latstat *ls = &act[i]->job->dir[b->dir].lat[b->lat];

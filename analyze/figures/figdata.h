@@ -46,14 +46,16 @@ struct nv_cdf {
 const char *nv_figdata_src_text(enum nv_cdf_src src);
 
 /*
- * The CDF of a trace histogram (NV_EXACT_NBUCKETS counts) holding n IOs:
+ * The CDF of a trace histogram holding n IOs, the counts of buckets lo ..
+ * lo + nb - 1 (the others empty; lo + nb <= NV_EXACT_NBUCKETS):
  * a first point (lower end of the first non-empty bucket, 0), then one at
  * each non-empty bucket's upper end: cdf the IOs up to it, exceedance the
  * IOs of that bucket and above (the fraction at or above the latency, to
  * the bucket's 0.4%), so that the largest IO is on the exceedance curve.
  * Return: 0, -EINVAL when n is 0, or -ENOMEM.  Free with nv_figdata_cdf_free.
  */
-int nv_figdata_cdf_hist(const uint64_t *hist, uint64_t n, struct nv_cdf *c);
+int nv_figdata_cdf_hist(const uint64_t *hist, unsigned lo, unsigned nb, uint64_t n,
+			struct nv_cdf *c);
 
 /*
  * The CDF of fio's json+ bins (ascending by ns): a first point (first
@@ -73,11 +75,11 @@ int nv_figdata_cdf_pcts(const struct nv_pctpt *pts, size_t npts, struct nv_cdf *
 void nv_figdata_cdf_free(struct nv_cdf *c);
 
 /*
- * Pool a trace histogram into acc (NV_EXACT_NBUCKETS counts, zeroed by the
- * caller): acc[k] += hist[k].
+ * Pool a trace histogram (the counts of buckets lo .. lo + nb - 1) into acc
+ * (NV_EXACT_NBUCKETS counts, zeroed by the caller): acc[lo + k] += hist[k].
  * Return: nothing.
  */
-void nv_figdata_hist_add(uint64_t *acc, const uint64_t *hist);
+void nv_figdata_hist_add(uint64_t *acc, const uint64_t *hist, unsigned lo, unsigned nb);
 
 /*
  * Pool fio bins into *acc (ascending by ns, *nacc entries, reallocated):

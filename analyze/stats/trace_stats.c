@@ -124,11 +124,19 @@ static int collect(struct state *st)
 			continue;
 		latsum(e, st->ops.nextra, &t->op[k].lat);
 		h = nv_exact_hist(e);
-		if (h) {
-			t->op[k].hist = malloc(NV_EXACT_NBUCKETS * sizeof(*h));
+		if (h) {	/* the nonzero buckets' span: kept per job, not 114 KiB */
+			unsigned lo = 0, hi = NV_EXACT_NBUCKETS;
+
+			while (lo < hi && !h[lo])
+				lo++;
+			while (hi > lo && !h[hi - 1])
+				hi--;
+			t->op[k].hist = malloc((hi > lo ? hi - lo : 1) * sizeof(*h));
 			if (!t->op[k].hist)
 				return -ENOMEM;
-			memcpy(t->op[k].hist, h, NV_EXACT_NBUCKETS * sizeof(*h));
+			memcpy(t->op[k].hist, h + lo, (hi - lo) * sizeof(*h));
+			t->op[k].hist_lo = lo;
+			t->op[k].hist_n = hi - lo;
 		}
 	}
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)

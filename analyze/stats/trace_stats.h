@@ -51,7 +51,9 @@ struct nv_latsum {		/* ns, exact */
 struct nv_tan_op {
 	uint64_t records, bytes, errors;
 	struct nv_latsum lat;
-	uint64_t *hist;		/* NV_EXACT_NBUCKETS log-linear counts (CDF plots), or NULL */
+	uint64_t *hist;		/* exact.h's log-linear counts (CDF plots) of buckets ... */
+	unsigned hist_lo, hist_n;	/* ... hist_lo .. hist_lo + hist_n - 1 (the others
+					 * empty), or NULL */
 };
 
 /* One interval of one operation (all latencies exact, ns). */

@@ -42,7 +42,7 @@ TEST(cdf_from_trace_histogram)
 		}
 	}
 	nv_exact_bucket_range(10, &lo10, &hi10);
-	CHECK(!nv_figdata_cdf_hist(h, 4, &c));
+	CHECK(!nv_figdata_cdf_hist(h, 0, NV_EXACT_NBUCKETS, 4, &c));
 	CHECK(c.src == NV_CDF_TRACE && c.ios == 4 && near(c.rarest, 0.25));
 	CHECK_EQ_U64(c.n, 3);	/* the first bucket's lower end at 0, then one per bucket */
 	CHECK(near(c.pt[0].us, (double)lo10 / 1e3) && c.pt[0].cdf == 0 && c.pt[0].exc == 1);
@@ -54,7 +54,7 @@ TEST(cdf_from_trace_histogram)
 	CHECK(near(c.pt[2].us, (double)hi300 / 1e3) && c.pt[2].cdf == 1 && near(c.pt[2].exc, 0.25));
 	nv_figdata_cdf_free(&c);
 	memset(h, 0, NV_EXACT_NBUCKETS * sizeof(*h));
-	CHECK(nv_figdata_cdf_hist(h, 0, &c) == -EINVAL && c.n == 0);
+	CHECK(nv_figdata_cdf_hist(h, 0, NV_EXACT_NBUCKETS, 0, &c) == -EINVAL && c.n == 0);
 	free(h);
 }
 
