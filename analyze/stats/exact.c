@@ -15,7 +15,7 @@
 
 #include "analyze/stats/exact.h"
 
-#define SUB_BITS	8
+#define SUB_BITS	NV_EXACT_SUB_BITS
 #define NBUCKETS	NV_EXACT_NBUCKETS
 _Static_assert(NBUCKETS == ((64 - SUB_BITS + 1) << SUB_BITS), "bucket count");
 
@@ -65,17 +65,6 @@ struct nv_exact {
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
 	bool dense_lent;	/* dense belongs to another state (nv_exact_merge_move) */
 };
-
-unsigned nv_exact_bucket_of(uint64_t v)
-{
-	unsigned e;
-
-	if (v < (1u << SUB_BITS))
-		return (unsigned)v;
-	e = 63u - (unsigned)__builtin_clzll(v);
-	return (1u << SUB_BITS) + ((e - SUB_BITS) << SUB_BITS) +
-	       (unsigned)((v >> (e - SUB_BITS)) & ((1u << SUB_BITS) - 1));
-}
 
 void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
 {

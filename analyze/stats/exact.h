@@ -110,8 +110,19 @@ uint64_t nv_exact_rank(double p, uint64_t n);
 #define NV_EXACT_NBUCKETS ((64 - 8 + 1) << 8)	/* 14592 */
 const uint64_t *nv_exact_hist(const struct nv_exact *e);
 void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi);
-/* Return: the bucket (< NV_EXACT_NBUCKETS) of value v. */
-unsigned nv_exact_bucket_of(uint64_t v);
+#define NV_EXACT_SUB_BITS 8	/* 2^8 buckets per power of two */
+
+/* Return: the bucket (< NV_EXACT_NBUCKETS) of value v (inline: once per IO). */
+static inline unsigned nv_exact_bucket_of(uint64_t v)
+{
+	unsigned e;
+
+	if (v < (1u << NV_EXACT_SUB_BITS))
+		return (unsigned)v;
+	e = 63u - (unsigned)__builtin_clzll(v);
+	return (1u << NV_EXACT_SUB_BITS) + ((e - NV_EXACT_SUB_BITS) << NV_EXACT_SUB_BITS) +
+	       (unsigned)((v >> (e - NV_EXACT_SUB_BITS)) & ((1u << NV_EXACT_SUB_BITS) - 1));
+}
 
 /*
  * The k-th smallest (0-based, k < n) of a[0..n), reordering a so that

@@ -249,10 +249,17 @@ int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b)
 		return 0;
 	}
 	for (size_t g = a, i; g < b; g = i) {	/* runs of one operation and class */
-		unsigned op = c->op[g], q = nv_tan_qd_class(c->qd[g]);
+		unsigned op = c->op[g], q = nv_tan_qd_class(c->qd[g]), lo, hi;
 
-		for (i = g + 1; i < b && c->op[i] == op && nv_tan_qd_class(c->qd[i]) == q; i++)
-			;
+		nv_tan_qd_range(q, &lo, &hi);
+		lo = q ? lo : 0;	/* class 0 holds qd 0 too */
+		i = g + 1;
+		if (one_op)
+			while (i < b && c->qd[i] >= lo && c->qd[i] <= hi)
+				i++;
+		else
+			while (i < b && c->op[i] == op && c->qd[i] >= lo && c->qd[i] <= hi)
+				i++;
 		if (!(e = qd_state(st, op, q)))
 			return -ENOMEM;
 		nv_exact_add_many(e, c->latency_ns + g, i - g);
