@@ -1218,11 +1218,10 @@ def section_workers(md, wd, meta, goals):
               "\"without rendering\": `-J 1 -o` with no gnuplot on PATH (every script and data "
               "file written, no PNG/SVG), the analysis' own CPU; the rendering (two gnuplot runs "
               "per figure, the pool's -J at a time) is the difference.  Memory: "
-              "one job's analysis holds at most 2^18 of its open interval's latencies and "
-              "completion times (16 bytes each, 4 MiB per operation, and a bucket count array per "
-              "operation); these traces run at 1.5 M IOs a second, so every 1 s interval passes "
-              "that cap, keeps its counts only, and its p50/p99/p99.9 come from a second merged "
-              "read of the job's traces (docs/analysis.md); -J N holds N workers.\n".format(
+              "one job's analysis counts its open interval per bucket and per ns (the pages used "
+              "of a mapped array) and lists at most 2^18 latencies above 64 us per operation, so "
+              "these 1.5 M IOs/s traces are read once (docs/analysis.md, \"An interval's exact "
+              "p50/p99/p99.9 without its IOs\"); -J N holds N workers.\n".format(
                   meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                   meta.get("cores", "?")))
     peaks = {}

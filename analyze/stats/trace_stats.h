@@ -6,15 +6,17 @@
  *
  * Streaming, bounded memory: pass 1 reads the traces merged in completion
  * order (one block per trace in memory, only the columns a pass needs
- * decoded) and builds the time series (the latencies and completion times
- * of one interval are held while it is open, 16 bytes per IO, with their
- * counts per exact.h bucket; each exact p50/p99/p99.9 is a selection among
- * the values of the bucket its rank falls in), the per-operation and per-queue-depth pass-1
- * state of analyze/stats/exact.c and the spike threshold; later passes read the
- * files again (any order) until every exact percentile is resolved, and
- * locate the IOs of latency spike episodes (see findings.h).  Memory: one
- * block per trace + one interval's latencies + the series (nint points per
- * operation) + exact.c's state per operation and queue-depth class,
+ * decoded) and builds the time series (each interval's IOs counted per
+ * exact.h bucket and per ns, not held: trace_interval.c), the pass-1 state
+ * of analyze/stats/exact.c per queue-depth class (each operation's is
+ * their merge) and the spike candidates; usually that is the only read.
+ * Later passes read the files again only for what pass 1 could not
+ * resolve (an exact percentile whose single-pass data overflowed, an
+ * interval whose list of latencies filled, the slow IOs of an interval
+ * whose candidates' cut reached the spike threshold).  Memory: one block
+ * per trace + per operation one interval's counts (the pages used of a
+ * 2^21-count array, a list of at most 2^18 latencies) + the series (nint
+ * points per operation) + exact.c's state per queue-depth class,
  * independent of the number of IOs.
  *
  * Time: t = 0 is the submission of the first IO to complete; an IO belongs
