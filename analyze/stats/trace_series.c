@@ -456,16 +456,20 @@ static int merge(struct state *st, struct src *s, unsigned want, run_fn *run)
 	return 0;
 }
 
-/* Return: the latencies listed per interval and operation: NVANALYZE_SERIES_CAP
- * (tests: without the dense counts, so that a small cap makes intervals
- * spill; *dense false), else SERIES_VCAP (*dense true). */
+/* Return: the latencies listed per interval and operation: SERIES_VCAP with
+ * the per-ns counts (*dense true), or for tests NVANALYZE_SERIES_CAP=N (N,
+ * no per-ns counts: a small N makes intervals spill) or
+ * NVANALYZE_SERIES_LIST=N (N with the counts: a small N raises the limit,
+ * then spills). */
 static size_t series_vcap(bool *dense)
 {
-	const char *e = getenv("NVANALYZE_SERIES_CAP");
-	unsigned long long v = e ? strtoull(e, NULL, 10) : 0;
+	const char *c = getenv("NVANALYZE_SERIES_CAP"), *l = getenv("NVANALYZE_SERIES_LIST");
+	unsigned long long vc = c ? strtoull(c, NULL, 10) : 0, vl = l ? strtoull(l, NULL, 10) : 0;
 
-	*dense = !v;
-	return v ? (size_t)v : SERIES_VCAP;
+	*dense = !vc;
+	if (vc)
+		return (size_t)vc;
+	return vl ? (size_t)vl : SERIES_VCAP;
 }
 
 /* Pass 1 over the merged traces. */

@@ -76,3 +76,50 @@ for cap in 1 300; do
 		esac
 	done
 done
+# Long tails (10% of the IOs up to 6 ms longer: latencies past both limits
+# of stats/trace_interval.c), each interval's points against the nearest
+# rank; then the list capped (NVANALYZE_SERIES_LIST, per-ns counts kept):
+# at 5 the list fills, the limit rises to 2.1 ms, fills again past it and
+# the interval spills to the second read.  Outputs equal the default's but
+# the pass count, which must grow.
+for s in 1 2 3; do
+	"$GEN" -p mixed -n 20000 -q $((s * 5)) -s $s -t 6000000:100 "$T/t$s.nvt" >/dev/null ||
+		fail gen_tail "gen_trace failed"
+done
+TT="$T/t1.nvt,$T/t2.nvt,$T/t3.nvt"
+rm -rf "$T/o77"
+"$NVANALYZE" -v -o "$T/o77" --interval 0.005 --trace "$TT" "$T/j.json" >"$T/outt" 2>&1 ||
+	fail series_tail "$(cat "$T/outt")"
+out=$(pytool trace_series_exact "$NVANALYZE" "$T"/o77/data/ts_mix_*.dat 0.005 \
+	"$T/t1.nvt" "$T/t2.nvt" "$T/t3.nvt")
+case $out in
+"ok "[1-9]*) pass series_tail_exact;;
+*) fail series_tail_exact "$out";;
+esac
+for list in 5 40; do
+	rm -rf "$T/o$list"
+	NVANALYZE_SERIES_LIST=$list "$NVANALYZE" -v -o "$T/o$list" --interval 0.005 --trace "$TT" \
+		"$T/j.json" >"$T/outl$list" 2>&1 || fail "series_list$list" "$(cat "$T/outl$list")"
+	b=$(grep -oE '[0-9]+ pass(es)?\b' "$T/outt" | head -1)
+	c=$(grep -oE '[0-9]+ pass(es)?\b' "$T/outl$list" | head -1)
+	# 5 spills; 40 (the limit raised, nothing past 2.1 ms to list) reads once
+	[ "$list" != 5 ] || [ "${c%% *}" -gt "${b%% *}" ] 2>/dev/null ||
+		fail "series_list${list}_spilled" "passes: $b default, $c with list $list"
+	d=$(diff <(norm <"$T/outt") <(norm <"$T/outl$list"))
+	for f in tables.md tables.json report.md data/ts_mix_*.dat; do
+		for g in "$T"/o77/$f; do
+			d+=$(diff <(norm <"$g") <(norm <"$T/o$list/${g#"$T"/o77/}"))
+		done
+	done
+	if [ -n "$d" ]; then
+		fail "series_list${list}_same" "$d"
+	else
+		pass "series_list${list}_same"
+	fi
+	out=$(pytool trace_series_exact "$NVANALYZE" "$T"/o$list/data/ts_mix_*.dat 0.005 \
+		"$T/t1.nvt" "$T/t2.nvt" "$T/t3.nvt")
+	case $out in
+	"ok "[1-9]*) pass "series_list${list}_exact";;
+	*) fail "series_list${list}_exact" "$out";;
+	esac
+done

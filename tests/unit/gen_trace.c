@@ -4,9 +4,12 @@
  * `nvanalyze dump` must print (the expected output, made without the reader).
  *
  *   gen_trace [-p randread|seqwrite|mixed] [-n RECORDS] [-b BLOCK_RECORDS]
- *             [-q QD] [-s SEED] [-c zstd|zlib] OUT.nvt [EXPECTED.csv]
+ *             [-q QD] [-s SEED] [-c zstd|zlib] [-t TAIL_NS[:PER_MILLE]]
+ *             OUT.nvt [EXPECTED.csv]
  *
- * -c zlib writes the blocks as traces before format 1.2 hold them.
+ * -c zlib writes the blocks as traces before format 1.2 hold them.  -t:
+ * PER_MILLE IOs in 1000 (default 1) take up to TAIL_NS (default 2 ms)
+ * longer.
  *
  * Used by tests/integration/trace_cli.sh.
  */
@@ -37,10 +40,11 @@ int main(int argc, char **argv)
 	struct nvt_writer *w;
 	FILE *csv = NULL;
 	struct gen g;
-	char msg[600];
+	char msg[600], *end;
+	unsigned long long tail_ns = 2000000, tail_pm = 1;
 	int opt, err = 0;
 
-	while ((opt = getopt(argc, argv, "p:n:b:q:s:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:b:q:s:c:t:")) != -1) {
 		switch (opt) {
 		case 'p':
 			if (gen_pattern_parse(optarg, &pat)) {
@@ -61,12 +65,22 @@ int main(int argc, char **argv)
 			}
 			o.codec = strcmp(optarg, "zlib") ? NVT_WRITER_ZSTD : NVT_WRITER_ZLIB;
 			break;
+		case 't':
+			tail_ns = strtoull(optarg, &end, 0);
+			if (*end == ':')
+				tail_pm = strtoull(end + 1, &end, 0);
+			if (*end || tail_pm > 1000) {
+				fprintf(stderr, "gen_trace: -t %s: want TAIL_NS[:PER_MILLE <= 1000]\n",
+					optarg);
+				return 2;
+			}
+			break;
 		default: return 2;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "usage: gen_trace [-p PAT] [-n N] [-b BLOCK] [-q QD] [-s SEED] "
-			"[-c zstd|zlib] OUT.nvt [EXPECTED.csv]\n");
+			"[-c zstd|zlib] [-t TAIL_NS[:PER_MILLE]] OUT.nvt [EXPECTED.csv]\n");
 		return 2;
 	}
 	if (optind + 1 < argc && !(csv = fopen(argv[optind + 1], "w"))) {
@@ -79,6 +93,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gen_init(&g, pat, (unsigned)qd, seed);
+	g.tail_ns = tail_ns;
+	g.tail_per_mille = (unsigned)tail_pm;
 	for (unsigned long i = 0; i < n && !err; i++) {
 		struct nvt_record r;
 

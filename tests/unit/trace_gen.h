@@ -71,6 +71,8 @@ struct gen {
 	uint64_t now;
 	uint64_t seq_off;
 	uint64_t service_ns;	/* mean device time */
+	uint64_t tail_ns;	/* 1 IO in 1000 takes up to this much longer */
+	unsigned tail_per_mille;	/* ... or this many in 1000 */
 	struct gen_io io[GEN_MAXQD];
 	unsigned inflight;
 	/* completions of the current reap batch not yet handed out */
@@ -87,6 +89,8 @@ static inline void gen_init(struct gen *g, enum gen_pattern pat, unsigned qd, ui
 	g->file_size = 1ull << 30;
 	g->now = 1000000000ull + gen_below(&g->rng, 1000000000ull);
 	g->service_ns = 20000;
+	g->tail_ns = 2000000;
+	g->tail_per_mille = 1;
 }
 
 static inline void gen_submit(struct gen *g, unsigned slot)
@@ -95,8 +99,8 @@ static inline void gen_submit(struct gen *g, unsigned slot)
 	/* service time: mean service_ns, +-25% uniform, plus a rare long tail */
 	uint64_t st = g->service_ns * 3 / 4 + gen_below(&g->rng, g->service_ns / 2);
 
-	if (gen_below(&g->rng, 1000) == 0)
-		st += gen_below(&g->rng, 2000000);
+	if (gen_below(&g->rng, 1000) < g->tail_per_mille)
+		st += gen_below(&g->rng, g->tail_ns);
 	g->now += 60 + gen_below(&g->rng, 40);
 	io->submit = g->now;
 	io->finish = g->now + st;
