@@ -493,20 +493,39 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 
 /* ---- rendering --------------------------------------------------------- */
 
-/* Figures to render, each with its result slot. */
+/* Figures to render in nshare shares, each figure with its result slot. */
 struct render_work {
 	const struct nv_figset *o;
+	size_t nshare;
 	bool *failed;		/* [o->nfig] */
 };
 
-/* Figure i as PNG and SVG (a pool item).  Return: 0 (the result is its slot's). */
-static int render_one(size_t i, void *arg)
+/*
+ * Share s of the figures (a pool item): the figures [s*n/N, (s+1)*n/N) in
+ * one gnuplot (nv_plot_render_batch); one it did not render, each as PNG
+ * and SVG in a gnuplot of its own, as before batches, so that a failure
+ * is the figure's own and the other figures are still rendered.
+ * Return: 0 (the results are the figures' slots).
+ */
+static int render_share(size_t s, void *arg)
 {
 	struct render_work *w = arg;
-	const char *name = w->o->fig[i].name;
+	const struct nv_fig *fig = w->o->fig;
+	size_t a = s * w->o->nfig / w->nshare, b = (s + 1) * w->o->nfig / w->nshare;
+	const char **names = calloc(b - a + 1, sizeof(*names));
+	bool *done = calloc(b - a + 1, sizeof(*done));
 
-	w->failed[i] = nv_plot_render(w->o->dir, name, "png") ||
-		       nv_plot_render(w->o->dir, name, "svg");
+	if (names && done) {
+		for (size_t i = a; i < b; i++)
+			names[i - a] = fig[i].name;
+		nv_plot_render_batch(w->o->dir, names, b - a, done);	/* done[] says */
+	}
+	for (size_t i = a; i < b; i++)
+		if (!done || !done[i - a])
+			w->failed[i] = nv_plot_render(w->o->dir, fig[i].name, "png") ||
+				       nv_plot_render(w->o->dir, fig[i].name, "svg");
+	free(names);
+	free(done);
 	return 0;
 }
 
@@ -537,7 +556,11 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 		snprintf(rel, sizeof(rel), "%s.svg", o->fig[i].name);
 		nv_figset_wrote(o, rel);
 	}
-	nv_pool_run(o->nfig, o->workers ? o->workers : 1, render_one, &w);
+	w.nshare = o->workers ? o->workers : 1;	/* a gnuplot per worker, not per figure */
+	if (w.nshare > o->nfig)
+		w.nshare = o->nfig;
+	if (w.nshare)
+		nv_pool_run(w.nshare, (unsigned)w.nshare, render_share, &w);
 	for (size_t i = 0; i < o->nfig; i++)
 		if (w.failed[i] && !bad++)
 			snprintf(o->err, o->errlen, "-o: gnuplot failed on %s/%s.gp (see %s)",

@@ -36,7 +36,7 @@ struct nv_figset {
 	bool approx_cdf;	/* some CDF came from fio's bins or percentiles */
 	void (*wrote)(void *arg, const char *rel);	/* told of every file written, or NULL */
 	void *wrote_arg;
-	unsigned workers;	/* figures rendered at a time (gnuplot processes); 0: 1 */
+	unsigned workers;	/* gnuplot processes at once, a share of the figures each; 0: 1 */
 	char *err;		/* the caller's message buffer */
 	size_t errlen;
 };
@@ -79,8 +79,10 @@ int nv_figset_write(struct nv_figset *o);
  * Render every figure as PNG and SVG when gnuplot is found (*gnuplot),
  * gnuplot's messages in DIR/gnuplot.log; a script gnuplot fails on is
  * named in o->err, the others are still rendered (*rendered).  o->workers
- * figures at a time (stats/workpool.h); the message names the failed
- * scripts in figure order, whatever the number of workers.
+ * gnuplot processes at once (stats/workpool.h), each on its share of the
+ * figures (plot.h: nv_plot_render_batch), a figure it did not render
+ * rendered again on its own; the message names the failed scripts in
+ * figure order, whatever the number of workers.
  * Return: 0, or -EIO (some script failed).
  */
 int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered);

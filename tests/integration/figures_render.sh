@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Rendering the figures of -o DIR (issue 42): a gnuplot per worker, not two
+# per figure, and a failure still the figure's own.  A gnuplot wrapper
+# earlier on PATH logs each start.  Input: two hosts of a many-host run
+# (gen_trace), 8 figures with --interval 0.02.
+#  - -J 1: one gnuplot for every figure; -J 2: two; every PNG and SVG
+#    written, gnuplot.log empty;
+#  - the files equal those of each script rendered on its own in a fresh
+#    gnuplot, as the user reruns it (PNG and SVG byte for byte);
+#  - a figure broken on purpose (a style.gp through NVANALYZE_PLOTS that
+#    fails for it alone) in the middle of a batch: the message names it
+#    and only it, every other figure is rendered and the same as above,
+#    and only the broken figure is rendered again on its own.
+source "$(dirname "$0")/../lib.sh"
+: "${UNIT_DIR:=$TOP/build/tests/unit}"
+GEN=$UNIT_DIR/gen_trace
+if [ ! -x "$NVANALYZE" ] || [ ! -x "$GEN" ]; then
+	skip all "build first: make all unit"
+	exit 0
+fi
+GNUPLOT=$(command -v gnuplot || true)
+if [ -z "$GNUPLOT" ]; then
+	skip all "gnuplot not installed: run 'make deps' (apt-get install gnuplot-nox)"
+	exit 0
+fi
+
+# ---- the input: jobs/run --host's layout, two hosts (tools/bench.sh) ----
+"$GEN" -p randread -q 8 -n 200000 "$T/t.nvt" >/dev/null || { fail gen "gen_trace failed"; exit 1; }
+A=$T/A
+mkdir -p "$A"
+awk 'BEGIN {
+	printf "{\"fio version\": \"fio-3.33\", \"client_stats\": ["
+	for (h = 1; h <= 2; h++)
+		printf "%s{\"jobname\": \"randread\", \"groupid\": 0, \"error\": 0, " \
+			"\"job options\": {\"rw\": \"randread\", \"bs\": \"4k\", " \
+			"\"nv_trace\": \"/tmp/nvengine-run.x/traces/suite\"}, \"read\": " \
+			"{\"io_bytes\": 819200000, \"total_ios\": 200000, \"iops\": %d, " \
+			"\"bw\": 800000, \"runtime\": 1000}, \"hostname\": \"host%03d\"}",
+			(h > 1 ? ", " : ""), 200000 + h, h
+	print "]}"
+}' >"$A/suite.json"
+for h in host001 host002; do
+	mkdir -p "$A/$h/traces/suite"
+	ln -f "$T/t.nvt" "$A/$h/traces/suite/randread.1.nvt"
+done
+
+# ---- a gnuplot that logs its starts ----
+mkdir -p "$T/bin"
+cat >"$T/bin/gnuplot" <<EOF
+#!/bin/sh
+echo "\$*" >>"$T/starts"
+exec "$GNUPLOT" "\$@"
+EOF
+chmod +x "$T/bin/gnuplot"
+# nva J OUT [ENV...]: nvanalyze -J J -o OUT through the wrapper; starts in OUT.starts
+nva() {
+	local j=$1 out=$2
+	shift 2
+	rm -rf "$out" "$T/starts"
+	env PATH="$T/bin:$PATH" "$@" "$NVANALYZE" -J "$j" --interval 0.02 -o "$out" "$A" \
+		>/dev/null 2>"$out.err"
+	echo $? >"$out.rc"
+	mv "$T/starts" "$out.starts" 2>/dev/null || : >"$out.starts"
+}
+# figs OUT: the figures' names (the scripts but style.gp)
+figs() {
+	local gp
+	for gp in "$1"/*.gp; do
+		[ "$(basename "$gp")" = style.gp ] || basename "$gp" .gp
+	done
+}
+
+# ---- a gnuplot per worker ----
+for j in 1 2; do
+	nva $j "$T/j$j"
+	n=$(figs "$T/j$j" | wc -l)
+	starts=$(wc -l <"$T/j$j.starts")
+	missing=""
+	for f in $(figs "$T/j$j"); do
+		[ -s "$T/j$j/$f.png" ] && [ -s "$T/j$j/$f.svg" ] || missing="$missing $f"
+	done
+	if [ "$(cat "$T/j$j.rc")" = 0 ] && [ "$n" -ge 8 ] && [ "$starts" -eq $j ] && [ -z "$missing" ] &&
+	   [ -f "$T/j$j/gnuplot.log" ] && [ ! -s "$T/j$j/gnuplot.log" ]; then
+		pass "gnuplot_per_worker_J$j ($n figures, $starts gnuplot)"
+	else
+		fail "gnuplot_per_worker_J$j" "rc $(cat "$T/j$j.rc"), $n figures, $starts starts," \
+			"missing:$missing; $(head -c 300 "$T/j$j.err" "$T/j$j/gnuplot.log")"
+	fi
+done
+
+# ---- the same files as each script rendered on its own ----
+R=$T/alone
+mkdir -p "$R"
+cp -r "$T/j1/data" "$T/j1/style.gp" "$T/j1"/*.gp "$R/"
+diffs=""
+(cd "$R" && for f in $(figs .); do
+	"$GNUPLOT" --default-settings "$f.gp" && "$GNUPLOT" --default-settings -e "fmt='svg'" "$f.gp"
+done) >"$T/alone.log" 2>&1
+for f in $(figs "$T/j1"); do
+	for x in png svg; do
+		cmp -s "$R/$f.$x" "$T/j1/$f.$x" || diffs="$diffs $f.$x(J1)"
+		cmp -s "$R/$f.$x" "$T/j2/$f.$x" || diffs="$diffs $f.$x(J2)"
+	done
+done
+[ -z "$diffs" ] && [ ! -s "$T/alone.log" ] && pass same_files_as_one_by_one ||
+	fail same_files_as_one_by_one "differ:$diffs $(head -c 200 "$T/alone.log")"
+
+# ---- a broken figure among good ones ----
+mkdir -p "$T/plots"
+cp "$TOP/plots/style.gp" "$T/plots/"
+broken=nines_randread_read
+echo "if (out eq \"$broken\") { plot no_such_variable }" >>"$T/plots/style.gp"
+for j in 1 2; do
+	o=$T/b$j
+	nva $j "$o" NVANALYZE_PLOTS="$T/plots"
+	why=""
+	[ "$(cat "$o.rc")" != 0 ] || why="exit 0;"
+	grep -q "gnuplot failed on $o/$broken.gp (see $o/gnuplot.log)$" "$o.err" ||
+		why="$why message: $(head -c 300 "$o.err");"
+	for f in $(figs "$o"); do
+		[ "$f" = "$broken" ] && continue
+		cmp -s "$R/$f.svg" "$o/$f.svg" && cmp -s "$R/$f.png" "$o/$f.png" || why="$why $f differs;"
+	done
+	grep -q no_such_variable "$o/gnuplot.log" || why="$why log: $(head -c 200 "$o/gnuplot.log");"
+	alone=$(grep -c -- "-e fmt=" "$o.starts")
+	others=$(grep -- "-e fmt=" "$o.starts" | grep -vc " $broken.gp$")
+	[ "$alone" -ge 1 ] && [ "$others" -eq 0 ] || why="$why again on its own: $(tr '\n' ';' <"$o.starts")"
+	[ -z "$why" ] && pass "broken_figure_named_others_rendered_J$j" ||
+		fail "broken_figure_named_others_rendered_J$j" "$why"
+done
