@@ -1233,6 +1233,7 @@ def section_workers(md, wd, meta, goals):
         speed = [c["j1"]["wall"] / c["j2"]["wall"] for c in rs if c["j2"]["wall"] > 0]
         cpu_vs_stat = [c["j1"]["cpu"] / c["stat"]["cpu"] for c in rs if c["stat"]["cpu"] > 0]
         rss = {k: [c[k]["maxrss_kb"] / 1024 for c in rs] for k in ("j1", "j2", "stat")}
+        bare_rss = [c["j1s"]["maxrss_kb"] / 1024 for c in rs if c["j1s"]]
         bare = [total / c["j1s"]["cpu"] / 1e6 for c in rs if c["j1s"] and c["j1s"]["cpu"] > 0]
         bare_vs_stat = [c["j1s"]["cpu"] / c["stat"]["cpu"] for c in rs
                         if c["j1s"] and c["stat"]["cpu"] > 0]
@@ -1253,6 +1254,7 @@ def section_workers(md, wd, meta, goals):
             rows += (("-J 1 -o without rendering, M IOs per CPU second", bare, "{:.2f}"),
                      ("-J 1 -o without rendering, CPU / stat CPU (per round)", bare_vs_stat,
                       "{:.2f}x"),
+                     ("-J 1 -o without rendering, peak RSS", bare_rss, "{:.1f} MiB"),
                      ("the rendering's CPU (-J 1 less without rendering, per round)", render,
                       "{:.2f} s"))
         median_range_table(md, rows)
@@ -1270,6 +1272,15 @@ def section_workers(md, wd, meta, goals):
         a, b = max(rss["j2"]), max(rss["stat"])
         goal_row(goals, "full comparison -o, {}: peak memory vs stat".format(what), "<= 2x",
                  "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
+        if bare:	# the analysis alone: what grows with the IOs (the rendering does not)
+            goal_row(goals, "full comparison -o without rendering, {}: CPU vs stat".format(what),
+                     "<= 1.5x", "{:.2f}x ({:.2f} M IOs/CPU-s)".format(med(bare_vs_stat),
+                                                                   med(bare)),
+                     med(bare_vs_stat) <= 1.5, "rounds {:.2f}-{:.2f}x".format(
+                         min(bare_vs_stat), max(bare_vs_stat)))
+            a, b = med(bare_rss), med(rss["stat"])
+            goal_row(goals, "full comparison -o without rendering, {}: peak memory vs stat".format(
+                what), "<= 2x", "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
         peaks.setdefault(n, []).append((total, med(rss["j1"]), med(rss["j2"])))
     flat_rows(md, goals, peaks)
 
