@@ -254,6 +254,47 @@ void nv_gnuplot_tput(FILE *f, const char *title, const struct nv_tan *t, const c
 		data, data);
 }
 
+/* One shaded span of the lat_* figure, [a, b] in the figure's time unit. */
+static void lat_span(FILE *f, double a, double b)
+{
+	fprintf(f, "set object rect from %.6g, graph 0 to %.6g, graph 1 behind "
+		"fc rgb \"#fde0dd\" fs solid 1.0 noborder\n", a, b);
+}
+
+/*
+ * The spike episodes of op shaded, each at least span/400 wide so that a
+ * short one shows; episodes whose shading overlaps drawn as their union
+ * (the same picture: thousands of overlapping rectangles on a long run
+ * made gnuplot's drawing grow with the IOs).  t->spikes are in order of
+ * start within an operation.  Return: nothing.
+ */
+static void lat_spans(FILE *f, const struct nv_tan *t, unsigned op, double span, double tdiv)
+{
+	double a = 0, b = 0;
+	bool open = false;
+
+	for (size_t i = 0; i < t->nspikes; i++) {
+		const struct nv_tan_spike *sp = &t->spikes[i];
+		double s, e;
+
+		if (sp->op != op || !nv_tan_spike_is_episode(sp))
+			continue;
+		s = (double)sp->start_ns / 1e9 / tdiv;
+		e = fmax((double)sp->end_ns / 1e9, (double)sp->start_ns / 1e9 + span / 400) / tdiv;
+		if (open && s <= b) {
+			b = fmax(b, e);
+			continue;
+		}
+		if (open)
+			lat_span(f, a, b);
+		a = s;
+		b = e;
+		open = true;
+	}
+	if (open)
+		lat_span(f, a, b);
+}
+
 void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned op,
 		    const char *data, unsigned col, double tdiv)
 {
@@ -266,13 +307,7 @@ void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned
 	fprintf(f, "set xlabel \"time since the first IO (%s)\"\n"
 		"set ylabel \"latency (µs, log scale)\"\nset logscale y\nset format y \"%%.10g\"\n"
 		"set key outside right top\n", tdiv > 1 ? "min" : "s");
-	for (size_t i = 0; i < t->nspikes; i++)
-		if (t->spikes[i].op == op && nv_tan_spike_is_episode(&t->spikes[i]))
-			fprintf(f, "set object rect from %.6g, graph 0 to %.6g, graph 1 behind "
-				"fc rgb \"#fde0dd\" fs solid 1.0 noborder\n",
-				(double)t->spikes[i].start_ns / 1e9 / tdiv,
-				fmax((double)t->spikes[i].end_ns / 1e9,
-				     (double)t->spikes[i].start_ns / 1e9 + span / 400) / tdiv);
+	lat_spans(f, t, op, span, tdiv);
 	fprintf(f,
 		"plot \"%s\" using 1:%u:%u with filledcurves fc rgb band_fill fs solid 0.6 "
 		"title \"p50–p99\", \\\n"

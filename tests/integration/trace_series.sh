@@ -123,3 +123,28 @@ for list in 5 40; do
 	*) fail "series_list${list}_exact" "$out";;
 	esac
 done
+# The spike shading of lat_* (analyze/figures/gnuplot.c): 2 M IOs at 1.5 M
+# IOs/s make some 240 episodes, many closer than the shortest span drawn
+# (the run's 1/400): drawn as their union, in order, every episode inside
+# one (tests/py/lat_spans_check.py).
+"$GEN" -p randread -n 2000000 -q 32 "$T/r.nvt" >/dev/null || fail gen_rr "gen_trace failed"
+cat >"$T/r.json" <<JSON
+{"fio version": "fio-3.33", "jobs": [{"jobname": "rr", "groupid": 0, "error": 0,
+ "job options": {"rw": "randread", "bs": "4k", "iodepth": "32"},
+ "read": {"io_bytes": 8192000000, "total_ios": 2000000, "iops": 1500000.0, "bw_bytes": 1,
+  "clat_ns": {"min": 1, "max": 2, "mean": 1.5, "stddev": 0.1, "N": 1}}}]}
+JSON
+rm -rf "$T/or"
+"$NVANALYZE" -o "$T/or" --trace "$T/r.nvt" "$T/r.json" >/dev/null 2>"$T/err" ||
+	fail lat_spans "$(cat "$T/err")"
+out=$(pytool lat_spans_check "$T/or")
+case $out in
+"ok "*" spans, "*" episodes")
+	set -- $out
+	if [ "$2" -gt 0 ] && [ "$2" -lt "$4" ]; then
+		pass lat_spans_union
+	else
+		fail lat_spans_union "$out: want fewer spans than episodes, more than 0"
+	fi;;
+*) fail lat_spans_union "$out";;
+esac
