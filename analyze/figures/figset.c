@@ -501,27 +501,30 @@ struct render_work {
 };
 
 /*
- * Share s of the figures (a pool item): the figures [s*n/N, (s+1)*n/N) in
- * one gnuplot (nv_plot_render_batch); one it did not render, each as PNG
- * and SVG in a gnuplot of its own, as before batches, so that a failure
- * is the figure's own and the other figures are still rendered.
+ * Share s of the figures (a pool item): figures s, s + N, s + 2N ... (N
+ * shares, so that each gets its part of every kind: the figures of one
+ * kind, alike in cost, are listed together) in one gnuplot
+ * (nv_plot_render_batch); one it did not render, each as PNG and SVG in a
+ * gnuplot of its own, as before batches, so that a failure is the
+ * figure's own and the other figures are still rendered.
  * Return: 0 (the results are the figures' slots).
  */
 static int render_share(size_t s, void *arg)
 {
 	struct render_work *w = arg;
 	const struct nv_fig *fig = w->o->fig;
-	size_t a = s * w->o->nfig / w->nshare, b = (s + 1) * w->o->nfig / w->nshare;
-	const char **names = calloc(b - a + 1, sizeof(*names));
-	bool *done = calloc(b - a + 1, sizeof(*done));
+	size_t n = 0, cap = w->o->nfig / w->nshare + 1;
+	const char **names = calloc(cap, sizeof(*names));
+	bool *done = calloc(cap, sizeof(*done));
 
 	if (names && done) {
-		for (size_t i = a; i < b; i++)
-			names[i - a] = fig[i].name;
-		nv_plot_render_batch(w->o->dir, names, b - a, done);	/* done[] says */
+		for (size_t i = s; i < w->o->nfig; i += w->nshare)
+			names[n++] = fig[i].name;
+		nv_plot_render_batch(w->o->dir, names, n, done);	/* done[] says */
 	}
-	for (size_t i = a; i < b; i++)
-		if (!done || !done[i - a])
+	n = 0;
+	for (size_t i = s; i < w->o->nfig; i += w->nshare, n++)
+		if (!done || !done[n])
 			w->failed[i] = nv_plot_render(w->o->dir, fig[i].name, "png") ||
 				       nv_plot_render(w->o->dir, fig[i].name, "svg");
 	free(names);
