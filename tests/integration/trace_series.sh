@@ -44,6 +44,30 @@ done
 norm() {
 	sed -E 's/[0-9]+ pass(es)?\b/N passes/; s/"passes": [0-9]+/"passes": N/; s#/o[0-9]+/#/oX/#'
 }
+# same_as NAME BASE_OUT BASE_DIR OUT DIR TRACE...: OUT and DIR's outputs
+# equal the base's but the pass count, and DIR's series the nearest rank.
+same_as() {
+	local name=$1 bout=$2 bdir=$3 out=$4 dir=$5 d f g r
+	shift 5
+	d=$(diff <(norm <"$bout") <(norm <"$out"))
+	for f in tables.md tables.json report.md data/ts_mix_*.dat; do
+		for g in "$bdir"/$f; do
+			d+=$(diff <(norm <"$g") <(norm <"$dir/${g#"$bdir"/}"))
+		done
+	done
+	if [ -n "$d" ]; then
+		fail "${name}_same" "$d"
+	else
+		pass "${name}_same"
+	fi
+	r=$(pytool trace_series_exact "$NVANALYZE" "$dir"/data/ts_mix_*.dat 0.005 "$@")
+	case $r in
+	"ok "[1-9]*) pass "${name}_exact";;
+	*) fail "${name}_exact" "$r";;
+	esac
+}
+# The reads a run took (its -v output): the first "N pass(es)".
+passes() { grep -oE '[0-9]+ pass(es)?\b' "$1" | head -1 | cut -d' ' -f1; }
 rm -rf "$T/o0"
 "$NVANALYZE" -v -o "$T/o0" --interval 0.005 --trace "$T/s1.nvt,$T/s2.nvt,$T/s3.nvt" \
 	"$T/j.json" >"$T/out0" 2>&1 || fail series_cap_base "$(cat "$T/out0")"
@@ -53,27 +77,11 @@ for cap in 1 300; do
 		NVANALYZE_SERIES_CAP=$cap "$NVANALYZE" -J $j -v -o "$T/o$cap" --interval 0.005 \
 			--trace "$T/s1.nvt,$T/s2.nvt,$T/s3.nvt" "$T/j.json" >"$T/out$cap" 2>&1 ||
 			fail "series_cap${cap}_J$j" "$(cat "$T/out$cap")"
-		b=$(grep -o '[0-9]* passes' "$T/out0" | head -1)
-		c=$(grep -o '[0-9]* passes' "$T/out$cap" | head -1)
-		[ "${c% *}" -gt "${b% *}" ] 2>/dev/null ||
+		b=$(passes "$T/out0") c=$(passes "$T/out$cap")
+		[ "$c" -gt "$b" ] 2>/dev/null ||
 			fail "series_cap${cap}_J${j}_spilled" "passes: $b uncapped, $c capped"
-		d=$(diff <(norm <"$T/out0") <(norm <"$T/out$cap"))
-		for f in tables.md tables.json report.md data/ts_mix_*.dat; do
-			for g in "$T"/o0/$f; do
-				d+=$(diff <(norm <"$g") <(norm <"$T/o$cap/${g#"$T"/o0/}"))
-			done
-		done
-		if [ -n "$d" ]; then
-			fail "series_cap${cap}_J${j}_same" "$d"
-		else
-			pass "series_cap${cap}_J${j}_same"
-		fi
-		out=$(pytool trace_series_exact "$NVANALYZE" "$T"/o$cap/data/ts_mix_*.dat 0.005 \
-			"$T/s1.nvt" "$T/s2.nvt" "$T/s3.nvt")
-		case $out in
-		"ok "[1-9]*) pass "series_cap${cap}_exact_J$j";;
-		*) fail "series_cap${cap}_exact_J$j" "$out";;
-		esac
+		same_as "series_cap${cap}_J$j" "$T/out0" "$T/o0" "$T/out$cap" "$T/o$cap" \
+			"$T/s1.nvt" "$T/s2.nvt" "$T/s3.nvt"
 	done
 done
 # Long tails (10% of the IOs up to 6 ms longer: latencies past both limits
@@ -100,28 +108,12 @@ for list in 5 40; do
 	rm -rf "$T/o$list"
 	NVANALYZE_SERIES_LIST=$list "$NVANALYZE" -v -o "$T/o$list" --interval 0.005 --trace "$TT" \
 		"$T/j.json" >"$T/outl$list" 2>&1 || fail "series_list$list" "$(cat "$T/outl$list")"
-	b=$(grep -oE '[0-9]+ pass(es)?\b' "$T/outt" | head -1)
-	c=$(grep -oE '[0-9]+ pass(es)?\b' "$T/outl$list" | head -1)
+	b=$(passes "$T/outt") c=$(passes "$T/outl$list")
 	# 5 spills; 40 (the limit raised, nothing past 2.1 ms to list) reads once
-	[ "$list" != 5 ] || [ "${c%% *}" -gt "${b%% *}" ] 2>/dev/null ||
+	[ "$list" != 5 ] || [ "$c" -gt "$b" ] 2>/dev/null ||
 		fail "series_list${list}_spilled" "passes: $b default, $c with list $list"
-	d=$(diff <(norm <"$T/outt") <(norm <"$T/outl$list"))
-	for f in tables.md tables.json report.md data/ts_mix_*.dat; do
-		for g in "$T"/o77/$f; do
-			d+=$(diff <(norm <"$g") <(norm <"$T/o$list/${g#"$T"/o77/}"))
-		done
-	done
-	if [ -n "$d" ]; then
-		fail "series_list${list}_same" "$d"
-	else
-		pass "series_list${list}_same"
-	fi
-	out=$(pytool trace_series_exact "$NVANALYZE" "$T"/o$list/data/ts_mix_*.dat 0.005 \
-		"$T/t1.nvt" "$T/t2.nvt" "$T/t3.nvt")
-	case $out in
-	"ok "[1-9]*) pass "series_list${list}_exact";;
-	*) fail "series_list${list}_exact" "$out";;
-	esac
+	same_as "series_list$list" "$T/outt" "$T/o77" "$T/outl$list" "$T/o$list" \
+		"$T/t1.nvt" "$T/t2.nvt" "$T/t3.nvt"
 done
 # The spike shading of lat_* (analyze/figures/gnuplot.c): 2 M IOs at 1.5 M
 # IOs/s make some 240 episodes, many closer than the shortest span drawn
