@@ -7,7 +7,11 @@ snapshots, for tests/integration/multi_output.sh:
 compare: A_JSON and B_JSON are `nvanalyze --format json` of two readings
 (a normal and a JSON one) of the same fio outputs; for each active (job,
 direction) of either, IOPS, bandwidth (mean, stdev, n) and runtime within
-1% (a stdev 5%: fio computes each output of a dump a moment apart).
+1% (a stdev 5%: fio computes each output of a dump a moment apart; and
+the stdev of the runs also within what the text's digits allow: fio's
+normal output prints IOPS and bandwidth to 3 significant digits, each
+run's value off by up to 0.5%, so the runs' stdev by up to
+sqrt(n/(n-1)) x 0.5% of the largest run, more than 5% of a small spread).
 Prints each mismatch, then "compared N, mismatches M, rows R" (R: B's).
 
 min-runtime-ms: prints the smallest runtime in whole ms of the active
@@ -35,7 +39,12 @@ def compare(pa, pb):
                 continue  # one run: no spread
             n += 1
             tol = 5e-2 if k.endswith("_stdev") else 1e-2  # values a moment apart
-            if x is None or y is None or abs(x - y) > tol * max(abs(y), 1):
+            lim = tol * max(abs(y), 1) if y is not None else 0
+            if k.endswith("_stdev") and x is not None and y is not None:
+                base, runs = k[:-len("_stdev")], sa.get(k[:-len("_stdev")] + "_n") or 2
+                top = max(sa.get(base + "_max") or 0, sb.get(base + "_max") or 0)
+                lim = max(lim, (runs / (runs - 1)) ** 0.5 * 5e-3 * top)  # printed digits
+            if x is None or y is None or abs(x - y) > lim:
                 bad += 1
                 print(key, k, x, y)
     print("compared %d, mismatches %d, rows %d" % (n, bad, len(b)))
