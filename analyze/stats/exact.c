@@ -385,18 +385,47 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 #define DENSE_PAGE 1024	/* counts per 4 KiB page */
 
 /*
- * Whether e's dense counts from p (a multiple of DENSE_PAGE) may be
- * nonzero: the page is mapped in (mincore), i.e. a count was written there
- * (a page never written is never read either, so it stays unmapped).
- * Return: true when it may hold counts, or when mincore cannot tell.
+ * src's dense counts added to e's, only from the pages src wrote: one
+ * mincore over the array says which are mapped in (a page never written
+ * is never read either, so it stays unmapped); when mincore cannot tell,
+ * every page.  Return: false when a count would wrap (e's data given up).
  */
-static bool page_used(const struct nv_exact *e, uint64_t p)
+static bool dense_merge(struct nv_exact *e, const struct nv_exact *src)
 {
-	unsigned char in;
+	size_t npages = (src->ndense + DENSE_PAGE - 1) / DENSE_PAGE;
+	unsigned char *in = malloc(npages ? npages : 1);
 
-	if (mincore(e->dense + p, DENSE_PAGE * sizeof(*e->dense), &in))
-		return true;
-	return in & 1;
+	if (in && mincore(src->dense, npages * DENSE_PAGE * sizeof(*src->dense), in)) {
+		free(in);
+		in = NULL;
+	}
+	for (size_t pg = 0; pg < npages; pg++) {
+		uint64_t p = pg * DENSE_PAGE;
+		uint64_t end = p + DENSE_PAGE < src->ndense ? p + DENSE_PAGE : src->ndense;
+
+		if (in && !(in[pg] & 1))
+			continue;
+		for (uint64_t v = p; v < end; v++) {
+			uint32_t c = src->dense[v];
+
+			if (!c)
+				continue;
+			if (e->dense[v] > UINT32_MAX - c) {
+				free(in);
+				return false;
+			}
+			e->dense[v] += c;
+		}
+	}
+	free(in);
+	return true;
+}
+
+/* src's list of values >= dense_limit added to e's (single_add: e's list). */
+static void ovf_merge(struct nv_exact *e, const struct nv_exact *src)
+{
+	for (size_t i = 0; i < src->novf && !e->single_failed; i++)
+		single_add(e, src->ovf[i]);
 }
 
 /* src's single-pass data added to e's (both intact); gives up e's on a
@@ -413,26 +442,12 @@ static void single_merge(struct nv_exact *e, const struct nv_exact *src)
 		}
 		e->ndense = src->ndense;
 	}
-	for (uint64_t p = 0; p < src->ndense; p += DENSE_PAGE) {	/* pages src wrote */
-		uint64_t end = p + DENSE_PAGE < src->ndense ? p + DENSE_PAGE : src->ndense;
-
-		if (!page_used(src, p))
-			continue;
-		for (uint64_t v = p; v < end; v++) {
-			uint32_t c = src->dense[v];
-
-			if (!c)
-				continue;
-			if (e->dense[v] > UINT32_MAX - c) {
-				e->single_failed = true;
-				return;
-			}
-			e->dense[v] += c;
-		}
+	if (src->ndense && !dense_merge(e, src)) {
+		e->single_failed = true;
+		return;
 	}
 	e->dense_n += src->dense_n;
-	for (size_t i = 0; i < src->novf && !e->single_failed; i++)
-		single_add(e, src->ovf[i]);	/* >= dense_limit: the list */
+	ovf_merge(e, src);
 }
 
 /* src's count, range, sums and histogram added to e's (not the single-pass data). */
@@ -484,8 +499,7 @@ int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
 		return -EINVAL;
 	if (!src->pass_n || src->single_failed || e->single_failed || e->dense || !src->dense)
 		return nv_exact_merge(e, src);
-	for (size_t i = 0; i < src->novf && !e->single_failed; i++)
-		single_add(e, src->ovf[i]);	/* >= dense_limit: the list */
+	ovf_merge(e, src);
 	merge_sums(e, src);
 	e->dense = src->dense;	/* lent until src's results are taken from it */
 	e->ndense = src->ndense;

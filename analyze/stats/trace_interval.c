@@ -283,7 +283,7 @@ int tan_ibuf_cands(const struct ibuf *b, uint64_t from, uint64_t *cut,
 void tan_ibuf_clear(struct ibuf *b)
 {
 	if (b->ios) {
-		for (unsigned h = b->hlo; h <= b->hhi; h++) {
+		for (unsigned h = b->hlo; b->dense && h <= b->hhi; h++) {
 			uint64_t lo, hi;
 
 			if (!b->hist[h])

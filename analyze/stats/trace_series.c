@@ -334,15 +334,13 @@ static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size
 		t->t0 = c->complete_ns[a] - c->latency_ns[a];
 		st->next_ns = t->interval_ns;
 	}
-	for (size_t i = a; i < b; i++)
-		if (c->complete_ns[i] - t->t0 > t->span_ns)
-			t->span_ns = c->complete_ns[i] - t->t0;
 	while (a < b) {
 		size_t i = a;
 		uint64_t end = t->t0 + st->next_ns;	/* no wrap: t0 + span fits */
 
-		while (i < b && c->complete_ns[i] < end)
-			i++;
+		for (; i < b && c->complete_ns[i] < end; i++)	/* the span on the way */
+			if (c->complete_ns[i] - t->t0 > t->span_ns)
+				t->span_ns = c->complete_ns[i] - t->t0;
 		if ((err = interval_run(st, c, a, i)))
 			return err;
 		if (i < b) {	/* past the open interval: the division */
