@@ -1263,8 +1263,9 @@ def section_workers(md, wd, meta, goals):
             med(rss["j2"]) - med(rss["j1"])))
         v = med(rate["j1"])
         goal_row(goals, "full comparison -o, {}: CPU per IO".format(what), ">= 40 M IOs/CPU-s",
-                 "{:.2f} M IOs/CPU-s".format(v), v >= 40,
-                 "{:.2f}x stat's CPU (goal <= 1.5x)".format(med(cpu_vs_stat)))
+                 fmt(v, "{:.2f} M IOs/CPU-s"), v is not None and v >= 40,
+                 fmt(med(cpu_vs_stat), "{:.2f}x", "n/a (stat's CPU under the clock's tick)") +
+                 " stat's CPU (goal <= 1.5x)")
         v = med(speed)
         goal_row(goals, "full comparison -o, {}: wall -J 2 vs -J 1".format(what), ">= 1.70x",
                  "{:.2f}x".format(v), v >= 1.7, "rounds {:.2f}-{:.2f}, n={}".format(
@@ -1272,7 +1273,7 @@ def section_workers(md, wd, meta, goals):
         a, b = max(rss["j2"]), max(rss["stat"])
         goal_row(goals, "full comparison -o, {}: peak memory vs stat".format(what), "<= 2x",
                  "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
-        if bare:	# the analysis alone: what grows with the IOs (the rendering does not)
+        if bare and bare_vs_stat:	# the analysis alone: what grows with the IOs
             goal_row(goals, "full comparison -o without rendering, {}: CPU vs stat".format(what),
                      "<= 1.5x", "{:.2f}x ({:.2f} M IOs/CPU-s)".format(med(bare_vs_stat),
                                                                    med(bare)),
