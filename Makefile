@@ -84,31 +84,35 @@ ANALYZE_LIBS := -ljansson -lexpat -lz -lzstd -lm -lpthread
 
 ENGINE_SO := libnvengine.so
 ANALYZER  := nvanalyze
+PNGFAST   := libnvpngfast.so
 ifneq ($(O),build)
 ENGINE_SO := $(O)/libnvengine.so
 ANALYZER  := $(O)/nvanalyze
+PNGFAST   := $(O)/libnvpngfast.so
 endif
 
 .PHONY: all deps fio-src compat check unit asan clean distclean bench demo fuzz fuzz-build bench-trace bench-analyze \
 	soak install uninstall deb FORCE
-all: $(ENGINE_SO) $(ANALYZER)
+all: $(ENGINE_SO) $(ANALYZER) $(PNGFAST)
 
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
 INSTALLED := $(DESTDIR)$(PREFIX)/bin/nvanalyze $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so \
+	     $(DESTDIR)$(PREFIX)/lib/nvanalyze/libnvpngfast.so \
 	     $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp \
 	     $(DESTDIR)$(MANDIR)/man1/nvanalyze.1 $(DESTDIR)$(MANDIR)/man7/nvengine.7 \
 	     $(DESTDIR)$(MANDIR)/man1/nvengine-run.1 $(DESTDIR)$(PREFIX)/bin/nvengine-run
 JOBS_DIR  := $(DESTDIR)$(PREFIX)/share/nvengine/jobs
 JOB_FILES := $(shell cd jobs && find . -type f \( -name '*.fio' -o -name '*.awk' -o -name '*.md' -o -name '*.sh' \))
 
-# nvanalyze finds style.gp in ../share/nvanalyze/plots/ from its own directory
-# (analyze/figures/plot.h); fio loads the engine from the path given to it;
+# nvanalyze finds style.gp in ../share/nvanalyze/plots/ and libnvpngfast.so in
+# ../lib/nvanalyze/ from its own directory (analyze/figures/plot.h); fio loads the engine from the path given to it;
 # nvengine-run (jobs/run) finds the engine in ../../lib/nvengine/ from its
 # own directory, PREFIX/share/nvengine/jobs.
 install: all
 	install -D -m 0755 $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/nvanalyze
 	install -D -m 0755 $(ENGINE_SO) $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so
+	install -D -m 0644 $(PNGFAST) $(DESTDIR)$(PREFIX)/lib/nvanalyze/libnvpngfast.so
 	install -D -m 0644 plots/style.gp $(DESTDIR)$(PREFIX)/share/nvanalyze/plots/style.gp
 	install -D -m 0644 docs/man/nvanalyze.1 $(DESTDIR)$(MANDIR)/man1/nvanalyze.1
 	install -D -m 0644 docs/man/nvengine.7 $(DESTDIR)$(MANDIR)/man7/nvengine.7
@@ -120,7 +124,8 @@ install: all
 uninstall:
 	rm -f $(INSTALLED) $(addprefix $(JOBS_DIR)/,$(JOB_FILES) run)
 	-cd $(JOBS_DIR) 2>/dev/null && find . -depth -type d -exec rmdir {} + 2>/dev/null
-	-rmdir $(DESTDIR)$(PREFIX)/lib/nvengine $(DESTDIR)$(PREFIX)/share/nvanalyze/plots \
+	-rmdir $(DESTDIR)$(PREFIX)/lib/nvengine $(DESTDIR)$(PREFIX)/lib/nvanalyze \
+	       $(DESTDIR)$(PREFIX)/share/nvanalyze/plots \
 	       $(DESTDIR)$(PREFIX)/share/nvanalyze $(JOBS_DIR) $(DESTDIR)$(PREFIX)/share/nvengine \
 	       2>/dev/null
 
@@ -185,6 +190,14 @@ $(O)/gen/nv_version.h: FORCE
 FORCE:
 $(O)/analyze/cli/main.o: $(O)/gen/nv_version.h
 $(O)/analyze/cli/main.o: ALL_CFLAGS += -I$(O)/gen
+
+# Preloaded into the gnuplot that renders -o's figures (plots/pngfast.c):
+# built without the sanitizers (an ASan runtime must come first in a
+# process; gnuplot's has none) and linked against nothing but libc.
+$(PNGFAST): plots/pngfast.c
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -fPIC -shared -O2 $(WARN) -o $@ $<
 
 $(ANALYZER): $(O)/analyze/cli/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 	$(call say,LD,$@)
@@ -279,9 +292,10 @@ bench-analyze: $(O)/tools/bench_analyze all
 
 clean:
 	rm -rf $(O)/engine $(O)/sys $(O)/nvme $(O)/trace $(O)/analyze $(O)/tests $(O)/tools \
-	       $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan $(O)/gen $(O)/deb libnvengine.so nvanalyze
+	       $(O)/libnvcore.a $(O)/libnvanalyze.a $(O)/asan $(O)/gen $(O)/deb libnvengine.so nvanalyze \
+	       $(O)/libnvpngfast.so libnvpngfast.so
 
 distclean:
-	rm -rf build libnvengine.so nvanalyze
+	rm -rf build libnvengine.so nvanalyze libnvpngfast.so
 
 -include $(shell find $(O) -name '*.d' -type f 2>/dev/null)

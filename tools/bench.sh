@@ -49,6 +49,8 @@
 #   BENCH_TASKSET  CPU list to pin every benchmarked process to (taskset -c);
 #                  default empty: not pinned (see BENCHMARKS.md for why)
 #   BENCH_SHM      directory on tmpfs for the target files (default /dev/shm)
+#   DISTURB_ROUNDS, DISTURB_JOBS  section 12's rounds (default 7 in full mode)
+#                  and jobs (a subset of "nop randread maxiops")
 #   NVENGINE_SO, NVANALYZE   the binaries (default ./libnvengine.so, ./nvanalyze)
 set -euo pipefail
 
@@ -81,7 +83,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
 	SWEEP_IOS=2000 SWEEP_ROUNDS=2
 	WORKERS_CONFIGS="4:20000" WORKERS_ROUNDS=2
-	DISTURB_ROUNDS=1 DISTURB_RUNTIME=1 DISTURB_JOBS="nop maxiops"
+	DISTURB_ROUNDS=${DISTURB_ROUNDS:-1} DISTURB_RUNTIME=1 DISTURB_JOBS=${DISTURB_JOBS:-nop maxiops}
 	XML_ROUNDS=1
 	INPUT_JOBS=1000 INPUT_ROUNDS=1
 	: "${BENCH_VM:=0}"
@@ -97,7 +99,8 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	HOSTS_CONFIGS="16:250000 64:250000 64:62500"
 	SWEEP_IOS=55556 SWEEP_ROUNDS=3
 	WORKERS_CONFIGS="4:1000000 64:62500" WORKERS_ROUNDS=3
-	DISTURB_ROUNDS=2 DISTURB_RUNTIME=2 DISTURB_JOBS="nop randread maxiops"
+	DISTURB_ROUNDS=${DISTURB_ROUNDS:-2} DISTURB_RUNTIME=2
+	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops}
 	XML_ROUNDS=3
 	INPUT_JOBS=10000 INPUT_ROUNDS=3
 else
@@ -112,7 +115,8 @@ else
 	HOSTS_CONFIGS="16:1000000 64:250000 64:1000000 256:250000"
 	SWEEP_IOS=555556 SWEEP_ROUNDS=7
 	WORKERS_CONFIGS="4:4000000 64:1000000 4:32000000" WORKERS_ROUNDS=5
-	DISTURB_ROUNDS=3 DISTURB_RUNTIME=4 DISTURB_JOBS="nop randread maxiops"
+	DISTURB_ROUNDS=${DISTURB_ROUNDS:-7} DISTURB_RUNTIME=4
+	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops}
 	XML_ROUNDS=7
 	INPUT_JOBS=10000 INPUT_ROUNDS=5
 fi

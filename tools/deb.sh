@@ -77,14 +77,15 @@ gzip -9n "$root"/usr/share/man/man*/*
 
 strip --remove-section=.comment --remove-section=.note "$root/usr/bin/nvanalyze"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
-	"$root/usr/lib/nvengine/libnvengine.so"
-chmod 0644 "$root/usr/lib/nvengine/libnvengine.so"
+	"$root/usr/lib/nvengine/libnvengine.so" "$root/usr/lib/nvanalyze/libnvpngfast.so"
+chmod 0644 "$root/usr/lib/nvengine/libnvengine.so" "$root/usr/lib/nvanalyze/libnvpngfast.so"
 
 # Depends: the libraries' packages (dpkg-shlibdeps wants a debian/control)
 mkdir -p "$work/src/debian"
 printf 'Source: nvengine\n\nPackage: nvengine\nArchitecture: any\n' >"$work/src/debian/control"
 shlibs=$(cd "$work/src" && dpkg-shlibdeps -O "$root/usr/bin/nvanalyze" \
-	"$root/usr/lib/nvengine/libnvengine.so" | sed -n 's/^shlibs:Depends=//p')
+	"$root/usr/lib/nvengine/libnvengine.so" "$root/usr/lib/nvanalyze/libnvpngfast.so" |
+	sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries"
 depends="$shlibs, $fio_pkg (= $fio_ver)"
 

@@ -8,7 +8,7 @@
 #                           only the emulated-NVMe tests do (they skip)
 set -euo pipefail
 
-PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev libexpat1-dev gnuplot-nox gcc make
+PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev libexpat1-dev libpng-dev gnuplot-nox gcc make
       pkg-config dpkg-dev xz-utils ca-certificates python3 python3-zstandard lintian man-db
       valgrind)
 # The emulated-NVMe tests (tests/vm) need these; they are installed here too so

@@ -16,16 +16,16 @@
 #include "analyze/figures/gpquote.h"
 #include "analyze/figures/plot.h"
 
-int nv_plot_find_style(char *buf, size_t n)
+/*
+ * The first of DIR/rel[0], DIR/rel[1] that is readable, DIR being the
+ * directory of this binary, then up to 3 levels above it.
+ * Return: 0 with the path in buf, or -ENOENT.
+ */
+static int find_beside_exe(char *buf, size_t n, const char *const rel[2])
 {
-	const char *env = getenv("NVANALYZE_PLOTS");
 	char exe[PATH_MAX];
 	ssize_t len;
 
-	if (env) {
-		snprintf(buf, n, "%s/style.gp", env);
-		return access(buf, R_OK) ? -ENOENT : 0;
-	}
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len <= 0)
 		return -ENOENT;
@@ -36,13 +36,35 @@ int nv_plot_find_style(char *buf, size_t n)
 		if (!sl)
 			break;
 		*sl = 0;
-		if ((size_t)snprintf(buf, n, "%s/plots/style.gp", exe) < n && !access(buf, R_OK))
-			return 0;
-		if ((size_t)snprintf(buf, n, "%s/share/nvanalyze/plots/style.gp", exe) < n &&
-		    !access(buf, R_OK))
-			return 0;
+		for (int i = 0; i < 2; i++)
+			if ((size_t)snprintf(buf, n, "%s/%s", exe, rel[i]) < n && !access(buf, R_OK))
+				return 0;
 	}
 	return -ENOENT;
+}
+
+int nv_plot_find_style(char *buf, size_t n)
+{
+	static const char *const rel[2] = { "plots/style.gp", "share/nvanalyze/plots/style.gp" };
+	const char *env = getenv("NVANALYZE_PLOTS");
+
+	if (env) {
+		snprintf(buf, n, "%s/style.gp", env);
+		return access(buf, R_OK) ? -ENOENT : 0;
+	}
+	return find_beside_exe(buf, n, rel);
+}
+
+int nv_plot_find_pngfast(char *buf, size_t n)
+{
+	static const char *const rel[2] = { "libnvpngfast.so", "lib/nvanalyze/libnvpngfast.so" };
+	const char *env = getenv("NVANALYZE_PNGFAST");
+
+	if (env && !strcmp(env, "0"))
+		return -ENOENT;
+	if (find_beside_exe(buf, n, rel))
+		return -ENOENT;
+	return strpbrk(buf, " :") ? -ENOENT : 0;	/* LD_PRELOAD's separators */
 }
 
 int nv_plot_find_gnuplot(char *buf, size_t n)
@@ -70,17 +92,18 @@ bool nv_plot_have_gnuplot(void)
 
 /*
  * The environment gnuplot runs in: PATH, HOME (the font cache), the locale
- * and TMPDIR from ours, nothing else (no GNUPLOT_LIB, GNUPLOT_DRIVER_DIR ...).
+ * and TMPDIR from ours, nothing else (no GNUPLOT_LIB, GNUPLOT_DRIVER_DIR,
+ * LD_PRELOAD ...), and preload (LD_PRELOAD=libnvpngfast.so) when not NULL.
  * Return: the number of entries in env (NULL-terminated).
  */
-static size_t plot_env(char **env, size_t n)
+static size_t plot_env(char **env, size_t n, char *preload)
 {
 	static const char *const keep[] = { "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE",
 					    "TMPDIR", "TZ" };
 	extern char **environ;
 	size_t k = 0;
 
-	for (char **e = environ; *e && k + 1 < n; e++)
+	for (char **e = environ; *e && k + 2 < n; e++)
 		for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
 			size_t len = strlen(keep[i]);
 
@@ -89,6 +112,8 @@ static size_t plot_env(char **env, size_t n)
 				break;
 			}
 		}
+	if (preload)
+		env[k++] = preload;
 	env[k] = NULL;
 	return k;
 }
@@ -96,17 +121,22 @@ static size_t plot_env(char **env, size_t n)
 /*
  * Start exe with argv in dir from posix_spawn (no copy of our memory, as
  * vfork): stdin from in (-1: ours), stdout to out (-1: the log), stderr to
- * the log (log_fd), the environment of plot_env.
+ * the log (log_fd), the environment of plot_env with libnvpngfast.so
+ * preloaded when nv_plot_find_pngfast finds it.
  * Return: 0 with the child in *pid, or -errno.
  */
 static int plot_spawn(const char *dir, const char *exe, char *const argv[], int in, int out,
 		      int log_fd, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
-	char *env[16];
+	static const char key[] = "LD_PRELOAD=";
+	char *env[16], preload[PATH_MAX + sizeof(key)];
+	bool fast;
 	int err;
 
-	plot_env(env, sizeof(env) / sizeof(env[0]));
+	memcpy(preload, key, sizeof(key) - 1);
+	fast = !nv_plot_find_pngfast(preload + sizeof(key) - 1, sizeof(preload) - sizeof(key) + 1);
+	plot_env(env, sizeof(env) / sizeof(env[0]), fast ? preload : NULL);
 	err = posix_spawn_file_actions_init(&fa);
 	if (err)
 		return -err;

@@ -17,6 +17,17 @@
 int nv_plot_find_style(char *buf, size_t n);
 
 /*
+ * The path of libnvpngfast.so (plots/pngfast.c: gnuplot's PNGs encoded with
+ * one row filter and deflate level 1, the same pixels for about half the
+ * CPU): libnvpngfast.so or lib/nvanalyze/libnvpngfast.so next to the binary
+ * or up to 3 levels above it; none when $NVANALYZE_PNGFAST is "0" (gnuplot's
+ * own encoding) or the path holds a space or a colon (LD_PRELOAD's
+ * separators).
+ * Return: 0 with the path in buf, or -ENOENT.
+ */
+int nv_plot_find_pngfast(char *buf, size_t n);
+
+/*
  * The first executable gnuplot in an absolute directory of $PATH.
  * Return: 0 with its path in buf, or -ENOENT.
  */
@@ -32,7 +43,8 @@ bool nv_plot_have_gnuplot(void);
  * Run `gnuplot --default-settings -e "fmt='FMT'" NAME.gp` in dir, from an
  * argv (no shell), with no init file (~/.gnuplot, the system gnuplotrc) and
  * an environment of PATH, HOME, the locale, TMPDIR and TZ only (no
- * GNUPLOT_LIB ...), its stdout and stderr appended to dir/gnuplot.log.
+ * GNUPLOT_LIB ...) and LD_PRELOAD=libnvpngfast.so (nv_plot_find_pngfast)
+ * when found, its stdout and stderr appended to dir/gnuplot.log.
  * Started by posix_spawn: nothing of this process's memory is copied.
  * Return: 0, -errno when it could not be started, or -EIO when gnuplot
  * failed (see the log).

@@ -6,7 +6,12 @@
 #  - -J 1: one gnuplot for every figure; -J 2: two; every PNG and SVG
 #    written, gnuplot.log empty;
 #  - the files equal those of each script rendered on its own in a fresh
-#    gnuplot, as the user reruns it (PNG and SVG byte for byte);
+#    gnuplot with libnvpngfast.so preloaded, as nvanalyze runs it (PNG and
+#    SVG byte for byte);
+#  - as the user reruns a script (no preload): the same pixels, PNG rows
+#    filtered by libpng's search where nvanalyze's are all filter 0 (the
+#    preload took effect); NVANALYZE_PNGFAST=0: the user's files byte for
+#    byte;
 #  - a figure broken on purpose (a style.gp through NVANALYZE_PLOTS that
 #    fails for it alone) in the middle of a batch: the message names it
 #    and only it, every other figure is rendered and the same as above,
@@ -89,13 +94,22 @@ for j in 1 2; do
 done
 
 # ---- the same files as each script rendered on its own ----
+PNGFAST=$(cd "$(dirname "$NVANALYZE")" && pwd)/libnvpngfast.so
+[ -f "$PNGFAST" ] || fail pngfast_built "no $PNGFAST next to $NVANALYZE (make all builds it)"
+# alone DIR [ENV...]: every script of j1 rendered in DIR, each in a fresh gnuplot
+alone() {
+	local dir=$1 f
+	shift
+	mkdir -p "$dir"
+	cp -r "$T/j1/data" "$T/j1/style.gp" "$T/j1"/*.gp "$dir/"
+	(cd "$dir" && for f in $(figs .); do
+		env "$@" "$GNUPLOT" --default-settings "$f.gp" &&
+			env "$@" "$GNUPLOT" --default-settings -e "fmt='svg'" "$f.gp"
+	done) >"$dir.log" 2>&1
+}
 R=$T/alone
-mkdir -p "$R"
-cp -r "$T/j1/data" "$T/j1/style.gp" "$T/j1"/*.gp "$R/"
+alone "$R" LD_PRELOAD="$PNGFAST"
 diffs=""
-(cd "$R" && for f in $(figs .); do
-	"$GNUPLOT" --default-settings "$f.gp" && "$GNUPLOT" --default-settings -e "fmt='svg'" "$f.gp"
-done) >"$T/alone.log" 2>&1
 for f in $(figs "$T/j1"); do
 	for x in png svg; do
 		cmp -s "$R/$f.$x" "$T/j1/$f.$x" || diffs="$diffs $f.$x(J1)"
@@ -104,6 +118,31 @@ for f in $(figs "$T/j1"); do
 done
 [ -z "$diffs" ] && [ ! -s "$T/alone.log" ] && pass same_files_as_one_by_one ||
 	fail same_files_as_one_by_one "differ:$diffs $(head -c 200 "$T/alone.log")"
+
+# ---- the user's rerun (gnuplot's own PNG encoder): the same pixels ----
+P=$T/plain
+alone "$P"
+why=""
+for f in $(figs "$T/j1"); do
+	pytool png_pixels "$T/j1/$f.png" >"$T/px.fast" 2>&1 || why="$why $(cat "$T/px.fast");"
+	pytool png_pixels "$P/$f.png" >"$T/px.plain" 2>&1 || why="$why $(cat "$T/px.plain");"
+	read -r _ dims _ fast ffil <"$T/px.fast"
+	read -r _ pdims _ plain pfil <"$T/px.plain"
+	[ "$dims $fast" = "$pdims $plain" ] || why="$why $f: pixels differ;"
+	[ "$ffil" = filters=0 ] || why="$why $f: nvanalyze's rows $ffil;"
+	[ "$pfil" = filters=0 ] || searched=1
+	cmp -s "$T/j1/$f.svg" "$P/$f.svg" || why="$why $f.svg differs;"
+done
+[ "${searched:-0}" = 1 ] || why="$why no rerun used another filter than 0 (is libpng's search gone?);"
+[ -z "$why" ] && [ ! -s "$P.log" ] && pass pngfast_same_pixels_as_users_rerun ||
+	fail pngfast_same_pixels_as_users_rerun "$why $(head -c 200 "$P.log")"
+nva 1 "$T/off" NVANALYZE_PNGFAST=0
+diffs=""
+for f in $(figs "$T/j1"); do
+	cmp -s "$P/$f.png" "$T/off/$f.png" || diffs="$diffs $f.png"
+done
+[ "$(cat "$T/off.rc")" = 0 ] && [ -z "$diffs" ] && pass pngfast_off_users_files ||
+	fail pngfast_off_users_files "rc $(cat "$T/off.rc"), differ:$diffs $(head -c 200 "$T/off.err")"
 
 # ---- a broken figure among good ones ----
 mkdir -p "$T/plots"

@@ -18,6 +18,7 @@ root=$T/root prefix=/usr/local
 if out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" install 2>&1) &&
    [ -x "$root$prefix/bin/nvanalyze" ] && [ -f "$root$prefix/lib/nvengine/libnvengine.so" ] &&
    [ -f "$root$prefix/share/nvanalyze/plots/style.gp" ] &&
+   cmp -s "$root$prefix/lib/nvanalyze/libnvpngfast.so" "$(dirname "$NVANALYZE")/libnvpngfast.so" &&
    cmp -s "$root$prefix/share/man/man1/nvanalyze.1" "$TOP/docs/man/nvanalyze.1" &&
    cmp -s "$root$prefix/share/man/man7/nvengine.7" "$TOP/docs/man/nvengine.7" &&
    cmp -s "$root$prefix/share/man/man1/nvengine-run.1" "$TOP/docs/man/nvengine-run.1" &&
@@ -80,14 +81,17 @@ else
 	fail brief_nvanalyze_line "exit $st: $(echo "$rep" | head -n 5 | tr '\n' ' ')"
 fi
 
-# -o DIR: the figures need style.gp, found next to the installed binary
+# -o DIR: the figures need style.gp, found next to the installed binary, and
+# are encoded through lib/nvanalyze/libnvpngfast.so (every PNG row filter 0)
 rep=$(cd "$d" && env -i PATH="$root$prefix/bin:$PATH" HOME="$d" nvanalyze -o out a.json b.json 2>&1)
 st=$?
 npng=$(find "$d/out" -maxdepth 1 -name '*.png' 2>/dev/null | wc -l)
-if [ $st -eq 0 ] && [ -f "$d/out/report.md" ] && [ -f "$d/out/style.gp" ] && [ "$npng" -ge 1 ]; then
+other=$(pytool png_pixels "$d"/out/*.png 2>&1 | grep -v ' filters=0$' | head -n 2)
+if [ $st -eq 0 ] && [ -f "$d/out/report.md" ] && [ -f "$d/out/style.gp" ] && [ "$npng" -ge 1 ] &&
+   [ -z "$other" ]; then
 	pass installed_figures
 else
-	fail installed_figures "exit $st, $npng PNG: $(echo "$rep" | tail -n 3 | tr '\n' ' ')"
+	fail installed_figures "exit $st, $npng PNG, $other: $(echo "$rep" | tail -n 3 | tr '\n' ' ')"
 fi
 
 out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" uninstall 2>&1)

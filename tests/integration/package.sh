@@ -169,7 +169,8 @@ dpkg -x "$deb" "$root"
 so=$root/usr/lib/nvengine/libnvengine.so
 ana=$root/usr/bin/nvanalyze
 missing=
-for f in usr/bin/nvanalyze usr/lib/nvengine/libnvengine.so usr/share/nvanalyze/plots/style.gp \
+for f in usr/bin/nvanalyze usr/lib/nvengine/libnvengine.so usr/lib/nvanalyze/libnvpngfast.so \
+	 usr/share/nvanalyze/plots/style.gp \
 	 usr/share/man/man1/nvanalyze.1.gz usr/share/man/man7/nvengine.7.gz \
 	 usr/share/man/man1/nvengine-run.1.gz usr/share/nvengine/jobs/randread.fio \
 	 usr/share/nvengine/jobs/instance/suite.fio usr/share/nvengine/jobs/run \
@@ -209,10 +210,12 @@ fi
 
 rep=$(cd "$d" && env -i PATH="$root/usr/bin:$PATH" HOME="$d" nvanalyze -o fig a.json b.json 2>&1)
 st=$?
-if [ $st -eq 0 ] && cmp -s "$d/fig/style.gp" "$root/usr/share/nvanalyze/plots/style.gp"; then
+other=$(pytool png_pixels "$d"/fig/*.png 2>&1 | grep -v ' filters=0$' | head -n 2)
+if [ $st -eq 0 ] && cmp -s "$d/fig/style.gp" "$root/usr/share/nvanalyze/plots/style.gp" &&
+   [ -z "$other" ]; then
 	pass installed-style
 else
-	fail installed-style "exit $st: $(echo "$rep" | tail -n 3 | tr '\n' ' ')"
+	fail installed-style "exit $st, $other: $(echo "$rep" | tail -n 3 | tr '\n' ' ')"
 fi
 
 v=$("$ana" --version 2>&1)
