@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -493,43 +494,105 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 
 /* ---- rendering --------------------------------------------------------- */
 
-/* Figures to render in nshare shares, each figure with its result slot. */
+/*
+ * Figures to render by nshare gnuplots: the files (a figure's PNG, then
+ * its SVG, figures kind by kind) pulled in turn from next by each.
+ */
 struct render_work {
 	const struct nv_figset *o;
 	size_t nshare;
+	size_t *order;		/* [o->nfig]: figure indexes, kind by kind */
+	_Atomic size_t next;	/* the next file: 2 * position in order + (SVG) */
+	bool *done;		/* [2 * o->nfig]: figure f's PNG [2f], SVG [2f + 1] rendered */
 	bool *failed;		/* [o->nfig] */
 };
 
 /*
- * Share s of the figures (a pool item): figures s, s + N, s + 2N ... (N
- * shares, so that each gets its part of every kind: the figures of one
- * kind, alike in cost, are listed together) in one gnuplot
- * (nv_plot_render_batch); one it did not render, each as PNG and SVG in a
- * gnuplot of its own, as before batches, so that a failure is the
- * figure's own and the other figures are still rendered.
+ * The length of the kind of figure name (what comes before its first '_':
+ * "lat", "tput", "cdf" ...; the whole name when it has none).
+ * Return: the length.
+ */
+static size_t fig_kind_len(const char *name)
+{
+	const char *u = strchr(name, '_');
+
+	return u ? (size_t)(u - name) : strlen(name);
+}
+
+/*
+ * order[0..n) = the figures 0..n-1 grouped by kind, each kind in the order
+ * of its first figure and its figures in list order (the list interleaves
+ * kinds: tput_ and lat_ for each traced run in turn).
+ * Return: nothing.
+ */
+static void fig_order(const struct nv_fig *fig, size_t n, size_t *order)
+{
+	bool *taken = calloc(n ? n : 1, sizeof(*taken));
+	size_t k = 0;
+
+	if (!taken) {	/* list order: dealt less evenly, rendered the same */
+		for (size_t i = 0; i < n; i++)
+			order[i] = i;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t len = fig_kind_len(fig[i].name);
+
+		if (taken[i])
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (!taken[j] && fig_kind_len(fig[j].name) == len &&
+			    !strncmp(fig[j].name, fig[i].name, len)) {
+				taken[j] = true;
+				order[k++] = j;
+			}
+	}
+	free(taken);
+}
+
+/*
+ * Gnuplot s of the pool (a pool item): started, it renders the next file
+ * not taken (w->next) until none is left or it is gone, so that a long
+ * figure does not hold up a fixed share; a file it did not render is
+ * rendered again on its own after the pool (render_alone).
  * Return: 0 (the results are the figures' slots).
  */
 static int render_share(size_t s, void *arg)
 {
 	struct render_work *w = arg;
-	const struct nv_fig *fig = w->o->fig;
-	size_t n = 0, cap = w->o->nfig / w->nshare + 1;
-	const char **names = calloc(cap, sizeof(*names));
-	bool *done = calloc(cap, sizeof(*done));
+	struct nv_plot_proc p;
+	size_t u;
 
-	if (names && done) {
-		for (size_t i = s; i < w->o->nfig; i += w->nshare)
-			names[n++] = fig[i].name;
-		nv_plot_render_batch(w->o->dir, names, n, done);	/* done[] says */
+	(void)s;
+	if (nv_plot_proc_start(&p, w->o->dir))
+		return 0;
+	while ((u = atomic_fetch_add(&w->next, 1)) < 2 * w->o->nfig) {
+		size_t f = w->order[u / 2];
+		int ret = nv_plot_proc_render(&p, w->o->fig[f].name, u % 2);
+
+		if (!ret)
+			w->done[2 * f + u % 2] = true;	/* each file's own slot: one writer */
+		else if (ret == -EPIPE)
+			break;
 	}
-	n = 0;
-	for (size_t i = s; i < w->o->nfig; i += w->nshare, n++)
-		if (!done || !done[n])
-			w->failed[i] = nv_plot_render(w->o->dir, fig[i].name, "png") ||
-				       nv_plot_render(w->o->dir, fig[i].name, "svg");
-	free(names);
-	free(done);
+	nv_plot_proc_stop(&p);
 	return 0;
+}
+
+/*
+ * A figure not rendered by the pool's gnuplots, each of its files again in
+ * a gnuplot of its own (nv_plot_render), as before the pool, so that a
+ * failure is the figure's own and named.
+ * Return: nothing (w->failed[f] says).
+ */
+static void render_alone(struct render_work *w, size_t f)
+{
+	const char *name = w->o->fig[f].name;
+
+	if (!w->done[2 * f] && nv_plot_render(w->o->dir, name, "png"))
+		w->failed[f] = true;
+	if (!w->done[2 * f + 1] && nv_plot_render(w->o->dir, name, "svg"))
+		w->failed[f] = true;
 }
 
 int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
@@ -547,10 +610,17 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 	*gnuplot = nv_plot_have_gnuplot();
 	if (!*gnuplot)
 		return 0;
-	if (!(w.failed = calloc(o->nfig ? o->nfig : 1, sizeof(*w.failed)))) {
+	w.failed = calloc(o->nfig ? o->nfig : 1, sizeof(*w.failed));
+	w.order = calloc(o->nfig ? o->nfig : 1, sizeof(*w.order));
+	w.done = calloc(o->nfig ? 2 * o->nfig : 1, sizeof(*w.done));
+	if (!w.failed || !w.order || !w.done) {
+		free(w.failed);
+		free(w.order);
+		free(w.done);
 		snprintf(o->err, o->errlen, "-o %s: out of memory", o->dir);
 		return -ENOMEM;
 	}
+	fig_order(o->fig, o->nfig, w.order);
 	for (size_t i = 0; i < o->nfig; i++) {
 		char rel[300];
 
@@ -565,10 +635,15 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 	if (w.nshare)
 		nv_pool_run(w.nshare, (unsigned)w.nshare, render_share, &w);
 	for (size_t i = 0; i < o->nfig; i++)
+		if (!w.done[2 * i] || !w.done[2 * i + 1])
+			render_alone(&w, i);
+	for (size_t i = 0; i < o->nfig; i++)
 		if (w.failed[i] && !bad++)
 			snprintf(o->err, o->errlen, "-o: gnuplot failed on %s/%s.gp (see %s)",
 				 o->dir, o->fig[i].name, log);
 	free(w.failed);
+	free(w.order);
+	free(w.done);
 	if (bad > 1) {
 		size_t len = strlen(o->err);
 

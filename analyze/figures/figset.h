@@ -79,10 +79,11 @@ int nv_figset_write(struct nv_figset *o);
  * Render every figure as PNG and SVG when gnuplot is found (*gnuplot),
  * gnuplot's messages in DIR/gnuplot.log; a script gnuplot fails on is
  * named in o->err, the others are still rendered (*rendered).  o->workers
- * gnuplot processes at once (stats/workpool.h), each on its share of the
- * figures (plot.h: nv_plot_render_batch), a figure it did not render
- * rendered again on its own; the message names the failed scripts in
- * figure order, whatever the number of workers.
+ * gnuplot processes at once (stats/workpool.h), each taking the next file
+ * (a figure's PNG or SVG, figures kind by kind) when done with its last
+ * (plot.h: nv_plot_proc_render), a file one did not render rendered again
+ * in a gnuplot of its own; the message names the failed scripts in figure
+ * order, whatever the number of workers.
  * Return: 0, or -EIO (some script failed).
  */
 int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered);

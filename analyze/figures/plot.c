@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <spawn.h>
-#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -203,159 +203,160 @@ int nv_plot_render(const char *dir, const char *name, const char *fmt)
 
 /* ---- many figures in one gnuplot --------------------------------------- */
 
-#define MARK "nvanalyze-rendered"	/* the driver's line after each file */
+#define MARK "nvanalyze-rendered"	/* gnuplot's line after each file */
 
-/*
- * The driver of a batch into f: per figure k, NAME.gp as PNG then as SVG,
- * each after `reset session` (as in a fresh gnuplot: no variable of the
- * figure before, fmt unset for PNG), the file closed, and when gnuplot met
- * no error, "MARK k png|svg" on stdout.  A name whose escape does not fit
- * is left out (never rendered here: its figure is not done).
- * Return: nothing.
- */
-static void write_driver(FILE *f, const char *const *names, size_t n)
-{
-	static const char *const fmts[] = { "png", "svg" };
-	char q[1100];
-
-	for (size_t k = 0; k < n; k++) {
-		if (strlen(names[k]) * 4 + 8 > sizeof(q))	/* gpquote: at most 4 a byte */
-			continue;
-		nv_gnuplot_str(q, sizeof(q), names[k]);
-		for (int i = 0; i < 2; i++)
-			fprintf(f, "reset session\n%s"
-				"load \"%s.gp\"\n"
-				"unset output\n"
-				"if (GPVAL_ERRNO == 0) { set print \"-\"; "
-				"print \"" MARK " %zu %s\"; unset print }\n",
-				i ? "fmt = \"svg\"\n" : "", q, k, fmts[i]);
-	}
-}
-
-/*
- * One line of the batch's stdout: a MARK line counts in got[] (bit 1 PNG,
- * bit 2 SVG), anything else goes to the log as gnuplot wrote it.
- * Return: nothing.
- */
-static void batch_line(const char *line, size_t len, unsigned char *got, size_t n, int log_fd)
-{
-	char buf[64], *end;
-	unsigned long long k;
-
-	if (len < sizeof(buf) && !strncmp(line, MARK " ", strlen(MARK " "))) {
-		memcpy(buf, line, len);
-		buf[len] = 0;
-		k = strtoull(buf + strlen(MARK " "), &end, 10);
-		if (k < n && (!strcmp(end, " png\n") || !strcmp(end, " svg\n"))) {
-			got[k] |= end[1] == 'p' ? 1 : 2;
-			return;
-		}
-	}
-	if (write(log_fd, line, len) < 0)
-		return;	/* the log is for reading: a lost line fails no figure */
-}
-
-/*
- * Read the batch's stdout to its end, line by line (batch_line).
- * Return: nothing.
- */
-static void batch_read(int fd, unsigned char *got, size_t n, int log_fd)
-{
-	char buf[4096];
-	size_t have = 0;
-	ssize_t r;
-
-	for (;;) {
-		char *nl;
-
-		r = read(fd, buf + have, sizeof(buf) - have);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		have += (size_t)r;
-		while ((nl = memchr(buf, '\n', have))) {
-			size_t len = (size_t)(nl - buf) + 1;
-
-			batch_line(buf, len, got, n, log_fd);
-			memmove(buf, buf + len, have - len);
-			have -= len;
-		}
-		if (have == sizeof(buf)) {	/* a line longer than buf: not a mark */
-			batch_line(buf, have, got, n, log_fd);
-			have = 0;
-		}
-	}
-	if (have)
-		batch_line(buf, have, got, n, log_fd);
-}
-
-/*
- * The driver of names[] in an anonymous file (memfd), read from its start.
- * Return: the descriptor, or -errno.
- */
-static int driver_fd(const char *const *names, size_t n)
-{
-	int fd = memfd_create("nvanalyze-gnuplot", MFD_CLOEXEC), err = 0;
-	FILE *f;
-
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fcntl(fd, F_DUPFD_CLOEXEC, 0), "w");	/* -1: fdopen fails */
-	if (!f) {
-		err = -errno;
-	} else {
-		write_driver(f, names, n);
-		if (ferror(f) | fclose(f))
-			err = -EIO;
-	}
-	if (!err && lseek(fd, 0, SEEK_SET) < 0)
-		err = -errno;
-	if (err) {
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-int nv_plot_render_batch(const char *dir, const char *const *names, size_t n, bool *done)
+int nv_plot_proc_start(struct nv_plot_proc *p, const char *dir)
 {
 	char exe[PATH_MAX], *argv[] = { exe, "--default-settings", NULL };
-	int in, log_fd, pfd[2] = { -1, -1 }, err;
-	unsigned char *got;
-	pid_t pid;
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err;
 
-	for (size_t k = 0; k < n; k++)
-		done[k] = false;
+	memset(p, 0, sizeof(*p));
+	p->in = p->out = p->log_fd = -1;
 	if ((err = nv_plot_find_gnuplot(exe, sizeof(exe))))
 		return err;
-	if (!(got = calloc(n ? n : 1, 1)))
-		return -ENOMEM;
-	if ((in = driver_fd(names, n)) < 0) {
-		free(got);
-		return in;
-	}
-	if ((log_fd = open_log(dir)) < 0) {
-		err = log_fd;
-		goto out;
-	}
-	if (pipe2(pfd, O_CLOEXEC)) {
+	if ((p->log_fd = open_log(dir)) < 0)
+		return p->log_fd;
+	/* stdin a socket: send() with MSG_NOSIGNAL, no SIGPIPE if gnuplot is gone */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) || pipe2(out, O_CLOEXEC)) {
 		err = -errno;
-		goto out;
+		goto fail;
 	}
-	err = plot_spawn(dir, exe, argv, in, pfd[1], log_fd, &pid);
-	close(pfd[1]);
-	if (!err) {
-		batch_read(pfd[0], got, n, log_fd);
-		err = plot_wait(pid);
+	err = plot_spawn(dir, exe, argv, in[0], out[1], p->log_fd, &p->pid);
+	if (err)
+		goto fail;
+	close(in[0]);
+	close(out[1]);
+	p->in = in[1];
+	p->out = out[0];
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
 	}
-	close(pfd[0]);
-	for (size_t k = 0; k < n; k++)
-		done[k] = got[k] == 3;
-out:
-	if (log_fd >= 0)
-		close(log_fd);
-	close(in);
-	free(got);
+	close(p->log_fd);
+	p->log_fd = -1;
+	return err;
+}
+
+/*
+ * Send all of buf[0..n) on socket fd (no SIGPIPE).
+ * Return: 0, or -errno (-EPIPE: the reader is gone).
+ */
+static int send_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, buf, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * The next line of gnuplot's stdout into line (at most n - 1 bytes, NUL
+ * ended; a longer line comes in pieces).
+ * Return: its length, 0 at the end of the output, or -errno.
+ */
+static ssize_t proc_line(struct nv_plot_proc *p, char *line, size_t n)
+{
+	for (;;) {
+		char *nl = memchr(p->buf, '\n', p->have);
+		size_t len = nl ? (size_t)(nl - p->buf) + 1 : p->have;
+		ssize_t r;
+
+		if (nl || p->have >= n - 1 || p->have == sizeof(p->buf)) {
+			if (len > n - 1)
+				len = n - 1;
+			memcpy(line, p->buf, len);
+			line[len] = 0;
+			memmove(p->buf, p->buf + len, p->have - len);
+			p->have -= len;
+			return (ssize_t)len;
+		}
+		r = read(p->out, p->buf + p->have, sizeof(p->buf) - p->have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0) {	/* the end: what is left is the last line */
+			if (!p->have)
+				return 0;
+			memcpy(line, p->buf, p->have < n - 1 ? p->have : n - 1);
+			line[p->have < n - 1 ? p->have : n - 1] = 0;
+			r = (ssize_t)strlen(line);
+			p->have = 0;
+			return r;
+		}
+		p->have += (size_t)r;
+	}
+}
+
+int nv_plot_proc_render(struct nv_plot_proc *p, const char *name, bool svg)
+{
+	char q[1100], cmd[1400], want[64], line[256];
+	int len, err;
+	ssize_t r;
+
+	if (p->dead)
+		return -EPIPE;
+	if (strlen(name) * 4 + 8 > sizeof(q))	/* gpquote: at most 4 a byte */
+		return -ENAMETOOLONG;
+	nv_gnuplot_str(q, sizeof(q), name);
+	p->seq++;
+	len = snprintf(cmd, sizeof(cmd),
+		       "reset session\n%s"
+		       "load \"%s.gp\"\n"
+		       "unset output\n"
+		       "set print \"-\"\n"
+		       "if (GPVAL_ERRNO == 0) { print \"" MARK " %lu ok\" } "
+		       "else { print \"" MARK " %lu failed\" }\n"
+		       "unset print\n"
+		       "reset errors\n",
+		       svg ? "fmt = \"svg\"\n" : "", q, p->seq, p->seq);
+	if ((size_t)len >= sizeof(cmd))
+		return -ENAMETOOLONG;
+	if ((err = send_all(p->in, cmd, (size_t)len))) {
+		p->dead = true;
+		return -EPIPE;
+	}
+	snprintf(want, sizeof(want), MARK " %lu ", p->seq);
+	while ((r = proc_line(p, line, sizeof(line))) > 0) {
+		if (!strncmp(line, want, strlen(want)))
+			return strcmp(line + strlen(want), "ok\n") ? -EIO : 0;
+		if (write(p->log_fd, line, (size_t)r) < 0)
+			continue;	/* the log is for reading: a lost line fails no figure */
+	}
+	p->dead = true;	/* gnuplot is gone before its mark */
+	return -EPIPE;
+}
+
+int nv_plot_proc_stop(struct nv_plot_proc *p)
+{
+	char line[256];
+	ssize_t r;
+	int err = 0;
+
+	if (p->in >= 0)
+		close(p->in);	/* gnuplot ends at the end of its input */
+	if (p->out >= 0) {
+		while ((r = proc_line(p, line, sizeof(line))) > 0)
+			if (write(p->log_fd, line, (size_t)r) < 0)
+				continue;
+		close(p->out);
+	}
+	if (p->pid > 0)
+		err = plot_wait(p->pid);
+	if (p->log_fd >= 0)
+		close(p->log_fd);
+	p->in = p->out = p->log_fd = -1;
+	p->pid = 0;
 	return err;
 }

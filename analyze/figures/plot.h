@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * The path of plots/style.gp: $NVANALYZE_PLOTS/style.gp, else plots/ or
@@ -52,19 +53,43 @@ bool nv_plot_have_gnuplot(void);
 int nv_plot_render(const char *dir, const char *name, const char *fmt);
 
 /*
- * Render the figures names[0..n-1] in ONE gnuplot, started as
- * nv_plot_render starts it (dir, argv, environment, the log): a driver on
- * its stdin (an anonymous file; each name escaped by gpquote.h) runs, per
- * figure, NAME.gp for PNG and then with fmt = "svg", each after `reset
- * session` (nothing of the figure before, as in a fresh gnuplot) and with
- * the file closed after it, so the files are those nv_plot_render writes.
- * gnuplot reading a script on stdin goes on after an error; the figures it
- * rendered without one are done[k] (told on its stdout; anything else it
- * prints there goes to the log).  A figure not done is the caller's to
- * render again on its own (nv_plot_render) for a message of its own.
- * Return: 0 when gnuplot exited 0, -EIO when it failed, or -errno when it
- * could not be started (no figure done).
+ * A gnuplot rendering figures one at a time, on request: started as
+ * nv_plot_render starts it (dir, argv, environment, the log) with a pipe
+ * on its stdin, so that workers pull the next figure when they are done
+ * (a long figure does not hold up a fixed share).
  */
-int nv_plot_render_batch(const char *dir, const char *const *names, size_t n, bool *done);
+struct nv_plot_proc {
+	pid_t pid;
+	int in, out, log_fd;	/* its stdin, its stdout, dir/gnuplot.log */
+	unsigned long seq;	/* files rendered, the last one's mark */
+	bool dead;		/* gone (or its stdin closed) */
+	size_t have;
+	char buf[4096];		/* its stdout, not yet a line */
+};
+
+/*
+ * Start p's gnuplot in dir.
+ * Return: 0, or -errno (no process; p needs no nv_plot_proc_stop).
+ */
+int nv_plot_proc_start(struct nv_plot_proc *p, const char *dir);
+
+/*
+ * Render NAME.gp as PNG (svg false) or SVG in p's gnuplot, as
+ * nv_plot_render does in a fresh one: `reset session` first (nothing of
+ * the figure before; fmt set for SVG only), the file closed after, so the
+ * file is the one nv_plot_render writes.  gnuplot reading commands on a
+ * pipe goes on after an error; its line after the file says whether it
+ * met one (anything else it prints on stdout goes to the log).
+ * Return: 0, -EIO when gnuplot failed on the script (see the log),
+ * -ENAMETOOLONG when the name's escape does not fit, or -EPIPE when the
+ * gnuplot is gone (every later call too).
+ */
+int nv_plot_proc_render(struct nv_plot_proc *p, const char *name, bool svg);
+
+/*
+ * Close p's input and wait for its gnuplot to end.
+ * Return: 0 when it exited 0, -EIO when it failed, or -errno of waitpid.
+ */
+int nv_plot_proc_stop(struct nv_plot_proc *p);
 
 #endif

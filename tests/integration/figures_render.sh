@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rendering the figures of -o DIR (issue 42): a gnuplot per worker, not two
-# per figure, and a failure still the figure's own.  A gnuplot wrapper
+# per figure, each taking the next file when done, and a failure still the
+# figure's own.  A gnuplot wrapper
 # earlier on PATH logs each start.  Input: two hosts of a many-host run
 # (gen_trace), 8 figures with --interval 0.02.
 #  - -J 1: one gnuplot for every figure; -J 2: two; every PNG and SVG
@@ -133,7 +134,8 @@ for f in $(figs "$T/j1"); do
 	[ "$pfil" = filters=0 ] || searched=1
 	cmp -s "$T/j1/$f.svg" "$P/$f.svg" || why="$why $f.svg differs;"
 done
-[ "${searched:-0}" = 1 ] || why="$why no rerun used another filter than 0 (is libpng's search gone?);"
+[ "${searched:-0}" = 1 ] ||
+	why="$why no rerun used another filter than 0 (is libpng's search gone?);"
 [ -z "$why" ] && [ ! -s "$P.log" ] && pass pngfast_same_pixels_as_users_rerun ||
 	fail pngfast_same_pixels_as_users_rerun "$why $(head -c 200 "$P.log")"
 nva 1 "$T/off" NVANALYZE_PNGFAST=0
@@ -143,6 +145,21 @@ for f in $(figs "$T/j1"); do
 done
 [ "$(cat "$T/off.rc")" = 0 ] && [ -z "$diffs" ] && pass pngfast_off_users_files ||
 	fail pngfast_off_users_files "rc $(cat "$T/off.rc"), differ:$diffs $(head -c 200 "$T/off.err")"
+
+# ---- a slow figure holds up no other: the gnuplots take the next file ----
+# summary.png (the first file) takes 4 s more; with -J 2 the other gnuplot
+# renders every other file meanwhile (a fixed share of the files would
+# leave half of them behind the slow one).
+mkdir -p "$T/slow"
+cp "$TOP/plots/style.gp" "$T/slow/"
+echo 'if (out eq "summary" && fmt eq "png") { pause 4 }' >>"$T/slow/style.gp"
+nva 2 "$T/s2" NVANALYZE_PLOTS="$T/slow"
+later=$(find "$T/s2" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) ! -name summary.png \
+	-newer "$T/s2/summary.png" | wc -l)
+nfiles=$(find "$T/s2" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) | wc -l)
+[ "$(cat "$T/s2.rc")" = 0 ] && [ "$nfiles" -ge 16 ] && [ "$later" = 0 ] &&
+	pass slow_figure_holds_up_none_J2 ||
+	fail slow_figure_holds_up_none_J2 "rc $(cat "$T/s2.rc"), $nfiles files, $later after the slow one"
 
 # ---- a broken figure among good ones ----
 mkdir -p "$T/plots"
