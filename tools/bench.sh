@@ -50,7 +50,7 @@
 #                  default empty: not pinned (see BENCHMARKS.md for why)
 #   BENCH_SHM      directory on tmpfs for the target files (default /dev/shm)
 #   DISTURB_ROUNDS, DISTURB_JOBS  section 12's rounds (default 7 in full mode)
-#                  and jobs (a subset of "nop randread maxiops")
+#                  and jobs (a subset of "nop randread maxiops maxiops_thread")
 #   NVENGINE_SO, NVANALYZE   the binaries (default ./libnvengine.so, ./nvanalyze)
 set -euo pipefail
 
@@ -100,7 +100,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	SWEEP_IOS=55556 SWEEP_ROUNDS=3
 	WORKERS_CONFIGS="4:1000000 64:62500" WORKERS_ROUNDS=3
 	DISTURB_ROUNDS=${DISTURB_ROUNDS:-2} DISTURB_RUNTIME=2
-	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops}
+	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops maxiops_thread}
 	XML_ROUNDS=3
 	INPUT_JOBS=10000 INPUT_ROUNDS=3
 else
@@ -116,7 +116,7 @@ else
 	SWEEP_IOS=555556 SWEEP_ROUNDS=7
 	WORKERS_CONFIGS="4:4000000 64:1000000 4:32000000" WORKERS_ROUNDS=5
 	DISTURB_ROUNDS=${DISTURB_ROUNDS:-7} DISTURB_RUNTIME=4
-	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops}
+	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops maxiops_thread}
 	XML_ROUNDS=7
 	INPUT_JOBS=10000 INPUT_ROUNDS=5
 fi
@@ -720,7 +720,8 @@ section_workers() {
 # checkout's file system: direct IO on this machine's disk), with two busy
 # loops beside it; untraced runs a copy of the file less its nv_trace line.
 # maxiops: jobs/instance/maxiops.fio (8 jobs x QD 256) on the tmpfs file
-# (NVDIRECT=0: page-cache reads, CPU-bound), with two busy loops.  Every
+# (NVDIRECT=0: page-cache reads, CPU-bound), with two busy loops;
+# maxiops_thread: the same in fio's thread mode (`thread` in [global]).  Every
 # traced run's footers: `nvanalyze stat` of each trace into ROUND-on.stat.
 disturb_busy=
 disturb_busy_start() {
@@ -736,7 +737,8 @@ disturb_busy_stop() {
 	disturb_busy=
 }
 
-# disturb_run JOB CFG PREFIX: one run of JOB (nop|randread|maxiops) as CFG (off|on|off2).
+# disturb_run JOB CFG PREFIX: one run of JOB (nop|randread|maxiops|maxiops_thread) as CFG
+# (off|on|off2).
 disturb_run() {
 	local job=$1 cfg=$2 p=$3 d=$W/disturb tr=$SHM/dtrace f
 	rm -rf "$tr" "$d/rr/traces"
@@ -754,9 +756,10 @@ disturb_run() {
 		(cd "$d/rr" && timed "$p" "$FIO" --ioengine="external:$NVENGINE_SO" \
 			--output-format=json "$f")
 		tr=$d/rr/traces;;
-	maxiops)
+	maxiops|maxiops_thread)
 		f=$TOP/jobs/instance/maxiops.fio
 		[ "$cfg" = on ] || f=$d/maxiops-untraced.fio
+		[ "$job" = maxiops ] || f=$d/$(basename "$f" .fio)-thread.fio
 		NVDEV=$SHM/f NVDIRECT=0 NVTRACE=$tr RUNTIME=$DISTURB_RUNTIME NVENGINE_SO=$NVENGINE_SO \
 			timed "$p" "$FIO" --output-format=json "$f";;
 	esac || die "disturb: $job $cfg failed: $(tail -n 3 "$p.err")"
@@ -773,6 +776,10 @@ section_disturb() {
 	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
 	grep -v '^nv_trace=' "$TOP/jobs/randread.fio" >"$d/randread-untraced.fio"
 	grep -v '^nv_trace=' "$TOP/jobs/instance/maxiops.fio" >"$d/maxiops-untraced.fio"
+	# maxiops_thread: the same two files with fio's thread mode (every job a
+	# thread of one process) in their [global] section
+	sed 's/^\[global\]$/&\nthread/' "$TOP/jobs/instance/maxiops.fio" >"$d/maxiops-thread.fio"
+	sed 's/^\[global\]$/&\nthread/' "$d/maxiops-untraced.fio" >"$d/maxiops-untraced-thread.fio"
 	for job in $DISTURB_JOBS; do
 		log "disturb: $job, $DISTURB_ROUNDS rounds of untraced, traced, untraced"
 		[ "$job" = nop ] || disturb_busy_start

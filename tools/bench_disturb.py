@@ -20,6 +20,13 @@ JOBS = (
      "`jobs/instance/maxiops.fio` (8 jobs x QD 256) with NVDEV the tmpfs file and NVDIRECT=0 "
      "(page-cache reads: no NVMe here, CPU-bound), RUNTIME the section's, two busy loops beside "
      "it; untraced: the same file less its `nv_trace=` line"),
+    ("maxiops_thread", "jobs/instance/maxiops.fio in fio's thread mode + two busy loops",
+     "the same two files with `thread` in their [global] section: the 8 jobs are threads of one "
+     "fio process instead of 8 processes.  fio starts each job process in a session of its own, "
+     "so with the kernel's autogroup scheduling (`/proc/sys/kernel/sched_autogroup_enabled` = 1, "
+     "Debian's default) each job is a scheduling group of its job thread, the io-wq worker that "
+     "runs its page-cache reads and, traced, its trace writer; the rows above against these say "
+     "what that grouping does to the tail (README, \"What survives what\")"),
 )
 
 
