@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "engine/trace_hook.h"
+#include "sys/sys_ring.h"
 #include "trace/nvtrace_name.h"
 
 int nv_trace_init(struct nv_trace *tr, unsigned int depth)
@@ -35,6 +37,7 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	char host[256] = "";
 	struct utsname u;
 	unsigned int i;
+	int autogroup;
 
 	nvt_kvlist_add(l, "job.name", "%s", td->o.name ? td->o.name : "");
 	nvt_kvlist_add(l, "job.number", "%u", td->thread_number);
@@ -44,6 +47,7 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	nvt_kvlist_add(l, "job.iodepth", "%u", td->o.iodepth);
 	nvt_kvlist_add(l, "job.buf_align", "%u", job->buf_align);
 	nvt_kvlist_add(l, "job.direct", "%u", td->o.odirect);
+	nvt_kvlist_add(l, "job.thread", "%u", td->o.use_thread ? 1 : 0);
 	nvt_kvlist_add(l, "job.rw", "%s%s%s", td_read(td) ? "read" : "",
 		       td_write(td) ? "write" : "", td_trim(td) ? "trim" : "");
 	nvt_kvlist_add(l, "job.random", "%d", td_random(td) ? 1 : 0);
@@ -55,6 +59,8 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	nvt_kvlist_add(l, "fio.version", "%s", fio_version_string);
 	if (!uname(&u))
 		nvt_kvlist_add(l, "kernel", "%s", u.release);
+	if ((autogroup = nv_sched_autogroup()) >= 0)
+		nvt_kvlist_add(l, "kernel.sched_autogroup", "%d", autogroup);
 	nvt_kvlist_add(l, "ring.features", "%s", job->ring_features);
 	if (!gethostname(host, sizeof(host) - 1))
 		nvt_kvlist_add(l, "host", "%s", host);
@@ -234,10 +240,13 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 {
 	struct nvt_kvlist foot = { 0 };
 	char err[512] = "";
-	int ret;
+	int ret, workers;
 
 	nvt_clock_footer(&tr->clock, &foot);
 	nvt_kvlist_add(&foot, "job.error", "%d", td->error);
+	/* the job thread's io-wq workers, kept 5 s after their last IO: its IO ran there */
+	if ((workers = nv_ring_iowq_workers((pid_t)syscall(SYS_gettid))) >= 0)
+		nvt_kvlist_add(&foot, "iowq.workers", "%d", workers);
 	if (tr->ramp_marked)
 		nvt_kvlist_add(&foot, "job.ramp_end_ns", "%llu",
 			       (unsigned long long)tr->ramp_end_ns);

@@ -1,7 +1,8 @@
 /*
  * sys_ring.c - the engine's io_uring ring: setup, probe, io-wq limit,
- * features (see sys_ring.h).
+ * features, the io-wq workers and autogroup (see sys_ring.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,6 +143,46 @@ void nv_ring_features(const struct nv_ring *r, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%sREGISTERED_RING_FD", n ? "," : "");
 	if (!n)
 		snprintf(buf, len, "none");
+}
+
+int nv_ring_iowq_workers(pid_t tid)
+{
+	char want[32], path[64], comm[32];
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "iou-wrk-%d\n", (int)tid);
+	d = opendir("/proc/self/task");
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%.20s/comm", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;	/* a thread gone since the listing */
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, want))
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+int nv_sched_autogroup(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/sched_autogroup_enabled", "re");
+	int c;
+
+	if (!f)
+		return -errno;
+	c = fgetc(f);
+	fclose(f);
+	return c == '0' ? 0 : c == '1' ? 1 : -EINVAL;
 }
 
 void nv_ring_exit(struct nv_ring *r)

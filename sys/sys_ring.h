@@ -2,7 +2,9 @@
  * sys_ring.h - the io_uring ring as the engine sets it up: the flags the
  * kernel takes (newer ones dropped one by one on an older kernel), why a
  * setup failed in words a user can act on, the opcode probe, the io-wq
- * worker limit and the ring's features for the trace header.
+ * worker limit and the ring's features for the trace header, and the
+ * io-wq workers and the autogroup setting the trace records (docs/trace.md:
+ * io-wq IO of a fio job process under autogroup stalls behind the writer).
  *
  * liburing and libc only (no fio): unit tested on the running kernel.  The
  * IO path uses the ring (struct io_uring) directly; nothing here is on it.
@@ -11,6 +13,7 @@
 #define NV_SYS_RING_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <liburing.h>
 
 /* What the job asks of its ring. */
@@ -21,6 +24,20 @@ struct nv_ring_opts {
 	int sqpoll_cpu;			/* the SQ thread's CPU, -1: any */
 	int big_sqe;			/* 128-byte SQEs, 32-byte CQEs (NVMe passthrough) */
 };
+
+/*
+ * The io-wq workers of thread tid in this process now: the threads named
+ * "iou-wrk-TID" (/proc/self/task/N/comm), which the kernel starts to run
+ * the IO it cannot issue without blocking and keeps 5 s after their last.
+ * Return: their number (0 or more), or -errno (/proc unreadable).
+ */
+int nv_ring_iowq_workers(pid_t tid);
+
+/*
+ * The kernel's autogroup scheduling: /proc/sys/kernel/sched_autogroup_enabled.
+ * Return: 1 on, 0 off, -errno when unreadable (no such kernel option).
+ */
+int nv_sched_autogroup(void);
 
 /* A ring and what the kernel gave it. */
 struct nv_ring {

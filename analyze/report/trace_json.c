@@ -190,7 +190,9 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 
 /*
  * Tracing's own disturbance of the job's IO loops (nv_trace_disturb), at
- * any size: null when no trace has the writer's wait key.  Return: it.
+ * any size: null when no trace has the writer's wait key; with
+ * iowq_autogroup_traces where some trace's IO ran where the writer can
+ * stall it (docs/trace.md).  Return: it.
  */
 static json_t *tracing_json(const struct nv_trace_disturb *d)
 {
@@ -209,6 +211,8 @@ static json_t *tracing_json(const struct nv_trace_disturb *d)
 	nv_render_json_set(o, "writer_cpu_ns_per_record",
 			   d->cpus && d->records ?
 			   json_real((double)d->cpu_ns / (double)d->records) : NULL);
+	if (d->grouped)	/* only then: the key would be 0 for every other job */
+		nv_render_json_set(o, "iowq_autogroup_traces", jint(d->grouped));
 	return o;
 }
 

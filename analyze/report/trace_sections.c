@@ -279,7 +279,7 @@ int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
 				span, t->ramp_records);
 		}
 		if (t->disturb.traces) {
-			char line[256];
+			char line[512];
 
 			nv_trace_disturb_line(&t->disturb, line, sizeof(line));
 			fprintf(out, "Tracing: %s.\n\n", line);
@@ -350,6 +350,9 @@ int nv_trace_disturb_csv(FILE *out, const struct nv_tracejoin *tj,
 			    (double)d->ring_chunks);
 		disturb_row(out, job, run, "trace writer CPU per record", "ns", cpu,
 			    cpu ? (double)d->cpu_ns / (double)d->records : 0);
+		if (d->grouped)	/* docs/trace.md: the writer can stall this IO */
+			disturb_row(out, job, run, "traces with io-wq IO under autogroup", "count",
+				    true, (double)d->grouped);
 	}
 	return 0;
 }

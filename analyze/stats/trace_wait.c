@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/stats/trace_wait.h"
 
@@ -113,10 +114,30 @@ static int footer_records(struct nvt_reader *r, uint64_t *recs)
 	return err == -ENOMEM ? err : err ? -ENOENT : 0;
 }
 
+/*
+ * Whether trace r's IO ran on io-wq workers of a fio job process under the
+ * kernel's autogroup (header job.thread 0 and kernel.sched_autogroup 1,
+ * footer iowq.workers above 0): there the trace writer's wake-ups can stall
+ * it (docs/trace.md, "What survives what").  Return: 1 yes, 0 no or
+ * unknown (a trace from before these keys), -ENOMEM.
+ */
+static int iowq_grouped(struct nvt_reader *r)
+{
+	const char *thread = nvt_reader_get(r, "job.thread");
+	const char *group = nvt_reader_get(r, "kernel.sched_autogroup");
+	uint64_t workers = 0;
+	int err;
+
+	if (!thread || !group || strcmp(thread, "0") || strcmp(group, "1"))
+		return 0;
+	err = footer_u64(r, "iowq.workers", &workers);
+	return err == -ENOMEM ? err : !err && workers > 0;
+}
+
 int nv_trace_disturb_add(struct nvt_reader *r, uint64_t span_ns, struct nv_trace_disturb *d)
 {
 	uint64_t wait_ns, waits = 0, end_ns = 0, high = 0, chunks = 0, cpu = 0, recs = 0;
-	int err, has_high, has_chunks, has_cpu, has_recs;
+	int err, has_high, has_chunks, has_cpu, has_recs, grouped;
 
 	err = footer_u64(r, "writer.io_wait_ns", &wait_ns);
 	if (err)
@@ -126,12 +147,14 @@ int nv_trace_disturb_add(struct nvt_reader *r, uint64_t span_ns, struct nv_trace
 	    (has_high = footer_u64(r, "writer.ring_high", &high)) == -ENOMEM ||
 	    (has_chunks = footer_u64(r, "writer.ring_chunks", &chunks)) == -ENOMEM ||
 	    (has_cpu = footer_u64(r, "writer.cpu_ns", &cpu)) == -ENOMEM ||
-	    (has_recs = footer_records(r, &recs)) == -ENOMEM)
+	    (has_recs = footer_records(r, &recs)) == -ENOMEM ||
+	    (grouped = iowq_grouped(r)) < 0)
 		return -ENOMEM;
 	span_ns = traced_span(r, span_ns, end_ns);
 	if (!span_ns)
 		return 0;
 	d->traces++;
+	d->grouped += (unsigned)grouped;
 	d->waits += waits;
 	d->wait_ns += wait_ns;
 	d->traced_ns += span_ns;
@@ -161,8 +184,13 @@ void nv_trace_disturb_line(const struct nv_trace_disturb *d, char *buf, size_t l
 		k += snprintf(buf + k, len - (size_t)k, ", trace ring high-water %" PRIu64
 			      " of %" PRIu64 " chunks", d->ring_high, d->ring_chunks);
 	if (d->cpus && d->records && k >= 0 && (size_t)k < len)
-		snprintf(buf + k, len - (size_t)k, ", writer %.0f ns CPU per record",
-			 (double)d->cpu_ns / (double)d->records);
+		k += snprintf(buf + k, len - (size_t)k, ", writer %.0f ns CPU per record",
+			      (double)d->cpu_ns / (double)d->records);
+	if (d->grouped && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, "; the IO of %u of %u traces ran on io-wq "
+			 "workers of a fio job process under autogroup, where the trace writer "
+			 "can stall it for seconds: rerun with fio's `thread` (nvengine(7))",
+			 d->grouped, d->traces);
 }
 
 int nv_trace_wait_summary(struct nvt_reader *r, uint64_t span_ns, char *buf, size_t len)

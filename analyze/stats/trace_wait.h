@@ -45,6 +45,9 @@ struct nv_trace_disturb {
 	uint64_t ring_high, ring_chunks;	/* of the fullest ring (high / chunks) */
 	unsigned cpus;		/* traces with writer.cpu_ns and a footer record count */
 	uint64_t cpu_ns, records;	/* writer.cpu_ns and the footers' records, summed */
+	unsigned grouped;	/* traces whose IO ran on io-wq in a job process under
+				 * autogroup (job.thread 0, kernel.sched_autogroup 1,
+				 * iowq.workers > 0): the writer can stall it (docs/trace.md) */
 };
 
 /*
@@ -58,8 +61,9 @@ int nv_trace_disturb_add(struct nvt_reader *r, uint64_t span_ns, struct nv_trace
  * *d (traces > 0) as one line into buf (len bytes): "IO loop held by
  * tracing 0.000% of 4.0 s (0 waits), trace ring high-water 1 of 4 chunks,
  * writer 31 ns CPU per record" (the ring and the CPU where the footers have
- * them; "of 4.0 s" is the traced time of every trace together).  Return:
- * nothing.
+ * them; "of 4.0 s" is the traced time of every trace together), and where
+ * d->grouped, how many traces' IO ran where the writer can stall it.
+ * Return: nothing.
  */
 void nv_trace_disturb_line(const struct nv_trace_disturb *d, char *buf, size_t len);
 

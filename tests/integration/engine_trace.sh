@@ -148,6 +148,38 @@ else
 	fail trace_header_kernel_ring_features "kernel $kver: ring.features '$feat' lacks:$missing"
 fi
 
+# IO on io-wq workers (force_async=1 punts every read there) of a fio job
+# process under autogroup: the header says process or thread and the
+# kernel's autogroup setting, the footer the job thread's io-wq workers,
+# and nvanalyze's tracing line says the writer can stall that IO only for a
+# job process with autogroup on (docs/trace.md, "What survives what").
+ag=$(head -c 1 /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo none)
+why=""
+for mode in 0 1; do
+	d=$T/iowq$mode
+	mkdir -p "$d"
+	nvfio --name=aq --filename="$F" --size=8M --rw=randread --iodepth=8 --number_ios=2000 \
+		--force_async=1 --thread="$mode" --nv_trace="$d" >/dev/null 2>"$d.err" ||
+		why="$why thread=$mode: fio failed: $(tail -n 2 "$d.err");"
+	"$NVANALYZE" stat "$d"/*.nvt >"$d.stat" 2>&1 || why="$why thread=$mode: stat failed;"
+	grep -qxF "  job.thread = $mode" "$d.stat" || why="$why thread=$mode: no job.thread;"
+	case $ag in
+	0|1) grep -qxF "  kernel.sched_autogroup = $ag" "$d.stat" ||
+		why="$why thread=$mode: kernel.sched_autogroup not $ag;";;
+	*) ! grep -q "kernel.sched_autogroup" "$d.stat" ||
+		why="$why thread=$mode: kernel.sched_autogroup without the sysctl;";;
+	esac
+	workers=$(sed -n 's/^  iowq.workers = //p' "$d.stat")
+	[ "${workers:-0}" -ge 1 ] || why="$why thread=$mode: iowq.workers '$workers';"
+	note=0
+	grep -q "^tracing: .*ran on io-wq workers of a fio job process under autogroup" \
+		"$d.stat" && note=1
+	[ "$note" = $([ "$mode" = 0 ] && [ "$ag" = 1 ] && echo 1 || echo 0) ] ||
+		why="$why thread=$mode autogroup=$ag: note $note;"
+done
+[ -z "$why" ] && pass "trace_iowq_autogroup_note (autogroup $ag)" ||
+	fail trace_iowq_autogroup_note "$why"
+
 # The writer thread's scheduling class: normal unless nv_trace_sched says
 # otherwise (idle here); every IO is in the trace, and the header says which.
 traced sched_idle --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \

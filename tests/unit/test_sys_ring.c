@@ -1,10 +1,13 @@
 /*
  * Unit tests for sys/sys_ring.c: the engine's ring on the running kernel
- * (setup, probe, io-wq limit, features) and the setup failures' messages.
+ * (setup, probe, io-wq limit, features, io-wq workers, autogroup) and the
+ * setup failures' messages.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "sys/sys_ring.h"
 #include "tests/unit/check.h"
@@ -83,6 +86,43 @@ TEST(probe_and_iowq)
 	nv_ring_exit(&r);
 }
 
+/*
+ * A ring's IO punted to io-wq (IOSQE_ASYNC) starts a worker named after
+ * this thread; none before; autogroup read as the sysctl says.
+ */
+TEST(iowq_workers_and_autogroup)
+{
+	struct nv_ring_opts o = { .depth = 4, .sqpoll_cpu = -1 };
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	struct nv_ring r;
+	char err[256];
+	FILE *f;
+	int c;
+
+	CHECK_EQ_I64(nv_ring_iowq_workers(tid), 0);
+	CHECK_EQ_I64(nv_ring_setup(&r, &o, err, sizeof(err)), 0);
+	if (!r.ok)
+		return;
+	sqe = io_uring_get_sqe(&r.ring);
+	io_uring_prep_nop(sqe);
+	sqe->flags |= IOSQE_ASYNC;
+	CHECK_EQ_I64(io_uring_submit_and_wait(&r.ring, 1), 1);
+	CHECK_EQ_I64(io_uring_peek_cqe(&r.ring, &cqe), 0);
+	CHECK(nv_ring_iowq_workers(tid) >= 1);
+	CHECK_EQ_I64(nv_ring_iowq_workers(tid + 1000000), 0);	/* no such thread's */
+	nv_ring_exit(&r);
+	f = fopen("/proc/sys/kernel/sched_autogroup_enabled", "r");
+	c = f ? fgetc(f) : EOF;
+	if (f)
+		fclose(f);
+	if (c == '0' || c == '1')
+		CHECK_EQ_I64(nv_sched_autogroup(), c - '0');
+	else
+		CHECK(nv_sched_autogroup() < 0);
+}
+
 TEST(features_text)
 {
 	struct nv_ring r;
@@ -138,5 +178,6 @@ int main(void)
 	RUN(setup_big_sqe);
 	RUN(setup_refused);
 	RUN(probe_and_iowq);
+	RUN(iowq_workers_and_autogroup);
 	return check_summary();
 }
