@@ -9,17 +9,29 @@
 
 #include "sys/sys_ring.h"
 
-int nv_ring_disabled_sysctl(void)
+/*
+ * The integer in /proc/sys file path (a kernel setting).
+ * Return: it (0 or more), -errno when the file cannot be opened, or
+ * -EINVAL when it holds no such number.
+ */
+static int sysctl_int(const char *path)
 {
-	FILE *fp = fopen("/proc/sys/kernel/io_uring_disabled", "r");
+	FILE *fp = fopen(path, "re");
 	int v = -1;
 
 	if (!fp)
-		return -1;
-	if (fscanf(fp, "%d", &v) != 1)
-		v = -1;
+		return -errno;
+	if (fscanf(fp, "%d", &v) != 1 || v < 0)
+		v = -EINVAL;
 	fclose(fp);
 	return v;
+}
+
+int nv_ring_disabled_sysctl(void)
+{
+	int v = sysctl_int("/proc/sys/kernel/io_uring_disabled");
+
+	return v < 0 ? -1 : v;
 }
 
 void nv_ring_setup_why(int err, unsigned int flags, int disabled, char *msg, size_t len)
@@ -175,14 +187,9 @@ int nv_ring_iowq_workers(pid_t tid)
 
 int nv_sched_autogroup(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/sched_autogroup_enabled", "re");
-	int c;
+	int v = sysctl_int("/proc/sys/kernel/sched_autogroup_enabled");
 
-	if (!f)
-		return -errno;
-	c = fgetc(f);
-	fclose(f);
-	return c == '0' ? 0 : c == '1' ? 1 : -EINVAL;
+	return v > 1 ? -EINVAL : v;
 }
 
 void nv_ring_exit(struct nv_ring *r)
