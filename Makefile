@@ -106,9 +106,10 @@ JOBS_DIR  := $(DESTDIR)$(PREFIX)/share/nvengine/jobs
 JOB_FILES := $(shell cd jobs && find . -type f \( -name '*.fio' -o -name '*.awk' -o -name '*.md' -o -name '*.sh' \))
 
 # nvanalyze finds style.gp in ../share/nvanalyze/plots/ and libnvpngfast.so in
-# ../lib/nvanalyze/ from its own directory (analyze/figures/plot.h); fio loads the engine from the path given to it;
-# nvengine-run (jobs/run) finds the engine in ../../lib/nvengine/ from its
-# own directory, PREFIX/share/nvengine/jobs.
+# ../lib/nvanalyze/ from its own directory (analyze/figures/plot.h); fio
+# loads the engine from the path given to it; nvengine-run (jobs/run) finds
+# the engine in ../../lib/nvengine/ from its own directory,
+# PREFIX/share/nvengine/jobs.
 install: all
 	install -D -m 0755 $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/nvanalyze
 	install -D -m 0755 $(ENGINE_SO) $(DESTDIR)$(PREFIX)/lib/nvengine/libnvengine.so

@@ -262,17 +262,19 @@ static int send_all(int fd, const char *buf, size_t n)
 
 /*
  * The next line of gnuplot's stdout into line (at most n - 1 bytes, NUL
- * ended; a longer line comes in pieces).
+ * ended; a longer line comes in pieces, the last one without its newline).
  * Return: its length, 0 at the end of the output, or -errno.
  */
 static ssize_t proc_line(struct nv_plot_proc *p, char *line, size_t n)
 {
+	bool end = false;
+
 	for (;;) {
 		char *nl = memchr(p->buf, '\n', p->have);
 		size_t len = nl ? (size_t)(nl - p->buf) + 1 : p->have;
 		ssize_t r;
 
-		if (nl || p->have >= n - 1 || p->have == sizeof(p->buf)) {
+		if (nl || p->have >= n - 1 || p->have == sizeof(p->buf) || (end && p->have)) {
 			if (len > n - 1)
 				len = n - 1;
 			memcpy(line, p->buf, len);
@@ -281,22 +283,26 @@ static ssize_t proc_line(struct nv_plot_proc *p, char *line, size_t n)
 			p->have -= len;
 			return (ssize_t)len;
 		}
+		if (end)
+			return 0;
 		r = read(p->out, p->buf + p->have, sizeof(p->buf) - p->have);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -errno;
-		if (r == 0) {	/* the end: what is left is the last line */
-			if (!p->have)
-				return 0;
-			memcpy(line, p->buf, p->have < n - 1 ? p->have : n - 1);
-			line[p->have < n - 1 ? p->have : n - 1] = 0;
-			r = (ssize_t)strlen(line);
-			p->have = 0;
-			return r;
-		}
+		end = r == 0;
 		p->have += (size_t)r;
 	}
+}
+
+/*
+ * A line of gnuplot's stdout that is not a mark, into the log as it came.
+ * Return: nothing (the log is for reading: a lost line fails no figure).
+ */
+static void log_line(const struct nv_plot_proc *p, const char *line, size_t len)
+{
+	if (write(p->log_fd, line, len) < 0)
+		return;
 }
 
 int nv_plot_proc_render(struct nv_plot_proc *p, const char *name, bool svg)
@@ -331,8 +337,7 @@ int nv_plot_proc_render(struct nv_plot_proc *p, const char *name, bool svg)
 	while ((r = proc_line(p, line, sizeof(line))) > 0) {
 		if (!strncmp(line, want, strlen(want)))
 			return strcmp(line + strlen(want), "ok\n") ? -EIO : 0;
-		if (write(p->log_fd, line, (size_t)r) < 0)
-			continue;	/* the log is for reading: a lost line fails no figure */
+		log_line(p, line, (size_t)r);
 	}
 	p->dead = true;	/* gnuplot is gone before its mark */
 	return -EPIPE;
@@ -348,8 +353,7 @@ int nv_plot_proc_stop(struct nv_plot_proc *p)
 		close(p->in);	/* gnuplot ends at the end of its input */
 	if (p->out >= 0) {
 		while ((r = proc_line(p, line, sizeof(line))) > 0)
-			if (write(p->log_fd, line, (size_t)r) < 0)
-				continue;
+			log_line(p, line, (size_t)r);
 		close(p->out);
 	}
 	if (p->pid > 0)

@@ -54,9 +54,10 @@ int nv_plot_render(const char *dir, const char *name, const char *fmt);
 
 /*
  * A gnuplot rendering figures one at a time, on request: started as
- * nv_plot_render starts it (dir, argv, environment, the log) with a pipe
- * on its stdin, so that workers pull the next figure when they are done
- * (a long figure does not hold up a fixed share).
+ * nv_plot_render starts it (dir, argv, environment, the log) with a socket
+ * on its stdin (no SIGPIPE here when it is gone), so that workers pull the
+ * next figure when they are done (a long figure does not hold up a fixed
+ * share).
  */
 struct nv_plot_proc {
 	pid_t pid;
@@ -77,8 +78,8 @@ int nv_plot_proc_start(struct nv_plot_proc *p, const char *dir);
  * Render NAME.gp as PNG (svg false) or SVG in p's gnuplot, as
  * nv_plot_render does in a fresh one: `reset session` first (nothing of
  * the figure before; fmt set for SVG only), the file closed after, so the
- * file is the one nv_plot_render writes.  gnuplot reading commands on a
- * pipe goes on after an error; its line after the file says whether it
+ * file is the one nv_plot_render writes.  gnuplot reading commands from
+ * its stdin goes on after an error; its line after the file says whether it
  * met one (anything else it prints on stdout goes to the log).
  * Return: 0, -EIO when gnuplot failed on the script (see the log),
  * -ENAMETOOLONG when the name's escape does not fit, or -EPIPE when the
