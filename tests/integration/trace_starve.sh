@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # A trace writer denied CPU: fio (nv_nop=1, QD 64), its trace writer and two
 # busy loops all pinned to one CPU.  With nv_trace_sched=idle the writer is
-# kept SCHED_IDLE (its autogroup at nice 19) beside the busy loops, falls behind, the IO loop waits and
-# the finding names the CPU (the writer's run-queue wait), not the disk.
-# With the default (normal) the writer takes its turns: the IO loop never
-# waits.  (nv_trace_sched=auto, promoted once half the ring waits, is not
-# asserted: in about 1 run of 8 the promoted writer still got no CPU for
-# seconds, the virtual runtime it accrued as SCHED_IDLE kept, kernel 6.18.)  Asserts on the cause named and the wait count,
-# never on durations.
+# kept SCHED_IDLE (its autogroup at nice 19) beside the busy loops, falls
+# behind, the IO loop waits and the finding names the CPU (the writer's
+# run-queue wait), not the disk.  With the default (normal) the writer takes
+# its turns: the IO loop never waits.  (nv_trace_sched=auto, promoted once
+# half the ring waits, is not asserted: in about 1 run of 8 the promoted
+# writer still got no CPU for seconds, the virtual runtime it accrued as
+# SCHED_IDLE kept, kernel 6.18.)  Asserts on the cause named and the wait
+# count, never on durations.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v taskset >/dev/null; then
