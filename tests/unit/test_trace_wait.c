@@ -31,7 +31,8 @@ static struct nvt_reader *trace_hdr(const char *name, const struct nvt_kv *hdr_k
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	foot[0] = (struct nvt_kv){ "clock.end_monotonic_ns", "11000000000" };
 	memcpy(foot + 1, kv, n * sizeof(*kv));
-	memcpy(hdr + 1, hdr_kv, nhdr * sizeof(*hdr_kv));
+	if (nhdr)
+		memcpy(hdr + 1, hdr_kv, nhdr * sizeof(*hdr_kv));
 	if (nvt_writer_open(&w, path, hdr, 1 + nhdr, NULL) || nvt_writer_append(w, &rec) ||
 	    nvt_writer_close(w, foot, n + 1) || nvt_reader_open(&r, path))
 		return NULL;
