@@ -157,6 +157,7 @@ int nvt_proc_start(pid_t *pid, const char *name, int keep_fd, void (*fn)(void *)
 	if (p < 0)
 		return -errno;
 	if (p == 0) {
+		*pid = getpid();	/* shared memory: set before fn, whatever the parent's pace */
 		child_setup(name, keep_fd, parent);
 		fn(arg);
 		_exit(0);

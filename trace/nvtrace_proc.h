@@ -55,7 +55,8 @@ int nvt_proc_wait(pthread_cond_t *cv, pthread_mutex_t *mu, uint64_t at_ns);
  * SIGPIPE too (write(2) says it),
  * every file descriptor but 0-2 and keep_fd closed.  The child ends with
  * _exit(0) after fn returns, running nothing of its parent's.
- * Return: 0 with *pid set, or -errno (fork's).
+ * *pid (in memory shared with the child) is set in the child too, before
+ * fn runs.  Return: 0 with *pid set, or -errno (fork's).
  */
 int nvt_proc_start(pid_t *pid, const char *name, int keep_fd, void (*fn)(void *), void *arg);
 

@@ -47,7 +47,7 @@ static int write_all(int fd, const uint8_t *buf, size_t n)
  */
 static uint64_t disk_time(struct nvt_writer *w, uint64_t t0, uint64_t q0)
 {
-	uint64_t t = nvt_writer_mono_ns() - t0, q = nvt_sched_runq_wait_ns(w->schedstat_fd) - q0;
+	uint64_t t = nvt_mono_ns() - t0, q = nvt_sched_runq_wait_ns(w->schedstat_fd) - q0;
 
 	return q < t ? t - q : 0;
 }
@@ -55,7 +55,7 @@ static uint64_t disk_time(struct nvt_writer *w, uint64_t t0, uint64_t q0)
 /* write_all, its time added to the writer's write_ns.  Return: 0 or -errno. */
 static int write_timed(struct nvt_writer *w, const uint8_t *buf, size_t n)
 {
-	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = nvt_writer_mono_ns();
+	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = nvt_mono_ns();
 	int err = write_all(w->fd, buf, n);
 
 	w->write_ns += disk_time(w, t0, q0);
@@ -102,7 +102,7 @@ static void cut_block(struct nvt_writer *w, int err, uint64_t start, size_t len)
 /* fdatasync the file now.  Return: 0 or the sticky -errno. */
 static int sync_now(struct nvt_writer *w)
 {
-	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = nvt_writer_mono_ns();
+	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = nvt_mono_ns();
 	int rc = fdatasync(w->fd);
 	uint64_t d = disk_time(w, t0, q0);
 
@@ -118,7 +118,7 @@ static int sync_now(struct nvt_writer *w)
 	}
 	w->syncs++;
 	w->dirty = false;
-	w->synced_ns = nvt_writer_mono_ns();
+	w->synced_ns = nvt_mono_ns();
 	return 0;
 }
 
@@ -126,7 +126,7 @@ static int sync_now(struct nvt_writer *w)
 void nvt_wfile_sync_if_due(struct nvt_writer *w)
 {
 	if (w->sync_ns && w->dirty && !atomic_load_explicit(&w->err, memory_order_relaxed) &&
-	    nvt_writer_mono_ns() - w->synced_ns >= w->sync_ns)
+	    nvt_mono_ns() - w->synced_ns >= w->sync_ns)
 		sync_now(w);
 }
 

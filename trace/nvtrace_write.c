@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,7 +101,7 @@ static void wait_ready(struct nvt_writer *w, struct chunk *c)
 	}
 }
 
-/* The writer thread's class at its start (nvt_writer_sched).  Return: nothing. */
+/* The writer's class at its start (nvt_writer_sched).  Return: nothing. */
 static void writer_sched_init(struct nvt_writer *w)
 {
 	bool may_leave = w->sched == NVT_SCHED_AUTO && sched_getscheduler(0) == SCHED_OTHER &&
@@ -110,7 +109,6 @@ static void writer_sched_init(struct nvt_writer *w)
 
 	/* under the lock: the IO thread promotes only a writer that is idle now */
 	nvt_writer_lock(w);
-	w->writer_tid = (pid_t)syscall(SYS_gettid);
 	if (w->sched == NVT_SCHED_IDLE)
 		nvt_sched_idle(0, true);	/* best effort */
 	else if (may_leave)
@@ -127,7 +125,7 @@ static void writer_sched_init(struct nvt_writer *w)
 static void writer_promote_if_behind(struct nvt_writer *w)
 {
 	if (w->auto_idle && !w->promoted && w->backlog * 2 >= w->nchunks &&
-	    !nvt_sched_idle(w->writer_tid, false)) {
+	    !nvt_sched_idle(w->writer_pid, false)) {
 		w->promoted = true;
 		w->promotions++;
 	}
@@ -212,10 +210,10 @@ static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_
 	if (!nvt_ring_should_grow(next, now_ns, w->buffer_ns, w->nchunks, w->max_chunks))
 		return next;
 	pthread_mutex_unlock(&w->mu);
-	t0 = nvt_writer_mono_ns();
+	t0 = nvt_mono_ns();
 	c = nvt_chunk_new(&w->arena, w->block_records);	/* NULL: wait as a full ring does */
 	nvt_writer_lock(w);
-	w->grow_ns += nvt_writer_mono_ns() - t0;
+	w->grow_ns += nvt_mono_ns() - t0;
 	if (!c)
 		return w->cur->next;
 	c->next = w->cur->next;
@@ -243,19 +241,19 @@ static void seal_current(struct nvt_writer *w, uint64_t now_ns)
 	if (next->state != CHUNK_FREE)
 		next = ring_grow(w, next, now_ns);
 	if (next->state != CHUNK_FREE) {
-		uint64_t t0 = nvt_writer_mono_ns();
+		uint64_t t0 = nvt_mono_ns();
 
 		w->waits++;
 		w->io_waiting = true;
 		while (next->state != CHUNK_FREE &&
 		       !atomic_load_explicit(&w->err, memory_order_relaxed))
-			if (nvt_proc_wait(&w->cv_free, &w->mu, nvt_writer_mono_ns() + 1000000000ull) ==
+			if (nvt_proc_wait(&w->cv_free, &w->mu, nvt_mono_ns() + 1000000000ull) ==
 			    -ETIMEDOUT && nvt_proc_ended(w->writer_pid, false, &w->writer_status)) {
 				w->writer_ended = true;
 				writer_died(w);	/* nothing frees next now: it is the IO thread's */
 			}
 		w->io_waiting = false;
-		w->wait_ns += nvt_writer_mono_ns() - t0;
+		w->wait_ns += nvt_mono_ns() - t0;
 	}
 	next->state = CHUNK_FILLING;
 	pthread_mutex_unlock(&w->mu);
@@ -474,7 +472,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		err = -errno;
 		goto fail;
 	}
-	w->synced_ns = nvt_writer_mono_ns();
+	w->synced_ns = nvt_mono_ns();
 	w->first->state = CHUNK_FILLING;
 	w->cur = w->first;
 	w->app.pos = w->app.end = w->cur->rec;

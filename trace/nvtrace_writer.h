@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <time.h>
 
+#include "trace/nvtrace_clock.h"
 #include "trace/nvtrace_fmt.h"
 #include "trace/nvtrace_ring.h"
 #include "trace/nvtrace_sched.h"
@@ -57,7 +57,6 @@ struct nvt_writer {
 	unsigned ring_high;		/* most READY chunks at once */
 	bool promoted;			/* AUTO: the writer runs SCHED_OTHER now */
 	bool auto_idle;			/* AUTO: SCHED_IDLE between promotions */
-	pid_t writer_tid;		/* the writer thread's tid (AUTO promotion) */
 	uint64_t promotions;		/* AUTO: times promoted */
 	const struct nvt_kv *footer_kv;	/* in kv_area */
 	size_t nfooter;
@@ -85,15 +84,6 @@ struct nvt_writer {
 	uint64_t runq_ns0;		/* schedstat run-queue wait at the thread's start */
 	int schedstat_fd;		/* the writer's /proc/thread-self/schedstat, or -1 */
 };
-
-/* CLOCK_MONOTONIC now.  Return: nanoseconds. */
-static inline uint64_t nvt_writer_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Make err the sticky error with "WHAT PATH: strerror(err)WHY" as its text,
