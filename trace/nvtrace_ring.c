@@ -1,59 +1,39 @@
 /*
- * nvtrace_ring.c - the trace writer's chunk ring: chunks cut from the shared
- * arena, the growth rule (buffer by time).  The locking is the writer's
- * (nvtrace_write.c): a chunk is linked in under its mutex.  Nothing is
- * freed chunk by chunk: the arena goes with the writer.
+ * nvtrace_ring.c - the trace writer's chunk ring: allocation, the growth
+ * rule (buffer by time) and freeing.  The locking is the writer's
+ * (nvtrace_write.c): a chunk is linked in under its mutex.
  */
-#include <stddef.h>
+#include <stdlib.h>
 
 #include "trace/nvtrace_fmt.h"
 #include "trace/nvtrace_ring.h"
 
-#define ARENA_ALIGN 64u	/* a cache line: no chunk shares one with another's records */
-
-static size_t align_up(size_t n)
-{
-	return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-}
-
-/* The bytes one chunk takes from an arena.  Return: them. */
-static size_t chunk_bytes(unsigned block_records)
-{
-	return align_up(sizeof(struct chunk)) +
-	       align_up((size_t)block_records * sizeof(struct nvt_record));
-}
-
-size_t nvt_arena_bytes(unsigned max_chunks, unsigned block_records)
-{
-	return (size_t)max_chunks * chunk_bytes(block_records);
-}
-
-struct chunk *nvt_chunk_new(struct nvt_arena *a, unsigned block_records)
+struct chunk *nvt_chunk_new(unsigned block_records)
 {
 	size_t bytes = (size_t)block_records * sizeof(struct nvt_record);
-	struct chunk *c;
+	struct chunk *c = calloc(1, sizeof(*c));
 
-	if (a->len - a->used < chunk_bytes(block_records))
+	if (!c)
 		return NULL;
-	c = (struct chunk *)(a->base + a->used);
-	c->rec = (struct nvt_record *)(a->base + a->used + align_up(sizeof(*c)));
-	a->used += chunk_bytes(block_records);
+	c->rec = malloc(bytes);
+	if (!c->rec) {
+		free(c);
+		return NULL;
+	}
 	nvt_touch_pages(c->rec, bytes);
-	c->n = 0;
 	c->state = CHUNK_FREE;
-	c->next = NULL;
 	return c;
 }
 
-struct chunk *nvt_ring_new(struct nvt_arena *a, unsigned n, unsigned block_records)
+struct chunk *nvt_ring_new(unsigned n, unsigned block_records)
 {
 	struct chunk *first = NULL, *last = NULL;
 
 	for (unsigned i = 0; i < n; i++) {
-		struct chunk *c = nvt_chunk_new(a, block_records);
+		struct chunk *c = nvt_chunk_new(block_records);
 
 		if (!c)
-			return NULL;
+			goto fail;
 		if (last)
 			last->next = c;
 		else
@@ -62,6 +42,30 @@ struct chunk *nvt_ring_new(struct nvt_arena *a, unsigned n, unsigned block_recor
 		c->next = first;	/* closes the circle as it grows */
 	}
 	return first;
+fail:
+	if (last) {
+		last->next = first;
+		nvt_ring_free(first);
+	}
+	return NULL;
+}
+
+void nvt_ring_free(struct chunk *c)
+{
+	struct chunk *p;
+
+	if (!c)
+		return;
+	p = c->next;
+	while (p != c) {
+		struct chunk *q = p->next;
+
+		free(p->rec);
+		free(p);
+		p = q;
+	}
+	free(c->rec);
+	free(c);
 }
 
 unsigned nvt_ring_max_chunks(unsigned block_records, unsigned nchunks)

@@ -1,11 +1,8 @@
 /*
  * nvtrace_ring.h - the trace writer's chunk ring (private to trace/): the
- * chunks records wait in between the IO thread and the writer process,
- * linked in the order the writer takes them, and the rule by which the ring
- * grows (buffer by time: docs/engine.md, nv_trace_buffer_ms).  Chunks come
- * from an arena in memory shared with the writer process (nvtrace_proc.h),
- * sized for the most chunks the ring may grow to, so that a chunk added
- * after the writer started is where the writer sees it.
+ * chunks records wait in between the IO thread and the writer thread, linked
+ * in the order the writer takes them, and the rule by which the ring grows
+ * (buffer by time: docs/engine.md, nv_trace_buffer_ms).
  */
 #ifndef NVTRACE_RING_H
 #define NVTRACE_RING_H
@@ -17,12 +14,6 @@
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLING, CHUNK_READY };
 
-/* Where chunks are cut from: len bytes at base (shared memory), used so far. */
-struct nvt_arena {
-	uint8_t *base;
-	size_t len, used;
-};
-
 struct chunk {
 	struct nvt_record *rec;
 	unsigned n;
@@ -32,23 +23,19 @@ struct chunk {
 };
 
 /*
- * The bytes an arena needs for max_chunks chunks of block_records records.
- * Return: the size.
+ * A FREE chunk of block_records records, its pages touched (no page fault on
+ * the hot path later), not linked.  Return: it, or NULL (out of memory).
  */
-size_t nvt_arena_bytes(unsigned max_chunks, unsigned block_records);
+struct chunk *nvt_chunk_new(unsigned block_records);
 
 /*
- * A FREE chunk of block_records records from arena a, its pages touched (no
- * page fault on the hot path later), not linked.  Return: it, or NULL (the
- * arena is used up).
+ * A ring of n FREE chunks linked in a circle (n >= 1).  Return: its first
+ * chunk, or NULL (out of memory; nothing is left allocated).
  */
-struct chunk *nvt_chunk_new(struct nvt_arena *a, unsigned block_records);
+struct chunk *nvt_ring_new(unsigned n, unsigned block_records);
 
-/*
- * A ring of n FREE chunks from arena a linked in a circle (n >= 1).
- * Return: its first chunk, or NULL (the arena is too small).
- */
-struct chunk *nvt_ring_new(struct nvt_arena *a, unsigned n, unsigned block_records);
+/* Free every chunk of the ring that holds c (c may be NULL).  Return: nothing. */
+void nvt_ring_free(struct chunk *c);
 
 /*
  * The most chunks a ring of block_records-record chunks may grow to:

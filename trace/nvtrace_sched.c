@@ -1,10 +1,8 @@
 /*
  * nvtrace_sched.c - what the trace writer asks the scheduler: whether it may
- * leave SCHED_IDLE again, its run-queue wait, and its class (nvtrace_sched.h).
+ * leave SCHED_IDLE again, and its run-queue wait (nvtrace_sched.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -58,26 +56,4 @@ uint64_t nvt_sched_runq_wait_ns(int fd)
 	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
 		return 0;
 	return wait;
-}
-
-int nvt_sched_idle(pid_t pid, bool idle)
-{
-	struct sched_param sp = { 0 };
-	char path[64];
-	int fd;
-
-	if (sched_setscheduler(pid, idle ? SCHED_IDLE : SCHED_OTHER, &sp))
-		return -errno;
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/autogroup", (int)pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/autogroup");
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, idle ? "19" : "0", idle ? 2 : 1) < 0) {
-			/* no autogroup here, or raising it back not permitted: SCHED_* decides */
-		}
-		close(fd);
-	}
-	return 0;
 }

@@ -7,7 +7,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 /*
  * Whether the calling thread may leave SCHED_IDLE again once in it: the
@@ -21,15 +20,5 @@ bool nvt_sched_can_leave_idle(void);
  * as fd (its second field); 0 if fd < 0 or unreadable.  Return: nanoseconds.
  */
 uint64_t nvt_sched_runq_wait_ns(int fd);
-
-/*
- * Make process pid (0: the caller; the trace writer, alone in its process
- * and session) SCHED_IDLE (idle) or SCHED_OTHER again, and its session's
- * autogroup nice 19 or 0 with it (/proc/PID/autogroup, best effort): in a
- * session of its own the writer is alone in its scheduling group, where
- * SCHED_IDLE alone would not make it yield to other groups.
- * Return: 0, or sched_setscheduler's -errno.
- */
-int nvt_sched_idle(pid_t pid, bool idle);
 
 #endif

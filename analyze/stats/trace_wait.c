@@ -117,26 +117,18 @@ static int footer_records(struct nvt_reader *r, uint64_t *recs)
 /*
  * Whether trace r's IO ran on io-wq workers of a fio job process under the
  * kernel's autogroup (header job.thread 0 and kernel.sched_autogroup 1,
- * footer iowq.workers above 0) beside a writer thread of its own (no
- * footer writer.process = own-session: a writer from before it became a
- * process): there the writer can stall that IO (docs/trace.md, "What
- * survives what").  Return: 1 yes, 0 no or unknown (a trace from before
- * these keys), -ENOMEM.
+ * footer iowq.workers above 0): there the trace writer's wake-ups can stall
+ * it (docs/trace.md, "What survives what").  Return: 1 yes, 0 no or
+ * unknown (a trace from before these keys), -ENOMEM.
  */
 static int iowq_grouped(struct nvt_reader *r)
 {
 	const char *thread = nvt_reader_get(r, "job.thread");
 	const char *group = nvt_reader_get(r, "kernel.sched_autogroup");
-	const char *proc = NULL;
 	uint64_t workers = 0;
 	int err;
 
 	if (!thread || !group || strcmp(thread, "0") || strcmp(group, "1"))
-		return 0;
-	err = nvt_reader_footer_get(r, "writer.process", &proc);
-	if (err == -ENOMEM)
-		return err;
-	if (proc && !strcmp(proc, "own-session"))
 		return 0;
 	err = footer_u64(r, "iowq.workers", &workers);
 	return err == -ENOMEM ? err : !err && workers > 0;
@@ -196,10 +188,8 @@ void nv_trace_disturb_line(const struct nv_trace_disturb *d, char *buf, size_t l
 			      (double)d->cpu_ns / (double)d->records);
 	if (d->grouped && k >= 0 && (size_t)k < len)
 		snprintf(buf + k, len - (size_t)k, "; the IO of %u of %u traces ran on io-wq "
-			 "workers of a fio job process under autogroup, where the older "
-			 "nvengine's writer thread can stall it for seconds: rerun with "
-			 "this nvengine (its writer is a process of its own) or fio's "
-			 "`thread` (nvengine(7))",
+			 "workers of a fio job process under autogroup, where the trace writer "
+			 "can stall it for seconds: rerun with fio's `thread` (nvengine(7))",
 			 d->grouped, d->traces);
 }
 

@@ -150,10 +150,9 @@ fi
 
 # IO on io-wq workers (force_async=1 punts every read there) of a fio job
 # process under autogroup: the header says process or thread and the
-# kernel's autogroup setting, the footer the job thread's io-wq workers and
-# the writer's own session (writer.process), and nvanalyze's tracing line
-# has no note: the note is for an older writer thread in a job process with
-# autogroup on (test_trace_wait; docs/trace.md, "What survives what").
+# kernel's autogroup setting, the footer the job thread's io-wq workers,
+# and nvanalyze's tracing line says the writer can stall that IO only for a
+# job process with autogroup on (docs/trace.md, "What survives what").
 ag=$(head -c 1 /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo none)
 why=""
 for mode in 0 1; do
@@ -175,9 +174,8 @@ for mode in 0 1; do
 	note=0
 	grep -q "^tracing: .*ran on io-wq workers of a fio job process under autogroup" \
 		"$d.stat" && note=1
-	[ "$note" = 0 ] || why="$why thread=$mode autogroup=$ag: note $note;"
-	grep -qxF "  writer.process = own-session" "$d.stat" ||
-		why="$why thread=$mode: no writer.process;"
+	[ "$note" = $([ "$mode" = 0 ] && [ "$ag" = 1 ] && echo 1 || echo 0) ] ||
+		why="$why thread=$mode autogroup=$ag: note $note;"
 done
 [ -z "$why" ] && pass "trace_iowq_autogroup_note (autogroup $ag)" ||
 	fail trace_iowq_autogroup_note "$why"
@@ -262,67 +260,6 @@ if [ -n "$tr" ] && "$NVANALYZE" stat "$tr" >"$T/kill.stat" 2>"$T/kill.err"; then
 	fi
 else
 	fail trace_sigkill_readable "no trace or stat failed: $(tail -n 3 "$T/kill.err" 2>/dev/null | tr '\n' ' ')"
-fi
-
-# writer_of DIR: the pid of the trace writer process of the fio run tracing
-# into DIR (a fork of the job process: fio's command line, its own name),
-# waiting up to 10 s for it to start; nothing if none did.
-writer_of() {
-	local p
-	for _ in $(seq 1 100); do
-		for p in $(pgrep -x nvtrace-writer); do
-			if tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | grep -qxF -- "--nv_trace=$1"
-			then
-				echo "$p"
-				return
-			fi
-		done
-		sleep 0.1
-	done
-}
-
-# The trace writer is a process in a session of its own (so a scheduling
-# group of its own under autogroup: docs/trace.md, "What survives what"),
-# a child of the fio job process, gone when the job is.
-mkdir -p "$T/sess"
-nvfio --name=s --filename="$F" --size=64M --rw=randread --iodepth=8 --time_based --runtime=3 \
-	--nv_trace="$T/sess" >"$T/sess.out" 2>&1 &
-fpid=$!
-wpid=$(writer_of "$T/sess")
-why=""
-if [ -z "$wpid" ]; then
-	why="no nvtrace-writer process tracing into $T/sess"
-else
-	wpp=$(ps -o ppid= -p "$wpid" | tr -d ' ')
-	wsid=$(ps -o sid= -p "$wpid" | tr -d ' ')
-	jsid=$(ps -o sid= -p "$wpp" | tr -d ' ')
-	[ "$(ps -o comm= -p "$wpp")" = fio ] || why="$why parent $wpp is not fio;"
-	[ "$wsid" = "$wpid" ] && [ "$wsid" != "$jsid" ] ||
-		why="$why writer $wpid session $wsid, job $wpp session $jsid;"
-fi
-wait $fpid || why="$why fio failed: $(tail -n 2 "$T/sess.out" | tr '\n' ' ');"
-[ -n "$wpid" ] && kill -0 "$wpid" 2>/dev/null && why="$why writer $wpid outlived the job;"
-"$NVANALYZE" stat "$T"/sess/*.nvt >"$T/sess.stat" 2>&1 || why="$why stat failed;"
-grep -qxF "  writer.process = own-session" "$T/sess.stat" || why="$why no writer.process key;"
-[ -z "$why" ] && pass trace_writer_own_session || fail trace_writer_own_session "$why"
-
-# A writer process killed mid-run fails the job, named with how it ended;
-# fio neither hangs (a hang is killed after 300 s: rc 137) nor crashes.
-mkdir -p "$T/wkill"
-timeout -s KILL 300 "$FIO" --ioengine="external:$NVENGINE_SO" --name=wk --filename="$F" --size=64M --rw=randread --iodepth=8 --time_based --runtime=60 \
-	--nv_trace="$T/wkill" --nv_trace_block=1024 >"$T/wkill.out" 2>&1 &
-fpid=$!
-wpid=$(writer_of "$T/wkill")
-[ -n "$wpid" ] && sleep 1 && kill -KILL "$wpid"
-wait $fpid
-rc=$?
-died="ended before the trace was closed"
-if [ -n "$wpid" ] && [ $rc -ne 0 ] && [ $rc -lt 128 ] &&
-   grep -qF "trace writer process $wpid of $T/wkill/wk.1.nvt $died (killed by signal 9" \
-	"$T/wkill.out"; then
-	pass trace_writer_killed_fails_job
-else
-	fail trace_writer_killed_fails_job "writer '$wpid', rc=$rc: $(grep -i 'nvengine\|err' "$T/wkill.out" | head -n 3 | tr '\n' ' ')"
 fi
 
 # A full trace filesystem fails the job with a message naming the file.

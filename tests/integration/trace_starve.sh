@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # A trace writer denied CPU: fio (nv_nop=1, QD 64), its trace writer and two
 # busy loops all pinned to one CPU.  With nv_trace_sched=idle the writer is
-# kept SCHED_IDLE (its autogroup at nice 19) beside the busy loops, falls
-# behind, the IO loop waits and the finding names the CPU (the writer's
-# run-queue wait), not the disk.  With the default (normal) the writer takes
-# its turns: the IO loop never waits.  (nv_trace_sched=auto, promoted once
-# half the ring waits, is not asserted: in about 1 run of 8 the promoted
-# writer still got no CPU for seconds, the virtual runtime it accrued as
-# SCHED_IDLE kept, kernel 6.18.)  Asserts on the cause named and the wait
-# count, never on durations.
+# kept SCHED_IDLE beside the busy loops, falls behind, the IO loop waits and
+# the finding names the CPU (the writer's run-queue wait), not the disk.
+# With the default (normal) the writer takes its turns: the IO loop never
+# waits.  (nv_trace_sched=auto, promoted once half the ring waits, is not
+# asserted: in about 1 run of 8 the promoted writer still got no CPU for
+# seconds, the virtual runtime it accrued as SCHED_IDLE kept, kernel 6.18.)  Asserts on the cause named and the wait count,
+# never on durations.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v taskset >/dev/null; then
@@ -25,11 +24,8 @@ if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
 fi
 cpu=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
 busy=
-ag=/proc/sys/kernel/sched_autogroup_enabled
-ag_was=$(cat "$ag" 2>/dev/null)
 cleanup() {
 	for p in $busy; do kill "$p" 2>/dev/null; done
-	[ -n "$ag_was" ] && echo "$ag_was" >"$ag"
 }
 trap cleanup EXIT
 for i in 1 2; do
@@ -51,18 +47,9 @@ job() {
 		"$NVANALYZE" stat "$T/$name/$name.1.nvt" >"$T/$name.stat" 2>&1
 }
 
-# small blocks (4 x 4096 records of ring) and a ring that does not grow
-# (nv_trace_buffer_ms=0): the starved writer's lag reaches the IO loop within
-# the run.  The writer is a process in a session of its own, so under
-# autogroup it is a scheduling group of its own, at nice 19 with idle: about
-# 1.5% of a CPU beside the busy loops' group, about what it needs here.
-# Autogroup off for this job (restored on exit) puts the SCHED_IDLE writer
-# beside the busy loops themselves: starved.
-[ -n "$ag_was" ] && echo 0 >"$ag"
-job idle --nv_trace_sched=idle --nv_trace_block=4096 --nv_trace_buffer_ms=0
-idle_rc=$?
-[ -n "$ag_was" ] && echo "$ag_was" >"$ag"
-if [ $idle_rc -eq 0 ]; then
+# small blocks (4 x 4096 records of ring): the starved writer's lag reaches
+# the IO loop within the run
+if job idle --nv_trace_sched=idle --nv_trace_block=4096; then
 	finding=$(grep '^finding: tracing held the IO loop for' "$T/idle.stat")
 	if grep -q "the trace writer thread was denied CPU" <<<"$finding"; then
 		pass starved_writer_names_cpu

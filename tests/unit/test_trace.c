@@ -459,11 +459,11 @@ TEST(header_footer_kv)
 			sum += f->op[i].records;
 		CHECK_EQ_U64(sum, 5000);
 		/*
-		 * the caller's pair, then the writer's own CPU time, waits, syncs,
-		 * where its time went, the ring, its buffer, its class and process
+		 * the caller's pair, then the writer thread's own CPU time, waits,
+		 * syncs, where its time went, the ring, its buffer and its class
 		 */
-		CHECK_EQ_U64(f->nkv, 19);
-		if (f->nkv == 19) {
+		CHECK_EQ_U64(f->nkv, 18);
+		if (f->nkv == 18) {
 			char *end;
 
 			CHECK_STR(f->kv[0].value, "310");
@@ -494,8 +494,6 @@ TEST(header_footer_kv)
 			CHECK_STR(f->kv[16].key, "writer.sched");
 			CHECK_STR(f->kv[16].value, "normal");
 			CHECK_STR(f->kv[17].key, "writer.sched_effective");
-			CHECK_STR(f->kv[18].key, "writer.process");
-			CHECK_STR(f->kv[18].value, "own-session");
 		}
 		CHECK(f->nindex >= 1);
 	}
@@ -1312,20 +1310,20 @@ TEST(writer_sched)
 	CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
 	/* the thread sets its class first thing; give it a moment to start */
 	for (int i = 0; i < 200 && pol != SCHED_IDLE; i++) {
-		tid = child_named("nvtrace-writer");
+		tid = thread_named("nvtrace-writer");
 		pol = tid > 0 ? sched_getscheduler(tid) : -1;
 		if (pol != SCHED_IDLE)
 			usleep(5000);
 	}
 	CHECK_EQ_I64(pol, SCHED_IDLE);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
-	CHECK_EQ_I64(child_named("nvtrace-writer"), -1);
+	CHECK_EQ_I64(thread_named("nvtrace-writer"), -1);
 
 	o.sched = NVT_SCHED_NORMAL;
 	CHECK_EQ_I64(nvt_writer_open(&w, tpath("sched.nvt"), NULL, 0, &o), 0);
 	tid = -1;
 	for (int i = 0; i < 200 && tid < 0; i++) {
-		tid = child_named("nvtrace-writer");
+		tid = thread_named("nvtrace-writer");
 		if (tid < 0)
 			usleep(5000);
 	}

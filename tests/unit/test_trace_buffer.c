@@ -5,7 +5,7 @@
  * once the unwritten records span the buffer; nothing is dropped either way.
  *
  * The sink is this program's write() (the library is linked statically),
- * held shut while a case asks: the writer process stops at its first write
+ * held shut while a case asks: the writer thread stops at its first write
  * (the file header) and the ring must hold everything the producer appends.
  * Time is the records' own completion time (1 ms apart), not the clock, and
  * "the producer is held" is the writer's own flag (nvt_writer_stats), so
@@ -27,11 +27,11 @@
 #define BUFFER_MS	1000u
 
 static char tmpdir[256];
-static atomic_int *write_held;		/* write() waits while set (writer_shared) */
+static atomic_int write_held;		/* write() waits while set */
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-	while (write_held && atomic_load(write_held))
+	while (atomic_load(&write_held))
 		usleep(1000);
 	return (ssize_t)syscall(SYS_write, fd, buf, n);
 }
@@ -129,17 +129,17 @@ static int run_paused(const char *name, unsigned buffer_ms, unsigned n, int *hel
 
 	atomic_init(&p.appended, 0);
 	atomic_init(&p.done, 0);
-	atomic_store(write_held, 1);
+	atomic_store(&write_held, 1);
 	err = nvt_writer_open(&p.w, tpath(name), NULL, 0, &o);
 	if (err) {
-		atomic_store(write_held, 0);
+		atomic_store(&write_held, 0);
 		return err;
 	}
 	pthread_create(&t, NULL, produce, &p);
 	*held = held_or_done(&p);
 	*appended = atomic_load(&p.appended);
 	nvt_writer_stats(p.w, st);
-	atomic_store(write_held, 0);	/* the pause ends */
+	atomic_store(&write_held, 0);	/* the pause ends */
 	pthread_join(t, NULL);
 	err = nvt_writer_close(p.w, NULL, 0);
 	return err ? err : p.err;
@@ -231,7 +231,6 @@ int main(void)
 {
 	const char *base = getenv("TESTTMP");
 
-	write_held = writer_shared(sizeof(*write_held));
 	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_buffer.XXXXXX", base ? base : "/tmp");
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");

@@ -15,9 +15,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -29,22 +27,17 @@
 
 static char tmpdir[256];
 
-/* What the mocks below count and obey, shared with the writer process (writer_shared). */
-static struct mocks {
-	atomic_uint datasyncs;		/* fdatasync calls */
-	atomic_llong datasync_size;	/* st_size of the file at the last one */
-	atomic_uint dir_fsyncs;		/* fsync calls on a directory */
-	atomic_int write_held;		/* write() waits while set */
-} *mk;
+static atomic_uint datasyncs;		/* fdatasync calls */
+static atomic_llong datasync_size;	/* st_size of the file at the last one */
+static atomic_uint dir_fsyncs;		/* fsync calls on a directory */
 
 int fdatasync(int fd)
 {
 	struct stat st;
 
-	if (mk && !fstat(fd, &st))
-		atomic_store(&mk->datasync_size, (long long)st.st_size);
-	if (mk)
-		atomic_fetch_add(&mk->datasyncs, 1);
+	if (!fstat(fd, &st))
+		atomic_store(&datasync_size, (long long)st.st_size);
+	atomic_fetch_add(&datasyncs, 1);
 	return (int)syscall(SYS_fdatasync, fd);
 }
 
@@ -52,26 +45,16 @@ int fsync(int fd)
 {
 	struct stat st;
 
-	if (mk && !fstat(fd, &st) && S_ISDIR(st.st_mode))
-		atomic_fetch_add(&mk->dir_fsyncs, 1);
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode))
+		atomic_fetch_add(&dir_fsyncs, 1);
 	return (int)syscall(SYS_fsync, fd);
 }
 
-/* Whether fd is a trace file (its name ends in .nvt).  Return: true or false. */
-static bool is_trace(int fd)
-{
-	char link[64], path[512];
-	ssize_t k;
+static atomic_int write_held;		/* write() waits while set */
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	k = readlink(link, path, sizeof(path) - 1);
-	return k > 4 && !memcmp(path + k - 4, ".nvt", 4);
-}
-
-/* Writes to a trace wait while write_held is set (not the writer's /proc writes). */
 ssize_t write(int fd, const void *buf, size_t n)
 {
-	while (mk && atomic_load(&mk->write_held) && is_trace(fd))
+	while (atomic_load(&write_held))
 		usleep(1000);
 	return (ssize_t)syscall(SYS_write, fd, buf, n);
 }
@@ -99,9 +82,9 @@ static const char *tpath(const char *name)
 
 static void counts_reset(void)
 {
-	atomic_store(&mk->datasyncs, 0);
-	atomic_store(&mk->datasync_size, -1);
-	atomic_store(&mk->dir_fsyncs, 0);
+	atomic_store(&datasyncs, 0);
+	atomic_store(&datasync_size, -1);
+	atomic_store(&dir_fsyncs, 0);
 }
 
 /* With nv_trace_sync the new file's directory is synced; without, nothing is. */
@@ -115,15 +98,15 @@ TEST(dir_synced)
 	CHECK_EQ_I64(nvt_writer_open(&w, tpath("dir.nvt"), NULL, 0, &o), 0);
 	CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
-	CHECK_EQ_U64(atomic_load(&mk->dir_fsyncs), 1);
+	CHECK_EQ_U64(atomic_load(&dir_fsyncs), 1);
 
 	counts_reset();
 	o.sync_ms = 0;
 	CHECK_EQ_I64(nvt_writer_open(&w, tpath("nodir.nvt"), NULL, 0, &o), 0);
 	CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
-	CHECK_EQ_U64(atomic_load(&mk->dir_fsyncs), 0);
-	CHECK_EQ_U64(atomic_load(&mk->datasyncs), 0);
+	CHECK_EQ_U64(atomic_load(&dir_fsyncs), 0);
+	CHECK_EQ_U64(atomic_load(&datasyncs), 0);
 }
 
 /*
@@ -158,8 +141,8 @@ TEST(synced_after_error)
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), -EFBIG);
 	setrlimit(RLIMIT_FSIZE, &old);
 	CHECK_EQ_I64(stat(tpath("full.nvt"), &st), 0);
-	CHECK_EQ_U64(atomic_load(&mk->datasyncs), 1);
-	CHECK_EQ_I64(atomic_load(&mk->datasync_size), (long long)st.st_size);
+	CHECK_EQ_U64(atomic_load(&datasyncs), 1);
+	CHECK_EQ_I64(atomic_load(&datasync_size), (long long)st.st_size);
 	CHECK(st.st_size > 0 && st.st_size < 100000);
 }
 
@@ -180,10 +163,10 @@ TEST(auto_promotes)
 		printf("SKIP: test_trace_sync/auto_promotes (not root: SCHED_IDLE is one way)\n");
 		return;
 	}
-	atomic_store(&mk->write_held, 1);
+	atomic_store(&write_held, 1);
 	CHECK_EQ_I64(nvt_writer_open(&w, tpath("auto.nvt"), NULL, 0, &o), 0);
 	for (int i = 0; i < 2000 && tid < 0; i++) {
-		tid = child_named("nvtrace-writer");
+		tid = thread_named("nvtrace-writer");
 		if (tid < 0)
 			usleep(1000);
 	}
@@ -194,7 +177,7 @@ TEST(auto_promotes)
 	for (int i = 0; i < 16; i++)		/* two: half of it */
 		CHECK_EQ_I64(nvt_writer_append(w, &r), 0);
 	CHECK_EQ_I64(sched_getscheduler(tid), SCHED_OTHER);
-	atomic_store(&mk->write_held, 0);
+	atomic_store(&write_held, 0);
 	CHECK_EQ_I64(policy_becomes(tid, SCHED_IDLE), SCHED_IDLE);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
 	CHECK_EQ_U64(footer_u64(tpath("auto.nvt"), "writer.promotions"), 1);
@@ -206,7 +189,6 @@ int main(void)
 {
 	const char *base = getenv("TESTTMP");
 
-	mk = writer_shared(sizeof(*mk));
 	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_sync.XXXXXX", base ? base : "/tmp");
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");

@@ -6,7 +6,6 @@
  * the wait) is unchanged; today's writer cannot write such a trace.
  */
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "analyze/stats/trace_wait.h"
@@ -14,14 +13,10 @@
 
 static char tmpdir[256];
 
-/*
- * A one-record trace of 10 s traced time whose footer starts with kv, its
- * header with nhdr pairs of hdr after the clock.
- */
-static struct nvt_reader *trace_hdr(const char *name, const struct nvt_kv *hdr_kv,
-				    size_t nhdr, const struct nvt_kv *kv, size_t n)
+/* A one-record trace of 10 s traced time whose footer starts with kv. */
+static struct nvt_reader *trace_with(const char *name, const struct nvt_kv *kv, size_t n)
 {
-	struct nvt_kv hdr[4] = { { "clock.monotonic_ns", "1000000000" } };
+	static const struct nvt_kv hdr[] = { { "clock.monotonic_ns", "1000000000" } };
 	struct nvt_record rec = { .submit_ns = 1, .complete_ns = 2, .length = 4096, .qd = 1 };
 	struct nvt_kv foot[8];
 	struct nvt_reader *r = NULL;
@@ -31,18 +26,10 @@ static struct nvt_reader *trace_hdr(const char *name, const struct nvt_kv *hdr_k
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	foot[0] = (struct nvt_kv){ "clock.end_monotonic_ns", "11000000000" };
 	memcpy(foot + 1, kv, n * sizeof(*kv));
-	if (nhdr)
-		memcpy(hdr + 1, hdr_kv, nhdr * sizeof(*hdr_kv));
-	if (nvt_writer_open(&w, path, hdr, 1 + nhdr, NULL) || nvt_writer_append(w, &rec) ||
+	if (nvt_writer_open(&w, path, hdr, 1, NULL) || nvt_writer_append(w, &rec) ||
 	    nvt_writer_close(w, foot, n + 1) || nvt_reader_open(&r, path))
 		return NULL;
 	return r;
-}
-
-/* A one-record trace of 10 s traced time whose footer starts with kv. */
-static struct nvt_reader *trace_with(const char *name, const struct nvt_kv *kv, size_t n)
-{
-	return trace_hdr(name, NULL, 0, kv, n);
 }
 
 /* The finding of a trace with these writer times (seconds); "" if none. */
@@ -166,51 +153,6 @@ out:
 	nvt_reader_close(rb);
 }
 
-/*
- * The io-wq note: a job process under autogroup whose IO ran on io-wq
- * workers.  Today's writer is a process of its own (footer writer.process =
- * own-session, written by the writer after the caller's kv): no note.  An
- * older writer thread (its footer without the key; here the caller's
- * writer.process = thread comes first, as the reader takes the first):
- * the note, counted per trace.
- */
-TEST(iowq_note_only_for_writer_thread)
-{
-	static const struct nvt_kv hdr[] = {
-		{ "job.thread", "0" }, { "kernel.sched_autogroup", "1" },
-	};
-	struct nvt_kv now[] = {
-		{ "writer.io_wait_ns", "0" }, { "writer.io_waits", "0" },
-		{ "iowq.workers", "1" },
-	}, old[] = {
-		{ "writer.io_wait_ns", "0" }, { "writer.io_waits", "0" },
-		{ "iowq.workers", "1" }, { "writer.process", "thread" },
-	};
-	struct nvt_reader *ra = trace_hdr("now.nvt", hdr, 2, now, 3);
-	struct nvt_reader *rb = trace_hdr("old.nvt", hdr, 2, old, 4);
-	struct nv_trace_disturb d = { 0 };
-	const char *v = NULL;
-	char line[512] = "";
-
-	CHECK(ra && rb);
-	if (!ra || !rb)
-		goto out;
-	CHECK_EQ_I64(nvt_reader_footer_get(ra, "writer.process", &v), 0);
-	CHECK_STR(v ? v : "", "own-session");
-	CHECK_EQ_I64(nv_trace_disturb_add(ra, 0, &d), 1);
-	CHECK_EQ_U64(d.grouped, 0);
-	nv_trace_disturb_line(&d, line, sizeof(line));
-	CHECK(!strstr(line, "io-wq"));
-	CHECK_EQ_I64(nv_trace_disturb_add(rb, 0, &d), 1);
-	CHECK_EQ_U64(d.grouped, 1);
-	nv_trace_disturb_line(&d, line, sizeof(line));
-	CHECK(strstr(line, "; the IO of 1 of 2 traces ran on io-wq workers of a fio job process "
-		      "under autogroup, where the older nvengine's writer thread") != NULL);
-out:
-	nvt_reader_close(ra);
-	nvt_reader_close(rb);
-}
-
 int main(void)
 {
 	const char *base = getenv("TESTTMP");
@@ -225,7 +167,6 @@ int main(void)
 	RUN(summary_below_threshold);
 	RUN(disturb_of_a_job);
 	RUN(longest_fdatasync_named);
-	RUN(iowq_note_only_for_writer_thread);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", tmpdir);

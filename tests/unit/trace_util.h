@@ -10,9 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/types.h>
-#include <unistd.h>
 
 #include "trace/nvtrace.h"
 
@@ -29,55 +27,31 @@ static inline uint64_t footer_u64(const char *path, const char *key)
 	return x;
 }
 
-/*
- * n zeroed bytes shared with the trace writer processes this test starts
- * (each a fork: a plain global there is the writer's own copy), for the
- * counters and switches of a test's mocked write() or fdatasync().
- * Return: them; the test exits if mmap fails.
- */
-static inline void *writer_shared(size_t n)
+/* The tid of this process's thread named name, or -1. */
+static inline pid_t thread_named(const char *name)
 {
-	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED) {
-		perror("mmap");
-		exit(1);
-	}
-	return p;
-}
-
-/*
- * The pid of a child process of this one named name (the trace writer
- * process, nvtrace_proc.h), from each process's /proc/PID/stat
- * ("PID (COMM) STATE PPID ..."); zombies do not count.  Return: it, or -1.
- */
-static inline pid_t child_named(const char *name)
-{
-	DIR *d = opendir("/proc");
+	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
-	pid_t pid = -1, me = getpid();
+	pid_t tid = -1;
 
 	if (!d)
 		return -1;
-	while (pid < 0 && (e = readdir(d))) {
-		char p[300], line[512] = "", state = 0, *rp;
-		int ppid = 0;
+	while (tid < 0 && (e = readdir(d))) {
+		char p[300], comm[64] = "";
 		FILE *f;
 
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+		if (e->d_name[0] == '.')
 			continue;
-		snprintf(p, sizeof(p), "/proc/%s/stat", e->d_name);
+		snprintf(p, sizeof(p), "/proc/self/task/%s/comm", e->d_name);
 		f = fopen(p, "r");
 		if (!f)
 			continue;
-		if (fgets(line, sizeof(line), f) && (rp = strrchr(line, ')')) &&
-		    sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == me && state != 'Z' &&
-		    !strncmp(strchr(line, '(') + 1, name, strlen(name)))
-			pid = (pid_t)atoi(e->d_name);
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, name, strlen(name)))
+			tid = (pid_t)atoi(e->d_name);
 		fclose(f);
 	}
 	closedir(d);
-	return pid;
+	return tid;
 }
 
 #endif
