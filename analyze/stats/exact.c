@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "analyze/stats/exact.h"
+#include "analyze/stats/exact_dense.h"
 
 #define SUB_BITS	NV_EXACT_SUB_BITS
 #define NBUCKETS	NV_EXACT_NBUCKETS
@@ -58,8 +58,11 @@ struct nv_exact {
 
 	/* Single-pass path: exact counts of values < dense_limit, the others
 	 * in a list; when both hold, pass 1 resolves every rank. */
-	uint32_t *dense;	/* mapped for dense_mapped counts, used up to ndense */
+	uint32_t *dense;	/* dense_mapped counts (exact_dense.c), used up to ndense */
 	uint64_t ndense, dense_limit, dense_n, dense_mapped;
+	uint64_t dense_span;	/* what earlier users of the array may have written */
+	unsigned role;		/* nv_exact_set_role */
+	unsigned dense_role;	/* the role dense was taken for (lent: another's) */
 	uint64_t *ovf;
 	size_t novf, ovf_cap;
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
@@ -133,24 +136,15 @@ void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub)
 	e->nsub_max = nsub < 2 ? 2 : nsub;
 }
 
+void nv_exact_set_role(struct nv_exact *e, unsigned role)
+{
+	e->role = role;
+}
+
 void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap)
 {
 	e->dense_limit = dense_limit;
 	e->ovf_cap = ovf_cap;
-}
-
-/*
- * The dense array, n counts mapped at once: zero pages until a count lands
- * there, so growing it is free and only the pages used are resident (a
- * realloc and clear would make every page resident, and calloc may reuse
- * freed heap memory and clear it).  Return: the array, or NULL.
- */
-static uint32_t *dense_map(uint64_t n)
-{
-	void *p = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
 }
 
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
@@ -165,7 +159,9 @@ static void single_add(struct nv_exact *e, uint64_t v)
 			if (nd > e->dense_limit)
 				nd = e->dense_limit;
 			if (!e->dense) {
-				if (!(e->dense = dense_map(e->dense_limit))) {
+				e->dense_role = e->role;
+				e->dense = nv_dense_get(e->dense_limit, e->role, &e->dense_span);
+				if (!e->dense) {
 					e->single_failed = true;
 					return;
 				}
@@ -198,7 +194,8 @@ static void single_add(struct nv_exact *e, uint64_t v)
 static void single_free(struct nv_exact *e)
 {
 	if (e->dense && !e->dense_lent)
-		munmap(e->dense, e->dense_mapped * sizeof(*e->dense));
+		nv_dense_put(e->dense, e->dense_mapped,
+			     e->ndense > e->dense_span ? e->ndense : e->dense_span, e->dense_role);
 	free(e->ovf);
 	e->dense = NULL;
 	e->ovf = NULL;
@@ -365,7 +362,7 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 	e->probes = calloc(src->ntarget ? src->ntarget : 1, sizeof(*e->probes));
 	e->hist = malloc(NBUCKETS * sizeof(*e->hist));
 	if (src->dense)
-		e->dense = dense_map(src->dense_mapped);
+		e->dense = nv_dense_get(src->dense_mapped, src->role, &e->dense_span);
 	if (src->ovf)
 		e->ovf = malloc((ocap ? ocap : 1) * sizeof(*e->ovf));
 	if (!e->t || !e->probes || !e->hist || (src->dense && !e->dense) || (src->ovf && !e->ovf)) {
@@ -382,26 +379,24 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 	return 0;
 }
 
-#define DENSE_PAGE 1024	/* counts per 4 KiB page */
-
 /*
- * src's dense counts added to e's, only from the pages src wrote: one
- * mincore over the array says which are mapped in (a page never written
- * is never read either, so it stays unmapped); when mincore cannot tell,
- * every page.  Return: false when a count would wrap (e's data given up).
+ * src's dense counts added to e's, only from the pages mapped in
+ * (nv_dense_resident: a page never written is never read either, so it
+ * stays unmapped); when that cannot be told, every page.
+ * Return: false when a count would wrap (e's data given up).
  */
 static bool dense_merge(struct nv_exact *e, const struct nv_exact *src)
 {
-	size_t npages = (src->ndense + DENSE_PAGE - 1) / DENSE_PAGE;
+	size_t npages = (src->ndense + NV_DENSE_PAGE - 1) / NV_DENSE_PAGE;
 	unsigned char *in = malloc(npages ? npages : 1);
 
-	if (in && mincore(src->dense, npages * DENSE_PAGE * sizeof(*src->dense), in)) {
+	if (in && !nv_dense_resident(src->dense, src->ndense, in)) {
 		free(in);
 		in = NULL;
 	}
 	for (size_t pg = 0; pg < npages; pg++) {
-		uint64_t p = pg * DENSE_PAGE;
-		uint64_t end = p + DENSE_PAGE < src->ndense ? p + DENSE_PAGE : src->ndense;
+		uint64_t p = pg * NV_DENSE_PAGE;
+		uint64_t end = p + NV_DENSE_PAGE < src->ndense ? p + NV_DENSE_PAGE : src->ndense;
 
 		if (in && !(in[pg] & 1))
 			continue;
@@ -434,7 +429,9 @@ static void single_merge(struct nv_exact *e, const struct nv_exact *src)
 {
 	if (src->ndense > e->ndense) {
 		if (!e->dense) {
-			if (!(e->dense = dense_map(e->dense_limit))) {
+			e->dense_role = e->role;
+			e->dense = nv_dense_get(e->dense_limit, e->role, &e->dense_span);
+			if (!e->dense) {
 				e->single_failed = true;
 				return;
 			}
@@ -504,6 +501,8 @@ int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
 	e->dense = src->dense;	/* lent until src's results are taken from it */
 	e->ndense = src->ndense;
 	e->dense_mapped = src->dense_mapped;
+	e->dense_span = src->dense_span;
+	e->dense_role = src->dense_role;
 	e->dense_n += src->dense_n;
 	src->dense_lent = true;
 	err = nv_exact_end_pass(src);	/* 0: the single-pass data was intact */

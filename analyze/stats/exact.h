@@ -50,6 +50,12 @@ void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub);
  * Only before the first value.
  */
 void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap);
+/*
+ * What this state counts, as a number (0: unsaid): the state of the same
+ * role in the next trace gets this one's dense array, its pages already
+ * mapped in (exact_dense.h).  Only speed depends on it.
+ */
+void nv_exact_set_role(struct nv_exact *e, unsigned role);
 void nv_exact_add(struct nv_exact *e, uint64_t v);
 /* nv_exact_add(e, v[i]) for i = 0..n-1, in order, with the same results; faster. */
 void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n);

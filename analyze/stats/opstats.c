@@ -37,14 +37,18 @@ void nv_opstats_set_extra(struct nv_opstats *s, const double *extra, size_t n)
 static int need(struct nv_opstats *s, unsigned op)
 {
 	double v[NV_PCT_NR + NV_PCTL_MAX];
+	int ret;
 
 	if (s->ex[op])
 		return 0;
 	nv_pct_values(v);
 	for (size_t i = 0; i < s->nextra && i < NV_PCTL_MAX; i++)
 		v[NV_PCT_NR + i] = s->extra[i];
-	return nv_exact_new(&s->ex[op], v, NV_PCT_NR + (s->nextra < NV_PCTL_MAX ?
-							  s->nextra : NV_PCTL_MAX));
+	ret = nv_exact_new(&s->ex[op], v, NV_PCT_NR + (s->nextra < NV_PCTL_MAX ?
+							 s->nextra : NV_PCTL_MAX));
+	if (!ret)	/* the next trace's state of op: the same pages */
+		nv_exact_set_role(s->ex[op], 1 + op);
+	return ret;
 }
 
 /*

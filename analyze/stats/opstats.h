@@ -25,6 +25,8 @@
 #include "trace/nvtrace.h"
 
 #define NV_OPSTATS_ALL	NVT_OP__MAX	/* index of the all-operations state */
+/* nv_exact_set_role: the states here are roles 1 .. NV_OPSTATS_ROLES - 1 */
+#define NV_OPSTATS_ROLES	(NV_OPSTATS_ALL + 2)
 
 struct nv_opstats {
 	struct nv_exact *ex[NVT_OP__MAX + 1];	/* NULL until the op's first value */

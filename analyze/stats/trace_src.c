@@ -224,8 +224,12 @@ size_t tan_counted_run(struct state *st, const struct src *s, size_t *a, size_t 
 /* Op op's state for queue-depth class q, made on first use.  Return: it, or NULL. */
 static struct nv_exact *qd_state(struct state *st, unsigned op, unsigned q)
 {
-	if (!st->qx[op][q] && nv_opstats_exact_new(&st->qx[op][q]))
-		return NULL;
+	if (!st->qx[op][q]) {
+		if (nv_opstats_exact_new(&st->qx[op][q]))
+			return NULL;
+		/* the next trace's state of this class: the same pages */
+		nv_exact_set_role(st->qx[op][q], NV_OPSTATS_ROLES + op * NV_TAN_NQD + q);
+	}
 	return st->qx[op][q];
 }
 

@@ -1,0 +1,162 @@
+/*
+ * exact_dense.c - dense count arrays, mapped once and reused (see
+ * exact_dense.h).
+ *
+ * Kept arrays: at most NV_DENSE_KEEP, holding at most NV_DENSE_KEEP_PAGES
+ * pages mapped in among them, so that keeping them adds at most that much
+ * to the peak memory of a call, whatever it does once its traces are read.
+ * An array given back beyond the page budget is kept with its pages
+ * dropped, which costs its next user the page faults of a new one.  Each
+ * array remembers its span (the counts any user may have written, so the
+ * counts a clear must look at) and its last user's role: the state of the
+ * same role in the next trace touches the same pages.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sysinfo.h>
+
+#include "analyze/stats/exact_dense.h"
+
+#define PAGE_BYTES	(NV_DENSE_PAGE * sizeof(uint32_t))
+
+struct kept {
+	uint32_t *d;
+	uint64_t n;
+	uint64_t span;		/* counts [span, n) never written by any user */
+	uint64_t pages;		/* mapped in (cleared) */
+	unsigned role;		/* of its last user */
+};
+
+static pthread_mutex_t keep_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kept keep[NV_DENSE_KEEP];
+static unsigned nkeep;
+static uint64_t keep_pages;	/* the sum of keep[].pages */
+
+/*
+ * Take keep[i] out of the list (the lock held).
+ * Return: it.
+ */
+static struct kept take(unsigned i)
+{
+	struct kept k = keep[i];
+
+	keep_pages -= k.pages;
+	memmove(keep + i, keep + i + 1, (--nkeep - i) * sizeof(keep[0]));
+	return k;
+}
+
+/*
+ * The kept array of n counts for a user of this role (the lock held): the
+ * last one of the same role, else the one with the fewest pages mapped in.
+ * Return: its index, or -1 when none has n counts.
+ */
+static int pick(uint64_t n, unsigned role)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < nkeep; i++) {
+		if (keep[i].n != n)
+			continue;
+		if (keep[i].role == role)
+			best = (int)i;
+		else if (best < 0 || (keep[best].role != role && keep[i].pages < keep[best].pages))
+			best = (int)i;
+	}
+	return best;
+}
+
+uint32_t *nv_dense_get(uint64_t n, unsigned role, uint64_t *span)
+{
+	struct kept k = { 0 };
+	int i;
+	void *p;
+
+	pthread_mutex_lock(&keep_lock);
+	if ((i = pick(n, role)) >= 0)
+		k = take((unsigned)i);
+	pthread_mutex_unlock(&keep_lock);
+	*span = k.span;
+	if (k.d)
+		return k.d;
+	p = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * Whether no page can be in swap now: no swap space configured (swapoff
+ * brings every page back first).
+ * Return: true when none can.
+ */
+static bool no_swap(void)
+{
+	struct sysinfo si;
+
+	return !sysinfo(&si) && si.totalswap == 0;
+}
+
+bool nv_dense_resident(const uint32_t *d, uint64_t used, unsigned char *in)
+{
+	uint64_t pages = (used + NV_DENSE_PAGE - 1) / NV_DENSE_PAGE;
+
+	/* a page in swap reads as not resident, yet holds counts */
+	return !pages || (no_swap() && !mincore((void *)d, pages * PAGE_BYTES, in));
+}
+
+/*
+ * Counts d[0..span) back to zero.  With at most budget pages mapped in
+ * (nv_dense_resident), those are cleared in place and the others, never
+ * written, stay as they are; otherwise (or when that cannot be told) all
+ * are dropped with MADV_DONTNEED, which makes them read as zero again.
+ * Return: the pages left mapped in, or -1 when nothing could be done
+ * (unmap the array).
+ */
+static int64_t dense_clear(uint32_t *d, uint64_t span, uint64_t budget)
+{
+	uint64_t pages = (span + NV_DENSE_PAGE - 1) / NV_DENSE_PAGE, in_ram = 0;
+	unsigned char in[2048], *big = NULL, *res = in;
+	int64_t ret = -1;
+
+	if (pages > sizeof(in) && !(res = big = malloc(pages)))
+		return -1;
+	if (nv_dense_resident(d, span, res)) {
+		for (uint64_t pg = 0; pg < pages; pg++)
+			in_ram += res[pg] & 1;
+		if (in_ram <= budget) {
+			for (uint64_t pg = 0; pg < pages; pg++)
+				if (res[pg] & 1)
+					memset(d + pg * NV_DENSE_PAGE, 0, PAGE_BYTES);
+			ret = (int64_t)in_ram;
+		}
+	}
+	if (ret < 0 && !madvise(d, pages * PAGE_BYTES, MADV_DONTNEED))
+		ret = 0;
+	free(big);
+	return ret;
+}
+
+void nv_dense_put(uint32_t *d, uint64_t n, uint64_t span, unsigned role)
+{
+	struct kept old = { .d = d, .n = n };
+	uint64_t budget;
+	int64_t pages;
+
+	if (!d)
+		return;
+	pthread_mutex_lock(&keep_lock);
+	budget = keep_pages < NV_DENSE_KEEP_PAGES ? NV_DENSE_KEEP_PAGES - keep_pages : 0;
+	pthread_mutex_unlock(&keep_lock);
+	pages = dense_clear(d, span, budget);
+	if (pages >= 0) {	/* kept; the oldest kept one goes when full */
+		pthread_mutex_lock(&keep_lock);
+		old = nkeep == NV_DENSE_KEEP ? take(0) : (struct kept){ 0 };
+		keep[nkeep++] = (struct kept){ .d = d, .n = n, .span = pages ? span : 0,
+					       .pages = (uint64_t)pages, .role = role };
+		keep_pages += (uint64_t)pages;
+		pthread_mutex_unlock(&keep_lock);
+	}
+	if (old.d)
+		munmap(old.d, old.n * sizeof(uint32_t));
+}
