@@ -19,30 +19,25 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "analyze/stats/exact_dense.h"
 #include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_tan.h"
 
-/* The dense counts: mapped once per buffer, 4 bytes per nanosecond below
- * IV_DENSE_HI, zero pages until a count lands there (not calloc, which may
- * reuse and clear freed heap memory: every page resident).
+/* The dense counts: 4 bytes per nanosecond below IV_DENSE_HI, zero pages
+ * until a count lands there (exact_dense.h: the array of the same op's
+ * buffer in the trace before, its pages already mapped in).
  * Return: 0 or -ENOMEM. */
-static int ibuf_dense(struct ibuf *b)
+static int ibuf_dense(struct ibuf *b, unsigned role)
 {
-	void *p;
-
 	if (b->dense)
 		return 0;
-	p = mmap(NULL, IV_DENSE_HI * sizeof(*b->dense), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -ENOMEM;
-	b->dense = p;
-	return 0;
+	b->role = role;
+	b->dense = nv_dense_get(IV_DENSE_HI, role, &b->dense_span);
+	return b->dense ? 0 : -ENOMEM;
 }
 
-int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense)
+int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense, unsigned role)
 {
 	memset(b, 0, sizeof(*b));
 	b->vcap = vcap;
@@ -50,14 +45,15 @@ int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense)
 	b->lim = dense ? IV_DENSE_LO : 0;
 	if (!(b->hist = calloc(NV_EXACT_NBUCKETS, sizeof(*b->hist))))
 		return -ENOMEM;
-	return dense ? ibuf_dense(b) : 0;
+	return dense ? ibuf_dense(b, role) : 0;
 }
 
 void tan_ibuf_free(struct ibuf *b)
 {
 	free(b->hist);
-	if (b->dense)
-		munmap(b->dense, IV_DENSE_HI * sizeof(*b->dense));
+	if (b->dense)	/* counts only below lim, which only rises */
+		nv_dense_put(b->dense, IV_DENSE_HI, b->lim > b->dense_span ? b->lim : b->dense_span,
+			     b->role);
 	free(b->wide);
 	free(b->cv);
 	memset(b, 0, sizeof(*b));

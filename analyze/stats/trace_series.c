@@ -68,7 +68,9 @@ static int start_op(struct state *st, unsigned op)
 	}
 	if (!(st->cutx[op] = calloc(st->cap, sizeof(*st->cutx[op]))))
 		return -ENOMEM;
-	if ((err = tan_ibuf_init(&st->ib[op], st->vcap, st->dense)))
+	err = tan_ibuf_init(&st->ib[op], st->vcap, st->dense,
+			    NV_OPSTATS_ROLES + NVT_OP__MAX * NV_TAN_NQD + op);
+	if (err)
 		return err;
 	return 0;
 }

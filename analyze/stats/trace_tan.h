@@ -55,6 +55,8 @@ struct ibuf {
 	unsigned hlo, hhi;	/* ... nonzero only in [hlo, hhi] */
 	uint32_t *dense;	/* [IV_DENSE_HI] counts per ns of latencies < lim, or NULL */
 	uint64_t lim;		/* IV_DENSE_LO, IV_DENSE_HI once raised, 0 without dense */
+	uint64_t dense_span;	/* counts earlier users of dense may have written */
+	unsigned role;		/* dense's (exact_dense.h) */
 	bool dense_ok;		/* dense counts allowed (not in the spill tests) */
 	uint64_t *wide;		/* latencies >= lim, in completion order */
 	size_t nwide, widecap, vcap;	/* held, allocated, at most */
@@ -66,8 +68,9 @@ struct ibuf {
 };
 
 /* Return: 0, or -ENOMEM; b empty, holding at most vcap latencies in its
- * list, dense counts when dense. */
-int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense);
+ * list, dense counts when dense (role: exact_dense.h's, one per buffer of
+ * a trace). */
+int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense, unsigned role);
 
 /* Return: nothing; b freed. */
 void tan_ibuf_free(struct ibuf *b);
