@@ -304,6 +304,14 @@ void nv_figdata_side_cdf_free(struct nv_side_cdf *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
+double nv_figdata_cdf_at(const struct nv_cdf *c, double exc)
+{
+	for (size_t k = 0; k < c->n; k++)
+		if (c->pt[k].exc <= exc)
+			return c->pt[k].us;
+	return NAN;
+}
+
 int nv_figdata_cdf_write(FILE *f, const struct nv_cdf *c)
 {
 	for (size_t k = 0; k < c->n; k++)

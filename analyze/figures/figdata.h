@@ -111,6 +111,13 @@ int nv_figdata_side_cdf(const struct nv_block *b, size_t s, struct nv_side_cdf *
 void nv_figdata_side_cdf_free(struct nv_side_cdf *sc);
 
 /*
+ * The smallest latency of c at which the fraction of IOs at or above it
+ * is at most exc (0.5: the median, 1e-3: p99.9), from its points.
+ * Return: microseconds, or NAN when the curve does not reach exc.
+ */
+double nv_figdata_cdf_at(const struct nv_cdf *c, double exc);
+
+/*
  * Write the points as "latency_us cdf exceedance" rows.
  * Return: 0, or -EIO when the stream failed.
  */

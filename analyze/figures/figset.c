@@ -234,7 +234,9 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 			break;
 		*c = (struct nv_gp_curve){ .data = cs->data[cs->n], .title = cs->title[cs->n],
 					   .src = sc.curve[i].src, .lt = (unsigned)s + 1,
-					   .dt = sc.pooled ? 0 : (unsigned)i + 1 };
+					   .dt = sc.pooled ? 0 : (unsigned)i + 1,
+					   .p50_us = nv_figdata_cdf_at(&sc.curve[i], 0.5),
+					   .p999_us = nv_figdata_cdf_at(&sc.curve[i], 1e-3) };
 		cs->n++;
 		cs->ymin = fmin(cs->ymin, sc.curve[i].rarest);
 		if (sc.curve[i].src != NV_CDF_TRACE)
@@ -260,6 +262,20 @@ static const char *repeats_note(const struct cdf_set *cs)
 	if (cs->per_run)
 		return "; a side with repeats: one curve per run (dashed)";
 	return "";
+}
+
+/*
+ * How a CDF figure of many curves shows them, for its caption, into
+ * note[0..len) ("" unless nv_gnuplot_cdf_many).
+ * Return: note.
+ */
+static const char *many_note(const struct cdf_set *cs, const char *by, char *note, size_t len)
+{
+	*note = 0;
+	if (nv_gnuplot_cdf_many(cs->cv, cs->n))
+		snprintf(note, len, "; %zu curves, each in grey: the fastest, the median and "
+			 "the slowest by %s in colour", cs->n, by);
+	return note;
 }
 
 /*
@@ -322,12 +338,14 @@ static int block_cdfs(struct nv_figset *o, size_t bi)
 		ret = cdf_script(o, bi, true, cs, &fn);
 	if (!ret && fc && fn) {
 		bool rep = cs->pooled || cs->per_run;
+		char note[160];
 
-		snprintf(fc->caption, sizeof(fc->caption), "Latency CDF%s%s",
-			 rep ? " of each side" : ", all runs", repeats_note(cs));
+		snprintf(fc->caption, sizeof(fc->caption), "Latency CDF%s%s%s",
+			 rep ? " of each side" : ", all runs", repeats_note(cs),
+			 many_note(cs, "p50", note, sizeof(note)));
 		snprintf(fn->caption, sizeof(fn->caption),
-			 "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99%s",
-			 repeats_note(cs));
+			 "Exceedance (1 - CDF, log scale): the tail, p99 to p99.99%s%s",
+			 repeats_note(cs), many_note(cs, "p99.9", note, sizeof(note)));
 	}
 	free(cs);
 	return ret;

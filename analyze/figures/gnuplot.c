@@ -64,27 +64,137 @@ static void cdf_axes(FILE *f, const struct nv_gp_cdf *p)
 			"set ytics 0.1\nset key %s\n", p->key_below ? below : "bottom right");
 }
 
+/*
+ * One curve of a CDF figure, after "plot " or ", ": its data, style and
+ * key entry (NULL: none).
+ * Return: nothing.
+ */
+static void cdf_curve(FILE *f, const struct nv_gp_cdf *p, const struct nv_gp_curve *c,
+		      const char *style, const char *title)
+{
+	bool exact = c->src == NV_CDF_TRACE;
+	char t[300];
+
+	fprintf(f, "\\\n    \"%s\" using 1:%s with %s %s", c->data,
+		p->exceedance ? "($3 > 0 ? $3 : 1/0)" : "2",
+		c->src == NV_CDF_PCT ? "linespoints" : "steps", style);
+	if (!title) {
+		fprintf(f, " notitle");
+		return;
+	}
+	nv_gnuplot_str(t, sizeof(t), title);
+	fprintf(f, " title \"%s%s%s%s\" noenhanced", t, exact ? "" : " (",
+		exact ? "" : nv_figdata_src_text(c->src), exact ? "" : ")");
+}
+
+/*
+ * Curve i's value the many-curve figure ranks by (p50 or p99.9).
+ * Return: microseconds, NAN when the curve does not reach it.
+ */
+static double rank_us(const struct nv_gp_cdf *p, size_t i)
+{
+	return p->exceedance ? p->curves[i].p999_us : p->curves[i].p50_us;
+}
+
+/*
+ * The fastest, the median and the slowest curve by rank_us, into pick[3]
+ * (ties: the first in order).
+ * Return: how many curves have a value (0: pick unset).
+ */
+static size_t cdf_picks(const struct nv_gp_cdf *p, size_t pick[3])
+{
+	size_t n = 0, below, mid;
+
+	for (size_t i = 0; i < p->ncurves; i++) {
+		double v = rank_us(p, i);
+
+		if (isnan(v))
+			continue;
+		if (!n || v < rank_us(p, pick[0]))
+			pick[0] = i;
+		if (!n || v > rank_us(p, pick[2]))
+			pick[2] = i;
+		n++;
+	}
+	mid = (n - 1) / 2;	/* the median: the curve with mid others below it */
+	for (size_t i = 0; i < p->ncurves && n; i++) {
+		double v = rank_us(p, i);
+
+		if (isnan(v))
+			continue;
+		below = 0;
+		for (size_t j = 0; j < p->ncurves; j++) {
+			double w = rank_us(p, j);
+
+			below += !isnan(w) && (w < v || (w == v && j < i));
+		}
+		if (below == mid)
+			pick[1] = i;
+	}
+	return n;
+}
+
+/*
+ * Many curves: each thin and grey, no key entry but the first's; then the
+ * fastest, median and slowest over them, named.
+ * Return: nothing.
+ */
+static void cdf_many(FILE *f, const struct nv_gp_cdf *p)
+{
+	static const char *const role[3] = { "fastest", "median", "slowest" };
+	static const unsigned lt[3] = { 1, 7, 2 };
+	size_t pick[3];
+	char all[64], title[400], style[64];
+
+	snprintf(all, sizeof(all), "each of the %zu curves", p->ncurves);
+	for (size_t i = 0; i < p->ncurves; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		cdf_curve(f, p, &p->curves[i], "lc rgb \"#c0c0c0\" lw 0.5", i ? NULL : all);
+	}
+	if (!cdf_picks(p, pick))
+		return;
+	for (int k = 0; k < 3; k++) {
+		const struct nv_gp_curve *c = &p->curves[pick[k]];
+
+		if (k == 1 && (pick[1] == pick[0] || pick[1] == pick[2]))
+			continue;	/* two or fewer curves with a value */
+		if (k == 2 && pick[2] == pick[0])
+			continue;
+		snprintf(title, sizeof(title), "%s %s (%.4g us): %s", role[k],
+			 p->exceedance ? "p99.9" : "p50", rank_us(p, pick[k]), c->title);
+		snprintf(style, sizeof(style), "lt %u", lt[k]);
+		fprintf(f, ", ");
+		cdf_curve(f, p, c, style, title);
+	}
+}
+
+bool nv_gnuplot_cdf_many(const struct nv_gp_curve *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].lt > NV_GP_CURVES_KEYED)
+			return true;
+	return false;
+}
+
 void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p)
 {
-	char t[300];
+	char style[48];
 
 	cdf_axes(f, p);
 	fprintf(f, "plot ");
-	for (size_t i = 0; i < p->ncurves; i++) {
-		const struct nv_gp_curve *c = &p->curves[i];
-		bool exact = c->src == NV_CDF_TRACE;
+	if (nv_gnuplot_cdf_many(p->curves, p->ncurves)) {
+		cdf_many(f, p);
+	} else {
+		for (size_t i = 0; i < p->ncurves; i++) {
+			const struct nv_gp_curve *c = &p->curves[i];
 
-		char dt[32] = "";
-
-		nv_gnuplot_str(t, sizeof(t), c->title);
-		if (c->dt)
-			snprintf(dt, sizeof(dt), " dt %u", c->dt);
-		fprintf(f,
-			"%s\\\n    \"%s\" using 1:%s with %s lt %u%s title \"%s%s%s%s\" noenhanced",
-			i ? ", " : "", c->data, p->exceedance ? "($3 > 0 ? $3 : 1/0)" : "2",
-			c->src == NV_CDF_PCT ? "linespoints" : "steps", c->lt, dt, t,
-			exact ? "" : " (", exact ? "" : nv_figdata_src_text(c->src),
-			exact ? "" : ")");
+			snprintf(style, sizeof(style), "lt %u", c->lt);
+			if (c->dt)
+				snprintf(style + strlen(style), sizeof(style) - strlen(style),
+					 " dt %u", c->dt);
+			fprintf(f, "%s", i ? ", " : "");
+			cdf_curve(f, p, c, style, c->title);
+		}
 	}
 	fprintf(f, "\n");
 }

@@ -34,7 +34,25 @@ struct nv_gp_curve {
 	enum nv_cdf_src src;	/* approximate sources are named in the key */
 	unsigned lt;		/* line type, from 1 */
 	unsigned dt;		/* dash type, from 1; 0: the line type's own */
+	double p50_us, p999_us;	/* its median and p99.9 (NAN: not reached) */
 };
+
+/*
+ * More sides than this in a CDF figure (many hosts side by side): each curve
+ * is a thin grey line without a key entry, and the fastest, the median and
+ * the slowest (by p50 in a CDF, p99.9 in an exceedance figure) are drawn
+ * over them in colour, named in the key.  Eight line colours tell no more
+ * apart, and a key of each would cover the curves.  Up to this many sides,
+ * a colour per side and a dash per run of a side.
+ */
+#define NV_GP_CURVES_KEYED 8
+
+/*
+ * Whether curves c[0..n) (line type: the side, from 1) make a figure of
+ * many curves (NV_GP_CURVES_KEYED).
+ * Return: true when they do.
+ */
+bool nv_gnuplot_cdf_many(const struct nv_gp_curve *c, size_t n);
 
 struct nv_gp_cdf {
 	const char *key;	/* job key */
@@ -49,7 +67,8 @@ struct nv_gp_cdf {
 };
 
 /*
- * The body of a cdf_* or nines_* script (after nv_gnuplot_head).
+ * The body of a cdf_* or nines_* script (after nv_gnuplot_head); with more
+ * than NV_GP_CURVES_KEYED curves, see there.
  * Return: nothing.
  */
 void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p);
