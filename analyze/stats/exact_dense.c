@@ -106,9 +106,26 @@ bool nv_dense_resident(const uint32_t *d, uint64_t used, unsigned char *in)
 }
 
 /*
+ * Whether the page of counts at p reads all zero: then it needs no
+ * clearing, and a page only ever read (the kernel's zero page mapped in,
+ * as a rank's walk or a merge's read leaves it) stays shared instead of
+ * becoming a page of its own.
+ * Return: true when it does.
+ */
+static bool page_zero(const uint32_t *p)
+{
+	const uint64_t *w = (const uint64_t *)p;
+	uint64_t any = 0;
+
+	for (size_t i = 0; i < PAGE_BYTES / sizeof(*w); i++)
+		any |= w[i];
+	return !any;
+}
+
+/*
  * Counts d[0..span) back to zero.  With at most budget pages mapped in
- * (nv_dense_resident), those are cleared in place and the others, never
- * written, stay as they are; otherwise (or when that cannot be told) all
+ * (nv_dense_resident), those that hold a count are cleared in place and
+ * the others, never written, stay as they are; otherwise (or when that cannot be told) all
  * are dropped with MADV_DONTNEED, which makes them read as zero again.
  * Return: the pages left mapped in, or -1 when nothing could be done
  * (unmap the array).
@@ -126,7 +143,7 @@ static int64_t dense_clear(uint32_t *d, uint64_t span, uint64_t budget)
 			in_ram += res[pg] & 1;
 		if (in_ram <= budget) {
 			for (uint64_t pg = 0; pg < pages; pg++)
-				if (res[pg] & 1)
+				if ((res[pg] & 1) && !page_zero(d + pg * NV_DENSE_PAGE))
 					memset(d + pg * NV_DENSE_PAGE, 0, PAGE_BYTES);
 			ret = (int64_t)in_ram;
 		}
