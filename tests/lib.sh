@@ -18,6 +18,18 @@ pass() { echo "PASS: $SUITE/$1"; }
 fail() { echo "FAIL: $SUITE/$1: $2"; }
 skip() { echo "SKIP: $SUITE/$1 ($2)"; }
 
+# need_unit_helper [NAME]: GEN set to the test helper NAME (default gen_trace)
+# in $UNIT_DIR; returns 1 after a skip line when it or nvanalyze is not built.
+#   need_unit_helper gen_synth || exit 0
+need_unit_helper() {
+	: "${UNIT_DIR:=$TOP/build/tests/unit}"
+	GEN=$UNIT_DIR/${1:-gen_trace}
+	if [ ! -x "$NVANALYZE" ] || [ ! -x "$GEN" ]; then
+		skip all "build first: make all unit ($GEN, $NVANALYZE)"
+		return 1
+	fi
+}
+
 # check NAME CMD...: run CMD, PASS if it succeeds, FAIL with its output otherwise.
 check() {
 	local name=$1; shift

@@ -12,12 +12,7 @@
 #  - -o DIR on two runs: every figure rendered by gnuplot without messages,
 #    report.md links only files that exist.
 source "$(dirname "$0")/../lib.sh"
-: "${UNIT_DIR:=$TOP/build/tests/unit}"
-GEN=$UNIT_DIR/gen_synth
-if [ ! -x "$NVANALYZE" ] || [ ! -x "$GEN" ]; then
-	skip all "build first: make all unit"
-	exit 0
-fi
+need_unit_helper gen_synth || exit 0
 
 # ---- synthetic trace: throttling and a spike at known times ----
 "$GEN" "$T/synth.nvt" >"$T/gen.out" 2>&1 || fail synth_gen "$(cat "$T/gen.out")"

@@ -10,12 +10,7 @@
 #  - two fleets of 12 and 8 hosts (nvanalyze A B, each host a repeat): a
 #    key entry per side, however many runs.
 source "$(dirname "$0")/../lib.sh"
-: "${UNIT_DIR:=$TOP/build/tests/unit}"
-GEN=$UNIT_DIR/gen_trace
-if [ ! -x "$NVANALYZE" ] || [ ! -x "$GEN" ]; then
-	skip all "build first: make all unit"
-	exit 0
-fi
+need_unit_helper || exit 0
 
 # layout DIR N: jobs/run --host's layout of N hosts, one randread job each
 layout() {

@@ -18,12 +18,7 @@
 #    and only it, every other figure is rendered and the same as above,
 #    and only the broken figure is rendered again on its own.
 source "$(dirname "$0")/../lib.sh"
-: "${UNIT_DIR:=$TOP/build/tests/unit}"
-GEN=$UNIT_DIR/gen_trace
-if [ ! -x "$NVANALYZE" ] || [ ! -x "$GEN" ]; then
-	skip all "build first: make all unit"
-	exit 0
-fi
+need_unit_helper || exit 0
 GNUPLOT=$(command -v gnuplot || true)
 if [ -z "$GNUPLOT" ]; then
 	skip all "gnuplot not installed: run 'make deps' (apt-get install gnuplot-nox)"

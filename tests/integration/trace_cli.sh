@@ -4,12 +4,7 @@
 # reader written from docs/trace-format.md; stat's numbers against Python
 # over the dump; truncation, damage, foreign files, usage.
 source "$(dirname "$0")/../lib.sh"
-: "${UNIT_DIR:=$TOP/build/tests/unit}"
-GEN=$UNIT_DIR/gen_trace
-if [ ! -x "$GEN" ] || [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all unit ($GEN, $NVANALYZE)"
-	exit 0
-fi
+need_unit_helper || exit 0
 
 # The independent reader (tests/py/lib/nvtrace_reader.py, written from
 # docs/trace-format.md) prints the dump CSV body, then "#blocks N footer F

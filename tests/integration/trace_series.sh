@@ -6,12 +6,7 @@
 # three mixed-operation traces merged by completion time, at two
 # intervals, under -J 1 and -J 2.
 source "$(dirname "$0")/../lib.sh"
-: "${UNIT_DIR:=$TOP/build/tests/unit}"
-GEN=$UNIT_DIR/gen_trace
-if [ ! -x "$NVANALYZE" ] || [ ! -x "$GEN" ]; then
-	skip all "build first: make all unit"
-	exit 0
-fi
+need_unit_helper || exit 0
 for s in 1 2 3; do
 	"$GEN" -p mixed -n 20000 -q $((s * 5)) -s $s "$T/s$s.nvt" >/dev/null ||
 		fail gen "gen_trace failed"
