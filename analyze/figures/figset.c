@@ -353,6 +353,10 @@ static int block_cdfs(struct nv_figset *o, size_t bi)
 
 /* ---- bars -------------------------------------------------------------- */
 
+/* The caption's words for a bar chart of many sides (nv_gnuplot_bars_many). */
+static const char many_bars[] = "each side a grey bar: the lowest, the highest and the baseline "
+				"labelled with their name, value and change";
+
 static const enum nv_metric bar_metrics[] = { NV_M_IOPS, NV_M_BW, NV_M_MEAN, NV_M_P99, NV_M_P999 };
 
 /*
@@ -393,8 +397,8 @@ static int block_bars(struct nv_figset *o, size_t bi)
 	nv_gnuplot_bars(f, r, b, rows, nm, ymax, rel);
 	if ((ret = close_script(o, f, fg)))
 		return ret;
-	snprintf(fg->caption, sizeof(fg->caption),
-		 "Headline metrics relative to %s, with the change", r->sides[base].label);
+	snprintf(fg->caption, sizeof(fg->caption), "Headline metrics relative to %s, %s",
+		 r->sides[base].label, nv_gnuplot_bars_many(r) ? many_bars : "with the change");
 	return 0;
 }
 
@@ -438,8 +442,8 @@ static int summary_fig(struct nv_figset *o)
 	if ((ret = close_script(o, f, fg)))
 		goto out;
 	snprintf(fg->caption, sizeof(fg->caption),
-		 "Summary: each job's headline number relative to %s, with the value and the "
-		 "change on each bar", r->sides[r->baseline].label);
+		 "Summary: each job's headline number relative to %s, %s", r->sides[r->baseline].label,
+		 nv_gnuplot_bars_many(r) ? many_bars : "with the value and the change on each bar");
 out:
 	free(rows);
 	return ret;

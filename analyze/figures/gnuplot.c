@@ -212,26 +212,51 @@ static const char *bar_color(const struct nv_row *row, size_t s, size_t base)
 }
 
 /*
+ * With many sides (nv_gnuplot_bars_many), the bars of row that get a label:
+ * the lowest and the highest in % of the baseline, into *lo and *hi
+ * (SIZE_MAX: none).
+ * Return: nothing.
+ */
+static void bar_extremes(const struct nv_report *r, const struct nv_row *row, size_t *lo,
+			 size_t *hi)
+{
+	*lo = *hi = SIZE_MAX;
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (!row->cells[s].n)
+			continue;
+		if (*lo == SIZE_MAX || row->cells[s].value < row->cells[*lo].value)
+			*lo = s;
+		if (*hi == SIZE_MAX || row->cells[s].value > row->cells[*hi].value)
+			*hi = s;
+	}
+}
+
+/*
  * One vertical label per bar (readable for any number of runs): the value
  * and, for the other sides, the change with its verdict (its interval and
- * run counts are in the tables: a label stays short enough to fit).
+ * run counts are in the tables: a label stays short enough to fit).  With
+ * many sides only the lowest, the highest and the baseline's, each with
+ * its side's name.
  * Return: nothing.
  */
 static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *row, size_t m)
 {
-	size_t ns = r->nsides, base = r->baseline;
+	size_t ns = r->nsides, base = r->baseline, lo = SIZE_MAX, hi = SIZE_MAX;
 	enum nv_unit u = nv_metric(row->metric)->unit;
-	char v[64], c[96];
+	bool many = nv_gnuplot_bars_many(r);
+	char v[64], c[96], name[300];
 
+	if (many)
+		bar_extremes(r, row, &lo, &hi);
 	for (size_t s = 0; s < ns; s++) {
 		const struct nv_cell *cell = &row->cells[s];
 		double x = (double)m + ((double)s - (double)(ns - 1) / 2) / (double)(ns + 1);
 		double y = cell->n ? 100 * cell->value / row->cells[base].value : 0;
 
-		if (!cell->n)
+		if (!cell->n || (many && s != lo && s != hi && s != base))
 			continue;
 		nv_fmt_value(v, sizeof(v), cell->value, u);
-		c[0] = 0;
+		c[0] = name[0] = 0;
 		if (s != base && row->chg[s].have) {
 			char ch[80], *cut;
 
@@ -240,10 +265,46 @@ static void bar_labels(FILE *f, const struct nv_report *r, const struct nv_row *
 				*cut = 0;	/* the interval and n are in the table */
 			snprintf(c, sizeof(c), "  %s", ch);
 		}
-		fprintf(f, "set label \"%s%s\" at %.4f,%.4g left rotate by 90 offset 0,0.5 "
-			"font label_font textcolor rgb \"%s\" noenhanced\n", v, c, x, y,
+		if (many) {
+			nv_gnuplot_str(name, sizeof(name) - 2, r->sides[s].label);
+			strcat(name, ": ");
+		}
+		fprintf(f, "set label \"%s%s%s\" at %.4f,%.4g left rotate by 90 offset 0,0.5 "
+			"font label_font textcolor rgb \"%s\" noenhanced\n", name, v, c, x, y,
 			bar_color(row, s, base));
 	}
+}
+
+bool nv_gnuplot_bars_many(const struct nv_report *r)
+{
+	return r->nsides > NV_GP_CURVES_KEYED;
+}
+
+/*
+ * A bar's style and key entry (title[0] 0: none) in a bar chart: a line
+ * type per side, or with many sides grey bars under one key entry and the
+ * baseline's dark.
+ * Return: nothing.
+ */
+static void bar_style(const struct nv_report *r, size_t s, char *style, size_t slen,
+		      char *title, size_t tlen)
+{
+	size_t base = r->baseline;
+	char t[300];
+
+	nv_gnuplot_str(t, sizeof(t), r->sides[s].label);
+	if (!nv_gnuplot_bars_many(r)) {
+		snprintf(style, slen, "lt %zu", s + 1);
+		snprintf(title, tlen, "%s%s", t, s == base ? " (baseline)" : "");
+		return;
+	}
+	snprintf(style, slen, "lc rgb \"%s\"", s == base ? "#303030" : "#b0b0b0");
+	if (s == base)
+		snprintf(title, tlen, "%s (baseline)", t);
+	else if (s == (base ? 0 : 1))	/* the first other side */
+		snprintf(title, tlen, "each of the %zu other sides", r->nsides - 1);
+	else
+		title[0] = 0;
 }
 
 /* What a bar chart shows: its title and y label, its clusters. */
@@ -264,27 +325,31 @@ struct bars_plot {
  */
 static void bars_plot(FILE *f, const struct nv_report *r, const struct bars_plot *p)
 {
-	size_t base = r->baseline;
-	char t[300];
+	bool many = nv_gnuplot_bars_many(r);
+	char t[340], style[48];
 
 	fprintf(f, "set title \"%s\" noenhanced\nset ylabel \"%s\" noenhanced\n", p->title,
 		p->ylabel);
+	/* many sides: thin bars without borders, room above for names in the labels */
 	fprintf(f,
 		"set style data histograms\nset style histogram clustered gap 1\n"
-		"set style fill solid 0.85 border rgb \"#404040\"\nset boxwidth 1\n"
+		"set style fill solid 0.85 %s\nset boxwidth 1\n"
 		"set yrange [0:%.0f]\nset xrange [-0.6:%.1f]\nset xtics nomirror scale 0%s\n"
 		"set grid noxtics nomxtics\nset key below horizontal\nset datafile missing "
-		"\"nan\"\n",
-		p->ymax * 1.6 + 10, (double)p->nrows - 0.4,
+		"\"nan\"\n", many ? "noborder" : "border rgb \"#404040\"",
+		p->ymax * (many ? 2.0 : 1.6) + 10, (double)p->nrows - 0.4,
 		p->slant ? " rotate by 25 right noenhanced" : " noenhanced");
 	for (size_t m = 0; m < p->nrows; m++)
 		bar_labels(f, r, p->rows[m], m);
 	fprintf(f, "plot ");
 	for (size_t s = 0; s < r->nsides; s++) {
-		nv_gnuplot_str(t, sizeof(t), r->sides[s].label);
-		fprintf(f, "%s\\\n    \"%s\" using %zu%s lt %zu title \"%s%s\" noenhanced",
-			s ? ", " : "", p->data, s + 2, s ? "" : ":xtic(1)", s + 1, t,
-			s == base ? " (baseline)" : "");
+		bar_style(r, s, style, sizeof(style), t, sizeof(t));
+		fprintf(f, "%s\\\n    \"%s\" using %zu%s %s", s ? ", " : "", p->data, s + 2,
+			s ? "" : ":xtic(1)", style);
+		if (t[0])
+			fprintf(f, " title \"%s\" noenhanced", t);
+		else
+			fprintf(f, " notitle");
 	}
 	fprintf(f, "\n");
 }

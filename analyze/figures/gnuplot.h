@@ -74,6 +74,15 @@ struct nv_gp_cdf {
 void nv_gnuplot_cdf(FILE *f, const struct nv_gp_cdf *p);
 
 /*
+ * Whether report r has more sides than NV_GP_CURVES_KEYED: then its bar
+ * charts draw every side's bar grey under one key entry, the baseline's
+ * dark, and label only the lowest, the highest and the baseline's bar of
+ * each cluster, with the side's name.
+ * Return: true when it has.
+ */
+bool nv_gnuplot_bars_many(const struct nv_report *r);
+
+/*
  * The body of block b's bars_* script: one cluster per metric in
  * rows[0..nrows), one bar per side in % of the baseline (read from data),
  * each labelled with its value and change.

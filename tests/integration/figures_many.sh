@@ -6,6 +6,9 @@
 #    curves"), then the fastest, median and slowest by p99.9 (nines_*) and
 #    by p50 (cdf_*) drawn again in colour and named with the value; the
 #    captions say so; the figures render;
+#  - 12 hosts' bar charts (bars_*, summary): every bar grey under one key
+#    entry, the baseline's dark, and per cluster only the lowest, the
+#    highest and the baseline's bar labelled, with the host's name;
 #  - 8 hosts: a key entry and a line type per host, as before;
 #  - two fleets of 12 and 8 hosts (nvanalyze A B, each host a repeat): a
 #    key entry per side, however many runs.
@@ -79,9 +82,28 @@ else
 	fail many_curves_caption "$(grep -i exceedance "$T/o12/report.md")"
 fi
 
+B=$T/o12/bars_randread_read.gp S=$T/o12/summary.gp
+# labels of cluster 4 (latency p99.9: x from 3.5 to 4.5) of the bars
+p999=$(grep '^set label' "$B" |
+	awk '{ split($0, a, " at "); split(a[2], xy, ","); if (xy[1] > 3.5) print }')
+if [ "$(grep -c '^set label' "$B")" -le 15 ] &&
+   [ "$(echo "$p999" | grep -c .)" = 2 ] && echo "$p999" | grep -q '"host001: ' &&
+   echo "$p999" | grep -q '"host012: ' &&
+   grep -q 'lc rgb "#b0b0b0" title "each of the 11 other sides"' "$B" &&
+   grep -q 'lc rgb "#303030" title "host012 (baseline)"' "$B" &&
+   [ "$(grep -c 'notitle' "$B")" = 10 ] && grep -q 'fill solid 0.85 noborder' "$B" &&
+   grep -q 'each of the 11 other sides' "$S" && [ "$(grep -c '^set label' "$S")" -le 3 ] &&
+   grep -q 'Headline metrics relative to host012, each side a grey bar' "$T/o12/report.md"; then
+	pass many_sides_bars
+else
+	fail many_sides_bars "$(grep -c '^set label' "$B") labels; p99.9 cluster: $p999"
+fi
+
 N8=$T/o8/nines_randread_read.gp
 if [ "$(grep -c ' title "host00[1-8]" ' "$N8")" = 8 ] && ! grep -q 'c0c0c0\|each of' "$N8" &&
-   grep -q 'lt 8 title "host008"' "$N8"; then
+   grep -q 'lt 8 title "host008"' "$N8" &&
+   grep -q 'using 9 lt 8 title "host008 (baseline)"' "$T/o8/bars_randread_read.gp" &&
+   [ "$(grep -c '^set label' "$T/o8/bars_randread_read.gp")" = 40 ]; then
 	pass eight_curves_keyed
 else
 	fail eight_curves_keyed "$(grep -c '^    .* title ' "$N8") titles"
@@ -96,10 +118,10 @@ else
 fi
 
 if command -v gnuplot >/dev/null; then
-	(cd "$T/o12" && gnuplot nines_randread_read.gp && gnuplot cdf_randread_read.gp) \
-		>"$T/render.out" 2>&1
-	if [ -s "$T/o12/nines_randread_read.png" ] && [ -s "$T/o12/cdf_randread_read.png" ] &&
-	   [ ! -s "$T/render.out" ]; then
+	(cd "$T/o12" && for f in nines_randread_read cdf_randread_read bars_randread_read summary; do
+		gnuplot "$f.gp" && [ -s "$f.png" ] || echo "$f.gp: no PNG"
+	done) >"$T/render.out" 2>&1
+	if [ ! -s "$T/render.out" ]; then
 		pass many_curves_render
 	else
 		fail many_curves_render "$(head -n 3 "$T/render.out")"
