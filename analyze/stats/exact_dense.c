@@ -12,6 +12,7 @@
  * same role in the next trace touches the same pages.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -86,15 +87,31 @@ uint32_t *nv_dense_get(uint64_t n, unsigned role, uint64_t *span)
 }
 
 /*
- * Whether no page can be in swap now: no swap space configured (swapoff
- * brings every page back first).
- * Return: true when none can.
+ * Whether none of this process's pages is in swap now: no swap space
+ * configured (swapoff brings every page back first), else VmSwap 0 in
+ * /proc/self/status.  After a mincore of pages nobody else touches, true
+ * means that mincore saw them all: a page swapped out before it stays out
+ * until it is touched (a swapoff between the two calls is not guarded).
+ * Return: true when none is.
  */
-static bool no_swap(void)
+static bool none_swapped(void)
 {
 	struct sysinfo si;
+	char line[128];
+	bool none = false;
+	FILE *f;
 
-	return !sysinfo(&si) && si.totalswap == 0;
+	if (!sysinfo(&si) && si.totalswap == 0)
+		return true;
+	if (!(f = fopen("/proc/self/status", "re")))
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmSwap:", 7)) {
+			none = strtoull(line + 7, NULL, 10) == 0;
+			break;
+		}
+	fclose(f);
+	return none;
 }
 
 bool nv_dense_resident(const uint32_t *d, uint64_t used, unsigned char *in)
@@ -102,7 +119,7 @@ bool nv_dense_resident(const uint32_t *d, uint64_t used, unsigned char *in)
 	uint64_t pages = (used + NV_DENSE_PAGE - 1) / NV_DENSE_PAGE;
 
 	/* a page in swap reads as not resident, yet holds counts */
-	return !pages || (no_swap() && !mincore((void *)d, pages * PAGE_BYTES, in));
+	return !pages || (!mincore((void *)d, pages * PAGE_BYTES, in) && none_swapped());
 }
 
 /*

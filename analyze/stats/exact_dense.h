@@ -44,8 +44,8 @@ void nv_dense_put(uint32_t *d, uint64_t n, uint64_t span, unsigned role);
 /*
  * Which pages of d[0..used) are mapped in (NV_DENSE_PAGE counts a page),
  * into in[0..pages): a page never written reads as zero without being read.
- * Only while no swap space is configured: a page in swap holds counts yet
- * is not mapped in.
+ * Only while none of the process's pages is in swap (no swap space, or
+ * VmSwap 0): a page in swap holds counts yet is not mapped in.
  * Return: true when in holds the answer, false when it cannot be told
  * (read, or clear, every page).
  */
