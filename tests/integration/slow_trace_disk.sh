@@ -40,16 +40,29 @@ if [ -n "$wait_ns" ] && [ "$wait_ns" -gt 0 ]; then
 else
 	fail wait_recorded "writer.io_wait_ns=${wait_ns:-missing} in the footer"
 fi
+# How much the IO loop waited depends on how long the writer's write(2)s
+# block behind the throttled disk's journal commits, so on the job's IO
+# rate: under ASan (make asan) fio runs a few times slower and the wait can
+# stay under the finding's 1% (analyze/stats/trace_wait.h).  There, and
+# only there, a wait under 1% is a SKIP with its share, not a FAIL; the
+# plain build's suite must show the finding.
+share=$(sed -n 's/.*IO loop held by tracing \([0-9.]*\)% .*/\1/p' "$T/slow.stat")
+low=0
+[ "${NV_ASAN:-0}" = 1 ] && [ -n "$share" ] && awk -v s="$share" 'BEGIN { exit !(s < 1) }' && low=1
 finding=$(grep '^finding: tracing held the IO loop for' "$T/slow.stat")
 if [ -n "$finding" ] && grep -q "disk is too slow" <<<"$finding"; then
 	pass wait_printed_by_stat
 	echo "info: slow_trace_disk: ${finding#finding: }"
+elif [ $low = 1 ] && [ -z "$finding" ]; then
+	skip wait_printed_by_stat "under ASan the IO loop waited $share% of the run, under 1%"
 else
 	fail wait_printed_by_stat "no finding in: $(grep -E 'writer|finding' "$T/slow.stat" | tr '\n' ' ')"
 fi
 "$NVANALYZE" "$T/slow.json" >"$T/compare.out" 2>&1
 if grep -q "tracing held the IO loop for .* the trace directory's disk is too slow" "$T/compare.out"; then
 	pass wait_printed_by_compare
+elif [ $low = 1 ] && ! grep -q "tracing held the IO loop for" "$T/compare.out"; then
+	skip wait_printed_by_compare "under ASan the IO loop waited $share% of the run"
 else
 	fail wait_printed_by_compare "$(head -n 5 "$T/compare.out" | tr '\n' ' ')"
 fi
