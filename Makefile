@@ -209,6 +209,8 @@ $(ANALYZER): $(O)/analyze/cli/main.o $(O)/libnvanalyze.a $(O)/libnvcore.a
 FAILALLOC_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup \
 		     -Wl,--wrap=free
 $(O)/tests/unit/test_oom_%: UNIT_LDFLAGS = $(FAILALLOC_LDFLAGS)
+# test_trace_buffer holds the producer inside the allocation of a chunk.
+$(O)/tests/unit/test_trace_buffer: UNIT_LDFLAGS = -Wl,--wrap=malloc
 
 $(O)/tests/unit/%: tests/unit/%.c $(O)/libnvanalyze.a $(O)/libnvcore.a tests/unit/check.h
 	$(call say,CC,$<)

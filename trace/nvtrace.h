@@ -218,6 +218,7 @@ struct nvt_writer_stats {
 	bool waiting;		/* an append waits now */
 	unsigned chunks;	/* chunks in the ring */
 	unsigned ring_high;	/* most chunks waiting for the writer at once */
+	unsigned backlog;	/* chunks waiting for the writer now */
 };
 
 /*

@@ -550,7 +550,14 @@ static void *writer_thread(void *arg)
 /*
  * mu held, next = w->cur->next still busy: add a chunk after the current one
  * if the buffer by time allows (nvt_ring_should_grow), allocating it with mu
- * released.  Return: the chunk to fill next (the new one, or next).
+ * released.  While mu is released the writer may write every READY chunk,
+ * the current one included, and take the current one's successor as the
+ * chunk it waits for: a chunk linked after the current one then would be
+ * filled but never written (its records lost, the ones after it out of
+ * order).  So the new chunk is linked only while the current one is still
+ * READY (the writer reads cur->next under mu when it frees cur); otherwise
+ * the ring has caught up and the new chunk is not needed.  Return: the chunk
+ * to fill next (the new one, or next).
  */
 static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_t now_ns)
 {
@@ -564,8 +571,13 @@ static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_
 	c = nvt_chunk_new(w->block_records);	/* NULL: wait as a full ring does */
 	pthread_mutex_lock(&w->mu);
 	w->grow_ns += mono_ns() - t0;
-	if (!c)
+	if (!c || w->cur->state != CHUNK_READY) {	/* none, or the writer went past */
+		if (c) {
+			c->next = c;
+			nvt_ring_free(c);
+		}
 		return w->cur->next;
+	}
 	c->next = w->cur->next;
 	w->cur->next = c;
 	w->nchunks++;
@@ -658,6 +670,7 @@ void nvt_writer_stats(struct nvt_writer *w, struct nvt_writer_stats *s)
 	s->waiting = w->io_waiting;
 	s->chunks = w->nchunks;
 	s->ring_high = w->ring_high;
+	s->backlog = w->backlog;
 	pthread_mutex_unlock(&w->mu);
 }
 

@@ -10,6 +10,10 @@
  * Time is the records' own completion time (1 ms apart), not the clock, and
  * "the producer is held" is the writer's own flag (nvt_writer_stats), so
  * nothing depends on how fast a busy machine runs the threads.
+ *
+ * The ring's new chunks come from this program's malloc (linked with
+ * -Wl,--wrap=malloc): a case can hold the producer inside the allocation
+ * of a chunk it adds, while the writer catches up.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -34,6 +38,23 @@ ssize_t write(int fd, const void *buf, size_t n)
 	while (atomic_load(&write_held))
 		usleep(1000);
 	return (ssize_t)syscall(SYS_write, fd, buf, n);
+}
+
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+
+/* A hook on the next allocation of grow_size bytes by grow_thread. */
+static atomic_bool grow_armed;
+static pthread_t grow_thread;
+static size_t grow_size;
+static void (*grow_hook)(void);
+
+void *__wrap_malloc(size_t n)
+{
+	if (n == grow_size && atomic_load(&grow_armed) &&
+	    pthread_equal(pthread_self(), grow_thread) && atomic_exchange(&grow_armed, false))
+		grow_hook();
+	return __real_malloc(n);
 }
 
 static const char *tpath(const char *name)
@@ -200,6 +221,74 @@ TEST(no_buffer_fixed_ring)
 	CHECK_EQ_I64(records_in_order(tpath("fixed.nvt")), BUFFER_MS / 2);
 }
 
+static struct nvt_writer *race_w;
+static int race_caught_up = -1;
+
+/*
+ * Inside the allocation of the chunk the producer adds: open the sink and
+ * wait until the writer has written every READY chunk (backlog 0), so that
+ * it waits on the current chunk's successor.  The poll bound only keeps a
+ * broken writer from hanging the suite.  Return: nothing.
+ */
+static void let_writer_catch_up(void)
+{
+	atomic_store(&write_held, 0);
+	for (long i = 0; i < 300000; i++) {
+		struct nvt_writer_stats s;
+
+		nvt_writer_stats(race_w, &s);
+		if (!s.backlog) {
+			race_caught_up = 1;
+			return;
+		}
+		usleep(1000);
+	}
+	race_caught_up = 0;
+}
+
+/* The producer of grow_while_writer_catches_up: arms the hook for itself. */
+static void *produce_armed(void *arg)
+{
+	grow_thread = pthread_self();
+	grow_size = BLOCK * sizeof(struct nvt_record);
+	grow_hook = let_writer_catch_up;
+	atomic_store(&grow_armed, true);
+	return produce(arg);
+}
+
+/*
+ * A ring of 2 chunks, both full and unwritten when the producer needs a
+ * third: it adds one, and while it allocates the writer writes both and
+ * waits on the next.  Every record is still in the trace, in order (a chunk
+ * linked in after the writer went past was filled and never written).
+ */
+TEST(grow_while_writer_catches_up)
+{
+	struct nvt_writer_opts o = {
+		.block_records = BLOCK, .nchunks = 2, .buffer_ms = BUFFER_MS,
+	};
+	struct producer p = { .n = 5 * BLOCK + 3 };
+	pthread_t t;
+
+	atomic_init(&p.appended, 0);
+	atomic_init(&p.done, 0);
+	atomic_store(&write_held, 1);
+	CHECK_EQ_I64(nvt_writer_open(&p.w, tpath("race.nvt"), NULL, 0, &o), 0);
+	if (!p.w) {
+		atomic_store(&write_held, 0);
+		return;
+	}
+	race_w = p.w;
+	pthread_create(&t, NULL, produce_armed, &p);
+	pthread_join(t, NULL);
+	atomic_store(&write_held, 0);
+	atomic_store(&grow_armed, false);
+	CHECK_EQ_I64(nvt_writer_close(p.w, NULL, 0), 0);
+	CHECK_EQ_I64(p.err, 0);
+	CHECK_EQ_I64(race_caught_up, 1);	/* the hook ran and the writer caught up */
+	CHECK_EQ_I64(records_in_order(tpath("race.nvt")), p.n);
+}
+
 /* The cap: 128 MiB of records, never below the starting ring, at most 65536 chunks. */
 TEST(ring_cap)
 {
@@ -239,6 +328,7 @@ int main(void)
 	RUN(pause_within_buffer);
 	RUN(pause_twice_buffer);
 	RUN(no_buffer_fixed_ring);
+	RUN(grow_while_writer_catches_up);
 	RUN(ring_cap);
 	{
 		char cmd[300];
