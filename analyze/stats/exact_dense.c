@@ -3,8 +3,9 @@
  * exact_dense.h).
  *
  * Kept arrays: at most NV_DENSE_KEEP, holding at most NV_DENSE_KEEP_PAGES
- * pages mapped in among them, so that keeping them adds at most that much
- * to the peak memory of a call, whatever it does once its traces are read.
+ * pages mapped in among them, per worker (nv_dense_workers), so that
+ * keeping them adds at most that much to the peak memory of a call per
+ * worker, whatever it does once its traces are read.
  * An array given back beyond the page budget is kept with its pages
  * dropped, which costs its next user the page faults of a new one.  Each
  * array remembers its span (the counts any user may have written, so the
@@ -31,9 +32,11 @@ struct kept {
 };
 
 static pthread_mutex_t keep_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct kept keep[NV_DENSE_KEEP];
+static struct kept keep[NV_DENSE_KEEP * NV_DENSE_KEEP_WORKERS];
 static unsigned nkeep;
 static uint64_t keep_pages;	/* the sum of keep[].pages */
+static unsigned keep_max = NV_DENSE_KEEP;		/* arrays, for all workers */
+static uint64_t keep_pages_max = NV_DENSE_KEEP_PAGES;	/* pages, for all workers */
 
 /*
  * Take keep[i] out of the list (the lock held).
@@ -46,6 +49,23 @@ static struct kept take(unsigned i)
 	keep_pages -= k.pages;
 	memmove(keep + i, keep + i + 1, (--nkeep - i) * sizeof(keep[0]));
 	return k;
+}
+
+void nv_dense_workers(unsigned n)
+{
+	if (n < 1)
+		n = 1;
+	if (n > NV_DENSE_KEEP_WORKERS)
+		n = NV_DENSE_KEEP_WORKERS;
+	pthread_mutex_lock(&keep_lock);
+	keep_max = NV_DENSE_KEEP * n;
+	keep_pages_max = (uint64_t)NV_DENSE_KEEP_PAGES * n;
+	while (nkeep > keep_max) {	/* fewer workers than before: the oldest go */
+		struct kept old = take(0);
+
+		munmap(old.d, old.n * sizeof(uint32_t));
+	}
+	pthread_mutex_unlock(&keep_lock);
 }
 
 /*
@@ -180,12 +200,12 @@ void nv_dense_put(uint32_t *d, uint64_t n, uint64_t span, unsigned role)
 	if (!d)
 		return;
 	pthread_mutex_lock(&keep_lock);
-	budget = keep_pages < NV_DENSE_KEEP_PAGES ? NV_DENSE_KEEP_PAGES - keep_pages : 0;
+	budget = keep_pages < keep_pages_max ? keep_pages_max - keep_pages : 0;
 	pthread_mutex_unlock(&keep_lock);
 	pages = dense_clear(d, span, budget);
 	if (pages >= 0) {	/* kept; the oldest kept one goes when full */
 		pthread_mutex_lock(&keep_lock);
-		old = nkeep == NV_DENSE_KEEP ? take(0) : (struct kept){ 0 };
+		old = nkeep >= keep_max ? take(0) : (struct kept){ 0 };
 		keep[nkeep++] = (struct kept){ .d = d, .n = n, .span = pages ? span : 0,
 					       .pages = (uint64_t)pages, .role = role };
 		keep_pages += (uint64_t)pages;

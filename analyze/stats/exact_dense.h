@@ -38,8 +38,19 @@ uint32_t *nv_dense_get(uint64_t n, unsigned role, uint64_t *span);
  */
 void nv_dense_put(uint32_t *d, uint64_t n, uint64_t span, unsigned role);
 
-#define NV_DENSE_KEEP		8
-#define NV_DENSE_KEEP_PAGES	1024	/* 4 MiB mapped in among the kept ones */
+#define NV_DENSE_KEEP		8	/* arrays kept per worker */
+#define NV_DENSE_KEEP_PAGES	1024	/* 4 MiB mapped in among them, per worker */
+#define NV_DENSE_KEEP_WORKERS	16	/* the most workers the budget grows for */
+
+/*
+ * Size the keeping for n workers taking arrays at once (-J n): each worker
+ * gives back and takes its own arrays, so the budget (NV_DENSE_KEEP
+ * arrays, NV_DENSE_KEEP_PAGES pages) is n times a worker's, n at most
+ * NV_DENSE_KEEP_WORKERS.  A smaller budget than before drops what is kept
+ * beyond it at the next give-back.  Call before the workers start.
+ * Return: nothing.
+ */
+void nv_dense_workers(unsigned n);
 
 /*
  * Which pages of d[0..used) are mapped in (NV_DENSE_PAGE counts a page),

@@ -88,41 +88,72 @@ static int any_resident(const uint32_t *d)
 	return 0;
 }
 
-/* A kept array has its used pages mapped in (cleared); a new one none. */
-TEST(keeps_at_most_the_limit)
+/*
+ * Give back k arrays of n counts (each with a count on its own page), take
+ * k again: how many came back with their page mapped in (kept), or -1
+ * when mincore cannot tell (swap configured) or an array is missing.  The
+ * arrays are given back again, all their counts spanned.
+ */
+static int kept_of(int k, uint64_t n, uint32_t **d)
 {
-	enum { K = NV_DENSE_KEEP + 3 };
-	uint32_t *d[K];
 	uint64_t span;
 	int kept = 0;
 
-	for (int i = 0; i < K; i++) {
-		d[i] = nv_dense_get(2 * N, 0, &span);	/* a size no other case kept */
+	for (int i = 0; i < k; i++) {
+		d[i] = nv_dense_get(n, 0, &span);
 		CHECK(d[i] != NULL);
 		if (!d[i])
-			return;
+			return -1;
 		d[i][i * NV_DENSE_PAGE] = (uint32_t)i + 1;
 	}
-	for (int i = 0; i < K; i++)
-		nv_dense_put(d[i], 2 * N, N, 0);
-	for (int i = 0; i < K; i++) {
+	for (int i = 0; i < k; i++)
+		nv_dense_put(d[i], n, N, 0);
+	for (int i = 0; i < k; i++) {
 		int r;
 
-		d[i] = nv_dense_get(2 * N, 0, &span);
+		d[i] = nv_dense_get(n, 0, &span);
 		CHECK(d[i] != NULL);
 		if (!d[i])
-			return;
+			return -1;
 		r = any_resident(d[i]);
 		if (r < 0)
 			kept = -1;	/* swap configured: mincore cannot tell */
 		else if (kept >= 0)
 			kept += r;
-		CHECK_EQ_U64(nonzero(d[i], 2 * N), 0);
+		CHECK_EQ_U64(nonzero(d[i], n), 0);
 	}
+	for (int i = 0; i < k; i++)
+		nv_dense_put(d[i], n, n, 0);
+	return kept;
+}
+
+/* A kept array has its used pages mapped in (cleared); a new one none. */
+TEST(keeps_at_most_the_limit)
+{
+	uint32_t *d[NV_DENSE_KEEP + 3];
+	int kept = kept_of(NV_DENSE_KEEP + 3, 2 * N, d);	/* a size no other case kept */
+
 	if (kept >= 0)
 		CHECK_EQ_U64(kept, NV_DENSE_KEEP);
-	for (int i = 0; i < K; i++)
-		nv_dense_put(d[i], 2 * N, 2 * N, 0);
+}
+
+/*
+ * Two workers: twice the arrays kept (each worker's own), and back to one
+ * worker's limit when the next call has one.
+ */
+TEST(limit_per_worker)
+{
+	uint32_t *d[2 * NV_DENSE_KEEP + 3];
+	int kept;
+
+	nv_dense_workers(2);
+	kept = kept_of(2 * NV_DENSE_KEEP + 3, 3 * N, d);
+	if (kept >= 0)
+		CHECK_EQ_U64(kept, 2 * NV_DENSE_KEEP);
+	nv_dense_workers(1);
+	kept = kept_of(2 * NV_DENSE_KEEP + 3, 3 * N, d);
+	if (kept >= 0)
+		CHECK_EQ_U64(kept, NV_DENSE_KEEP);
 }
 
 TEST(same_role_gets_its_array)
@@ -220,6 +251,7 @@ int main(void)
 	RUN(only_what_was_used_is_cleared);
 	RUN(resident_pages);
 	RUN(keeps_at_most_the_limit);
+	RUN(limit_per_worker);
 	RUN(same_role_gets_its_array);
 	RUN(page_budget);
 	RUN(exact_after_a_dirty_array);
