@@ -517,14 +517,17 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 /* ---- rendering --------------------------------------------------------- */
 
 /*
- * Figures to render by nshare gnuplots: the files (a figure's PNG, then
- * its SVG, figures kind by kind) pulled in turn from next by each.
+ * Figures to render by nshare gnuplots: the files (every figure's PNG,
+ * figures kind by kind, then every SVG in the same order) pulled in turn
+ * from next by each.  A PNG costs about three times its SVG (cairo's
+ * rasterizing and deflate), so the cheap files come last and even out
+ * the gnuplots' shares at the end.
  */
 struct render_work {
 	const struct nv_figset *o;
 	size_t nshare;
 	size_t *order;		/* [o->nfig]: figure indexes, kind by kind */
-	_Atomic size_t next;	/* the next file: 2 * position in order + (SVG) */
+	_Atomic size_t next;	/* the next file: position in order (+ nfig: SVG) */
 	bool *done;		/* [2 * o->nfig]: figure f's PNG [2f], SVG [2f + 1] rendered */
 	bool *failed;		/* [o->nfig] */
 };
@@ -589,11 +592,12 @@ static int render_share(size_t s, void *arg)
 	if (nv_plot_proc_start(&p, w->o->dir))
 		return 0;
 	while ((u = atomic_fetch_add(&w->next, 1)) < 2 * w->o->nfig) {
-		size_t f = w->order[u / 2];
-		int ret = nv_plot_proc_render(&p, w->o->fig[f].name, u % 2);
+		bool svg = u >= w->o->nfig;
+		size_t f = w->order[svg ? u - w->o->nfig : u];
+		int ret = nv_plot_proc_render(&p, w->o->fig[f].name, svg);
 
 		if (!ret)
-			w->done[2 * f + u % 2] = true;	/* each file's own slot: one writer */
+			w->done[2 * f + svg] = true;	/* each file's own slot: one writer */
 		else if (ret == -EPIPE)
 			break;
 	}
