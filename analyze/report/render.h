@@ -64,11 +64,24 @@ int nv_render_csv(FILE *out, const struct nv_report *r);
 int nv_render_json(FILE *out, const struct nv_report *r);
 
 /*
- * nv_render_json with a "traces" member (the array traces, whose reference
- * is taken; NULL: none): see trace_json.h.
+ * The elements of a JSON array written one at a time: element(i, arg) for
+ * i in [0, n), each written and freed before the next is built, so that
+ * the array is never whole in memory.  element returns a new reference,
+ * or NULL (out of memory: written as null).
+ */
+struct nv_json_stream {
+	size_t n;
+	json_t *(*element)(size_t i, void *arg);
+	void *arg;
+};
+
+/*
+ * nv_render_json with a "traces" member, the array of traces' elements
+ * (NULL: none): see trace_json.h.  The same bytes as the whole array
+ * built first.
  * Return: 0 or -ENOMEM.
  */
-int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces);
+int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_json_stream *traces);
 
 /*
  * Write v as JSON indented by depth levels; reals as their shortest exact

@@ -24,6 +24,21 @@
  * own dumper prints "%.17g", e.g. 0.10000000000000001).  Objects keep their
  * insertion order.
  */
+/*
+ * The key k of an object member at depth (its n-th: 0 the first), up to
+ * its value: the separator, the indent, the quoted key and ": ".
+ * Return: nothing.
+ */
+static void emit_key(FILE *out, const char *k, int depth, size_t n)
+{
+	json_t *ks = nv_render_json_str(k);
+	char *kd = ks ? json_dumps(ks, JSON_ENCODE_ANY) : NULL;
+
+	fprintf(out, "%s%*s%s: ", n ? ",\n" : "", 2 * (depth + 1), "", kd ? kd : "\"\"");
+	free(kd);
+	json_decref(ks);
+}
+
 void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 {
 	char buf[64];
@@ -39,13 +54,7 @@ void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 		}
 		fputs("{\n", out);
 		json_object_foreach((json_t *)v, k, x) {
-			json_t *ks = nv_render_json_str(k);
-			char *kd = ks ? json_dumps(ks, JSON_ENCODE_ANY) : NULL;
-
-			fprintf(out, "%s%*s%s: ", n++ ? ",\n" : "", 2 * (depth + 1), "",
-				kd ? kd : "\"\"");
-			free(kd);
-			json_decref(ks);
+			emit_key(out, k, depth, n++);
 			nv_render_json_emit(out, x, depth + 1);
 		}
 		fprintf(out, "\n%*s}", 2 * depth, "");
@@ -537,15 +546,42 @@ int nv_render_json(FILE *out, const struct nv_report *r)
 	return nv_render_json_with(out, r, NULL);
 }
 
-int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
+/*
+ * The array of st's elements as the value of a member at depth, as
+ * nv_render_json_emit writes an array, each element built, written and
+ * freed in turn.
+ * Return: nothing.
+ */
+static void emit_stream(FILE *out, const struct nv_json_stream *st, int depth)
 {
-	json_t *root = json_object(), *blocks = json_array(), *unm = json_array();
+	if (!st->n) {
+		fputs("[]", out);
+		return;
+	}
+	fputs("[\n", out);
+	for (size_t i = 0; i < st->n; i++) {
+		json_t *x = st->element(i, st->arg);
+
+		fprintf(out, "%s%*s", i ? ",\n" : "", 2 * (depth + 1), "");
+		if (x)
+			nv_render_json_emit(out, x, depth + 1);
+		else
+			fputs("null", out);
+		json_decref(x);
+	}
+	fprintf(out, "\n%*s]", 2 * depth, "");
+}
+
+int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_json_stream *traces)
+{
+	json_t *root = json_object(), *blocks = json_array(), *unm = json_array(), *x;
+	const char *k;
+	size_t n = 0;
 
 	if (!root || !blocks || !unm) {
 		json_decref(root);
 		json_decref(blocks);
 		json_decref(unm);
-		json_decref(traces);
 		return -ENOMEM;
 	}
 	nv_render_json_set(root, "latency", nv_render_json_str(nv_latkind_name(r->lat)));
@@ -575,10 +611,17 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, json_t *traces)
 	nv_render_json_set(root, "claims", json_claims(r));
 	if (r->curves && nv_curves_any(r->curves))	/* load curves (report/curve_json.c) */
 		nv_render_json_set(root, "load_curves", nv_curves_json(r->curves));
-	if (traces)
-		nv_render_json_set(root, "traces", traces);
-	nv_render_json_emit(out, root, 0);
-	fputc('\n', out);
+	/* root as nv_render_json_emit writes it, "traces" last, element by element */
+	fputs("{\n", out);
+	json_object_foreach(root, k, x) {
+		emit_key(out, k, 0, n++);
+		nv_render_json_emit(out, x, 1);
+	}
+	if (traces) {
+		emit_key(out, "traces", 0, n++);
+		emit_stream(out, traces, 1);
+	}
+	fputs("\n}\n", out);
 	json_decref(root);
 	return 0;
 }

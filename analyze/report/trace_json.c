@@ -241,18 +241,29 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin 
 	return o;
 }
 
+struct entries {
+	const struct nv_tracejoin *tj;
+	const char *(*label)(const struct nv_run *run, void *arg);
+	void *arg;
+};
+
+/* Entry i of the "traces" array (an nv_json_stream element).  Return: it, or NULL. */
+static json_t *entry_at(size_t i, void *arg)
+{
+	const struct entries *e = arg;
+
+	return entry_json(e->tj->ts, &e->tj->j[i], e->label(e->tj->j[i].jt->run, e->arg));
+}
+
 int nv_trace_json_print(FILE *out, const struct nv_report *r, const struct nv_tracejoin *tj,
 			const char *(*label)(const struct nv_run *run, void *arg), void *arg)
 {
-	json_t *arr = json_array();
+	struct entries e = { .tj = tj, .label = label, .arg = arg };
+	struct nv_json_stream st = { .n = tj->n, .element = entry_at, .arg = &e };
 	int ret;
 
-	if (!arr)
-		return -ENOMEM;
-	for (size_t i = 0; i < tj->n; i++)
-		json_array_append_new(arr,
-				      entry_json(tj->ts, &tj->j[i], label(tj->j[i].jt->run, arg)));
-	ret = nv_render_json_with(out, r, arr);
+	/* one entry in memory at a time: 64 traces' findings were 4 MiB of objects */
+	ret = nv_render_json_with(out, r, &st);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;
 	return ret;
