@@ -150,6 +150,17 @@ if ldd "$NVENGINE_SO" 2>/dev/null | grep -q 'libasan\.so'; then
 	FIO=$T/asan-bin/fio
 	PATH=$T/asan-bin:$PATH
 fi
+# The damage sweeps (every byte or line of an input cut, flipped or
+# garbled; MUTATIONS random mutants) run nvanalyze thousands of times, each
+# call several times dearer under ASan: there they take every
+# NV_DAMAGE_STRIDE-th position and a quarter of the mutants
+# (tests/py/lib/damage.py); make check runs every case, and the fuzzers
+# (make fuzz) search the same readers under ASan.
+if [ "$NV_ASAN" = 1 ]; then
+	: "${NV_DAMAGE_STRIDE:=4}" "${MUTATIONS:=150}"
+	export MUTATIONS
+fi
+export NV_DAMAGE_STRIDE=${NV_DAMAGE_STRIDE:-1}
 
 # nvfio ARGS...: fio with the engine under test loaded.
 nvfio() {

@@ -28,6 +28,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import diskspdxml_values  # noqa: E402
+from lib import damage  # noqa: E402
 
 # Elements whose numbers nvanalyze reads: garbling one must be an error.
 READ = ('TestTimeSeconds|ThreadCount|UserPercent|KernelPercent|BytesCount|IOCount|'
@@ -125,7 +126,7 @@ def mutations(j, data, n=600):
 
 def main():
     nv, report, work = sys.argv[1:4]
-    every = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    every = (int(sys.argv[4]) if len(sys.argv) > 4 else 1) * damage.stride()
     data = open(report, 'rb').read()
     lines = data.splitlines(keepends=True)
     j = Judge(nv, work)
@@ -135,7 +136,7 @@ def main():
         return 1
     clean = json.loads(out)['results']
     for step in (lambda: cuts(j, lines, every), lambda: removed(j, lines, every),
-                 lambda: garbled(j, lines, clean, every), lambda: mutations(j, data)):
+                 lambda: garbled(j, lines, clean, every), lambda: mutations(j, data, damage.fewer(600))):
         step()
     if j.bad:
         print('\n'.join(j.bad[:10]))

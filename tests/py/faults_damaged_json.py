@@ -7,6 +7,9 @@ naming the file (syntax errors with line:col); never a signal, never a hang
     faults_damaged_json.py NVANALYZE SAMPLE.json WORKDIR   prints "ok COUNTS" or the problems
 """
 import os, random, re, subprocess, sys
+
+from lib import damage
+
 nva, src, work = sys.argv[1:4]
 os.makedirs(work, exist_ok=True)
 orig = open(src, 'rb').read()
@@ -53,9 +56,9 @@ def check(kind, data, at):
 
 rnd = random.Random(9)
 n = len(orig)
-for k in sorted(set([0, 1, n - 1, n - 2] + [rnd.randrange(n) for _ in range(300)])):
+for k in sorted(set([0, 1, n - 1, n - 2] + [rnd.randrange(n) for _ in range(damage.fewer(300))])):
     check('truncate', orig[:k], k)
-for _ in range(400):
+for _ in range(damage.fewer(400)):
     k = rnd.randrange(n)
     b = bytearray(orig)
     b[k] ^= 1 << rnd.randrange(8)

@@ -8,7 +8,7 @@ blocks of a trace end comes from tests/py/lib/nvtrace_reader.py.
 """
 import os, struct, subprocess, sys, zlib
 
-from lib import nvtrace_reader
+from lib import damage, nvtrace_reader
 
 nva, traces, work = sys.argv[1], sys.argv[2:4], sys.argv[4]
 os.makedirs(work, exist_ok=True)
@@ -43,7 +43,7 @@ for tr in traces:
     if rc != 0 or err:
         sys.exit('undamaged %s: rc %s %s' % (tr, rc, err))
     hdr_end, foot_at, blk = blocks(orig)
-    for k in range(len(orig)):
+    for k in range(0, len(orig), damage.stride()):
         rc, rows, err = dump(orig[:k])
         note('cut', rc)
         want = max([t for end, t in blk if end <= k], default=0)
@@ -57,12 +57,13 @@ for tr in traces:
             if rc != 0 or rows != good[:want] or 'truncated' not in err:
                 problems.append('%s: rc %d, %d rows (want %d): %s'
                                 % (what, rc, len(rows), want, err.strip()[:200]))
-    for k in range(len(orig)):
+    for k in range(0, len(orig), damage.stride()):
         b = bytearray(orig)
-        b[k] ^= 1 << (k % 8)
+        bit = (k // damage.stride()) % 8   # every bit, whatever the stride
+        b[k] ^= 1 << bit
         rc, rows, err = dump(bytes(b))
         note('flip', rc)
-        what = '%s bit %d flipped at %d' % (os.path.basename(tr), k % 8, k)
+        what = '%s bit %d flipped at %d' % (os.path.basename(tr), bit, k)
         if rc is None or rc < 0 or rc >= 128:
             problems.append('%s: rc %s' % (what, rc))
         elif rows != good[:len(rows)]:
