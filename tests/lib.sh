@@ -153,11 +153,12 @@ fi
 # The damage sweeps (every byte or line of an input cut, flipped or
 # garbled; MUTATIONS random mutants) run nvanalyze thousands of times, each
 # call several times dearer under ASan: there they take every
-# NV_DAMAGE_STRIDE-th position and a quarter of the mutants
+# NV_DAMAGE_STRIDE-th position and of the mutants 1 in NV_DAMAGE_STRIDE
 # (tests/py/lib/damage.py); make check runs every case, and the fuzzers
 # (make fuzz) search the same readers under ASan.
 if [ "$NV_ASAN" = 1 ]; then
-	: "${NV_DAMAGE_STRIDE:=4}" "${MUTATIONS:=150}"
+	: "${NV_DAMAGE_STRIDE:=4}"
+	: "${MUTATIONS:=$((600 / NV_DAMAGE_STRIDE))}"
 	export MUTATIONS
 fi
 export NV_DAMAGE_STRIDE=${NV_DAMAGE_STRIDE:-1}

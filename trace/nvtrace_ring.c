@@ -25,6 +25,14 @@ struct chunk *nvt_chunk_new(unsigned block_records)
 	return c;
 }
 
+void nvt_chunk_free(struct chunk *c)
+{
+	if (!c)
+		return;
+	free(c->rec);
+	free(c);
+}
+
 struct chunk *nvt_ring_new(unsigned n, unsigned block_records)
 {
 	struct chunk *first = NULL, *last = NULL;
@@ -60,12 +68,10 @@ void nvt_ring_free(struct chunk *c)
 	while (p != c) {
 		struct chunk *q = p->next;
 
-		free(p->rec);
-		free(p);
+		nvt_chunk_free(p);
 		p = q;
 	}
-	free(c->rec);
-	free(c);
+	nvt_chunk_free(c);
 }
 
 unsigned nvt_ring_max_chunks(unsigned block_records, unsigned nchunks)

@@ -28,6 +28,9 @@ struct chunk {
  */
 struct chunk *nvt_chunk_new(unsigned block_records);
 
+/* Free chunk c (NULL: nothing), not linked in a ring.  Return: nothing. */
+void nvt_chunk_free(struct chunk *c);
+
 /*
  * A ring of n FREE chunks linked in a circle (n >= 1).  Return: its first
  * chunk, or NULL (out of memory; nothing is left allocated).

@@ -572,10 +572,7 @@ static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_
 	pthread_mutex_lock(&w->mu);
 	w->grow_ns += mono_ns() - t0;
 	if (!c || w->cur->state != CHUNK_READY) {	/* none, or the writer went past */
-		if (c) {
-			c->next = c;
-			nvt_ring_free(c);
-		}
+		nvt_chunk_free(c);
 		return w->cur->next;
 	}
 	c->next = w->cur->next;

@@ -20,11 +20,6 @@
 #include "analyze/report/pctrows.h"
 
 /*
- * Write v as indented JSON; reals as their shortest exact text (jansson's
- * own dumper prints "%.17g", e.g. 0.10000000000000001).  Objects keep their
- * insertion order.
- */
-/*
  * The key k of an object member at depth (its n-th: 0 the first), up to
  * its value: the separator, the indent, the quoted key and ": ".
  * Return: nothing.
@@ -39,12 +34,34 @@ static void emit_key(FILE *out, const char *k, int depth, size_t n)
 	json_decref(ks);
 }
 
+/*
+ * The members of object v at depth, each key and value, without the
+ * braces around them.
+ * Return: how many were written.
+ */
+static size_t emit_members(FILE *out, const json_t *v, int depth)
+{
+	const char *k;
+	json_t *x;
+	size_t n = 0;
+
+	json_object_foreach((json_t *)v, k, x) {
+		emit_key(out, k, depth, n++);
+		nv_render_json_emit(out, x, depth + 1);
+	}
+	return n;
+}
+
+/*
+ * Write v as indented JSON; reals as their shortest exact text (jansson's
+ * own dumper prints "%.17g", e.g. 0.10000000000000001).  Objects keep their
+ * insertion order.
+ */
 void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 {
 	char buf[64];
-	const char *k;
 	json_t *x;
-	size_t i, n = 0;
+	size_t i;
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
@@ -53,10 +70,7 @@ void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 			break;
 		}
 		fputs("{\n", out);
-		json_object_foreach((json_t *)v, k, x) {
-			emit_key(out, k, depth, n++);
-			nv_render_json_emit(out, x, depth + 1);
-		}
+		emit_members(out, v, depth);
 		fprintf(out, "\n%*s}", 2 * depth, "");
 		break;
 	case JSON_ARRAY:
@@ -574,9 +588,8 @@ static void emit_stream(FILE *out, const struct nv_json_stream *st, int depth)
 
 int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_json_stream *traces)
 {
-	json_t *root = json_object(), *blocks = json_array(), *unm = json_array(), *x;
-	const char *k;
-	size_t n = 0;
+	json_t *root = json_object(), *blocks = json_array(), *unm = json_array();
+	size_t n;
 
 	if (!root || !blocks || !unm) {
 		json_decref(root);
@@ -613,12 +626,9 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_js
 		nv_render_json_set(root, "load_curves", nv_curves_json(r->curves));
 	/* root as nv_render_json_emit writes it, "traces" last, element by element */
 	fputs("{\n", out);
-	json_object_foreach(root, k, x) {
-		emit_key(out, k, 0, n++);
-		nv_render_json_emit(out, x, 1);
-	}
+	n = emit_members(out, root, 0);
 	if (traces) {
-		emit_key(out, "traces", 0, n++);
+		emit_key(out, "traces", 0, n);
 		emit_stream(out, traces, 1);
 	}
 	fputs("\n}\n", out);

@@ -46,8 +46,10 @@ void nv_dense_put(uint32_t *d, uint64_t n, uint64_t span, unsigned role);
  * Size the keeping for n workers taking arrays at once (-J n): each worker
  * gives back and takes its own arrays, so the budget (NV_DENSE_KEEP
  * arrays, NV_DENSE_KEEP_PAGES pages) is n times a worker's, n at most
- * NV_DENSE_KEEP_WORKERS.  A smaller budget than before drops what is kept
- * beyond it at the next give-back.  Call before the workers start.
+ * NV_DENSE_KEEP_WORKERS.  A smaller budget than before unmaps the oldest
+ * kept arrays beyond its count at once; pages beyond it stay mapped in
+ * until their arrays are taken (what is given back meanwhile keeps none).
+ * Call before the workers start.
  * Return: nothing.
  */
 void nv_dense_workers(unsigned n);

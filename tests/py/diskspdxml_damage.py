@@ -104,7 +104,7 @@ def garbled(j, lines, clean, every):
 
 def mutations(j, data, n=600):
     rng = random.Random(40)
-    for i in range(n):
+    for i in range(damage.fewer(n)):
         b = bytearray(data)
         for _ in range(rng.randint(1, 4)):
             at = rng.randrange(len(b))
@@ -136,7 +136,7 @@ def main():
         return 1
     clean = json.loads(out)['results']
     for step in (lambda: cuts(j, lines, every), lambda: removed(j, lines, every),
-                 lambda: garbled(j, lines, clean, every), lambda: mutations(j, data, damage.fewer(600))):
+                 lambda: garbled(j, lines, clean, every), lambda: mutations(j, data)):
         step()
     if j.bad:
         print('\n'.join(j.bad[:10]))

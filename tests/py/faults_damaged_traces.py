@@ -43,7 +43,8 @@ for tr in traces:
     if rc != 0 or err:
         sys.exit('undamaged %s: rc %s %s' % (tr, rc, err))
     hdr_end, foot_at, blk = blocks(orig)
-    for k in range(0, len(orig), damage.stride()):
+    step = damage.stride()
+    for k in range(0, len(orig), step):
         rc, rows, err = dump(orig[:k])
         note('cut', rc)
         want = max([t for end, t in blk if end <= k], default=0)
@@ -57,9 +58,9 @@ for tr in traces:
             if rc != 0 or rows != good[:want] or 'truncated' not in err:
                 problems.append('%s: rc %d, %d rows (want %d): %s'
                                 % (what, rc, len(rows), want, err.strip()[:200]))
-    for k in range(0, len(orig), damage.stride()):
+    for k in range(0, len(orig), step):
         b = bytearray(orig)
-        bit = (k // damage.stride()) % 8   # every bit, whatever the stride
+        bit = (k // step) % 8   # every bit, whatever the stride
         b[k] ^= 1 << bit
         rc, rows, err = dump(bytes(b))
         note('flip', rc)
