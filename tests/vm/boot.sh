@@ -17,6 +17,9 @@
 # (the cases' own PASS/FAIL lines are in DIR/summary); 77 when QEMU cannot run
 # here at all (the reason is printed as "boot: skip: WHY"); 1 when the boot
 # failed or hung (the console log tail is printed; the log is DIR/console.log).
+# A guest that started no case is booted once more (an "INFO: vm/boot-retry:"
+# line says why; its console is DIR/console-try1.log); the guest must reach
+# /init within a fifth of --timeout.
 #
 # Power cuts: --drive IMG attaches the raw image IMG as namespace 1 of a third
 # controller (serial nvdrive) that QEMU opens with cache=none (O_DIRECT: what
@@ -393,7 +396,7 @@ cut_loop() {
 		wait "$pid" 2>/dev/null || true
 		if [ $armed -eq 0 ]; then
 			echo "boot: cut $i: the guest never armed; console tail:"
-			tail -n 20 "$console" | sed 's/^/    | /'
+			console_tail "$console" 20
 			bad=1
 			continue
 		fi
@@ -403,6 +406,71 @@ cut_loop() {
 		}
 	done
 	return $bad
+}
+
+# console_text FILE: a console log as plain lines: no terminal escapes
+# (SeaBIOS clears the screen), no carriage returns, the last line ended.
+console_text() {
+	sed -e 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g; s/\r//g' -e '$a\' "$1" 2>/dev/null
+}
+
+# console_tail FILE N: the last N lines of a console log, indented.
+console_tail() {
+	console_text "$1" | tail -n "$2" | sed 's/^/    | /'
+}
+
+# last_line FILE: the last non-empty line of a console log, for one-line reasons.
+last_line() {
+	console_text "$1" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c 1-160
+}
+
+# boot_watched CONSOLE: one boot of the test guest, its console into CONSOLE,
+# its results (as far as the guest wrote them) extracted into $out.  QEMU is
+# killed at --timeout, or earlier when the guest has not reached /init
+# ("nvvm: init") within a fifth of it.  Return: sets BOOT_RC (0: QEMU exited
+# and the guest left results; 1 otherwise) and BOOT_WHY (why not, in words).
+boot_watched() {
+	local console=$1 pid t0 t1 rc=0 init_limit=$((timeout / 5)) killed=
+	qemu_cmd "$console"
+	: >"$console"
+	log "booting $(basename "$KERNEL") ($NVVM_ACCEL, timeout ${timeout}s," \
+		"/init within ${init_limit}s)"
+	t0=$(date +%s.%N)
+	"${QCMD[@]}" </dev/null >"$work/qemu.out" 2>&1 &
+	pid=$!
+	SECONDS=0
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $SECONDS -ge "$timeout" ]; then
+			killed="QEMU killed after ${timeout}s (hung guest)"
+		elif [ $SECONDS -ge "$init_limit" ] && ! grep -q '^nvvm: init' "$console"; then
+			killed="the guest did not reach /init within ${init_limit}s"
+		fi
+		if [ -n "$killed" ]; then
+			kill -TERM "$pid" 2>/dev/null || true
+			sleep 5
+			kill -KILL "$pid" 2>/dev/null || true
+			break
+		fi
+		sleep 0.5
+	done
+	wait "$pid" || rc=$?
+	t1=$(date +%s.%N)
+	echo "$t0 $t1" | awk '{printf "%.1f\n", $2 - $1}' >"$out/qemu-seconds"
+	# The guest rewrites a tar stream at the start of the results namespace
+	# after every case (tar stops at its end-of-archive blocks), so even a
+	# boot that died later returns the cases that finished.
+	tar -xf "$work/results.img" -C "$out" 2>"$work/tar.err" || true
+	BOOT_RC=1
+	if [ -n "$killed" ]; then
+		BOOT_WHY=$killed
+	elif [ $rc -ne 0 ]; then
+		BOOT_WHY="QEMU exited $rc: $(tail -n 5 "$work/qemu.out" | tr '\n' ' ')"
+	elif ! [ -f "$out/summary" ]; then
+		BOOT_WHY="guest left no results ($(head -c 200 "$work/tar.err"))"
+	else
+		BOOT_RC=0
+		BOOT_WHY=
+	fi
 }
 
 main() {
@@ -432,42 +500,31 @@ main() {
 		return $rc
 	fi
 
-	local console=$out/console.log
-	# clocksource=tsc: under TCG the guest would pick the HPET, and every
-	# clock read (fio reads it per IO, the trace per batch) would become a
-	# system call and an emulated MMIO access; real hosts read the TSC.
-	# TCG's TSC is one counter for all vCPUs, so it is safe to trust.
-	log "booting $(basename "$KERNEL") ($NVVM_ACCEL, timeout ${timeout}s)"
-	t0=$(date +%s.%N)
-	rc=0
-	qemu_cmd "$console"
-	timeout -k 5 "$timeout" "${QCMD[@]}" </dev/null >"$work/qemu.out" 2>&1 || rc=$?
-	t1=$(date +%s.%N)
-	echo "$t0 $t1" | awk '{printf "%.1f\n", $2 - $1}' >"$out/qemu-seconds"
+	local console=$out/console.log try
+	# Before the first case the guest runs only the kernel and /init's device
+	# wait, none of our code; a guest that hangs or stops there (seen once on
+	# CI: not one case's line came back) is booted once more, and the first
+	# console is kept as console-try1.log and named in an INFO line.
+	for try in 1 2; do
+		boot_watched "$console"
+		if [ $BOOT_RC -eq 0 ] || [ $try -eq 2 ] || grep -q '^nvvm: case ' "$console"; then
+			break
+		fi
+		mv "$console" "$out/console-try1.log"
+		echo "INFO: vm/boot-retry: the guest started no case (${BOOT_WHY}); booted again" \
+			"(first console: console-try1.log, last line: $(last_line "$out/console-try1.log"))"
+		rm -rf "$out"/summary "$out"/done
+		make_images
+	done
 	rm -f "$initrd" "$work/boot.cpio"
-
-	# The guest rewrites a tar stream at the start of the results namespace
-	# after every case (tar stops at its end-of-archive blocks), so even a
-	# boot that died later returns the cases that finished.
-	tar -xf "$work/results.img" -C "$out" 2>"$work/tar.err" || true
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		echo "boot: QEMU killed after ${timeout}s (hung guest); console tail:"
-		tail -n 40 "$console" | sed 's/^/    | /'
-		return 1
-	fi
-	if [ $rc -ne 0 ]; then
-		echo "boot: QEMU exited $rc: $(tail -n 5 "$work/qemu.out" | tr '\n' ' ')"
-		tail -n 40 "$console" | sed 's/^/    | /'
-		return 1
-	fi
-	if ! [ -f "$out/summary" ]; then
-		echo "boot: guest left no results ($(head -c 200 "$work/tar.err")); console tail:"
-		tail -n 40 "$console" | sed 's/^/    | /'
+	if [ $BOOT_RC -ne 0 ]; then
+		echo "boot: $BOOT_WHY; console tail:"
+		console_tail "$console" 40
 		return 1
 	fi
 	if ! [ -f "$out/done" ]; then
 		echo "boot: guest stopped before finishing the cases; console tail:"
-		tail -n 40 "$console" | sed 's/^/    | /'
+		console_tail "$console" 40
 		return 1
 	fi
 	rm -f "$work"/*.img

@@ -49,13 +49,16 @@ main() {
 		echo "SKIP: vm ($(sed -n 's/^boot: skip: //p' "$bootlog" | head -n 1))"
 		return 0
 	fi
-	cat "$bootlog"
+	# (sed: a log cut mid-line must not swallow the verdict line below it)
+	sed -e '$a\' "$bootlog"
 	if [ $rc -eq 0 ]; then
 		echo "PASS: vm/boot"
 	else
 		echo "FAIL: vm/boot: $(grep -v '^boot: \(fetching\|building\|booting\)' "$bootlog" |
 			grep -m1 '^boot: ' | sed 's/^boot: //; s/[;:]* console tail:$//' ||
 			echo "boot.sh exited $rc") (console: $keep/console.log)"
+		# The runner shows INFO lines: boot.sh's console tail reaches CI's output.
+		sed -n 's/^    | /INFO: vm\/console: /p' "$bootlog" | tail -n 15
 	fi
 
 	# The guest's lines, with the vm/ prefix.
