@@ -27,6 +27,7 @@
 #define NV_TRACE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,7 +97,20 @@ struct nvt_writer_opts {
 	enum nvt_writer_sched sched;	/* the writer thread's scheduling class */
 	unsigned sync_ms;	/* 0: never fdatasync; else at most every sync_ms ms (see below) */
 	unsigned buffer_ms;	/* buffer by time (below); 0: the ring stays nchunks */
+	bool own_session;	/* the writer as a task of its own session (below) */
 };
+
+/*
+ * own_session: the writer runs as a task that shares the caller's memory
+ * but is scheduled in a session (under autogroup: a group) of its own
+ * (trace/nvtrace_task.h), for a caller that is a process in a session of its
+ * own under autogroup scheduling, as fio's job processes are: a writer
+ * thread would share the job's one CPU share with the job's io-wq workers.
+ * The task dies with the thread that opened the writer, which must be the
+ * one that closes it; a task killed by a signal makes appends and close
+ * fail with -EPIPE (the message names the signal), never hang.  The footer
+ * then says writer.process = own-session.
+ */
 
 /*
  * Buffer by time (buffer_ms): when the IO thread needs a chunk and the next
@@ -219,6 +233,7 @@ struct nvt_writer_stats {
 	unsigned chunks;	/* chunks in the ring */
 	unsigned ring_high;	/* most chunks waiting for the writer at once */
 	unsigned backlog;	/* chunks waiting for the writer now */
+	pid_t writer;		/* the writer's tid (own session: its pid); 0 before it runs */
 };
 
 /*

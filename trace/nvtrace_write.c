@@ -1,24 +1,26 @@
 /*
- * nvtrace_write.c - the trace writer: IO-thread side append into fixed chunks,
- * one background thread that encodes, compresses and writes blocks.
+ * nvtrace_write.c - the trace writer: IO-thread side append into fixed
+ * chunks, one background writer that encodes, compresses and writes blocks
+ * (nvtrace_wfile.c).  The writer is a thread, or for a job process under
+ * autogroup a task of its own session sharing this memory (nvtrace_task.h).
  *
  * Chunks form a ring used in order (nvtrace_ring.c), which grows while the
- * writer is behind by less than buffer_ms of completions.  A chunk is FILLING (owned by the IO
- * thread, which writes records through the appender: nvtrace.h), READY
- * (sealed, waiting for the writer thread) or FREE.  The IO thread touches
- * the mutex only when it seals a chunk; the writer thread processes READY
- * chunks in ring order and frees them.  After a write error
- * the thread keeps freeing chunks (so the IO thread never deadlocks) and the
- * error is sticky: append and close return it.
+ * writer is behind by less than buffer_ms of completions.  A chunk is
+ * FILLING (owned by the IO thread, which writes records through the
+ * appender: nvtrace.h), READY (sealed, waiting for the writer) or FREE.  The
+ * IO thread takes the mutex only when it seals a chunk; the writer processes
+ * READY chunks in ring order and frees them.  Each side sleeps on a futex
+ * word the other bumps under the mutex (ready_seq, free_seq), and wakes the
+ * other only when it sleeps.  After a write error the writer keeps freeing
+ * chunks (so the IO thread never deadlocks) and the error is sticky: append
+ * and close return it.  An own-session writer can die alone (a signal): the
+ * IO thread then checks it every WRITER_CHECK_MS while it waits, and fails
+ * instead of hanging, even when the writer died holding the mutex.
  *
- * Durability: blocks are appended in order with write(2); with sync_ms the
- * thread also calls fdatasync() once a written block is sync_ms old (or the
- * next block comes later), never more often than every sync_ms, and once
- * after the footer.  A block whose write fails part way (a disk that fills)
- * is cut off again (ftruncate), so the file ends at its last complete block.
- * With sync_ms the directory is fsync'ed once the file is created (its
- * entry is on the disk), and after a sticky error the thread still syncs
- * what is valid: the complete blocks and the truncation.
+ * Durability (nvtrace_wfile.c): blocks are appended in order with write(2);
+ * with sync_ms the writer also calls fdatasync() once a written block is
+ * sync_ms old (or the next block comes later), never more often than every
+ * sync_ms, and once after the footer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,365 +31,65 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "trace/nvtrace_fmt.h"
-#include "trace/nvtrace_ring.h"
+#include "trace/nvtrace_clock.h"
+#include "trace/nvtrace_futex.h"
 #include "trace/nvtrace_sched.h"
-
-struct nvt_writer {
-	/* IO-thread side */
-	struct nvt_appender app;	/* the FILLING chunk: where the next record goes */
-	struct chunk *cur;
-	uint64_t waits;			/* times append had to wait for a free chunk */
-	uint64_t wait_ns;		/* CLOCK_MONOTONIC time spent in those waits */
-	uint64_t grow_ns;		/* time spent adding chunks to the ring */
-
-	/* configuration (read-only after open) */
-	char *path;
-	int fd;
-	int zlevel;
-	int codec;			/* NVT_CODEC_* */
-	enum nvt_writer_sched sched;
-	unsigned block_records;
-	uint64_t block_ns;
-	unsigned max_chunks;		/* the ring's cap (nvt_ring_max_chunks) */
-	uint64_t buffer_ns;		/* buffer by time; 0: the ring does not grow */
-	struct chunk *first;		/* the ring's first chunk (the writer starts there) */
-	uint64_t sync_ns;		/* fdatasync period; 0: never */
-
-	/* shared, under mu (wait_ns and waits of the IO thread: read once closing) */
-	pthread_mutex_t mu;
-	pthread_cond_t cv_ready;	/* a chunk became READY, or closing */
-	pthread_cond_t cv_free;		/* a chunk became FREE */
-	bool closing;
-	unsigned nchunks;		/* chunks in the ring (the IO thread adds them) */
-	bool io_waiting;		/* the IO thread waits for a free chunk now */
-	unsigned backlog;		/* READY chunks */
-	unsigned ring_high;		/* most READY chunks at once */
-	bool promoted;			/* AUTO: the writer runs SCHED_OTHER now */
-	bool auto_idle;			/* AUTO: SCHED_IDLE between promotions */
-	pid_t writer_tid;		/* the writer thread's tid (AUTO promotion) */
-	uint64_t promotions;		/* AUTO: times promoted */
-	const struct nvt_kv *footer_kv;
-	size_t nfooter;
-	pthread_t thread;
-	bool thread_started;
-
-	/* sticky error: message written before err is published */
-	atomic_int err;
-	char errmsg[512];
-
-	/* writer-thread side */
-	struct nvt_buf hdr;		/* encoded file header, written first */
-	struct nvt_encoder enc;
-	uint64_t file_off;
-	uint32_t seq;
-	struct nvt_footer foot;
-	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync (or open) */
-	bool dirty;			/* blocks written since then */
-	bool sync_failed;		/* an fdatasync failed: the sticky error is its */
-	uint64_t syncs;			/* fdatasync calls */
-	uint64_t write_ns;		/* time inside write(2) */
-	uint64_t fdatasync_ns;		/* time inside fdatasync(2) */
-	uint64_t fdatasync_max_ns;	/* the longest of those calls */
-	uint64_t runq_ns0;		/* schedstat run-queue wait at the thread's start */
-	int schedstat_fd;		/* the writer's /proc/thread-self/schedstat, or -1 */
-};
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void set_error_why(struct nvt_writer *w, int err, const char *what, const char *why)
-{
-	if (atomic_load_explicit(&w->err, memory_order_relaxed))
-		return;
-	snprintf(w->errmsg, sizeof(w->errmsg), "%s %s: %s%s", what, w->path, strerror(-err), why);
-	atomic_store_explicit(&w->err, err, memory_order_release);
-}
-
-static void set_error(struct nvt_writer *w, int err, const char *what)
-{
-	set_error_why(w, err, what, "");
-}
-
-/* write(2) all of buf, retrying short writes and EINTR; 0 or -errno. */
-static int write_all(int fd, const uint8_t *buf, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, buf, n);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (k == 0)
-			return -EIO;
-		buf += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
+#include "trace/nvtrace_writer.h"
 
 /*
- * Time since t0 with q0 the run-queue wait then, less the run-queue wait
- * since: the time the disk took, not the time the CPU was denied meanwhile.
- * Return: nanoseconds.
+ * The own-session writer ended by signal sig (0: not known yet): the sticky
+ * error, unless an earlier one is set; close names the signal.  Return: nothing.
  */
-static uint64_t disk_time(struct nvt_writer *w, uint64_t t0, uint64_t q0)
+static void writer_died(struct nvt_writer *w, int sig)
 {
-	uint64_t t = mono_ns() - t0, q = nvt_sched_runq_wait_ns(w->schedstat_fd) - q0;
+	int err = atomic_load_explicit(&w->err, memory_order_relaxed);
 
-	return q < t ? t - q : 0;
+	if (err && !(err == -EPIPE && w->writer_dead))
+		return;
+	w->writer_dead = true;
+	snprintf(w->errmsg, sizeof(w->errmsg),
+		 "the trace writer of %s (pid %d, a task of its own session) was killed%s%s: "
+		 "the trace is incomplete", w->path, (int)w->task.pid, sig ? " by SIG" : "",
+		 sig ? sigabbrev_np(sig) : "");
+	atomic_store_explicit(&w->err, -EPIPE, memory_order_release);
 }
 
-/* write_all, its time added to the writer's write_ns.  Return: 0 or -errno. */
-static int write_timed(struct nvt_writer *w, const uint8_t *buf, size_t n)
-{
-	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
-	int err = write_all(w->fd, buf, n);
-
-	w->write_ns += disk_time(w, t0, q0);
-	return err;
-}
-
-static int emit(struct nvt_writer *w, const uint8_t *buf, size_t n)
-{
-	int err = write_timed(w, buf, n);
-
-	if (err) {
-		set_error(w, err, "write");
-		return err;
-	}
-	w->file_off += n;
-	return 0;
-}
+/* How often the IO thread checks that an own-session writer lives while it waits for it. */
+#define WRITER_CHECK_MS	100
 
 /*
- * A block write failed (err) after part of the block may have reached the
- * file (a disk that filled mid-block): cut the file back to the end of the
- * last complete block, so that it reads as a clean truncation, and fail the
- * writer with a message that says how far the block got.
+ * By the IO thread: lock mu.  An own-session writer can be killed while it
+ * holds mu (a thread cannot: its death ends the process), so then mu is
+ * taken with a timeout and the writer checked every WRITER_CHECK_MS.
+ * Return: true with mu held; false when the writer died holding it (the
+ * sticky error is set; mu stays locked).
  */
-static void cut_block(struct nvt_writer *w, int err, uint64_t start, size_t len)
+static bool io_lock(struct nvt_writer *w)
 {
-	off_t end = lseek(w->fd, 0, SEEK_END);
-	char why[200] = "";
+	struct timespec dl;
 
-	if (end >= 0 && (uint64_t)end > start) {
-		unsigned long long got = (unsigned long long)end - start;
-
-		if (ftruncate(w->fd, (off_t)start))
-			snprintf(why, sizeof(why), " (block %u half written, %llu of %zu bytes, "
-				 "and cutting it off failed: %s)", w->seq, got, len, strerror(errno));
-		else
-			snprintf(why, sizeof(why), " (block %u half written, %llu of %zu bytes: "
-				 "cut off, the file ends after its %u complete blocks)", w->seq,
-				 got, len, w->seq);
+	if (!w->task.own_session) {
+		pthread_mutex_lock(&w->mu);
+		return true;
 	}
-	set_error_why(w, err, "write", why);
-}
-
-/* fdatasync the file now.  Return: 0 or the sticky -errno. */
-static int sync_now(struct nvt_writer *w)
-{
-	uint64_t q0 = nvt_sched_runq_wait_ns(w->schedstat_fd), t0 = mono_ns();
-	int rc = fdatasync(w->fd);
-	uint64_t d = disk_time(w, t0, q0);
-
-	w->fdatasync_ns += d;
-	if (d > w->fdatasync_max_ns)
-		w->fdatasync_max_ns = d;
-	if (rc) {
-		int err = -errno;
-
-		w->sync_failed = true;
-		set_error(w, err, "fdatasync");
-		return err;
+	if (!pthread_mutex_trylock(&w->mu))
+		return true;
+	for (;;) {
+		dl = nvt_futex_in_ms(WRITER_CHECK_MS);
+		if (!pthread_mutex_clocklock(&w->mu, CLOCK_MONOTONIC, &dl))
+			return true;
+		if (nvt_task_running(&w->task))
+			continue;
+		if (!pthread_mutex_trylock(&w->mu))
+			return true;	/* released just before the end */
+		writer_died(w, 0);
+		return false;
 	}
-	w->syncs++;
-	w->dirty = false;
-	w->synced_ns = mono_ns();
-	return 0;
-}
-
-/* After a block: sync if the last sync is sync_ns old.  Return: nothing (errors are sticky). */
-static void sync_if_due(struct nvt_writer *w)
-{
-	if (w->sync_ns && w->dirty && !atomic_load_explicit(&w->err, memory_order_relaxed) &&
-	    mono_ns() - w->synced_ns >= w->sync_ns)
-		sync_now(w);
-}
-
-/* Keep at most NVT_INDEX_MAX entries: when full, keep every other one and
- * double the stride, so memory does not grow with the run length. */
-static void index_add(struct nvt_writer *w, uint64_t off, const struct nvt_block_hdr *h)
-{
-	struct nvt_footer *f = &w->foot;
-
-	if (h->seq % f->index_stride)
-		return;
-	if (f->nindex == NVT_INDEX_MAX) {
-		uint32_t j = 0;
-
-		for (uint32_t i = 0; i < f->nindex; i += 2)
-			f->index[j++] = f->index[i];
-		f->nindex = j;
-		f->index_stride *= 2;
-		if (h->seq % f->index_stride)
-			return;
-	}
-	f->index[f->nindex].file_offset = off;
-	f->index[f->nindex].min_complete_ns = h->min_complete_ns;
-	f->index[f->nindex].seq = h->seq;
-	f->index[f->nindex].nrec = h->nrec;
-	f->nindex++;
-}
-
-/* Encode, compress and write the n records as one block; account totals. */
-static int write_block(struct nvt_writer *w, const struct nvt_record *r, unsigned n)
-{
-	uint8_t hb[NVT_BLOCK_HDR_LEN];
-	uint64_t start = w->file_off;
-	struct nvt_block_hdr h;
-	int err;
-
-	err = nvt_encoder_block(&w->enc, r, n, w->seq, &h);
-	if (err) {
-		set_error(w, err, "encode block for");
-		return err;
-	}
-	nvt_block_hdr_pack(hb, &h);
-	index_add(w, w->file_off, &h);
-	err = write_timed(w, hb, sizeof(hb));
-	if (!err)
-		err = write_timed(w, w->enc.comp.p, h.comp_len);
-	if (err) {
-		cut_block(w, err, start, sizeof(hb) + h.comp_len);
-		return err;
-	}
-	w->file_off += sizeof(hb) + h.comp_len;
-	w->dirty = true;
-
-	if (w->enc.uniform) {
-		/* one op, length and status in the whole block (most jobs): no pass over it */
-		struct nvt_totals *t = &w->foot.op[r[0].op];	/* checked by append */
-
-		t->records += n;
-		t->bytes += (uint64_t)n * r[0].length;
-		t->errors += r[0].status != 0 ? n : 0;
-	} else {
-		for (unsigned i = 0; i < n; i++) {
-			struct nvt_totals *t = &w->foot.op[r[i].op];
-
-			t->records++;
-			t->bytes += r[i].length;
-			t->errors += r[i].status != 0;
-		}
-	}
-	if (!w->foot.records || h.min_complete_ns < w->foot.min_complete_ns)
-		w->foot.min_complete_ns = h.min_complete_ns;
-	if (h.max_complete_ns > w->foot.max_complete_ns)
-		w->foot.max_complete_ns = h.max_complete_ns;
-	w->foot.records += n;
-	w->foot.blocks++;
-	w->seq++;
-	return 0;
-}
-
-#define FOOTER_OWN 17	/* the writer's own footer keys */
-
-/*
- * The footer: the caller's kv pairs, then the writer thread's own: its CPU
- * time up to here (writer.cpu_ns, CLOCK_THREAD_CPUTIME_ID: encoding,
- * compression and writes of every block), so a benchmark can divide it by
- * the records; how often and how long the IO thread waited for a free chunk
- * (writer.io_waits, writer.io_wait_ns: the writer or its disk fell behind);
- * the fdatasync period and calls (writer.sync_ms, writer.syncs); where the
- * writer's time went: inside write(2) and fdatasync(2), less the run-queue
- * wait meanwhile (writer.write_ns, writer.fdatasync_ns: the disk) and
- * waiting on a run queue
- * (writer.runq_wait_ns: the CPU); how full the ring got (writer.ring_high
- * of writer.ring_chunks chunks waiting at once), its class (writer.sched)
- * and, for auto, its promotions (writer.promotions); the buffer by time
- * (writer.buffer_ms), the ring's cap in chunks (writer.ring_max) and the
- * IO thread's time adding chunks (writer.ring_grow_ns); the longest
- * fdatasync (writer.fdatasync_max_ns).
- */
-static void write_footer(struct nvt_writer *w)
-{
-	static const char *const keys[FOOTER_OWN] = {
-		"writer.cpu_ns", "writer.io_waits", "writer.io_wait_ns", "writer.sync_ms",
-		"writer.syncs", "writer.write_ns", "writer.fdatasync_ns", "writer.runq_wait_ns",
-		"writer.ring_high", "writer.ring_chunks", "writer.promotions", "writer.buffer_ms",
-		"writer.ring_max", "writer.ring_grow_ns", "writer.fdatasync_max_ns", "writer.sched",
-		"writer.sched_effective",
-	};
-	static const char *const sched[] = { "normal", "idle", "auto" };
-	char val[FOOTER_OWN][32];
-	unsigned long long v[FOOTER_OWN - 2];
-	struct nvt_buf b = { 0 };
-	struct nvt_kv *kv;
-	struct timespec ts;
-	size_t n = w->nfooter;
-	int err;
-
-	kv = malloc((w->nfooter + FOOTER_OWN) * sizeof(*kv));
-	if (!kv) {
-		set_error(w, -ENOMEM, "encode footer for");
-		return;
-	}
-	if (w->nfooter)
-		memcpy(kv, w->footer_kv, w->nfooter * sizeof(*kv));
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	v[0] = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-	pthread_mutex_lock(&w->mu);
-	v[1] = w->waits;
-	v[2] = w->wait_ns;
-	v[8] = w->ring_high;
-	v[9] = w->nchunks;
-	v[10] = w->promotions;
-	v[13] = w->grow_ns;
-	pthread_mutex_unlock(&w->mu);
-	v[3] = w->sync_ns / 1000000;
-	v[4] = w->syncs;
-	v[5] = w->write_ns;
-	v[6] = w->fdatasync_ns;
-	v[7] = nvt_sched_runq_wait_ns(w->schedstat_fd) - w->runq_ns0;
-	v[11] = w->buffer_ns / 1000000;
-	v[12] = w->max_chunks;
-	v[14] = w->fdatasync_max_ns;
-	for (unsigned i = 0; i < FOOTER_OWN; i++) {
-		if (i < FOOTER_OWN - 2)
-			snprintf(val[i], sizeof(val[i]), "%llu", v[i]);
-		else if (i == FOOTER_OWN - 2)
-			snprintf(val[i], sizeof(val[i]), "%s", sched[w->sched]);
-		else
-			snprintf(val[i], sizeof(val[i]), "%s",
-				 w->sched == NVT_SCHED_AUTO && !w->auto_idle ? "normal" :
-				 sched[w->sched]);
-		kv[n].key = keys[i];
-		kv[n++].value = val[i];
-	}
-	w->foot.kv = kv;
-	w->foot.nkv = n;
-	err = nvt_footer_encode(&w->foot, &b);
-	w->foot.kv = NULL;
-	w->foot.nkv = 0;
-	free(kv);
-	if (err)
-		set_error(w, err, "encode footer for");
-	else if (!emit(w, b.p, b.len) && w->sync_ns)
-		sync_now(w);	/* a closed trace is on the disk */
-	nvt_buf_free(&b);
 }
 
 /*
@@ -398,67 +100,31 @@ static void write_footer(struct nvt_writer *w)
 static void wait_ready(struct nvt_writer *w, struct chunk *c)
 {
 	while (c->state != CHUNK_READY && !w->closing) {
+		uint32_t seq = w->ready_seq;
 		struct timespec dl;
+		bool timed;
 		uint64_t at;
 
-		if (!w->dirty || !w->sync_ns || atomic_load_explicit(&w->err, memory_order_relaxed)) {
-			pthread_cond_wait(&w->cv_ready, &w->mu);
-			continue;
-		}
+		timed = w->dirty && w->sync_ns &&
+			!atomic_load_explicit(&w->err, memory_order_relaxed);
 		at = w->synced_ns + w->sync_ns;
 		dl.tv_sec = (time_t)(at / 1000000000ull);
 		dl.tv_nsec = (long)(at % 1000000000ull);
-		if (pthread_cond_timedwait(&w->cv_ready, &w->mu, &dl) == ETIMEDOUT) {
-			pthread_mutex_unlock(&w->mu);
-			sync_if_due(w);
-			pthread_mutex_lock(&w->mu);
-		}
+		w->writer_sleeping = true;
+		pthread_mutex_unlock(&w->mu);
+		if (nvt_futex_wait(&w->ready_seq, seq, timed ? &dl : NULL) == -ETIMEDOUT)
+			nvt_wfile_sync_if_due(w);
+		pthread_mutex_lock(&w->mu);
+		w->writer_sleeping = false;
 	}
 }
 
-/*
- * fsync the directory that holds the new file, so that its entry survives a
- * power cut (some file systems do not order it with the file's data).  A
- * file system that cannot sync a directory (EINVAL) has nothing to sync.
- * Return: 0 or the sticky -errno.
- */
-static int sync_dir(struct nvt_writer *w)
+/* mu held, by the IO thread: wake the writer for a READY chunk or the close.  Return: nothing. */
+static void ready_signal(struct nvt_writer *w)
 {
-	char *dir = strdup(w->path), *slash;
-	int fd, err = 0;
-
-	if (!dir) {
-		set_error(w, -ENOMEM, "fsync the directory of");
-		return -ENOMEM;
-	}
-	slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = 0;
-	else
-		*slash = 0;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || (fsync(fd) && errno != EINVAL))
-		err = -errno;
-	if (fd >= 0)
-		close(fd);
-	free(dir);
-	if (err)
-		set_error(w, err, "fsync the directory of");
-	return err;
-}
-
-/*
- * After a sticky error: sync what the file validly holds (its complete
- * blocks and the truncation of a half-written one), unless the error was
- * fdatasync's own (the kernel may have dropped the pages: a retry proves
- * nothing).  Return: nothing (the first error stays the one reported).
- */
-static void sync_after_error(struct nvt_writer *w)
-{
-	if (w->sync_ns && !w->sync_failed)
-		sync_now(w);
+	__atomic_store_n(&w->ready_seq, w->ready_seq + 1, __ATOMIC_RELEASE);
+	if (w->writer_sleeping)
+		nvt_futex_wake(&w->ready_seq);
 }
 
 /* The writer thread's class at its start (nvt_writer_sched).  Return: nothing. */
@@ -510,9 +176,9 @@ static void *writer_thread(void *arg)
 	struct chunk *c = w->first;
 
 	/* visible in top -H, ps -L and perf as the trace writer */
-	pthread_setname_np(pthread_self(), "nvtrace-writer");
+	prctl(PR_SET_NAME, "nvtrace-writer");	/* a thread's or an own-session task's */
 	writer_sched_init(w);
-	if ((!w->sync_ns || !sync_dir(w)) && !emit(w, w->hdr.p, w->hdr.len))
+	if ((!w->sync_ns || !nvt_wfile_sync_dir(w)) && !nvt_wfile_emit(w, w->hdr.p, w->hdr.len))
 		w->dirty = true;
 	nvt_buf_free(&w->hdr);
 
@@ -526,22 +192,24 @@ static void *writer_thread(void *arg)
 		pthread_mutex_unlock(&w->mu);
 
 		if (!atomic_load_explicit(&w->err, memory_order_relaxed) &&
-		    !write_block(w, c->rec, c->n))
-			sync_if_due(w);
+		    !nvt_wfile_block(w, c->rec, c->n))
+			nvt_wfile_sync_if_due(w);
 
 		pthread_mutex_lock(&w->mu);
 		c->n = 0;
 		c->state = CHUNK_FREE;
 		w->backlog--;
 		writer_demote_if_drained(w);
-		pthread_cond_signal(&w->cv_free);
+		__atomic_store_n(&w->free_seq, w->free_seq + 1, __ATOMIC_RELEASE);
+		if (w->io_waiting)
+			nvt_futex_wake(&w->free_seq);
 		c = c->next;	/* after c is READY: the IO thread links new chunks before that */
 		pthread_mutex_unlock(&w->mu);
 	}
 	if (!atomic_load_explicit(&w->err, memory_order_relaxed))
-		write_footer(w);
+		nvt_wfile_footer(w);
 	if (atomic_load_explicit(&w->err, memory_order_relaxed))
-		sync_after_error(w);
+		nvt_wfile_sync_after_error(w);
 	if (w->schedstat_fd >= 0)
 		close(w->schedstat_fd);
 	return NULL;
@@ -557,7 +225,8 @@ static void *writer_thread(void *arg)
  * order).  So the new chunk is linked only while the current one is still
  * READY (the writer reads cur->next under mu when it frees cur); otherwise
  * the ring has caught up and the new chunk is not needed.  Return: the chunk
- * to fill next (the new one, or next).
+ * to fill next (the new one, or next), mu held; NULL with mu released when
+ * a dead writer holds it (io_lock).
  */
 static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_t now_ns)
 {
@@ -567,10 +236,13 @@ static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_
 	if (!nvt_ring_should_grow(next, now_ns, w->buffer_ns, w->nchunks, w->max_chunks))
 		return next;
 	pthread_mutex_unlock(&w->mu);
-	t0 = mono_ns();
+	t0 = nvt_mono_ns();
 	c = nvt_chunk_new(w->block_records);	/* NULL: wait as a full ring does */
-	pthread_mutex_lock(&w->mu);
-	w->grow_ns += mono_ns() - t0;
+	if (!io_lock(w)) {
+		nvt_chunk_free(c);
+		return NULL;
+	}
+	w->grow_ns += nvt_mono_ns() - t0;
 	if (!c || w->cur->state != CHUNK_READY) {	/* none, or the writer went past */
 		nvt_chunk_free(c);
 		return w->cur->next;
@@ -582,37 +254,71 @@ static struct chunk *ring_grow(struct nvt_writer *w, struct chunk *next, uint64_
 }
 
 /*
+ * mu held, by the IO thread: wait until chunk next is FREE.  An own-session
+ * writer is checked every WRITER_CHECK_MS: once it has died nothing will
+ * free the chunk.  Return: 0 with mu held, or -EPIPE with mu released (the
+ * writer died; the sticky error is set).
+ */
+static int wait_free(struct nvt_writer *w, struct chunk *next)
+{
+	uint64_t t0 = nvt_mono_ns();
+
+	w->waits++;
+	w->io_waiting = true;
+	while (next->state != CHUNK_FREE) {
+		uint32_t seq = w->free_seq;
+		struct timespec dl;
+
+		pthread_mutex_unlock(&w->mu);
+		if (w->task.own_session) {
+			dl = nvt_futex_in_ms(WRITER_CHECK_MS);
+			nvt_futex_wait(&w->free_seq, seq, &dl);
+		} else {
+			nvt_futex_wait(&w->free_seq, seq, NULL);
+		}
+		if (!io_lock(w))
+			return -EPIPE;
+		if (next->state != CHUNK_FREE && !nvt_task_running(&w->task)) {
+			writer_died(w, 0);
+			pthread_mutex_unlock(&w->mu);
+			return -EPIPE;
+		}
+	}
+	w->io_waiting = false;
+	w->wait_ns += nvt_mono_ns() - t0;
+	return 0;
+}
+
+/*
  * Mark the current chunk READY and take the next one (now_ns: the completion
  * that begins it), adding one to the ring or waiting until the next is FREE.
+ * Return: 0, or -EPIPE when the writer died (the sticky error is set).
  */
-static void seal_current(struct nvt_writer *w, uint64_t now_ns)
+static int seal_current(struct nvt_writer *w, uint64_t now_ns)
 {
 	struct chunk *next;
 
-	pthread_mutex_lock(&w->mu);
+	if (!io_lock(w))
+		return -EPIPE;
 	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
 	w->cur->state = CHUNK_READY;
 	if (++w->backlog > w->ring_high)
 		w->ring_high = w->backlog;
 	writer_promote_if_behind(w);
-	pthread_cond_signal(&w->cv_ready);
+	ready_signal(w);
 	next = w->cur->next;
-	if (next->state != CHUNK_FREE)
-		next = ring_grow(w, next, now_ns);
 	if (next->state != CHUNK_FREE) {
-		uint64_t t0 = mono_ns();
-
-		w->waits++;
-		w->io_waiting = true;
-		while (next->state != CHUNK_FREE)
-			pthread_cond_wait(&w->cv_free, &w->mu);
-		w->io_waiting = false;
-		w->wait_ns += mono_ns() - t0;
+		next = ring_grow(w, next, now_ns);
+		if (!next)
+			return -EPIPE;
 	}
+	if (next->state != CHUNK_FREE && wait_free(w, next))
+		return -EPIPE;
 	next->state = CHUNK_FILLING;
 	pthread_mutex_unlock(&w->mu);
 	w->cur = next;
 	w->app.pos = w->app.end = w->cur->rec;	/* not begun */
+	return 0;
 }
 
 struct nvt_appender *nvt_writer_appender(struct nvt_writer *w)
@@ -631,8 +337,8 @@ struct nvt_record *nvt_append_slot_slow(struct nvt_appender *a, uint64_t complet
 
 	if (atomic_load_explicit(&w->err, memory_order_relaxed))
 		return NULL;
-	if (a->pos != w->cur->rec)
-		seal_current(w, complete_ns);
+	if (a->pos != w->cur->rec && seal_current(w, complete_ns))
+		return NULL;
 	w->cur->first_ns = complete_ns;
 	a->end = w->cur->rec + w->block_records;
 	a->seal_ns = complete_ns + w->block_ns;
@@ -662,13 +368,16 @@ uint64_t nvt_writer_waits(const struct nvt_writer *w)
 
 void nvt_writer_stats(struct nvt_writer *w, struct nvt_writer_stats *s)
 {
-	pthread_mutex_lock(&w->mu);
+	bool locked = io_lock(w);	/* false: the writer died holding mu */
+
 	s->waits = w->waits;
 	s->waiting = w->io_waiting;
 	s->chunks = w->nchunks;
 	s->ring_high = w->ring_high;
 	s->backlog = w->backlog;
-	pthread_mutex_unlock(&w->mu);
+	s->writer = w->writer_tid;
+	if (locked)
+		pthread_mutex_unlock(&w->mu);
 }
 
 const char *nvt_writer_strerror(struct nvt_writer *w)
@@ -685,41 +394,8 @@ static void writer_free(struct nvt_writer *w)
 	nvt_buf_free(&w->hdr);
 	nvt_encoder_free(&w->enc);
 	pthread_mutex_destroy(&w->mu);
-	pthread_cond_destroy(&w->cv_ready);
-	pthread_cond_destroy(&w->cv_free);
 	free(w->path);
 	free(w);
-}
-
-/*
- * The file header: magic, version, kv length, kv area, CRC.  The version is
- * the oldest that holds the file: 1.2 with zstd blocks, 1.1 with zlib ones
- * (older readers read those).
- */
-static int encode_file_header(struct nvt_buf *b, int codec, const struct nvt_kv *hdr,
-			      size_t nhdr)
-{
-	size_t kv_len;
-	int err;
-
-	err = nvt_buf_reserve(b, NVT_FILE_HDR_FIXED);
-	if (err)
-		return err;
-	memcpy(b->p, NVT_FILE_MAGIC, 8);
-	nvt_put16(b->p + 8, NVT_VERSION_MAJOR);
-	nvt_put16(b->p + 10, codec == NVT_CODEC_ZSTD ? NVT_VERSION_MINOR : 1);
-	b->len = NVT_FILE_HDR_FIXED;
-	err = nvt_kv_encode(hdr, nhdr, b);
-	if (err)
-		return err;
-	kv_len = b->len - NVT_FILE_HDR_FIXED;
-	nvt_put32(b->p + 12, (uint32_t)kv_len);
-	err = nvt_buf_reserve(b, 4);
-	if (err)
-		return err;
-	nvt_put32(b->p + b->len, nvt_crc32(b->p, b->len));
-	b->len += 4;
-	return 0;
 }
 
 /* Fill in defaults and check ranges; -EINVAL for nonsense. */
@@ -755,7 +431,6 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		    const struct nvt_kv *hdr, size_t nhdr,
 		    const struct nvt_writer_opts *opts)
 {
-	pthread_condattr_t ca;
 	struct nvt_writer *w;
 	int err;
 
@@ -766,17 +441,12 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	w->fd = -1;
 	w->schedstat_fd = -1;
 	pthread_mutex_init(&w->mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* the sync deadlines' clock */
-	pthread_cond_init(&w->cv_ready, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_cond_init(&w->cv_free, NULL);
 	atomic_init(&w->err, 0);
 
 	err = apply_opts(w, opts);
 	if (err)
 		goto fail;
-	err = encode_file_header(&w->hdr, w->codec, hdr, nhdr);
+	err = nvt_wfile_header(&w->hdr, w->codec, hdr, nhdr);
 	if (err)
 		goto fail;
 	err = -ENOMEM;
@@ -802,16 +472,16 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		err = -errno;
 		goto fail;
 	}
-	w->synced_ns = mono_ns();
+	w->synced_ns = nvt_mono_ns();
 	w->first->state = CHUNK_FILLING;
 	w->cur = w->first;
 	w->app.pos = w->app.end = w->cur->rec;
 	w->app.err = &w->err;
 	w->app.w = w;
-	err = -pthread_create(&w->thread, NULL, writer_thread, w);
+	err = nvt_task_start(&w->task, writer_thread, w, opts && opts->own_session,
+			     w->sched == NVT_SCHED_IDLE ? 19 : 0);
 	if (err)
 		goto fail;
-	w->thread_started = true;
 	*wp = w;
 	return 0;
 fail:
@@ -827,7 +497,7 @@ int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size
 			 char *errbuf, size_t errlen)
 {
 	bool bad_kv;
-	int err;
+	int err, sig;
 
 	if (errbuf && errlen)
 		errbuf[0] = 0;
@@ -840,24 +510,28 @@ int nvt_writer_close_msg(struct nvt_writer *w, const struct nvt_kv *footer, size
 		nfooter = 0;
 	}
 
-	pthread_mutex_lock(&w->mu);
-	w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
-	if (w->cur->n) {
-		w->cur->state = CHUNK_READY;
-		if (++w->backlog > w->ring_high)
-			w->ring_high = w->backlog;
+	if (io_lock(w)) {	/* else the writer died holding it: join reaps it */
+		w->cur->n = (unsigned)(w->app.pos - w->cur->rec);
+		if (w->cur->n) {
+			w->cur->state = CHUNK_READY;
+			if (++w->backlog > w->ring_high)
+				w->ring_high = w->backlog;
+		}
+		w->footer_kv = footer;
+		w->nfooter = nfooter;
+		w->closing = true;
+		ready_signal(w);
+		pthread_mutex_unlock(&w->mu);
 	}
-	w->footer_kv = footer;
-	w->nfooter = nfooter;
-	w->closing = true;
-	pthread_cond_signal(&w->cv_ready);
-	pthread_mutex_unlock(&w->mu);
-	pthread_join(w->thread, NULL);
+	sig = nvt_task_join(&w->task);
+	if (sig)
+		writer_died(w, sig);
 
 	if (close(w->fd) && errno != EINTR)
-		set_error(w, -errno, "close");
+		nvt_wfile_fail(w, -errno, "close");
 	if (bad_kv)
-		set_error(w, -EINVAL, "footer key/value rejected (empty key or too long) for");
+		nvt_wfile_fail(w, -EINVAL,
+			       "footer key/value rejected (empty key or too long) for");
 	w->fd = -1;
 	err = atomic_load_explicit(&w->err, memory_order_acquire);
 	if (err && errbuf && errlen)

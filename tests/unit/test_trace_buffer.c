@@ -114,27 +114,6 @@ static int held_or_done(struct producer *p)
 	return -1;
 }
 
-/* Records of the trace at path, in order 0, 1, ...: their count, or -1 on a gap or an error. */
-static long records_in_order(const char *path)
-{
-	const struct nvt_record *rec;
-	struct nvt_reader *r;
-	long count = 0;
-	size_t n;
-	int rc;
-
-	if (nvt_reader_open(&r, path)) {
-		nvt_reader_close(r);
-		return -1;
-	}
-	while ((rc = nvt_reader_next_block(r, &rec, &n)) == 1)
-		for (size_t i = 0; i < n; i++, count++)
-			if (rec[i].offset != (uint64_t)count * 4096)
-				count = -1000000000L;
-	nvt_reader_close(r);
-	return rc == 0 && count >= 0 ? count : -1;
-}
-
 /*
  * Run a producer of n records against a held sink with buffer_ms; *held
  * says whether it was held, *appended where.  Then release the sink and

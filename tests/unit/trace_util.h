@@ -1,6 +1,6 @@
 /*
- * trace_util.h - helpers of the trace writer tests: a footer key's value
- * and the tid of a named thread.
+ * trace_util.h - helpers of the trace writer tests: a footer key's value,
+ * the tid of a named thread, and the records of a trace checked in order.
  */
 #ifndef NV_TRACE_UTIL_H
 #define NV_TRACE_UTIL_H
@@ -52,6 +52,30 @@ static inline pid_t thread_named(const char *name)
 	}
 	closedir(d);
 	return tid;
+}
+
+/*
+ * Records of the trace at path whose offsets are 0, 4096, 8192, ... in order:
+ * their count, or -1 on a gap or an error.
+ */
+static inline long records_in_order(const char *path)
+{
+	const struct nvt_record *rec;
+	struct nvt_reader *r;
+	long count = 0;
+	size_t n;
+	int rc;
+
+	if (nvt_reader_open(&r, path)) {
+		nvt_reader_close(r);
+		return -1;
+	}
+	while ((rc = nvt_reader_next_block(r, &rec, &n)) == 1)
+		for (size_t i = 0; i < n; i++, count++)
+			if (rec[i].offset != (uint64_t)count * 4096)
+				count = -1000000000L;
+	nvt_reader_close(r);
+	return rc == 0 && count >= 0 ? count : -1;
 }
 
 #endif
