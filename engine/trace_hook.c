@@ -94,6 +94,18 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	}
 }
 
+/*
+ * Whether the job's trace writer runs in a session of its own (nvtrace.h,
+ * own_session): for a job that is a process leading its own session (fio
+ * setsid()s job processes) under autogroup scheduling, where a writer thread
+ * would share the job's CPU share with the io-wq workers running its IO.
+ * Return: true or false.
+ */
+static bool nv_trace_own_session(const struct thread_data *td)
+{
+	return !td->o.use_thread && nv_sched_autogroup() == 1 && getsid(0) == getpid();
+}
+
 int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_trace_job *job)
 {
 	struct nv_options *o = td->eo;
@@ -105,6 +117,7 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 			 (enum nvt_writer_sched)o->nv_trace_sched : NVT_SCHED_NORMAL,
 		.sync_ms = o->nv_trace_sync,
 		.buffer_ms = o->nv_trace_buffer_ms,
+		.own_session = nv_trace_own_session(td),
 	};
 	struct nvt_kvlist hdr = { 0 };
 	char path[4096], msg[4200];

@@ -47,7 +47,7 @@ static void name_cause(uint64_t disk_ns, uint64_t cpu_ns, uint64_t sync_max_ns, 
 			 "(the writer spent %.2f s in write/fdatasync, %.2f s waiting for a CPU)",
 			 (double)disk_ns / 1e9, (double)cpu_ns / 1e9);
 	else
-		k = snprintf(why, len, "the trace writer thread was denied CPU (%.2f s waiting "
+		k = snprintf(why, len, "the trace writer was denied CPU (%.2f s waiting "
 			 "for one, %.2f s in write/fdatasync; nv_trace_sched=normal, the default, "
 			 "gives it CPU)", (double)cpu_ns / 1e9, (double)disk_ns / 1e9);
 	if (disk && sync_max_ns && k >= 0 && (size_t)k < len)
@@ -91,7 +91,7 @@ int nv_trace_wait_finding(struct nvt_reader *r, uint64_t span_ns, char *buf, siz
 	else if ((double)cpu_ns < 0.5 * (double)wait_ns)	/* an older trace: CPU time only */
 		snprintf(why, sizeof(why), "the trace directory's disk is too slow for the trace");
 	else
-		snprintf(why, sizeof(why), "the trace writer thread had too little CPU "
+		snprintf(why, sizeof(why), "the trace writer had too little CPU "
 			 "(nv_trace_sched=normal gives it more)");
 	snprintf(buf, len, "tracing held the IO loop for %.1f s of %.1f s (%.1f%%, %" PRIu64
 		 " wait%s): %s; the job's IOPS and latency are the trace's, not the device's",
@@ -117,18 +117,26 @@ static int footer_records(struct nvt_reader *r, uint64_t *recs)
 /*
  * Whether trace r's IO ran on io-wq workers of a fio job process under the
  * kernel's autogroup (header job.thread 0 and kernel.sched_autogroup 1,
- * footer iowq.workers above 0): there the trace writer's wake-ups can stall
- * it (docs/trace.md, "What survives what").  Return: 1 yes, 0 no or
- * unknown (a trace from before these keys), -ENOMEM.
+ * footer iowq.workers above 0) with the writer a thread of that process
+ * (no footer writer.process = own-session: engines before 2026-12 wrote
+ * such traces): there the trace writer's wake-ups can stall it
+ * (docs/trace.md, "What survives what").  Return: 1 yes, 0 no or unknown (a
+ * trace from before these keys), -ENOMEM.
  */
 static int iowq_grouped(struct nvt_reader *r)
 {
 	const char *thread = nvt_reader_get(r, "job.thread");
 	const char *group = nvt_reader_get(r, "kernel.sched_autogroup");
+	const char *own = NULL;
 	uint64_t workers = 0;
 	int err;
 
 	if (!thread || !group || strcmp(thread, "0") || strcmp(group, "1"))
+		return 0;
+	err = nvt_reader_footer_get(r, "writer.process", &own);
+	if (err == -ENOMEM)
+		return err;
+	if (!err && own && !strcmp(own, "own-session"))
 		return 0;
 	err = footer_u64(r, "iowq.workers", &workers);
 	return err == -ENOMEM ? err : !err && workers > 0;

@@ -51,7 +51,7 @@ job() {
 # the IO loop within the run
 if job idle --nv_trace_sched=idle --nv_trace_block=4096; then
 	finding=$(grep '^finding: tracing held the IO loop for' "$T/idle.stat")
-	if grep -q "the trace writer thread was denied CPU" <<<"$finding"; then
+	if grep -q "the trace writer was denied CPU" <<<"$finding"; then
 		pass starved_writer_names_cpu
 		echo "info: trace_starve: ${finding#finding: }"
 	else

@@ -13,23 +13,33 @@
 
 static char tmpdir[256];
 
-/* A one-record trace of 10 s traced time whose footer starts with kv. */
-static struct nvt_reader *trace_with(const char *name, const struct nvt_kv *kv, size_t n)
+/*
+ * A one-record trace of 10 s traced time whose header ends with the nx
+ * pairs of extra and whose footer starts with kv.
+ */
+static struct nvt_reader *trace_with_hdr(const char *name, const struct nvt_kv *extra, size_t nx,
+					 const struct nvt_kv *kv, size_t n)
 {
-	static const struct nvt_kv hdr[] = { { "clock.monotonic_ns", "1000000000" } };
 	struct nvt_record rec = { .submit_ns = 1, .complete_ns = 2, .length = 4096, .qd = 1 };
-	struct nvt_kv foot[8];
+	struct nvt_kv foot[8], hdr[4] = { { "clock.monotonic_ns", "1000000000" } };
 	struct nvt_reader *r = NULL;
 	struct nvt_writer *w;
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	memcpy(hdr + 1, extra, nx * sizeof(*extra));
 	foot[0] = (struct nvt_kv){ "clock.end_monotonic_ns", "11000000000" };
 	memcpy(foot + 1, kv, n * sizeof(*kv));
-	if (nvt_writer_open(&w, path, hdr, 1, NULL) || nvt_writer_append(w, &rec) ||
+	if (nvt_writer_open(&w, path, hdr, nx + 1, NULL) || nvt_writer_append(w, &rec) ||
 	    nvt_writer_close(w, foot, n + 1) || nvt_reader_open(&r, path))
 		return NULL;
 	return r;
+}
+
+/* A one-record trace of 10 s traced time whose footer starts with kv. */
+static struct nvt_reader *trace_with(const char *name, const struct nvt_kv *kv, size_t n)
+{
+	return trace_with_hdr(name, NULL, 0, kv, n);
 }
 
 /* The finding of a trace with these writer times (seconds); "" if none. */
@@ -60,7 +70,7 @@ TEST(cause_named)
 	f = finding("cpu.nvt", "2000000000", "10000000", "0", "1500000000");
 	printf("info: trace_wait: %s\n", f);
 	CHECK(strstr(f, "tracing held the IO loop for 2.0 s of 10.0 s (20.0%, 7 waits)") != NULL);
-	CHECK(strstr(f, "the trace writer thread was denied CPU (1.50 s waiting for one, "
+	CHECK(strstr(f, "the trace writer was denied CPU (1.50 s waiting for one, "
 		      "0.01 s in write/fdatasync") != NULL);
 
 	f = finding("disk.nvt", "2000000000", "1200000000", "600000000", "3000000");
@@ -153,6 +163,42 @@ out:
 	nvt_reader_close(rb);
 }
 
+/*
+ * io-wq IO of a fio job process under autogroup: the tracing line warns that
+ * the writer can stall it only when the writer was a thread of that process
+ * (older engines); a writer in a session of its own (writer.process =
+ * own-session) was outside the job's group: no warning.
+ */
+TEST(iowq_note_only_for_a_writer_in_the_group)
+{
+	static const struct nvt_kv job[] = {
+		{ "job.thread", "0" }, { "kernel.sched_autogroup", "1" },
+	};
+	struct nvt_kv in_group[] = { { "iowq.workers", "2" } }, own[] = {
+		{ "iowq.workers", "2" }, { "writer.process", "own-session" },
+	};
+	struct nvt_reader *ra = trace_with_hdr("grp.nvt", job, 2, in_group, 1);
+	struct nvt_reader *rb = trace_with_hdr("own.nvt", job, 2, own, 2);
+	struct nv_trace_disturb da = { 0 }, db = { 0 };
+	char line[512] = "";
+
+	CHECK(ra && rb);
+	if (!ra || !rb)
+		goto out;
+	CHECK_EQ_I64(nv_trace_disturb_add(ra, 0, &da), 1);
+	CHECK_EQ_I64(nv_trace_disturb_add(rb, 0, &db), 1);
+	CHECK_EQ_U64(da.grouped, 1);
+	CHECK_EQ_U64(db.grouped, 0);
+	nv_trace_disturb_line(&da, line, sizeof(line));
+	CHECK(strstr(line, "; the IO of 1 of 1 traces ran on io-wq workers of a fio job process "
+		  "under autogroup") != NULL);
+	nv_trace_disturb_line(&db, line, sizeof(line));
+	CHECK(strstr(line, "io-wq") == NULL);
+out:
+	nvt_reader_close(ra);
+	nvt_reader_close(rb);
+}
+
 int main(void)
 {
 	const char *base = getenv("TESTTMP");
@@ -167,6 +213,7 @@ int main(void)
 	RUN(summary_below_threshold);
 	RUN(disturb_of_a_job);
 	RUN(longest_fdatasync_named);
+	RUN(iowq_note_only_for_a_writer_in_the_group);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", tmpdir);
