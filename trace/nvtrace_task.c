@@ -140,6 +140,23 @@ bool nvt_task_running(const struct nvt_task *t)
 	return __atomic_load_n(&t->alive, __ATOMIC_ACQUIRE) != 0;
 }
 
+int nvt_task_signal(const struct nvt_task *t)
+{
+	siginfo_t si;
+
+	if (!t->own_session || !t->started || nvt_task_running(t))
+		return 0;
+	for (int i = 0; i < 1000; i++) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)t->pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL))
+			return 0;
+		if (si.si_pid == t->pid)
+			return si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status : 0;
+		usleep(1000);
+	}
+	return 0;
+}
+
 int nvt_task_join(struct nvt_task *t)
 {
 	int st = 0, ret = 0;

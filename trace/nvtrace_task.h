@@ -67,6 +67,14 @@ int nvt_task_start(struct nvt_task *t, void *(*fn)(void *), void *arg, bool own_
 bool nvt_task_running(const struct nvt_task *t);
 
 /*
+ * The signal that ended an own-session task that is no longer running,
+ * without reaping it (waitid WNOWAIT; it may take a moment after running
+ * turns false to become waitable: up to about a second is waited for).
+ * Return: the signal, or 0 (it exited, is running, or is a thread).
+ */
+int nvt_task_signal(const struct nvt_task *t);
+
+/*
  * Wait for the task to end and release what nvt_task_start took.  Return: 0
  * when fn returned; for an own-session task that died otherwise, the signal
  * that ended it as a positive number (its fn's work is then incomplete).

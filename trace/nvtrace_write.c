@@ -42,8 +42,8 @@
 #include "trace/nvtrace_writer.h"
 
 /*
- * The own-session writer ended by signal sig (0: not known yet): the sticky
- * error, unless an earlier one is set; close names the signal.  Return: nothing.
+ * The own-session writer ended by signal sig (0: not known): the sticky
+ * error, unless an earlier one is set.  Return: nothing.
  */
 static void writer_died(struct nvt_writer *w, int sig)
 {
@@ -87,7 +87,7 @@ static bool io_lock(struct nvt_writer *w)
 			continue;
 		if (!pthread_mutex_trylock(&w->mu))
 			return true;	/* released just before the end */
-		writer_died(w, 0);
+		writer_died(w, nvt_task_signal(&w->task));
 		return false;
 	}
 }
@@ -279,7 +279,7 @@ static int wait_free(struct nvt_writer *w, struct chunk *next)
 		if (!io_lock(w))
 			return -EPIPE;
 		if (next->state != CHUNK_FREE && !nvt_task_running(&w->task)) {
-			writer_died(w, 0);
+			writer_died(w, nvt_task_signal(&w->task));
 			pthread_mutex_unlock(&w->mu);
 			return -EPIPE;
 		}

@@ -189,6 +189,7 @@ TEST(own_session_killed)
 	CHECK(nvt_task_running(&t));
 	CHECK_EQ_I64(kill(t.pid, SIGKILL), 0);
 	CHECK(ended(&t));
+	CHECK_EQ_I64(nvt_task_signal(&t), SIGKILL);	/* seen before the reaping */
 	CHECK_EQ_I64(nvt_task_join(&t), SIGKILL);
 }
 
@@ -263,7 +264,8 @@ TEST(writer_own_session_whole)
 
 /*
  * Killed in its first write (not holding the mutex): the appends that need
- * a chunk it would have freed fail with -EPIPE, close too, naming SIGKILL.
+ * a chunk it would have freed fail with -EPIPE and the error names SIGKILL
+ * at once (the engine prints it then); close fails the same.
  */
 TEST(writer_killed_appends_fail)
 {
@@ -284,6 +286,7 @@ TEST(writer_killed_appends_fail)
 		kill(pid, SIGKILL);
 	atomic_store(&write_held, 0);
 	CHECK_EQ_I64(append_n(w, 0, 10 * BLOCK), -EPIPE);
+	CHECK(strstr(nvt_writer_strerror(w), "killed by SIGKILL") != NULL);	/* before close */
 	CHECK_EQ_I64(nvt_writer_close_msg(w, NULL, 0, msg, sizeof(msg)), -EPIPE);
 	CHECK(strstr(msg, "killed by SIGKILL") != NULL);
 	CHECK(strstr(msg, "killed.nvt") != NULL);
