@@ -29,6 +29,7 @@
 #ifndef NV_TRACE_CLOCK_H
 #define NV_TRACE_CLOCK_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -113,6 +114,17 @@ static inline uint64_t nvt_mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until CLOCK_MONOTONIC reaches ns (signals do not cut it short).  Return: nothing. */
+static inline void nvt_sleep_until_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ull), .tv_nsec = (long)(ns % 1000000000ull),
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 /* CLOCK_REALTIME in nanoseconds (the header pairs it with the monotonic clock).  Return: it. */

@@ -432,6 +432,7 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 		    const struct nvt_writer_opts *opts)
 {
 	struct nvt_writer *w;
+	uint64_t t0;
 	int err;
 
 	*wp = NULL;
@@ -478,10 +479,13 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	w->app.pos = w->app.end = w->cur->rec;
 	w->app.err = &w->err;
 	w->app.w = w;
+	t0 = nvt_mono_ns();
 	err = nvt_task_start(&w->task, writer_thread, w, opts && opts->own_session,
 			     w->sched == NVT_SCHED_IDLE ? 19 : 0);
 	if (err)
 		goto fail;
+	if (w->task.own_session)	/* nvtrace.h: the scheduler takes in the new group */
+		nvt_sleep_until_ns(t0 + NVT_SESSION_SETTLE_MS * 1000000ull);
 	*wp = w;
 	return 0;
 fail:
