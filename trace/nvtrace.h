@@ -109,7 +109,9 @@ struct nvt_writer_opts {
  * The task dies with the thread that opened the writer, which must be the
  * one that closes it; a task killed by a signal makes appends and close
  * fail with -EPIPE (the message names the signal), never hang.  The footer
- * then says writer.process = own-session.  Open returns NVT_SESSION_SETTLE_MS
+ * then says writer.process = own-session.  Where the task cannot be started
+ * (a sandbox that refuses clone(2) of a process) the writer is a thread.
+ * Open returns NVT_SESSION_SETTLE_MS
  * after the task started: IO begun sooner (fio starts every job at once)
  * stalled for 0.2-0.4 s in 7 of 8 runs of 8 jobs on 2 CPUs while the
  * scheduler took in the new groups, in none of 5 after 500 ms (measured:

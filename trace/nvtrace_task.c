@@ -18,6 +18,18 @@
 #include "trace/nvtrace_futex.h"
 #include "trace/nvtrace_task.h"
 
+/*
+ * ASan keeps the poison of a killed task's stack frames in its shadow (no
+ * epilogue ran), and a later task's stack may be mapped at the same place:
+ * clear the shadow of a task stack when it is mapped and unmapped.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define STACK_CLEAN(p, n)	ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define STACK_CLEAN(p, n)	((void)(p), (void)(n))
+#endif
+
 enum { DONOR_STARTING, DONOR_PARKED, DONOR_RELEASED };
 
 #define TASK_STACK	(8u << 20)	/* as a thread's default; MAP_NORESERVE */
@@ -37,6 +49,7 @@ static void *donor_main(void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_setname_np(pthread_self(), "nvtrace-donor");	/* ps -L: not an IO thread */
 	t->tp = __builtin_thread_pointer();
 	nvt_futex_set(&t->donor, DONOR_PARKED);
 	while (nvt_futex_get(&t->donor) != DONOR_RELEASED)
@@ -88,6 +101,7 @@ static int start_own_session(struct nvt_task *t)
 		t->stack = NULL;
 		return -errno;
 	}
+	STACK_CLEAN(t->stack, t->stack_len);
 	if (mprotect(t->stack, TASK_GUARD, PROT_NONE)) {
 		err = -errno;
 		goto unmap;
@@ -113,6 +127,7 @@ release:
 	nvt_futex_set(&t->donor, DONOR_RELEASED);
 	pthread_join(t->thread, NULL);
 unmap:
+	STACK_CLEAN(t->stack, t->stack_len);
 	munmap(t->stack, t->stack_len);
 	t->stack = NULL;
 	return err;
@@ -185,6 +200,7 @@ int nvt_task_join(struct nvt_task *t)
 	}
 	nvt_futex_set(&t->donor, DONOR_RELEASED);
 	pthread_join(t->thread, NULL);
+	STACK_CLEAN(t->stack, t->stack_len);
 	munmap(t->stack, t->stack_len);
 	t->stack = NULL;
 	return ret;

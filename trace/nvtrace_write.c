@@ -482,6 +482,8 @@ int nvt_writer_open(struct nvt_writer **wp, const char *path,
 	t0 = nvt_mono_ns();
 	err = nvt_task_start(&w->task, writer_thread, w, opts && opts->own_session,
 			     w->sched == NVT_SCHED_IDLE ? 19 : 0);
+	if (err && opts && opts->own_session)	/* a sandbox refusing the clone: a thread */
+		err = nvt_task_start(&w->task, writer_thread, w, false, 0);
 	if (err)
 		goto fail;
 	if (w->task.own_session)	/* nvtrace.h: the scheduler takes in the new group */

@@ -6,18 +6,22 @@
  * when it is killed, appends and close fail naming the signal instead of
  * hanging, even when it dies holding the ring's mutex.
  *
- * The sink is this program's write() and the scheduler call is this
- * program's sched_setscheduler() (the library is linked statically): a case
- * can hold the writer in its first write, or kill it inside the one call it
- * makes with the mutex held (nv_trace_sched=auto going back to SCHED_IDLE).
+ * The sink is this program's write(), the scheduler call this program's
+ * sched_setscheduler() and the task's creation this program's clone() (the
+ * library is linked statically): a case can hold the writer in its first
+ * write, kill it inside the one call it makes with the mutex held
+ * (nv_trace_sched=auto going back to SCHED_IDLE), or refuse the clone as a
+ * sandbox may.
  * Waits are on the writer's own state; their bounds (minutes) only keep a
  * broken writer from hanging the suite.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -57,6 +61,30 @@ int sched_setscheduler(pid_t pid, int policy, const struct sched_param *sp)
 	    atomic_load(&kill_in_demote) && atomic_fetch_add(&idle_calls, 1) == 1)
 		syscall(SYS_kill, getpid(), SIGKILL);
 	return (int)syscall(SYS_sched_setscheduler, pid, policy, sp);
+}
+
+/* glibc's clone, unless fail_clone: EPERM (the library passes all three optional arguments). */
+static atomic_int fail_clone;
+
+int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	static int (*real)(int (*)(void *), void *, int, void *, ...);
+	pid_t *ptid, *ctid;
+	void *tls;
+	va_list ap;
+
+	if (atomic_load(&fail_clone)) {
+		errno = EPERM;
+		return -1;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "clone");
+	va_start(ap, arg);
+	ptid = va_arg(ap, pid_t *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, pid_t *);
+	va_end(ap);
+	return real(fn, stack, flags, arg, ptid, tls, ctid);
 }
 
 static const char *tpath(const char *name)
@@ -326,6 +354,28 @@ TEST(writer_killed_holding_mutex)
 	atomic_store(&kill_in_demote, 0);
 }
 
+/* A sandbox that refuses the clone: the writer is a thread, the trace whole, no writer.process. */
+TEST(writer_falls_back_to_a_thread)
+{
+	struct nvt_writer_opts o = { .block_records = BLOCK, .nchunks = 2, .own_session = true };
+	struct nvt_writer *w;
+	char p[64], v[64];
+	pid_t tid;
+
+	atomic_store(&fail_clone, 1);
+	CHECK_EQ_I64(nvt_writer_open(&w, tpath("fallback.nvt"), NULL, 0, &o), 0);
+	atomic_store(&fail_clone, 0);
+	if (!w)
+		return;
+	CHECK_EQ_I64(append_n(w, 0, 1000), 0);
+	tid = writer_of(w);
+	snprintf(p, sizeof(p), "/proc/self/task/%d", (int)tid);
+	CHECK(tid > 0 && access(p, F_OK) == 0);	/* a thread of this process */
+	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
+	CHECK_EQ_I64(records_in_order(tpath("fallback.nvt")), 1000);
+	CHECK_STR(footer_str(tpath("fallback.nvt"), "writer.process", v, sizeof(v)), "");
+}
+
 int main(void)
 {
 	test_pid = getpid();
@@ -342,5 +392,6 @@ int main(void)
 	RUN(writer_own_session_whole);
 	RUN(writer_killed_appends_fail);
 	RUN(writer_killed_holding_mutex);
+	RUN(writer_falls_back_to_a_thread);
 	return check_summary();
 }
