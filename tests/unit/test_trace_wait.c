@@ -27,7 +27,8 @@ static struct nvt_reader *trace_with_hdr(const char *name, const struct nvt_kv *
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	memcpy(hdr + 1, extra, nx * sizeof(*extra));
+	if (nx)	/* extra may be NULL then: memcpy's arguments must not be */
+		memcpy(hdr + 1, extra, nx * sizeof(*extra));
 	foot[0] = (struct nvt_kv){ "clock.end_monotonic_ns", "11000000000" };
 	memcpy(foot + 1, kv, n * sizeof(*kv));
 	if (nvt_writer_open(&w, path, hdr, nx + 1, NULL) || nvt_writer_append(w, &rec) ||
