@@ -442,7 +442,7 @@ boot_watched() {
 	while kill -0 "$pid" 2>/dev/null; do
 		if [ $SECONDS -ge "$timeout" ]; then
 			killed="QEMU killed after ${timeout}s (hung guest)"
-		elif [ $SECONDS -ge "$init_limit" ] && ! grep -q '^nvvm: init' "$console"; then
+		elif [ $SECONDS -ge "$init_limit" ] && ! grep -q 'nvvm: init' "$console"; then
 			killed="the guest did not reach /init within ${init_limit}s"
 		fi
 		if [ -n "$killed" ]; then
@@ -507,7 +507,7 @@ main() {
 	# console is kept as console-try1.log and named in an INFO line.
 	for try in 1 2; do
 		boot_watched "$console"
-		if [ $BOOT_RC -eq 0 ] || [ $try -eq 2 ] || grep -q '^nvvm: case ' "$console"; then
+		if [ $BOOT_RC -eq 0 ] || [ $try -eq 2 ] || grep -q 'nvvm: case ' "$console"; then
 			break
 		fi
 		mv "$console" "$out/console-try1.log"
