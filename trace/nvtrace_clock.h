@@ -116,12 +116,20 @@ static inline uint64_t nvt_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Sleep until CLOCK_MONOTONIC reaches ns (signals do not cut it short).  Return: nothing. */
-static inline void nvt_sleep_until_ns(uint64_t ns)
+/* ns nanoseconds as a struct timespec.  Return: it. */
+static inline struct timespec nvt_ns_timespec(uint64_t ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(ns / 1000000000ull), .tv_nsec = (long)(ns % 1000000000ull),
 	};
+
+	return ts;
+}
+
+/* Sleep until CLOCK_MONOTONIC reaches ns (signals do not cut it short).  Return: nothing. */
+static inline void nvt_sleep_until_ns(uint64_t ns)
+{
+	struct timespec ts = nvt_ns_timespec(ns);
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;

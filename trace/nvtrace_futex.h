@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trace/nvtrace_clock.h"
+
 /*
  * Sleep while *word == val, until woken or (abs not NULL) CLOCK_MONOTONIC
  * reaches *abs.  Spurious returns happen: callers recheck.  Return: 0, or
@@ -48,16 +50,7 @@ static inline void nvt_futex_set(uint32_t *word, uint32_t val)
 /* The CLOCK_MONOTONIC time ms from now, for nvt_futex_wait.  Return: it. */
 static inline struct timespec nvt_futex_in_ms(unsigned ms)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
+	return nvt_ns_timespec(nvt_mono_ns() + ms * 1000000ull);
 }
 
 #endif

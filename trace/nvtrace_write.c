@@ -108,8 +108,7 @@ static void wait_ready(struct nvt_writer *w, struct chunk *c)
 		timed = w->dirty && w->sync_ns &&
 			!atomic_load_explicit(&w->err, memory_order_relaxed);
 		at = w->synced_ns + w->sync_ns;
-		dl.tv_sec = (time_t)(at / 1000000000ull);
-		dl.tv_nsec = (long)(at % 1000000000ull);
+		dl = nvt_ns_timespec(at);
 		w->writer_sleeping = true;
 		pthread_mutex_unlock(&w->mu);
 		if (nvt_futex_wait(&w->ready_seq, seq, timed ? &dl : NULL) == -ETIMEDOUT)
