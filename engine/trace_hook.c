@@ -30,14 +30,13 @@ int nv_trace_init(struct nv_trace *tr, unsigned int depth)
 
 /* Describe the job and its targets for the trace header.  Return: nothing (l->oom). */
 static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
-			    const struct nv_trace_job *job, struct nvt_kvlist *l)
+			    const struct nv_trace_job *job, int autogroup, struct nvt_kvlist *l)
 {
 	struct nv_options *o = td->eo;
 	struct fio_file *f;
 	char host[256] = "";
 	struct utsname u;
 	unsigned int i;
-	int autogroup;
 
 	nvt_kvlist_add(l, "job.name", "%s", td->o.name ? td->o.name : "");
 	nvt_kvlist_add(l, "job.number", "%u", td->thread_number);
@@ -59,7 +58,7 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	nvt_kvlist_add(l, "fio.version", "%s", fio_version_string);
 	if (!uname(&u))
 		nvt_kvlist_add(l, "kernel", "%s", u.release);
-	if ((autogroup = nv_sched_autogroup()) >= 0)
+	if (autogroup >= 0)
 		nvt_kvlist_add(l, "kernel.sched_autogroup", "%d", autogroup);
 	nvt_kvlist_add(l, "ring.features", "%s", job->ring_features);
 	if (!gethostname(host, sizeof(host) - 1))
@@ -99,11 +98,12 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
  * own_session): for a job that is a process leading its own session (fio
  * setsid()s job processes) under autogroup scheduling, where a writer thread
  * would share the job's CPU share with the io-wq workers running its IO.
+ * autogroup: nv_sched_autogroup()'s answer.
  * Return: true or false.
  */
-static bool nv_trace_own_session(const struct thread_data *td)
+static bool nv_trace_own_session(const struct thread_data *td, int autogroup)
 {
-	return !td->o.use_thread && nv_sched_autogroup() == 1 && getsid(0) == getpid();
+	return !td->o.use_thread && autogroup == 1 && getsid(0) == getpid();
 }
 
 int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_trace_job *job)
@@ -117,14 +117,15 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 			 (enum nvt_writer_sched)o->nv_trace_sched : NVT_SCHED_NORMAL,
 		.sync_ms = o->nv_trace_sync,
 		.buffer_ms = o->nv_trace_buffer_ms,
-		.own_session = nv_trace_own_session(td),
 	};
 	struct nvt_kvlist hdr = { 0 };
 	char path[4096], msg[4200];
-	int ret, created;
+	int ret, created, autogroup;
 
 	if (!o->nv_trace || !*o->nv_trace)
 		return 0;
+	autogroup = nv_sched_autogroup();
+	wo.own_session = nv_trace_own_session(td, autogroup);
 	ret = nv_trace_dir_prepare(o->nv_trace, &created, msg, sizeof(msg));
 	if (ret) {
 		log_err("nvengine: %s\n", msg);
@@ -144,7 +145,7 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 			"files 255 and up share number 255\n", path, td->o.nr_files);
 	nvt_clock_open(&tr->clock, o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ?
 		       "nv_trace_clock=clock_gettime" : NULL);
-	nv_trace_header(td, tr, job, &hdr);
+	nv_trace_header(td, tr, job, autogroup, &hdr);
 	nvt_kvlist_extend(&hdr, job->devices);
 	if (hdr.oom) {
 		nvt_kvlist_free(&hdr);

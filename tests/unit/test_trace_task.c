@@ -221,18 +221,6 @@ TEST(own_session_killed)
 	CHECK_EQ_I64(nvt_task_join(&t), SIGKILL);
 }
 
-static const char *footer_str(const char *path, const char *key, char *buf, size_t len)
-{
-	struct nvt_reader *r;
-	const char *v = NULL;
-
-	buf[0] = 0;
-	if (!nvt_reader_open(&r, path) && !nvt_reader_footer_get(r, key, &v) && v)
-		snprintf(buf, len, "%s", v);
-	nvt_reader_close(r);
-	return buf;
-}
-
 /* Append n records, completions 1 us apart from i0.  Return: the first error, or 0. */
 static int append_n(struct nvt_writer *w, unsigned i0, unsigned n)
 {

@@ -14,17 +14,27 @@
 
 #include "trace/nvtrace.h"
 
-/* The footer's key of the trace at path as a number; UINT64_MAX when it cannot be read. */
-static inline uint64_t footer_u64(const char *path, const char *key)
+/* The footer value of key in the trace at path, copied into buf ("" if none).  Return: buf. */
+static inline const char *footer_str(const char *path, const char *key, char *buf, size_t len)
 {
 	struct nvt_reader *r;
 	const char *v = NULL;
-	uint64_t x = UINT64_MAX;
 
+	buf[0] = 0;
 	if (!nvt_reader_open(&r, path) && !nvt_reader_footer_get(r, key, &v) && v)
-		x = strtoull(v, NULL, 10);
+		snprintf(buf, len, "%s", v);
 	nvt_reader_close(r);
-	return x;
+	return buf;
+}
+
+/* The footer's key of the trace at path as a number; UINT64_MAX when it cannot be read. */
+static inline uint64_t footer_u64(const char *path, const char *key)
+{
+	char v[64];
+
+	if (!*footer_str(path, key, v, sizeof(v)))
+		return UINT64_MAX;
+	return strtoull(v, NULL, 10);
 }
 
 /* The tid of this process's thread named name, or -1. */
