@@ -306,9 +306,15 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 			double d;
 
 			if (counting) {
-				if (x >= ndense || dense[x] == UINT32_MAX)
+				/* incremented before it is read: a page's first touch is then a
+				 * write, never a read that maps the zero page and a write fault
+				 * after it (whose TLB flush interrupts every other worker) */
+				if (x >= ndense)
 					break;
-				dense[x]++;
+				if (!++dense[x]) {	/* 2^32 equal values: nv_exact_add's */
+					dense[x] = UINT32_MAX;
+					break;
+				}
 				dense_n++;
 			}
 			hist[nv_exact_bucket_of(x)]++;
@@ -405,11 +411,12 @@ static bool dense_merge(struct nv_exact *e, const struct nv_exact *src)
 
 			if (!c)
 				continue;
-			if (e->dense[v] > UINT32_MAX - c) {
+			/* added before it is read, as in nv_exact_add_many: a page's first
+			 * touch a write; a wrapped count gives e's data up anyway */
+			if (__builtin_add_overflow(e->dense[v], c, &e->dense[v])) {
 				free(in);
 				return false;
 			}
-			e->dense[v] += c;
 		}
 	}
 	free(in);
