@@ -42,7 +42,7 @@
  */
 int cmd_compare(int argc, char **argv)
 {
-	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT,
+	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT, .formats = NV_FIG_ALL,
 			  .curve = nv_curve_opts_default() };
 	struct nv_traceset ts = { 0 };
 	struct nv_tracejoin tj = { 0 };

@@ -41,6 +41,8 @@ struct opts {
 	struct nv_tan_opts tan;
 	unsigned workers;	/* -J: threads of the trace join (0: nv_pool_cpus) */
 	const char *outdir;
+	const char *figures;	/* --figures as given (NULL: not given) */
+	unsigned formats;	/* --figures: figset.h's NV_FIG_* rendered with -o */
 	struct nv_pctl levels;	/* --percentiles (stats/pctlevels.h) */
 	struct nv_curve_opts curve;	/* load curves: --sla, --knee-*, --steady-* */
 	bool help;		/* -h: the usage was printed */

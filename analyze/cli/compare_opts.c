@@ -135,6 +135,9 @@ void cmd_compare_usage(FILE *out)
 	      "                        files, gnuplot scripts and PNG/SVG figures; files\n"
 	      "                        an earlier -o there wrote and this one does not are\n"
 	      "                        removed (see docs/analysis.md)\n"
+	      "      --figures FMT     with -o: the figure files rendered, png,svg\n"
+	      "                        (default), svg (report.md links the SVGs), png\n"
+	      "                        or none (data and scripts only)\n"
 	      "  -h, --help            this help\n"
 	      "      --version         the version and the trace formats read (alone)\n",
 	      out);
@@ -198,7 +201,7 @@ static int add_claim(struct opts *o, const char *s)
 /* getopt codes of the long options without a short form */
 enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
        OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG, OPT_BUCKETS,
-       OPT_PCTL };
+       OPT_PCTL, OPT_FIGURES };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
 static int display_opt(int c, const char *arg)
@@ -345,7 +348,10 @@ static int side_opt(int c, char *arg, struct opts *o)
 	}
 }
 
-/* -t, --no-traces, --interval, --spike-factor, --buckets, -o: traces, figures.  0, or 2. */
+/*
+ * -t, --no-traces, --interval, --spike-factor, --buckets, -J, -o, --figures:
+ * traces, figures.  Return: 0, or 2.
+ */
 static int trace_opt(int c, char *arg, struct opts *o)
 {
 	unsigned long ul;
@@ -379,6 +385,11 @@ static int trace_opt(int c, char *arg, struct opts *o)
 					   NV_POOL_MAX);
 		o->workers = (unsigned)ul;
 		return 0;
+	case OPT_FIGURES:
+		if (nv_figset_formats_parse(arg, &o->formats))
+			return usage_error("--figures '%s': use png,svg, svg, png or none", arg);
+		o->figures = arg;
+		return 0;
 	default:	/* 'o' */
 		o->outdir = arg;
 		return 0;
@@ -401,6 +412,7 @@ static const struct option longopts[] = {
 	{ "spike-factor", required_argument, NULL, OPT_SPIKE },
 	{ "workers", required_argument, NULL, 'J' },
 	{ "outdir", required_argument, NULL, 'o' },
+	{ "figures", required_argument, NULL, OPT_FIGURES },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "pair", required_argument, NULL, OPT_PAIR },
 	{ "buckets", required_argument, NULL, OPT_BUCKETS },
@@ -434,7 +446,7 @@ int parse_opts(int argc, char **argv, struct opts *o)
 			ret = side_opt(c, optarg, o);
 			break;
 		case 't': case OPT_NOTRACE: case OPT_INTERVAL: case OPT_SPIKE: case OPT_BUCKETS:
-		case 'o': case 'J':
+		case 'o': case 'J': case OPT_FIGURES:
 			ret = trace_opt(c, optarg, o);
 			break;
 		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case 'v':
@@ -455,5 +467,8 @@ int parse_opts(int argc, char **argv, struct opts *o)
 					   argv[optind - 1]);
 		}
 	}
+	if (!ret && !o->help && o->figures && !o->outdir)
+		return usage_error("--figures '%s': figures are written with -o DIR only; "
+				   "add -o DIR", o->figures);
 	return ret;
 }

@@ -39,13 +39,14 @@
  * the figures when gnuplot is missing).
  * Return: 0, or -errno after printing the error.
  */
-static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj)
+static int write_outdir(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
+			unsigned formats)
 {
 	struct nv_outdir_result res;
 	char err[1024] = "";
-	int ret = nv_outdir_write(dir, r, tj, &res, err, sizeof(err));
+	int ret = nv_outdir_write(dir, r, tj, formats, &res, err, sizeof(err));
 
-	if (!ret && !res.gnuplot)
+	if (!ret && !res.gnuplot && formats)
 		fprintf(stderr,
 			"nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
 			"  cd %s && for f in *.gp; do gnuplot \"$f\"; gnuplot -e \"fmt='svg'\" "
@@ -55,7 +56,8 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 		fprintf(stderr, "nvanalyze: %s\n", err);
 	else
 		fprintf(stderr, "nvanalyze: wrote %s/report.md (%zu figures%s)\n", dir, res.nfig,
-			res.rendered ? ", rendered" : ", not rendered");
+			res.rendered ? ", rendered" : formats ? ", not rendered" :
+			", not rendered: --figures none");
 	return ret;
 }
 
@@ -182,7 +184,7 @@ int compare_report(struct side_store *st, size_t n, const struct opts *o,
 	} else if (print_stdout(&r, &curves, tj, o->format) || fflush(stdout)) {
 		fprintf(stderr, "nvanalyze: writing the output failed\n");
 		ret = 2;
-	} else if (o->outdir && write_outdir(o->outdir, &r, tj)) {
+	} else if (o->outdir && write_outdir(o->outdir, &r, tj, o->formats)) {
 		ret = 2;
 	} else if (r.claims_failed) {
 		fprintf(stderr, "nvanalyze: some claims are not met\n");

@@ -594,7 +594,11 @@ static int render_share(size_t s, void *arg)
 	while ((u = atomic_fetch_add(&w->next, 1)) < 2 * w->o->nfig) {
 		bool svg = u >= w->o->nfig;
 		size_t f = w->order[svg ? u - w->o->nfig : u];
-		int ret = nv_plot_proc_render(&p, w->o->fig[f].name, svg);
+		int ret;
+
+		if (w->done[2 * f + svg])	/* a format not asked for */
+			continue;
+		ret = nv_plot_proc_render(&p, w->o->fig[f].name, svg);
 
 		if (!ret)
 			w->done[2 * f + svg] = true;	/* each file's own slot: one writer */
@@ -633,7 +637,7 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 	if ((f = fopen(log, "w")))
 		fclose(f);
 	*rendered = false;
-	*gnuplot = nv_plot_have_gnuplot();
+	*gnuplot = o->formats && nv_plot_have_gnuplot();
 	if (!*gnuplot)
 		return 0;
 	w.failed = calloc(o->nfig ? o->nfig : 1, sizeof(*w.failed));
@@ -650,10 +654,14 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 	for (size_t i = 0; i < o->nfig; i++) {
 		char rel[300];
 
+		w.done[2 * i] = !(o->formats & NV_FIG_PNG);	/* not asked: done */
+		w.done[2 * i + 1] = !(o->formats & NV_FIG_SVG);
 		snprintf(rel, sizeof(rel), "%s.png", o->fig[i].name);
-		nv_figset_wrote(o, rel);
+		if (o->formats & NV_FIG_PNG)
+			nv_figset_wrote(o, rel);
 		snprintf(rel, sizeof(rel), "%s.svg", o->fig[i].name);
-		nv_figset_wrote(o, rel);
+		if (o->formats & NV_FIG_SVG)
+			nv_figset_wrote(o, rel);
 	}
 	w.nshare = o->workers ? o->workers : 1;	/* a gnuplot per worker, not per figure */
 	if (w.nshare > o->nfig)
@@ -677,6 +685,26 @@ int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered)
 	}
 	*rendered = true;
 	return bad ? -EIO : 0;
+}
+
+int nv_figset_formats_parse(const char *s, unsigned *formats)
+{
+	static const struct { const char *s; unsigned f; } names[] = {
+		{ "png,svg", NV_FIG_ALL }, { "svg,png", NV_FIG_ALL }, { "png", NV_FIG_PNG },
+		{ "svg", NV_FIG_SVG }, { "none", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i].s)) {
+			*formats = names[i].f;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *nv_figset_link_ext(const struct nv_figset *o)
+{
+	return o->formats & NV_FIG_PNG || !o->formats ? "png" : "svg";
 }
 
 int nv_figset_write(struct nv_figset *o)

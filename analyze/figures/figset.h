@@ -19,6 +19,11 @@
 
 #define NV_FIGSET_MAX 1024
 
+/* The files a figure is rendered as (nv_figset.formats, --figures). */
+#define NV_FIG_PNG	1u
+#define NV_FIG_SVG	2u
+#define NV_FIG_ALL	(NV_FIG_PNG | NV_FIG_SVG)
+
 struct nv_fig {
 	char name[256];		/* basename, no extension */
 	char caption[512];
@@ -37,6 +42,7 @@ struct nv_figset {
 	void (*wrote)(void *arg, const char *rel);	/* told of every file written, or NULL */
 	void *wrote_arg;
 	unsigned workers;	/* gnuplot processes at once, a share of the figures each; 0: 1 */
+	unsigned formats;	/* NV_FIG_PNG | NV_FIG_SVG rendered; 0: none (scripts only) */
 	char *err;		/* the caller's message buffer */
 	size_t errlen;
 };
@@ -76,7 +82,8 @@ struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_
 int nv_figset_write(struct nv_figset *o);
 
 /*
- * Render every figure as PNG and SVG when gnuplot is found (*gnuplot),
+ * Render every figure as PNG and SVG (those of o->formats; none: nothing
+ * rendered, gnuplot not looked for) when gnuplot is found (*gnuplot),
  * gnuplot's messages in DIR/gnuplot.log; a script gnuplot fails on is
  * named in o->err, the others are still rendered (*rendered).  o->workers
  * gnuplot processes at once (stats/workpool.h), each taking the next file
@@ -87,6 +94,19 @@ int nv_figset_write(struct nv_figset *o);
  * Return: 0, or -EIO (some script failed).
  */
 int nv_figset_render(const struct nv_figset *o, bool *gnuplot, bool *rendered);
+
+/*
+ * --figures: "png,svg" (either order), "png", "svg" or "none" into *formats.
+ * Return: 0, or -EINVAL.
+ */
+int nv_figset_formats_parse(const char *s, unsigned *formats);
+
+/*
+ * The extension of the file a page links for a figure: "png" when PNGs
+ * are rendered, else "svg".
+ * Return: it.
+ */
+const char *nv_figset_link_ext(const struct nv_figset *o);
 
 /*
  * A file-name part: "rand read #1@host" -> "rand_read_1_host" ([A-Za-z0-9.-]

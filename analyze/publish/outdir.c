@@ -185,12 +185,12 @@ static int write_html(const struct nv_figset *o, unsigned *nfigs)
 }
 
 int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
-		    struct nv_outdir_result *res, char *err, size_t errlen)
+		    unsigned formats, struct nv_outdir_result *res, char *err, size_t errlen)
 {
 	struct nv_manifest files = { 0 };
 	char scratch[512];	/* a manifest message after an earlier error */
 	struct nv_figset o = { .dir = dir, .r = r, .tj = tj, .err = err, .errlen = errlen,
-			       .wrote = wrote, .wrote_arg = &files };
+			       .wrote = wrote, .wrote_arg = &files, .formats = formats };
 	int ret, mret;
 
 	memset(res, 0, sizeof(*res));

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyze/figures/figset.h"
 #include "analyze/report/model.h"
 #include "analyze/stats/trace_join.h"
 
@@ -36,13 +37,14 @@ struct nv_outdir_result {
 /*
  * Write DIR (created if missing): the figures of r's blocks from their
  * sources, and of every analyzed entry of ts, labelled as the report labels
- * their runs.  A missing gnuplot is not an error: the
+ * their runs; the figures rendered as formats (figset.h: NV_FIG_*; 0:
+ * none).  A missing gnuplot is not an error: the
  * scripts are written and res->gnuplot says so.  When gnuplot fails on a
  * script, the others and report.md are still written.
  * Return: 0, or -errno with a message naming the file in err (-EIO: writing
  * failed or gnuplot failed on a script).
  */
 int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
-		    struct nv_outdir_result *res, char *err, size_t errlen);
+		    unsigned formats, struct nv_outdir_result *res, char *err, size_t errlen);
 
 #endif

@@ -321,7 +321,7 @@ static void put_svg(FILE *f, const char *svg, unsigned fig)
 }
 
 /*
- * A figure line "![caption](NAME.png)": NAME.svg inline with its caption,
+ * A figure line "![caption](NAME.png)" or "(NAME.svg)": NAME.svg inline with its caption,
  * or a note when it was not rendered.
  * Return: 1 when an SVG was inlined, else 0.
  */
@@ -334,7 +334,7 @@ static int put_figure(FILE *f, const struct nv_figset *o, const char *line, unsi
 	if (!ce || ce[1] != '(' || !(ne = strchr(ce, ')')))
 		return 0;
 	name = ce + 2;
-	if (ne - name > 4 && !memcmp(ne - 4, ".png", 4))
+	if (ne - name > 4 && (!memcmp(ne - 4, ".png", 4) || !memcmp(ne - 4, ".svg", 4)))
 		ne -= 4;
 	snprintf(path, sizeof(path), "%s/%.*s.svg", o->dir, (int)(ne - name), name);
 	svg = slurp(path, &n);

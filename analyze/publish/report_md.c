@@ -32,17 +32,18 @@ static void put_unbracketed(FILE *f, const char *text, size_t len)
 }
 
 /*
- * "![caption](NAME.png)": the caption, from the inputs' names, escaped.
+ * "![caption](NAME.png)" (NAME.svg when no PNG is rendered): the caption,
+ * from the inputs' names, escaped.
  * Return: nothing.
  */
-static void md_fig(FILE *f, const struct nv_fig *fg)
+static void md_fig(FILE *f, const struct nv_figset *o, const struct nv_fig *fg)
 {
 	char cap[4 * sizeof(fg->caption)];	/* an escape is at most 4 bytes */
 
 	nv_esc_str(cap, sizeof(cap), fg->caption, NV_FMT_MD);
 	fputs("![", f);
 	put_unbracketed(f, cap, strlen(cap));
-	fprintf(f, "](%s.png)\n\n", fg->name);
+	fprintf(f, "](%s.%s)\n\n", fg->name, nv_figset_link_ext(o));
 }
 
 /*
@@ -53,7 +54,7 @@ static void md_figs(FILE *f, const struct nv_figset *o, size_t block, const stru
 {
 	for (size_t i = 0; i < o->nfig; i++)
 		if (o->fig[i].block == block && o->fig[i].jt == jt && !o->fig[i].summary)
-			md_fig(f, &o->fig[i]);
+			md_fig(f, o, &o->fig[i]);
 }
 
 /*
@@ -88,7 +89,7 @@ static int md_summary(FILE *f, const struct nv_figset *o)
 	ret = nv_render_md_part(f, o->r, NV_MD_SUMMARY, SIZE_MAX);
 	for (size_t i = 0; i < o->nfig; i++)
 		if (o->fig[i].summary)
-			md_fig(f, &o->fig[i]);
+			md_fig(f, o, &o->fig[i]);
 	if (!ret)
 		ret = nv_render_md_part(f, o->r, NV_MD_RUNS, SIZE_MAX);
 	md_warnings(f, o->r);
@@ -224,12 +225,13 @@ static md_section *const md_sections[] = {
  * The title, and a warning when the figures are not rendered.
  * Return: nothing.
  */
-static void md_head(FILE *f, bool rendered)
+static void md_head(FILE *f, const struct nv_figset *o, bool rendered)
 {
 	fprintf(f, "# " NV_REPORT_MD_TITLE "\n\n");
 	if (!rendered)
-		fprintf(f, "**The figures are not rendered** (gnuplot was not found): run "
-			"`for f in *.gp; do gnuplot \"$f\"; done` in this directory.\n\n");
+		fprintf(f, "**The figures are not rendered** (%s): run "
+			"`for f in *.gp; do gnuplot \"$f\"; done` in this directory.\n\n",
+			o->formats ? "gnuplot was not found" : "`--figures none`");
 }
 
 /*
@@ -312,7 +314,7 @@ int nv_report_md_put(FILE *f, const struct nv_figset *o, bool rendered)
 		free(body);
 		return -ENOMEM;
 	}
-	md_head(f, rendered);
+	md_head(f, o, rendered);
 	if (md_contents(f, body))
 		ret = -ENOMEM;
 	fwrite(body, 1, n, f);

@@ -16,7 +16,9 @@
 #  - a figure broken on purpose (a style.gp through NVANALYZE_PLOTS that
 #    fails for it alone) in the middle of a batch: the message names it
 #    and only it, every other figure is rendered and the same as above,
-#    and only the broken figure is rendered again on its own.
+#    and only the broken figure is rendered again on its own;
+#  - --figures svg, png, none: only those files, the pages linking or
+#    inlining what there is; a wrong value or no -o: exit 2.
 source "$(dirname "$0")/../lib.sh"
 need_unit_helper || exit 0
 GNUPLOT=$(command -v gnuplot || true)
@@ -179,3 +181,60 @@ for j in 1 2; do
 	[ -z "$why" ] && pass "broken_figure_named_others_rendered_J$j" ||
 		fail "broken_figure_named_others_rendered_J$j" "$why"
 done
+
+# ---- --figures: the files rendered, and the pages linking them ----
+# svg (J 2): no PNG, every SVG as the default run renders it, report.md
+# linking the SVGs, report.html inlining every one; rerun into a directory
+# of the default -o, its PNGs go.  png: no SVG, report.html says how to
+# render each.  none: no gnuplot started, report.md says why.  A wrong
+# value, or --figures without -o: exit 2 naming the option.
+nfig=$(figs "$T/j1" | wc -l)
+cp -r "$T/j1" "$T/fsvg"	# the default's files: its PNGs must go
+env PATH="$T/bin:$PATH" "$NVANALYZE" -J 2 --interval 0.02 --figures svg -o "$T/fsvg" "$A" \
+	>/dev/null 2>"$T/fsvg.err"
+rc=$?
+why=""
+[ "$rc" = 0 ] || why="exit $rc: $(head -c 200 "$T/fsvg.err");"
+[ -z "$(find "$T/fsvg" -maxdepth 1 -name '*.png')" ] || why="$why PNGs left;"
+for f in $(figs "$T/fsvg"); do
+	cmp -s "$T/j1/$f.svg" "$T/fsvg/$f.svg" || why="$why $f.svg differs;"
+done
+links=$(grep -c '^!\[.*\]([^)]*\.svg)$' "$T/fsvg/report.md")
+pngs=$(grep -c '\.png)$' "$T/fsvg/report.md")
+inl=$(grep -c '<svg' "$T/fsvg/report.html")
+[ "$links" = "$nfig" ] && [ "$pngs" = 0 ] && [ "$inl" = "$nfig" ] ||
+	why="$why $links SVG links, $pngs PNG links, $inl inlined, of $nfig;"
+[ -z "$why" ] && pass "figures_svg_only ($nfig figures)" || fail figures_svg_only "$why"
+
+env PATH="$T/bin:$PATH" "$NVANALYZE" -J 1 --interval 0.02 --figures png -o "$T/fpng" "$A" \
+	>/dev/null 2>"$T/fpng.err"
+rc=$?
+npng=$(find "$T/fpng" -maxdepth 1 -name '*.png' | wc -l)
+nsvg=$(find "$T/fpng" -maxdepth 1 -name '*.svg' | wc -l)
+notes=$(grep -c "not rendered: run <code>gnuplot -e" "$T/fpng/report.html")
+[ "$rc" = 0 ] && [ "$npng" = "$nfig" ] && [ "$nsvg" = 0 ] && [ "$notes" = "$nfig" ] &&
+	pass figures_png_only ||
+	fail figures_png_only "exit $rc, $npng PNG, $nsvg SVG, $notes notes of $nfig"
+
+rm -f "$T/starts"
+env PATH="$T/bin:$PATH" "$NVANALYZE" -J 2 --interval 0.02 --figures none -o "$T/fnone" "$A" \
+	>/dev/null 2>"$T/fnone.err"
+rc=$?
+files=$(find "$T/fnone" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) | wc -l)
+scripts=$(figs "$T/fnone" | wc -l)
+[ "$rc" = 0 ] && [ "$files" = 0 ] && [ "$scripts" = "$nfig" ] && [ ! -e "$T/starts" ] &&
+	grep -q 'not rendered\*\* (`--figures none`)' "$T/fnone/report.md" &&
+	grep -q "not rendered: --figures none" "$T/fnone.err" &&
+	pass figures_none_no_gnuplot ||
+	fail figures_none_no_gnuplot "exit $rc, $files figure files, $scripts scripts," \
+		"starts: $(cat "$T/starts" 2>/dev/null | tr '\n' ';')" \
+		"$(head -c 200 "$T/fnone.err")"
+
+"$NVANALYZE" --figures gif -o "$T/fbad" "$A" >/dev/null 2>"$T/fbad.err"
+rc1=$?
+"$NVANALYZE" --figures svg "$A" >/dev/null 2>"$T/fnoo.err"
+rc2=$?
+[ "$rc1" = 2 ] && grep -q "^nvanalyze: --figures 'gif': use png,svg, svg, png or none" \
+	"$T/fbad.err" && [ "$rc2" = 2 ] && grep -q "add -o DIR" "$T/fnoo.err" &&
+	[ ! -e "$T/fbad" ] && pass figures_bad_value_named ||
+	fail figures_bad_value_named "exit $rc1/$rc2: $(head -c 200 "$T/fbad.err" "$T/fnoo.err")"

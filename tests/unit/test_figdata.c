@@ -243,7 +243,7 @@ static void check_outdir(const struct nv_report *r, const struct nv_tracejoin *t
 	snprintf(plots, sizeof(plots), "%s/plots", top ? top : ".");
 	setenv("NVANALYZE_PLOTS", plots, 1);
 	setenv("PATH", "/nonexistent", 1);	/* no gnuplot: scripts and data only */
-	CHECK(!nv_outdir_write(dir, r, tj, &res, err, sizeof(err)));
+	CHECK(!nv_outdir_write(dir, r, tj, NV_FIG_ALL, &res, err, sizeof(err)));
 	if (saved)
 		setenv("PATH", saved, 1);
 	free(saved);
@@ -286,7 +286,8 @@ static void check_outdir_long_error(const struct nv_report *r, const struct nv_t
 	memset(part, 'd', 200);
 	part[200] = 0;
 	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", base, part, part, part);
-	CHECK(!nv_outdir_write(dir, r, tj, &res, err, sizeof(err)) || 1);	/* creates DIR */
+	/* creates DIR */
+	CHECK(!nv_outdir_write(dir, r, tj, NV_FIG_ALL, &res, err, sizeof(err)) || 1);
 	snprintf(data, sizeof(data), "%s/data", dir);
 	CHECK(!nftw(data, rm_entry, 16, FTW_DEPTH | FTW_PHYS));
 	f = fopen(data, "w");
@@ -296,7 +297,7 @@ static void check_outdir_long_error(const struct nv_report *r, const struct nv_t
 	snprintf(plots, sizeof(plots), "%s/plots", top ? top : ".");
 	setenv("NVANALYZE_PLOTS", plots, 1);
 	setenv("PATH", "/nonexistent", 1);
-	CHECK(nv_outdir_write(dir, r, tj, &res, err, sizeof(err)) != 0);
+	CHECK(nv_outdir_write(dir, r, tj, NV_FIG_ALL, &res, err, sizeof(err)) != 0);
 	if (saved)
 		setenv("PATH", saved, 1);
 	free(saved);
