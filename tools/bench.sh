@@ -678,7 +678,8 @@ section_sweep() {
 # independent jobs), then WORKERS_ROUNDS rounds, the order reversed every
 # other round, of `nvanalyze -J 1 -o DIR A`, `nvanalyze -J 2 -o DIR A` (the
 # tables, trace sections, findings and figures) and `nvanalyze stat` on the
-# N traces (decode and exact percentiles: the reference).  Full mode's
+# N traces (decode and exact percentiles: the reference); also -J 1 without
+# gnuplot (the analysis alone) and with `--figures svg` (no PNG).  Full mode's
 # 4:32000000 against 4:4000000: whether peak memory stays flat from 16 M to
 # 128 M IOs (bench_report.py's flat_rows).
 section_workers() {
@@ -691,8 +692,8 @@ section_workers() {
 		hosts_layout "$d/A-$n-$ios" "$n" "$ios"
 		cat "$W/hosts/t$ios.nvt" >/dev/null
 		for r in $(seq 1 "$WORKERS_ROUNDS"); do
-			order="j1 j2 stat j1s"
-			[ $((r % 2)) -eq 0 ] && order="j1s stat j2 j1"
+			order="j1 j2 stat j1s j1v"
+			[ $((r % 2)) -eq 0 ] && order="j1v j1s stat j2 j1"
 			for k in $order; do
 				rm -rf "$d/out"
 				case $k in
@@ -700,6 +701,8 @@ section_workers() {
 					"$d/A-$n-$ios"/*/traces/suite/randread.1.nvt;;
 				j1s) timed "$d/$n-$ios-r$r-$k" env PATH=/nonexistent \
 					"$NVANALYZE" -J 1 -o "$d/out" "$d/A-$n-$ios";;
+				j1v) timed "$d/$n-$ios-r$r-$k" "$NVANALYZE" -J 1 --figures svg \
+					-o "$d/out" "$d/A-$n-$ios";;
 				*) timed "$d/$n-$ios-r$r-$k" "$NVANALYZE" -J "${k#j}" -o "$d/out" \
 					"$d/A-$n-$ios";;
 				esac || die "workers: $k on $n traces failed: $(tail -n 3 "$d/$n-$ios-r$r-$k.err")"

@@ -1193,7 +1193,7 @@ def workers_rounds(wd, meta):
         rounds = {}
         for r in range(1, int(meta.get("workers_rounds", 0) or 0) + 1):
             ts = {k: read_time(os.path.join(d, "{}-{}-r{}-{}.time".format(n, ios, r, k)))
-                  for k in ("j1", "j2", "stat", "j1s")}
+                  for k in ("j1", "j2", "stat", "j1s", "j1v")}
             if ts["j1"] and ts["j2"] and ts["stat"]:	# j1s: runs before issue 42's last
                 rounds[r] = ts
         if rounds:
@@ -1222,7 +1222,8 @@ def section_workers(md, wd, meta, goals):
               "file written, no PNG/SVG), the analysis' own CPU; the rendering (one gnuplot "
               "per worker, each taking the next file, its PNGs encoded through libnvpngfast.so) "
               "is the difference; the peak RSS of a call with rendering is gnuplot's own process "
-              "(about 31 MiB, whatever the IOs).  Memory: "
+              "(about 31 MiB, whatever the IOs).  \"--figures svg\": `-J 1 -o` rendering SVGs "
+              "only (report.md links them; no pngcairo).  Memory: "
               "one job's analysis counts its open interval per bucket and per ns (the pages used "
               "of a mapped array) and lists at most 2^18 latencies above 64 us per operation, so "
               "these 1.5 M IOs/s traces are read once (docs/analysis.md, \"An interval's exact "
@@ -1243,6 +1244,10 @@ def section_workers(md, wd, meta, goals):
         bare_vs_stat = [c["j1s"]["cpu"] / c["stat"]["cpu"] for c in rs
                         if c["j1s"] and c["stat"]["cpu"] > 0]
         render = [c["j1"]["cpu"] - c["j1s"]["cpu"] for c in rs if c["j1s"]]
+        svg = [c for c in rs if c.get("j1v")]	# --figures svg: runs since it exists
+        svg_vs_stat = [c["j1v"]["cpu"] / c["stat"]["cpu"] for c in svg if c["stat"]["cpu"] > 0]
+        svg_rate = [total / c["j1v"]["cpu"] / 1e6 for c in svg if c["j1v"]["cpu"] > 0]
+        svg_rss = [c["j1v"]["maxrss_kb"] / 1024 for c in svg]
         md.append("**{} traces x {:,} IOs ({:,} IOs)**\n".format(n, ios, total))
         rows = (
             ("-J 1 -o, M IOs per CPU second", rate["j1"], "{:.2f}"),
@@ -1262,6 +1267,11 @@ def section_workers(md, wd, meta, goals):
                      ("-J 1 -o without rendering, peak RSS", bare_rss, "{:.1f} MiB"),
                      ("the rendering's CPU (-J 1 less without rendering, per round)", render,
                       "{:.2f} s"))
+        if svg:
+            rows += (("-J 1 -o --figures svg, M IOs per CPU second", svg_rate, "{:.2f}"),
+                     ("-J 1 -o --figures svg, CPU / stat CPU (per round)", svg_vs_stat,
+                      "{:.2f}x"),
+                     ("-J 1 -o --figures svg, peak RSS", svg_rss, "{:.1f} MiB"))
         median_range_table(md, rows)
         what = "{} traces x {:,} IOs".format(n, ios)
         md.append("Per worker: -J 2's peak less -J 1's, {:.1f} MiB (medians).\n".format(
@@ -1289,6 +1299,15 @@ def section_workers(md, wd, meta, goals):
                          min(bare_vs_stat), max(bare_vs_stat)))
             a, b = med(bare_rss), med(rss["stat"])
             goal_row(goals, "full comparison -o without rendering, {}: peak memory vs stat".format(
+                what), "<= 2x", "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
+        if svg_vs_stat:	# the figures as SVG only: what PNG rendering costs
+            v = med(svg_vs_stat)
+            goal_row(goals, "full comparison -o --figures svg, {}: CPU vs stat's".format(what),
+                     "<= 1.5x", "{:.2f}x ({:.2f} M IOs/CPU-s)".format(v, med(svg_rate)),
+                     v <= 1.5 and med(svg_rate) >= 40, "rounds {:.2f}-{:.2f}x; goal also "
+                     ">= 40 M IOs/CPU-s".format(min(svg_vs_stat), max(svg_vs_stat)))
+            a, b = max(svg_rss), max(rss["stat"])
+            goal_row(goals, "full comparison -o --figures svg, {}: peak memory vs stat".format(
                 what), "<= 2x", "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
         peaks.setdefault(n, []).append((total, med(rss["j1"]), med(rss["j2"])))
     flat_rows(md, goals, peaks)
