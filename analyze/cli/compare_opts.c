@@ -220,8 +220,8 @@ static int display_opt(int c, const char *arg)
 		return 0;
 	case OPT_UNITS:
 		if (strcmp(arg, "si") && strcmp(arg, "binary"))
-			return usage_error("--units '%s': use si (MB/s, GB) or binary (MiB/s, GiB)",
-					   arg);
+			return usage_error("--units '%s': use si (MB/s, GB) or binary "
+					   "(MiB/s, GiB)", arg);
 		nv_display.binary = !strcmp(arg, "binary");
 		return 0;
 	case OPT_CHANGE:
@@ -261,7 +261,8 @@ static int parse_buckets(const char *arg, struct nv_tan_opts *t)
 					  "us, ms, s), e.g. --buckets 0.1ms,1ms,3ms,10ms",
 					  arg, tok);
 		else if (t->nedges == NV_TAN_MAXEDGES)
-			ret = usage_error("--buckets '%s': at most %d edges", arg, NV_TAN_MAXEDGES);
+			ret = usage_error("--buckets '%s': at most %d edges", arg,
+					  NV_TAN_MAXEDGES);
 		else if (t->nedges && (uint64_t)llround(ns) <= t->edges[t->nedges - 1])
 			ret = usage_error("--buckets '%s': the edges must ascend", arg);
 		else

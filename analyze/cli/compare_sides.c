@@ -123,8 +123,9 @@ int hosts_as_sides(struct side_store **st, size_t *n)
 	if (*n != 1 || !(*st)[0].rs.hosts_of || nh < 2)
 		return 0;
 	if (nh > MAX_SIDES)
-		return usage_error("%s: %zu hosts, more than %d sides: give it with another RUN to "
-				   "see the hosts as repeats", (*st)[0].rs.hosts_of, nh, MAX_SIDES);
+		return usage_error("%s: %zu hosts, more than %d sides: give it with another "
+				   "RUN to see the hosts as repeats", (*st)[0].rs.hosts_of, nh,
+				   MAX_SIDES);
 	rs = calloc(nh, sizeof(*rs));
 	ns = rs ? realloc(*st, nh * sizeof(*ns)) : NULL;
 	if (ns)
@@ -168,9 +169,9 @@ int apply_prices(struct side_store *st, size_t n, const struct opts *o)
 		size_t s;
 
 		if (!eq || nv_parse_double(eq + 1, &usd) || usd <= 0)
-			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a label "
-					   "or 1-based position), e.g. i7i.large=0.1888 or 1=0.1888",
-					   o->prices[p]);
+			return usage_error("--price '%s': expected RUN=USD_PER_HOUR (RUN a "
+					   "label or 1-based position), e.g. i7i.large=0.1888 "
+					   "or 1=0.1888", o->prices[p]);
 		if (side_by_name(st, n, o->prices[p], (size_t)(eq - o->prices[p]), &s))
 			return usage_error("--price '%s': no run has that label or position (see "
 					   "--label; positions 1 to %zu)", o->prices[p], n);

@@ -86,7 +86,8 @@ static int explicit_traces(struct side_store *st, size_t n, const struct opts *o
 		}
 		j = s < 0 ? -1 : trace_job(&st[s].runs[0], &a, o->traces[i]);
 		if (j >= 0)
-			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths, true);
+			ret = nv_traces_add(ts, &st[s].runs[0], (size_t)j, a.paths, a.npaths,
+					    true);
 		nv_trace_arg_free(&a);
 		if (j < 0)
 			return 2;

@@ -51,7 +51,8 @@ static void line_text(char *buf, size_t n, const struct nv_tan_progress *t)
 	const char *name = strrchr(t->path, '/') ? strrchr(t->path, '/') + 1 : t->path;
 	size_t l = (size_t)snprintf(buf, n, "nvanalyze: ");
 
-	if (t->njobs > 1 && l < n)	/* the join's count over all workers first: kept when cut */
+	/* the join's count over all workers first: kept when cut */
+	if (t->njobs > 1 && l < n)
 		l += (size_t)snprintf(buf + l, n - l, "jobs %zu of %zu done, %u at work: ",
 				      t->jobs_done, t->njobs, t->jobs_busy);
 	if (l < n)

@@ -115,7 +115,8 @@ static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve
 				fprintf(f, "# %s absent\n", pv);
 				continue;
 			}
-			if (cv->sw->nparams == 1)	/* the label: the value, or the point's name */
+			/* the label: the value, or the point's name */
+			if (cv->sw->nparams == 1)
 				nv_sweep_value_text(pv, sizeof(pv), cv->sw->param[0],
 						    cv->sw->pt[p].v[cv->sw->param[0]]);
 			else
@@ -123,7 +124,8 @@ static void curve_data(FILE *f, const struct nv_report *r, const struct nv_curve
 			fprintf(f, "%s %.10g %.10g %.10g", pv, t[0], t[1], t[2]);
 			for (size_t k = 0; k < lat->n; k++)
 				if (has[k])
-					fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1], l[k][2]);
+					fprintf(f, " %.10g %.10g %.10g", l[k][0], l[k][1],
+						l[k][2]);
 				else
 					fprintf(f, " - - -");
 			fprintf(f, " %d\n", ex->cells[s].src == NV_SRC_EXACT);
@@ -200,7 +202,8 @@ static void curve_tics(FILE *f, const struct nv_report *r, const struct nv_curve
 		if (d >= lmax)
 			break;
 	}
-	fprintf(f, ")\nset yrange [%.6g:%.6g]\n", lmin / 1.5, lmax * 1.5);	/* no point on an edge */
+	/* no point on an edge */
+	fprintf(f, ")\nset yrange [%.6g:%.6g]\n", lmin / 1.5, lmax * 1.5);
 }
 
 /* The script of the curve of latency level k (data column LAT_COL(k)). */
@@ -220,7 +223,8 @@ static void curve_script(FILE *f, const struct nv_report *r, const struct nv_cur
 	fprintf(f,
 		"set xlabel \"%s%s\"\nset ylabel \"%s (log scale)\"\nset logscale y\n"
 		"set format y \"%%g\"\nset format x \"%%.0f\"\n"
-		"set datafile missing \"-\"\nset key top left\nset offsets graph 0.05, graph 0.1, 0, 0\n"
+		"set datafile missing \"-\"\nset key top left\n"
+		"set offsets graph 0.05, graph 0.1, 0, 0\n"
 		"set xrange [0:*]\n",
 		nv_metric(cv->tput)->title, cv->tput == NV_M_BW ? " (MB/s)" : "", t);
 	curve_tics(f, r, cv, l);
@@ -286,7 +290,8 @@ static int one_curve(struct nv_figset *o, const struct nv_curve *cv)
 
 		if (!any_point(r, cv, lat->v[k]))
 			continue;	/* a level no point measured: nothing to draw */
-		nv_pctl_name(tag, sizeof(tag), lat->v[k]);	/* "p99.9": a name's characters */
+		/* "p99.9": a name's characters */
+		nv_pctl_name(tag, sizeof(tag), lat->v[k]);
 		snprintf(name, sizeof(name), "curve_%s_%s", tag, base);
 		fg = nv_figset_add(o, SIZE_MAX, NULL, name);
 		if (!fg)

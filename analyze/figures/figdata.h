@@ -86,7 +86,8 @@ void nv_figdata_hist_add(uint64_t *acc, const uint64_t *hist, unsigned lo, unsig
  * counts of equal values add up, the result stays ascending.
  * Return: 0 or -ENOMEM (acc unchanged).
  */
-int nv_figdata_bins_add(struct nv_bin **acc, size_t *nacc, const struct nv_bin *bins, size_t nbins);
+int nv_figdata_bins_add(struct nv_bin **acc, size_t *nacc, const struct nv_bin *bins,
+			size_t nbins);
 
 /* The CDF curves of one side of a block. */
 struct nv_side_cdf {

@@ -178,11 +178,12 @@ static void cdf_header(FILE *f, const struct nv_figset *o, const struct nv_block
 	char k[300], lab[300], path[600];
 
 	nv_gnuplot_data_str(k, sizeof(k), b->key);
-	nv_gnuplot_data_str(lab, sizeof(lab), sc->pooled ? o->r->sides[s].label
-							   : nv_report_run_label(x->rp, (void *)o->r));
+	nv_gnuplot_data_str(lab, sizeof(lab),
+			    sc->pooled ? o->r->sides[s].label
+				       : nv_report_run_label(x->rp, (void *)o->r));
 	if (sc->pooled > 1) {
-		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", k, nv_dir_name(b->dir),
-			lab, sc->pooled);
+		fprintf(f, "# %s %s, side %s: the IOs of %zu runs pooled (", k,
+			nv_dir_name(b->dir), lab, sc->pooled);
 		for (size_t j = 0; j < b->nsrc[s]; j++) {
 			nv_gnuplot_data_str(path, sizeof(path), b->src[s][j].rp->path);
 			fprintf(f, "%s%s", j ? ", " : "", path);
@@ -218,11 +219,11 @@ static int side_cdfs(struct nv_figset *o, const struct nv_block *b, size_t s, st
 
 		nv_slug(lab, sizeof(lab),
 			sc.pooled ? side->label : nv_report_run_label(x->rp, (void *)o->r));
-		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%.100s_%s_%.100s.dat", slug,
-			 nv_dir_name(b->dir), lab);
+		snprintf(cs->data[cs->n], sizeof(cs->data[cs->n]), "data/cdf_%.100s_%s_%.100s.dat",
+			 slug, nv_dir_name(b->dir), lab);
 		if (sc.pooled > 1)
-			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s (%zu runs pooled)",
-				 side->label, sc.pooled);
+			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]),
+				 "%s (%zu runs pooled)", side->label, sc.pooled);
 		else
 			snprintf(cs->title[cs->n], sizeof(cs->title[cs->n]), "%s", sc.pooled ?
 				 side->label : nv_report_run_label(x->rp, (void *)o->r));
@@ -425,7 +426,8 @@ static int summary_fig(struct nv_figset *o)
 		snprintf(o->err, o->errlen, "-o: out of memory");
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n && k < NV_GP_SUMMARY_MAX; i++)	/* bars need the baseline's */
+	/* bars need the baseline's */
+	for (size_t i = 0; i < n && k < NV_GP_SUMMARY_MAX; i++)
 		if (rows[i].row->cells[r->baseline].n && rows[i].row->cells[r->baseline].value > 0)
 			rows[k++] = rows[i];
 	ret = 0;
@@ -442,8 +444,10 @@ static int summary_fig(struct nv_figset *o)
 	if ((ret = close_script(o, f, fg)))
 		goto out;
 	snprintf(fg->caption, sizeof(fg->caption),
-		 "Summary: each job's headline number relative to %s, %s", r->sides[r->baseline].label,
-		 nv_gnuplot_bars_many(r) ? many_bars : "with the value and the change on each bar");
+		 "Summary: each job's headline number relative to %s, %s",
+		 r->sides[r->baseline].label,
+		 nv_gnuplot_bars_many(r) ? many_bars :
+		 "with the value and the change on each bar");
 out:
 	free(rows);
 	return ret;
@@ -476,7 +480,8 @@ static int run_series(struct nv_figset *o, const struct nv_jobjoin *jt)
 	fg = new_fig(o, SIZE_MAX, jt, "tput_%.100s_%.100s", slug, lab);
 	if (!fg)
 		return 0;
-	snprintf(stem, sizeof(stem), "%s", fg->name + strlen("tput_"));	/* unique: data, lat_* */
+	/* unique: data, lat_* */
+	snprintf(stem, sizeof(stem), "%s", fg->name + strlen("tput_"));
 	snprintf(dat, sizeof(dat), "data/ts_%s.dat", stem);
 	if ((ret = nv_figset_open(o, dat, &f)))
 		return ret;

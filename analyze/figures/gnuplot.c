@@ -60,8 +60,9 @@ static void cdf_axes(FILE *f, const struct nv_gp_cdf *p)
 			"set key %s\n",
 			p->ymin, p->ymin, p->key_below ? below : "top right");
 	else
-		fprintf(f, "set ylabel \"fraction of IOs ≤ x\"\nset yrange [0:1]\nset rmargin 6\n"
-			"set ytics 0.1\nset key %s\n", p->key_below ? below : "bottom right");
+		fprintf(f, "set ylabel \"fraction of IOs ≤ x\"\nset yrange [0:1]\n"
+			"set rmargin 6\nset ytics 0.1\nset key %s\n",
+			p->key_below ? below : "bottom right");
 }
 
 /*
@@ -480,8 +481,8 @@ void nv_gnuplot_lat(FILE *f, const char *title, const struct nv_tan *t, unsigned
 	fprintf(f, "set title \"%s: %s latency per %g s interval (exact)\" noenhanced\n", tt,
 		nvt_op_name(op), (double)t->interval_ns / 1e9);
 	fprintf(f, "set xlabel \"time since the first IO (%s)\"\n"
-		"set ylabel \"latency (µs, log scale)\"\nset logscale y\nset format y \"%%.10g\"\n"
-		"set key outside right top\n", tdiv > 1 ? "min" : "s");
+		"set ylabel \"latency (µs, log scale)\"\nset logscale y\n"
+		"set format y \"%%.10g\"\nset key outside right top\n", tdiv > 1 ? "min" : "s");
 	lat_spans(f, t, op, span, tdiv);
 	fprintf(f,
 		"plot \"%s\" using 1:%u:%u with filledcurves fc rgb band_fill fs solid 0.6 "

@@ -89,7 +89,8 @@ bool nv_gnuplot_bars_many(const struct nv_report *r);
  * Return: nothing.
  */
 void nv_gnuplot_bars(FILE *f, const struct nv_report *r, const struct nv_block *b,
-		     const struct nv_row *const *rows, size_t nrows, double ymax, const char *data);
+		     const struct nv_row *const *rows, size_t nrows, double ymax,
+		     const char *data);
 
 #define NV_GP_SUMMARY_MAX 1024	/* clusters of the summary figure */
 

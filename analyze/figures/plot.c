@@ -37,7 +37,8 @@ static int find_beside_exe(char *buf, size_t n, const char *const rel[2])
 			break;
 		*sl = 0;
 		for (int i = 0; i < 2; i++)
-			if ((size_t)snprintf(buf, n, "%s/%s", exe, rel[i]) < n && !access(buf, R_OK))
+			if ((size_t)snprintf(buf, n, "%s/%s", exe, rel[i]) < n &&
+			    !access(buf, R_OK))
 				return 0;
 	}
 	return -ENOENT;

@@ -117,9 +117,10 @@ static int md_jobs(FILE *f, const struct nv_figset *o)
 
 	fprintf(f, "## Per job\n\n");
 	if (o->approx_cdf)
-		fprintf(f, "CDFs marked *approx.* come from fio's latency bins (json+: each bin's "
-			   "value is up to 0.78%% off) or from fio's percentile list (a few "
-			   "points); the others from the traces (every IO, in bins of 0.4%%).\n\n");
+		fprintf(f, "CDFs marked *approx.* come from fio's latency bins (json+: each "
+			   "bin's value is up to 0.78%% off) or from fio's percentile list (a "
+			   "few points); the others from the traces (every IO, in bins of "
+			   "0.4%%).\n\n");
 	for (size_t i = 0; i < r->nblocks; i++) {
 		if (!r->blocks[i].active)
 			continue;
