@@ -349,8 +349,8 @@ static int nv_post_init(struct thread_data *td)
 	if (o->fixedbufs) {
 		ret = io_uring_register_buffers(&ld->r.ring, ld->iovecs, ld->depth);
 		if (ret < 0) {
-			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes failed: "
-				"%s%s\n",
+			log_err("nvengine: fixedbufs: registering %u buffers of %llu bytes "
+				"failed: %s%s\n",
 				ld->depth, (unsigned long long)td_max_bs(td), strerror(-ret),
 				ret == -ENOMEM ? " (raise the memlock limit: ulimit -l)" : "");
 			td_verror(td, -ret, "io_uring_register_buffers");

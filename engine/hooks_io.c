@@ -343,7 +343,8 @@ int nv_commit(struct thread_data *td)
 		io_u_mark_submit(td, nios);
 		ld->queued -= done;
 		if (ld->queued)
-			memmove(ld->pending, ld->pending + done, ld->queued * sizeof(*ld->pending));
+			memmove(ld->pending, ld->pending + done,
+				ld->queued * sizeof(*ld->pending));
 	}
 	return 0;
 }

@@ -23,7 +23,8 @@ struct nv_nvme;
 struct nv_file {
 	enum nv_target_kind kind;
 	unsigned int index;		/* position in the job's file list */
-	struct nv_nvme *nvme;		/* NVMe namespace state (char devices, engine/passthru.c) */
+	/* NVMe namespace state (char devices, engine/passthru.c) */
+	struct nv_nvme *nvme;
 };
 
 /* nv_trace_clock: where the trace's timestamps come from (engine/trace_hook.c). */
@@ -59,7 +60,8 @@ struct nv_options {
 	/* parsed from the strings above by nv_nvme_check_options() */
 	uint8_t write_opc;		/* NVMe opcode of a write (write_mode) */
 	uint8_t prchk;			/* NV_PRINFO_PRCHK_* bits (pi_chk) */
-	uint8_t write_nvt_op;		/* trace operation (enum nvt_op) of a passthrough write */
+	/* trace operation (enum nvt_op) of a passthrough write */
+	uint8_t write_nvt_op;
 	char *nv_trace;			/* trace directory; NULL: no trace */
 	unsigned int nv_trace_level;	/* compression level */
 	unsigned int nv_trace_codec;	/* enum nvt_writer_codec */
@@ -69,7 +71,8 @@ struct nv_options {
 	unsigned int nv_trace_buffer_ms;	/* the trace ring grows to hold N ms; 0: fixed */
 	unsigned int nv_trace_clock;	/* enum nv_trace_clock */
 	unsigned int nv_iowq_workers;	/* io-wq worker limit per pool; 0: kernel default */
-	unsigned int nv_nop;		/* submit IORING_OP_NOP instead of every IO (benchmarks) */
+	/* submit IORING_OP_NOP instead of every IO (benchmarks) */
+	unsigned int nv_nop;
 	unsigned int nv_trace_ab;	/* trace every other window of N IOs (benchmarks) */
 };
 

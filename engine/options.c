@@ -27,8 +27,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "High Priority",
 		.type	= FIO_OPT_STR_SET,
 		.off1	= offsetof(struct nv_options, hipri),
-		.help	= "Use polled IO completions (IORING_SETUP_IOPOLL; needs poll queues on "
-			"NVMe)",
+		.help	= "Use polled IO completions (IORING_SETUP_IOPOLL; needs poll "
+			"queues on NVMe)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -37,7 +37,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "Fixed (pre-mapped) IO buffers",
 		.type	= FIO_OPT_STR_SET,
 		.off1	= offsetof(struct nv_options, fixedbufs),
-		.help	= "Register the IO buffers with the ring once (READ_FIXED/WRITE_FIXED)",
+		.help	= "Register the IO buffers with the ring once "
+			  "(READ_FIXED/WRITE_FIXED)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -46,7 +47,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "Register file set",
 		.type	= FIO_OPT_STR_SET,
 		.off1	= offsetof(struct nv_options, registerfiles),
-		.help	= "Open and register the job's files with the ring once (IOSQE_FIXED_FILE)",
+		.help	= "Open and register the job's files with the ring once "
+			  "(IOSQE_FIXED_FILE)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -77,7 +79,8 @@ struct fio_option nv_option_table[] = {
 		.def	= "-1",
 		.minval	= -1,
 		.maxval	= 1,
-		.help	= "1: READ/WRITE, 0: READV/WRITEV, -1: READ/WRITE when the kernel has them",
+		.help	= "1: READ/WRITE, 0: READV/WRITEV, -1: READ/WRITE when the "
+			  "kernel has them",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -86,7 +89,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "RWF_NOWAIT",
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct nv_options, nowait),
-		.help	= "Use RWF_NOWAIT for reads/writes (fail with EAGAIN instead of blocking)",
+		.help	= "Use RWF_NOWAIT for reads/writes (fail with EAGAIN instead "
+			  "of blocking)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -105,8 +109,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "Uring cmd type",
 		.type	= FIO_OPT_STR_STORE,
 		.off1	= offsetof(struct nv_options, cmd_type),
-		.help	= "nvme: require NVMe generic char devices (/dev/ngXnY) and passthrough; "
-			  "without it char devices are detected",
+		.help	= "nvme: require NVMe generic char devices (/dev/ngXnY) and "
+			  "passthrough; without it char devices are detected",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -158,8 +162,8 @@ struct fio_option nv_option_table[] = {
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct nv_options, pi_act),
 		.def	= "1",
-		.help	= "PRACT: the controller inserts (writes) and strips (reads) protection "
-			"information",
+		.help	= "PRACT: the controller inserts (writes) and strips (reads) "
+			"protection information",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -178,7 +182,8 @@ struct fio_option nv_option_table[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct nv_options, apptag),
 		.def	= "0x1234",
-		.help	= "Application tag (LBAT) written and checked with protection information",
+		.help	= "Application tag (LBAT) written and checked with protection "
+			  "information",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -198,9 +203,9 @@ struct fio_option nv_option_table[] = {
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct nv_options, pi_gen),
 		.def	= "1",
-		.help	= "With pi_act=0 the engine writes the PI of every write and checks that "
-			  "of every read; 0 leaves the metadata as it is (to test a device's own "
-			  "checks)",
+		.help	= "With pi_act=0 the engine writes the PI of every write and "
+			  "checks that of every read; 0 leaves the metadata as it is (to "
+			  "test a device's own checks)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -222,8 +227,8 @@ struct fio_option nv_option_table[] = {
 		.lname	= "nvengine trace directory",
 		.type	= FIO_OPT_STR_STORE,
 		.off1	= offsetof(struct nv_options, nv_trace),
-		.help	= "Record every IO (ns timestamps) in DIR/JOBNAME.THREAD.nvt (read with "
-			"nvanalyze)",
+		.help	= "Record every IO (ns timestamps) in DIR/JOBNAME.THREAD.nvt "
+			"(read with nvanalyze)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -295,8 +300,8 @@ struct fio_option nv_option_table[] = {
 		.minval	= 0,
 		.maxval	= NVT_MAX_BUFFER_MS,
 		.help	= "The trace ring grows (up to 128 MiB per traced thread) so that a "
-			  "trace writer or disk pause of N ms never holds the IO loop (0: 4 chunks, "
-			  "fixed)",
+			  "trace writer or disk pause of N ms never holds the IO loop "
+			  "(0: 4 chunks, fixed)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -310,7 +315,8 @@ struct fio_option nv_option_table[] = {
 		.posval = {
 			  { .ival = "auto",
 			    .oval = NVT_SCHED_AUTO,
-			    .help = "SCHED_IDLE until half the trace ring waits, then normal until drained",
+			    .help = "SCHED_IDLE until half the trace ring waits, then normal "
+				    "until drained",
 			  },
 			  { .ival = "idle",
 			    .oval = NVT_SCHED_IDLE,
@@ -353,8 +359,8 @@ struct fio_option nv_option_table[] = {
 		.def	= "0",
 		.minval	= 0,
 		.maxval	= 65536,
-		.help	= "Most io_uring worker threads (iou-wrk) per pool and NUMA node (0: the "
-			"kernel's default)",
+		.help	= "Most io_uring worker threads (iou-wrk) per pool and NUMA node "
+			"(0: the kernel's default)",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},
@@ -377,9 +383,9 @@ struct fio_option nv_option_table[] = {
 		.def	= "0",
 		.minval	= 0,
 		.maxval	= 16777216,
-		.help	= "Benchmarks: trace only every other window of N completions and sum "
-			  "the job thread's CPU time per kind of window (trace footer ab.*); "
-			  "the trace then lacks the other windows' IOs",
+		.help	= "Benchmarks: trace only every other window of N completions "
+			  "and sum the job thread's CPU time per kind of window "
+			  "(trace footer ab.*); the trace then lacks the other windows' IOs",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_IOURING,
 	},

@@ -216,8 +216,8 @@ static int nv_nvme_check_job(struct thread_data *td, struct fio_file *f, struct 
 	if (nv->g.md_size && !nv->g.ext_lba && o->md_per_io_size &&
 	    o->md_per_io_size < td_max_bs(td) / nv->g.lba_size * nv->g.md_size) {
 		log_err("nvengine: %s: md_per_io_size=%u is smaller than the %llu metadata bytes "
-			"of bs=%llu (%u per %u-byte block); raise it or leave it 0 to size it from "
-			"bs\n",
+			"of bs=%llu (%u per %u-byte block); raise it or leave it 0 to size it "
+			"from bs\n",
 			f->file_name, o->md_per_io_size,
 			(unsigned long long)(td_max_bs(td) / nv->g.lba_size * nv->g.md_size),
 			(unsigned long long)td_max_bs(td), nv->g.md_size, nv->g.lba_size);
@@ -351,8 +351,8 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 			if (!uname(&u))
 				nv_kernel_passthru_lack(u.release, kwhy, sizeof(kwhy));
 			log_err("nvengine: cmd_type=nvme needs the NVMe generic char device "
-				"/dev/ngXnY; %s is a %s (drop cmd_type to use it through the block "
-				"layer)%s%s\n",
+				"/dev/ngXnY; %s is a %s (drop cmd_type to use it through the "
+				"block layer)%s%s\n",
 				f->file_name, nv_target_kind_name(nf->kind),
 				*kwhy ? "; " : "", kwhy);
 			td_verror(td, EINVAL, "nvengine: cmd_type");
@@ -379,8 +379,8 @@ int nv_nvme_file_setup(struct thread_data *td, struct nv_passthru *pt, struct fi
 	if ((td_write(td) || td_trim(td)) && !td->o.allow_mounted_write &&
 	    nv->id.dev.kind != NV_DEV_NONE &&
 	    nv_sys_mounted(&nv->id.dev, NV_SYS_MOUNTS, NV_SYS_SWAPS, what, sizeof(what))) {
-		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to do it "
-			"anyway\n",
+		log_err("nvengine: refusing to write to %s: %s; set allow_mounted_write=1 to "
+			"do it anyway\n",
 			f->file_name, what);
 		td_verror(td, EBUSY, "nvengine: mounted namespace");
 		return 1;

@@ -76,8 +76,8 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 		  o->nv_trace_sched == NVT_SCHED_IDLE ? "idle" :
 		  o->nv_trace_sched == NVT_SCHED_AUTO ? "auto" : "normal", o->nv_trace_sync,
 		  o->nv_trace_buffer_ms, o->nv_iowq_workers,
-		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto", o->nv_nop,
-		  o->nv_trace_ab);
+		  o->nv_trace_clock == NV_TRACE_CLOCK_GETTIME ? "clock_gettime" : "auto",
+		  o->nv_nop, o->nv_trace_ab);
 	nvt_kvlist_add(l, "files", "%u", td->o.nr_files);
 	for_each_file(td, f, i) {
 		char key[64];
@@ -111,9 +111,11 @@ int nv_trace_open(struct thread_data *td, struct nv_trace *tr, const struct nv_t
 	struct nv_options *o = td->eo;
 	struct nvt_writer_opts wo = {
 		.zlevel = (int)o->nv_trace_level,
-		.codec = (enum nvt_writer_codec)o->nv_trace_codec,	/* checked by the writer */
+		/* checked by the writer */
+		.codec = (enum nvt_writer_codec)o->nv_trace_codec,
 		.block_records = o->nv_trace_block,
-		.sched = o->nv_trace_sched == NVT_SCHED_IDLE || o->nv_trace_sched == NVT_SCHED_AUTO ?
+		.sched = o->nv_trace_sched == NVT_SCHED_IDLE ||
+			 o->nv_trace_sched == NVT_SCHED_AUTO ?
 			 (enum nvt_writer_sched)o->nv_trace_sched : NVT_SCHED_NORMAL,
 		.sync_ms = o->nv_trace_sync,
 		.buffer_ms = o->nv_trace_buffer_ms,
@@ -273,8 +275,8 @@ static void nv_trace_finish(struct thread_data *td, struct nv_trace *tr,
 	tr->w = NULL;
 	nvt_kvlist_free(&foot);
 	if (ret && !tr->failed) {
-		log_err("nvengine: trace %s could not be completed: %s\n", tr->path ? tr->path : "",
-			err);
+		log_err("nvengine: trace %s could not be completed: %s\n",
+			tr->path ? tr->path : "", err);
 		td_verror(td, -ret, "nvengine: trace close");
 	}
 }

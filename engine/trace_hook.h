@@ -32,7 +32,8 @@ struct nv_trace_ab {
 	unsigned int n;			/* completions per window; 0: no windows */
 	unsigned int left;		/* completions the window still needs */
 	unsigned int on;		/* the window records */
-	uint64_t cpu0;			/* thread CPU ns when the window began; 0: none yet */
+	/* thread CPU ns when the window began; 0: none yet */
+	uint64_t cpu0;
 	uint64_t cpu_ns[2], ios[2], windows[2];	/* per kind: [0] off, [1] on */
 	struct nvt_writer *w;		/* the writer, while off windows hide it */
 };
@@ -41,7 +42,8 @@ struct nv_trace_ab {
 struct nv_trace {
 	struct nvt_writer *w;		/* NULL without nv_trace */
 	struct nvt_appender *app;	/* w's, for records written in place */
-	struct nvt_clock clock;		/* the records' timestamps (trace/nvtrace_clock.h) */
+	/* the records' timestamps (trace/nvtrace_clock.h) */
+	struct nvt_clock clock;
 	char *path;
 	int failed;			/* error already reported: no more IO */
 	uint8_t nvme_write_op;		/* enum nvt_op of a write on an NVMe char device */

@@ -109,8 +109,8 @@ int nv_check_len(const struct nv_geom *g, uint8_t opcode, uint64_t len,
 		return nv_msg_fail(msg, msglen, "length %llu is not a multiple of the %s",
 			    (unsigned long long)len, block_desc(g, d, sizeof(d)));
 	if (opc_has_range(opcode) && len / blk > NV_MAX_NLB)
-		return nv_msg_fail(msg, msglen, "length %llu is %llu blocks, above the limit of %u "
-				   "blocks per %s command",
+		return nv_msg_fail(msg, msglen, "length %llu is %llu blocks, above the limit "
+				   "of %u blocks per %s command",
 			    (unsigned long long)len, (unsigned long long)(len / blk),
 			    NV_MAX_NLB, nv_opc_name(opcode));
 	if (nv_opc_has_data(opcode) && g->max_xfer && len > g->max_xfer)

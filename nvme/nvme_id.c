@@ -92,7 +92,8 @@ int nv_parse_id_ns(const void *buf, size_t len, struct nv_ns_info *ns,
 	n.dpc = p[IDNS_DPC];
 	n.dps = p[IDNS_DPS];
 	if (!n.nsze)
-		return nv_msg_fail(msg, msglen, "namespace size is 0 blocks (inactive namespace?)");
+		return nv_msg_fail(msg, msglen, "namespace size is 0 blocks "
+				   "(inactive namespace?)");
 	if (p[IDNS_NLBAF] > 63)
 		return nv_msg_fail(msg, msglen, "NLBAF %u is above the maximum 63", p[IDNS_NLBAF]);
 

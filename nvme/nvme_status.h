@@ -74,7 +74,10 @@ static inline unsigned nv_status_crd(int status)
 	return ((unsigned)status & NV_STATUS_CRD_MASK) >> NV_STATUS_CRD_SHIFT;
 }
 static inline bool nv_status_dnr(int status)     { return status > 0 && (status & NV_STATUS_DNR); }
-static inline bool nv_status_more(int status)    { return status > 0 && (status & NV_STATUS_MORE); }
+static inline bool nv_status_more(int status)
+{
+	return status > 0 && (status & NV_STATUS_MORE);
+}
 
 /*
  * nv_status_name - the NVMe specification's name for a status (only the SCT

@@ -94,7 +94,8 @@ int nv_target_devfs_check(const char *path, int on_devfs, int exists, mode_t mod
 	if (why && whylen) {
 		if (!exists)
 			snprintf(why, whylen, "%s: no such device; a path under /dev must be a "
-				 "device (fio would lay it out as a regular file in memory)", path);
+				 "device (fio would lay it out as a regular file in memory)",
+				 path);
 		else
 			snprintf(why, whylen, "%s: a regular file under /dev, not a device (left "
 				 "by an earlier run?); remove it and name a device", path);

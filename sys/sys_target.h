@@ -14,7 +14,8 @@
 #include <sys/types.h>
 
 enum nv_target_kind {
-	NV_TARGET_FILE = 1,	/* regular file: io_uring read/write/fsync, trim punches holes */
+	/* regular file: io_uring read/write/fsync, trim punches holes */
+	NV_TARGET_FILE = 1,
 	NV_TARGET_BLOCK,	/* block device: io_uring read/write/fsync, trim = BLKDISCARD */
 	NV_TARGET_NVME_CHAR,	/* NVMe generic char device /dev/ngXnY: passthrough */
 };

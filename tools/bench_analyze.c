@@ -57,7 +57,8 @@ static double tv_s(struct timeval tv)
 /* Write n synthetic records of pattern pat to path.  0 or 2 after a message. */
 static int make_trace(const char *path, enum gen_pattern pat, size_t n)
 {
-	const struct nvt_kv hdr[] = { { "job.name", "bench_analyze" }, { "clock", "CLOCK_MONOTONIC" } };
+	const struct nvt_kv hdr[] = { { "job.name", "bench_analyze" },
+				      { "clock", "CLOCK_MONOTONIC" } };
 	struct nvt_writer *w;
 	struct gen g;
 	char msg[600];
@@ -98,7 +99,8 @@ static struct nvt_reader *open_or_die(const char *path)
 	struct nvt_reader *r;
 
 	if (nvt_reader_open(&r, path)) {
-		fprintf(stderr, "bench_analyze: %s\n", r ? nvt_reader_strerror(r) : strerror(ENOMEM));
+		fprintf(stderr, "bench_analyze: %s\n",
+			r ? nvt_reader_strerror(r) : strerror(ENOMEM));
 		exit(2);
 	}
 	return r;
@@ -277,8 +279,8 @@ int main(int argc, char **argv)
 			}
 			break;
 		default:
-			printf("usage: bench_analyze [-n RECORDS] [-p randread|seqwrite|mixed] [-r REPEATS]"
-			       " [-f TRACE] [-k] [-a NVANALYZE]\n");
+			printf("usage: bench_analyze [-n RECORDS] [-p randread|seqwrite|mixed]"
+			       " [-r REPEATS] [-f TRACE] [-k] [-a NVANALYZE]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}

@@ -93,7 +93,8 @@ static int trace_info(const char *path)
 
 	err = nvt_reader_open(&rd, path);
 	if (err) {
-		fprintf(stderr, "bench_trace: %s\n", rd ? nvt_reader_strerror(rd) : strerror(-err));
+		fprintf(stderr, "bench_trace: %s\n",
+			rd ? nvt_reader_strerror(rd) : strerror(-err));
 		nvt_reader_close(rd);
 		return 2;
 	}
@@ -176,7 +177,8 @@ int main(int argc, char **argv)
 			 o.zlevel ? o.zlevel : 1, &bytes, &ec);
 	printf("encode  %.2f M records/s wall, %.2f M per CPU second (one thread, %s level %d, "
 	       "%.3f bytes/IO)\n", n / t / 1e6, n / ec / 1e6,
-	       o.codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o.zlevel ? o.zlevel : 1, (double)bytes / n);
+	       o.codec == NVT_WRITER_ZLIB ? "zlib" : "zstd", o.zlevel ? o.zlevel : 1,
+	       (double)bytes / n);
 
 	err = nvt_writer_open(&w, path, NULL, 0, &o);
 	if (err) {

@@ -53,7 +53,8 @@ struct nvt_record {
 	uint64_t complete_ns;	/* CLOCK_MONOTONIC ns when the completion was reaped */
 	uint64_t offset;	/* bytes */
 	uint32_t length;	/* bytes */
-	int32_t status;		/* 0 ok, >0 NVMe status as the kernel returns it, <0 -errno */
+	/* 0 ok, >0 NVMe status as the kernel returns it, <0 -errno */
+	int32_t status;
 	uint16_t qd;		/* IOs in flight at submission, this one included */
 	uint8_t op;		/* enum nvt_op */
 	uint8_t file;		/* index in the job's file list */
@@ -91,11 +92,13 @@ enum nvt_writer_codec {
 struct nvt_writer_opts {
 	int zlevel;		/* compression level 1..9; 0 selects the default, 1 */
 	enum nvt_writer_codec codec;	/* the blocks' compressor */
-	unsigned block_records;	/* max records per block; 0: 65536; at most NVT_MAX_BLOCK_RECORDS */
+	/* max records per block; 0: 65536; at most NVT_MAX_BLOCK_RECORDS */
+	unsigned block_records;
 	uint64_t block_ns;	/* max completion-time span of a block; 0: 1e9 (1 s) */
 	unsigned nchunks;	/* in-memory chunks (>= 2); 0: 4 */
 	enum nvt_writer_sched sched;	/* the writer thread's scheduling class */
-	unsigned sync_ms;	/* 0: never fdatasync; else at most every sync_ms ms (see below) */
+	/* 0: never fdatasync; else at most every sync_ms ms (see below) */
+	unsigned sync_ms;
 	unsigned buffer_ms;	/* buffer by time (below); 0: the ring stays nchunks */
 	bool own_session;	/* the writer as a task of its own session (below) */
 };
@@ -240,7 +243,8 @@ struct nvt_writer_stats {
 	unsigned chunks;	/* chunks in the ring */
 	unsigned ring_high;	/* most chunks waiting for the writer at once */
 	unsigned backlog;	/* chunks waiting for the writer now */
-	pid_t writer;		/* the writer's tid (own session: its pid); 0 before it runs */
+	/* the writer's tid (own session: its pid); 0 before it runs */
+	pid_t writer;
 };
 
 /*

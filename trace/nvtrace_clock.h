@@ -50,7 +50,8 @@ struct nvt_tsc {
 	uint64_t ref_tsc, ref_ns;	/* the last pair: the rate since */
 	uint64_t interval, max_interval;	/* ticks between resyncs */
 	uint64_t resyncs;		/* resyncs done */
-	uint64_t max_err_ns;		/* largest |CLOCK_MONOTONIC - ns(t)| seen at a resync */
+	/* largest |CLOCK_MONOTONIC - ns(t)| seen at a resync */
+	uint64_t max_err_ns;
 };
 
 /* ns(t): the current segment's map at tick count t (any t, before or after the anchor). */
@@ -148,7 +149,8 @@ static inline uint64_t nvt_realtime_ns(void)
 struct nvt_clock {
 	struct nvt_tsc tsc;
 	int use_tsc;			/* 0: clock_gettime */
-	uint64_t fallback_ns;		/* when a resync found the TSC off and the clock switched */
+	/* when a resync found the TSC off and the clock switched */
+	uint64_t fallback_ns;
 	const char *why;		/* why not the TSC (static string), NULL with it */
 };
 

@@ -63,15 +63,15 @@ static int nv_trace_dir_parent(char *buf, size_t len, const char *dir)
 static int nv_trace_dir_usable(const char *dir, const struct stat *st, char *msg, size_t msglen)
 {
 	if (!S_ISDIR(st->st_mode)) {
-		snprintf(msg, msglen, "nv_trace=%s exists and is not a directory; give a directory",
-			 dir);
+		snprintf(msg, msglen, "nv_trace=%s exists and is not a directory; "
+			 "give a directory", dir);
 		return -ENOTDIR;
 	}
 	if (access(dir, W_OK | X_OK)) {
 		int err = errno;
 
-		snprintf(msg, msglen, "nv_trace=%s: cannot write into the directory (%s); give one "
-			 "this user can write", dir, strerror(err));
+		snprintf(msg, msglen, "nv_trace=%s: cannot write into the directory (%s); "
+			 "give one this user can write", dir, strerror(err));
 		return -err;
 	}
 	return 0;
@@ -102,7 +102,8 @@ int nv_trace_dir_prepare(const char *dir, int *created, char *msg, size_t msglen
 		return -err;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(msg, msglen, "nv_trace=%s: its parent %s is not a directory", dir, parent);
+		snprintf(msg, msglen, "nv_trace=%s: its parent %s is not a directory",
+			 dir, parent);
 		return -ENOTDIR;
 	}
 	if (mkdir(dir, 0777) == 0) {

@@ -498,7 +498,8 @@ static int read_footer(struct nvt_reader *r, const uint8_t magic[4])
 	}
 	if (nvt_get32(buf + 8 + body) != nvt_crc32(buf, 8 + (size_t)body)) {
 		free(buf);
-		return fail(r, -EBADMSG, "damaged: footer at offset %" PRIu64 ": CRC mismatch", at);
+		return fail(r, -EBADMSG, "damaged: footer at offset %" PRIu64 ": CRC mismatch",
+			    at);
 	}
 	if (nvt_get32(buf + 12 + body) != 12 + body ||
 	    memcmp(buf + 16 + body, NVT_TRAILER_MAGIC, 4)) {
@@ -540,11 +541,12 @@ static int read_header(struct nvt_reader *r)
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if (k == 0)
-		return fail(r, -EBADMSG, "empty file: no trace header (the writer never wrote it)");
+		return fail(r, -EBADMSG, "empty file: no trace header "
+			    "(the writer never wrote it)");
 	if (k < 8 || memcmp(fixed, NVT_FILE_MAGIC, 8)) {
 		if (k < 8 && !memcmp(fixed, NVT_FILE_MAGIC, (size_t)k))
-			return fail(r, -EBADMSG, "truncated: the file ends inside the trace header "
-				    "(%zd bytes)", k);
+			return fail(r, -EBADMSG, "truncated: the file ends inside the trace "
+				    "header (%zd bytes)", k);
 		return fail(r, -EINVAL, "not an nvtrace file (bad magic)");
 	}
 	if (k < (ssize_t)sizeof(fixed))

@@ -166,7 +166,8 @@ int nvt_task_signal(const struct nvt_task *t)
 		if (waitid(P_PID, (id_t)t->pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL))
 			return 0;
 		if (si.si_pid == t->pid)
-			return si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status : 0;
+			return si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ?
+			       si.si_status : 0;
 		usleep(1000);
 	}
 	return 0;

@@ -202,7 +202,8 @@ static void *writer_thread(void *arg)
 		__atomic_store_n(&w->free_seq, w->free_seq + 1, __ATOMIC_RELEASE);
 		if (w->io_waiting)
 			nvt_futex_wake(&w->free_seq);
-		c = c->next;	/* after c is READY: the IO thread links new chunks before that */
+		/* after c is READY: the IO thread links new chunks before that */
+		c = c->next;
 		pthread_mutex_unlock(&w->mu);
 	}
 	if (!atomic_load_explicit(&w->err, memory_order_relaxed))

@@ -54,7 +54,8 @@ struct nvt_writer {
 	uint64_t promotions;		/* AUTO: times promoted */
 	const struct nvt_kv *footer_kv;
 	size_t nfooter;
-	struct nvt_task task;		/* the writer: a thread, or a task of its own session */
+	/* the writer: a thread, or a task of its own session */
+	struct nvt_task task;
 
 	/* sticky error: message written before err is published */
 	atomic_int err;

@@ -124,7 +124,8 @@ static int cdm_name_old(const char *label, struct cdm_row *r)
 	r->rw = seq ? nv_dir_name(r->dir) : r->dir == NV_DIR_READ ? "randread" : "randwrite";
 	snprintf(r->bs, sizeof(r->bs), "%s", !seq ? "4k" : q1 ? "1m" : "128k");
 	if (q1)
-		snprintf(r->name, sizeof(r->name), "%s-%s", seq ? "Seq" : "4K", nv_dir_name(r->dir));
+		snprintf(r->name, sizeof(r->name), "%s-%s", seq ? "Seq" : "4K",
+			 nv_dir_name(r->dir));
 	else
 		snprintf(r->name, sizeof(r->name), "%sQ%uT%u-%s", seq ? "Seq" : "4K", r->q, r->t,
 			 nv_dir_name(r->dir));
@@ -190,8 +191,8 @@ static int cdm_add_job(struct cdm_ctx *c, const struct cdm_row *r)
 
 	for (size_t i = 0; i < run->njobs; i++)
 		if (!strcmp(run->jobs[i].name, r->name))
-			return cdm_error(c, "a test printed twice (two exports pasted into one file? "
-					    "give each its own file)");
+			return cdm_error(c, "a test printed twice (two exports pasted "
+					    "into one file? give each its own file)");
 	if (run->njobs == c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 16;
 		struct nv_job *nj = realloc(run->jobs, ncap * sizeof(*nj));
@@ -327,7 +328,8 @@ static int cdm_line(void *ctx, const char *line, unsigned lineno)
 	if (strstr(s, "MB/s") || strstr(s, "T=")) {
 		if (cdm_parse_row(s, c->sect, &r))
 			return cdm_error(c, "a result line that does not parse: expected "
-					    "'TEST (Q= n,T= n) : VALUE MB/s [VALUE IOPS] <VALUE us>' "
+					    "'TEST (Q= n,T= n) : VALUE MB/s [VALUE IOPS] "
+					    "<VALUE us>' "
 					    "(the line damaged? export the text again)");
 		if (r.bw.v == 0) {
 			nv_note_add(&c->run->notes, &c->run->nnotes,

@@ -94,7 +94,8 @@ static const char *ds_after(const char *s, const char *key)
 {
 	size_t n = strlen(key);
 
-	return strncmp(s, key, n) || !strchr(s + n, ':') ? NULL : nv_text_skip(strchr(s + n, ':') + 1);
+	return strncmp(s, key, n) || !strchr(s + n, ':') ? NULL :
+	       nv_text_skip(strchr(s + n, ':') + 1);
 }
 
 /*
@@ -299,7 +300,8 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 		if (!strncmp(p, "N/A", 3)) {
 			p = strchr(p, '|');
 		} else if (nv_text_number(&p, 1e6, &v) ||
-			   !strchr("|\r\n", *(p = nv_text_skip(p)))) {	/* "0#junk.5": damage */
+			   !strchr("|\r\n", *(p = nv_text_skip(p)))) {
+			/* "0#junk.5": damage */
 			return ds_error(c, "a %-ile row with a value that does not parse");
 		} else if (nv_diskspd_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, v)) {
 			return ds_nomem(c);

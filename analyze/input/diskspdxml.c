@@ -41,7 +41,8 @@ enum dx_field {
 #define RTG RTS "/Thread/Target/"
 
 static const struct { const char *path; enum dx_field f; } fields[] = {
-	{ "Results/System/ComputerName", F_COMPUTER }, { "Results/System/Tool/Version", F_VERSION },
+	{ "Results/System/ComputerName", F_COMPUTER },
+	{ "Results/System/Tool/Version", F_VERSION },
 	{ PTS, F_PTS }, { PTS "/ThreadCount", F_PTS_THREADS }, { PTS "/RequestCount", F_CHECK },
 	{ RTS "/RequestCount", F_CHECK }, { RTS "/ProcCount", F_CHECK },
 	{ PTS "/Targets/Target", F_PTARGET },
@@ -49,7 +50,8 @@ static const struct { const char *path; enum dx_field f; } fields[] = {
 	{ PTG "InterlockedSequential", F_P_SI }, { PTG "RequestCount", F_P_QD },
 	{ PTG "WriteRatio", F_P_W }, { PTG "ThreadsPerFile", F_P_TPF },
 	{ RTS, F_TS }, { RTS "/TestTimeSeconds", F_TS_TIME }, { RTS "/ThreadCount", F_TS_THREADS },
-	{ RTS "/CpuUtilization/CPU", F_CPU }, { RTS "/CpuUtilization/CPU/UserPercent", F_CPU_USER },
+	{ RTS "/CpuUtilization/CPU", F_CPU },
+	{ RTS "/CpuUtilization/CPU/UserPercent", F_CPU_USER },
 	{ RTS "/CpuUtilization/CPU/KernelPercent", F_CPU_KERNEL },
 	{ RTS "/CpuUtilization/Average/UserPercent", F_AVG_USER },
 	{ RTS "/CpuUtilization/Average/KernelPercent", F_AVG_KERNEL },
@@ -340,7 +342,8 @@ static int dx_bucket_close(struct dx_ctx *c)
 	double pct = c->bpct;
 
 	if (!c->bhave_pct)
-		return dx_error(c, "a Latency Bucket without its Percentile (the report damaged?)");
+		return dx_error(c, "a Latency Bucket without its Percentile "
+				"(the report damaged?)");
 	if (pct > 100)
 		return dx_error(c, "a Latency Bucket's Percentile above 100");
 	if (pct == 0 || pct == 100)

@@ -130,7 +130,8 @@ uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb)
 		unsigned mult = kb;
 
 		end++;
-		if (tolower((unsigned char)end[0]) == 'i' && tolower((unsigned char)end[1]) == 'b') {
+		if (tolower((unsigned char)end[0]) == 'i' &&
+		    tolower((unsigned char)end[1]) == 'b') {
 			mult = kb == 1000 ? 1024 : 1000;	/* "KiB": the other base (fio) */
 			end += 2;
 		} else if (tolower((unsigned char)*end) == 'i') {
@@ -503,7 +504,8 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		if (f.have_err) {
 			char pos[512];
 
-			fj_err_pos(pos, sizeof(pos), path, buf, len, f.first_err_off, &f.first_err);
+			fj_err_pos(pos, sizeof(pos), path, buf, len, f.first_err_off,
+				   &f.first_err);
 			snprintf(err, errlen, "%s: not valid JSON: %s", pos, f.first_err.text);
 		} else if (f.first_not_fio) {
 			snprintf(err, errlen,
@@ -511,7 +513,8 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 				 "array)", path);
 		} else {
 			snprintf(err, errlen, "%s: %s", path,
-				 len ? "no JSON object found (not fio --output-format=json output?)"
+				 len ? "no JSON object found "
+				       "(not fio --output-format=json output?)"
 				     : "empty file");
 		}
 		goto out;

@@ -748,7 +748,8 @@ int nv_fionormal_parse(const char *text, size_t len, const char *path, struct nv
 	fn_finish(&st);
 	if (!ret && !run->njobs) {
 		snprintf(err, errlen, "%s:%u: fio normal output without a job entry "
-			 "(\"NAME: (groupid=N, jobs=M): err= ...\"); is the file cut?", path, st.line);
+			 "(\"NAME: (groupid=N, jobs=M): err= ...\"); is the file cut?",
+			 path, st.line);
 		ret = -EINVAL;
 	}
 	if (!ret && !run->fio_version)

@@ -217,7 +217,8 @@ static int td_disks(struct td_line *t, size_t i, struct nv_run *run)
 
 			r = td_num(t, i + 1 + k, k == NV_DISK_UTIL, &x);
 			if (!r)
-				*v = (struct nv_val){ x, NV_SRC_FIO, k == NV_DISK_UTIL ? 5e-3f : 0 };
+				*v = (struct nv_val){ x, NV_SRC_FIO,
+						      k == NV_DISK_UTIL ? 5e-3f : 0 };
 		}
 		if (r)
 			return r;

@@ -120,7 +120,8 @@ static int fill_host_run(struct nv_run *run, const char *host, struct nv_run *r)
 	uint64_t hh = 1469598103934665603ull;
 	size_t mine = 0;
 
-	for (size_t i = 0; i < run->njobs; i++)	/* host's jobs only: hosts x jobs otherwise */
+	/* host's jobs only: hosts x jobs otherwise */
+	for (size_t i = 0; i < run->njobs; i++)
 		mine += run->jobs[i].host && !strcmp(run->jobs[i].host, host);
 	for (const char *p = host; *p; p++)
 		hh = (hh ^ (unsigned char)*p) * 1099511628211ull;

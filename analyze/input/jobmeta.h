@@ -27,7 +27,8 @@ struct nv_steadystate {
 	char *criterion;	/* the last value of the criterion: "0.485780%" */
 	double max_deviation, slope;
 	double bw_mean, iops_mean;	/* over the window; bytes/s, IO/s */
-	double elapsed;		/* the job's "elapsed" s (NAN if absent): when fio stopped it */
+	/* the job's "elapsed" s (NAN if absent): when fio stopped it */
+	double elapsed;
 	size_t ndata;		/* per-second samples of the window */
 	double *iops, *bw;	/* [ndata] */
 };

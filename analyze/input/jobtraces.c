@@ -128,7 +128,8 @@ int nv_trace_pattern(char *buf, size_t n, const char *dir, const char *jobname, 
 	return 0;
 }
 
-static struct nv_jobtraces *find_entry(struct nv_traceset *ts, const struct nv_run *run, size_t job)
+static struct nv_jobtraces *find_entry(struct nv_traceset *ts, const struct nv_run *run,
+				       size_t job)
 {
 	for (size_t i = 0; i < ts->n; i++)
 		if (ts->jt[i].run == run && ts->jt[i].job == job)
@@ -383,9 +384,9 @@ static int discover_group(const struct nv_run *run, const size_t *idx, size_t ne
 		return ret;
 	nv_trace_pattern(pat, sizeof(pat), j->trace_dir, j->name, 0);
 	if (!nf)
-		ts_note(ts, "%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: using fio's "
-			"binned percentiles (give the traces with --trace)", json, j->key,
-			j->trace_dir, pat);
+		ts_note(ts, "%s: job '%s' wrote traces with nv_trace=%s, but no %s exists: "
+			"using fio's binned percentiles (give the traces with --trace)",
+			json, j->key, j->trace_dir, pat);
 	return pair_traces(run, idx, ne, f, nf, pat, ts);
 }
 
@@ -446,7 +447,8 @@ int nv_traces_discover(const struct nv_run *run, struct nv_traceset *ts)
 		for (size_t k = i; k < run->njobs; k++) {
 			const struct nv_job *o = &run->jobs[k];
 
-			if (!done[k] && o->trace_dir && o->part == j->part && !strcmp(o->name, j->name) &&
+			if (!done[k] && o->trace_dir && o->part == j->part &&
+			    !strcmp(o->name, j->name) &&
 			    (j->host ? o->host && !strcmp(o->host, j->host) :
 			     !o->host && !strcmp(o->trace_dir, j->trace_dir))) {
 				done[k] = true;

@@ -431,7 +431,8 @@ static int check_repeats(const char *arg, const struct nv_runset *rs, char *err,
 			 "run '%s': %s and %s hold different jobs (%s: %s; %s: %s), so "
 			 "they are not repeats of one configuration; if they are parts of one run "
 			 "of a suite, join them with '+' (%s+%s) or give the directory that holds "
-			 "them", arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
+			 "them",
+			 arg, a->path, b->path, a->path, ka, b->path, kb, a->path, b->path);
 		return -EINVAL;
 	}
 	return 0;
@@ -513,7 +514,8 @@ static int add_hosts(struct nv_runset *rs, const char *dir)
 	}
 	if (!ret && !rs->hosts_of && !(rs->hosts_of = strdup(name))) {
 		ret = -ENOMEM;
-	} else if (!ret) {	/* several directories: their common prefix (i7i-a,i7i-b -> i7i) */
+	} else if (!ret) {
+		/* several directories: their common prefix (i7i-a,i7i-b -> i7i) */
 		size_t i = 0;
 
 		while (rs->hosts_of[i] && rs->hosts_of[i] == name[i])

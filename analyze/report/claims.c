@@ -230,7 +230,8 @@ int nv_claim_parse(const char *s, struct nv_claim *c, char *err, size_t errlen)
 		if (!colon || colon == s || !colon[1]) {
 			snprintf(err, errlen,
 				 "--claim '%s': expected [JOB:]METRIC:CHANGE (e.g. "
-				 "'randread*:iops:+50%%') or [JOB:]METRIC<=VALUE (e.g. 'p95<=3ms')",
+				 "'randread*:iops:+50%%') or [JOB:]METRIC<=VALUE "
+				 "(e.g. 'p95<=3ms')",
 				 s);
 			return -EINVAL;
 		}
@@ -423,7 +424,8 @@ int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l)
 
 const struct nv_row *nv_claim_row(const struct nv_block *b, const struct nv_claim *c)
 {
-	return NV_M_IS_PCT(c->metric) ? nv_block_level_row(b, c->level) : nv_block_row(b, c->metric);
+	return NV_M_IS_PCT(c->metric) ? nv_block_level_row(b, c->level)
+				      : nv_block_row(b, c->metric);
 }
 
 int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nclaims,

@@ -58,9 +58,11 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 	json_t *knees = json_object();
 
 	nv_render_json_set(o, "name", nv_render_json_str(cv->sw->name));
-	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name((enum nv_dir)cv->sw->dir)));
+	nv_render_json_set(o, "direction",
+			   nv_render_json_str(nv_dir_name((enum nv_dir)cv->sw->dir)));
 	for (unsigned k = 0; k < cv->sw->nparams; k++)
-		json_array_append_new(params, nv_render_json_str(nv_sweep_key_name(cv->sw->param[k])));
+		json_array_append_new(params,
+				      nv_render_json_str(nv_sweep_key_name(cv->sw->param[k])));
 	nv_render_json_set(o, "parameters", params);
 	nv_render_json_set(o, "throughput", nv_render_json_str(nv_metric(cv->tput)->key));
 	for (size_t p = 0; p < cv->sw->npoints; p++) {
@@ -131,13 +133,14 @@ static json_t *fio_results(const struct nv_report *r, bool ss)
 			nv_render_json_set(o, "job", nv_render_json_str(jb->key));
 			nv_render_json_set(o, "run", nv_render_json_str(r->runs[i].label));
 			if (ss) {
-				nv_render_json_set(o, "ss", st->ss ? nv_render_json_str(st->ss) : NULL);
+				nv_render_json_set(o, "ss",
+						   st->ss ? nv_render_json_str(st->ss) : NULL);
 				nv_render_json_set(o, "duration_s", num_or_null(st->duration));
 				nv_render_json_set(o, "attained", json_boolean(st->attained));
 				nv_render_json_set(o, "elapsed_s", num_or_null(st->elapsed));
 				nv_render_json_set(o, "criterion",
-						   st->criterion ? nv_render_json_str(st->criterion)
-								 : NULL);
+						   st->criterion ?
+						   nv_render_json_str(st->criterion) : NULL);
 				nv_render_json_set(o, "max_deviation",
 						   num_or_null(st->max_deviation));
 				nv_render_json_set(o, "slope", num_or_null(st->slope));

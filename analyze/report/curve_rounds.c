@@ -20,8 +20,8 @@ int nv_curve_rounds_print(FILE *out, const struct nv_curves *c, const struct nv_
 	struct nv_grid g;
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "Rounds of %s · %s: %zu rounds", rs->name, nv_dir_name(rs->dir),
-		 rs->n);
+	snprintf(buf, sizeof(buf), "Rounds of %s · %s: %zu rounds", rs->name,
+		 nv_dir_name(rs->dir), rs->n);
 	nv_curve_table_heading(out, f, 3, buf);
 	if (nv_grid_init(&g, rs->n + 1, r->nsides + 1))
 		return -ENOMEM;
@@ -38,7 +38,8 @@ int nv_curve_rounds_print(FILE *out, const struct nv_curves *c, const struct nv_
 			if (rs->block[k] == SIZE_MAX)
 				snprintf(buf, sizeof(buf), "absent");
 			else
-				nv_curve_table_cell(buf, sizeof(buf), r, rs->block[k], rs->metric, s);
+				nv_curve_table_cell(buf, sizeof(buf), r, rs->block[k],
+						    rs->metric, s);
 			nv_grid_set(&g, k + 1, s + 1, buf);
 		}
 	}

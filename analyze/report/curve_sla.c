@@ -75,7 +75,8 @@ static void sla_row(struct nv_grid *g, const struct nv_curves *c, const struct n
 	char buf[512], title[64];
 
 	nv_grid_set(g, s + 1, 0, c->r->sides[s].label);
-	if (a->nabsent == np) {	/* judged on nothing: no answer, not "every point meets it" */
+	if (a->nabsent == np) {
+		/* judged on nothing: no answer, not "every point meets it" */
 		sla_title(title, sizeof(title), c, sr);
 		snprintf(buf, sizeof(buf), "cannot tell: %s not measured", title);
 		for (unsigned k = 1; k < 3; k++)

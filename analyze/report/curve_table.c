@@ -73,7 +73,8 @@ static void column_text(char *buf, size_t n, const struct nv_curves *c, size_t b
 	const struct nv_block *b = &c->r->blocks[bi];
 
 	nv_curve_table_row(buf, n, c->r, bi,
-		 m < NTM ? nv_block_row(b, tput_metrics[m]) : nv_block_level_row(b, c->lat.v[m - NTM]),
+		 m < NTM ? nv_block_row(b, tput_metrics[m])
+			 : nv_block_level_row(b, c->lat.v[m - NTM]),
 		 s);
 }
 

@@ -73,7 +73,8 @@ static int curve_shape(struct nv_curve *cv)
 	n1 = sw->nparams > 1 ? nv_sweep_values(sw, sw->param[1], v, sw->npoints) : 0;
 	cv->line = n0 == sw->npoints;
 	cv->load = true;
-	for (unsigned k = 0; k < sw->nparams; k++)	/* bs, rwmixread: the work, not the load */
+	/* bs, rwmixread: the work, not the load */
+	for (unsigned k = 0; k < sw->nparams; k++)
 		cv->load &= sw->param[k] == NV_SW_IODEPTH || sw->param[k] == NV_SW_NUMJOBS;
 	cv->grid = sw->nparams == 2 && sw->npoints > n0 && sw->npoints > n1;
 	free(v);

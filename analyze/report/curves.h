@@ -39,8 +39,10 @@ struct nv_curve {
 	size_t *block;		/* [sw->npoints]: the report block of each point */
 	enum nv_metric tput;	/* NV_M_IOPS or NV_M_BW (the summary's headline rule) */
 	bool line;		/* one point per value of the first parameter: a curve, a knee */
-	bool grid;		/* two parameters with more points than values of either: a matrix */
-	bool load;		/* every swept option a load (iodepth, numjobs): a knee is judged */
+	/* two parameters with more points than values of either: a matrix */
+	bool grid;
+	/* every swept option a load (iodepth, numjobs): a knee is judged */
+	bool load;
 	long *knee;		/* [nsides]: the knee point, -1 none (line load curves only) */
 	size_t *knee_prev;	/* [nsides]: the point it is compared with */
 };

@@ -15,10 +15,10 @@
 /*
  * s for format f.  Markdown (NV_FMT_MD): '\', '|', '`' and a '<' that could
  * open a tag ("<img", "</", "<!", "<?") get a backslash (CommonMark's
- * escapes: no cell split, no code span, no raw HTML); the text format and both: a newline as the two characters \n, a
- * tab as \t, other control bytes as \xHH; bytes from 0x80 (UTF-8 or not)
- * as they are.  Snprintf-like: buf (n bytes, may be 0) holds as much as
- * fits, NUL-terminated.
+ * escapes: no cell split, no code span, no raw HTML); the text format and
+ * both: a newline as the two characters \n, a tab as \t, other control
+ * bytes as \xHH; bytes from 0x80 (UTF-8 or not) as they are.  Snprintf-like:
+ * buf (n bytes, may be 0) holds as much as fits, NUL-terminated.
  * Return: the length of the whole escaped text.
  */
 size_t nv_esc_str(char *buf, size_t n, const char *s, enum nv_format f);

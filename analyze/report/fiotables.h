@@ -54,6 +54,7 @@ int nv_report_disks(const struct nv_report *r, const char ***names, size_t *n);
  * Counter f (NV_DISK_*) of device name in side s, aggr: the md aggregate.
  * Return: the number of runs that have it (0: missing); *mean their mean.
  */
-size_t nv_side_disk(const struct nv_side *s, const char *name, unsigned f, bool aggr, double *mean);
+size_t nv_side_disk(const struct nv_side *s, const char *name, unsigned f, bool aggr,
+		    double *mean);
 
 #endif

@@ -224,8 +224,8 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		} else if (m == NV_M_COST || m == NV_M_COST_BW) {	/* per 1k IOPS, GB/s */
 			enum nv_metric per = m == NV_M_COST ? NV_M_IOPS : NV_M_BW;
 
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, per, b->lat,
-								 &rate)
+			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, per,
+								 b->lat, &rate)
 					       : NV_SRC_NONE;
 			v = got ? m == NV_M_COST ? nv_cost_per_kiops(side->price, rate)
 					       : nv_cost_per_gbps(side->price, rate) : 0;

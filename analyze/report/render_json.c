@@ -355,7 +355,8 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		if (!ch->have_ci && ch->why == NV_CI_SINGLE) {
 			jset_suffix(o, key, "_about_equal",
 				    ch->have ? json_boolean(nv_change_about_equal(ch)) : NULL);
-			if (ch->within_prec)	/* only text inputs: JSON's values do not round */
+			/* only text inputs: JSON's values do not round */
+			if (ch->within_prec)
 				jset_suffix(o, key, "_within_printed_precision", json_true());
 			continue;
 		}
@@ -365,10 +366,9 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		jset_suffix(o, key, "_n_baseline", json_integer((json_int_t)ch->nbase));
 		if (!ch->have_ci) {
 			jset_suffix(o, key, "_no_interval",
-				    nv_render_json_str(ch->why == NV_CI_FEW_RUNS ? "fewer than 3 runs on "
-									    "a side"
-									  : "a value <= 0 (no "
-									    "logarithm)"));
+				    nv_render_json_str(ch->why == NV_CI_FEW_RUNS
+						       ? "fewer than 3 runs on a side"
+						       : "a value <= 0 (no logarithm)"));
 			continue;
 		}
 		jset_suffix(o, key, "_ratio_gm_pct", json_real(ch->gm_pct));
@@ -536,20 +536,24 @@ static json_t *json_claims(const struct nv_report *r)
 		nv_claim_metric_name(key, sizeof(key), c->claim);
 		nv_render_json_set(o, "metric", nv_render_json_str(key));
 		if (c->claim->kind == NV_CLAIM_CHANGE) {
-			nv_render_json_set(o, "baseline", nv_render_json_str(r->sides[c->base].label));
+			nv_render_json_set(o, "baseline",
+					   nv_render_json_str(r->sides[c->base].label));
 			nv_render_json_set(o, "claimed_change_pct", json_real(c->claim->pct));
 			nv_render_json_set(o, "tolerance_pct",
 					   jnum(c->claim->have_tol, c->claim->tol));
-			nv_render_json_set(o, "measured_change_pct", jnum(c->chg.have, c->chg.pct));
+			nv_render_json_set(o, "measured_change_pct",
+					   jnum(c->chg.have, c->chg.pct));
 			nv_render_json_set(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
 			nv_render_json_set(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
 		} else {
 			json_key(key, sizeof(key), b, c->claim->metric, c->claim->level);
-			nv_render_json_set(o, "operator", nv_render_json_str(claim_op_text(c->claim->op)));
+			nv_render_json_set(o, "operator",
+					   nv_render_json_str(claim_op_text(c->claim->op)));
 			jset_suffix(o, key, "_bound", json_real(c->claim->value));
 			jset_suffix(o, key, "_measured", jnum(c->cell.n > 0, c->cell.mean));
 		}
-		nv_render_json_set(o, "verdict", nv_render_json_str(nv_claim_verdict_name(c->verdict)));
+		nv_render_json_set(o, "verdict",
+				   nv_render_json_str(nv_claim_verdict_name(c->verdict)));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -614,7 +618,8 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_js
 				continue;
 			u = json_object();
 			nv_render_json_set(u, "job", nv_render_json_str(b->key));
-			nv_render_json_set(u, "direction", nv_render_json_str(nv_dir_name(b->dir)));
+			nv_render_json_set(u, "direction",
+					   nv_render_json_str(nv_dir_name(b->dir)));
 			nv_render_json_set(u, "missing_in", nv_render_json_str(r->sides[s].label));
 			json_array_append_new(unm, u);
 		}

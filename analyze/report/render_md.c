@@ -404,8 +404,8 @@ static int print_disks(FILE *out, const struct nv_report *r, enum nv_format f)
 				if (!any)
 					continue;
 				snprintf(buf, sizeof(buf), "%s %s%s%s", names[i], a ? "aggr " : "",
-					 titles[k], k == NV_DISK_UTIL ? "" : k >= NV_DISK_READ_TICKS
-					 ? " (ms)" : "");
+					 titles[k], k == NV_DISK_UTIL ? "" :
+					 k >= NV_DISK_READ_TICKS ? " (ms)" : "");
 				nv_grid_set(&g, row, 0, buf);
 				for (size_t s = 0; s < r->nsides; s++) {
 					if (nv_side_disk(&r->sides[s], names[i], k, a, &v))
@@ -499,13 +499,13 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r, enum nv_f
 	if (few == r->nsides && !nv_report_repeats(r)) {
 		if (r->agg != NV_AGG_MEAN)
 			fprintf(out,
-				" --aggregate %s: no side has repeated runs, each value is its one "
-				"run's.", agg);
+				" --aggregate %s: no side has repeated runs, each value is its "
+				"one run's.", agg);
 		return;
 	}
 	fprintf(out, " Repeated runs: each side's %s%s ±stdev (%% of the mean); the change "
-		"compares those, with the 95%% interval of the ratio of geometric means (Welch's t "
-		"on the logarithms of the runs' values) and the verdict read from it (~: the "
+		"compares those, with the 95%% interval of the ratio of geometric means (Welch's "
+		"t on the logarithms of the runs' values) and the verdict read from it (~: the "
 		"interval holds 0, within noise); n=A+B: runs of the side and of the baseline; no "
 		"interval from fewer than %d runs per side.", agg,
 		r->agg == NV_AGG_BEST ? " (the highest IOPS and MB/s, the lowest latency)" : "",

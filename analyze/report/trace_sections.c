@@ -290,8 +290,8 @@ int nv_trace_sections_print(FILE *out, const struct nv_tracejoin *tj,
 		}
 		if (op_table(out, ts, t, f) < 0)
 			goto nomem;
-		fprintf(out, md ? "\nLatency by queue depth at submission (IOs in flight, this one "
-			"included):\n\n" : "\nLatency by queue depth at submission:\n");
+		fprintf(out, md ? "\nLatency by queue depth at submission (IOs in flight, "
+			"this one included):\n\n" : "\nLatency by queue depth at submission:\n");
 		if (qd_table(out, ts, t, f) < 0)
 			goto nomem;
 		nv_tan_describe(t, ts, text, 16384);

@@ -110,7 +110,8 @@ struct nv_sla_answer {
 	long first_fail;	/* the first point in sweep order not met, -1: none */
 	long first_unsure;	/* the first point that cannot tell, -1: none */
 	long first_absent;	/* the first point without the SLA's metric, -1: none */
-	size_t nabsent;		/* the points without it (not run, or the metric not measured) */
+	/* the points without it (not run, or the metric not measured) */
+	size_t nabsent;
 };
 
 /*

@@ -371,7 +371,8 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 		e->dense = nv_dense_get(src->dense_mapped, src->role, &e->dense_span);
 	if (src->ovf)
 		e->ovf = malloc((ocap ? ocap : 1) * sizeof(*e->ovf));
-	if (!e->t || !e->probes || !e->hist || (src->dense && !e->dense) || (src->ovf && !e->ovf)) {
+	if (!e->t || !e->probes || !e->hist || (src->dense && !e->dense) ||
+	    (src->ovf && !e->ovf)) {
 		nv_exact_free(e);
 		return -ENOMEM;
 	}

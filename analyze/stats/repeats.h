@@ -30,7 +30,8 @@ struct nv_cell {
 	bool positive;		/* every value > 0: lmean and lsd are set */
 	double lmean, lsd;	/* mean and sample stdev of the natural logarithms */
 	unsigned char src;	/* enum nv_src of the values (EXACT if any is) */
-	double prec;		/* the largest printed half-width of the values (nv_val.prec) */
+	/* the largest printed half-width of the values (nv_val.prec) */
+	double prec;
 };
 
 /*

@@ -52,8 +52,8 @@ void tan_ibuf_free(struct ibuf *b)
 {
 	free(b->hist);
 	if (b->dense)	/* counts only below lim, which only rises */
-		nv_dense_put(b->dense, IV_DENSE_HI, b->lim > b->dense_span ? b->lim : b->dense_span,
-			     b->role);
+		nv_dense_put(b->dense, IV_DENSE_HI,
+			     b->lim > b->dense_span ? b->lim : b->dense_span, b->role);
 	free(b->wide);
 	free(b->cv);
 	memset(b, 0, sizeof(*b));

@@ -225,7 +225,8 @@ int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o, uns
 		free(w.slot);
 		return -ENOMEM;
 	}
-	nv_dense_workers(workers < w.n ? workers : (unsigned)w.n);	/* those that run at once */
+	/* those that run at once */
+	nv_dense_workers(workers < w.n ? workers : (unsigned)w.n);
 	nv_pool_run(w.n, workers ? workers : 1, analyze_slot, &w);
 	ret = merge_slots(tj, &w, err, errlen);
 	for (size_t i = 0; i < w.n; i++)

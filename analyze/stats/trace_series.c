@@ -483,8 +483,9 @@ int tan_pass1(struct state *st, struct src *s)
 		return err;
 	if (st->any) {
 		if ((err = close_interval(st))) {
-			snprintf(st->err, st->errlen, "%s: %s", st->paths[0], err == -ENOMEM ?
-				 "out of memory" : "internal error: an interval's counts disagree");
+			snprintf(st->err, st->errlen, "%s: %s", st->paths[0],
+				 err == -ENOMEM ? "out of memory" :
+				 "internal error: an interval's counts disagree");
 			return err;
 		}
 		st->t->nint = st->cur + 1;
@@ -620,8 +621,8 @@ int tan_series_pass(struct state *st)
 	if (!err && st->pi < st->npend)
 		err = -EINVAL;
 	if (err == -EINVAL)
-		snprintf(st->err, st->errlen, "%s%s: the traces changed while they were being read",
-			 st->paths[0], st->npaths > 1 ? " ..." : "");
+		snprintf(st->err, st->errlen, "%s%s: the traces changed while they "
+			 "were being read", st->paths[0], st->npaths > 1 ? " ..." : "");
 	for (size_t i = 0; i < st->npaths; i++)
 		nvt_reader_close(s[i].r);
 	free(s);

@@ -292,6 +292,7 @@ int tan_fold_exact(struct state *st)
 		err = nv_opstats_merge_all(&st->ops);
 	if (err)
 		snprintf(st->err, st->errlen, "%s: %s", st->paths[0],
-			 err == -ENOMEM ? "out of memory" : "internal error: merging exact states");
+			 err == -ENOMEM ? "out of memory" :
+			 "internal error: merging exact states");
 	return err;
 }

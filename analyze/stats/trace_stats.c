@@ -70,8 +70,8 @@ static int later_pass(struct state *st, bool spikes)
 				err = tan_feed_exact(st, &s, a, e);
 				for (size_t i = a; spikes && !err && i < e; i++)
 					err = tan_spike_record(st, s.c->op[i],
-							       s.c->complete_ns[i] - s.c->latency_ns[i],
-							       s.c->complete_ns[i]);
+						s.c->complete_ns[i] - s.c->latency_ns[i],
+						s.c->complete_ns[i]);
 			}
 		}
 		nvt_reader_close(s.r);
@@ -224,8 +224,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 		else
 			more = 0;
 		if (more < 0) {
-			snprintf(err, errlen, "%s%s: the traces changed while they were being read",
-				 paths[0], n > 1 ? " ..." : "");
+			snprintf(err, errlen, "%s%s: the traces changed while they were "
+				 "being read", paths[0], n > 1 ? " ..." : "");
 			ret = more;
 		}
 	}

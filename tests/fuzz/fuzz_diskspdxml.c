@@ -48,7 +48,8 @@ static void check_dir(const struct nv_dirstat *ds)
 		fuzz_fail("latencies of a direction without IOs");
 	for (size_t i = 1; i < ls->npoints; i++)
 		if (ls->points[i].pct < ls->points[i - 1].pct)
-			fuzz_fail("percentile %g after %g", ls->points[i].pct, ls->points[i - 1].pct);
+			fuzz_fail("percentile %g after %g", ls->points[i].pct,
+				  ls->points[i - 1].pct);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -56,8 +56,8 @@ static void fuzz_records(const uint8_t *d, size_t n)
 	lo = hi = a[0].complete_ns;
 	for (size_t i = 0; i < nrec; i++) {
 		if (memcmp(&a[i].submit_ns, &b[i].submit_ns, 3 * sizeof(uint64_t)) ||
-		    a[i].length != b[i].length || a[i].status != b[i].status || a[i].qd != b[i].qd ||
-		    a[i].op != b[i].op || a[i].file != b[i].file)
+		    a[i].length != b[i].length || a[i].status != b[i].status ||
+		    a[i].qd != b[i].qd || a[i].op != b[i].op || a[i].file != b[i].file)
 			fuzz_fail("record %zu changed in a round trip", i);
 		if (a[i].complete_ns < lo)
 			lo = a[i].complete_ns;
@@ -85,7 +85,8 @@ static void fuzz_block_hdr(const uint8_t *d, size_t n)
 		return;
 	nvt_block_hdr_pack(out, &h);
 	if (nvt_block_hdr_unpack(out, &h2, &why) || h.seq != h2.seq || h.nrec != h2.nrec ||
-	    h.raw_len != h2.raw_len || h.comp_len != h2.comp_len || h.payload_crc != h2.payload_crc ||
+	    h.raw_len != h2.raw_len || h.comp_len != h2.comp_len ||
+	    h.payload_crc != h2.payload_crc ||
 	    h.min_complete_ns != h2.min_complete_ns || h.max_complete_ns != h2.max_complete_ns ||
 	    h.codec != h2.codec || h.zlevel != h2.zlevel)
 		fuzz_fail("block header changed in a round trip");
@@ -122,13 +123,15 @@ static void fuzz_footer(const uint8_t *d, size_t n)
 		if (nvt_footer_decode_body(enc.p + 8, body, &g, &why))
 			fuzz_fail("re-encoded footer does not decode: %s", why);
 		if (g.blocks != f.blocks || g.records != f.records ||
-		    g.min_complete_ns != f.min_complete_ns || g.max_complete_ns != f.max_complete_ns ||
+		    g.min_complete_ns != f.min_complete_ns ||
+		    g.max_complete_ns != f.max_complete_ns ||
 		    memcmp(g.op, f.op, sizeof(f.op)) || g.index_stride != f.index_stride ||
 		    g.nindex != f.nindex || g.nkv != f.nkv ||
 		    (f.nindex && memcmp(g.index, f.index, f.nindex * sizeof(*f.index))))
 			fuzz_fail("footer changed in a round trip");
 		for (size_t i = 0; i < f.nkv; i++)
-			if (strcmp(f.kv[i].key, g.kv[i].key) || strcmp(f.kv[i].value, g.kv[i].value))
+			if (strcmp(f.kv[i].key, g.kv[i].key) ||
+			    strcmp(f.kv[i].value, g.kv[i].value))
 				fuzz_fail("footer kv %zu changed in a round trip", i);
 		nvt_footer_free(&g);
 	}

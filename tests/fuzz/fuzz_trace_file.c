@@ -49,7 +49,8 @@ static void fix_crcs(uint8_t *f, size_t n)
 				return;
 			clen = nvt_get32(f + pos + 16);
 			if (clen <= n - pos - NVT_BLOCK_HDR_LEN)
-				nvt_put32(f + pos + 20, nvt_crc32(f + pos + NVT_BLOCK_HDR_LEN, clen));
+				nvt_put32(f + pos + 20,
+					  nvt_crc32(f + pos + NVT_BLOCK_HDR_LEN, clen));
 			nvt_put32(f + pos + 44, nvt_crc32(f + pos, 44));
 			if (clen > n - pos - NVT_BLOCK_HDR_LEN)
 				return;
@@ -93,7 +94,8 @@ static int read_all(struct nvt_reader *r, uint64_t *mid_time)
 	}
 	nvt_reader_info(r, &info);
 	if (info.blocks != blocks || info.records != records)
-		fuzz_fail("info says %" PRIu32 " blocks %" PRIu64 " records, read %" PRIu32 " and %" PRIu64,
+		fuzz_fail("info says %" PRIu32 " blocks %" PRIu64 " records, read %" PRIu32
+			  " and %" PRIu64,
 			  info.blocks, info.records, blocks, records);
 	return rc;
 }
@@ -132,16 +134,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = nvt_reader_open(&r, path);
 	if (rc) {
 		if (r && !strstr(nvt_reader_strerror(r), path))
-			fuzz_fail("open error without the file name: '%s'", nvt_reader_strerror(r));
+			fuzz_fail("open error without the file name: '%s'",
+				  nvt_reader_strerror(r));
 		goto out;
 	}
 	rc = read_all(r, &mid);
 	nvt_reader_info(r, &info);
 	if (rc == -ENOMEM)
-		fuzz_fail("out of memory reading a %zu-byte file: %s", size, nvt_reader_strerror(r));
+		fuzz_fail("out of memory reading a %zu-byte file: %s", size,
+			  nvt_reader_strerror(r));
 	if (rc < 0) {
 		if (!strstr(nvt_reader_strerror(r), path))
-			fuzz_fail("read error without the file name: '%s'", nvt_reader_strerror(r));
+			fuzz_fail("read error without the file name: '%s'",
+				  nvt_reader_strerror(r));
 	} else if (rc == 0) {
 		if (info.used_bytes + info.unused_bytes != size)
 			fuzz_fail("used %" PRIu64 " + unused %" PRIu64 " != file size %zu",

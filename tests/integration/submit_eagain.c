@@ -22,7 +22,8 @@
 
 static struct {
 	struct io_uring *ring;
-	unsigned int submitted;		/* SQEs the kernel took (mod 2^32, as the CQ head) */
+	/* SQEs the kernel took (mod 2^32, as the CQ head) */
+	unsigned int submitted;
 } rings[RINGS];
 
 static unsigned int *submitted_of(struct io_uring *ring)

@@ -23,21 +23,24 @@ static char check_msg[512];
 #define CHECK(expr) do { \
 	if (!(expr)) { \
 		if (!check_failed_case++) \
-			snprintf(check_msg, sizeof(check_msg), "%s at %s:%d", #expr, __FILE__, __LINE__); \
+			snprintf(check_msg, sizeof(check_msg), "%s at %s:%d", #expr, \
+				 __FILE__, __LINE__); \
 	} \
 } while (0)
 
 #define CHECK_EQ_U64(a, b) do { \
 	uint64_t check_a_ = (uint64_t)(a), check_b_ = (uint64_t)(b); \
 	if (check_a_ != check_b_ && !check_failed_case++) \
-		snprintf(check_msg, sizeof(check_msg), "%s == %s: %" PRIu64 " != %" PRIu64 " at %s:%d", \
+		snprintf(check_msg, sizeof(check_msg), \
+			 "%s == %s: %" PRIu64 " != %" PRIu64 " at %s:%d", \
 			 #a, #b, check_a_, check_b_, __FILE__, __LINE__); \
 } while (0)
 
 #define CHECK_EQ_I64(a, b) do { \
 	int64_t check_a_ = (int64_t)(a), check_b_ = (int64_t)(b); \
 	if (check_a_ != check_b_ && !check_failed_case++) \
-		snprintf(check_msg, sizeof(check_msg), "%s == %s: %" PRId64 " != %" PRId64 " at %s:%d", \
+		snprintf(check_msg, sizeof(check_msg), \
+			 "%s == %s: %" PRId64 " != %" PRId64 " at %s:%d", \
 			 #a, #b, check_a_, check_b_, __FILE__, __LINE__); \
 } while (0)
 

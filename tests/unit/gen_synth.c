@@ -53,7 +53,8 @@ int main(int argc, char **argv)
 	for (;;) {
 		unsigned best = 0;
 
-		for (unsigned i = 0; i < QD; i++) {	/* schedule every slot without a completion */
+		/* schedule every slot without a completion */
+		for (unsigned i = 0; i < QD; i++) {
 			struct nvt_record *r = &io[i];
 			uint64_t svc, c;
 

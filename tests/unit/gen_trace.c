@@ -60,7 +60,8 @@ int main(int argc, char **argv)
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'c':
 			if (strcmp(optarg, "zstd") && strcmp(optarg, "zlib")) {
-				fprintf(stderr, "gen_trace: unknown codec %s (zstd, zlib)\n", optarg);
+				fprintf(stderr, "gen_trace: unknown codec %s (zstd, zlib)\n",
+					optarg);
 				return 2;
 			}
 			o.codec = strcmp(optarg, "zlib") ? NVT_WRITER_ZSTD : NVT_WRITER_ZLIB;
@@ -70,8 +71,8 @@ int main(int argc, char **argv)
 			if (*end == ':')
 				tail_pm = strtoull(end + 1, &end, 0);
 			if (*end || tail_pm > 1000) {
-				fprintf(stderr, "gen_trace: -t %s: want TAIL_NS[:PER_MILLE <= 1000]\n",
-					optarg);
+				fprintf(stderr, "gen_trace: -t %s: want "
+					"TAIL_NS[:PER_MILLE <= 1000]\n", optarg);
 				return 2;
 			}
 			break;

@@ -23,7 +23,8 @@ TEST(github_rules)
 	struct nv_anchors a = { 0 };
 
 	CHECK_STR(next(&a, "Storage benchmark report"), "storage-benchmark-report");
-	CHECK_STR(next(&a, "test · read"), "test--read");	/* the dot goes, the spaces stay */
+	/* the dot goes, the spaces stay */
+	CHECK_STR(next(&a, "test · read"), "test--read");
 	CHECK_STR(next(&a, "Disk utilisation (fio's disk_util)"),
 		  "disk-utilisation-fios-disk_util");
 	CHECK_STR(next(&a, "randread-4k-qd64-j4 · read"), "randread-4k-qd64-j4--read");

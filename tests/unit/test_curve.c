@@ -213,7 +213,8 @@ TEST(steady_rising_then_flat)
 
 TEST(steady_never)
 {
-	double rising[] = { 100, 110, 120, 130, 140, 150, 160, 170 };	/* range 33% of the mean */
+	/* range 33% of the mean */
+	double rising[] = { 100, 110, 120, 130, 140, 150, 160, 170 };
 	double saw[] = { 100, 130, 100, 130, 100, 130, 100 };	/* range 26% of the mean */
 	double few[] = { 100, 100, 100, 100 };
 	struct nv_steady st;

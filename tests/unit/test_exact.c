@@ -75,7 +75,8 @@ static int against_sort(const uint64_t *v, size_t n, size_t cap, size_t nsub)
 	}
 	CHECK(fabs(nv_exact_mean(e) - mean) <= 1e-9 * fabs(mean) + 1e-9);
 	if (n > 1)
-		CHECK(fabs(nv_exact_stdev(e) - sqrt(m2 / (double)(n - 1))) <= 1e-6 * sqrt(m2 / (double)(n - 1)) + 1e-9);
+		CHECK(fabs(nv_exact_stdev(e) - sqrt(m2 / (double)(n - 1))) <=
+		      1e-6 * sqrt(m2 / (double)(n - 1)) + 1e-9);
 	passes = (int)nv_exact_passes(e);
 	nv_exact_free(e);
 	free(s);
@@ -133,7 +134,8 @@ TEST(latency_like)
 	uint64_t *v = malloc(n * sizeof(*v));
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = 15000 + gen_below(&g, 10000) + (gen_below(&g, 100) == 0 ? gen_below(&g, 5000000) : 0);
+		v[i] = 15000 + gen_below(&g, 10000) +
+		       (gen_below(&g, 100) == 0 ? gen_below(&g, 5000000) : 0);
 	CHECK(against_sort(v, n, 0, 0) >= 1);
 	free(v);
 }
@@ -147,7 +149,8 @@ TEST(ties_small_limits)
 	int passes;
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = gen_below(&g, 3) ? 1000000 + gen_below(&g, 50) * 7 : gen_below(&g, UINT64_MAX);
+		v[i] = gen_below(&g, 3) ? 1000000 + gen_below(&g, 50) * 7 :
+		       gen_below(&g, UINT64_MAX);
 	passes = against_sort(v, n, 16, 4);
 	CHECK(passes > 2);
 	passes = against_sort(v, n, 100, 1000);
@@ -222,7 +225,8 @@ TEST(single_pass)
 	uint64_t *v = malloc(n * sizeof(*v));
 
 	for (size_t i = 0; i < n; i++)	/* latency-like: most < 1 ms, a tail to 1 s */
-		v[i] = gen_below(&g, 100) ? 20000 + gen_below(&g, 300000) : gen_below(&g, 1000000000);
+		v[i] = gen_below(&g, 100) ? 20000 + gen_below(&g, 300000) :
+		       gen_below(&g, 1000000000);
 	single_dense = 0;
 	single_ovf = 0;
 	CHECK_EQ_I64(against_sort(v, n, 0, 0), 1);		/* defaults: one pass */
@@ -292,7 +296,8 @@ static int alike(const struct nv_exact *a, const struct nv_exact *b, double stde
 	    nv_exact_max(a) != nv_exact_max(b) || memcmp(&ma, &mb, sizeof(ma)))
 		return 0;
 	if (stdev_tol > 0 ? fabs(sa - sb) > stdev_tol * (sa > 1 ? sa : 1) :
-			    nv_exact_passes(a) != nv_exact_passes(b) || memcmp(&sa, &sb, sizeof(sa)))
+			    nv_exact_passes(a) != nv_exact_passes(b) ||
+			    memcmp(&sa, &sb, sizeof(sa)))
 		return 0;
 	for (size_t i = 0; i < NPCT; i++)
 		if (nv_exact_value(a, i) != nv_exact_value(b, i))
@@ -369,7 +374,8 @@ TEST(clone_continues)
 		for (unsigned cfg = 0; cfg < 3; cfg++) {
 			uint64_t dense = cfg == 0 ? 1u << 21 : cfg == 1 ? 0 : 11000;
 			size_t ovf = cfg == 2 ? 200 : 1u << 20;
-			struct nv_exact *e = NULL, *c = NULL, *d = NULL, *want = feed(v, n, 0, dense, ovf);
+			struct nv_exact *e = NULL, *c = NULL, *d = NULL,
+					*want = feed(v, n, 0, dense, ovf);
 			int errc = 1, erre = 1;
 
 			CHECK(want != NULL);

@@ -47,11 +47,13 @@ TEST(cdf_from_trace_histogram)
 	CHECK_EQ_U64(c.n, 3);	/* the first bucket's lower end at 0, then one per bucket */
 	CHECK(near(c.pt[0].us, (double)lo10 / 1e3) && c.pt[0].cdf == 0 && c.pt[0].exc == 1);
 	/* exceedance: the IOs of the bucket and above, so the largest IO is on the curve */
-	CHECK(near(c.pt[1].us, (double)hi10 / 1e3) && near(c.pt[1].cdf, 0.75) && near(c.pt[1].exc, 1));
+	CHECK(near(c.pt[1].us, (double)hi10 / 1e3) && near(c.pt[1].cdf, 0.75) &&
+	      near(c.pt[1].exc, 1));
 	for (unsigned k = 256; k < NV_EXACT_NBUCKETS; k++)
 		if (h[k])
 			nv_exact_bucket_range(k, &lo300, &hi300);
-	CHECK(near(c.pt[2].us, (double)hi300 / 1e3) && c.pt[2].cdf == 1 && near(c.pt[2].exc, 0.25));
+	CHECK(near(c.pt[2].us, (double)hi300 / 1e3) && c.pt[2].cdf == 1 &&
+	      near(c.pt[2].exc, 0.25));
 	nv_figdata_cdf_free(&c);
 	memset(h, 0, NV_EXACT_NBUCKETS * sizeof(*h));
 	CHECK(nv_figdata_cdf_hist(h, 0, NV_EXACT_NBUCKETS, 0, &c) == -EINVAL && c.n == 0);
@@ -69,14 +71,16 @@ TEST(cdf_from_fio_bins)
 	CHECK(near(c.pt[0].us, 1) && c.pt[0].cdf == 0);
 	CHECK(near(c.pt[1].us, 1) && near(c.pt[1].cdf, 0.2));
 	CHECK(near(c.pt[2].us, 2) && near(c.pt[2].cdf, 0.5) && near(c.pt[2].exc, 0.8));
-	CHECK(near(c.pt[3].us, 4) && c.pt[3].cdf == 1 && near(c.pt[3].exc, 0.5));	/* the max: on it */
+	/* the max: on it */
+	CHECK(near(c.pt[3].us, 4) && c.pt[3].cdf == 1 && near(c.pt[3].exc, 0.5));
 	nv_figdata_cdf_free(&c);
 	CHECK(nv_figdata_cdf_bins(bins, 0, &c) == -EINVAL);
 }
 
 TEST(cdf_from_fio_percentiles)
 {
-	const struct nv_pctpt pts[] = { { 50, 1500 }, { 99, 9000 }, { 99.9, 20000 }, { 100, 50000 } };
+	const struct nv_pctpt pts[] = { { 50, 1500 }, { 99, 9000 }, { 99.9, 20000 },
+				      { 100, 50000 } };
 	struct nv_cdf c;
 
 	CHECK(!nv_figdata_cdf_pcts(pts, 4, &c));
@@ -344,7 +348,8 @@ TEST(repeats_pooled_and_own_series)
 		goto out;
 	b = &r.blocks[0];
 	/* the model recorded both runs of side a with their traces, and the labels */
-	CHECK(b->nsrc[0] == NREP && b->src[0][0].traces == &jj[0] && b->src[0][1].traces == &jj[1]);
+	CHECK(b->nsrc[0] == NREP && b->src[0][0].traces == &jj[0] &&
+	      b->src[0][1].traces == &jj[1]);
 	CHECK(b->nsrc[1] == 1 && b->src[1][0].traces == NULL && b->src[1][0].rp == &rb);
 	CHECK_STR(nv_report_run_label(&ra[1], &r), "a run 2");
 	CHECK_STR(nv_report_run_label(&rb, &r), "b");
@@ -358,7 +363,8 @@ TEST(repeats_pooled_and_own_series)
 
 		CHECK(c->src == NV_CDF_TRACE);
 		CHECK_EQ_U64(c->ios, rep_ios[0] + rep_ios[1]);
-		while (k < c->n && c->pt[k].us < 150)	/* run 1's 100 us, then run 2's 200 us */
+		/* run 1's 100 us, then run 2's 200 us */
+		while (k < c->n && c->pt[k].us < 150)
 			k++;
 		CHECK(k > 0 && near(c->pt[k - 1].cdf, (double)rep_ios[0] / (double)c->ios));
 		CHECK(c->pt[c->n - 1].cdf == 1);
@@ -382,7 +388,8 @@ out:
 /* Repeats with fio percentile lists only cannot be pooled: one curve each. */
 TEST(repeats_one_curve_each)
 {
-	struct nv_pctpt p1[] = { { 50, 1000 }, { 100, 2000 } }, p2[] = { { 50, 1500 }, { 100, 3000 } };
+	struct nv_pctpt p1[] = { { 50, 1000 }, { 100, 2000 } },
+			p2[] = { { 50, 1500 }, { 100, 3000 } };
 	struct nv_run ra[2];
 	struct nv_job ja[2];
 	struct nv_side side = { .label = "a", .nruns = 2, .runs = ra };

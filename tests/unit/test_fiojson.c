@@ -24,12 +24,17 @@ static const char old_fio[] =
 	" \"read\" : {\"io_bytes\" : 0, \"bw\" : 0, \"iops\" : 0, \"runtime\" : 0,\n"
 	"   \"clat\" : {\"min\" : 0, \"max\" : 0, \"mean\" : 0.00, \"stddev\" : 0.00,\n"
 	"     \"percentile\" : {\"50.000000\" : 0, \"0.00\" : 0, \"0.00\" : 0}}},\n"
-	" \"write\" : {\"io_bytes\" : 361984, \"bw\" : 68118, \"iops\" : 133, \"runtime\" : 5314,\n"
-	"   \"slat\" : {\"min\" : 33, \"max\" : 29008, \"mean\" : 1001.72, \"stddev\" : 2270.59},\n"
-	"   \"clat\" : {\"min\" : 189263, \"max\" : 869891, \"mean\" : 477734.84, \"stddev\" : 92609.34,\n"
-	"     \"percentile\" : {\"50.000000\" : 444416, \"95.000000\" : 724992, \"99.000000\" : 823296,\n"
+	" \"write\" : {\"io_bytes\" : 361984, \"bw\" : 68118, \"iops\" : 133, "
+		"\"runtime\" : 5314,\n"
+	"   \"slat\" : {\"min\" : 33, \"max\" : 29008, \"mean\" : 1001.72, "
+		"\"stddev\" : 2270.59},\n"
+	"   \"clat\" : {\"min\" : 189263, \"max\" : 869891, \"mean\" : 477734.84, "
+		"\"stddev\" : 92609.34,\n"
+	"     \"percentile\" : {\"50.000000\" : 444416, \"95.000000\" : 724992, "
+		"\"99.000000\" : 823296,\n"
 	"       \"99.900000\" : 872448, \"99.990000\" : 872448, \"0.00\" : 0, \"0.00\" : 0}},\n"
-	"   \"lat\" : {\"min\" : 189438, \"max\" : 869970, \"mean\" : 478737.47, \"stddev\" : 92629.54}}\n"
+	"   \"lat\" : {\"min\" : 189438, \"max\" : 869970, \"mean\" : 478737.47, "
+		"\"stddev\" : 92629.54}}\n"
 	"} ] }\n";
 
 TEST(old_units)
@@ -61,17 +66,23 @@ TEST(old_units)
 
 /* fio 3.x: ns keys, bytes, float iops, N = 0 and a percentile list without p99.9. */
 static const char new_fio[] =
-	"{\"fio version\" : \"fio-3.33\", \"global options\" : {\"bs\" : \"4k\", \"ioengine\" : \"null\"},\n"
+	"{\"fio version\" : \"fio-3.33\", "
+		"\"global options\" : {\"bs\" : \"4k\", \"ioengine\" : \"null\"},\n"
 	" \"jobs\" : [ {\"jobname\" : \"r\", \"groupid\" : 1, \"error\" : 5,\n"
 	"  \"job options\" : {\"rw\" : \"randread\", \"bs\" : \"8k\"},\n"
-	"  \"read\" : {\"io_bytes\" : 9223372036854775807, \"io_kbytes\" : 1, \"bw_bytes\" : 4177920000,\n"
+	"  \"read\" : {\"io_bytes\" : 9223372036854775807, \"io_kbytes\" : 1, "
+		"\"bw_bytes\" : 4177920000,\n"
 	"    \"bw\" : 4080000, \"iops\" : 1020000.5, \"runtime\" : 8, \"total_ios\" : 8160,\n"
-	"    \"slat_ns\" : {\"min\" : 0, \"max\" : 0, \"mean\" : 0.0, \"stddev\" : 0.0, \"N\" : 0},\n"
-	"    \"clat_ns\" : {\"min\" : 27, \"max\" : 26396, \"mean\" : 49.781863, \"stddev\" : 325.34733,\n"
+	"    \"slat_ns\" : {\"min\" : 0, \"max\" : 0, \"mean\" : 0.0, \"stddev\" : 0.0, "
+		"\"N\" : 0},\n"
+	"    \"clat_ns\" : {\"min\" : 27, \"max\" : 26396, \"mean\" : 49.781863, "
+		"\"stddev\" : 325.34733,\n"
 	"      \"N\" : 8160, \"percentile\" : {\"50.000000\" : 46, \"99.000000\" : 59},\n"
 	"      \"bins\" : {\"27\" : 1, \"28\" : 12}},\n"
-	"    \"lat_ns\" : {\"min\" : 0, \"max\" : 0, \"mean\" : 0.0, \"stddev\" : 0.0, \"N\" : 0}},\n"
-	"  \"sync\" : {\"total_ios\" : 3, \"lat_ns\" : {\"min\" : 5, \"max\" : 9, \"mean\" : 7.0,\n"
+	"    \"lat_ns\" : {\"min\" : 0, \"max\" : 0, \"mean\" : 0.0, \"stddev\" : 0.0, "
+		"\"N\" : 0}},\n"
+	"  \"sync\" : {\"total_ios\" : 3, \"lat_ns\" : {\"min\" : 5, \"max\" : 9, "
+		"\"mean\" : 7.0,\n"
 	"    \"stddev\" : 1.0, \"N\" : 3, \"percentile\" : {\"99.990000\" : 9}}}\n"
 	"} ] }\n";
 
@@ -137,9 +148,11 @@ TEST(fdatasync_sync_active)
 TEST(job_keys)
 {
 	static const char per_job[] =
-		"{\"jobs\" : [{\"jobname\" : \"a\"}, {\"jobname\" : \"b\"}, {\"jobname\" : \"a\"}]}";
+		"{\"jobs\" : [{\"jobname\" : \"a\"}, {\"jobname\" : \"b\"}, "
+			"{\"jobname\" : \"a\"}]}";
 	static const char clients[] =
-		"{\"global options\" : [{\"hostname\" : \"h2\", \"bs\" : \"1m\"}, {\"bs\" : \"4k\"}],\n"
+		"{\"global options\" : [{\"hostname\" : \"h2\", \"bs\" : \"1m\"}, "
+			"{\"bs\" : \"4k\"}],\n"
 		" \"client_stats\" : [{\"jobname\" : \"x\", \"hostname\" : \"h1\"},\n"
 		"  {\"jobname\" : \"x\", \"hostname\" : \"h2\"},\n"
 		"  {\"jobname\" : \"All clients\", \"hostname\" : \"h2\"}]}";
@@ -185,11 +198,13 @@ TEST(framing)
 	CHECK(run.nnotes && strstr(run.notes[0], "before the JSON"));
 	nv_run_free(&run);
 
-	CHECK(parse(OBJ(1) "\n" OBJ(2) "\n" OBJ(3) "\nj: (groupid=0, jobs=1): err= 0\n", &run) == 0);
+	CHECK(parse(OBJ(1) "\n" OBJ(2) "\n" OBJ(3) "\nj: (groupid=0, jobs=1): err= 0\n",
+		    &run) == 0);
 	CHECK(run.jobs[0].dir[NV_DIR_READ].iops.v == 3);	/* the last */
 	CHECK_EQ_U64(run.objects, 3);
 	CHECK_EQ_U64(run.nnotes, 2);
-	CHECK(run.nnotes == 2 && strstr(run.notes[0], "3 JSON objects") && strstr(run.notes[1], "after"));
+	CHECK(run.nnotes == 2 && strstr(run.notes[0], "3 JSON objects") &&
+	      strstr(run.notes[1], "after"));
 	nv_run_free(&run);
 
 	CHECK(parse(OBJ(7) OBJ(7), &run) == 0);
@@ -198,7 +213,8 @@ TEST(framing)
 
 	CHECK(parse(OBJ(1) "\n{\"fio version\" : \"fio-3.30\", \"jobs\" : [", &run) == 0);
 	CHECK(run.jobs[0].dir[NV_DIR_READ].iops.v == 1);
-	CHECK(run.nnotes == 1 && strstr(run.notes[0], "t.json:2:") && strstr(run.notes[0], "incomplete"));
+	CHECK(run.nnotes == 1 && strstr(run.notes[0], "t.json:2:") &&
+	      strstr(run.notes[0], "incomplete"));
 	nv_run_free(&run);
 }
 

@@ -152,7 +152,8 @@ TEST(bs_parse)
 	CHECK_EQ_U64(nv_fio_bs_parse("4kb", NV_DIR_READ, 1000), 4000);
 	CHECK_EQ_U64(nv_fio_bs_parse("1m", NV_DIR_READ, 1000), 1000000);
 	CHECK_EQ_U64(nv_fio_bs_parse("1MiB", NV_DIR_READ, 1000), 1048576);
-	CHECK_EQ_U64(nv_fio_bs_parse("4ki", NV_DIR_READ, 1024), 4096);	/* "k" as fio reads it */
+	/* "k" as fio reads it */
+	CHECK_EQ_U64(nv_fio_bs_parse("4ki", NV_DIR_READ, 1024), 4096);
 	CHECK_EQ_U64(nv_fio_kb_base("1000"), 1000);
 	CHECK_EQ_U64(nv_fio_kb_base(NULL), 1024);
 	CHECK_EQ_U64(nv_fio_bs_parse("8k,32k", NV_DIR_READ, 1024), 8192);

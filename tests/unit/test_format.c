@@ -49,8 +49,9 @@ TEST(example_table)
 TEST(formatting)
 {
 	char buf[64];
-	struct nv_change ch = { .have = true, .pct = 1.23, .have_ci = true, .lo = -3.14, .hi = 5.36,
-				.noise = true, .verdict = NV_BETTER, .n = 3, .nbase = 4 };
+	struct nv_change ch = { .have = true, .pct = 1.23, .have_ci = true, .lo = -3.14,
+				.hi = 5.36, .noise = true, .verdict = NV_BETTER,
+				.n = 3, .nbase = 4 };
 
 	nv_fmt_value(buf, sizeof(buf), 77282.4, NV_U_IOPS);
 	CHECK_STR(buf, "77,282");

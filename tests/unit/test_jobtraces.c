@@ -86,7 +86,8 @@ TEST(job_of_a_trace_argument)
 	CHECK(nv_trace_arg_job(&run, &a, &j, err, sizeof(err)) < 0);
 	CHECK(strstr(err, "none.nvt") != NULL || !strcmp(err, "cannot open"));
 	mkrun(&run, jobs, 1);
-	CHECK(nv_trace_arg_job(&run, &a, &j, err, sizeof(err)) == 0 && j == 0);	/* the only one */
+	/* the only one */
+	CHECK(nv_trace_arg_job(&run, &a, &j, err, sizeof(err)) == 0 && j == 0);
 }
 
 static bool keep_second(const struct nv_run *run, size_t job, void *arg)
@@ -104,7 +105,8 @@ TEST(selection)
 	char *p[] = { "t.nvt" };
 
 	mkrun(&run, jobs, 2);
-	CHECK(!nv_traces_add(&ts, &run, 0, p, 1, false) && !nv_traces_add(&ts, &run, 1, p, 1, false));
+	CHECK(!nv_traces_add(&ts, &run, 0, p, 1, false) &&
+	      !nv_traces_add(&ts, &run, 1, p, 1, false));
 	nv_traces_select(&ts, keep_second, NULL, 1u << NV_DIR_WRITE);
 	CHECK(ts.n == 2 && ts.jt[0].unselected && !ts.jt[1].unselected);
 	CHECK(nv_traces_op_shown(&ts, NVT_OP_WRITE) && !nv_traces_op_shown(&ts, NVT_OP_READ));

@@ -20,7 +20,8 @@ static bool near(double a, double b, double tol)
 }
 
 /* A run with one job "j" reading at iops (p99.9 missing unless given). */
-static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, double iops, double p999)
+static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, double iops,
+		  double p999)
 {
 	memset(run, 0, sizeof(*run));
 	memset(job, 0, sizeof(*job));
@@ -34,7 +35,8 @@ static void mkrun(struct nv_run *run, struct nv_job *job, const char *name, doub
 	job->dir[NV_DIR_READ].have_ios = true;
 	job->dir[NV_DIR_READ].ios = 10;
 	job->dir[NV_DIR_READ].iops = (struct nv_val){ .v = iops, .src = NV_SRC_FIO };
-	job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].mean = (struct nv_val){ .v = 1000, .src = NV_SRC_FIO };
+	job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].mean =
+		(struct nv_val){ .v = 1000, .src = NV_SRC_FIO };
 	if (p999 > 0)	/* fio's binned value (the traces' exact one: mkexact) */
 		job->dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999] =
 			(struct nv_val){ .v = p999 * 1.01, .src = NV_SRC_FIO };
@@ -49,7 +51,8 @@ static void mkexact(struct nv_jobtraces *e, struct nv_jobjoin *jj, const struct 
 	e->run = run;
 	jj->jt = e;
 	jj->exact[NV_DIR_READ] = true;
-	jj->exact_clat[NV_DIR_READ].pct[NV_P999] = (struct nv_val){ .v = p999, .src = NV_SRC_EXACT };
+	jj->exact_clat[NV_DIR_READ].pct[NV_P999] =
+		(struct nv_val){ .v = p999, .src = NV_SRC_EXACT };
 }
 
 /* The percentile metrics name their entry of the one percentile table. */
@@ -110,12 +113,15 @@ TEST(report)
 	CHECK(row && row->cells[0].n == 2 && near(row->cells[0].mean, 0.0024430010, 1e-9));
 	row = nv_block_row(&r.blocks[0], NV_M_PRICE);
 	CHECK(row && row->cells[0].n == 1 && row->cells[2].n == 0);
-	row = nv_block_row(&r.blocks[1], NV_M_P999);	/* the cell shows the exact value, fio's beside */
+	/* the cell shows the exact value, fio's beside */
+	row = nv_block_row(&r.blocks[1], NV_M_P999);
 	CHECK(row && row->cells[1].src == NV_SRC_EXACT && row->cells[1].mean == 2000);
 	CHECK(row && row->fio && row->fio[1].src == NV_SRC_FIO && row->fio[1].mean == 2020);
-	CHECK(jc.dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999].v == 2020);	/* not overwritten */
+	/* not overwritten */
+	CHECK(jc.dir[NV_DIR_READ].lat[NV_LAT_CLAT].pct[NV_P999].v == 2020);
 	/* claim: new vs old +50.1% but 2+1 runs, no interval: cannot tell */
-	CHECK(r.nclaims >= 1 && r.claims[0].verdict == NV_CLAIM_CANNOT_TELL && r.claims[0].side == 0);
+	CHECK(r.nclaims >= 1 && r.claims[0].verdict == NV_CLAIM_CANNOT_TELL &&
+	      r.claims[0].side == 0);
 	CHECK(!row || !r.blocks[0].rows[0].chg[0].have_ci);
 	/* "solo" has no job j and old no "other" */
 	/* solo vs old for both jobs: no data on one side, which cannot tell */

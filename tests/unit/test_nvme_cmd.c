@@ -66,14 +66,15 @@ TEST(read_write)
 	io = (struct nv_io){ .opcode = NV_OPC_WRITE, .offset = 0x123456789ull * 4096, .len = 4096,
 			     .buf = buf, .fua = true };
 	CHECK_EQ_I64(build(&g4k, &io, &c, &op), 0);
-	CHECK(same(&c, &(struct want){ .opcode = 0x01, .nsid = 2, .cdw10 = 0x23456789, .cdw11 = 0x1,
-				       .cdw12 = 0x40000000, .addr = (uintptr_t)buf,
+	CHECK(same(&c, &(struct want){ .opcode = 0x01, .nsid = 2, .cdw10 = 0x23456789,
+				       .cdw11 = 0x1, .cdw12 = 0x40000000, .addr = (uintptr_t)buf,
 				       .data_len = 4096 }));
 
 	/* the largest command: 65536 blocks, NLB field 0xffff */
 	io = (struct nv_io){ .opcode = NV_OPC_READ, .offset = 0, .len = 65536ull * 512,
 			     .buf = buf };
-	CHECK_EQ_I64(nv_io_check(&(struct nv_geom){ .nsid = 1, .lba_size = 512 }, &io, NULL, 0), 0);
+	CHECK_EQ_I64(nv_io_check(&(struct nv_geom){ .nsid = 1, .lba_size = 512 }, &io,
+				 NULL, 0), 0);
 	CHECK_EQ_I64(nv_cmd_build(&c, &g512, &io, &op), 0);
 	CHECK_EQ_U64(c.cdw12, 0xffff);
 	CHECK_EQ_U64(c.data_len, 65536u * 512);
@@ -223,7 +224,8 @@ TEST(extended_lba)
 	uint32_t op;
 	char msg[256] = "";
 	/* 520-byte blocks: data and metadata interleaved in one buffer */
-	struct nv_io io = { .opcode = NV_OPC_READ, .offset = 520 * 10, .len = 520 * 4, .buf = buf };
+	struct nv_io io = { .opcode = NV_OPC_READ, .offset = 520 * 10, .len = 520 * 4,
+			    .buf = buf };
 
 	CHECK_EQ_I64(build(&gext, &io, &c, &op), 0);
 	CHECK(same(&c, &(struct want){ .opcode = 0x02, .nsid = 4, .cdw10 = 10, .cdw12 = 3,
@@ -242,8 +244,8 @@ TEST(extended_lba)
 	io.md = mdbuf;
 	io.md_len = 8;
 	CHECK_EQ_I64(nv_io_check(&gext, &io, msg, sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "separate metadata buffer given but namespace 4 has extended LBAs (metadata "
-		  "inline)");
+	CHECK_STR(msg, "separate metadata buffer given but namespace 4 has extended LBAs "
+		  "(metadata inline)");
 }
 
 TEST(validation_messages)
@@ -269,8 +271,8 @@ TEST(validation_messages)
 	io.len = 65537ull * 512;
 	CHECK_EQ_I64(nv_io_check(&(struct nv_geom){ .nsid = 1, .lba_size = 512 }, &io, msg,
 				 sizeof(msg)), -EINVAL);
-	CHECK_STR(msg, "length 33554944 is 65537 blocks, above the limit of 65536 blocks per Write "
-		  "command");
+	CHECK_STR(msg, "length 33554944 is 65537 blocks, above the limit of 65536 blocks per "
+		  "Write command");
 
 	io = (struct nv_io){ .opcode = NV_OPC_READ, .len = 4096 };
 	CHECK_EQ_I64(nv_io_check(&g4k, &io, msg, sizeof(msg)), -EINVAL);
@@ -290,7 +292,8 @@ TEST(validation_messages)
 	CHECK_STR(msg, "pi_act/pi_chk given but namespace 2 has no protection information");
 	io.prinfo = 0x10;
 	CHECK_EQ_I64(nv_io_check(&gmd, &io, msg, sizeof(msg)), -EINVAL);
-	io = (struct nv_io){ .opcode = NV_OPC_WRITE_UNCOR, .len = 4096, .prinfo = NV_PRINFO_PRACT };
+	io = (struct nv_io){ .opcode = NV_OPC_WRITE_UNCOR, .len = 4096,
+			     .prinfo = NV_PRINFO_PRACT };
 	CHECK_EQ_I64(nv_io_check(&gmd, &io, msg, sizeof(msg)), -EINVAL);
 	CHECK_STR(msg, "protection information flags are not defined for Write Uncorrectable");
 
@@ -391,7 +394,8 @@ TEST(dsm)
 	CHECK_STR(msg, "offset 100 is not a multiple of the LBA size 4096");
 	CHECK_EQ_I64(nv_dsm_range_set(&r[0], &g4k, 0, 0, 0, msg, sizeof(msg)), -EINVAL);
 	CHECK_STR(msg, "zero length Dataset Management");
-	CHECK_EQ_I64(nv_dsm_range_set(&r[0], &g512, 0, 512ull << 32, 0, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ_I64(nv_dsm_range_set(&r[0], &g512, 0, 512ull << 32, 0, msg, sizeof(msg)),
+		     -EINVAL);
 	CHECK_STR(msg, "trim length 2199023255552 is 4294967296 blocks, above the limit of "
 		  "4294967295 blocks per range");
 }

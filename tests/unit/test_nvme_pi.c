@@ -144,7 +144,8 @@ static void layout_init(struct layout *l, uint32_t lba, uint32_t ms, bool ext, b
 
 static uint8_t *md_of(struct layout *l, uint32_t blk)
 {
-	return l->f.ext_lba ? l->data + blk * (size_t)(l->f.lba_size + l->f.md_size) + l->f.lba_size
+	return l->f.ext_lba ? l->data + blk * (size_t)(l->f.lba_size + l->f.md_size) +
+			      l->f.lba_size
 			    : l->md + blk * (size_t)l->f.md_size;
 }
 

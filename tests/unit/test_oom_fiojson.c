@@ -127,7 +127,8 @@ TEST(every_allocation_of_a_jsonplus_file)
 		CHECK_EQ_U64(ls->npoints, npoints);
 		nv_run_free(&run);
 		if (check_failed_case) {
-			printf("    info: allocation %ld failed, parse succeeded without data\n", at);
+			printf("    info: allocation %ld failed, parse succeeded without data\n",
+			       at);
 			break;
 		}
 	}

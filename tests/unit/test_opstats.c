@@ -86,7 +86,8 @@ TEST(two_operations_by_record_and_by_block)
 			CHECK_EQ_U64(nv_exact_count(all), 1100);
 			CHECK_EQ_U64(nv_exact_value(w, NV_P50), 5000);
 			CHECK_EQ_U64(nv_exact_max(all), 5000);
-			CHECK_EQ_U64(nv_exact_value(all, NV_P50), 550);	/* rank 550 of 1..1000 */
+			/* rank 550 of 1..1000 */
+			CHECK_EQ_U64(nv_exact_value(all, NV_P50), 550);
 		}
 		nv_opstats_free(&s);
 	}

@@ -88,7 +88,8 @@ TEST(cells_and_log_welch)
 	nv_repeats_cell(two, 3, NV_AGG_MEAN, true, &cc);
 	nv_repeats_cell(one, 3, NV_AGG_MEAN, true, &cd);
 	nv_repeats_change(&cc, &cd, true, &ch);
-	CHECK(ch.have_ci && near(ch.lo, 100, 1e-9) && near(ch.hi, 100, 1e-9) && ch.verdict == NV_BETTER);
+	CHECK(ch.have_ci && near(ch.lo, 100, 1e-9) && near(ch.hi, 100, 1e-9) &&
+	      ch.verdict == NV_BETTER);
 
 	/* two runs on a side: no interval, no verdict, the reason printed */
 	nv_repeats_cell(a, 2, NV_AGG_MEAN, true, &ca);

@@ -22,7 +22,8 @@ TEST(find_by_label_or_position)
 	CHECK(nv_runset_find(labels, 3, "3", 1, &s) == 0 && s == 2);	/* then a position */
 	CHECK_EQ_I64(nv_runset_find(labels, 3, "4", 1, &s), -ENOENT);
 	CHECK_EQ_I64(nv_runset_find(labels, 3, "0", 1, &s), -ENOENT);
-	CHECK_EQ_I64(nv_runset_find(labels, 3, "c7g", 3, &s), -ENOENT);	/* no prefix match */
+	/* no prefix match */
+	CHECK_EQ_I64(nv_runset_find(labels, 3, "c7g", 3, &s), -ENOENT);
 	CHECK_EQ_I64(nv_runset_find(labels, 3, "", 0, &s), -ENOENT);
 }
 

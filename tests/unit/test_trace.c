@@ -678,8 +678,8 @@ TEST(flip_message)
 		blocks++;
 	CHECK_EQ_I64(blocks, 1);
 	CHECK_EQ_I64(err, -EBADMSG);
-	snprintf(expect, sizeof(expect), "%s: damaged: block 1 at offset %zu: payload CRC mismatch",
-		 tpath("msg.nvt"), b1);
+	snprintf(expect, sizeof(expect), "%s: damaged: block 1 at offset %zu: "
+		 "payload CRC mismatch", tpath("msg.nvt"), b1);
 	CHECK(strcmp(nvt_reader_strerror(r), expect) == 0);
 	nvt_reader_close(r);
 	free(want);
@@ -956,7 +956,8 @@ TEST(writer_sync)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), 0);
-	ms = (uint64_t)(((int64_t)t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	ms = (uint64_t)(((int64_t)t1.tv_sec - t0.tv_sec) * 1000 +
+			(t1.tv_nsec - t0.tv_nsec) / 1000000);
 	syncs = footer_u64(tpath("sync.nvt"), "writer.syncs");
 	printf("info: sync: %" PRIu64 " syncs in %" PRIu64 " ms at sync_ms=20\n", syncs, ms);
 	CHECK(syncs >= 2);	/* a block every 50 ms, each synced: 10 when idle */

@@ -147,9 +147,11 @@ TEST(refusals)
 {
 	struct nvt_tsc c, keep;
 
-	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 100, 100, 100, 200, 0), -ERANGE);	/* ticks stood */
+	/* ticks stood */
+	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 100, 100, 100, 200, 0), -ERANGE);
 	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 200, 100, 100, 200, 0), -ERANGE);	/* went back */
-	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 100, 100, 200, 100, 0), -ERANGE);	/* clock stood */
+	/* clock stood */
+	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 100, 100, 200, 100, 0), -ERANGE);
 	/* 100 ticks in one second (100 Hz) and 1e12 ticks in 1 ns: implausible */
 	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 0, 0, 100, 1000000000ull, 0), -ERANGE);
 	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 0, 0, 1000000000000ull, 1, 0), -ERANGE);
@@ -157,13 +159,16 @@ TEST(refusals)
 	CHECK_EQ_I64(nvt_tsc_calibrate(&c, 0, 0, 10000000, 10000000, 0), 0);
 	keep = c;
 	/* the TSC jumped (or CLOCK_MONOTONIC stepped) by more than the limit */
-	CHECK_EQ_I64(nvt_tsc_resync(&c, c.next, nvt_tsc_to_ns(&c, c.next) + NVT_TSC_MAX_ERR_NS + 1),
+	CHECK_EQ_I64(nvt_tsc_resync(&c, c.next,
+				    nvt_tsc_to_ns(&c, c.next) + NVT_TSC_MAX_ERR_NS + 1),
 		     -ERANGE);
 	CHECK(!memcmp(&c, &keep, sizeof(c)));
-	CHECK_EQ_I64(nvt_tsc_resync(&c, c.next, nvt_tsc_to_ns(&c, c.next) - NVT_TSC_MAX_ERR_NS - 1),
+	CHECK_EQ_I64(nvt_tsc_resync(&c, c.next,
+				    nvt_tsc_to_ns(&c, c.next) - NVT_TSC_MAX_ERR_NS - 1),
 		     -ERANGE);
 	/* at the limit it is still followed */
-	CHECK_EQ_I64(nvt_tsc_resync(&c, c.next, nvt_tsc_to_ns(&c, c.next) + NVT_TSC_MAX_ERR_NS), 0);
+	CHECK_EQ_I64(nvt_tsc_resync(&c, c.next, nvt_tsc_to_ns(&c, c.next) + NVT_TSC_MAX_ERR_NS),
+		     0);
 }
 
 /* This machine: either an invariant TSC whose pairs increase, or a reason why not. */
@@ -246,7 +251,10 @@ TEST(policy_auto)
 	nvt_kvlist_free(&f);
 }
 
-/* A resync far off CLOCK_MONOTONIC switches to clock_gettime for good, and the footer says when. */
+/*
+ * A resync far off CLOCK_MONOTONIC switches to clock_gettime for good, and the
+ * footer says when.
+ */
 TEST(policy_fallback)
 {
 	struct nvt_kvlist f = { 0 };

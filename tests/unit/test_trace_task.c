@@ -302,7 +302,8 @@ TEST(writer_killed_appends_fail)
 		kill(pid, SIGKILL);
 	atomic_store(&write_held, 0);
 	CHECK_EQ_I64(append_n(w, 0, 10 * BLOCK), -EPIPE);
-	CHECK(strstr(nvt_writer_strerror(w), "killed by SIGKILL") != NULL);	/* before close */
+	/* before close */
+	CHECK(strstr(nvt_writer_strerror(w), "killed by SIGKILL") != NULL);
 	CHECK_EQ_I64(nvt_writer_close_msg(w, NULL, 0, msg, sizeof(msg)), -EPIPE);
 	CHECK(strstr(msg, "killed by SIGKILL") != NULL);
 	CHECK(strstr(msg, "killed.nvt") != NULL);

@@ -134,7 +134,8 @@ static inline void gen_fill(struct gen *g, struct nvt_record *r)
 		if (r->op == NVT_OP_FLUSH)
 			r->length = 0;
 		if ((k >> 20) % 7 == 0)
-			r->length = (uint32_t)((k >> 24) & 0xffffffff);	/* unaligned, up to 4 GiB */
+			/* unaligned, up to 4 GiB */
+			r->length = (uint32_t)((k >> 24) & 0xffffffff);
 		r->offset = gen_next(&g->rng);
 		if ((k >> 30) % 3)
 			r->offset &= ~0xfffull;
