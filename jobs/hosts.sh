@@ -328,7 +328,7 @@ hosts_fetch() {
 # hosts_run_job JOB NAME: run the job file JOB (written as $out/NAME.fio
 # by the caller) on every host still alive; check, fetch, check again.
 hosts_run_job() {
-	local _alive _cmd _glob _a _o _n _d _sp _fp _args _nh _st _max _msgs _c _m _e
+	local _alive _cmd _glob _a _o _n _d _sp _fp _args _nh _st _max _msgs _c _m _e _of
 	_alive=$(hosts_alive)
 	if [ -z "$_alive" ]; then
 		hosts_log "$1: no host left to run it on"
@@ -371,7 +371,8 @@ EOF
 	_nh=$(printf '%s\n' "$_alive" | wc -l)
 	hosts_log "$job on $_nh host(s) (${NVDEV}, RUNTIME=$RUNTIME) -> $out/$name.json"
 	eval "set -- $_cmd"
-	eval "run_fg \"\$FIO\" --output-format=json+ --output=\"\$out/\$name.json\" \"\$@\" $_args" \
+	_of="--output-format=json+ --output=\"\$out/\$name.json\""
+	eval "run_fg \"\$FIO\" $_of \"\$@\" $_args" \
 		>"$out/$name.log" 2>&1
 	_st=$?
 	hosts_counts "$out/$name.json" 2>/dev/null >"$hosts_st/counts"

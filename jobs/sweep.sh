@@ -66,7 +66,8 @@ sweep_kb_base_of() {
 		esac
 	done
 	for _f in $_files; do
-		_v=$(sed -n 's/^[[:space:]]*kb_base[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$_f" |
+		_v=$(sed -n \
+			's/^[[:space:]]*kb_base[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$_f" |
 			tr '\n' ' ')
 		_all="$_all ${_v:-$_arg}"
 	done

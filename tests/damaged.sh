@@ -5,7 +5,7 @@
 # must fail naming that line.  Never a crash (exit >= 128).  Under make
 # asan, every NV_DAMAGE_STRIDE-th line (tests/lib.sh).
 damaged() {
-	local f=$1 checker=$2 rows=$3 garble=$4 base n k rc bad=0 cases=0
+	local f=$1 checker=$2 rows=$3 garble=$4 base n k rc bad=0 cases=0 why
 	local step=${NV_DAMAGE_STRIDE:-1}
 	base=$(basename "$f" .txt)
 	n=$(wc -l <"$f")
@@ -21,11 +21,14 @@ damaged() {
 				fail "damaged-$base" "$g cut at line $k: exit $rc"; bad=1; break 2
 			fi
 			if [ "$rc" -ne 0 ] && ! grep -Eq "cut.txt(:[0-9]+)?: " "$T/cut.err"; then
-				fail "damaged-$base" "cut at line $k: error without the file: $(cat "$T/cut.err")"
+				why="cut at line $k: error without the file:"
+				fail "damaged-$base" "$why $(cat "$T/cut.err")"
 				bad=1; break 2
 			fi
-			if [ "$rc" -eq 0 ] && ! pytool "$checker" "$g" "$T/cut.json" >/dev/null; then
-				fail "damaged-$base" "cut at line $k: read other values than printed"
+			if [ "$rc" -eq 0 ] &&
+				! pytool "$checker" "$g" "$T/cut.json" >/dev/null; then
+				fail "damaged-$base" \
+					"cut at line $k: read other values than printed"
 				bad=1; break 2
 			fi
 		done
@@ -35,7 +38,8 @@ damaged() {
 		sed "${k}$garble" "$f" >"$T/mut.txt"
 		if "$NVANALYZE" "$T/mut.txt" >/dev/null 2>"$T/mut.err" ||
 		   ! grep -q "mut.txt:$k: " "$T/mut.err"; then
-			fail "damaged-$base" "line $k garbled: no error naming line $k: $(cat "$T/mut.err")"
+			fail "damaged-$base" \
+				"line $k garbled: no error naming line $k: $(cat "$T/mut.err")"
 			bad=1; break
 		fi
 	done

@@ -34,7 +34,11 @@ need_unit_helper() {
 check() {
 	local name=$1; shift
 	local out
-	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 5 | tr '\n' ' ')"; fi
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "$(echo "$out" | tail -n 5 | tr '\n' ' ')"
+	fi
 }
 
 # The tests' helpers are Python: Debian's python3, with the modules make
@@ -68,7 +72,8 @@ workers_same() {
 	done
 	for f in md csv json o; do
 		cmp -s "$w/1.$f" "$w/4.$f" && cmp -s "$w/1.$f.err" "$w/4.$f.err" ||
-			why=${why:-"$f differs: $(diff "$w/1.$f" "$w/4.$f" | head -n 3 | tr '\n' ' ')"}
+			why=${why:-"$f differs: $(diff "$w/1.$f" "$w/4.$f" | head -n 3 |
+				tr '\n' ' ')"}
 	done
 	diff -r "$w/out.1" "$w/out.4" >"$w/out.diff" 2>&1 ||
 		why=${why:-"-o differs: $(head -n 3 "$w/out.diff" | tr '\n' ' ')"}

@@ -36,7 +36,8 @@ host_mirror() {
 		awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' "$f"
 	done | head -n 1
 	[ -f /etc/apt/sources.list ] &&
-		awk '$1 == "deb" && $2 !~ /security/ && $0 ~ /main/ {print $2; exit}' /etc/apt/sources.list
+		awk '$1 == "deb" && $2 !~ /security/ && $0 ~ /main/ {print $2; exit}' \
+			/etc/apt/sources.list
 	true
 }
 
@@ -54,7 +55,8 @@ opts=(-o "Dir::Etc::sourcelist=$dir/sources.list" -o "Dir::Etc::sourceparts=$dir
 
 update() {
 	apt-get "${opts[@]}" update -qq >"$dir/update.log" 2>&1 ||
-		die "apt-get update for $suite ($type $mirror) failed: $(tail -n 2 "$dir/update.log")"
+		die "apt-get update for $suite ($type $mirror) failed:" \
+			"$(tail -n 2 "$dir/update.log")"
 	touch "$dir/updated"
 }
 

@@ -61,7 +61,8 @@ cd "$TOP"
 : "${BENCH_OUT:=$TOP/build/bench}"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
-: "${BENCH_SECTIONS:=files trace analyze memory vm cpu loop hosts sweep workers disturb inputxml inputtext}"
+all_sections="files trace analyze memory vm cpu loop hosts sweep workers disturb inputxml"
+: "${BENCH_SECTIONS:=$all_sections inputtext}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -83,7 +84,8 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	HOSTS_CONFIGS="4:20000 8:20000 8:5000"
 	SWEEP_IOS=2000 SWEEP_ROUNDS=2
 	WORKERS_CONFIGS="4:20000" WORKERS_ROUNDS=2
-	DISTURB_ROUNDS=${DISTURB_ROUNDS:-1} DISTURB_RUNTIME=1 DISTURB_JOBS=${DISTURB_JOBS:-nop maxiops}
+	DISTURB_ROUNDS=${DISTURB_ROUNDS:-1} DISTURB_RUNTIME=1 \
+		DISTURB_JOBS=${DISTURB_JOBS:-nop maxiops}
 	XML_ROUNDS=1
 	INPUT_JOBS=1000 INPUT_ROUNDS=1
 	: "${BENCH_VM:=0}"
@@ -131,7 +133,8 @@ AB_WINDOW=1000	# IOs per nv_trace_ab window (section 6)
 command -v "$FIO" >/dev/null || die "fio not installed (make deps)"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 command -v python3 >/dev/null || die "python3 missing"
-[ -d "$BENCH_SHM" ] && [ -w "$BENCH_SHM" ] || die "BENCH_SHM=$BENCH_SHM is not a writable directory"
+[ -d "$BENCH_SHM" ] && [ -w "$BENCH_SHM" ] ||
+	die "BENCH_SHM=$BENCH_SHM is not a writable directory"
 case "$(stat -f -c %T "$BENCH_SHM")" in
 tmpfs) ;;
 *) die "BENCH_SHM=$BENCH_SHM is not on tmpfs (the files section needs a CPU-bound target)";;
@@ -208,15 +211,20 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "cores=$(nproc)"
 	echo "mem_total=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
 	echo "kernel=$(uname -r)"
-	echo "virt=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: */VM on /p')$(systemd-detect-virt -c 2>/dev/null | sed 's/^/, container: /')"
+	echo "virt=$(lscpu 2>/dev/null |
+		sed -n 's/^Hypervisor vendor: */VM on /p')$(systemd-detect-virt -c 2>/dev/null |
+		sed 's/^/, container: /')"
 	echo "fio=$("$FIO" --version)"
 	echo "cc=$(${CC:-cc} --version | head -n 1)"
 	echo "liburing=$(dpkg-query -W -f '${Version}' liburing-dev 2>/dev/null || echo unknown)"
 	echo "zlib=$(dpkg-query -W -f '${Version}' zlib1g 2>/dev/null || echo unknown)"
-	echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- engine sys nvme trace analyze 2>/dev/null || echo ' (engine/sys/nvme/trace/analyze modified)')"
+	echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+		git diff --quiet HEAD -- engine sys nvme trace analyze 2>/dev/null ||
+		echo ' (engine/sys/nvme/trace/analyze modified)')"
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "busy_start=$(ps -eo pcpu=,comm= --sort=-pcpu | awk '$1 >= 10 {printf "%s%s (%s%%)", s, $2, $1; s=", "}')"
+	echo "busy_start=$(ps -eo pcpu=,comm= --sort=-pcpu |
+		awk '$1 >= 10 {printf "%s%s (%s%%)", s, $2, $1; s=", "}')"
 } >"$W/meta.env"
 T_START=$(date +%s)
 
@@ -228,12 +236,14 @@ T_START=$(date +%s)
 timed() {
 	local p=$1
 	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$p.time" "${PIN[@]+"${PIN[@]}"}" "$@" >"$p.out" 2>"$p.err" && return 0
+	/usr/bin/time -f '%e %U %S %M' -o "$p.time" "${PIN[@]+"${PIN[@]}"}" "$@" \
+		>"$p.out" 2>"$p.err" && return 0
 	mv "$p.err" "$p.err1"
 	echo "$p: $(tail -n 1 "$p.err1")" >>"$W/retries"
 	log "retrying $(basename "$p") once: $(tail -n 1 "$p.err1")"
 	sleep 2
-	/usr/bin/time -f '%e %U %S %M' -o "$p.time" "${PIN[@]+"${PIN[@]}"}" "$@" >"$p.out" 2>"$p.err"
+	/usr/bin/time -f '%e %U %S %M' -o "$p.time" "${PIN[@]+"${PIN[@]}"}" "$@" \
+		>"$p.out" 2>"$p.err"
 }
 
 # fio_job ENGINE-CONFIG: the engine options of one compared configuration.
@@ -257,8 +267,9 @@ section_files() {
 	log "files: ${FILE_MB} MiB tmpfs file, $ROUNDS rounds of ${RUNTIME}s runs"
 	dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
 	# warm-up (not reported): the first runs after the file is created are slow
-	"$FIO" --ioengine=io_uring --name=warm --filename="$SHM/f" --size="${FILE_MB}M" --rw=randread \
-		--bs=4k --iodepth=32 --time_based --runtime=1 --output-format=json >/dev/null 2>&1 || true
+	"$FIO" --ioengine=io_uring --name=warm --filename="$SHM/f" --size="${FILE_MB}M" \
+		--rw=randread --bs=4k --iodepth=32 --time_based --runtime=1 --output-format=json \
+		>/dev/null 2>&1 || true
 	for r in $(seq 1 "$ROUNDS"); do
 		# nv_off1/nv_on1: the same with one io-wq worker (nv_iowq_workers=1):
 		# how many the kernel starts otherwise (1-4) is a race that moves
@@ -270,13 +281,17 @@ section_files() {
 				# the same job stopped after one IO: fio's fixed start/stop
 				# CPU cost, subtracted from the timed run's CPU
 				timed "$d/s$r-$c-qd$q" "$FIO" $(fio_engine "$c") --name=bench \
-					--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \
-					--iodepth="$q" --number_ios=1 --output-format=json ||
-					die "files: $c qd$q startup run failed: $(tail -n 3 "$d/s$r-$c-qd$q.err")"
+					--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread \
+					--bs=4k --iodepth="$q" --number_ios=1 \
+					--output-format=json ||
+					die "files: $c qd$q startup run failed:" \
+						"$(tail -n 3 "$d/s$r-$c-qd$q.err")"
 				timed "$d/r$r-$c-qd$q" "$FIO" $(fio_engine "$c") --name=bench \
-					--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \
-					--iodepth="$q" --time_based --runtime="$RUNTIME" --output-format=json ||
-					die "files: $c qd$q failed: $(tail -n 3 "$d/r$r-$c-qd$q.err")"
+					--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread \
+					--bs=4k --iodepth="$q" --time_based --runtime="$RUNTIME" \
+					--output-format=json ||
+					die "files: $c qd$q failed:" \
+						"$(tail -n 3 "$d/r$r-$c-qd$q.err")"
 				rm -f "$SHM"/latlog/* "$SHM"/trace/*
 			done
 		done
@@ -309,11 +324,17 @@ section_trace() {
 				fz) extra+=(--write_lat_log="$base.d/fio" --log_avg_msec=0
 					--log_compression=4M --log_store_compressed=1);;
 				esac
-				"$FIO" --ioengine="external:$NVENGINE_SO" --name=t --filename="$SHM/$( [ $tgt = 1g ] && echo f || echo big)" \
-					--size="$size" --rw="$rw" --bs="$bs" --iodepth=32 --io_size="$((n * ${bs%k}))k" \
-					--norandommap --output-format=json "${extra[@]}" >"$base.json" 2>"$base.err" ||
-					die "trace: $tgt $pat level $lvl failed: $(tail -n 3 "$base.err")"
-				(cd "$base.d" && for f in *; do echo "$f $(stat -c %s "$f")"; done) >"$base.sizes"
+				"$FIO" --ioengine="external:$NVENGINE_SO" --name=t \
+					--filename="$SHM/$( [ $tgt = 1g ] && echo f || echo big)" \
+					--size="$size" --rw="$rw" --bs="$bs" --iodepth=32 \
+					--io_size="$((n * ${bs%k}))k" --norandommap \
+					--output-format=json "${extra[@]}" \
+					>"$base.json" 2>"$base.err" ||
+					die "trace: $tgt $pat level $lvl failed:" \
+						"$(tail -n 3 "$base.err")"
+				(cd "$base.d" && for f in *; do
+					echo "$f $(stat -c %s "$f")"
+				done) >"$base.sizes"
 				rm -rf "$base.d"
 			done
 		done
@@ -325,9 +346,12 @@ section_trace() {
 		for p in randread seqwrite; do
 			# z1, z6: zstd levels 1 and 6; g1: zlib level 1 (traces before format 1.2)
 			for z in z1 z6 g1; do
-				timed "$d/bt-$p-$z-$i" "$BENCH_TRACE" -n "$BT_RECORDS" -z "${z#?}" \
-					-c "$( [ "${z%?}" = g ] && echo zlib || echo zstd)" -p "$p" -o "$d/bt.nvt" ||
-					die "bench_trace -p $p $z failed: $(cat "$d/bt-$p-$z-$i.err")"
+				timed "$d/bt-$p-$z-$i" "$BENCH_TRACE" -n "$BT_RECORDS" \
+					-z "${z#?}" \
+					-c "$( [ "${z%?}" = g ] && echo zlib || echo zstd)" \
+					-p "$p" -o "$d/bt.nvt" ||
+					die "bench_trace -p $p $z failed:" \
+						"$(cat "$d/bt-$p-$z-$i.err")"
 			done
 		done
 	done
@@ -342,7 +366,8 @@ section_analyze() {
 	need=$((ANA_IOS * 10 / 1024 + 1048576))
 	avail=$(df -Pk "$d" | awk 'NR == 2 {print $4}')
 	[ "$avail" -ge "$need" ] ||
-		die "analyze: $d has $((avail / 1024)) MiB free, a $ANA_IOS-IO trace needs about $((need / 1024)) MiB (set BENCH_OUT)"
+		die "analyze: $d has $((avail / 1024)) MiB free," \
+			"a $ANA_IOS-IO trace needs about $((need / 1024)) MiB (set BENCH_OUT)"
 	log "analyze: generating a $ANA_IOS-IO trace (tests/unit/gen_trace, randread, QD 32)"
 	timed "$d/gen" "$GEN_TRACE" -p randread -q 32 -n "$ANA_IOS" "$d/big.nvt" ||
 		die "gen_trace failed: $(cat "$d/gen.err")"
@@ -350,20 +375,24 @@ section_analyze() {
 	cat "$d/big.nvt" >/dev/null	# the same (cached) start for every repeat
 	for i in $(seq 1 "$ANA_REPEATS"); do
 		log "analyze: nvanalyze stat, repeat $i"
-		timed "$d/stat-$i" "$NVANALYZE" stat "$d/big.nvt" || die "nvanalyze stat failed: $(cat "$d/stat-$i.err")"
+		timed "$d/stat-$i" "$NVANALYZE" stat "$d/big.nvt" ||
+			die "nvanalyze stat failed: $(cat "$d/stat-$i.err")"
 	done
 	rm -f "$d/big.nvt"
 
 	log "analyze: ${JSON_MB} MB json+ file"
 	mkdir -p "$SHM/jp"
-	"$FIO" --ioengine="external:$NVENGINE_SO" --name=jp --directory="$SHM/jp" --size=16M --rw=randrw \
-		--bs=4k --iodepth=8 --numjobs=4 --time_based --runtime=1 --output-format=json+ \
-		>"$d/seed.json" 2>"$d/seed.err" || die "json+ seed run failed: $(tail -n 3 "$d/seed.err")"
+	"$FIO" --ioengine="external:$NVENGINE_SO" --name=jp --directory="$SHM/jp" --size=16M \
+		--rw=randrw --bs=4k --iodepth=8 --numjobs=4 --time_based --runtime=1 \
+		--output-format=json+ >"$d/seed.json" 2>"$d/seed.err" ||
+		die "json+ seed run failed: $(tail -n 3 "$d/seed.err")"
 	rm -rf "$SHM/jp"
-	python3 "$TOP/tools/bench_report.py" --grow-json "$d/seed.json" "$JSON_MB" "$d/big.json" >"$d/big.json.info"
+	python3 "$TOP/tools/bench_report.py" --grow-json "$d/seed.json" "$JSON_MB" \
+		"$d/big.json" >"$d/big.json.info"
 	cat "$d/big.json" >/dev/null
 	for i in $(seq 1 "$ANA_REPEATS"); do
-		timed "$d/json-$i" "$NVANALYZE" -f csv "$d/big.json" || die "nvanalyze on json+ failed: $(tail -n 3 "$d/json-$i.err")"
+		timed "$d/json-$i" "$NVANALYZE" -f csv "$d/big.json" ||
+			die "nvanalyze on json+ failed: $(tail -n 3 "$d/json-$i.err")"
 	done
 	stat -c %s "$d/big.json" >"$d/big.json.size"
 	rm -f "$d/big.json"
@@ -386,13 +415,15 @@ section_memory() {
 	mkdir -p "$d/trace"
 	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
 	log "memory: ${MEM_SECS}s traced nvengine job and a fio write_lat_log job side by side"
-	"$FIO" --ioengine="external:$NVENGINE_SO" --nv_trace="$d/trace" --name=mem --filename="$SHM/f" \
-		--size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 --time_based --runtime="$MEM_SECS" \
-		--output-format=json >"$d/nv.json" 2>"$d/nv.err" &
+	"$FIO" --ioengine="external:$NVENGINE_SO" --nv_trace="$d/trace" --name=mem \
+		--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \
+		--iodepth=32 --time_based --runtime="$MEM_SECS" --output-format=json \
+		>"$d/nv.json" 2>"$d/nv.err" &
 	a=$!
-	"$FIO" --ioengine=io_uring --write_lat_log="$d/fiolog" --log_avg_msec=0 --rate_iops="$MEM_RATE" \
-		--name=mem --filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 \
-		--time_based --runtime="$MEM_SECS" --output-format=json >"$d/fio.json" 2>"$d/fio.err" &
+	"$FIO" --ioengine=io_uring --write_lat_log="$d/fiolog" --log_avg_msec=0 \
+		--rate_iops="$MEM_RATE" --name=mem --filename="$SHM/f" --size="${FILE_MB}M" \
+		--rw=randread --bs=4k --iodepth=32 --time_based --runtime="$MEM_SECS" \
+		--output-format=json >"$d/fio.json" 2>"$d/fio.err" &
 	b=$!
 	t0=$(date +%s%N)
 	echo "t_ms nvengine_kb fio_latlog_kb" >"$d/rss.tsv"
@@ -451,16 +482,19 @@ section_cpu() {
 	local d=$W/cpu r c order
 	mkdir -p "$d" "$SHM/trace"
 	[ -f "$SHM/f" ] || dd if=/dev/zero of="$SHM/f" bs=1M count="$FILE_MB" status=none
-	log "cpu: $CPU_PAIRS pairs of ${CPU_PAIR_MS} ms nv_nop jobs, tracing off and on, in one fio"
+	log "cpu: $CPU_PAIRS pairs of ${CPU_PAIR_MS} ms nv_nop jobs," \
+		"tracing off and on, in one fio"
 	nop_pairs_job >"$d/nop_pairs.fio"
 	timed "$d/nop_pairs" "$FIO" --output-format=json "$d/nop_pairs.fio" ||
 		die "cpu: the nv_nop pairs failed: $(tail -n 3 "$d/nop_pairs.err")"
 	rm -f "$SHM"/trace/*
-	log "cpu: $AB_ROUNDS runs of ${AB_RUNTIME}s nv_nop jobs, tracing on and off every $AB_WINDOW IOs"
+	log "cpu: $AB_ROUNDS runs of ${AB_RUNTIME}s nv_nop jobs," \
+		"tracing on and off every $AB_WINDOW IOs"
 	for r in $(seq 1 "$AB_ROUNDS"); do
 		timed "$d/ab$r" "$FIO" $(fio_engine nv_on) --name=bench --filename="$SHM/f" \
 			--size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 --time_based \
-			--runtime="$AB_RUNTIME" --nv_nop=1 --nv_trace_ab="$AB_WINDOW" --output-format=json ||
+			--runtime="$AB_RUNTIME" --nv_nop=1 --nv_trace_ab="$AB_WINDOW" \
+			--output-format=json ||
 			die "cpu: the nv_trace_ab run $r failed: $(tail -n 3 "$d/ab$r.err")"
 		"$BENCH_TRACE" -i "$SHM"/trace/*.nvt >"$d/ab$r.info" ||
 			die "cpu: cannot read the trace of nv_trace_ab run $r"
@@ -471,9 +505,10 @@ section_cpu() {
 		order="nv_off1 nv_on1"
 		[ $((r % 2)) -eq 0 ] && order="nv_on1 nv_off1"
 		for c in $order; do
-			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench --filename="$SHM/f" \
-				--size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=32 --time_based \
-				--runtime="$CPU_RUNTIME" --output-format=json ||
+			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench \
+				--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \
+				--iodepth=32 --time_based --runtime="$CPU_RUNTIME" \
+				--output-format=json ||
 				die "cpu: $c failed: $(tail -n 3 "$d/r$r-$c.err")"
 			if [ "$c" = nv_on1 ]; then
 				"$BENCH_TRACE" -i "$SHM"/trace/*.nvt >"$d/r$r-$c.info" ||
@@ -506,14 +541,16 @@ section_loop() {
 		rm -f "$d/disk.img"
 		return 0
 	fi
-	log "loop: $LOOPDEV, $LOOP_ROUNDS rounds of ${LOOP_RUNTIME}s runs at QD 1, tracing off and on"
+	log "loop: $LOOPDEV, $LOOP_ROUNDS rounds of ${LOOP_RUNTIME}s runs at QD 1," \
+		"tracing off and on"
 	for r in $(seq 1 "$LOOP_ROUNDS"); do
 		order="nv_off nv_on"
 		[ $((r % 2)) -eq 0 ] && order="nv_on nv_off"
 		for c in $order; do
-			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench --filename="$LOOPDEV" \
-				--direct=1 --rw=randread --bs=4k --iodepth=1 --time_based \
-				--runtime="$LOOP_RUNTIME" --output-format=json ||
+			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench \
+				--filename="$LOOPDEV" --direct=1 --rw=randread --bs=4k \
+				--iodepth=1 --time_based --runtime="$LOOP_RUNTIME" \
+				--output-format=json ||
 				die "loop: $c failed: $(tail -n 3 "$d/r$r-$c.err")"
 			rm -f "$SHM"/trace/*
 		done
@@ -528,8 +565,9 @@ section_loop() {
 				set -- $(fio_engine nv_off)
 			fi
 			timed "$d/$c$r" "$FIO" "$@" --name=bench --filename="$LOOPDEV" --direct=1 \
-				--rw=randread --bs=4k --iodepth=1 --time_based --runtime="$LOOP_AB_RUNTIME" \
-				--write_lat_log="$d/$c$r" --log_avg_msec=0 --output-format=json ||
+				--rw=randread --bs=4k --iodepth=1 --time_based \
+				--runtime="$LOOP_AB_RUNTIME" --write_lat_log="$d/$c$r" \
+				--log_avg_msec=0 --output-format=json ||
 				die "loop: the $c run $r failed: $(tail -n 3 "$d/$c$r.err")"
 			rm -f "$SHM"/trace/* "$d/$c${r}_lat.1.log" "$d/$c${r}_slat.1.log"
 			gzip -f "$d/$c${r}_clat.1.log"
@@ -545,7 +583,8 @@ section_vm() {
 	local d=$W/vm rc=0
 	mkdir -p "$d/cases"
 	cp "$TOP/tools/bench-vm/50-bench-passthru.sh" "$d/cases/"
-	printf 'ROUNDS=%s\nRUNTIME=%s\nQDS="%s"\n' "$VM_ROUNDS" "$VM_RUNTIME" "$QDS" >"$d/bench-vm.conf"
+	printf 'ROUNDS=%s\nRUNTIME=%s\nQDS="%s"\n' "$VM_ROUNDS" "$VM_RUNTIME" "$QDS" \
+		>"$d/bench-vm.conf"
 	local extra=(--extra "$d/bench-vm.conf")
 	if [ -n "${BENCH_VM_ALT_SO:-}" ]; then
 		# a second engine build, run beside the first (tools/bench-vm)
@@ -583,7 +622,8 @@ hosts_layout() {
 			printf "%s{\"jobname\": \"randread\", \"groupid\": 0, \"error\": 0, " \
 				"\"job options\": {\"rw\": \"randread\", \"bs\": \"4k\", " \
 				"\"nv_trace\": \"/tmp/nvengine-run.x/traces/suite\"}, \"read\": " \
-				"{\"io_bytes\": %d, \"total_ios\": %d, \"iops\": %d, \"bw\": %d, " \
+				"{\"io_bytes\": %d, \"total_ios\": %d, " \
+				"\"iops\": %d, \"bw\": %d, " \
 				"\"runtime\": 1000}, \"hostname\": \"host%03d\"}",
 				(h > 1 ? ", " : ""), ios * 4096, ios, ios + h, ios * 4, h
 		print "]}"
@@ -610,7 +650,8 @@ section_hosts() {
 			die "hosts: nvanalyze A B failed: $(tail -n 3 "$d/fleets-$n-$ios.err")"
 		if [ "$n" -le 64 ]; then
 			timed "$d/sides-$n-$ios" "$NVANALYZE" -f json "$d/A-$n-$ios" ||
-				die "hosts: nvanalyze A failed: $(tail -n 3 "$d/sides-$n-$ios.err")"
+				die "hosts: nvanalyze A failed:" \
+					"$(tail -n 3 "$d/sides-$n-$ios.err")"
 		fi
 		grep -o "\"clat_p50_ns_source\": *\"exact\"" "$d/fleets-$n-$ios.out" | wc -l \
 			>"$d/fleets-$n-$ios.exact"
@@ -641,9 +682,11 @@ section_sweep() {
 		"$FILE_MB" "$((SWEEP_IOS * 4))" >"$d/sweep.fio"
 	printf 'nv_trace=traces\n[sweep]\niodepth=1\n' >>"$d/sweep.fio"
 	for run in A B; do
-		log "sweep: run $run of the iodepth sweep ($SWEEP_QDS), $SWEEP_IOS traced IOs a point"
-		timed "$d/gen-$run" env NVDEV="$SHM/f" NVDIRECT=0 NVENGINE_SO="$NVENGINE_SO" FIO="$FIO" \
-			"$TOP/jobs/run" -o "$d/$run" --sweep "iodepth=$(echo $SWEEP_QDS | tr ' ' ,)" "$d/sweep.fio" ||
+		log "sweep: run $run of the iodepth sweep ($SWEEP_QDS)," \
+			"$SWEEP_IOS traced IOs a point"
+		timed "$d/gen-$run" env NVDEV="$SHM/f" NVDIRECT=0 NVENGINE_SO="$NVENGINE_SO" \
+			FIO="$FIO" "$TOP/jobs/run" -o "$d/$run" \
+			--sweep "iodepth=$(echo $SWEEP_QDS | tr ' ' ,)" "$d/sweep.fio" ||
 			die "sweep: jobs/run of run $run failed: $(tail -n 3 "$d/gen-$run.err")"
 		for q in $SWEEP_QDS; do
 			n=$(ls "$d/$run"/*@iodepth="$q".json 2>/dev/null | wc -l)
@@ -651,20 +694,25 @@ section_sweep() {
 		done
 	done
 	du -sb "$d"/A/traces "$d"/B/traces | awk '{s += $1} END {print s}' >"$d/traces.bytes"
-	cat "$d"/A/traces/*/* "$d"/B/traces/*/* >/dev/null	# the same (cached) start for every call
+	# the same (cached) start for every call
+	cat "$d"/A/traces/*/* "$d"/B/traces/*/* >/dev/null
 	log "sweep: $SWEEP_ROUNDS rounds of nvanalyze A B against the 9 points one at a time"
 	date -u '+%Y-%m-%d %H:%M UTC' >"$d/date"
 	cut -d' ' -f1-3 /proc/loadavg >"$d/loadavg-start"
 	for r in $(seq 1 "$SWEEP_ROUNDS"); do
 		order="whole $SWEEP_QDS"
-		[ $((r % 2)) -eq 0 ] && order="$(echo $SWEEP_QDS | tr ' ' '\n' | tac | tr '\n' ' ')whole"
+		[ $((r % 2)) -eq 0 ] &&
+			order="$(echo $SWEEP_QDS | tr ' ' '\n' | tac | tr '\n' ' ')whole"
 		for q in $order; do
 			if [ "$q" = whole ]; then
 				timed "$d/r$r-whole" "$NVANALYZE" "$d/A" "$d/B" ||
-					die "sweep: nvanalyze A B failed: $(tail -n 3 "$d/r$r-whole.err")"
+					die "sweep: nvanalyze A B failed:" \
+						"$(tail -n 3 "$d/r$r-whole.err")"
 			else
-				timed "$d/r$r-qd$q" "$NVANALYZE" "$d"/A/*@iodepth="$q".json "$d"/B/*@iodepth="$q".json ||
-					die "sweep: nvanalyze on iodepth $q failed: $(tail -n 3 "$d/r$r-qd$q.err")"
+				timed "$d/r$r-qd$q" "$NVANALYZE" "$d"/A/*@iodepth="$q".json \
+					"$d"/B/*@iodepth="$q".json ||
+					die "sweep: nvanalyze on iodepth $q failed:" \
+						"$(tail -n 3 "$d/r$r-qd$q.err")"
 			fi
 		done
 	done
@@ -705,7 +753,8 @@ section_workers() {
 					-o "$d/out" "$d/A-$n-$ios";;
 				*) timed "$d/$n-$ios-r$r-$k" "$NVANALYZE" -J "${k#j}" -o "$d/out" \
 					"$d/A-$n-$ios";;
-				esac || die "workers: $k on $n traces failed: $(tail -n 3 "$d/$n-$ios-r$r-$k.err")"
+				esac || die "workers: $k on $n traces failed:" \
+					"$(tail -n 3 "$d/$n-$ios-r$r-$k.err")"
 			done
 		done
 		grep -c "(exact)" "$d/$n-$ios-r1-j1.out" >"$d/$n-$ios.exact" || true
@@ -763,8 +812,8 @@ disturb_run() {
 		f=$TOP/jobs/instance/maxiops.fio
 		[ "$cfg" = on ] || f=$d/maxiops-untraced.fio
 		[ "$job" = maxiops ] || f=$d/$(basename "$f" .fio)-thread.fio
-		NVDEV=$SHM/f NVDIRECT=0 NVTRACE=$tr RUNTIME=$DISTURB_RUNTIME NVENGINE_SO=$NVENGINE_SO \
-			timed "$p" "$FIO" --output-format=json "$f";;
+		NVDEV=$SHM/f NVDIRECT=0 NVTRACE=$tr RUNTIME=$DISTURB_RUNTIME \
+			NVENGINE_SO=$NVENGINE_SO timed "$p" "$FIO" --output-format=json "$f";;
 	esac || die "disturb: $job $cfg failed: $(tail -n 3 "$p.err")"
 	if [ "$cfg" = on ]; then
 		for f in "$tr"/*.nvt; do "$NVANALYZE" stat "$f"; done >"$p.stat" 2>&1 ||
@@ -807,8 +856,10 @@ section_inputxml() {
 	local d=$W/inputxml i s
 	mkdir -p "$d"
 	cp "$TOP/tests/fixtures/diskspd/PerfKitBenchmarker__diskspd_result.xml" "$d/base.xml"
-	python3 "$TOP/tests/py/gen_diskspd_xml.py" --threads 16 --targets 4 --buckets 42 >"$d/small.xml"
-	python3 "$TOP/tests/py/gen_diskspd_xml.py" --threads 64 --targets 4 --buckets 42 >"$d/large.xml"
+	python3 "$TOP/tests/py/gen_diskspd_xml.py" --threads 16 --targets 4 \
+		--buckets 42 >"$d/small.xml"
+	python3 "$TOP/tests/py/gen_diskspd_xml.py" --threads 64 --targets 4 \
+		--buckets 42 >"$d/large.xml"
 	for s in base small large; do
 		stat -c %s "$d/$s.xml" >"$d/$s.size"
 		cat "$d/$s.xml" >/dev/null
@@ -835,9 +886,11 @@ section_inputxml() {
 section_inputtext() {
 	local d=$W/inputtext r k order
 	mkdir -p "$d"
-	printf '[global]\nioengine=null\nsize=64m\npercentile_list=%s\n[randrw]\nrw=randrw\nbs=4k\n%s\n' \
-		1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99 \
-		'[seqread]\nrw=read\nbs=128k' >"$d/seed.fio"
+	{
+		printf '[global]\nioengine=null\nsize=64m\npercentile_list=%s\n' \
+			1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99
+		printf '[randrw]\nrw=randrw\nbs=4k\n%s\n' '[seqread]\nrw=read\nbs=128k'
+	} >"$d/seed.fio"
 	(cd "$d" && "$FIO" seed.fio >seed.txt 2>seed.err) ||
 		die "inputtext: fio failed: $(tail -n 3 "$d/seed.err")"
 	for k in one:1 quarter:$((INPUT_JOBS / 4)) all:$INPUT_JOBS; do
@@ -853,7 +906,8 @@ section_inputtext() {
 			case $k in
 			full) timed "$d/full-r$r" "$NVANALYZE" -f csv "$d/all.txt";;
 			*) timed "$d/$k-r$r" "$NVANALYZE" --job randrw-0 -f csv "$d/$k.txt";;
-			esac || die "inputtext: nvanalyze on $k failed: $(tail -n 3 "$d/$k-r$r.err")"
+			esac || die "inputtext: nvanalyze on $k failed:" \
+				"$(tail -n 3 "$d/$k-r$r.err")"
 		done
 		rm -f "$d/full-r$r.out"
 	done
@@ -873,11 +927,16 @@ want disturb && section_disturb
 want inputxml && section_inputxml
 want inputtext && section_inputtext
 if want vm; then
-	if [ "$BENCH_VM" = 1 ]; then section_vm; else mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"; fi
+	if [ "$BENCH_VM" = 1 ]; then
+		section_vm
+	else
+		mkdir -p "$W/vm" && echo off >"$W/vm/boot.rc"
+	fi
 fi
 echo "elapsed_s=$(($(date +%s) - T_START))" >>"$W/meta.env"
 echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$W/meta.env"
-echo "busy_end=$(ps -eo pcpu=,comm= --sort=-pcpu | awk '$1 >= 10 {printf "%s%s (%s%%)", s, $2, $1; s=", "}')" >>"$W/meta.env"
+echo "busy_end=$(ps -eo pcpu=,comm= --sort=-pcpu |
+	awk '$1 >= 10 {printf "%s%s (%s%%)", s, $2, $1; s=", "}')" >>"$W/meta.env"
 echo "retries=$(cat "$W/retries" 2>/dev/null | wc -l)" >>"$W/meta.env"
 
 log "report: $BENCH_MD, $BENCH_PNG"

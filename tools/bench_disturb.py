@@ -7,10 +7,10 @@ import re
 # the jobs of section 12: (DISTURB_JOBS name, title, what ran)
 JOBS = (
     ("nop", "nv_nop 4 jobs x QD 64",
-     "`nv_nop=1`, 4 jobs x QD 64 (`--numjobs=4 --group_reporting`) on the tmpfs file, nothing else "
-     "running: every IO is an `IORING_OP_NOP` through the engine, so the IO threads are CPU-bound "
-     "and the IOPS ratio is the trace's CPU per IO against nv_nop's own (about 0.5 us per IO at "
-     "2 M IOPS a core)"),
+     "`nv_nop=1`, 4 jobs x QD 64 (`--numjobs=4 --group_reporting`) on the tmpfs file, nothing "
+     "else running: every IO is an `IORING_OP_NOP` through the engine, so the IO threads are "
+     "CPU-bound and the IOPS ratio is the trace's CPU per IO against nv_nop's own (about 0.5 us "
+     "per IO at 2 M IOPS a core)"),
     ("randread", "jobs/randread.fio + two busy loops",
      "the brief's `fio --ioengine=external:./libnvengine.so jobs/randread.fio` as it is (4 jobs x "
      "QD 64, `direct=1`, 20 s, four 256 MiB files laid out on the checkout's ext4: direct IO to "
@@ -42,14 +42,16 @@ def fio_row(j):
 
 def stat_footers(path):
     """The summed footers of the `nvanalyze stat` outputs in path: wait_ns, waits, span_ns (the
-    traced time of every trace), cpu_ns, records, ring (the fullest high/chunks); None if absent."""
+    traced time of every trace), cpu_ns, records, ring (the fullest high/chunks); None if
+    absent."""
     try:
         txt = open(path).read()
     except OSError:
         return None
     def keys(k):
         return [int(x) for x in re.findall(r"^  writer\.{} = (\d+)$".format(k), txt, re.M)]
-    spans = [float(x) for x in re.findall(r"^tracing: IO loop held by tracing [0-9.]+% of ([0-9.]+) s",
+    spans = [float(x) for x in re.findall(r"^tracing: IO loop held by "
+                                          r"tracing [0-9.]+% of ([0-9.]+) s",
                                           txt, re.M)]
     recs = [int(x) for x in re.findall(r"^records: (\d+)$", txt, re.M)]
     high, chunks = keys("ring_high"), keys("ring_chunks")
@@ -91,10 +93,11 @@ def nop_note(md, rs, cores):
     traced (an upper bound: other processes share the cores).  Return: nothing."""
     off = H.med([cores / x["off"]["iops"] * 1e9 for x in rs])
     on = H.med([cores / x["on"]["iops"] * 1e9 for x in rs])
-    md.append("IOPS as CPU per IO ({} cores / IOPS; other processes on the cores count too): {:.0f} "
-              "ns untraced, {:.0f} ns traced, {:+.0f} ns for tracing, all of it (job thread and "
-              "writer, section 6 splits it); nv_nop's own cost here is the untraced figure, against "
-              "the about 500 ns of an idle machine.\n".format(cores, off, on, on - off))
+    md.append("IOPS as CPU per IO ({} cores / IOPS; other processes on the cores count too): "
+              "{:.0f} ns untraced, {:.0f} ns traced, {:+.0f} ns for tracing, all of it (job "
+              "thread and writer, section 6 splits it); nv_nop's own cost here is the untraced "
+              "figure, against the about 500 ns of an idle machine.\n".format(
+                  cores, off, on, on - off))
 
 
 def job_part(md, goals, job, title, what, rs, cores):
@@ -127,8 +130,8 @@ def job_part(md, goals, job, title, what, rs, cores):
         ("**IO loop's wait for the trace writer** (share of the traced time)", share, "{:.3f}%"),
         ("IO-loop waits (all traces of the run)", waits, "{:.0f}"),
         ("trace writer CPU per record", cpu, "{:.1f} ns")))
-    md.append("Trace ring high-water (the fullest thread's, of its chunks), per round: {}.\n".format(
-        ", ".join(high) or "-"))
+    md.append("Trace ring high-water (the fullest thread's, of its chunks), per round: {}.\n"
+              .format(", ".join(high) or "-"))
     if job == "nop":
         nop_note(md, rs, cores)
         w = max(waits)
@@ -139,7 +142,8 @@ def job_part(md, goals, job, title, what, rs, cores):
         return
     s = max(share)
     H.goal_row(goals, "IO-loop wait share, {}".format(title), "<= 0.1%",
-               "{:.3f}% (most in a round)".format(s), s <= 0.1, "{} waits in all".format(sum(waits)))
+               "{:.3f}% (most in a round)".format(s), s <= 0.1,
+               "{} waits in all".format(sum(waits)))
     for name, on, aa in (("p99.99", on_p, aa_p), ("max", on_m, aa_m)):
         v = H.med(on)
         H.goal_row(goals, "{} traced vs untraced, {}".format(name, title), "within A/A",
@@ -157,14 +161,14 @@ def section(md, wd, meta, goals, h):
     if not ran:
         md.append("Not run in this mode.\n")
         return
-    md.append("Run at {} (nvengine {}, mode {}, {} cores), {} rounds of {} s runs (randread.fio: its "
-              "own 20 s).  Per job and round: untraced, traced, untraced again (the A/A pair: how far "
-              "two untraced runs differ), the order reversed every other round; every option the "
-              "engine's default (nv_trace_sched=normal, nv_trace_buffer_ms=2000).  fio's clat "
-              "p99.99 and max of the group-reported job; the IO loop's wait for the trace writer "
-              "from every trace's footer (`writer.io_wait_ns` over the traced time, summed over the "
-              "job's threads).  A traced ratio inside the A/A range is a difference this machine "
-              "cannot tell from noise.\n".format(
+    md.append("Run at {} (nvengine {}, mode {}, {} cores), {} rounds of {} s runs (randread.fio: "
+              "its own 20 s).  Per job and round: untraced, traced, untraced again (the A/A pair: "
+              "how far two untraced runs differ), the order reversed every other round; every "
+              "option the engine's default (nv_trace_sched=normal, nv_trace_buffer_ms=2000).  "
+              "fio's clat p99.99 and max of the group-reported job; the IO loop's wait for the "
+              "trace writer from every trace's footer (`writer.io_wait_ns` over the traced time, "
+              "summed over the job's threads).  A traced ratio inside the A/A range is a "
+              "difference this machine cannot tell from noise.\n".format(
                   meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                   meta.get("cores", "?"), meta.get("disturb_rounds", "?"),
                   meta.get("disturb_runtime", "?")))

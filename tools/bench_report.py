@@ -157,7 +157,8 @@ def files_runs(wd, qd):
             "iops": j["read"]["iops"],
             "ios": ios,
             "cpu_io_us": cpu / ios * 1e6 if ios else None,
-            "fio_cpu_io_us": ((j["usr_cpu"] + j["sys_cpu"]) / 100 * rt / 1000 / ios * 1e6) if ios and rt else None,
+            "fio_cpu_io_us": ((j["usr_cpu"] + j["sys_cpu"]) / 100 * rt / 1000 / ios * 1e6)
+                             if ios and rt else None,
             "startup_cpu": s["cpu"] if s else None,
             "mean_lat_us": j["read"]["clat_ns"]["mean"] / 1e3,
         }
@@ -172,7 +173,8 @@ def vm_runs(wd, qd):
         j = job0(load_json(p)) if m else None
         if not j or j.get("error"):
             continue
-        runs[(m.group(2), int(m.group(1)))] = {"iops": j["read"]["iops"], "ios": j["read"]["total_ios"],
+        runs[(m.group(2), int(m.group(1)))] = {"iops": j["read"]["iops"],
+                                               "ios": j["read"]["total_ios"],
                                                "mean_lat_us": j["read"]["clat_ns"]["mean"] / 1e3}
     return runs
 
@@ -210,13 +212,15 @@ BT_RE = {
 
 
 def bench_trace(wd):
-    """(pattern, codec, level) -> {metric: [values]}; files bt-PAT-zLEVEL-I (zstd), bt-PAT-gLEVEL-I (zlib)"""
+    """(pattern, codec, level) -> {metric: [values]}; files bt-PAT-zLEVEL-I (zstd),
+    bt-PAT-gLEVEL-I (zlib)"""
     out = {}
     for p in glob.glob(os.path.join(wd, "trace", "bt-*.out")):
         m = re.match(r"bt-(\w+)-([zg])(\d)-\d+\.out$", os.path.basename(p))
         if not m:
             continue
-        d = out.setdefault((m.group(1), "zstd" if m.group(2) == "z" else "zlib", int(m.group(3))), {})
+        d = out.setdefault((m.group(1), "zstd" if m.group(2) == "z" else "zlib",
+                            int(m.group(3))), {})
         with open(p) as f:
             for line in f:
                 for k, rx in BT_RE.items():
@@ -279,8 +283,10 @@ def memory(wd, meta):
         res[name + "_last"] = pts[-1][1] if pts else None
         res[name + "_last_t"] = pts[-1][0] if pts else None
         res[name + "_max"] = max(v for t, v in pts) if pts else None
-    res["nv_ios"] = (job0(load_json(os.path.join(d, "nv.json"))) or {}).get("read", {}).get("total_ios")
-    res["fio_ios"] = (job0(load_json(os.path.join(d, "fio.json"))) or {}).get("read", {}).get("total_ios")
+    res["nv_ios"] = (job0(load_json(os.path.join(d, "nv.json"))) or {}).get(
+        "read", {}).get("total_ios")
+    res["fio_ios"] = (job0(load_json(os.path.join(d, "fio.json"))) or {}).get(
+        "read", {}).get("total_ios")
     for k in ("trace", "fiolog"):
         try:
             res[k + "_bytes"] = int(open(os.path.join(d, "size-" + k)).read())
@@ -290,7 +296,8 @@ def memory(wd, meta):
 
 
 def read_info(path):
-    """bench_trace -i output: {'records': n, 'bytes': n, 'header'/'footer': {k: v}}; None if absent."""
+    """bench_trace -i output: {'records': n, 'bytes': n, 'header'/'footer': {k: v}}; None if
+    absent."""
     try:
         lines = open(path).read().splitlines()
     except OSError:
@@ -331,7 +338,8 @@ def spread(xs, spec):
     xs = [x for x in xs if x is not None]
     if not xs:
         return None, ""
-    return statistics.median(xs), "rounds {}-{}, n={}".format(spec.format(min(xs)), spec.format(max(xs)), len(xs))
+    return statistics.median(xs), "rounds {}-{}, n={}".format(spec.format(min(xs)),
+                                                              spec.format(max(xs)), len(xs))
 
 
 def loop_runs(wd):
@@ -342,8 +350,9 @@ def loop_runs(wd):
         if not j or not j["read"]["total_ios"]:
             continue
         c = j["read"]["clat_ns"]
-        runs[(m.group(2), int(m.group(1)))] = {"iops": j["read"]["iops"], "mean": c["mean"] / 1e3,
-                                               "p99": c.get("percentile", {}).get("99.000000", 0) / 1e3}
+        runs[(m.group(2), int(m.group(1)))] = {
+            "iops": j["read"]["iops"], "mean": c["mean"] / 1e3,
+            "p99": c.get("percentile", {}).get("99.000000", 0) / 1e3}
     return runs
 
 
@@ -378,13 +387,15 @@ def goal_row(rows, goal, target, measured, ok, note=""):
         res = "-"
     else:
         res = "PASS" if ok else "**FAIL**"
-    rows.append("| {} | {} | {} | {} | {} |".format(goal, target, measured if measured is not None else "not run",
+    rows.append("| {} | {} | {} | {} | {} |".format(goal, target,
+                                                   measured if measured is not None else "not run",
                                                    res, note))
 
 
 def ratio_goal(goals, name, p, lim, extra=""):
     """A goal row for the median ratio of pair p: PASS when it is >= lim."""
-    goal_row(goals, name, ">= {:.2f}x".format(lim), None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
+    goal_row(goals, name, ">= {:.2f}x".format(lim),
+             None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]),
              p["ratio"] is not None and p["ratio"] >= lim, ratio_note(p, lim, extra))
 
 
@@ -404,16 +415,19 @@ GOALS_VM = {
 
 def section_files(md, wd, meta, goals, chart):
     md.append("## 1. Engine overhead on a tmpfs file\n")
-    md.append("4k `randread` of a {} MiB file on tmpfs (`/dev/shm`, buffered: the page cache is the device, so the "
-              "run is CPU-bound), `time_based`, {} s per run, {} rounds; in each round every configuration runs once "
-              "per iodepth, the order reversed every other round.  CPU per IO = user+sys CPU of the whole fio process "
-              "tree (`/usr/bin/time`: job thread, io_uring workers, trace writer thread) minus the same job stopped "
-              "after one IO (fio's fixed start/stop cost), divided by the IOs.  fio's own `usr_cpu`/`sys_cpu` are "
-              "`RUSAGE_THREAD` of the job thread only (they miss the trace writer thread and io-wq), shown as "
-              "\"job thread\" for reference.  The tmpfs reads run on io_uring's io-wq workers; how many the kernel "
-              "starts (1 to 4 here) is decided by a race in the first milliseconds and moves IOPS by up to 20%, with "
-              "or without tracing, so nvengine also runs with the pool capped at one worker (`nv_iowq_workers=1`) "
-              "on both sides of the comparison.\n".format(meta.get("file_mb"), meta.get("runtime"), meta.get("rounds")))
+    md.append("4k `randread` of a {} MiB file on tmpfs (`/dev/shm`, buffered: the page cache is "
+              "the device, so the run is CPU-bound), `time_based`, {} s per run, {} rounds; in "
+              "each round every configuration runs once per iodepth, the order reversed every "
+              "other round.  CPU per IO = user+sys CPU of the whole fio process tree "
+              "(`/usr/bin/time`: job thread, io_uring workers, trace writer thread) minus the "
+              "same job stopped after one IO (fio's fixed start/stop cost), divided by the IOs.  "
+              "fio's own `usr_cpu`/`sys_cpu` are `RUSAGE_THREAD` of the job thread only (they "
+              "miss the trace writer thread and io-wq), shown as \"job thread\" for reference.  "
+              "The tmpfs reads run on io_uring's io-wq workers; how many the kernel starts (1 to "
+              "4 here) is decided by a race in the first milliseconds and moves IOPS by up to "
+              "20%, with or without tracing, so nvengine also runs with the pool capped at one "
+              "worker (`nv_iowq_workers=1`) on both sides of the comparison.\n".format(
+                  meta.get("file_mb"), meta.get("runtime"), meta.get("rounds")))
     any_run = False
     for qd in (1, 32):
         runs = files_runs(wd, qd)
@@ -421,7 +435,8 @@ def section_files(md, wd, meta, goals, chart):
             continue
         any_run = True
         md.append("### iodepth {}\n".format(qd))
-        md.append("| configuration | IOPS (median) | IOPS range | CPU/IO, all threads | CPU/IO, job thread | mean clat |")
+        md.append("| configuration | IOPS (median) | IOPS range | CPU/IO, all threads | "
+                  "CPU/IO, job thread | mean clat |")
         md.append("|---|---|---|---|---|---|")
         for cfg, label in CFG_FILES:
             vals = [v for (c, r), v in runs.items() if c == cfg]
@@ -436,19 +451,22 @@ def section_files(md, wd, meta, goals, chart):
                 fmt(med([v["mean_lat_us"] for v in vals]), "{:.1f}")))
             chart.setdefault("files", []).append((qd, cfg, med(iops)))
         md.append("")
-        md.append("| pair (A / B) | A IOPS | B IOPS | IOPS ratio, median of rounds (range) | CPU/IO ratio |")
+        md.append("| pair (A / B) | A IOPS | B IOPS | IOPS ratio, median of "
+                  "rounds (range) | CPU/IO ratio |")
         md.append("|---|---|---|---|---|")
         for a, b, label in PAIRS_FILES:
             p = pair_stats(runs, a, b, "iops")
             c = pair_stats(runs, a, b, "cpu_io_us")
-            md.append("| {} | {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p),
-                                                          fmt(c["ratio"], "{:.3f}x")))
+            md.append("| {} | {} | {} | {} | {} |".format(
+                label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p), fmt(c["ratio"], "{:.3f}x")))
             if (a, b) in GOALS_FILES:
                 name, lim = GOALS_FILES[(a, b)]
                 ratio_goal(goals, "{}, QD {}".format(name, qd), p, lim)
             if (a, b) == ("uring_log", "uring"):
-                goal_row(goals, "(reference) fio `write_lat_log` vs no log, files, QD {}".format(qd), "-",
-                         None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]), None, "no goal; beside the row above")
+                goal_row(goals,
+                         "(reference) fio `write_lat_log` vs no log, files, QD {}".format(qd),
+                         "-", None if p["ratio"] is None else "{:.3f}x".format(p["ratio"]), None,
+                         "no goal; beside the row above")
         md.append("")
     if not any_run:
         md.append("Not run in this mode.\n")
@@ -471,13 +489,15 @@ def section_vm(md, wd, meta, goals, chart):
                             if l.startswith("boot:"))[-600:]
         except OSError:
             pass
-        md.append("The guest did not run (tests/vm/boot.sh exit {}): {}\n".format(rc, why or "see build/bench/vm/boot.out"))
-    md.append("One boot of the QEMU guest (tests/vm/boot.sh, TCG emulation, 2 vCPUs, Debian cloud kernel), "
-              "namespace `ns4k` (4096-byte LBAs) as `/dev/ng0n2`, 4k `randread` over 64 MiB, {} s per run, "
-              "{} rounds alternating inside the guest (order reversed every other round); fio JSON comes back "
-              "to the host.  **The absolute IOPS measure QEMU's emulation (TCG), not NVMe hardware**: every "
-              "configuration goes through the same emulated controller, so the ratios compare the engines' "
-              "submission and completion paths, but the emulator's own cost dilutes any difference.\n"
+        md.append("The guest did not run (tests/vm/boot.sh exit {}): {}\n".format(
+                      rc, why or "see build/bench/vm/boot.out"))
+    md.append("One boot of the QEMU guest (tests/vm/boot.sh, TCG emulation, 2 vCPUs, Debian cloud "
+              "kernel), namespace `ns4k` (4096-byte LBAs) as `/dev/ng0n2`, 4k `randread` over 64 "
+              "MiB, {} s per run, {} rounds alternating inside the guest (order reversed every "
+              "other round); fio JSON comes back to the host.  **The absolute IOPS measure QEMU's "
+              "emulation (TCG), not NVMe hardware**: every configuration goes through the same "
+              "emulated controller, so the ratios compare the engines' submission and completion "
+              "paths, but the emulator's own cost dilutes any difference.\n"
               .format(meta.get("vm_runtime"), meta.get("vm_rounds")))
     any_run = False
     for qd in (1, 32):
@@ -488,7 +508,8 @@ def section_vm(md, wd, meta, goals, chart):
         md.append("### iodepth {}\n".format(qd))
         md.append("| configuration | IOPS (median) | IOPS range | mean clat |")
         md.append("|---|---|---|---|")
-        for cfg, label in (("io_uring_cmd", "fio `io_uring_cmd`"), ("nv_off", "nvengine, tracing off"),
+        for cfg, label in (("io_uring_cmd", "fio `io_uring_cmd`"),
+                           ("nv_off", "nvengine, tracing off"),
                            ("nv_on", "nvengine, tracing on"),
                            ("alt_off", "alternative engine build (BENCH_VM_ALT_SO), tracing off")):
             if cfg == "alt_off" and not any(c == cfg for (c, r) in runs):
@@ -498,8 +519,9 @@ def section_vm(md, wd, meta, goals, chart):
                 md.append("| {} | not run | | |".format(label))
                 continue
             iops = [v["iops"] for v in vals]
-            md.append("| {} | {} | {}-{} | {} us |".format(label, kfmt(med(iops)), kfmt(min(iops)), kfmt(max(iops)),
-                                                           fmt(med([v["mean_lat_us"] for v in vals]), "{:.1f}")))
+            md.append("| {} | {} | {}-{} | {} us |".format(
+                label, kfmt(med(iops)), kfmt(min(iops)), kfmt(max(iops)),
+                fmt(med([v["mean_lat_us"] for v in vals]), "{:.1f}")))
             chart.setdefault("vm", []).append((qd, cfg, med(iops)))
         md.append("")
         md.append("| pair (A / B) | A IOPS | B IOPS | IOPS ratio, median of rounds (range) |")
@@ -511,7 +533,8 @@ def section_vm(md, wd, meta, goals, chart):
             p = pair_stats(runs, a, b, "iops")
             if a == "alt_off" and p["ratio"] is None:
                 continue  # no alternative build in this run
-            md.append("| {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]), ratio_cell(p)))
+            md.append("| {} | {} | {} | {} |".format(label, kfmt(p["a"]), kfmt(p["b"]),
+                                                     ratio_cell(p)))
             if (a, b) in GOALS_VM:
                 name, lim = GOALS_VM[(a, b)]
                 ratio_goal(goals, "{}, QD {}".format(name, qd), p, lim, "; TCG guest")
@@ -527,49 +550,59 @@ def section_trace(md, wd, meta, goals, chart):
     md.append("## 3. Trace size and writer throughput\n")
     ts = trace_sizes(wd)
     if ts:
-        md.append("One fio run per row through nvengine (`iodepth=32`, `norandommap`), {} IOs for 4k randread and a "
-                  "quarter of that for 128k sequential read; the level-1 run also wrote fio's own per-IO logs "
-                  "(`write_lat_log`, `log_avg_msec=0`: lat, clat and slat), so both record the same IOs.  "
-                  "\"fio logs, compressed\" is a third run with `log_compression=4M` and `log_store_compressed=1`.  "
-                  "The large target is a sparse 1 TiB tmpfs file (offsets need 28 bits instead of 18).\n"
+        md.append("One fio run per row through nvengine (`iodepth=32`, `norandommap`), {} IOs for "
+                  "4k randread and a quarter of that for 128k sequential read; the level-1 run "
+                  "also wrote fio's own per-IO logs (`write_lat_log`, `log_avg_msec=0`: lat, clat "
+                  "and slat), so both record the same IOs.  \"fio logs, compressed\" is a third "
+                  "run with `log_compression=4M` and `log_store_compressed=1`.  The large target "
+                  "is a sparse 1 TiB tmpfs file (offsets need 28 bits instead of 18).\n"
                   .format(meta.get("trace_ios")))
-        md.append("| target | workload | IOs | nv_trace level 1 | nv_trace level 6 | fio lat log (one log, text) "
-                  "| fio lat+clat+slat (text) | fio lat+clat+slat (`log_compression`) |")
+        md.append("| target | workload | IOs | nv_trace level 1 | nv_trace level 6 | fio "
+                  "lat log (one log, text) | fio lat+clat+slat (text) | fio "
+                  "lat+clat+slat (`log_compression`) |")
         md.append("|---|---|---|---|---|---|---|---|")
-        for tgt, tname in (("1g", "{} MiB file".format(meta.get("file_mb"))), ("big", "1 TiB sparse file")):
+        for tgt, tname in (("1g", "{} MiB file".format(meta.get("file_mb"))),
+                           ("big", "1 TiB sparse file")):
             for pat, pname in (("rand4k", "4k randread"), ("seq128k", "128k read")):
                 l1, l6, fz = (ts.get((tgt, pat, l)) for l in ("1", "6", "fz"))
                 if not l1:
                     continue
-                bpi = lambda x, b: "{:.2f} B/IO".format(b / x["ios"]) if x and x["ios"] and b is not None else "-"
+                bpi = lambda x, b: ("{:.2f} B/IO".format(b / x["ios"])
+                                    if x and x["ios"] and b is not None
+                                    else "-")
                 lat = sum(s for n, s in l1["logs"].items() if "_lat." in n)
                 allt = sum(l1["logs"].values())
                 allz = sum(fz["logs"].values()) if fz else None
                 md.append("| {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                    tname, pname, l1["ios"], bpi(l1, l1["nvt"]), bpi(l6, l6["nvt"] if l6 else None),
-                    bpi(l1, lat), bpi(l1, allt), bpi(fz, allz)))
-                chart.setdefault("size", []).append(("{} {}".format(pname, "1G" if tgt == "1g" else "1T"),
-                                                     l1["nvt"] / l1["ios"],
-                                                     l6["nvt"] / l6["ios"] if l6 else 0,
-                                                     allt / l1["ios"],
-                                                     allz / fz["ios"] if fz and allz else 0))
+                    tname, pname, l1["ios"], bpi(l1, l1["nvt"]),
+                    bpi(l6, l6["nvt"] if l6 else None), bpi(l1, lat), bpi(l1, allt),
+                    bpi(fz, allz)))
+                chart.setdefault("size", []).append((
+                    "{} {}".format(pname, "1G" if tgt == "1g" else "1T"),
+                    l1["nvt"] / l1["ios"],
+                    l6["nvt"] / l6["ios"] if l6 else 0,
+                    allt / l1["ios"],
+                    allz / fz["ios"] if fz and allz else 0))
                 if tgt == "1g" and pat == "rand4k":
                     v = l1["nvt"] / l1["ios"]
-                    goal_row(goals, "trace size, 4k randread over {} MiB, level 1".format(meta.get("file_mb")),
+                    goal_row(goals, "trace size, 4k randread over {} MiB, level 1"
+                             .format(meta.get("file_mb")),
                              "<= 6 B/IO", "{:.2f} B/IO".format(v), v <= 6.0,
-                             "fio's text lat log: {:.1f} B/IO".format(lat / l1["ios"]) if lat else "")
+                             "fio's text lat log: {:.1f} B/IO".format(lat / l1["ios"])
+                             if lat else "")
         md.append("")
     else:
         md.append("Trace sizes: not run in this mode.\n")
     bt = bench_trace(wd)
     if bt:
-        md.append("Writer throughput: `tools/bench_trace` ({} synthetic records from tests/unit/trace_gen.h, QD 32, "
-                  "blocks of 65536 records).  *encode* is one thread doing what the writer thread does per block "
-                  "(column encoding, compression, CRC), no I/O: the records/s one writer thread sustains.  "
-                  "nvengine writes zstd (the default); zlib level 1 is the codec of traces before format 1.2, "
-                  "measured beside it.  *append* is "
-                  "end to end through `nvt_writer_append()` and the background thread to a file.  Medians of {} "
-                  "repeats.\n".format(meta.get("bt_records"), len(next(iter(bt.values())).get("encode", []))))
+        md.append("Writer throughput: `tools/bench_trace` ({} synthetic records from "
+                  "tests/unit/trace_gen.h, QD 32, blocks of 65536 records).  *encode* is one "
+                  "thread doing what the writer thread does per block (column encoding, "
+                  "compression, CRC), no I/O: the records/s one writer thread sustains.  nvengine "
+                  "writes zstd (the default); zlib level 1 is the codec of traces before format "
+                  "1.2, measured beside it.  *append* is end to end through `nvt_writer_append()` "
+                  "and the background thread to a file.  Medians of {} repeats.\n".format(
+                      meta.get("bt_records"), len(next(iter(bt.values())).get("encode", []))))
         md.append("| pattern | codec, level | encode, one thread (M rec/s) | per CPU second | "
                   "append, end to end | bytes/IO | read back |")
         md.append("|---|---|---|---|---|---|---|")
@@ -577,18 +610,20 @@ def section_trace(md, wd, meta, goals, chart):
             d = bt[(pat, codec, lvl)]
             m = {k: med(v) for k, v in d.items()}
             md.append("| {} | {} {} | {} | {} | {} | {} | {} |".format(
-                pat, codec, lvl, fmt(m.get("encode")), fmt(m.get("encode_cpu"), none="-"), fmt(m.get("append")),
-                fmt(m.get("size"), "{:.3f}"), fmt(m.get("read"))))
+                pat, codec, lvl, fmt(m.get("encode")), fmt(m.get("encode_cpu"), none="-"),
+                fmt(m.get("append")), fmt(m.get("size"), "{:.3f}"), fmt(m.get("read"))))
             if pat == "randread" and codec == "zstd" and lvl == 1:
                 # a thread's capacity is records per second of its own CPU
                 # time (the machine is shared); wall-clock rate beside it
                 key = "encode_cpu" if m.get("encode_cpu") else "encode"
                 e = m.get(key)
-                goal_row(goals, "one writer thread, zstd level 1 (randread records)", ">= 5 M records/s",
+                goal_row(goals, "one writer thread, zstd level 1 (randread records)",
+                         ">= 5 M records/s",
                          None if e is None else "{:.2f} M/s".format(e), e is not None and e >= 5.0,
                          ("per CPU second of the thread, range {:.2f}-{:.2f}; wall {:.2f}".format(
                              min(d[key]), max(d[key]), m["encode"]) if key == "encode_cpu" else
-                          "wall clock, range {:.2f}-{:.2f}".format(min(d[key]), max(d[key]))) if e else "")
+                          "wall clock, range {:.2f}-{:.2f}".format(min(d[key]), max(d[key])))
+                         if e else "")
         md.append("")
 
 
@@ -598,23 +633,28 @@ def section_analyze(md, wd, meta, goals):
     if not a:
         md.append("Not run in this mode.\n")
         return
-    md.append("A synthetic trace of {:,} 4k randread IOs at QD 32 (tests/unit/gen_trace through the real writer, "
-              "level 1: {:.1f} MB, {:.2f} B/IO; generated in {} s), then `nvanalyze stat` (decode every block, "
-              "per-op exact nearest-rank percentiles in bounded memory) timed with "
-              "`/usr/bin/time`, {} repeats, file in the page cache.\n".format(
+    md.append("A synthetic trace of {:,} 4k randread IOs at QD 32 (tests/unit/gen_trace "
+              "through the real writer, level 1: {:.1f} MB, {:.2f} B/IO; generated in {} "
+              "s), then `nvanalyze stat` (decode every block, per-op exact nearest-rank "
+              "percentiles in bounded memory) timed with `/usr/bin/time`, {} repeats, "
+              "file in the page cache.\n".format(
                   a["ios"], a["trace_bytes"] / 1e6, a["trace_bytes"] / a["ios"] if a["ios"] else 0,
                   fmt(a["gen"]["wall"] if a["gen"] else None, "{:.1f}"), len(a["stat"])))
     md.append("| measure | value |")
     md.append("|---|---|")
-    md.append("| records reported by `nvanalyze stat` | {} |".format(a["records_seen"] if a["records_seen"] else "?"))
+    md.append("| records reported by `nvanalyze stat` | {} |".format(
+                  a["records_seen"] if a["records_seen"] else "?"))
     md.append("| wall time (median) | {} s |".format(fmt(a["wall"])))
     md.append("| CPU time user+sys (median) | {} s |".format(fmt(a["cpu"])))
-    md.append("| IOs per second per core (IOs / CPU s) | {} M |".format(fmt(a["per_core"] / 1e6 if a["per_core"] else None)))
-    md.append("| IOs per second, wall | {} M |".format(fmt(a["per_wall"] / 1e6 if a["per_wall"] else None)))
+    md.append("| IOs per second per core (IOs / CPU s) | {} M |".format(
+                  fmt(a["per_core"] / 1e6 if a["per_core"] else None)))
+    md.append("| IOs per second, wall | {} M |".format(
+                  fmt(a["per_wall"] / 1e6 if a["per_wall"] else None)))
     md.append("| peak resident memory (max RSS) | {} MiB |".format(fmt(a["maxrss_mib"], "{:.1f}")))
     if a.get("json_bytes"):
         md.append("| json+ file: size | {:.1f} MB |".format(a["json_bytes"] / 1e6))
-        md.append("| json+ file: `nvanalyze -f csv` wall (median) | {} s |".format(fmt(a["json_wall"])))
+        md.append("| json+ file: `nvanalyze -f csv` wall (median) | {} s |".format(
+                      fmt(a["json_wall"])))
         md.append("| json+ file: CPU user+sys | {} s |".format(fmt(a["json_cpu"])))
         md.append("| json+ file: peak RSS | {} MiB |".format(fmt(a["json_rss_mib"], "{:.1f}")))
     md.append("")
@@ -634,12 +674,14 @@ def section_memory(md, wd, meta, goals, chart):
     if not m or m["nv_last"] is None:
         md.append("Not run in this mode.\n")
         return
-    md.append("nvengine with `nv_trace` (4k randread, QD 32, full speed) for {} s, and at the same time on the same "
-              "file fio's `io_uring` with `write_lat_log`/`log_avg_msec=0` at `rate_iops={}` (rate-limited so that "
-              "its in-memory log stays within this machine's memory).  VmRSS of each job process (the process fio "
-              "forks per job) is read from /proc every {} s.\n".format(meta.get("mem_secs"), meta.get("mem_rate"),
+    md.append("nvengine with `nv_trace` (4k randread, QD 32, full speed) for {} s, and at the "
+              "same time on the same file fio's `io_uring` with `write_lat_log`/`log_avg_msec=0` "
+              "at `rate_iops={}` (rate-limited so that its in-memory log stays within this "
+              "machine's memory).  VmRSS of each job process (the process fio forks per job) is "
+              "read from /proc every {} s.\n".format(meta.get("mem_secs"), meta.get("mem_rate"),
                                                                        "few"))
-    md.append("| job | IOs | RSS at {:.0f} s | RSS at end ({:.0f} s) | max RSS | growth per million IOs | on disk |".format(
+    md.append("| job | IOs | RSS at {:.0f} s | RSS at end ({:.0f} s) | max RSS | growth "
+              "per million IOs | on disk |".format(
         m["nv_early_t"] or 0, m["nv_last_t"] or 0))
     md.append("|---|---|---|---|---|---|---|")
     for k, label, disk in (("nv", "nvengine, tracing on", m["trace_bytes"]),
@@ -649,23 +691,26 @@ def section_memory(md, wd, meta, goals, chart):
         growth = (l - e) / 1024 / (ios / 1e6) if ios and e is not None and l is not None else None
         md.append("| {} | {} | {} | {} | {} | {} | {} |".format(
             label, ios if ios else "?", fmt(e / 1024 if e else None, "{:.1f} MiB"),
-            fmt(l / 1024 if l else None, "{:.1f} MiB"), fmt(m[k + "_max"] / 1024 if m[k + "_max"] else None, "{:.1f} MiB"),
+            fmt(l / 1024 if l else None, "{:.1f} MiB"),
+            fmt(m[k + "_max"] / 1024 if m[k + "_max"] else None, "{:.1f} MiB"),
             fmt(growth, "{:+.2f} MiB", none="-"),
             fmt(disk / 1e6 if disk else None, "{:.1f} MB", none="-")))
     md.append("")
     chart["rss"] = m["series"]
     e, l = m["nv_early"], m["nv_last"]
     if e is not None and l is not None:
-        goal_row(goals, "engine RSS constant, {:.0f} s vs {:.0f} s".format(m["nv_early_t"], m["nv_last_t"]),
-                 "growth <= 1 MiB", "{:.1f} -> {:.1f} MiB".format(e / 1024, l / 1024), (l - e) <= 1024,
+        goal_row(goals, "engine RSS constant, {:.0f} s vs {:.0f} s".format(m["nv_early_t"],
+                                                                           m["nv_last_t"]),
+                 "growth <= 1 MiB", "{:.1f} -> {:.1f} MiB".format(e / 1024, l / 1024),
+                 (l - e) <= 1024,
                  "{} IOs traced".format(m["nv_ios"]))
 
 
 def nop_pairs(wd):
-    """The nv_nop pairs of section 6 (one fio, stonewalled jobs nop_off_K / nop_on_K): off, on lists,
-    and the method's own noise: the order off_1 on_1 on_2 off_2 off_3 on_3 ... runs on_K next to on_K+1
-    (K odd) and off_K next to off_K+1 (K even), the same configuration back to back (A/A), whose job
-    ns per IO differences (later - earlier) are the third list."""
+    """The nv_nop pairs of section 6 (one fio, stonewalled jobs nop_off_K / nop_on_K): off, on
+    lists, and the method's own noise: the order off_1 on_1 on_2 off_2 off_3 on_3 ... runs on_K
+    next to on_K+1 (K odd) and off_K next to off_K+1 (K even), the same configuration back to back
+    (A/A), whose job ns per IO differences (later - earlier) are the third list."""
     p = os.path.join(wd, "cpu", "nop_pairs.out")
     data = load_json(p) if os.path.exists(p) else None
     jobs = {}
@@ -693,7 +738,8 @@ def ab_runs(wd):
         f = (read_info(p) or {}).get("footer", {})
         try:
             on_ios, off_ios = int(f["ab.on.ios"]), int(f["ab.off.ios"])
-            runs.append({"on": int(f["ab.on.cpu_ns"]) / on_ios, "off": int(f["ab.off.cpu_ns"]) / off_ios,
+            runs.append({"on": int(f["ab.on.cpu_ns"]) / on_ios,
+                         "off": int(f["ab.off.cpu_ns"]) / off_ios,
                          "windows": int(f["ab.on.windows"]) + int(f["ab.off.windows"])})
         except (KeyError, ValueError, ZeroDivisionError):
             continue
@@ -712,8 +758,9 @@ def median_range_table(md, rows):
         if not xs:
             md.append("| {} | not run | | |".format(label))
             continue
-        md.append("| {} | {} | {}-{} | {} |".format(label, spec.format(med(xs)), spec.format(min(xs)),
-                                                   spec.format(max(xs)), len(xs)))
+        md.append("| {} | {} | {}-{} | {} |".format(label, spec.format(med(xs)),
+                                                   spec.format(min(xs)), spec.format(max(xs)),
+                                                   len(xs)))
     md.append("")
 
 
@@ -750,8 +797,8 @@ def cpu_table(md, off, on, writer=True):
         ("trace size", bpi if writer else None, "{:.2f} B/IO")))
     if writer:
         clocks = sorted({b.get("clock") for b in on if b.get("clock")})
-        md.append("Trace clock of the traced runs: {}.\n".format(", ".join("`{}`".format(c) for c in clocks)
-                                                             or "?"))
+        md.append("Trace clock of the traced runs: {}.\n".format(
+            ", ".join("`{}`".format(c) for c in clocks) or "?"))
     return added, wr, bpi
 
 
@@ -770,51 +817,60 @@ def section_cpu(md, wd, meta, goals):
     if not non and not fon and not abr:
         md.append("Not run in this mode.\n")
         return
-    md.append("4k `randread` at QD 32 with tracing off and on (`nv_trace`, zstd level 1).  **Job thread**: fio's "
-              "`usr_cpu` + `sys_cpu` "
-              "(`RUSAGE_THREAD` of the job thread: submission, reaping and the trace's clock reads and record "
-              "copies) times `job_runtime`, over the IOs; tracing's cost is on minus off of the same round.  "
-              "**Writer thread**: its own `CLOCK_THREAD_CPUTIME_ID` when it writes the footer (`writer.cpu_ns`: "
-              "column transform, zstd, CRC, write), over the records; untraced runs have no writer.  CPU time, "
-              "unlike IOPS, does not move with the wake-up latency of this VM's vCPUs, but a loaded machine still "
-              "stretches it (caches): see the load average in the Machine table.\n")
-    md.append("### No-op IO (`nv_nop=1`), tracing on and off by turns within each run: the job thread's cost\n")
-    md.append("Every IO is an `IORING_OP_NOP` through the same ring, hooks and trace (nothing is read): the job "
-              "thread's time is fio's and the engine's own, so tracing's share is not lost in a device's or "
-              "io-wq's variance.  This machine's vCPUs change speed by a fifth from one tenth of a second to the "
-              "next (a fixed loop's CPU time per 0.1 s ranged 0.101-0.152 s), more than tracing's whole cost, so "
-              "the two sides are compared inside one job: with `nv_trace_ab={}` the engine traces {} "
-              "completions, then leaves the next {} untraced, and so on, and sums the job thread's "
-              "`CLOCK_THREAD_CPUTIME_ID` per kind of window (the trace footer's `ab.*` keys); windows about a "
-              "millisecond apart run at the same speed.  {} runs of {} s; each run's figure is its traced "
-              "windows' CPU per IO minus its untraced windows'.  What this leaves out: the writer thread's "
-              "effect on the IO thread's core, if any (it compresses the traced windows' records on the other "
-              "core, during windows of both kinds); the whole-job pairs below include it, at a larger "
-              "noise.\n".format(meta.get("ab_window"), meta.get("ab_window"), meta.get("ab_window"),
-                                meta.get("ab_rounds"), meta.get("ab_runtime")))
+    md.append("4k `randread` at QD 32 with tracing off and on (`nv_trace`, zstd level 1).  **Job "
+              "thread**: fio's `usr_cpu` + `sys_cpu` (`RUSAGE_THREAD` of the job thread: "
+              "submission, reaping and the trace's clock reads and record copies) times "
+              "`job_runtime`, over the IOs; tracing's cost is on minus off of the same round.  "
+              "**Writer thread**: its own `CLOCK_THREAD_CPUTIME_ID` when it writes the footer "
+              "(`writer.cpu_ns`: column transform, zstd, CRC, write), over the records; untraced "
+              "runs have no writer.  CPU time, unlike IOPS, does not move with the wake-up "
+              "latency of this VM's vCPUs, but a loaded machine still stretches it (caches): see "
+              "the load average in the Machine table.\n")
+    md.append("### No-op IO (`nv_nop=1`), tracing on and off by turns within each "
+              "run: the job thread's cost\n")
+    md.append("Every IO is an `IORING_OP_NOP` through the same ring, hooks and trace (nothing is "
+              "read): the job thread's time is fio's and the engine's own, so tracing's share is "
+              "not lost in a device's or io-wq's variance.  This machine's vCPUs change speed by "
+              "a fifth from one tenth of a second to the next (a fixed loop's CPU time per 0.1 s "
+              "ranged 0.101-0.152 s), more than tracing's whole cost, so the two sides are "
+              "compared inside one job: with `nv_trace_ab={}` the engine traces {} completions, "
+              "then leaves the next {} untraced, and so on, and sums the job thread's "
+              "`CLOCK_THREAD_CPUTIME_ID` per kind of window (the trace footer's `ab.*` keys); "
+              "windows about a millisecond apart run at the same speed.  {} runs of {} s; each "
+              "run's figure is its traced windows' CPU per IO minus its untraced windows'.  What "
+              "this leaves out: the writer thread's effect on the IO thread's core, if any (it "
+              "compresses the traced windows' records on the other core, during windows of both "
+              "kinds); the whole-job pairs below include it, at a larger noise.\n".format(
+                  meta.get("ab_window"), meta.get("ab_window"), meta.get("ab_window"),
+                  meta.get("ab_rounds"), meta.get("ab_runtime")))
     ab_added = ab_table(md, abr) if abr else []
     md.append("### No-op IO (`nv_nop=1`), whole jobs in pairs\n")
-    md.append("The same jobs with tracing off and on as {} pairs of stonewalled jobs of {} ms in one fio "
-              "process, in the order A B B A A B ...; the cost is the median of the pairs' differences, from "
-              "fio's `usr_cpu` + `sys_cpu`.  The trace's latencies are a NOP's, so its writer figures are not "
-              "those of a real trace (the writer's are below).\n".format(
+    md.append("The same jobs with tracing off and on as {} pairs of stonewalled jobs of {} ms "
+              "in one fio process, in the order A B B A A B ...; the cost is the median of "
+              "the pairs' differences, from fio's `usr_cpu` + `sys_cpu`.  The trace's "
+              "latencies are a NOP's, so its writer figures are not those of a real trace "
+              "(the writer's are below).\n".format(
                   meta.get("cpu_pairs"), meta.get("cpu_pair_ms")))
     added, _, _ = cpu_table(md, noff, non, writer=False)
     if len(added) >= 4:
         lo, hi = quartiles(added)
-        md.append("Pairs' differences (on - off): quartiles {:+.1f} and {:+.1f} ns per IO, n={}.\n".format(
+        md.append("Pairs' differences (on - off): quartiles {:+.1f} and "
+                  "{:+.1f} ns per IO, n={}.\n".format(
             lo, hi, len(added)))
     if len(same) >= 4:
         lo, hi = quartiles(same)
-        md.append("The method's own noise: the jobs that run back to back with the same configuration "
-                  "(on then on, off then off, as the order places them; A/A) differ by a median of {:+.1f} "
-                  "ns per IO, quartiles {:+.1f} and {:+.1f}, n={}: a difference of whole jobs is known to "
-                  "about that, whatever tracing costs.\n".format(med(same), lo, hi, len(same)))
+        md.append("The method's own noise: the jobs that run back to back with the same "
+                  "configuration (on then on, off then off, as the order places them; "
+                  "A/A) differ by a median of {:+.1f} ns per IO, quartiles {:+.1f} and "
+                  "{:+.1f}, n={}: a difference of whole jobs is known to about that, "
+                  "whatever tracing costs.\n".format(
+                      med(same), lo, hi, len(same)))
     md.append("### tmpfs file: a real trace for the writer\n")
-    md.append("The {} MiB tmpfs file of section 1 (`nv_iowq_workers=1` on both sides), separate runs of {} s, "
-              "once per round, the order reversed every other round, {} rounds: reads run on an io-wq worker, "
-              "so the records carry real latencies and the writer compresses what a real 4k randread trace "
-              "holds.\n".format(meta.get("file_mb"), meta.get("cpu_runtime"), meta.get("cpu_rounds")))
+    md.append("The {} MiB tmpfs file of section 1 (`nv_iowq_workers=1` on both sides), separate "
+              "runs of {} s, once per round, the order reversed every other round, {} rounds: "
+              "reads run on an io-wq worker, so the records carry real latencies and the writer "
+              "compresses what a real 4k randread trace holds.\n".format(
+                  meta.get("file_mb"), meta.get("cpu_runtime"), meta.get("cpu_rounds")))
     _, wr, bpi = cpu_table(md, foff, fon)
     v, note = spread(ab_added, "{:+.1f}")
     goal_row(goals, "tracing's CPU time, job thread, per IO (nv_nop, on/off windows of {} IOs, "
@@ -823,27 +879,29 @@ def section_cpu(md, wd, meta, goals):
              note + " ns" if note else "")
     v, note = spread(added, "{:+.1f}")
     if note and len(same) >= 4:
-        note += " ns; the same configuration back to back (A/A): quartiles {:+.1f} and {:+.1f}".format(
-            *quartiles(same))
+        note += (" ns; the same configuration back to back (A/A): quartiles {:+.1f} and {:+.1f}"
+                 .format(*quartiles(same)))
     goal_row(goals, "(reference) the same, whole jobs (nv_nop pairs, QD 32)", "-",
              None if v is None else "{:+.1f} ns".format(v), None, note + " ns" if note else "")
     v, note = spread(wr, "{:.1f}")
-    goal_row(goals, "tracing's CPU time, trace writer thread, per record (tmpfs randread trace)", "<= 40 ns",
-             None if v is None else "{:.1f} ns".format(v), v is not None and v <= 40, note + " ns" if note else "")
+    goal_row(goals, "tracing's CPU time, trace writer thread, per record (tmpfs randread trace)",
+             "<= 40 ns", None if v is None else "{:.1f} ns".format(v), v is not None and v <= 40,
+             note + " ns" if note else "")
     all_in_rows(goals, ab_added, wr, bpi)
 
 
 def all_in_rows(goals, job, writer, bpi):
-    """Goal rows of tracing's whole CPU cost per IO: the job thread's (nv_nop windows, median of runs)
-    plus the writer's per record (tmpfs trace, median of runs), and the bytes per IO of that trace.
+    """Goal rows of tracing's whole CPU cost per IO: the job thread's (nv_nop windows, median of
+    runs) plus the writer's per record (tmpfs trace, median of runs), and the bytes per IO of that
+    trace.
     Return: nothing (appends to goals)."""
     j, _ = spread(job, "{:+.1f}")
     w, _ = spread(writer, "{:.1f}")
     v = None if j is None or w is None else j + w
     goal_row(goals, "tracing's CPU time all-in, job thread + writer, per IO", "<= 40 ns",
              None if v is None else "{:.1f} ns".format(v), v is not None and v <= 40,
-             "" if v is None else "sum of the medians above: job thread {:+.1f} ns (nv_nop windows) + "
-             "writer {:.1f} ns per record (tmpfs randread trace)".format(j, w))
+             "" if v is None else "sum of the medians above: job thread {:+.1f} ns (nv_nop "
+             "windows) + writer {:.1f} ns per record (tmpfs randread trace)".format(j, w))
     b, note = spread(bpi, "{:.2f}")
     goal_row(goals, "trace size of the all-in row's tmpfs randread trace", "<= 6 B/IO",
              None if b is None else "{:.2f} B/IO".format(b), b is not None and b <= 6.0,
@@ -861,21 +919,26 @@ def section_loop(md, wd, meta, goals):
     if p["ratio"] is None:
         md.append("Not run in this mode.\n")
         return
-    md.append("A sparse {} MiB file on the checkout's file system behind a loop device with direct IO "
-              "(`losetup --direct-io=on`), 4k `randread`, `direct=1`, QD 1, nvengine with tracing off and on once "
-              "per round (order reversed every other round), {} s per run, {} rounds: what a user of a QD 1 "
-              "latency test sees.  The sparse file's blocks are holes, so the loop device's reads cost the kernel "
-              "path, not a disk.\n".format(meta.get("file_mb"), meta.get("loop_runtime"), meta.get("loop_rounds")))
-    md.append("| configuration | IOPS (median) | clat mean (median) | clat mean range | clat p99 (median) |")
+    md.append("A sparse {} MiB file on the checkout's file system behind a loop device with "
+              "direct IO (`losetup --direct-io=on`), 4k `randread`, `direct=1`, QD 1, "
+              "nvengine with tracing off and on once per round (order reversed every other "
+              "round), {} s per run, {} rounds: what a user of a QD 1 latency test sees.  "
+              "The sparse file's blocks are holes, so the loop device's reads cost the "
+              "kernel path, not a disk.\n".format(
+                  meta.get("file_mb"), meta.get("loop_runtime"), meta.get("loop_rounds")))
+    md.append("| configuration | IOPS (median) | clat mean (median) | clat mean "
+              "range | clat p99 (median) |")
     md.append("|---|---|---|---|---|")
     for cfg, label in (("nv_off", "nvengine, tracing off"), ("nv_on", "nvengine, tracing on")):
         vals = [v for (c, r), v in runs.items() if c == cfg]
         md.append("| {} | {} | {:.1f} us | {:.1f}-{:.1f} us | {:.1f} us |".format(
             label, kfmt(med([v["iops"] for v in vals])), med([v["mean"] for v in vals]),
-            min(v["mean"] for v in vals), max(v["mean"] for v in vals), med([v["p99"] for v in vals])))
+            min(v["mean"] for v in vals), max(v["mean"] for v in vals),
+            med([v["p99"] for v in vals])))
     p99 = pair_stats(runs, "nv_on", "nv_off", "p99")
     md.append("")
-    md.append("| pair (A / B) | clat mean ratio, median of rounds (range) | clat p99 ratio (range) |")
+    md.append("| pair (A / B) | clat mean ratio, median of rounds (range) "
+              "| clat p99 ratio (range) |")
     md.append("|---|---|---|")
     md.append("| tracing on / off | {} | {} |".format(ratio_cell(p), ratio_cell(p99)))
     md.append("")
@@ -885,25 +948,28 @@ def section_loop(md, wd, meta, goals):
     ratios = [r["on"] / r["off"] for r in ab]
     aa_ratios = [r["on"] / r["off"] for r in aa]
     if ab:
-        md.append("Single runs here move by up to 3x from one to the next, whichever side they are (slow "
-                  "stretches of seconds), so separate runs compare the moments they ran at more than the "
-                  "trace.  The same test with tracing on and off by turns inside each run "
-                  "(`nv_trace_ab={}`: {} IOs traced, {} not, and so on; windows of tens of milliseconds) "
-                  "and fio's per-IO clat log (`write_lat_log`, `log_avg_msec=0`): each IO counted in "
-                  "the kind of window it ran in, {} runs of {} s.  Beside each, an untraced run with the "
-                  "same log split into the same windows (A/A): what the method reads where there is no "
-                  "difference.\n".format(window, window, window, len(ab), meta.get("loop_ab_runtime")))
+        md.append("Single runs here move by up to 3x from one to the next, whichever side they "
+                  "are (slow stretches of seconds), so separate runs compare the moments they ran "
+                  "at more than the trace.  The same test with tracing on and off by turns inside "
+                  "each run (`nv_trace_ab={}`: {} IOs traced, {} not, and so on; windows of tens "
+                  "of milliseconds) and fio's per-IO clat log (`write_lat_log`, "
+                  "`log_avg_msec=0`): each IO counted in the kind of window it ran in, {} runs of "
+                  "{} s.  Beside each, an untraced run with the same log split into the same "
+                  "windows (A/A): what the method reads where there is no difference.\n".format(
+                      window, window, window, len(ab), meta.get("loop_ab_runtime")))
         median_range_table(md, (
             ("fio clat mean, windows with tracing off", [r["off"] for r in ab], "{:.2f} us"),
             ("fio clat mean, windows with tracing on", [r["on"] for r in ab], "{:.2f} us"),
             ("**clat mean, tracing on / off** (per run)", ratios, "{:.4f}x"),
-            ("A/A: untraced runs, the same windows' ratio (per run)", aa_ratios or None, "{:.4f}x"),
+            ("A/A: untraced runs, the same windows' ratio (per run)", aa_ratios or None,
+             "{:.4f}x"),
             ("IOs in whole windows per run", [r["ios"] for r in ab], "{:.0f}")))
     # The goal: fio's clat mean traced over untraced within 2% either way (a traced side faster
     # by more is noise, not a pass), the median over runs of the windows' ratio.  The separate
     # runs' figure (the median of each side's clat mean over rounds) stays as a reference.
     rw = med(ratios) if ratios else None
-    goal_row(goals, "QD 1 clat mean, tracing on vs off, direct-IO loop device (on/off windows of {} "
+    goal_row(goals,
+             "QD 1 clat mean, tracing on vs off, direct-IO loop device (on/off windows of {} "
              "IOs)".format(window), "0.98x-1.02x",
              None if rw is None else "{:.3f}x".format(rw), rw is not None and 0.98 <= rw <= 1.02,
              "" if rw is None else "median of {} runs, {:.3f}-{:.3f}{}".format(
@@ -912,8 +978,9 @@ def section_loop(md, wd, meta, goals):
     rm = p["a"] / p["b"] if p["a"] is not None and p["b"] else None
     goal_row(goals, "(reference) the same, separate runs", "-",
              None if rm is None else "{:.3f}x".format(rm), None,
-             "medians over {} rounds {:.1f} / {:.1f} us; per-round ratios {:.3f}x median, {:.3f}-{:.3f}; "
-             "p99 {:.3f}x".format(p["n"], p["a"], p["b"], p["ratio"], p["rmin"], p["rmax"], p99["ratio"] or 0))
+             "medians over {} rounds {:.1f} / {:.1f} us; per-round ratios {:.3f}x median, "
+             "{:.3f}-{:.3f}; p99 {:.3f}x".format(
+                 p["n"], p["a"], p["b"], p["ratio"], p["rmin"], p["rmax"], p99["ratio"] or 0))
 
 
 # ---------------------------------------------------------------- chart
@@ -926,7 +993,8 @@ def write_chart(wd, chart, png):
     labels = {"null": "fio null", "uring": "fio io_uring", "uring_log": "io_uring+lat log",
               "nv_off": "nvengine", "nv_on": "nvengine+trace", "nv_off1": "nvengine, 1 io-wq",
               "nv_on1": "nvengine+trace, 1 io-wq", "io_uring_cmd": "fio io_uring_cmd"}
-    for key, title in (("files", "tmpfs file, 4k randread: IOPS (k)"), ("vm", "passthrough in TCG guest: IOPS (k)")):
+    for key, title in (("files", "tmpfs file, 4k randread: IOPS (k)"), ("vm", "passthrough in TCG "
+                                                                              "guest: IOPS (k)")):
         rows = chart.get(key)
         if not rows:
             continue
@@ -938,21 +1006,24 @@ def write_chart(wd, chart, png):
         with open(dat, "w") as f:
             for c in cfgs:
                 v = {qd: val for qd, cc, val in rows if cc == c}
-                f.write('"{}" {} {}\n'.format(labels.get(c, c), (v.get(1) or 0) / 1e3, (v.get(32) or 0) / 1e3))
-        plots.append('set title "{}"; set style data histograms; set style histogram clustered gap 1; '
-                     'set style fill solid 0.8 border -1; set xtics rotate by -25 font ",8"; set key top right; '
-                     'set yrange [0:*]; unset logscale y; set key vertical maxrows auto; '
-                     'plot "{}" using 2:xtic(1) title "QD 1", "" using 3 title "QD 32"'.format(title, dat))
+                f.write('"{}" {} {}\n'.format(labels.get(c, c), (v.get(1) or 0) / 1e3,
+                                               (v.get(32) or 0) / 1e3))
+        plots.append('set title "{}"; set style data histograms; set style histogram '
+                     'clustered gap 1; set style fill solid 0.8 border -1; set xtics rotate '
+                     'by -25 font ",8"; set key top right; set yrange [0:*]; unset logscale '
+                     'y; set key vertical maxrows auto; plot "{}" using 2:xtic(1) title "QD '
+                     '1", "" using 3 title "QD 32"'.format(title, dat))
     if chart.get("size"):
         dat = os.path.join(wd, "chart-size.dat")
         with open(dat, "w") as f:
             for r in chart["size"]:
                 f.write('"{}" {} {} {} {}\n'.format(*r))
-        plots.append('set title "bytes per IO (log scale)"; set style data histograms; set style histogram clustered gap 1; '
-                     'set style fill solid 0.8 border -1; set xtics rotate by -25 font ",8"; set logscale y; '
-                     'set yrange [1:1000]; set key top left horizontal maxrows 2 font ",8"; '
-                     'plot "{}" using 2:xtic(1) title "nv_trace L1", "" using 3 title "nv_trace L6", '
-                     '"" using 4 title "fio logs (text)", "" using 5 title "fio logs (compressed)"'.format(dat))
+        plots.append('set title "bytes per IO (log scale)"; set style data histograms; set style '
+                     'histogram clustered gap 1; set style fill solid 0.8 border -1; set xtics '
+                     'rotate by -25 font ",8"; set logscale y; set yrange [1:1000]; set key top '
+                     'left horizontal maxrows 2 font ",8"; plot "{}" using 2:xtic(1) title '
+                     '"nv_trace L1", "" using 3 title "nv_trace L6", "" using 4 title "fio logs '
+                     '(text)", "" using 5 title "fio logs (compressed)"'.format(dat))
     if chart.get("rss"):
         dat = os.path.join(wd, "chart-rss.dat")
         with open(dat, "w") as f:
@@ -960,17 +1031,19 @@ def write_chart(wd, chart, png):
                 for t, v in pts:
                     f.write("{} {}\n".format(t, v / 1024))
                 f.write("\n\n")
-        plots.append('set title "job resident memory (MiB) over time (s)"; unset logscale y; set yrange [0:*]; '
-                     'set xtics norotate font ",9"; set key top left vertical maxrows auto; set style data lines; '
-                     'plot "{0}" index 0 using 1:2 with lines lw 2 title "nvengine + nv_trace", '
-                     '"{0}" index 1 using 1:2 with lines lw 2 title "fio io_uring + write_lat_log"'.format(dat))
+        plots.append('set title "job resident memory (MiB) over time (s)"; unset logscale y; set '
+                     'yrange [0:*]; set xtics norotate font ",9"; set key top left vertical '
+                     'maxrows auto; set style data lines; plot "{0}" index 0 using 1:2 with lines '
+                     'lw 2 title "nvengine + nv_trace", "{0}" index 1 using 1:2 with lines lw 2 '
+                     'title "fio io_uring + write_lat_log"'.format(dat))
     if not plots:
         return None
     cols = 2 if len(plots) > 1 else 1
     nrows = (len(plots) + cols - 1) // cols
-    term = "pngcairo" if "pngcairo" in subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True,
-                                                       text=True).stdout + subprocess.run(
-        ["gnuplot", "-e", "set terminal"], capture_output=True, text=True).stderr else "png"
+    term = ("pngcairo" if "pngcairo" in subprocess.run(["gnuplot", "-e", "set terminal"],
+                                                        capture_output=True, text=True).stdout
+            + subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True,
+                             text=True).stderr else "png")
     gp.append('set terminal {} size {},{} font ",10"'.format(term, 1100, 420 * nrows))
     gp.append('set output "{}"'.format(png))
     gp.append("set multiplot layout {},{}".format(nrows, cols))
@@ -1058,9 +1131,9 @@ def section_hosts(md, wd, meta, goals):
 
 
 def sweep_calls(wd, meta):
-    """Section 10's timed calls: {round: {"whole": time, q: time}} of the rounds that have the whole
-    call and every point's, and the outputs' exact rows: (whole calls with an exact p99 on both
-    sides in every point's block, their number; one-point calls with it, their number)."""
+    """Section 10's timed calls: {round: {"whole": time, q: time}} of the rounds that have the
+    whole call and every point's, and the outputs' exact rows: (whole calls with an exact p99 on
+    both sides in every point's block, their number; one-point calls with it, their number)."""
     d = os.path.join(wd, "sweep")
     qds = [int(q) for q in meta.get("sweep_qds", "").split()]
     calls = {}
@@ -1068,7 +1141,8 @@ def sweep_calls(wd, meta):
         m = re.match(r"r(\d+)-(whole|qd(\d+))\.time$", os.path.basename(p))
         t = read_time(p) if m else None
         if t:
-            calls.setdefault(int(m.group(1)), {})["whole" if m.group(3) is None else int(m.group(3))] = t
+            calls.setdefault(int(m.group(1)), {})[
+                "whole" if m.group(3) is None else int(m.group(3))] = t
     rounds = {r: c for r, c in calls.items() if "whole" in c and all(q in c for q in qds)}
     exact = {"whole": [0, 0], "point": [0, 0]}
     for p in glob.glob(os.path.join(d, "r*-*.out")):
@@ -1112,23 +1186,27 @@ def section_sweep(md, wd, meta, goals):
     d = os.path.join(wd, "sweep")
     load = [open(os.path.join(d, "loadavg-" + k)).read().strip() if os.path.exists(
         os.path.join(d, "loadavg-" + k)) else "?" for k in ("start", "end")]
-    when = open(os.path.join(d, "date")).read().strip() if os.path.exists(os.path.join(d, "date")) else "?"
-    md.append("Run on {} (nvengine {}, mode {}; load average {} at the section's start, {} at its end).  "
-              "Two runs (A and B) of a {}-point iodepth sweep ({}), each point a fio run of 4k `randread` of "
-              "the {} MiB tmpfs file through nvengine with `nv_trace`, as `jobs/run --sweep iodepth=1..256` "
-              "writes them (per point `FILE@iodepth=Q.json`, json+, and its trace): {:,} IOs in the traces in "
-              "all ({:,} a point and run), {} MB of traces; made once ({} s).  Then {} rounds, the order "
-              "reversed every other round, of **whole**: one `nvanalyze A B` on both runs' results "
-              "directories, and **points**: nine calls `nvanalyze A/FILE@iodepth=Q.json B/FILE@iodepth=Q.json`, "
-              "one a point, each finding its two traces from its JSON as the whole call does.  Each point is "
-              "given as its own JSON file rather than with `-j 'sweep@iodepth=Q' A B`, which would still read "
-              "all 18 JSON files in each of the nine calls.  `/usr/bin/time` of each call; nvanalyze is one "
-              "thread, so its CPU time (user + sys) is its work, and the wall time adds the waits for a core "
-              "on this shared machine.  Every call's p99 rows are exact from the traces on both sides: {} of "
-              "{} whole calls, {} of {} one-point calls.\n".format(
+    when = (open(os.path.join(d, "date")).read().strip()
+            if os.path.exists(os.path.join(d, "date")) else "?")
+    md.append("Run on {} (nvengine {}, mode {}; load average {} at the section's start, {} at its "
+              "end).  Two runs (A and B) of a {}-point iodepth sweep ({}), each point a fio run "
+              "of 4k `randread` of the {} MiB tmpfs file through nvengine with `nv_trace`, as "
+              "`jobs/run --sweep iodepth=1..256` writes them (per point `FILE@iodepth=Q.json`, "
+              "json+, and its trace): {:,} IOs in the traces in all ({:,} a point and run), {} MB "
+              "of traces; made once ({} s).  Then {} rounds, the order reversed every other "
+              "round, of **whole**: one `nvanalyze A B` on both runs' results directories, and "
+              "**points**: nine calls `nvanalyze A/FILE@iodepth=Q.json B/FILE@iodepth=Q.json`, "
+              "one a point, each finding its two traces from its JSON as the whole call does.  "
+              "Each point is given as its own JSON file rather than with `-j 'sweep@iodepth=Q' A "
+              "B`, which would still read all 18 JSON files in each of the nine calls.  "
+              "`/usr/bin/time` of each call; nvanalyze is one thread, so its CPU time (user + "
+              "sys) is its work, and the wall time adds the waits for a core on this shared "
+              "machine.  Every call's p99 rows are exact from the traces on both sides: {} of {} "
+              "whole calls, {} of {} one-point calls.\n".format(
                   when, meta.get("commit", "?"), meta.get("mode", "?"), load[0], load[1], len(qds),
                   ", ".join(str(q) for q in qds), meta.get("file_mb"), total,
-                  int(meta.get("sweep_ios", 0) or 0), fmt(tbytes / 1e6 if tbytes else None, "{:.1f}"),
+                  int(meta.get("sweep_ios", 0) or 0),
+                  fmt(tbytes / 1e6 if tbytes else None, "{:.1f}"),
                   fmt(gen_s, "{:.0f}"), len(rounds), exact["whole"][0], exact["whole"][1],
                   exact["point"][0], exact["point"][1]))
     rs = [rounds[r] for r in sorted(rounds)]
@@ -1158,11 +1236,12 @@ def section_sweep(md, wd, meta, goals):
             q, ios.get(q, 0), med([c[q]["cpu"] for c in rs]), med([c[q]["wall"] for c in rs]),
             max(c[q]["maxrss_kb"] for c in rs) / 1024))
     md.append("")
-    md.append("Memory: nvanalyze analyzes one job's traces at a time and keeps only their results (the "
-              "summaries, the series and a CDF histogram of 0.11 MiB an operation), so the whole call's peak "
-              "is the largest point's working set (its exact percentiles per operation and queue-depth class, "
-              "which grow with the iodepth) plus those results, not the points' working sets added up.  The "
-              "goal: the whole call's peak within 1.25x of the largest one-point call's.\n")
+    md.append("Memory: nvanalyze analyzes one job's traces at a time and keeps only their results "
+              "(the summaries, the series and a CDF histogram of 0.11 MiB an operation), so the "
+              "whole call's peak is the largest point's working set (its exact percentiles per "
+              "operation and queue-depth class, which grow with the iodepth) plus those results, "
+              "not the points' working sets added up.  The goal: the whole call's peak within "
+              "1.25x of the largest one-point call's.\n")
     ok = exact["whole"][0] == exact["whole"][1] and exact["point"][0] == exact["point"][1]
     v = med(r_cpu) if r_cpu else None
     if r_cpu and r_wall:
@@ -1174,11 +1253,12 @@ def section_sweep(md, wd, meta, goals):
         note = "the points' CPU under the clock's tick, n={}".format(len(rs))
     if not ok:
         note += "; some calls' rows are not exact from the traces: not a like-for-like comparison"
-    goal_row(goals, "sweep analysis: `nvanalyze A B` on 2 runs x {} points ({:,} IOs) vs the points one "
-             "at a time, CPU time".format(len(qds), total), "<= 1.20x", fmt(v, "{:.3f}x", "n/a"), ok and v is not None and v <= 1.2,
-             note)
+    goal_row(goals, "sweep analysis: `nvanalyze A B` on 2 runs x {} points ({:,} IOs) vs the "
+             "points one at a time, CPU time".format(len(qds), total), "<= 1.20x",
+             fmt(v, "{:.3f}x", "n/a"), ok and v is not None and v <= 1.2, note)
     wr, pr = max(whole_rss), max(point_rss)
-    goal_row(goals, "sweep analysis peak memory: whole sweep vs the largest one-point call", "<= 1.25x",
+    goal_row(goals, "sweep analysis peak memory: whole sweep vs the largest one-point call",
+             "<= 1.25x",
              "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(wr, pr, wr / pr), wr <= 1.25 * pr,
              "bounded by one point's, not growing with the {} points".format(len(qds)))
 
@@ -1208,22 +1288,23 @@ def section_workers(md, wd, meta, goals):
     if not configs:
         md.append("Not run in this mode.\n")
         return
-    md.append("Run at {} (nvengine {}, mode {}, {} cores).  Per configuration, N traces of the same "
-              "number of IOs (`tests/unit/gen_trace -p randread -q 32`, hard links of one file, so the "
-              "page cache holds one copy) in a many-host layout (section 8's: one job per host, N "
-              "independent jobs for the trace join), then rounds, the order reversed every other round, "
-              "of `nvanalyze -J 1 -o DIR A` and `nvanalyze -J 2 -o DIR A` (tables, trace sections, "
-              "findings, figures) and `nvanalyze stat` on the N traces (decode plus exact percentiles, "
-              "the reference).  `/usr/bin/time` of each call: CPU is user + sys of the whole call, "
-              "M IOs per CPU second counts the traces' IOs.  The wall speed-up of -J 2 needs a second "
-              "core that is free: with the load average (meta above) over the core count, other "
-              "processes hold it and the ratio measures the machine's load, not the pool.  "
-              "\"without rendering\": `-J 1 -o` with no gnuplot on PATH (every script and data "
-              "file written, no PNG/SVG), the analysis' own CPU; the rendering (one gnuplot "
-              "per worker, each taking the next file, its PNGs encoded through libnvpngfast.so) "
-              "is the difference; the peak RSS of a call with rendering is gnuplot's own process "
-              "(about 31 MiB, whatever the IOs).  \"--figures svg\": `-J 1 -o` rendering SVGs "
-              "only (report.md links them; no pngcairo).  Memory: "
+    md.append("Run at {} (nvengine {}, mode {}, {} cores).  Per configuration, N traces of the "
+              "same number of IOs (`tests/unit/gen_trace -p randread -q 32`, hard links of one "
+              "file, so the page cache holds one copy) in a many-host layout (section 8's: one "
+              "job per host, N independent jobs for the trace join), then rounds, the order "
+              "reversed every other round, of `nvanalyze -J 1 -o DIR A` and `nvanalyze -J 2 -o "
+              "DIR A` (tables, trace sections, findings, figures) and `nvanalyze stat` on the N "
+              "traces (decode plus exact percentiles, the reference).  `/usr/bin/time` of each "
+              "call: CPU is user + sys of the whole call, M IOs per CPU second counts the traces' "
+              "IOs.  The wall speed-up of -J 2 needs a second core that is free: with the load "
+              "average (meta above) over the core count, other processes hold it and the ratio "
+              "measures the machine's load, not the pool.  \"without rendering\": `-J 1 -o` with "
+              "no gnuplot on PATH (every script and data file written, no PNG/SVG), the analysis' "
+              "own CPU; the rendering (one gnuplot per worker, each taking the next file, its "
+              "PNGs encoded through libnvpngfast.so) is the difference; the peak RSS of a call "
+              "with rendering is gnuplot's own process (about 31 MiB, whatever the IOs).  "
+              "\"--figures svg\": `-J 1 -o` rendering SVGs only (report.md links them; no "
+              "pngcairo).  Memory: "
               "one job's analysis counts its open interval per bucket and per ns (the pages used "
               "of a mapped array) and lists at most 2^18 latencies above 64 us per operation, so "
               "these 1.5 M IOs/s traces are read once (docs/analysis.md, \"An interval's exact "
@@ -1363,12 +1444,13 @@ def section_inputtext(md, wd, meta, goals):
     n = int(meta.get("input_jobs", 0))
     info = open(os.path.join(d, "all.info")).read().strip() if os.path.exists(
         os.path.join(d, "all.info")) else "?"
-    md.append("Run on {} (nvengine {}, mode {}, {} cores).  The input: {}  The same to {:,} jobs and to "
-              "one job.  Rounds, the order reversed every other round, of `nvanalyze --job randrw-0 "
-              "-f csv FILE` on each (the whole file read and its jobs matched, one job's rows printed: "
-              "the reading), and of `nvanalyze -f csv` on the {:,}-job file (every job's rows, for "
-              "reference).  `/usr/bin/time`: wall, CPU (user + sys), peak RSS.  Memory linear in jobs: "
-              "the peak above the one-job call's grows 4x from {:,} to {:,} jobs (quadratic: 16x).\n"
+    md.append("Run on {} (nvengine {}, mode {}, {} cores).  The input: {}  The same to {:,} jobs "
+              "and to one job.  Rounds, the order reversed every other round, of `nvanalyze --job "
+              "randrw-0 -f csv FILE` on each (the whole file read and its jobs matched, one job's "
+              "rows printed: the reading), and of `nvanalyze -f csv` on the {:,}-job file (every "
+              "job's rows, for reference).  `/usr/bin/time`: wall, CPU (user + sys), peak RSS.  "
+              "Memory linear in jobs: the peak above the one-job call's grows 4x from {:,} to "
+              "{:,} jobs (quadratic: 16x).\n"
               .format(meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                       meta.get("cores", "?"), info, n // 4, n, n // 4, n))
     rs = [rounds[r] for r in sorted(rounds)]
@@ -1379,8 +1461,10 @@ def section_inputtext(md, wd, meta, goals):
         ("{:,} jobs, read, wall".format(n), [c["all"]["wall"] for c in rs], "{:.2f} s"),
         ("{:,} jobs, read, CPU".format(n), [c["all"]["cpu"] for c in rs], "{:.2f} s"),
         ("{:,} jobs, read, wall".format(n // 4), [c["quarter"]["wall"] for c in rs], "{:.2f} s"),
-        ("{:,} jobs, every row (-f csv), wall".format(n), [c["full"]["wall"] for c in rs], "{:.2f} s"),
-        ("{:,} jobs, every row (-f csv), CPU".format(n), [c["full"]["cpu"] for c in rs], "{:.2f} s"),
+        ("{:,} jobs, every row (-f csv), wall".format(n), [c["full"]["wall"] for c in rs],
+         "{:.2f} s"),
+        ("{:,} jobs, every row (-f csv), CPU".format(n), [c["full"]["cpu"] for c in rs],
+         "{:.2f} s"),
         ("peak RSS, 1 job", mib["one"], "{:.1f} MiB"),
         ("peak RSS, {:,} jobs".format(n // 4), mib["quarter"], "{:.1f} MiB"),
         ("peak RSS, {:,} jobs".format(n), mib["all"], "{:.1f} MiB"),
@@ -1514,7 +1598,8 @@ def merge_report(old, parts, ran, meta):
             continue
         rows.append((num.get(sec), row))
     for sec in sorted(ran - done, key=num.get):
-        at = max((i + 1 for i, (n, _) in enumerate(rows) if n is not None and n < num[sec]), default=len(rows))
+        at = max((i + 1 for i, (n, _) in enumerate(rows) if n is not None and n < num[sec]),
+                 default=len(rows))
         rows[at:at] = [(num[sec], g) for g in new_goals[sec]]
     lines[h + 2:e] = [r for _, r in rows]
     # the numbered sections: blocks from one "## " heading to the next
@@ -1523,10 +1608,12 @@ def merge_report(old, parts, ran, meta):
     for a, b in zip(starts, starts[1:]):
         m = re.match(r"## (\d+)\. ", lines[a])
         blocks.append([int(m.group(1)) if m else None, lines[a:b]])
-    rerun = ("*Rerun alone (`BENCH_SECTIONS=\"{}\" tools/bench.sh`, mode {}) on {}, nvengine {}; load "
-             "average {} at the start, {} at the end.  The Machine table is the full run's.*\n".format(
+    rerun = ("*Rerun alone (`BENCH_SECTIONS=\"{}\" tools/bench.sh`, mode {}) on {}, "
+             "nvengine {}; load average {} at the start, {} at the end.  The Machine "
+             "table is the full run's.*\n".format(
                  meta.get("sections", ""), meta.get("mode", "?"), meta.get("date", "?"),
-                 meta.get("commit", "?"), meta.get("loadavg_start", "?"), meta.get("loadavg_end", "?")))
+                 meta.get("commit", "?"), meta.get("loadavg_start", "?"),
+                 meta.get("loadavg_end", "?")))
     for sec in sorted(ran, key=num.get):
         body = "\n".join(new_body[sec]).split("\n")
         if len(new_body[sec]) > 1 and not new_body[sec][1].startswith("Run on "):
@@ -1537,7 +1624,8 @@ def merge_report(old, parts, ran, meta):
             blocks[at][1] = body
             continue
         last = max((i for i, b in enumerate(blocks) if b[0] is not None), default=len(blocks) - 1)
-        at = next((i for i, b in enumerate(blocks) if b[0] is not None and b[0] > num[sec]), last + 1)
+        at = next((i for i, b in enumerate(blocks) if b[0] is not None and b[0] > num[sec]),
+                  last + 1)
         blocks.insert(at, [num[sec], body])
     out = head
     for i, (_, b) in enumerate(blocks):
@@ -1556,40 +1644,47 @@ def report(wd, out_md, png):
         if "\n## Goals\n" in old:
             with open(out_md, "w") as f:
                 f.write(merge_report(old, parts, ran, meta))
-            sys.stderr.write("bench_report: {}: replaced section(s) {} and their goal rows; the rest, the "
-                             "chart included, is the earlier run's\n".format(out_md, " ".join(sorted(ran))))
+            sys.stderr.write("bench_report: {}: replaced section(s) {} and their goal rows; the "
+                             "rest, the chart included, is the earlier run's\n".format(
+                                 out_md, " ".join(sorted(ran))))
             return 0
     goals = [g for _, _, _, gs in parts for g in gs]
     made = write_chart(wd, chart, png)
 
     md = ["# Benchmarks", ""]
-    md.append("Generated by `make bench` (tools/bench.sh, tools/bench_report.py) on {}; mode **{}**, "
-              "the whole run took {} s.  Do not edit by hand: rerun `make bench`.\n".format(
+    md.append("Generated by `make bench` (tools/bench.sh, tools/bench_report.py) "
+              "on {}; mode **{}**, the whole run took {} s.  Do not edit by "
+              "hand: rerun `make bench`.\n".format(
                   meta.get("date", "?"), meta.get("mode", "?"), meta.get("elapsed_s", "?")))
     md.append("## Machine\n")
     md.append("| | |")
     md.append("|---|---|")
-    for k, label in (("cpu", "CPU"), ("cores", "cores"), ("mem_total", "memory"), ("virt", "virtualization"),
-                     ("kernel", "kernel"), ("fio", "fio"), ("liburing", "liburing"), ("zlib", "zlib"),
-                     ("cc", "compiler"), ("commit", "nvengine commit"), ("loadavg_start", "load average at start"),
-                     ("busy_start", "other processes >= 10% CPU at start"), ("loadavg_end", "load average at end"),
+    for k, label in (("cpu", "CPU"), ("cores", "cores"), ("mem_total", "memory"),
+                     ("virt", "virtualization"), ("kernel", "kernel"), ("fio", "fio"),
+                     ("liburing", "liburing"), ("zlib", "zlib"), ("cc", "compiler"),
+                     ("commit", "nvengine commit"), ("loadavg_start", "load average at start"),
+                     ("busy_start", "other processes >= 10% CPU at start"),
+                     ("loadavg_end", "load average at end"),
                      ("busy_end", "other processes >= 10% CPU at end"),
                      ("retries", "failed runs retried once (see $BENCH_OUT/retries)")):
         md.append("| {} | {} |".format(label, meta.get(k) or "-"))
     md.append("")
     md.append("## Method\n")
-    md.append("- **Paired, alternating runs.** Each compared configuration runs once per round, next to the others, "
-              "in one process tree (this script); the order is reversed every other round.  Tables show the median "
-              "over rounds; a pair's ratio is the median of the per-round ratios A/B (each from two runs seconds "
-              "apart), with the smallest and largest per-round ratio.  The machine is small and shared, so the range "
-              "matters as much as the median.")
+    md.append("- **Paired, alternating runs.** Each compared configuration runs once per round, "
+              "next to the others, in one process tree (this script); the order is reversed "
+              "every other round.  Tables show the median over rounds; a pair's ratio is the "
+              "median of the per-round ratios A/B (each from two runs seconds apart), with the "
+              "smallest and largest per-round ratio.  The machine is small and shared, so the "
+              "range matters as much as the median.")
     md.append("- **Pinning:** {}.".format(
-        "every benchmarked process pinned with `taskset -c {}`".format(meta["taskset"]) if meta.get("taskset") else
-        "none.  On 2 cores the fio job thread, its io_uring worker threads and nvengine's trace writer thread "
-        "need both cores; pinning the job to one core puts the writer on the IO core (it inherits the affinity), "
-        "which measures a configuration nobody runs.  Set BENCH_TASKSET to pin anyway"))
-    md.append("- fio 3.33 from Debian, the engine loaded as `external:libnvengine.so`; every configuration uses "
-              "the same job options apart from the engine and its logging.")
+        "every benchmarked process pinned with `taskset -c {}`".format(meta["taskset"])
+        if meta.get("taskset") else
+        "none.  On 2 cores the fio job thread, its io_uring worker threads and nvengine's trace "
+        "writer thread need both cores; pinning the job to one core puts the writer on the IO "
+        "core (it inherits the affinity), which measures a configuration nobody runs.  Set "
+        "BENCH_TASKSET to pin anyway"))
+    md.append("- fio 3.33 from Debian, the engine loaded as `external:libnvengine.so`; every "
+              "configuration uses the same job options apart from the engine and its logging.")
     md.append("")
     md.append("## Goals\n")
     md.append("| goal | target | measured | result | note |")
@@ -1598,7 +1693,8 @@ def report(wd, out_md, png):
     md.append("")
     soak = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "soak.md")
     for _, n, body, _ in parts:
-        if n > 9 and os.path.exists(soak):	# written by make soak (tools/soak.py), not make bench
+        # written by make soak (tools/soak.py), not make bench
+        if n > 9 and os.path.exists(soak):
             md.append(open(soak).read().rstrip() + "\n")
             soak = ""
         md.extend(body)
@@ -1606,7 +1702,8 @@ def report(wd, out_md, png):
         md.append(open(soak).read().rstrip() + "\n")
     if made:
         md.append("## Chart\n")
-        md.append("![benchmarks]({})\n".format(os.path.relpath(made, os.path.dirname(os.path.abspath(out_md)))))
+        md.append("![benchmarks]({})\n".format(
+            os.path.relpath(made, os.path.dirname(os.path.abspath(out_md)))))
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "analysis.md")
     if os.path.exists(notes) and meta.get("mode") != "smoke":
         md.append(open(notes).read().rstrip() + "\n")
@@ -1638,9 +1735,9 @@ def grow_json(seed, mb, out):
     n = max(1, int(round((float(mb) * 1e6 - len(build(len(base)))) / per_job)) + len(base))
     with open(out, "w") as f:
         f.write(build(n))
-    print("{} jobs: the {} json+ jobs of a real fio {} run (nvengine, 4k randrw, numjobs={}) repeated with "
-          "distinct job names; {:.1f} MB.".format(n, len(base), j.get("fio version", "?"), len(base),
-                                                 os.path.getsize(out) / 1e6))
+    print("{} jobs: the {} json+ jobs of a real fio {} run (nvengine, 4k randrw, numjobs={}) "
+          "repeated with distinct job names; {:.1f} MB.".format(
+              n, len(base), j.get("fio version", "?"), len(base), os.path.getsize(out) / 1e6))
 
 
 def grow_normal(seed, njobs, out):
@@ -1668,8 +1765,9 @@ def grow_normal(seed, njobs, out):
                 names[i % len(names)], "{}-{}".format(names[i % len(names)], i), 1))
             f.write("\n".join(b) + "\n")
         f.write("\n".join(lines[end:]))
-    print("{} jobs: the {} job entries of a real fio {} run (ioengine=null, randrw 4k and read 128k, "
-          "a 17-level percentile_list) repeated with distinct names and pids; {:.1f} MB.".format(
+    print("{} jobs: the {} job entries of a real fio {} run (ioengine=null, randrw "
+          "4k and read 128k, a 17-level percentile_list) repeated with distinct "
+          "names and pids; {:.1f} MB.".format(
               n, len(blocks), next((l for l in lines if l.startswith("fio-")), "?"),
               os.path.getsize(out) / 1e6))
 

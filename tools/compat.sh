@@ -104,9 +104,11 @@ done
 IFS='|' read -r newest tree bin <<<"${labels[${#labels[@]}-1]}"
 if [ "$vm" = 1 ] && [ -f "$out/$newest/libnvengine.so" ]; then
 	for s in $KERNEL_SUITES; do
-		step "vm-$s" env NVVM_KERNEL_SUITE="$s" FIO="$bin" NVENGINE_SO="$out/$newest/libnvengine.so" \
+		step "vm-$s" env NVVM_KERNEL_SUITE="$s" FIO="$bin" \
+			NVENGINE_SO="$out/$newest/libnvengine.so" \
 			NVANALYZE="$out/$newest/nvanalyze" UNIT_DIR="$out/$newest/tests/unit" \
-			NVVM_KEEP="$out/vm-$s-results" NVVM_TIMEOUT_SCALE="${NVVM_TIMEOUT_SCALE:-3}" nice tests/run vm
+			NVVM_KEEP="$out/vm-$s-results" \
+			NVVM_TIMEOUT_SCALE="${NVVM_TIMEOUT_SCALE:-3}" nice tests/run vm
 	done
 fi
 

@@ -110,7 +110,8 @@ tail -n +1 -F --pid=$bootpid "$vmout/console.log" 2>/dev/null |
 rc=0
 wait $bootpid || rc=$?
 # The pipeline's status is sed's; boot.sh's own is in its summary file.
-[ -f "$vmout/summary" ] || die "the guest left no results (console: see above; boot.sh's exit status $rc)"
+[ -f "$vmout/summary" ] ||
+	die "the guest left no results (console: see above; boot.sh's exit status $rc)"
 grep -q '^FAIL:' "$vmout/summary" && {
 	sed 's/^/      /' "$vmout/summary"
 	die "a demo step failed in the guest; its log: $(ls "$vmout"/10-*.log 2>/dev/null)"
@@ -138,7 +139,8 @@ for p in $runs $sweeps; do
 done
 cp "$vmout/console.log" "$out/console.log"
 ntrace=$(find "$out"/passthrough-*/traces -name '*.nvt' | wc -l)
-note "$out/passthrough-1, -2: fio JSON, job file, $ntrace traces in all; $out/block-1, -2: fio JSON, job file"
+note "$out/passthrough-1, -2: fio JSON, job file, $ntrace traces in all;" \
+	"$out/block-1, -2: fio JSON, job file"
 ntrace=$(find "$out"/sweep-passthrough/traces -name '*.nvt' | wc -l)
 note "$out/sweep-passthrough: 7 points' fio JSON and job files, $ntrace traces;" \
 	"$out/sweep-block: the same, untraced"
@@ -175,7 +177,8 @@ curve_part() {
 	awk -v what="$1" '
 		/^## / { sec = $0; n = 0; next }
 		sec == "## Load curve figures" && /^!\[/ {
-			if (what != "tables" && (what == "p99") == (++n == 1)) { print; print "" } }
+			if (what != "tables" && (what == "p99") == (++n == 1)) {
+				print; print "" } }
 		sec == "## Load curves and steady state" && what == "tables" { print }' \
 		"$out/curve/report.md" | sed 's/^\(!\[[^]]*\]\)(/\1(curve\//'
 }
@@ -194,7 +197,8 @@ sweep_order="$order then $other at iodepth 1, $other then $order at 2, and so on
 	curve_part p99
 	echo "4k random read, one job, at iodepth 1, 2, 4, 8, 16, 32 and 64, ${sweep_runtime} s a"
 	echo "point, over the whole namespace, after the instance suite below in the same"
-	echo "boot: \`jobs/run --sweep iodepth=N\` with \`tools/demo-cases/sweep/randread-4k.fio\`,"
+	echo "boot: \`jobs/run --sweep iodepth=N\` with" \
+		"\`tools/demo-cases/sweep/randread-4k.fio\`,"
 	echo "once per point and side, the sides alternating point by point"
 	echo "($sweep_order), so that a drift over the sweep falls on both."
 	echo "Each point is a single ${sweep_runtime} s run, and under TCG one run of a point can"

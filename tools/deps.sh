@@ -8,9 +8,9 @@
 #                           only the emulated-NVMe tests do (they skip)
 set -euo pipefail
 
-PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev libexpat1-dev libpng-dev gnuplot-nox gcc make
-      pkg-config dpkg-dev xz-utils ca-certificates python3 python3-zstandard lintian man-db
-      valgrind)
+PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev libexpat1-dev libpng-dev
+      gnuplot-nox gcc make pkg-config dpkg-dev xz-utils ca-certificates python3 python3-zstandard
+      lintian man-db valgrind)
 # The emulated-NVMe tests (tests/vm) need these; they are installed here too so
 # that `make check` on a fresh machine runs them instead of skipping.
 VM_PKGS=(qemu-system-x86 busybox-static cpio e2fsprogs util-linux)
@@ -30,13 +30,15 @@ missing_of() {
 	local p
 	for p in "$@"; do
 		[ -n "$p" ] || continue
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			echo "$p"
 	done
 }
 
 if [ "${1:-}" = "--check" ]; then
 	if ! command -v dpkg-query >/dev/null; then
-		echo "deps: no dpkg-query: cannot check the Debian packages (see README, Requirements)" >&2
+		echo "deps: no dpkg-query: cannot check the Debian packages" \
+			"(see README, Requirements)" >&2
 		exit 0
 	fi
 	pkgs=("${PKGS[@]}" "${REPORT_PKGS[@]}")
@@ -70,9 +72,11 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
-	command -v sudo >/dev/null || { echo "deps: need root to install: ${missing[*]}" >&2; exit 1; }
+	command -v sudo >/dev/null ||
+		{ echo "deps: need root to install: ${missing[*]}" >&2; exit 1; }
 	SUDO=sudo
 fi
 echo "deps: installing ${missing[*]}"
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+	"${missing[@]}" >/dev/null

@@ -45,7 +45,8 @@ if ! [ -s "$tarball" ]; then
 	echo "fio-build: fetching the fio=$debver source tarball from $suite" >&2
 	(cd "$dl" && "$top/tools/apt-suite.sh" --src "$suite" apt-get source -qq --tar-only \
 		--download-only "fio=$debver") >"$cache/fetch.log" 2>&1 ||
-		die "apt-get source fio=$debver from $suite failed: $(tail -n 2 "$cache/fetch.log")"
+		die "apt-get source fio=$debver from $suite failed:" \
+			"$(tail -n 2 "$cache/fetch.log")"
 	mv "$dl"/fio_*.orig.tar.* "$tarball" 2>/dev/null ||
 		die "no fio_*.orig.tar.* in the download (see $cache/fetch.log)"
 	rm -rf "$dl"

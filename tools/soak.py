@@ -110,7 +110,8 @@ def main():
     ap.add_argument("--section", default=os.path.join(TOP, "bench", "soak.md"))
     a = ap.parse_args()
     if a.seconds < 60:
-        sys.exit("soak: SOAK_SECONDS=%d: want at least 60 (samples every 10 s, RSS from 30 s)" % a.seconds)
+        sys.exit("soak: SOAK_SECONDS=%d: want at least 60 (samples every 10 s, RSS from 30 s)"
+                 % a.seconds)
     for p in (a.engine, a.nvanalyze):
         if not os.path.exists(p):
             sys.exit("soak: %s missing: run make all" % p)
@@ -127,11 +128,12 @@ def main():
            "--size=64M", "--directory=" + data, "--time_based", "--runtime=%d" % a.seconds,
            "--nv_trace=" + tdir, "--status-interval=%d" % PERIOD, "--output-format=json",
            "--output=" + out_json]
-    print("soak: %d s, %d jobs x QD %d, 4k randread on tmpfs, traces in %s" % (a.seconds, JOBS, QD, tdir),
-          flush=True)
+    print("soak: %d s, %d jobs x QD %d, 4k randread on tmpfs, traces in %s"
+          % (a.seconds, JOBS, QD, tdir), flush=True)
     t_start = time.monotonic()
     fio = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(out_json + ".err", "w"))
-    samples = []	# (s since start, rss KiB, writer cpu ns, writers, wall ms, anon, file, shmem)
+    # (s since start, rss KiB, writer cpu ns, writers, wall ms, anon, file, shmem)
+    samples = []
     maps = [None, None]	# smaps at the first sample from 30 s, and at the last
     next_t = t_start + PERIOD
     try:
@@ -178,7 +180,8 @@ def main():
         lines.append("PASS: soak/%s" % name if good else "FAIL: soak/%s: %s" % (name, why))
 
     final = reps[-1][1] if reps else []
-    check("fio", rc == 0 and len(final) == JOBS, "fio exited %d with %d jobs (see %s.err)" % (rc, len(final), out_json))
+    check("fio", rc == 0 and len(final) == JOBS,
+          "fio exited %d with %d jobs (see %s.err)" % (rc, len(final), out_json))
     # RSS: from the first sample after 30 s
     steady = [s for s in samples if s[0] >= 30] or samples
     base = steady[0][1] if steady else 0
@@ -190,13 +193,15 @@ def main():
     for f in sorted(os.listdir(tdir)):
         if not f.endswith(".nvt"):
             continue
-        st = subprocess.run([a.nvanalyze, "stat", os.path.join(tdir, f)], capture_output=True, text=True)
+        st = subprocess.run([a.nvanalyze, "stat", os.path.join(tdir, f)], capture_output=True,
+                            text=True)
         m = re.search(r"^records: (\d+)$", st.stdout, re.M)
         recs.append(int(m.group(1)) if m else -1)
         complete += st.returncode == 0 and "footer: present" in st.stdout
     check("counts_equal_fio", sorted(recs) == sorted(final) and len(recs) == JOBS,
           "trace records %s, fio total_ios %s" % (sorted(recs), sorted(final)))
-    check("traces_complete", complete == JOBS, "%d of %d traces with footer" % (complete, len(recs)))
+    check("traces_complete", complete == JOBS,
+          "%d of %d traces with footer" % (complete, len(recs)))
     # writer CPU per record per interval: the IOs from fio's reports at the
     # nearest wall time
     per = []
@@ -220,25 +225,28 @@ def main():
     secs = time.monotonic() - t_start
     trace_mb = sum(os.path.getsize(os.path.join(tdir, f)) for f in os.listdir(tdir)
                    if f.endswith(".nvt")) / 1e6
-    commit = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "?"
+    commit = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "?"
     load = open("/proc/loadavg").read().split()[:3]
     rows = [
         "| check | measured | limit | result |",
         "|---|---|---|---|",
-        "| RSS constant (fio, sampled every %d s from 30 s) | %.1f MiB, +%d KiB over %d samples | growth <= 1 MiB | %s |"
+        "| RSS constant (fio, sampled every %d s from 30 s) | %.1f MiB, +%d KiB over %d "
+        "samples | growth <= 1 MiB | %s |"
         % (PERIOD, base / 1024, growth, len(steady), "met" if growth <= 1024 else "MISSED"),
         "| counts equal fio's | %s records in %d traces, fio %s | equal | %s |"
         % ("{:,}".format(sum(r for r in recs if r > 0)), len(recs), "{:,}".format(total),
            "met" if sorted(recs) == sorted(final) else "MISSED"),
-        "| traces complete | %d of %d with footer | all | %s |" % (complete, JOBS, "met" if complete == JOBS else "MISSED"),
-        "| writer CPU per record, first vs last quarter | %.1f ns -> %.1f ns (%.2fx, %d intervals) | <= 1.25x | %s |"
+        "| traces complete | %d of %d with footer | all | %s |"
+        % (complete, JOBS, "met" if complete == JOBS else "MISSED"),
+        "| writer CPU per record, first vs last quarter | %.1f ns -> %.1f ns (%.2fx, %d "
+        "intervals) | <= 1.25x | %s |"
         % (first, last, ratio, len(per), "met" if len(per) >= 4 and ratio <= 1.25 else "MISSED"),
     ]
     section = [TITLE, "",
-               "`make soak SOAK_SECONDS=%d` on %s (nvengine %s; load average at the end %s): %d fio job threads x "
-               "QD %d, 4k randread on tmpfs files, traced: %s IOs in %d s (%s IOPS), traces %.0f MB on "
-               "disk; with the checks %.0f s in all."
+               "`make soak SOAK_SECONDS=%d` on %s (nvengine %s; load average at the end %s): %d "
+               "fio job threads x QD %d, 4k randread on tmpfs files, traced: %s IOs in %d s (%s "
+               "IOPS), traces %.0f MB on disk; with the checks %.0f s in all."
                % (a.seconds, datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), commit,
                   " ".join(load), JOBS, QD, "{:,}".format(total), a.seconds,
                   "{:,.0f}".format(total / a.seconds), trace_mb, secs),

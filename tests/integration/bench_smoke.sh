@@ -18,8 +18,9 @@ fi
 
 md=$T/BENCHMARKS.md png=$T/bench.png shm=/dev/shm/nvbench-smoke.$$
 mkdir -p "$shm"
-if BENCH_SHM="$shm" BENCH_SMOKE=1 BENCH_OUT="$T/out" BENCH_MD="$md" BENCH_PNG="$png" NVENGINE_SO="$NVENGINE_SO" \
-	NVANALYZE="$NVANALYZE" "$TOP/tools/bench.sh" >"$T/bench.log" 2>&1; then
+if BENCH_SHM="$shm" BENCH_SMOKE=1 BENCH_OUT="$T/out" BENCH_MD="$md" BENCH_PNG="$png" \
+	NVENGINE_SO="$NVENGINE_SO" NVANALYZE="$NVANALYZE" "$TOP/tools/bench.sh" \
+	>"$T/bench.log" 2>&1; then
 	pass run
 else
 	fail run "tools/bench.sh exited $?: $(tail -n 5 "$T/bench.log" | tr '\n' ' ')"
@@ -43,7 +44,8 @@ cp -r "$T/out" "$T/out1"
 sed -i 's/^sections=.*/sections=sweep/' "$T/out1/meta.env"
 rm -f "$T/out1"/sweep/r2-*
 cp "$md" "$T/merged.md"
-if "$PYTHON" "$TOP/tools/bench_report.py" "$T/out1" "$T/merged.md" "$T/merged.png" 2>"$T/merge.err"; then
+if "$PYTHON" "$TOP/tools/bench_report.py" "$T/out1" "$T/merged.md" "$T/merged.png" \
+	2>"$T/merge.err"; then
 	out=$(pytool bench_report_check --merged "$md" "$T/merged.md" 10 "sweep analysis" 2>&1)
 	if [ "$out" = ok ]; then pass section-merge; else fail section-merge "$out"; fi
 else
@@ -52,7 +54,8 @@ fi
 
 # The raw outputs stay for inspection; the traces, targets and loop device do not.
 left=$(find "$T/out" -name '*.nvt' -o -name disk.img | head -n 3)
-if [ -z "$left" ] && [ -z "$(ls -A "$shm")" ] && [ -z "$(losetup -j "$T/out/loop/disk.img" 2>/dev/null)" ]; then
+if [ -z "$left" ] && [ -z "$(ls -A "$shm")" ] &&
+	[ -z "$(losetup -j "$T/out/loop/disk.img" 2>/dev/null)" ]; then
 	pass cleaned-up
 else
 	fail cleaned-up "left behind: $left $(ls -A "$shm")"

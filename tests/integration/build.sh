@@ -10,8 +10,9 @@ printf 'DEF_VER=fio-3.99\n' >"$fake/FIO-VERSION-GEN"
 out=$(FIO=$FIO "$TOP/tools/fio-src.sh" --check "$fake" 2>&1)
 rc=$?
 have=$("$FIO" --version | sed -n 's/^\(fio-[0-9.]*\).*/\1/p')
+mismatch="version mismatch: fio $(command -v "$FIO") is $have"
 if [ $rc -ne 0 ] &&
-   echo "$out" | grep -qF "version mismatch: fio $(command -v "$FIO") is $have but the source in $fake is fio-3.99" &&
+   echo "$out" | grep -qF "$mismatch but the source in $fake is fio-3.99" &&
    echo "$out" | grep -q "make FIO_SRC="; then
 	pass fio_src_version_mismatch
 else
@@ -48,7 +49,8 @@ printf '#!/bin/sh\necho fio-3.99\n' >"$T/fakebin/fio"
 chmod +x "$T/fakebin/fio"
 out=$(make -s -C "$TOP" O="$T/o" FIO_SRC="$fio_src" FIO="$T/fakebin/fio" fio-src 2>&1)
 rc=$?
-if [ $rc -ne 0 ] && echo "$out" | grep -qF "fio $T/fakebin/fio is fio-3.99 but the source in $fio_src is $have"; then
+if [ $rc -ne 0 ] && echo "$out" |
+	grep -qF "fio $T/fakebin/fio is fio-3.99 but the source in $fio_src is $have"; then
 	pass make_fio_binary_mismatch
 else
 	fail make_fio_binary_mismatch "rc=$rc: $out"
@@ -73,16 +75,21 @@ fi
 # every option fio's io_uring engine has, and ours, with a help text
 help=$("$FIO" --enghelp="$NVENGINE_SO" 2>&1)
 missing=
-for o in hipri fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async nowait \
-	 cmd_type write_mode readfua writefua md_per_io_size pi_act pi_chk apptag apptag_mask pi_gen trim_ranges \
-	 nv_trace nv_trace_level nv_trace_block nv_trace_sync; do
+for o in hipri fixedbufs registerfiles sqthread_poll sqthread_poll_cpu nonvectored force_async \
+	 nowait cmd_type write_mode readfua writefua md_per_io_size pi_act pi_chk apptag \
+	 apptag_mask pi_gen trim_ranges nv_trace nv_trace_level nv_trace_block nv_trace_sync; do
 	echo "$help" | grep -Eq "^$o +: .{10,}" || missing="$missing $o"
 done
-if [ -z "$missing" ]; then pass engine_options_have_help; else fail engine_options_have_help "missing:$missing"; fi
+if [ -z "$missing" ]; then
+	pass engine_options_have_help
+else
+	fail engine_options_have_help "missing:$missing"
+fi
 
 # The layout's one-way rules (README "Layout"): the pure code (nvme/, trace/)
 # and the analyzer include nothing of engine/, the fio glue ...
-bad=$(cd "$TOP" && grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"engine/' analyze trace nvme)
+bad=$(cd "$TOP" &&
+	grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"engine/' analyze trace nvme)
 if [ -z "$bad" ]; then
 	pass pure_code_includes_no_engine_header
 else
@@ -121,7 +128,9 @@ while [ $grew = 1 ]; do
 	for f in "$TOP"/engine/*.[ch]; do
 		case "$with_fio" in *" engine/${f##*/} "*) continue;; esac
 		for i in $(incs "$f"); do
-			case "$with_fio" in *" $i "*) with_fio="$with_fio engine/${f##*/} "; grew=1; break;; esac
+			case "$with_fio" in
+			*" $i "*) with_fio="$with_fio engine/${f##*/} "; grew=1; break;;
+			esac
 		done
 	done
 done
@@ -132,7 +141,8 @@ done
 if [ -z "$without" ]; then
 	pass engine_files_all_fio_glue
 else
-	fail engine_files_all_fio_glue "in engine/ but no fio glue (move them to their room):$without"
+	fail engine_files_all_fio_glue \
+		"in engine/ but no fio glue (move them to their room):$without"
 fi
 bad=
 for f in $(cd "$TOP" && ls sys/*.[ch] nvme/*.[ch] trace/*.[ch]); do
@@ -176,7 +186,8 @@ else
 			[[ "$a" < "$b" ]] || continue
 			ba=$(uses "$b" "$a" | tr '\n' ' ')
 			if [ -n "$ab" ] && [ -n "$ba" ]; then
-				both="$both $(basename "$a") uses ${ab}of $(basename "$b"), which uses ${ba}of it;"
+				both="$both $(basename "$a") uses ${ab}of $(basename "$b"),"
+				both="$both which uses ${ba}of it;"
 			fi
 		done
 	done
@@ -194,12 +205,16 @@ fi
 
 # The tests' Python lives in tests/py (modules the shell tests run with
 # pytool), not in heredocs or -c strings inside the shell tests.
-inline=$(cd "$TOP" && grep -nE "python3?[[:space:]]+(-[[:space:]]|-c[[:space:]])|<<-?[[:space:]]*'?PY'?" \
-	tests/integration/*.sh tests/lib.sh tests/vm/host-lib.sh tests/vm/host-checks/*.sh | head -n 5)
+inline=$(cd "$TOP" &&
+	grep -nE "python3?[[:space:]]+(-[[:space:]]|-c[[:space:]])|<<-?[[:space:]]*'?PY'?" \
+		tests/integration/*.sh tests/lib.sh tests/vm/host-lib.sh \
+		tests/vm/host-checks/*.sh |
+	head -n 5)
 if [ -z "$inline" ]; then
 	pass tests_python_in_modules
 else
-	fail tests_python_in_modules "inline Python (move it to tests/py): $(echo "$inline" | tr '\n' ' ')"
+	fail tests_python_in_modules \
+		"inline Python (move it to tests/py): $(echo "$inline" | tr '\n' ' ')"
 fi
 
 # The analyzer's rooms (README "Layout"): each includes only the rooms below
@@ -229,7 +244,8 @@ fi
 # the module graph: every edge, then tsort finds any circle
 edges=$(cd "$TOP" && analyze_includes analyze/*.[ch] analyze/*/*.[ch] |
 	sed -E 's/\.[ch] / /; s/\.h$//' | awk '$1 != $2')
-loop=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null | grep -v '^tsort: -: input contains a loop:' |
+loop=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null |
+       grep -v '^tsort: -: input contains a loop:' |
        sed 's/^tsort: //' | tr '\n' ' ')
 if [ -z "$edges" ]; then
 	fail analyze_includes_no_cycle "no includes found under $TOP/analyze"

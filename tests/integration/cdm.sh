@@ -97,7 +97,8 @@ if [ "$rc" -eq 2 ] && grep -q "two.md:$second: .*second CrystalDiskMark export" 
 then
 	pass markdown-two-exports
 else
-	fail markdown-two-exports "exit $rc, not the error naming line $second: $(cat "$T/two.err")"
+	fail markdown-two-exports \
+		"exit $rc, not the error naming line $second: $(cat "$T/two.err")"
 fi
 if "$NVANALYZE" --format json "$post" 2>/dev/null | grep -q '"crystaldiskmark"'; then
 	pass markdown-post-detected
@@ -120,13 +121,15 @@ print("\n".join(sorted({r["job"] for r in json.load(sys.stdin)["results"]})))' >
 	by=
 	for j in "$TOP"/jobs/crystaldiskmark/*.fio; do
 		sed -n 's/^\[\(.*\)\]$/\1/p' "$j" | LC_ALL=C sort >"$T/sections"
-		if [ -s "$T/tests" ] && [ -z "$(LC_ALL=C comm -23 "$T/tests" "$T/sections")" ]; then
+		if [ -s "$T/tests" ] &&
+			[ -z "$(LC_ALL=C comm -23 "$T/tests" "$T/sections")" ]; then
 			by=$(basename "$j")
 			break
 		fi
 	done
 	if [ -n "$by" ]; then pass "$name ($by)"; else
-		fail "$name" "no jobs/crystaldiskmark file has the sections $(tr '\n' ' ' <"$T/tests")"
+		fail "$name" \
+			"no jobs/crystaldiskmark file has the sections $(tr '\n' ' ' <"$T/tests")"
 	fi
 done
 
@@ -145,7 +148,8 @@ if head -c 2 "$u16" | cmp -s - <(printf '\377\376') &&
 	pass real-utf16-same-as-utf8
 else
 	fail real-utf16-same-as-utf8 \
-		"the real UTF-16 export reads differently: $(diff "$T/r16.json" "$T/r8.json" | head -5)"
+		"the real UTF-16 export reads differently: $(diff "$T/r16.json" "$T/r8.json" |
+			head -5)"
 fi
 
 for f in "$c8" "${files[@]: -1}" "$utf8" "$c7"; do
@@ -161,7 +165,8 @@ cdm_rows() {
 		>"$T/rows.md" 2>"$T/rows.err"
 	for t in SEQ1M-Q8T1 SEQ128K-Q32T1 RND4K-Q32T16 RND4K-Q1T1; do
 		for d in read write; do
-			grep -Eq "^\| $t-$d · $d +\| +IOPS +\| +[0-9,]+ \| +[0-9,]+ \|" "$T/rows.md" ||
+			grep -Eq "^\| $t-$d · $d +\| +IOPS +\| +[0-9,]+ \| +[0-9,]+ \|" \
+				"$T/rows.md" ||
 				echo -n " $t-$d"
 		done
 		grep -Eq "^\| $t-mix · mixed +\| +IOPS +\| +[0-9,]+ \| +absent \|" "$T/rows.md" ||

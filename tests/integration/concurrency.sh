@@ -35,9 +35,10 @@ for mode in thread process; do
 		[ $mode = thread ] && args+=(--thread=1)
 		[ $gr = 1 ] && args+=(--group_reporting=1)
 		mkdir -p "$T/$name"
-		nvfio --name=nj --directory="$T/files" --nrfiles=3 --filesize=2M --rw=randrw --bs=4k \
-			--iodepth=8 --numjobs=8 --nv_trace="$T/$name" --nv_trace_block=256 \
-			--output-format=json --output="$T/$name.json" "${args[@]}" >"$T/$name.out" 2>&1
+		nvfio --name=nj --directory="$T/files" --nrfiles=3 --filesize=2M --rw=randrw \
+			--bs=4k --iodepth=8 --numjobs=8 --nv_trace="$T/$name" \
+			--nv_trace_block=256 --output-format=json --output="$T/$name.json" \
+			"${args[@]}" >"$T/$name.out" 2>&1
 		rc=$?
 		if [ $rc -ne 0 ]; then
 			fail "$name" "fio exit $rc: $(tail -n 3 "$T/$name.out" | tr '\n' ' ')"
@@ -63,7 +64,9 @@ stop_servers() {	# TERM, up to 5 s, then KILL: never hangs the suite
 	for p in "${srv_pids[@]+"${srv_pids[@]}"}"; do kill -TERM "$p" 2>/dev/null; done
 	for _ in $(seq 1 50); do
 		local alive=0
-		for p in "${srv_pids[@]+"${srv_pids[@]}"}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		for p in "${srv_pids[@]+"${srv_pids[@]}"}"; do
+			kill -0 "$p" 2>/dev/null && alive=1
+		done
 		[ $alive = 0 ] && break
 		sleep 0.1
 	done
@@ -106,7 +109,9 @@ for _ in $(seq 1 100); do
 	sleep 0.1
 done
 if [ $up = 0 ]; then
-	fail client_server_start "servers not listening on port $port: $(cat "$T"/cs/server*.log | tail -n 3 | tr '\n' ' ')"
+	fail client_server_start \
+		"servers not listening on port $port: $(cat "$T"/cs/server*.log | tail -n 3 |
+			tr '\n' ' ')"
 	exit 1
 fi
 timeout 120 "$FIO" --output-format=json --client="ip:127.0.0.1,$port" "$T/cs/job0.fio" \

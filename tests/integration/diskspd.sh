@@ -59,7 +59,8 @@ if ! "$NVANALYZE" --format json "$T/w8-22.txt" >"$T/w8-22.json" 2>"$T/w8-22.err"
 	fail values-22-target-tables "nvanalyze exited non-zero: $(head -c 300 "$T/w8-22.err")"
 elif ! grep -q 'Latency distribution: I:' "$T/w8-22.txt" ||
 	! grep -q 'per-target latency percentiles left out' "$T/w8-22.err"; then
-	fail values-22-target-tables "no 2.2 headings made, or no note: $(head -c 300 "$T/w8-22.err")"
+	fail values-22-target-tables \
+		"no 2.2 headings made, or no note: $(head -c 300 "$T/w8-22.err")"
 elif out=$(pytool diskspd_values "$T/w8-22.txt" "$T/w8-22.json" 2>&1); then
 	pass "values-22-target-tables ($out)"
 else

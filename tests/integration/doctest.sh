@@ -149,12 +149,14 @@ for page in $files; do
 				fail "$name" "exited $rc: $(tail -n 5 <<<"$out" | tr '\n' ' ')"
 				nfail=$((nfail+1))
 			elif [ "$kind" = output-contains ] && ! grep -qF -- "$arg" <<<"$out"; then
-				fail "$name" "output lacks '$arg': $(tail -n 5 <<<"$out" | tr '\n' ' ')"
+				fail "$name" \
+					"output lacks '$arg': $(tail -n 5 <<<"$out" | tr '\n' ' ')"
 				nfail=$((nfail+1))
 			else
 				pass "$name"
 			fi
-			if [ "$kind" = run ]; then nrun=$((nrun+1)); else nchecked=$((nchecked+1)); fi;;
+			if [ "$kind" = run ]; then nrun=$((nrun+1))
+			else nchecked=$((nchecked+1)); fi;;
 		esac
 	done
 done

@@ -33,15 +33,20 @@ run() {
 if run pattern --name=pat --filename="$T/pat" --size=1M --bs=64k --rw=write --iodepth=4 \
 	--buffer_pattern=0x5a17c3e1 --direct=1 &&
    printf '\x5a\x17\xc3\xe1' >"$T/pat.want" &&
-   for _ in $(seq 18); do cat "$T/pat.want" "$T/pat.want" >"$T/pat.2" && mv "$T/pat.2" "$T/pat.want"; done &&
+   for _ in $(seq 18); do
+	   cat "$T/pat.want" "$T/pat.want" >"$T/pat.2" && mv "$T/pat.2" "$T/pat.want"
+   done &&
    cmp -s "$T/pat" "$T/pat.want"; then
 	pass write_buffer_pattern_kept
 else
-	fail write_buffer_pattern_kept "file $T/pat does not hold the pattern 5a17c3e1: $(od -A d -t x1 "$T/pat" 2>&1 | head -n 2 | tr '\n' ' ')"
+	fail write_buffer_pattern_kept \
+		"file $T/pat does not hold the pattern 5a17c3e1: $(od -A d -t x1 "$T/pat" 2>&1 |
+			head -n 2 | tr '\n' ' ')"
 fi
 
 # --- acceptance: 256M randrw with crc32c verify, O_DIRECT -------------------
-if run verify256 --name=v --filename="$T/x" --size=256M --rw=randrw --verify=crc32c --direct=1; then
+if run verify256 --name=v --filename="$T/x" --size=256M --rw=randrw \
+	--verify=crc32c --direct=1; then
 	jobcheck verify_crc32c_randrw_256M "$T/verify256.json" \
 		jobs/0/error==0 jobs/0/read/total_ios'>0' jobs/0/write/total_ios'>0'
 else
@@ -63,7 +68,8 @@ jobcheck randrw_numjobs4_thread "$T/numjobs.json" \
 
 # --- ring options: every combination completes the exact IO count -------------
 for opt in "--sqthread_poll=1" "--nonvectored=0" "--nonvectored=1" "--force_async=2" \
-	   "--fixedbufs=1 --nonvectored=0" "--iodepth_batch_submit=8 --iodepth_batch_complete_min=4"; do
+	   "--fixedbufs=1 --nonvectored=0" \
+	   "--iodepth_batch_submit=8 --iodepth_batch_complete_min=4"; do
 	n=$(echo "$opt" | tr -c 'a-z0-9\n' '_' | sed 's/^_*//; s/_*$//')
 	run "opt_$n" --name=o --filename="$T/o" --size=8M --rw=randread --iodepth=16 $opt
 	jobcheck "option_$n" "$T/opt_$n.json" jobs/0/error==0 jobs/0/read/total_ios==2048
@@ -82,7 +88,11 @@ jobcheck fdatasync_every_4 "$T/fdatasync.json" jobs/0/error==0 'jobs/0/sync/lat_
 head -c 4M /dev/urandom >"$T/t"
 run trim --name=t --filename="$T/t" --size=4M --rw=trim --bs=64k
 jobcheck trim_file "$T/trim.json" jobs/0/error==0 jobs/0/trim/total_ios==64
-if cmp -s -n 4194304 "$T/t" /dev/zero; then pass trim_file_reads_zero; else fail trim_file_reads_zero "data still there after trim"; fi
+if cmp -s -n 4194304 "$T/t" /dev/zero; then
+	pass trim_file_reads_zero
+else
+	fail trim_file_reads_zero "data still there after trim"
+fi
 
 # --- size= larger than the file: laid out like fio's own engines ---------------
 head -c 1M /dev/zero >"$T/small"
@@ -92,10 +102,12 @@ jobcheck size_larger_than_file "$T/bigsize.json" jobs/0/error==0 jobs/0/read/tot
 # --- a loop block device: direct randrw verify and BLKDISCARD trim -------------
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && truncate -s 64M "$T/loopimg" &&
    loopdev=$(losetup -f --show "$T/loopimg" 2>/dev/null); then
-	run loop --name=l --filename="$loopdev" --size=32M --rw=randrw --verify=crc32c --direct=1 --iodepth=16
+	run loop --name=l --filename="$loopdev" --size=32M --rw=randrw --verify=crc32c \
+		--direct=1 --iodepth=16
 	jobcheck blockdev_verify_crc32c "$T/loop.json" jobs/0/error==0 jobs/0/write/total_ios'>0'
 	run looptrim --name=l --filename="$loopdev" --size=8M --rw=trim --bs=1M
-	jobcheck blockdev_trim_blkdiscard "$T/looptrim.json" jobs/0/error==0 jobs/0/trim/total_ios==8
+	jobcheck blockdev_trim_blkdiscard "$T/looptrim.json" jobs/0/error==0 \
+		jobs/0/trim/total_ios==8
 	losetup -d "$loopdev"
 else
 	skip blockdev "no root or no free loop device"
@@ -116,13 +128,16 @@ expect_error() {	# NAME PATTERN FIO-ARGS...
 		fail "$name" "no '$pat' in: $(tail -n 3 "$T/$name.out" | tr '\n' ' ')"
 	fi
 }
-expect_error error_directory "nvengine: $T is a directory" --name=d --filename="$T" --size=1M --rw=read
-expect_error error_char_device "/dev/null is a character device but not an NVMe" --name=c --filename=/dev/null --size=1M --rw=read
+expect_error error_directory "nvengine: $T is a directory" --name=d \
+	--filename="$T" --size=1M --rw=read
+expect_error error_char_device "/dev/null is a character device but not an NVMe" --name=c \
+	--filename=/dev/null --size=1M --rw=read
 # a name under /dev that is no device: fio would lay it out as a regular
 # file in devtmpfs; refused before anything is created there
 devname=/dev/nvtest-missing-$$
-expect_error error_dev_path_missing "$devname: no such device; a path under /dev must be a device" \
-	--name=m --filename="$devname" --size=1M --rw=randrw
+expect_error error_dev_path_missing \
+	"$devname: no such device; a path under /dev must be a device" --name=m \
+	--filename="$devname" --size=1M --rw=randrw
 if [ -e "$devname" ]; then
 	fail dev_path_nothing_created "$devname exists after the refused job"
 	rm -f "$devname"
@@ -130,21 +145,26 @@ else
 	pass dev_path_nothing_created
 fi
 if : >"$devname" 2>/dev/null; then
-	expect_error error_dev_path_regular_file "$devname: a regular file under /dev, not a device" \
-		--name=m --filename="$devname" --size=1M --rw=read
+	expect_error error_dev_path_regular_file \
+		"$devname: a regular file under /dev, not a device" --name=m \
+		--filename="$devname" --size=1M --rw=read
 	rm -f "$devname"
 else
 	skip error_dev_path_regular_file "cannot create $devname"
 fi
-expect_error error_option_value "failed parsing nonvectored=abc" --name=o --filename="$T/o" --size=1M --rw=read --nonvectored=abc
-expect_error error_option_range "nonvectored" --name=o --filename="$T/o" --size=1M --rw=read --nonvectored=7
-expect_error error_registerfiles_open_files "registerfiles (and sqthread_poll) need nr_files" --name=o \
-	--directory="$T" --nrfiles=4 --openfiles=2 --size=1M --rw=read --registerfiles
-expect_error error_trace_sched "failed parsing nv_trace_sched=fast" --name=o --filename="$T/o" --size=1M \
-	--rw=read --nv_trace="$T" --nv_trace_sched=fast
+expect_error error_option_value "failed parsing nonvectored=abc" --name=o --filename="$T/o" \
+	--size=1M --rw=read --nonvectored=abc
+expect_error error_option_range "nonvectored" --name=o --filename="$T/o" --size=1M \
+	--rw=read --nonvectored=7
+expect_error error_registerfiles_open_files \
+	"registerfiles (and sqthread_poll) need nr_files" --name=o --directory="$T" --nrfiles=4 \
+	--openfiles=2 --size=1M --rw=read --registerfiles
+expect_error error_trace_sched "failed parsing nv_trace_sched=fast" --name=o \
+	--filename="$T/o" --size=1M --rw=read --nv_trace="$T" --nv_trace_sched=fast
 expect_error error_trace_sync_range "nv_trace_sync" --name=o --filename="$T/o" --size=1M \
 	--rw=read --nv_trace="$T" --nv_trace_sync=3600001
-expect_error error_hipri_on_file "polled IO (hipri) is not supported here" --name=p --filename="$T/o" --size=1M --rw=read --hipri
+expect_error error_hipri_on_file "polled IO (hipri) is not supported here" --name=p \
+	--filename="$T/o" --size=1M --rw=read --hipri
 
 # --- nv_iowq_workers caps the ring's io-wq pools ------------------------------
 # force_async + O_DIRECT: every read runs on an io-wq worker and sleeps there
@@ -161,7 +181,8 @@ iowq_run() {
 		sleep 0.1
 		pids=$(pgrep -f "iowq$cap.json" | tr '\n' ' ')
 		[ -n "$pids" ] || continue
-		c=$(for p in $pids; do cat /proc/"$p"/task/*/comm 2>/dev/null; done | grep -c '^iou-wrk')
+		c=$(for p in $pids; do cat /proc/"$p"/task/*/comm 2>/dev/null; done |
+			grep -c '^iou-wrk')
 		[ "$c" -gt "$n" ] && n=$c
 	done
 	wait $!
@@ -226,14 +247,17 @@ if run ab --name=ab --filename="$T/nop" --size=4M --bs=4k --rw=randread --iodept
 	on_w=$(ab_kv ab.on.windows) off_w=$(ab_kv ab.off.windows) on_ios=$(ab_kv ab.on.ios)
 	off_ios=$(ab_kv ab.off.ios) on_cpu=$(ab_kv ab.on.cpu_ns) off_cpu=$(ab_kv ab.off.cpu_ns)
 	recs=$(sed -n 's/^records: //p' "$T/ab.stat")
-	if grep -q "engine.options = .*nv_trace_ab=64" "$T/ab.stat" && [ "$(ab_kv ab.window_ios)" = 64 ] &&
+	if grep -q "engine.options = .*nv_trace_ab=64" "$T/ab.stat" &&
+	   [ "$(ab_kv ab.window_ios)" = 64 ] &&
 	   [ "${on_w:-0}" -ge 5 ] && [ "${off_w:-0}" -ge 5 ] &&
 	   [ "${on_ios:-0}" -ge $((64 * on_w)) ] && [ "${off_ios:-0}" -ge $((64 * off_w)) ] &&
-	   [ $((on_ios + off_ios)) -le 1024 ] && [ "${on_cpu:-0}" -gt 0 ] && [ "${off_cpu:-0}" -gt 0 ] &&
+	   [ $((on_ios + off_ios)) -le 1024 ] && [ "${on_cpu:-0}" -gt 0 ] &&
+	   [ "${off_cpu:-0}" -gt 0 ] &&
 	   [ "${recs:-0}" -ge "$on_ios" ] && [ "$recs" -le $((1024 - off_ios)) ]; then
 		pass trace_ab_windows
 	else
-		fail trace_ab_windows "records $recs, on $on_w windows $on_ios IOs $on_cpu ns, off" \
+		fail trace_ab_windows \
+			"records $recs, on $on_w windows $on_ios IOs $on_cpu ns, off" \
 			"$off_w windows $off_ios IOs $off_cpu ns (of 1024 IOs)"
 	fi
 else
@@ -283,7 +307,9 @@ if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/io_uring_disabled ]; then
 	rc=$?
 	echo "$old" >/proc/sys/kernel/io_uring_disabled
 	trap - EXIT
-	if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "io_uring is disabled on this system (kernel.io_uring_disabled=2)" "$T/disabled.out"; then
+	if [ $rc -ne 0 ] && [ $rc -lt 128 ] &&
+		grep -q "io_uring is disabled on this system (kernel.io_uring_disabled=2)" \
+			"$T/disabled.out"; then
 		pass error_io_uring_disabled
 	else
 		fail error_io_uring_disabled "rc=$rc: $(tail -n 3 "$T/disabled.out" | tr '\n' ' ')"
@@ -298,9 +324,11 @@ if [ -d "$shm" ] && [ -w "$shm" ]; then
 	f=$(mktemp "$shm/nvtest.XXXXXX")
 	head -c 64M /dev/zero >"$f"
 	for eng in "external:$NVENGINE_SO" io_uring; do
-		"$FIO" --name=cmp --ioengine="$eng" --filename="$f" --size=64M --rw=randread --bs=4k \
-			--iodepth=32 --time_based --runtime=2 --output-format=json --output="$T/cmp.json" 2>/dev/null
-		echo "info: tmpfs 4k randread iodepth=32 ${eng##*/}: $(json_get -f %d "$T/cmp.json" jobs/0/read/iops) IOPS"
+		"$FIO" --name=cmp --ioengine="$eng" --filename="$f" --size=64M \
+			--rw=randread --bs=4k --iodepth=32 --time_based --runtime=2 \
+			--output-format=json --output="$T/cmp.json" 2>/dev/null
+		iops=$(json_get -f %d "$T/cmp.json" jobs/0/read/iops)
+		echo "info: tmpfs 4k randread iodepth=32 ${eng##*/}: $iops IOPS"
 	done
 	rm -f "$f"
 fi

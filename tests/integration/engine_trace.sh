@@ -25,7 +25,9 @@ compare() {
 	for f in "$dir"/*.nvt; do
 		"$NVANALYZE" stat "$f" >"$f.stat" 2>&1
 		if ! "$NVANALYZE" dump "$f" >"$f.csv" 2>"$T/$name.dumperr"; then
-			fail "$name" "nvanalyze dump failed: $(tail -n 2 "$T/$name.dumperr" | tr '\n' ' ')"
+			fail "$name" \
+				"nvanalyze dump failed: $(tail -n 2 "$T/$name.dumperr" |
+					tr '\n' ' ')"
 			return
 		fi
 		cat "$f.csv" >>"$T/$name.csv"
@@ -47,11 +49,13 @@ traced() {
 F=$T/data
 head -c 64M /dev/zero >"$F"
 
-traced randread --name=rr --filename="$F" --size=64M --rw=randread --iodepth=32 --number_ios=40000 --direct=1
+traced randread --name=rr --filename="$F" --size=64M --rw=randread --iodepth=32 \
+	--number_ios=40000 --direct=1
 compare trace_randread "$T/randread.json" "$T/randread"
 traced randwrite --name=rw --filename="$F" --size=32M --rw=randwrite --iodepth=16 --direct=1
 compare trace_randwrite "$T/randwrite.json" "$T/randwrite"
-traced mix --name=mx --filename="$F" --size=32M --rw=randrw --rwmixread=70 --iodepth=8 --bs=8k --direct=1
+traced mix --name=mx --filename="$F" --size=32M --rw=randrw --rwmixread=70 \
+	--iodepth=8 --bs=8k --direct=1
 compare trace_randrw_70_30 "$T/mix.json" "$T/mix"
 traced trim --name=tr --filename="$F" --size=16M --rw=randtrim --bs=64k
 compare trace_trim "$T/trim.json" "$T/trim"
@@ -60,15 +64,23 @@ compare trace_write_fsync "$T/fsync.json" "$T/fsync"
 traced nj4 --name=nj --directory="$T" --size=8M --rw=randrw --numjobs=4 --thread=1 --iodepth=16
 compare trace_numjobs4_thread "$T/nj4.json" "$T/nj4"
 n=$(ls "$T/nj4"/*.nvt 2>/dev/null | wc -l)
-if [ "$n" -eq 4 ]; then pass trace_numjobs4_one_file_each; else fail trace_numjobs4_one_file_each "$n trace files"; fi
-traced njp --name=np --directory="$T" --size=8M --rw=randread --numjobs=3 --iodepth=8 --group_reporting
+if [ "$n" -eq 4 ]; then
+	pass trace_numjobs4_one_file_each
+else
+	fail trace_numjobs4_one_file_each "$n trace files"
+fi
+traced njp --name=np --directory="$T" --size=8M --rw=randread --numjobs=3 \
+	--iodepth=8 --group_reporting
 compare trace_numjobs3_processes "$T/njp.json" "$T/njp"
 traced files3 --name=f3 --directory="$T" --nrfiles=3 --filesize=4M --rw=randread --iodepth=8
 compare trace_three_files "$T/files3.json" "$T/files3"
-if [ "$(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')" = "0 1 2 " ]; then
+if [ "$(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')" = "0 1 2 " ]
+then
 	pass trace_file_index
 else
-	fail trace_file_index "file column: $(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u | tr '\n' ' ')"
+	fail trace_file_index \
+		"file column: $(cut -d, -f9 "$T/trace_three_files.csv" | sed 1d | sort -u |
+			tr '\n' ' ')"
 fi
 
 # ramp_time: the header has the job's ramp_time, the footer the trace time
@@ -102,7 +114,8 @@ if cc -shared -fPIC -o "$T/submit_eagain.so" "$TOP/tests/integration/submit_eaga
 	for i in 1 2 3; do
 		# a 3 s job: 60 s means it hangs
 		LD_PRELOAD="$T/submit_eagain.so${LD_PRELOAD:+:$LD_PRELOAD}" timeout -s KILL 60 \
-			bash -c "$(declare -f traced nvfio); FIO=$FIO NVENGINE_SO=$NVENGINE_SO T=$T; \
+			bash -c \
+			"$(declare -f traced nvfio); FIO=$FIO NVENGINE_SO=$NVENGINE_SO T=$T; \
 			traced ramp_eagain$i --name=rp --filename=$F --size=32M --rw=randrw \
 			--iodepth=16 --ramp_time=1 --runtime=2 --time_based"
 		rc=$?
@@ -178,19 +191,21 @@ for mode in 0 1; do
 	grep -qxF "  writer.process = own-session" "$d.stat" && own=1
 	[ "$own" = $([ "$mode" = 0 ] && [ "$ag" = 1 ] && echo 1 || echo 0) ] ||
 		why="$why thread=$mode autogroup=$ag: writer.process own-session $own;"
+	note="the io-wq note, for a writer outside the group;"
 	! grep -q "^tracing: .*ran on io-wq workers" "$d.stat" ||
-		why="$why thread=$mode autogroup=$ag: the io-wq note, for a writer outside the group;"
+		why="$why thread=$mode autogroup=$ag: $note"
 done
 [ -z "$why" ] && pass "trace_iowq_autogroup_writer (autogroup $ag)" ||
 	fail trace_iowq_autogroup_writer "$why"
 
 # The writer thread's scheduling class: normal unless nv_trace_sched says
 # otherwise (idle here); every IO is in the trace, and the header says which.
-traced sched_idle --name=sn --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
-	--nv_trace_sched=idle
+traced sched_idle --name=sn --filename="$F" --size=16M --rw=randread \
+	--iodepth=8 --number_ios=5000 --nv_trace_sched=idle
 compare trace_sched_idle "$T/sched_idle.json" "$T/sched_idle"
 if grep -q "engine.options = .*nv_trace_sched=normal" "$T/stat.txt" &&
-   "$NVANALYZE" stat "$T"/sched_idle/*.nvt 2>&1 | grep -q "engine.options = .*nv_trace_sched=idle"; then
+   "$NVANALYZE" stat "$T"/sched_idle/*.nvt 2>&1 |
+	grep -q "engine.options = .*nv_trace_sched=idle"; then
 	pass trace_sched_in_header
 else
 	fail trace_sched_in_header "$(grep engine.options "$T/stat.txt")"
@@ -219,8 +234,8 @@ fi
 # from CLOCK_MONOTONIC it was at its resyncs and at the end), else
 # clock_gettime with the reason; nv_trace_clock=clock_gettime forces the
 # fallback.  Either way the latencies agree with fio's (compare above).
-traced clock_gettime --name=cg --filename="$F" --size=16M --rw=randread --iodepth=8 --number_ios=5000 \
-	--nv_trace_clock=clock_gettime
+traced clock_gettime --name=cg --filename="$F" --size=16M --rw=randread \
+	--iodepth=8 --number_ios=5000 --nv_trace_clock=clock_gettime
 compare trace_clock_gettime "$T/clock_gettime.json" "$T/clock_gettime"
 "$NVANALYZE" stat "$T"/clock_gettime/*.nvt >"$T/stat_cg.txt" 2>&1
 if grep -q "clock.source = clock_gettime" "$T/stat_cg.txt" &&
@@ -233,15 +248,19 @@ else
 fi
 err=$(sed -n 's/^  clock.tsc_max_seen_err_ns = //p' "$T/stat.txt")
 if grep -q "clock.source = tsc" "$T/stat.txt"; then
-	if grep -q "clock.tsc_hz = [1-9][0-9]*$" "$T/stat.txt" && [ -n "$err" ] && [ "$err" -le 100000 ]; then
+	if grep -q "clock.tsc_hz = [1-9][0-9]*$" "$T/stat.txt" && [ -n "$err" ] &&
+		[ "$err" -le 100000 ]; then
 		pass trace_clock_tsc
 	else
 		fail trace_clock_tsc "$(grep clock "$T/stat.txt" | tr '\n' ' ')"
 	fi
-elif grep -q "clock.source = clock_gettime" "$T/stat.txt" && grep -q "clock.source_why = ." "$T/stat.txt"; then
-	skip trace_clock_tsc "no invariant TSC here: $(sed -n 's/^  clock.source_why = //p' "$T/stat.txt")"
+elif grep -q "clock.source = clock_gettime" "$T/stat.txt" &&
+	grep -q "clock.source_why = ." "$T/stat.txt"; then
+	skip trace_clock_tsc \
+		"no invariant TSC here: $(sed -n 's/^  clock.source_why = //p' "$T/stat.txt")"
 else
-	fail trace_clock_tsc "no clock.source in the header: $(grep clock "$T/stat.txt" | tr '\n' ' ')"
+	fail trace_clock_tsc \
+		"no clock.source in the header: $(grep clock "$T/stat.txt" | tr '\n' ' ')"
 fi
 
 # SIGKILL mid-run: readable up to the last complete block, loss reported.
@@ -260,24 +279,30 @@ if [ -n "$tr" ] && "$NVANALYZE" stat "$tr" >"$T/kill.stat" 2>"$T/kill.err"; then
 	if [ "${recs:-0}" -gt 1000 ] && grep -qi "truncated\|footer" "$T/kill.err"; then
 		pass trace_sigkill_readable
 	else
-		fail trace_sigkill_readable "records=${recs:-?}; stderr: $(head -n 3 "$T/kill.err" | tr '\n' ' ')"
+		fail trace_sigkill_readable \
+			"records=${recs:-?}; stderr: $(head -n 3 "$T/kill.err" | tr '\n' ' ')"
 	fi
 else
-	fail trace_sigkill_readable "no trace or stat failed: $(tail -n 3 "$T/kill.err" 2>/dev/null | tr '\n' ' ')"
+	fail trace_sigkill_readable \
+		"no trace or stat failed: $(tail -n 3 "$T/kill.err" 2>/dev/null | tr '\n' ' ')"
 fi
 
 # A full trace filesystem fails the job with a message naming the file.
-if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
-	nvfio --name=full --filename="$F" --size=64M --rw=randread --iodepth=8 --number_ios=300000 \
-		--nv_trace="$T/full" --nv_trace_block=4096 >"$T/full.out" 2>&1
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/full" &&
+	mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	nvfio --name=full --filename="$F" --size=64M --rw=randread --iodepth=8 \
+		--number_ios=300000 --nv_trace="$T/full" --nv_trace_block=4096 >"$T/full.out" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "$T/full/full.1.nvt" "$T/full.out" &&
 	   grep -qi "no space left" "$T/full.out"; then
 		pass trace_enospc_fails_job
 	else
-		fail trace_enospc_fails_job "rc=$rc: $(grep -i 'nvengine\|err' "$T/full.out" | head -n 3 | tr '\n' ' ')"
+		fail trace_enospc_fails_job \
+			"rc=$rc: $(grep -i 'nvengine\|err' "$T/full.out" | head -n 3 |
+				tr '\n' ' ')"
 	fi
-	if "$NVANALYZE" stat "$T"/full/*.nvt >"$T/full.stat" 2>&1 || grep -qi "truncated\|footer" "$T/full.stat"; then
+	if "$NVANALYZE" stat "$T"/full/*.nvt >"$T/full.stat" 2>&1 ||
+		grep -qi "truncated\|footer" "$T/full.stat"; then
 		pass trace_enospc_partial_readable
 	else
 		fail trace_enospc_partial_readable "$(tail -n 3 "$T/full.stat" | tr '\n' ' ')"
@@ -330,10 +355,12 @@ fi
 
 # nv_trace naming a directory whose parent is missing is refused at start,
 # naming the parent; a missing last component is created, and said so.
-nvfio --name=nd --filename="$F" --size=1M --rw=read --nv_trace="$T/nonexistent/tr" >"$T/nd.out" 2>&1
+nvfio --name=nd --filename="$F" --size=1M --rw=read \
+	--nv_trace="$T/nonexistent/tr" >"$T/nd.out" 2>&1
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -lt 128 ] && ! [ -e "$T/nonexistent" ] &&
-	grep -q "nv_trace=$T/nonexistent/tr: its parent $T/nonexistent does not exist" "$T/nd.out"; then
+	grep -q "nv_trace=$T/nonexistent/tr: its parent $T/nonexistent does not exist" \
+		"$T/nd.out"; then
 	pass trace_dir_missing
 else
 	fail trace_dir_missing "rc=$rc: $(tail -n 2 "$T/nd.out" | tr '\n' ' ')"
@@ -344,5 +371,6 @@ if [ $rc -eq 0 ] && [ -f "$T/created/nc.1.nvt" ] &&
 	grep -q "nvengine: created the trace directory $T/created" "$T/nc.out"; then
 	pass trace_dir_created
 else
-	fail trace_dir_created "rc=$rc: $(ls "$T/created" 2>&1) $(tail -n 2 "$T/nc.out" | tr '\n' ' ')"
+	fail trace_dir_created \
+		"rc=$rc: $(ls "$T/created" 2>&1) $(tail -n 2 "$T/nc.out" | tr '\n' ' ')"
 fi

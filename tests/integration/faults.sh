@@ -21,18 +21,20 @@ root=0
 # expect_fio_error NAME OUTFILE RC PATTERN...: fio failed cleanly (non-zero,
 # not a signal) and its output has every PATTERN (grep -E).
 expect_fio_error() {
-	local name=$1 out=$2 rc=$3 p
+	local name=$1 out=$2 rc=$3 p errs
 	shift 3
 	if [ "$rc" -eq 0 ]; then
 		fail "$name" "fio exited 0: $(tail -n 3 "$out" | tr '\n' ' ')"
 		return 1
 	elif [ "$rc" -ge 128 ]; then
-		fail "$name" "fio died with signal $((rc - 128)): $(grep -m3 -E 'ERROR|Sanitizer|runtime error' "$out" | tr '\n' ' ')"
+		errs=$(grep -m3 -E 'ERROR|Sanitizer|runtime error' "$out" | tr '\n' ' ')
+		fail "$name" "fio died with signal $((rc - 128)): $errs"
 		return 1
 	fi
 	for p in "$@"; do
 		if ! grep -qE -- "$p" "$out"; then
-			fail "$name" "no '$p' in: $(grep -v '^ *$' "$out" | tail -n 4 | tr '\n' ' ')"
+			fail "$name" \
+				"no '$p' in: $(grep -v '^ *$' "$out" | tail -n 4 | tr '\n' ' ')"
 			return 1
 		fi
 	done
@@ -49,14 +51,18 @@ if [ $root -eq 1 ] && mkdir -p "$T/ro" && mount --bind "$T" "$T/ro" 2>/dev/null;
 	if mount -o remount,bind,ro "$T/ro" 2>/dev/null; then
 		nvfio --name=w --filename="$T/ro/data" --size=4M --rw=randwrite --iodepth=8 \
 			>"$T/robind.out" 2>&1
-		expect_fio_error readonly_mount_write "$T/robind.out" $? "$T/ro/data" "Read-only file system"
+		expect_fio_error readonly_mount_write "$T/robind.out" $? "$T/ro/data" \
+			"Read-only file system"
 		nvfio --name=r --filename="$T/ro/data" --size=4M --rw=randread --iodepth=8 \
-			--output-format=json --output="$T/robind-read.json" >"$T/robind-read.out" 2>&1
+			--output-format=json --output="$T/robind-read.json" \
+			>"$T/robind-read.out" 2>&1
 		rc=$?
-		if [ $rc -eq 0 ] && [ "$(json_get "$T/robind-read.json" jobs/0/read/total_ios)" = 1024 ]; then
+		if [ $rc -eq 0 ] &&
+			[ "$(json_get "$T/robind-read.json" jobs/0/read/total_ios)" = 1024 ]; then
 			pass readonly_mount_read_works
 		else
-			fail readonly_mount_read_works "rc=$rc: $(tail -n 3 "$T/robind-read.out" | tr '\n' ' ')"
+			fail readonly_mount_read_works \
+				"rc=$rc: $(tail -n 3 "$T/robind-read.out" | tr '\n' ' ')"
 		fi
 	else
 		skip readonly_mount_write "cannot remount a bind mount read-only here"
@@ -71,7 +77,8 @@ if [ $root -eq 1 ] && command -v losetup >/dev/null &&
    rodev=$(losetup -r -f --show "$T/data" 2>/dev/null); then
 	nvfio --name=w --filename="$rodev" --size=4M --rw=randwrite --iodepth=8 --direct=1 \
 		>"$T/roloop.out" 2>&1
-	expect_fio_error readonly_loop_write "$T/roloop.out" $? "$rodev" "Read-only file system|Permission denied|Operation not permitted"
+	expect_fio_error readonly_loop_write "$T/roloop.out" $? "$rodev" \
+		"Read-only file system|Permission denied|Operation not permitted"
 	losetup -d "$rodev"
 else
 	skip readonly_loop_write "needs root and a free loop device"
@@ -92,9 +99,11 @@ if [ $root -eq 1 ] && command -v setpriv >/dev/null && W=$(mktemp -d /tmp/nvfaul
 	fi
 	if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 		(cd "$W" && setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$fio_bin" --ioengine="external:$W/engine.so" --name=w --filename="$W/ro-file" \
-			--size=1M --rw=randwrite --iodepth=4) >"$T/perm.out" 2>&1
-		expect_fio_error readonly_mode_0444_write "$T/perm.out" $? "$W/ro-file" "Permission denied"
+			"$fio_bin" --ioengine="external:$W/engine.so" --name=w \
+			--filename="$W/ro-file" --size=1M --rw=randwrite \
+			--iodepth=4) >"$T/perm.out" 2>&1
+		expect_fio_error readonly_mode_0444_write "$T/perm.out" $? \
+			"$W/ro-file" "Permission denied"
 	else
 		skip readonly_mode_0444_write "setpriv cannot switch to uid 65534 here"
 	fi
@@ -127,7 +136,8 @@ if [ $root -eq 1 ] && truncate -s 64M "$T/gone.img" &&
 	for _ in $(seq 1 300); do kill -0 $fpid 2>/dev/null || break; sleep 0.1; done
 	if kill -0 $fpid 2>/dev/null; then
 		kill -KILL $fpid
-		fail target_gone_fio_stops "fio still running 30 s after the device lost its capacity"
+		fail target_gone_fio_stops \
+			"fio still running 30 s after the device lost its capacity"
 		wait $fpid
 	else
 		wait $fpid
@@ -166,11 +176,13 @@ else
 		    rec != "" && /by 0x[0-9A-F]+: nv/ { print rec " <- " $4; rec = "" }
 		    /^==[0-9]+== $/ { rec = "" }' "$T/refused.vg")
 	if [ $rc -eq 0 ] || ! grep -q "cmd_type=nvme needs" "$T/refused.out"; then
-		fail open_refused_frees_file_state "fio rc=$rc: $(tail -n 3 "$T/refused.out" | tr '\n' ' ')"
+		fail open_refused_frees_file_state \
+			"fio rc=$rc: $(tail -n 3 "$T/refused.out" | tr '\n' ' ')"
 	elif ! grep -q "LEAK SUMMARY\|no leaks are possible" "$T/refused.vg"; then
 		fail open_refused_frees_file_state "no leak check in $T/refused.vg"
 	elif [ -n "$lost" ]; then
-		fail open_refused_frees_file_state "the engine leaks: $(echo "$lost" | tr '\n' ' ')"
+		fail open_refused_frees_file_state \
+			"the engine leaks: $(echo "$lost" | tr '\n' ' ')"
 	else
 		pass open_refused_frees_file_state
 	fi
@@ -201,10 +213,13 @@ esac
 # damaged one, then exit 2 naming the file (or, for a flip in the footer's
 # length field, which then points past the end, every record and the
 # warning that the footer is missing).  Never a signal.
-if [ -x "$GEN" ] && "$GEN" -p mixed -n 40 -b 8 -s 3 "$T/small.nvt" && "$GEN" -p seqwrite -n 30 -b 10 -s 4 "$T/seq.nvt"; then
-	out=$(pytool faults_damaged_traces "$NVANALYZE" "$T/small.nvt" "$T/seq.nvt" "$T/trace" 2>&1)
+if [ -x "$GEN" ] && "$GEN" -p mixed -n 40 -b 8 -s 3 "$T/small.nvt" &&
+	"$GEN" -p seqwrite -n 30 -b 10 -s 4 "$T/seq.nvt"; then
+	out=$(pytool faults_damaged_traces "$NVANALYZE" "$T/small.nvt" "$T/seq.nvt" \
+		"$T/trace" 2>&1)
 	case "$out" in
-	ok*) pass damaged_traces_never_wrong; echo "info: damaged traces (kind/exit:count): ${out#ok }";;
+	ok*) pass damaged_traces_never_wrong
+		echo "info: damaged traces (kind/exit:count): ${out#ok }";;
 	*) fail damaged_traces_never_wrong "$out";;
 	esac
 else

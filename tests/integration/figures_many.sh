@@ -114,13 +114,15 @@ if PATH=/nonexistent "$NVANALYZE" -o "$T/o2" "$T/H12" "$T/H8" >"$T/o2.out" 2>&1 
    ! grep -q 'c0c0c0' "$T/o2/nines_randread_read.gp"; then
 	pass two_fleets_keyed
 else
-	fail two_fleets_keyed "$(tail -n 2 "$T/o2.out"; grep '^    ' "$T/o2/nines_randread_read.gp")"
+	fail two_fleets_keyed \
+		"$(tail -n 2 "$T/o2.out"; grep '^    ' "$T/o2/nines_randread_read.gp")"
 fi
 
 if command -v gnuplot >/dev/null; then
-	(cd "$T/o12" && for f in nines_randread_read cdf_randread_read bars_randread_read summary; do
-		gnuplot "$f.gp" && [ -s "$f.png" ] || echo "$f.gp: no PNG"
-	done) >"$T/render.out" 2>&1
+	(cd "$T/o12" &&
+		for f in nines_randread_read cdf_randread_read bars_randread_read summary; do
+			gnuplot "$f.gp" && [ -s "$f.png" ] || echo "$f.gp: no PNG"
+		done) >"$T/render.out" 2>&1
 	if [ ! -s "$T/render.out" ]; then
 		pass many_curves_render
 	else

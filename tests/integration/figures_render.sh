@@ -82,11 +82,12 @@ for j in 1 2; do
 	for f in $(figs "$T/j$j"); do
 		[ -s "$T/j$j/$f.png" ] && [ -s "$T/j$j/$f.svg" ] || missing="$missing $f"
 	done
-	if [ "$(cat "$T/j$j.rc")" = 0 ] && [ "$n" -ge 8 ] && [ "$starts" -eq $j ] && [ -z "$missing" ] &&
-	   [ -f "$T/j$j/gnuplot.log" ] && [ ! -s "$T/j$j/gnuplot.log" ]; then
+	if [ "$(cat "$T/j$j.rc")" = 0 ] && [ "$n" -ge 8 ] && [ "$starts" -eq $j ] &&
+	   [ -z "$missing" ] && [ -f "$T/j$j/gnuplot.log" ] && [ ! -s "$T/j$j/gnuplot.log" ]; then
 		pass "gnuplot_per_worker_J$j ($n figures, $starts gnuplot)"
 	else
-		fail "gnuplot_per_worker_J$j" "rc $(cat "$T/j$j.rc"), $n figures, $starts starts," \
+		fail "gnuplot_per_worker_J$j" \
+			"rc $(cat "$T/j$j.rc"), $n figures, $starts starts," \
 			"missing:$missing; $(head -c 300 "$T/j$j.err" "$T/j$j/gnuplot.log")"
 	fi
 done
@@ -141,7 +142,8 @@ for f in $(figs "$T/j1"); do
 	cmp -s "$P/$f.png" "$T/off/$f.png" || diffs="$diffs $f.png"
 done
 [ "$(cat "$T/off.rc")" = 0 ] && [ -z "$diffs" ] && pass pngfast_off_users_files ||
-	fail pngfast_off_users_files "rc $(cat "$T/off.rc"), differ:$diffs $(head -c 200 "$T/off.err")"
+	fail pngfast_off_users_files \
+		"rc $(cat "$T/off.rc"), differ:$diffs $(head -c 200 "$T/off.err")"
 
 # ---- a slow figure holds up no other: the gnuplots take the next file ----
 # summary.png (the first file) takes 4 s more; with -J 2 the other gnuplot
@@ -156,7 +158,8 @@ later=$(find "$T/s2" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) ! -name su
 nfiles=$(find "$T/s2" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) | wc -l)
 [ "$(cat "$T/s2.rc")" = 0 ] && [ "$nfiles" -ge 16 ] && [ "$later" = 0 ] &&
 	pass slow_figure_holds_up_none_J2 ||
-	fail slow_figure_holds_up_none_J2 "rc $(cat "$T/s2.rc"), $nfiles files, $later after the slow one"
+	fail slow_figure_holds_up_none_J2 \
+		"rc $(cat "$T/s2.rc"), $nfiles files, $later after the slow one"
 
 # ---- a broken figure among good ones ----
 mkdir -p "$T/plots"
@@ -172,12 +175,15 @@ for j in 1 2; do
 		why="$why message: $(head -c 300 "$o.err");"
 	for f in $(figs "$o"); do
 		[ "$f" = "$broken" ] && continue
-		cmp -s "$R/$f.svg" "$o/$f.svg" && cmp -s "$R/$f.png" "$o/$f.png" || why="$why $f differs;"
+		cmp -s "$R/$f.svg" "$o/$f.svg" && cmp -s "$R/$f.png" "$o/$f.png" ||
+			why="$why $f differs;"
 	done
-	grep -q no_such_variable "$o/gnuplot.log" || why="$why log: $(head -c 200 "$o/gnuplot.log");"
+	grep -q no_such_variable "$o/gnuplot.log" ||
+		why="$why log: $(head -c 200 "$o/gnuplot.log");"
 	alone=$(grep -c -- "-e fmt=" "$o.starts")
 	others=$(grep -- "-e fmt=" "$o.starts" | grep -vc " $broken.gp$")
-	[ "$alone" -ge 1 ] && [ "$others" -eq 0 ] || why="$why again on its own: $(tr '\n' ';' <"$o.starts")"
+	[ "$alone" -ge 1 ] && [ "$others" -eq 0 ] ||
+		why="$why again on its own: $(tr '\n' ';' <"$o.starts")"
 	[ -z "$why" ] && pass "broken_figure_named_others_rendered_J$j" ||
 		fail "broken_figure_named_others_rendered_J$j" "$why"
 done

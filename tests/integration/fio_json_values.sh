@@ -19,17 +19,21 @@ files+=("$TOP"/tests/data/fio-json/*.json "$TOP"/tests/data/fio-json/fio-3.41/*.
 
 for f in "${files[@]}"; do
 	name=$(basename "$f" .json)
-	case $f in */fio-json/fio-*/*) name=$(basename "$(dirname "$f")")-$name;; esac # other fio versions
+	# other fio versions
+	case $f in */fio-json/fio-*/*) name=$(basename "$(dirname "$f")")-$name;; esac
 	for lat in clat lat; do
-		if ! "$NVANALYZE" --format json --lat "$lat" "$f" >"$T/$name.$lat.json" 2>"$T/$name.err"; then
+		if ! "$NVANALYZE" --format json --lat "$lat" "$f" >"$T/$name.$lat.json" \
+			2>"$T/$name.err"; then
 			# --lat asks for a statistic; fio 2.x files or idle jobs may lack it
 			if [ "$lat" = lat ] && grep -q "has no lat statistics" "$T/$name.err"; then
 				continue
 			fi
-			fail "$name/$lat" "nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
+			fail "$name/$lat" \
+				"nvanalyze exited non-zero: $(head -c 300 "$T/$name.err")"
 			continue
 		fi
-		if out=$(python3 "$TOP/tests/py/fio_values.py" "$f" "$T/$name.$lat.json" "$lat" 2>&1); then
+		if out=$(python3 "$TOP/tests/py/fio_values.py" "$f" \
+			"$T/$name.$lat.json" "$lat" 2>&1); then
 			pass "$name/$lat ($out)"
 		else
 			fail "$name/$lat" "$out"

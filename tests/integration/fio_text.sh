@@ -91,7 +91,8 @@ if fds_run fds1 && fds_run fds2; then
 	   grep -q '^fds sync lat min: text' "$T/fcmp2.out"; then
 		pass fdatasync-equals-json
 	else
-		fail fdatasync-equals-json "$(head -n 6 "$T/fcmp.out" "$T/fcmp2.out" | tr '\n' ' ')"
+		fail fdatasync-equals-json \
+			"$(head -n 6 "$T/fcmp.out" "$T/fcmp2.out" | tr '\n' ' ')"
 	fi
 	"$NVANALYZE" --format csv "$T/fds1.json" >"$T/fds1.json.csv" 2>/dev/null
 	"$NVANALYZE" --format csv "$T/fds1.txt" >"$T/fds1.txt.csv" 2>/dev/null
@@ -247,7 +248,8 @@ for v in 2 3 4 5; do
 		"$T/desc$v.json"; then
 		pass "terse-v$v-description"
 	else
-		fail "terse-v$v-description" "$(head -n 4 "$T/desc$v.chk" "$T/desc$v.err" | tr '\n' ' ')"
+		fail "terse-v$v-description" \
+			"$(head -n 4 "$T/desc$v.chk" "$T/desc$v.err" | tr '\n' ' ')"
 	fi
 done
 { tr -d '\n' <"$f"; printf ';3;5;after the disk block\n'; } >"$T/disktail.terse"

@@ -69,7 +69,8 @@ golden fixture-ab-ml-vs-baseline --label ml --label baseline \
 # The suite summary over four real outputs (one row per job), both headline
 # numbers; MiB/s, ratios and a wider about-equal threshold on the A/B pair.
 golden fixture-summary-four --summary both \
-	"$X/fio-plot__deleteme-4k_randread-1-1.json" "$X/fio-plot__party-1m-run-1_write-64-1.json" \
+	"$X/fio-plot__deleteme-4k_randread-1-1.json" \
+	"$X/fio-plot__party-1m-run-1_write-64-1.json" \
 	"$X/fio-analyzer__fio_results_example_readwrite.json" \
 	"$X/PerfKitBenchmarker__fio-parser-sample-result.json"
 golden fixture-units-ratio --units binary --change both --same-below 10 --format text \
@@ -153,7 +154,8 @@ golden claims-any-level --claim 'p99.5<=2ms' --claim 'randread:p30:-10%' \
 golden price-by-position --price 1=0.1888 --price 2=0.156 -j randread -d read \
 	"$D/uring-run1.json" "$D/psync-run1.json"
 golden pairs -l i7i.large -l i4i.large -l i7i.2xl -l i4i.2xl --pair i7i.2xl:i4i.2xl \
-	--pair i7i.large:i4i.large --claim 'rand*:iops:+5%' "$D/uring-run1.json" "$D/psync-run1.json" \
+	--pair i7i.large:i4i.large --claim 'rand*:iops:+5%' \
+	"$D/uring-run1.json" "$D/psync-run1.json" \
 	"$D/uring-run2.json" "$D/psync-run2.json"
 golden pairs-json --format json -j randread -d read --pair 1:2 --pair 3:2 \
 	"$D/uring-run1.json" "$D/psync-run1.json" "$D/uring-run2.json"

@@ -13,7 +13,8 @@ if [ ! -x "$NVANALYZE" ]; then
 	exit 0
 fi
 FIX=$TOP/../shared/fixtures/fio-json/fio-analyzer__fio_results_example_readwrite.json
-[ -f "$FIX" ] || FIX=/work/shared/fixtures/fio-json/fio-analyzer__fio_results_example_readwrite.json
+[ -f "$FIX" ] ||
+	FIX=/work/shared/fixtures/fio-json/fio-analyzer__fio_results_example_readwrite.json
 if [ ! -f "$FIX" ]; then
 	skip all "fixture $FIX missing"
 	exit 0
@@ -81,12 +82,16 @@ for i in "${!names[@]}"; do
 	n=${names[$i]}
 	printf '%s' "$n" >"$T/name$i"
 	job=$n
-	iconv -f UTF-8 -t UTF-8 "$T/name$i" >/dev/null 2>&1 || job="job$i"	# JSON holds UTF-8
+	# JSON holds UTF-8
+	iconv -f UTF-8 -t UTF-8 "$T/name$i" >/dev/null 2>&1 || job="job$i"
 	pytool hostile_json "$FIX" "$T/h$i.json" "$job"
 	bad=""
 	for fmt in md text csv json; do
-		"$NVANALYZE" -f $fmt -l "$n" "$T/h$i.json" >"$T/out$i.$fmt" 2>"$T/out$i.$fmt.err" ||
-			{ bad="$bad -f $fmt exited $?: $(head -c 200 "$T/out$i.$fmt.err");"; continue; }
+		"$NVANALYZE" -f $fmt -l "$n" "$T/h$i.json" >"$T/out$i.$fmt" \
+			2>"$T/out$i.$fmt.err" || {
+			bad="$bad -f $fmt exited $?: $(head -c 200 "$T/out$i.$fmt.err");"
+			continue
+		}
 		why=$(pytool hostile_check $fmt "$T/out$i.$fmt" "$T/name$i")
 		[ "$why" = ok ] || bad="$bad -f $fmt: $why;"
 	done
@@ -145,8 +150,11 @@ for r in $readers; do
 			cdm:json | fioterse_desc:json) ;;
 			cdm:* | diskspd:* | fioterse_desc:*) mode=shape ;;
 			esac
-			"$NVANALYZE" -f $fmt "$T/$rd$i.in" >"$T/$rd$i.$fmt" 2>"$T/$rd$i.$fmt.err" ||
-				{ bad="$bad -f $fmt exited $?: $(head -c 200 "$T/$rd$i.$fmt.err");"; continue; }
+			"$NVANALYZE" -f $fmt "$T/$rd$i.in" >"$T/$rd$i.$fmt" \
+				2>"$T/$rd$i.$fmt.err" || {
+				bad="$bad -f $fmt exited $?: $(head -c 200 "$T/$rd$i.$fmt.err");"
+				continue
+			}
 			why=$(pytool hostile_check $fmt "$T/$rd$i.$fmt" "$T/name$i" $mode)
 			[ "$why" = ok ] || bad="$bad -f $fmt: $why;"
 		done
@@ -169,7 +177,8 @@ for r in $readers; do
 		fi
 	done
 	[ -z "$skipped" ] ||
-		skip "$rd/names" "the format cannot hold a newline (terse: nor ';') in that field:$skipped"
+		skip "$rd/names" \
+			"the format cannot hold a newline (terse: nor ';') in that field:$skipped"
 done
 
 # ---- names fio's JSON cannot hold: a clear error naming the file ----
@@ -247,12 +256,15 @@ done
 # ---- report.html in the headless Chromium: the name is text, nothing ran ----
 # A job name and a label that would inject an element, an attribute and a
 # script; each would set document.title to PWNED_* when run, which the
-# dumped DOM shows (the page's own title holds the name as text, escaped).  As tests/integration/report_outputs.sh runs it.
+# dumped DOM shows (the page's own title holds the name as text, escaped).
+# As tests/integration/report_outputs.sh runs it.
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
 	skip html_chromium "chromium not installed (make deps installs it)"
 else
-	hn="x\"'><img src=x onerror=\"document.title='PWNED_IMG'\"><script>document.title='PWNED_SCRIPT'</script><svg onload=document.title='PWNED_SVG'>&lt;b&gt;"
+	hn="x\"'><img src=x onerror=\"document.title='PWNED_IMG'\">"
+	hn+="<script>document.title='PWNED_SCRIPT'</script>"
+	hn+="<svg onload=document.title='PWNED_SVG'>&lt;b&gt;"
 	printf '%s' "$hn" >"$T/hname"
 	pytool hostile_json "$FIX" "$T/hh.json" "$hn"
 	if ! "$NVANALYZE" -l "L$hn" -o "$T/hh" "$T/hh.json" >/dev/null 2>"$T/hh.err"; then
@@ -264,9 +276,11 @@ else
 			--dump-dom "file://$T/hh/report.html" >"$T/hh.dom" 2>"$T/chromium.log"
 		why=$(pytool hostile_check html "$T/hh.dom" "$T/hname")
 		if [ ! -s "$T/hh.dom" ]; then
-			fail html_chromium "no DOM dumped: $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
+			fail html_chromium \
+				"no DOM dumped: $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
 		elif grep -qE '<title>PWNED_' "$T/hh.dom"; then
-			fail html_chromium "a script from the name ran: $(grep -o '<title>[^<]*' "$T/hh.dom")"
+			fail html_chromium \
+				"a script from the name ran: $(grep -o '<title>[^<]*' "$T/hh.dom")"
 		elif [ "$why" != ok ]; then
 			fail html_chromium "$why"
 		else
@@ -279,7 +293,10 @@ canaries=$(find "$T" -name 'CANARY*' | wc -l)
 if [ "$canaries" != 0 ]; then
 	fail canary "$canaries canary files: an input ran a command"
 elif [ $ok = ${#names[@]} ] && [ $nrd_ok = $nrd_all ]; then
-	pass "all: ${#names[@]} names x $nout outputs through fio JSON, $nrd_all name cases x $nout outputs through $nread text readers ($(( (${#names[@]} + nrd_all) * nout )) checked), no canary"
+	msg="all: ${#names[@]} names x $nout outputs through fio JSON, $nrd_all name cases x"
+	msg+=" $nout outputs through $nread text readers"
+	pass "$msg ($(( (${#names[@]} + nrd_all) * nout )) checked), no canary"
 else
-	fail all "$ok of ${#names[@]} names (fio JSON), $nrd_ok of $nrd_all (text readers) x $nout outputs well-formed"
+	msg="$ok of ${#names[@]} names (fio JSON), $nrd_ok of $nrd_all (text readers)"
+	fail all "$msg x $nout outputs well-formed"
 fi

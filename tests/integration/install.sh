@@ -26,7 +26,8 @@ if out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" install 2>&1)
    cmp -s "$root$prefix/lib/nvengine/libnvengine.so" "$NVENGINE_SO"; then
 	pass install
 else
-	fail install "$(echo "$out" | tail -n 3 | tr '\n' ' ') $(find "$root" -type f | tr '\n' ' ')"
+	fail install \
+		"$(echo "$out" | tail -n 3 | tr '\n' ' ') $(find "$root" -type f | tr '\n' ' ')"
 fi
 
 # man finds the installed pages through PREFIX/share/man (MANPATH)
@@ -48,7 +49,8 @@ got=$(grep -c "share/nvengine/jobs/.*\.fio$" <<<"$list")
 if [ $st -eq 0 ] && [ "$got" = "$want" ] && [ "$want" -ge 20 ]; then
 	pass nvengine-run
 else
-	fail nvengine-run "exit $st, $got of $want job files: $(tail -n 3 <<<"$list" | tr '\n' ' ')"
+	fail nvengine-run \
+		"exit $st, $got of $want job files: $(tail -n 3 <<<"$list" | tr '\n' ' ')"
 fi
 
 # O_DIRECT on the test directory (tmpfs has none): else a directory in build/.
@@ -75,7 +77,8 @@ done
 # nvanalyze a.json b.json, nvanalyze taken from PATH as a user types it
 rep=$(cd "$d" && env -i PATH="$root$prefix/bin:$PATH" HOME="$d" nvanalyze a.json b.json 2>&1)
 st=$?
-if [ $st -eq 0 ] && grep -q '^| clat .*(exact)' <<<"$rep" && grep -Eq '[+-][0-9.]+%' <<<"$rep"; then
+if [ $st -eq 0 ] && grep -q '^| clat .*(exact)' <<<"$rep" &&
+	grep -Eq '[+-][0-9.]+%' <<<"$rep"; then
 	pass brief_nvanalyze_line
 else
 	fail brief_nvanalyze_line "exit $st: $(echo "$rep" | head -n 5 | tr '\n' ' ')"
@@ -83,7 +86,8 @@ fi
 
 # -o DIR: the figures need style.gp, found next to the installed binary, and
 # are encoded through lib/nvanalyze/libnvpngfast.so (every PNG row filter 0)
-rep=$(cd "$d" && env -i PATH="$root$prefix/bin:$PATH" HOME="$d" nvanalyze -o out a.json b.json 2>&1)
+rep=$(cd "$d" &&
+	env -i PATH="$root$prefix/bin:$PATH" HOME="$d" nvanalyze -o out a.json b.json 2>&1)
 st=$?
 npng=$(find "$d/out" -maxdepth 1 -name '*.png' 2>/dev/null | wc -l)
 other=$(pytool png_pixels "$d"/out/*.png 2>&1 | grep -v ' filters=0$' | head -n 2)
@@ -91,7 +95,8 @@ if [ $st -eq 0 ] && [ -f "$d/out/report.md" ] && [ -f "$d/out/style.gp" ] && [ "
    [ -z "$other" ]; then
 	pass installed_figures
 else
-	fail installed_figures "exit $st, $npng PNG, $other: $(echo "$rep" | tail -n 3 | tr '\n' ' ')"
+	fail installed_figures \
+		"exit $st, $npng PNG, $other: $(echo "$rep" | tail -n 3 | tr '\n' ' ')"
 fi
 
 out=$(make -s -C "$TOP" O="$o" DESTDIR="$root" PREFIX="$prefix" uninstall 2>&1)

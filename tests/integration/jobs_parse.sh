@@ -52,10 +52,15 @@ for f in "${files[@]}"; do
 		fail "$n/header" "first line is not '# Reproduces: ...': $(head -n 1 "$path")"
 	fi
 	missing=
-	for line in 'ioengine=external:${NVENGINE_SO}' 'filename=${NVDEV}' 'nv_trace=${NVTRACE}'; do
+	for line in 'ioengine=external:${NVENGINE_SO}' 'filename=${NVDEV}' \
+		'nv_trace=${NVTRACE}'; do
 		grep -qxF "$line" "$path" || missing="$missing $line"
 	done
-	if [ -z "$missing" ]; then pass "$n/engine-trace-target"; else fail "$n/engine-trace-target" "missing:$missing"; fi
+	if [ -z "$missing" ]; then
+		pass "$n/engine-trace-target"
+	else
+		fail "$n/engine-trace-target" "missing:$missing"
+	fi
 
 	# plain fio, every variable set by hand
 	if out=$(env $(plain_env "$path") "$FIO" --parse-only "$path" 2>&1) && [ -z "$out" ]; then
@@ -88,7 +93,8 @@ for e in nvengine io_uring; do
 	[ $e = nvengine ] || eo=(-e "$e")
 	mkdir -p "$T/sweep"
 	cp "$demo_sweep" "$T/sweep/"
-	if out=$(NVDEV="$target" "$RUN" -n "${eo[@]}" --sweep iodepth=1..64 "$T/sweep/randread-4k.fio" 2>&1) &&
+	if out=$(NVDEV="$target" "$RUN" -n "${eo[@]}" --sweep iodepth=1..64 \
+		"$T/sweep/randread-4k.fio" 2>&1) &&
 		[ "$out" = "$want" ]; then
 		pass "demo-sweep-parse-$e"
 	else
@@ -109,7 +115,8 @@ fi
 out=$(cd "$T" && env -u NVDEV $(plain_env "$TOP/jobs/instance/latency.fio" | grep -v '^NVDEV=') \
 	"$FIO" --output-format=json --output="$T/unset.json" "$TOP/jobs/instance/latency.fio" 2>&1)
 st=$?
-if [ $st -ne 0 ] && grep -qF 'failed parsing filename=${NVDEV}' <<<"$out" && ! ls "$T"/latency* >/dev/null 2>&1; then
+if [ $st -ne 0 ] && grep -qF 'failed parsing filename=${NVDEV}' <<<"$out" &&
+	! ls "$T"/latency* >/dev/null 2>&1; then
 	pass unset-nvdev-plain-fio
 else
 	fail unset-nvdev-plain-fio "exit $st: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
@@ -150,7 +157,11 @@ check_default() {
 	shift 3
 	got=$(env "$@" NVDEV="$target" FIO=echo "$RUN" -o "$T/def" "$TOP/$file" 2>&1 >/dev/null |
 		sed -n 's/.*RUNTIME=\([0-9]*\)).*/\1/p')
-	if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "RUNTIME '$got', expected $want"; fi
+	if [ "$got" = "$want" ]; then
+		pass "$name"
+	else
+		fail "$name" "RUNTIME '$got', expected $want"
+	fi
 }
 check_default default-runtime-long 1800 jobs/cloud-disk/seqwrite-128k-long.fio -u RUNTIME
 check_default default-runtime-env 7 jobs/cloud-disk/seqwrite-128k-long.fio RUNTIME=7
@@ -158,15 +169,21 @@ check_default default-runtime-plain 60 jobs/instance/latency.fio -u RUNTIME
 
 # The instance suite is the single-test files in order, each with stonewall.
 out=$(pytool instance_suite_check "$TOP/jobs/instance" 2>&1)
-if [ $? -eq 0 ]; then pass instance-suite-matches-singles; else fail instance-suite-matches-singles "$out"; fi
+if [ $? -eq 0 ]; then
+	pass instance-suite-matches-singles
+else
+	fail instance-suite-matches-singles "$out"
+fi
 
 # One real run: JSON with IOs, the job file and variables kept, a trace that
 # nvanalyze stat reads.
 res=$T/res
-if out=$(NVDEV="$target" RUNTIME=1 "$RUN" -o "$res" "$TOP/jobs/single-thread/randread-128k-qd1.fio" 2>&1); then
+if out=$(NVDEV="$target" RUNTIME=1 "$RUN" -o "$res" \
+	"$TOP/jobs/single-thread/randread-128k-qd1.fio" 2>&1); then
 	ios=$(json_get "$res/single-thread-randread-128k-qd1.json" \
 		jobs/jobname=randread-128k-qd1/read/total_ios 2>&1)
-	trace=$(ls "$res"/traces/single-thread-randread-128k-qd1/randread-128k-qd1.*.nvt 2>/dev/null | head -n 1)
+	trace=$(ls "$res"/traces/single-thread-randread-128k-qd1/randread-128k-qd1.*.nvt \
+		2>/dev/null | head -n 1)
 	if [ "${ios:-0}" -gt 0 ] 2>/dev/null && [ -n "$trace" ] &&
 		[ -f "$res/single-thread-randread-128k-qd1.fio" ] &&
 		grep -q "^NVDEV=$target\$" "$res/single-thread-randread-128k-qd1.env"; then
@@ -190,11 +207,14 @@ fi
 # spec: FILE|COMMAND|rw|bs|iodepth|numjobs
 while IFS='|' read -r f cmd rw bs qd nj; do
 	p=$JOBS/diskspd/$f.fio
-	got=$(for o in rw bs iodepth numjobs; do sed -n "s/^$o=//p" "$p" 2>/dev/null | head -n 1; done | tr '\n' ' ')
+	got=$(for o in rw bs iodepth numjobs; do
+		sed -n "s/^$o=//p" "$p" 2>/dev/null | head -n 1
+	done | tr '\n' ' ')
 	if grep -qxF "#   $cmd <target>" "$p" 2>/dev/null && [ "$got" = "$rw $bs $qd $nj " ]; then
 		pass "diskspd-profile/$f"
 	else
-		fail "diskspd-profile/$f" "command '$cmd' quoted? rw bs iodepth numjobs: '$got', want '$rw $bs $qd $nj'"
+		why="command '$cmd' quoted? rw bs iodepth numjobs:"
+		fail "diskspd-profile/$f" "$why '$got', want '$rw $bs $qd $nj'"
 	fi
 done <<'SPEC'
 randread-4k-t4-qd32|diskspd -b4K -r -o32 -t4 -w0|randread|4k|32|4
@@ -217,7 +237,8 @@ want='[4K-read] randread 4k 1 1 ;[4K-write] randwrite 4k 1 1 ;[4KQ32T1-read] ran
 want="$want[4KQ32T1-write] randwrite 4k 32 1 ;[Seq-read] read 1m 1 1 ;[Seq-write] write 1m 1 1 ;"
 want="$want[SeqQ32T1-read] read 128k 32 1 ;[SeqQ32T1-write] write 128k 32 1 ;"
 want="$want[precondition-fill] write 1m 8 1 ;"
-if [ "$got" = "$want" ] && grep -qx '# default: CDM_SIZE=32g' "$cdm" && grep -q 'CrystalDiskMark 5.2.1' "$cdm" &&
+if [ "$got" = "$want" ] && grep -qx '# default: CDM_SIZE=32g' "$cdm" &&
+	grep -q 'CrystalDiskMark 5.2.1' "$cdm" &&
 	grep -q 'best pass' "$cdm"; then
 	pass cdm5-profile
 else

@@ -22,15 +22,19 @@ got="$got $(json_get "$res/instance-randread.json" "global options/iodepth" 2>&1
 got="$got $(json_get "$res/instance-randread.json" "jobs/0/iodepth_level/16" 2>&1)"
 set -- $got
 if [ $st -eq 0 ] && [ "${1:-}" = 16 ] && [ "${2:-}" = 16 ] && [ "${3%.*}" -ge 99 ] 2>/dev/null &&
-	grep -qx 'iodepth=16' "$res/instance-randread.fio" && ! grep -q '^iodepth=64' "$res/instance-randread.fio" &&
+	grep -qx 'iodepth=16' "$res/instance-randread.fio" &&
+	! grep -q '^iodepth=64' "$res/instance-randread.fio" &&
 	grep -q -- '--iodepth=16: iodepth=16 in place of' <<<"$out"; then
 	pass iodepth-16-honoured
 else
-	fail iodepth-16-honoured "exit $st, JSON job/global iodepth and % at depth 16: '$got': $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+	fail iodepth-16-honoured \
+		"exit $st, JSON job/global iodepth and % at depth 16: '$got': $(echo "$out" |
+			tail -n 2 | tr '\n' ' ')"
 fi
 # the same after the job file, and without jobs/run's rewrite fio would drop it
 sed -n 's/^iodepth=//p' "$J/instance/randread.fio" | grep -qx 64 &&
-	pass study-file-sets-iodepth-64 || fail study-file-sets-iodepth-64 "jobs/instance/randread.fio"
+	pass study-file-sets-iodepth-64 ||
+	fail study-file-sets-iodepth-64 "jobs/instance/randread.fio"
 
 # run_as NAME EXPECT_RE FILE [ENV...] -- ARGS: with FIO=echo, NAME.fio must
 # match EXPECT_RE (grep -x).
@@ -42,7 +46,8 @@ as_run() {
 	if grep -qx "$want" "$o/$base.fio" 2>/dev/null; then
 		pass "$name"
 	else
-		fail "$name" "no line '$want' in $o/$base.fio: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+		fail "$name" \
+			"no line '$want' in $o/$base.fio: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
 	fi
 }
 # jobs/run with fio replaced by a script that runs the real fio only for
@@ -60,10 +65,12 @@ n=0
 for v in IODEPTH=8 NUMJOBS=3 BS=8k; do
 	var=${v%%=*}
 	opt=$(tr 'A-Z' 'a-z' <<<"$var")
-	lines=$(env "$v" FIO="$FIO_FAKE" RUNTIME=1 "$RUN" -o "$T/var-$var" "$J/instance/suite.fio" 2>/dev/null >/dev/null;
+	lines=$(env "$v" FIO="$FIO_FAKE" RUNTIME=1 "$RUN" -o "$T/var-$var" \
+		"$J/instance/suite.fio" 2>/dev/null >/dev/null;
 		grep -c "^$opt=" "$T/var-$var/instance-suite.fio")
 	same=$(grep -cx "$opt=${v#*=}" "$T/var-$var/instance-suite.fio")
-	if [ "$lines" -ge 7 ] && [ "$lines" = "$same" ] && grep -qx "$v" "$T/var-$var/instance-suite.env"; then
+	if [ "$lines" -ge 7 ] && [ "$lines" = "$same" ] &&
+		grep -qx "$v" "$T/var-$var/instance-suite.env"; then
 		pass "variable-$var"
 	else
 		fail "variable-$var" "$same of $lines $opt= lines are ${v#*=}"
@@ -81,22 +88,28 @@ FIO="$FIO_FAKE" "$RUN" -o "$T/novar" "$J/instance/suite.fio" >/dev/null 2>&1
 if cmp -s "$J/instance/suite.fio" "$T/novar/instance-suite.fio"; then
 	pass no-variables-study-values
 else
-	fail no-variables-study-values "$(diff "$J/instance/suite.fio" "$T/novar/instance-suite.fio" | head -n 3 | tr '\n' ' ')"
+	fail no-variables-study-values \
+		"$(diff "$J/instance/suite.fio" "$T/novar/instance-suite.fio" | head -n 3 |
+			tr '\n' ' ')"
 fi
 
 # an alias (--timeout is runtime), a flag, an engine option not in the file
 FIO="$FIO_FAKE" "$RUN" -o "$T/alias" "$J/instance/latency.fio" -- --timeout=7 --nv_trace_level=4 \
 	>"$T/alias.out" 2>&1
-if grep -qx 'runtime=7' "$T/alias/instance-latency.fio" && ! grep -q 'runtime=\$' "$T/alias/instance-latency.fio" &&
+if grep -qx 'runtime=7' "$T/alias/instance-latency.fio" &&
+	! grep -q 'runtime=\$' "$T/alias/instance-latency.fio" &&
 	[ "$(sed -n '/^\[global\]/{n;p;}' "$T/alias/instance-latency.fio")" = nv_trace_level=4 ] &&
 	! grep '^--output-format' "$T/alias.out" | grep -q -- '--nv_trace_level' &&
 	grep '^--output-format' "$T/alias.out" | grep -q -- '--timeout=7'; then
 	pass alias-and-engine-option
 else
-	fail alias-and-engine-option "$(grep -n 'runtime\|nv_trace_level' "$T/alias/instance-latency.fio" | tr '\n' ' ') $(tail -n 1 "$T/alias.out")"
+	fail alias-and-engine-option \
+		"$(grep -n 'runtime\|nv_trace_level' "$T/alias/instance-latency.fio" |
+			tr '\n' ' ') $(tail -n 1 "$T/alias.out")"
 fi
 # and they parse (the real fio)
-if out=$("$RUN" -n "$J/instance/latency.fio" -- --timeout=7 --nv_trace_level=4 --iodepth=2 2>&1); then
+if out=$("$RUN" -n "$J/instance/latency.fio" -- --timeout=7 --nv_trace_level=4 \
+	--iodepth=2 2>&1); then
 	pass options-parse
 else
 	fail options-parse "$(echo "$out" | tail -n 2 | tr '\n' ' ')"
@@ -113,25 +126,29 @@ for a in --rwmixr=70 --iodep=3 --bogus=1; do
 	fi
 done
 out=$("$RUN" -n "$J/instance/latency.fio" -- --iodepth 16 2>&1)
-if [ $? -eq 2 ] && grep -q "'16' after --: not a job file; give fio options as --name=value" <<<"$out"; then
+if [ $? -eq 2 ] &&
+	grep -q "'16' after --: not a job file; give fio options as --name=value" <<<"$out"; then
 	pass refuse-separate-value
 else
 	fail refuse-separate-value "$out"
 fi
 # fio's own options pass through untouched
-out=$(FIO="$FIO_FAKE" "$RUN" -o "$T/own" "$J/instance/suite.fio" -- --section=latency-4k-qd1 2>/dev/null)
-if grep -q -- "--section=latency-4k-qd1" <<<"$out" && cmp -s "$J/instance/suite.fio" "$T/own/instance-suite.fio"; then
+out=$(FIO="$FIO_FAKE" "$RUN" -o "$T/own" "$J/instance/suite.fio" -- \
+	--section=latency-4k-qd1 2>/dev/null)
+if grep -q -- "--section=latency-4k-qd1" <<<"$out" &&
+	cmp -s "$J/instance/suite.fio" "$T/own/instance-suite.fio"; then
 	pass fio-option-passes
 else
 	fail fio-option-passes "$out"
 fi
 
 # -P: no precondition section; a file of nothing else is skipped
-out=$(FIO="$FIO_FAKE" "$RUN" -P -o "$T/noprec" "$J/instance/suite.fio" "$J/instance/precondition.fio" 2>&1)
+out=$(FIO="$FIO_FAKE" "$RUN" -P -o "$T/noprec" "$J/instance/suite.fio" \
+	"$J/instance/precondition.fio" 2>&1)
 st=$?
 secs=$(grep -c '^\[' "$T/noprec/instance-suite.fio")
-if [ $st -eq 0 ] && ! grep -q '^\[precondition' "$T/noprec/instance-suite.fio" && [ "$secs" -eq 7 ] &&
-	! [ -e "$T/noprec/instance-precondition.fio" ] &&
+if [ $st -eq 0 ] && ! grep -q '^\[precondition' "$T/noprec/instance-suite.fio" &&
+	[ "$secs" -eq 7 ] && ! [ -e "$T/noprec/instance-precondition.fio" ] &&
 	grep -q 'precondition.fio has nothing but preconditioning; skipped' <<<"$out"; then
 	pass skip-precondition
 else
@@ -145,7 +162,8 @@ fi
 
 # A missing file target: create it with written data, never fallocate.
 out=$(NVDEV=$T/absent.img "$RUN" -n "$J/instance/randread.fio" 2>&1)
-if [ $? -eq 2 ] && grep -q "'$T/absent.img' does not exist" <<<"$out" && grep -q 'dd if=' <<<"$out" &&
+if [ $? -eq 2 ] && grep -q "'$T/absent.img' does not exist" <<<"$out" &&
+	grep -q 'dd if=' <<<"$out" &&
 	! grep -q 'e.g. fallocate' <<<"$out"; then
 	pass missing-file-message
 else
@@ -153,7 +171,8 @@ else
 fi
 # A sparse file target (here the truncated target.img) is warned about.
 out=$(FIO=true "$RUN" -o "$T/sparse" "$J/instance/randread.fio" 2>&1)
-if [ $? -eq 0 ] && grep -q "warning: NVDEV file '$target' is sparse" <<<"$out" && grep -q 'dd if=' <<<"$out"; then
+if [ $? -eq 0 ] && grep -q "warning: NVDEV file '$target' is sparse" <<<"$out" &&
+	grep -q 'dd if=' <<<"$out"; then
 	pass sparse-file-warning
 else
 	fail sparse-file-warning "$out"

@@ -32,7 +32,8 @@ rm -f "$T/odirect"
 # shipped FILE: the checks on the text of the file, as a new user reads it.
 shipped() {
 	local f=$1 path=$TOP/jobs/$1.fio rt bad=
-	head -n 1 "$path" | grep -q '^# Reproduces: ..*' || bad="$bad no '# Reproduces:' first line;"
+	head -n 1 "$path" | grep -q '^# Reproduces: ..*' ||
+		bad="$bad no '# Reproduces:' first line;"
 	grep -qF "#   fio --ioengine=external:./libnvengine.so jobs/$f.fio" "$path" ||
 		bad="$bad the comment does not show the plain command;"
 	grep -qF -- "--filename=/dev/ng0n1 jobs/$f.fio" "$path" ||
@@ -42,8 +43,10 @@ shipped() {
 	grep -q '\${' "$path" && bad="$bad uses an environment variable;"
 	grep -qx 'nv_trace=traces' "$path" || bad="$bad no nv_trace=traces;"
 	rt=$(sed -n 's/^runtime=\([0-9]*\)$/\1/p' "$path")
-	{ [ -n "$rt" ] && [ "$rt" -ge 10 ] && [ "$rt" -le 30 ]; } || bad="$bad runtime '$rt' not 10-30 s;"
-	grep -q "^# Runtime: $rt s" "$path" || bad="$bad the comment does not state the runtime $rt s;"
+	{ [ -n "$rt" ] && [ "$rt" -ge 10 ] && [ "$rt" -le 30 ]; } ||
+		bad="$bad runtime '$rt' not 10-30 s;"
+	grep -q "^# Runtime: $rt s" "$path" ||
+		bad="$bad the comment does not state the runtime $rt s;"
 	if [ -z "$bad" ]; then pass "$f/shipped-text"; else fail "$f/shipped-text" "$bad"; fi
 }
 
@@ -61,8 +64,9 @@ for f in "${files[@]}"; do
 	mkdir "$d"
 	ln -s "$NVENGINE_SO" "$d/libnvengine.so"
 	ln -s "$TOP/jobs" "$d/jobs"
-	out=$(cd "$d" && env -i PATH="$PATH" HOME="$d" "$FIO" --ioengine=external:./libnvengine.so \
-		--trigger-timeout=2 --output-format=json --output=a.json "jobs/$f.fio" 2>&1)
+	out=$(cd "$d" && env -i PATH="$PATH" HOME="$d" "$FIO" \
+		--ioengine=external:./libnvengine.so --trigger-timeout=2 --output-format=json \
+		--output=a.json "jobs/$f.fio" 2>&1)
 	st=$?
 	sec=$(sed -n 's/^\[\(.*\)\]$/\1/p' "$TOP/jobs/$f.fio" | grep -vx global | head -n 1)
 	ntr=$(ls "$d"/traces/"$sec".*.nvt 2>/dev/null | wc -l)
@@ -71,7 +75,9 @@ for f in "${files[@]}"; do
 		grep -q "nvengine: created the trace directory traces" <<<"$out"; then
 		pass "$f/run"
 	else
-		fail "$f/run" "exit $st, $ntr traces, $nlaid test files: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+		fail "$f/run" \
+			"exit $st, $ntr traces, $nlaid test files: $(echo "$out" | tail -n 3 |
+				tr '\n' ' ')"
 	fi
 	# nvanalyze from there, and from elsewhere (the JSON's directory resolves traces/)
 	for where in "$d" "$T"; do
@@ -84,7 +90,9 @@ for f in "${files[@]}"; do
 		if [ "$rows" -ge 8 ] && ! grep -qi 'no .*nvt exists\|cannot pair' <<<"$rep"; then
 			pass "$f/$tag"
 		else
-			fail "$f/$tag" "$rows exact clat rows: $(echo "$rep" | grep -i 'warn\|trace\|exact' | head -n 3 | tr '\n' ' ')"
+			fail "$f/$tag" \
+				"$rows exact clat rows: $(echo "$rep" |
+					grep -i 'warn\|trace\|exact' | head -n 3 | tr '\n' ' ')"
 		fi
 	done
 	rm -rf "$d"

@@ -164,8 +164,9 @@ expect_failed() {
 		[ -z "$(left_behind "$dir.log")" ]; then
 		pass "$name"
 	else
-		fail "$name" "exit $st; log: $(grep -i "host $host\|failed" "$dir.log" | head -n 3 |
-			tr '\n' ' '); others: $others"
+		fail "$name" \
+			"exit $st; log: $(grep -i "host $host\|failed" "$dir.log" | head -n 3 |
+				tr '\n' ' '); others: $others"
 	fi
 }
 
@@ -229,7 +230,8 @@ report_marks() {
 	*) fail "$1" "nvanalyze said: $(echo "$warn" | head -n 3 | tr '\n' ' ')";;
 	esac
 }
-report_marks report_marks_unfetched "$T/nofetch" "on host 127.0.1: fio's numbers: traces not fetched"
+report_marks report_marks_unfetched "$T/nofetch" \
+	"on host 127.0.1: fio's numbers: traces not fetched"
 report_marks report_marks_missing "$T/closed" "host 127.0.1 missing: failed"
 
 # two fleets of three hosts: the second with 4 jobs (randread) and depth 4
@@ -263,8 +265,9 @@ if [ $st -eq 2 ] && grep -q "noglobal.fio has no \[global\] section for the opti
 	! grep -qs failed "$T"/noglob/*/status && [ -z "$(left_behind "$T/noglob.log")" ]; then
 	pass no_global_real_cause
 else
-	fail no_global_real_cause "exit $st: $(grep -v 'run directory' "$T/noglob.log" | head -n 4 |
-		tr '\n' ' ')"
+	fail no_global_real_cause \
+		"exit $st: $(grep -v 'run directory' "$T/noglob.log" | head -n 4 |
+			tr '\n' ' ')"
 fi
 
 # issue 43 item 4: numjobs=2 without group_reporting: fio's client JSON has
@@ -311,8 +314,9 @@ st2=$?
 if [ -e "$T/CANARY_mh" ] || [ -e "$T/CANARY_mh2" ]; then
 	fail hostile_job_name "a job section name ran a command"
 elif [ $st -ne 0 ] || [ $st2 -ne 0 ]; then
-	fail hostile_job_name "jobs/run exit $st, nvanalyze -o exit $st2: $(tail -n 2 "$T/hostile.log" \
-		"$T/hostile-o.err" | tr '\n' ' ')"
+	fail hostile_job_name \
+		"jobs/run exit $st, nvanalyze -o exit $st2: $(tail -n 2 "$T/hostile.log" \
+			"$T/hostile-o.err" | tr '\n' ' ')"
 elif why=$(pytool hostile_check dir "$T/hostile-o" "$T/hostile.sect") && [ "$why" != ok ]; then
 	fail hostile_job_name "$why"
 else

@@ -41,7 +41,8 @@ if [ $rc -eq 0 ] && [ "$ntr" -eq $N ] && [ $bad -eq 0 ] && [ "$fio_ok" = ok ]; t
 	pass traces_complete_and_exact
 else
 	why="rc=$rc: $ntr traces, $bad without footer or 5000 records"
-	fail traces_complete_and_exact "$why; fio's JSON: $(echo "$fio_ok" | head -n 2 | tr '\n' ' ')"
+	fail traces_complete_and_exact \
+		"$why; fio's JSON: $(echo "$fio_ok" | head -n 2 | tr '\n' ' ')"
 fi
 run plain
 traced_kb=$(cat "$T/traced.rss") plain_kb=$(cat "$T/plain.rss")

@@ -69,7 +69,8 @@ if grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/snap.out" &&
    [ "$last" -gt "$before" ]; then
 	pass snapshots-normal-equals-json
 else
-	fail snapshots-normal-equals-json "runtime $last ms (before: $before): $(tr '\n' ' ' <"$T/snap.out")"
+	fail snapshots-normal-equals-json \
+		"runtime $last ms (before: $before): $(tr '\n' ' ' <"$T/snap.out")"
 fi
 
 # Three runs appended to one log: repeats, the same as r-1,r-2,r-3.

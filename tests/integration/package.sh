@@ -244,7 +244,8 @@ if grep -qx "NVENGINE_SO=$so" "$T/res/instance-latency.env" 2>/dev/null; then
 	pass installed-run-engine
 else
 	fail installed-run-engine \
-		"$(tr '\n' ' ' <"$T/res/instance-latency.env" 2>/dev/null) $(echo "$out" | tail -n 2)"
+		"$(tr '\n' ' ' <"$T/res/instance-latency.env" 2>/dev/null) $(echo "$out" |
+			tail -n 2)"
 fi
 
 # man -l renders every page, as lintian's check does, without a warning
@@ -259,6 +260,7 @@ for page in "$root"/usr/share/man/man1/nvanalyze.1.gz "$root"/usr/share/man/man7
 		pass "man-$name"
 	else
 		fail "man-$name" \
-			"${warn:-no NAME or OPTIONS in the page} $(head -n 3 <<<"$txt" | tr '\n' ' ')"
+			"${warn:-no NAME or OPTIONS in the page} $(head -n 3 <<<"$txt" |
+				tr '\n' ' ')"
 	fi
 done

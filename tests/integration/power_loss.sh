@@ -25,7 +25,8 @@
 
 CUTS=${POWER_LOSS_CUTS:-20}
 if [ "$NV_ASAN" = 1 ]; then	# as tests/vm/run.sh: the guest's fio cannot load it
-	skip power_loss "the engine is an ASan build: the guest's fio cannot load it; make check runs this test"
+	why="the engine is an ASan build: the guest's fio cannot load it;"
+	skip power_loss "$why make check runs this test"
 	exit 0
 fi
 if ! command -v mke2fs >/dev/null || ! command -v debugfs >/dev/null ||
@@ -61,7 +62,8 @@ after_cut() {
 		return 3	# every boot runs the same fio: stop here
 	fi
 	e2fsck -fy "$IMG" >"$d/fsck.out" 2>&1	# 1: journal replayed or fixed
-	[ $? -le 1 ] || { echo "cut $CUT fsck-failed $(tail -n 2 "$d/fsck.out" | tr '\n' ' ')"; return 0; }
+	[ $? -le 1 ] ||
+		{ echo "cut $CUT fsck-failed $(tail -n 2 "$d/fsck.out" | tr '\n' ' ')"; return 0; }
 	debugfs -R "dump /t/pl.1.nvt $d/pl.nvt" "$IMG" >"$d/debugfs.out" 2>&1
 	[ -f "$d/pl.nvt" ] || : >"$d/pl.nvt"	# not even created on the disk: all lost
 	"$NVANALYZE" dump "$d/pl.nvt" >"$d/dump.csv" 2>"$d/dump.err"
@@ -85,7 +87,8 @@ if [ $rc -eq 77 ]; then
 fi
 grep '^cut ' "$T/boot.out" >"$T/cuts.txt"
 if grep -q ' no-engine$' "$T/cuts.txt"; then
-	skip power_loss "the guest has no libnvengine.so (it did not build or its libraries did not resolve)"
+	why="the guest has no libnvengine.so (it did not build or its libraries did"
+	skip power_loss "$why not resolve)"
 	exit 0
 fi
 # one line per cut: cut N DELAY records R lost_s L bound_s B lag_s W damaged D end E
@@ -99,13 +102,19 @@ awk -v secs="$secs" -v want="$CUTS" '
 	}
 	$1 == "cut" && $4 != "records" { bad++ }
 	END {
-		printf "info: power_loss: %d cuts in %s s, %d records recovered, time lost mean %.2f s max %.2f s, lag max %.2f s, %d cut(s) ending in a damaged block (rejected), %d damaged records accepted\n", n, secs, rec, n ? lost / n : 0, maxlost, maxlag, rejected, dmg
+		printf "info: power_loss: %d cuts in %s s, %d records recovered, ", n, secs, rec
+		printf "time lost mean %.2f s max %.2f s, lag max %.2f s, ",
+			n ? lost / n : 0, maxlost, maxlag
+		printf "%d cut(s) ending in a damaged block (rejected), ", rejected
+		printf "%d damaged records accepted\n", dmg
 		print n + 0, want, bad + 0, over + 0, dmg + 0 > "/dev/stderr"
 	}' "$T/cuts.txt" 2>"$T/sum.txt"
 sed 's/^/info: power_loss: /' "$T/cuts.txt"
 read -r n want bad over dmg <"$T/sum.txt"
 if [ $rc -ne 0 ] || [ "$n" -ne "$want" ] || [ "$bad" -ne 0 ]; then
-	fail cuts "$n of $want cuts read back (boot.sh exited $rc: $(grep -v '^cut ' "$T/boot.out" | head -n 3 | tr '\n' ' '); logs: $T)"
+	fail cuts \
+		"$n of $want cuts read back (boot.sh exited $rc: $(grep -v '^cut ' "$T/boot.out" |
+			head -n 3 | tr '\n' ' '); logs: $T)"
 else
 	pass cuts
 fi

@@ -17,7 +17,8 @@ if [ ! -x "$NVANALYZE" ]; then
 	skip all "build first: make all"
 	exit 0
 fi
-out=$(python3 "$REF" selftest 2>&1) && pass t-quantile-reference || fail t-quantile-reference "$out"
+out=$(python3 "$REF" selftest 2>&1) && pass t-quantile-reference ||
+	fail t-quantile-reference "$out"
 
 # ref NAME [--aggregate HOW] SIDE_A SIDE_B: nvanalyze -f text, then the reference check.
 ref() {
@@ -28,7 +29,8 @@ ref() {
 		fail "$name" "nvanalyze: $(head -n 2 "$T/$name.err")"
 		return
 	fi
-	out=$(python3 "$REF" check "${agg[@]}" "$T/$name.txt" "$1" "$2" 2>&1) && pass "$name: ${out##*$'\n'}" ||
+	out=$(python3 "$REF" check "${agg[@]}" "$T/$name.txt" "$1" "$2" 2>&1) &&
+		pass "$name: ${out##*$'\n'}" ||
 		fail "$name" "$(echo "$out" | tail -n 4 | tr '\n' ' ')"
 }
 
@@ -42,7 +44,8 @@ ref stored-two-runs "$D/uring-run1.json,$D/uring-run2.json" "$P"
 grep -q 'n=2+3, no interval: < 3 runs' "$T/stored-two-runs.txt" && pass two-runs-reason ||
 	fail two-runs-reason "$(grep IOPS "$T/stored-two-runs.txt")"
 grep -q "Repeated runs: each side's best (the highest IOPS and MB/s, the lowest latency)" \
-	"$T/stored-best.txt" && pass aggregate-named || fail aggregate-named "$(sed -n 6p "$T/stored-best.txt")"
+	"$T/stored-best.txt" && pass aggregate-named ||
+		fail aggregate-named "$(sed -n 6p "$T/stored-best.txt")"
 out=$("$NVANALYZE" --aggregate average "$U" "$P" 2>&1)
 [ $? -eq 2 ] && grep -q "aggregate 'average': use mean, median, best, min or max" <<<"$out" &&
 	pass aggregate-bad || fail aggregate-bad "$out"
@@ -55,7 +58,8 @@ fi
 nullrun() {
 	"$FIO" --ioengine=null --size=64M --bs=4k --number_ios=2000 --thinktime="$2" \
 		--name=rr --rw=randread --name=wr --rw=write \
-		--output-format=json --output="$1" >/dev/null 2>"$1.err" || fail "fio $1" "$(tail -n 2 "$1.err")"
+		--output-format=json --output="$1" >/dev/null 2>"$1.err" ||
+			fail "fio $1" "$(tail -n 2 "$1.err")"
 }
 list() { local IFS=,; echo "$*"; }
 a=() b=() c=() d=()
@@ -74,7 +78,8 @@ grep -q '^Warning: fewer than 5 runs on a side (a: 3, b: 3)' "$T/fio-wide-spread
 	! grep -q '^Warning' "$T/fio-five-runs.txt" && pass few-runs-warning ||
 	fail few-runs-warning "$(grep -h '^Warning' "$T"/fio-*.txt | head -n 2)"
 # The wide side really is wide, and its lowest bound still above -100%.
-lo=$("$NVANALYZE" -f json "$(list "${a[@]}")" "$(list "${b[@]}")" 2>/dev/null | pytool report_json ci-low 2>&1)
+lo=$("$NVANALYZE" -f json "$(list "${a[@]}")" "$(list "${b[@]}")" 2>/dev/null |
+	pytool report_json ci-low 2>&1)
 awk -v x="$lo" 'BEGIN { exit !(x ~ /^-?[0-9.e+-]+$/ && x > -100 && x < -90) }' &&
 	pass wide-spread-above-minus-100 || fail wide-spread-above-minus-100 "lowest bound '$lo'"
 rm -rf "$T"

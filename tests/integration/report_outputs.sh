@@ -27,10 +27,12 @@ fi
 head -c 32M /dev/zero >"$T/file"
 mkdir -p "$T/ta" "$T/tb"
 nvfio --name=job --filename="$T/file" --size=32M --rw=randread --bs=4k --iodepth=8 \
-	--runtime=3 --time_based --nv_trace="$T/ta" --output-format=json+ >"$T/a.json" 2>"$T/a.err" ||
+	--runtime=3 --time_based --nv_trace="$T/ta" --output-format=json+ \
+	>"$T/a.json" 2>"$T/a.err" ||
 	fail fio_a "$(tail -n 3 "$T/a.err")"
 nvfio --name=job --filename="$T/file" --size=32M --rw=randrw --rwmixread=70 --bs=4k --iodepth=4 \
-	--runtime=3 --time_based --nv_trace="$T/tb" --output-format=json+ >"$T/b.json" 2>"$T/b.err" ||
+	--runtime=3 --time_based --nv_trace="$T/tb" --output-format=json+ \
+	>"$T/b.json" 2>"$T/b.err" ||
 	fail fio_b "$(tail -n 3 "$T/b.err")"
 
 # ---- findings in --format json (numbers and text), CSV numbers ----
@@ -38,7 +40,8 @@ nvfio --name=job --filename="$T/file" --size=32M --rw=randrw --rwmixread=70 --bs
 out=$(pytool report_findings_json "$T/ab.json")
 [ "$out" = ok ] && pass json_findings || fail json_findings "$out $(head -c 300 "$T/ab.err")"
 "$NVANALYZE" --format csv "$T/a.json" "$T/b.json" >"$T/ab.csv" 2>/dev/null
-if grep -q '[0-9]e[-+][0-9]' "$T/ab.csv" || ! grep -q '^job,read,clat p99,ns,[0-9.]*,[0-9.]*,' "$T/ab.csv"; then
+if grep -q '[0-9]e[-+][0-9]' "$T/ab.csv" ||
+	! grep -q '^job,read,clat p99,ns,[0-9.]*,[0-9.]*,' "$T/ab.csv"; then
 	fail csv_one_number_format "$(grep -m 3 '[0-9]e[-+]' "$T/ab.csv")"
 else
 	pass csv_one_number_format
@@ -68,11 +71,14 @@ fi
 
 # ---- -j / -d: trace sections and figures follow the selection ----
 "$NVANALYZE" -d write "$T/a.json" "$T/b.json" >"$T/dw.md" 2>&1
-if grep -q "### job · b: from the traces" "$T/dw.md" && ! grep -q "### job · a: from the traces" "$T/dw.md" &&
-   grep -q "^| write " "$T/dw.md" && ! grep -q "^| read \|^| all \|read latency spikes" "$T/dw.md"; then
+if grep -q "### job · b: from the traces" "$T/dw.md" &&
+   ! grep -q "### job · a: from the traces" "$T/dw.md" &&
+   grep -q "^| write " "$T/dw.md" &&
+   ! grep -q "^| read \|^| all \|read latency spikes" "$T/dw.md"; then
 	pass dir_selects_trace_sections
 else
-	fail dir_selects_trace_sections "$(grep -n "from the traces\|^| read\|^| all" "$T/dw.md" | head -5)"
+	fail dir_selects_trace_sections \
+		"$(grep -n "from the traces\|^| read\|^| all" "$T/dw.md" | head -5)"
 fi
 "$NVANALYZE" -j 'nomatch*' -j job "$T/a.json" >"$T/j1.md" 2>&1
 "$NVANALYZE" -j 'latency*' "$T/a.json" >"$T/j2.md" 2>&1
@@ -119,7 +125,8 @@ nsvg=$(grep -c '<svg' "$H")
 [ "$nmd" -gt 0 ] && [ "$nmd" -eq "$nsvg" ] && pass "html_inline_figures ($nsvg)" ||
 	fail html_inline_figures "report.md $nmd figures, report.html $nsvg <svg>"
 ext=$(pytool report_html_refs "$H")
-[ -z "$ext" ] && grep -q '<table>' "$H" && pass html_self_contained || fail html_self_contained "$ext"
+[ -z "$ext" ] && grep -q '<table>' "$H" && pass html_self_contained ||
+	fail html_self_contained "$ext"
 grep -q "Tracing: IO loop held by tracing [0-9.]*% of .* writer [0-9]* ns CPU per record" "$H" &&
 	pass tracing_disturbance_html || fail tracing_disturbance_html "$(grep -c Tracing "$H")"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
@@ -132,7 +139,8 @@ export HOME=$T/home
 mkdir -p "$HOME"
 cr() {
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-		--user-data-dir="$T/profile" --no-first-run --disable-extensions "$@" 2>>"$T/chromium.log"
+		--user-data-dir="$T/profile" --no-first-run --disable-extensions "$@" \
+		2>>"$T/chromium.log"
 }
 cr --dump-dom "file://$H" >"$T/dom.html"
 cr --screenshot="$T/shot.png" --window-size=1200,6000 "file://$H" >/dev/null

@@ -43,12 +43,14 @@ runfail() {
 		fail "$1" "$(grep -v '^jobs/run: .*\(->\|traces in\)' "$2" | tail -n 4)"
 }
 for h in a b; do
-	"$RUN" -o results/$h jf/rr.fio jf/wr.fio >"run-$h.log" 2>&1 || runfail "jobs-run-$h" "run-$h.log"
+	"$RUN" -o results/$h jf/rr.fio jf/wr.fio >"run-$h.log" 2>&1 ||
+		runfail "jobs-run-$h" "run-$h.log"
 done
 "$RUN" -r 3 -o results/c jf/rr.fio jf/wr.fio >run-c.log 2>&1 || runfail jobs-run-r3 run-c.log
 if [ $ok -eq 0 ]; then
 	# another test may have switched io_uring off for a moment (kernel.io_uring_disabled)
-	grep -q 'io_uring is disabled' run-*.log && skip dirs "io_uring was disabled while this ran"
+	grep -q 'io_uring is disabled' run-*.log &&
+		skip dirs "io_uring was disabled while this ran"
 	exit 0
 fi
 
@@ -78,13 +80,16 @@ got=$(exact <ab.json 2>&1)
 [ "$got" = "$want_exact" ] && [ ! -s ab.err ] && pass dirs-traces-inside ||
 	fail dirs-traces-inside "$got; $(head -n 2 ab.err)"
 "$NVANALYZE" results/a results/b >ab.md 2>/dev/null
-grep -q '^| metric .*| *a *| *b *| *a vs b |$' ab.md && grep -qx -- '- \*\*a\*\*: results/a (fio-[0-9.]*)' ab.md &&
+grep -q '^| metric .*| *a *| *b *| *a vs b |$' ab.md &&
+	grep -qx -- '- \*\*a\*\*: results/a (fio-[0-9.]*)' ab.md &&
 	pass dirs-labels-md || fail dirs-labels-md "$(head -n 4 ab.md)"
 # From elsewhere: nv_trace=results/a/traces/... is relative; the traces are found next to
 # the JSON (-v: the note saying so).
 got=$(cd / && "$NVANALYZE" -v -f json "$T/results/a" "$T/results/b" 2>"$T/far.err" | exact 2>&1)
-[ "$got" = "$want_exact" ] && grep -q 'using the traces in .*results/a/traces/jf-rr next to the JSON' far.err &&
-	pass dirs-traces-from-elsewhere || fail dirs-traces-from-elsewhere "$got; $(head -n 2 far.err)"
+[ "$got" = "$want_exact" ] &&
+	grep -q 'using the traces in .*results/a/traces/jf-rr next to the JSON' far.err &&
+	pass dirs-traces-from-elsewhere ||
+	fail dirs-traces-from-elsewhere "$got; $(head -n 2 far.err)"
 
 # A '+' join is the same run as its directory (the path aside).
 "$NVANALYZE" -f json results/a/jf-rr.json+results/a/jf-wr.json results/b/ >join.json 2>join.err
@@ -102,9 +107,11 @@ got=$("$NVANALYZE" -f json results/c-1,results/c-2,results/c-3 results/a 2>&1 | 
 	fail dir-repeats-label "$got"
 
 # Files of different jobs given as repeats: refused, with the join spelled out.
+jobs="results/a/jf-rr.json: randread; results/a/jf-wr.json: seqwrite"
+join="join them with '+' (results/a/jf-rr.json+results/a/jf-wr.json)"
 out=$("$NVANALYZE" results/a/jf-rr.json,results/a/jf-wr.json results/b 2>&1)
-if [ $? -eq 2 ] && grep -qF "hold different jobs (results/a/jf-rr.json: randread; results/a/jf-wr.json: seqwrite)" <<<"$out" &&
-	grep -qF "join them with '+' (results/a/jf-rr.json+results/a/jf-wr.json) or give the directory" <<<"$out"; then
+if [ $? -eq 2 ] && grep -qF "hold different jobs ($jobs)" <<<"$out" &&
+	grep -qF "$join or give the directory" <<<"$out"; then
 	pass repeats-different-jobs-refused
 else
 	fail repeats-different-jobs-refused "$out"

@@ -5,9 +5,10 @@
 # job's trace needs (tests/slowdisk.sh).  The writer falls behind, the ring
 # grows to hold nv_trace_buffer_ms (2 s) of records, then the IO thread
 # waits (memory stays bounded: fio's peak RSS no higher than with the trace
-# on tmpfs plus the chunks the ring grew by, plus slack), nothing is dropped (records equal fio's total_ios, footer present),
-# the footer records the wait (writer.io_wait_ns) and nvanalyze prints it as
-# a finding, in `stat` and in the comparison.
+# on tmpfs plus the chunks the ring grew by, plus slack), nothing is dropped
+# (records equal fio's total_ios, footer present), the footer records the
+# wait (writer.io_wait_ns) and nvanalyze prints it as a finding, in `stat`
+# and in the comparison.
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/slowdisk.sh"
@@ -29,10 +30,13 @@ trace=$T/slow/t/slow.1.nvt
 ios=$(json_get "$T/slow.json" jobs/0/read/total_ios 2>/dev/null)
 "$NVANALYZE" stat "$trace" >"$T/slow.stat" 2>&1
 recs=$(sed -n 's/^records: //p' "$T/slow.stat")
-if [ $rc -eq 0 ] && [ -n "$ios" ] && [ "$recs" = "$ios" ] && grep -q "footer: present" "$T/slow.stat"; then
+if [ $rc -eq 0 ] && [ -n "$ios" ] && [ "$recs" = "$ios" ] &&
+	grep -q "footer: present" "$T/slow.stat"; then
 	pass nothing_dropped
 else
-	fail nothing_dropped "rc=$rc fio total_ios=$ios trace records=$recs: $(tail -n 2 "$T/slow.out" | tr '\n' ' ')"
+	fail nothing_dropped \
+		"rc=$rc fio total_ios=$ios trace records=$recs: $(tail -n 2 "$T/slow.out" |
+			tr '\n' ' ')"
 fi
 wait_ns=$(sed -n 's/^  writer.io_wait_ns = //p' "$T/slow.stat")
 if [ -n "$wait_ns" ] && [ "$wait_ns" -gt 0 ]; then
@@ -56,10 +60,12 @@ if [ -n "$finding" ] && grep -q "disk is too slow" <<<"$finding"; then
 elif [ $low = 1 ] && [ -z "$finding" ]; then
 	skip wait_printed_by_stat "under ASan the IO loop waited $share% of the run, under 1%"
 else
-	fail wait_printed_by_stat "no finding in: $(grep -E 'writer|finding' "$T/slow.stat" | tr '\n' ' ')"
+	fail wait_printed_by_stat \
+		"no finding in: $(grep -E 'writer|finding' "$T/slow.stat" | tr '\n' ' ')"
 fi
 "$NVANALYZE" "$T/slow.json" >"$T/compare.out" 2>&1
-if grep -q "tracing held the IO loop for .* the trace directory's disk is too slow" "$T/compare.out"; then
+if grep -q "tracing held the IO loop for .* the trace directory's disk is too slow" \
+	"$T/compare.out"; then
 	pass wait_printed_by_compare
 elif [ $low = 1 ] && ! grep -q "tracing held the IO loop for" "$T/compare.out"; then
 	skip wait_printed_by_compare "under ASan the IO loop waited $share% of the run"
@@ -83,5 +89,6 @@ if [ -n "$chunks" ] && [ -n "$cap" ] && [ "$chunks" -le "$cap" ] &&
    [ "$slow_kb" -le $((fast_kb + grown_kb + 8192)) ]; then
 	pass memory_bounded
 else
-	fail memory_bounded "peak RSS $slow_kb KiB on the slow disk against $fast_kb KiB + $grown_kb"
+	fail memory_bounded \
+		"peak RSS $slow_kb KiB on the slow disk against $fast_kb KiB + $grown_kb"
 fi

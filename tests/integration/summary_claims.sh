@@ -27,7 +27,8 @@ rw=randwrite
 bs=4k
 EOF
 for r in 1 2; do
-	if ! "$FIO" --output-format=json --output="$T/run$r.json" "$T/suite.fio" >"$T/fio$r.log" 2>&1; then
+	if ! "$FIO" --output-format=json --output="$T/run$r.json" "$T/suite.fio" \
+		>"$T/fio$r.log" 2>&1; then
 		fail "fio-run$r" "$(tail -n 3 "$T/fio$r.log" | tr '\n' ' ')"
 		exit 0
 	fi
@@ -39,7 +40,8 @@ first_table() {
 	awk '/^\|/ { n++; if (n > 2) print; next } n { exit }' "$1"
 }
 "$NVANALYZE" "$A" "$B" >"$T/md" 2>"$T/err"
-rows=$(first_table "$T/md" | awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); print $2 "=" $3 }' | tr '\n' ' ')
+rows=$(first_table "$T/md" |
+	awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); print $2 "=" $3 }' | tr '\n' ' ')
 if [ "$rows" = "rand4k·read=IOPS seq128k·read=bandwidth randwrite4k·write=IOPS " ] &&
    [ "$(grep -m1 '^###' "$T/md")" = "### Summary" ]; then
 	pass "summary-first-one-row-per-job"
@@ -71,7 +73,8 @@ claim claim-per-job-met 0 'rand*:iops>=1' 'seq*:bw>=1kB/s'
 if [ "$(grep -c 'p95<=1ns .* not met' "$T/claim-p95-1ns.out")" -eq 6 ]; then
 	pass "claim-table-rows"
 else
-	fail "claim-table-rows" "$(grep 'p95<=1ns' "$T/claim-p95-1ns.out" | head -n 3 | tr '\n' ' ')"
+	fail "claim-table-rows" \
+		"$(grep 'p95<=1ns' "$T/claim-p95-1ns.out" | head -n 3 | tr '\n' ' ')"
 fi
 
 for f in "$A" "$B"; do
@@ -91,15 +94,18 @@ if [ -f "$NVENGINE_SO" ]; then
 	if "$FIO" --name=job --ioengine=external:"$NVENGINE_SO" --filename="$T/data" --size=4m \
 		--rw=randread --bs=4k --iodepth=4 --nv_trace="$T/tr" --output-format=json \
 		--output="$T/traced.json" >"$T/fio-tr.log" 2>&1 &&
-	   "$NVANALYZE" --format json --buckets 10us,50us,0.1ms "$T/traced.json" >"$T/tb.json" 2>&1 &&
+	   "$NVANALYZE" --format json --buckets 10us,50us,0.1ms "$T/traced.json" \
+		>"$T/tb.json" 2>&1 &&
 	   "$NVANALYZE" dump "$T"/tr/job.*.nvt >"$T/dump.csv" 2>&1; then
-		if out=$(pytool trace_buckets "$T/tb.json" "$T/dump.csv" 10000 50000 100000 2>&1); then
+		if out=$(pytool trace_buckets "$T/tb.json" "$T/dump.csv" \
+			10000 50000 100000 2>&1); then
 			pass "buckets-from-traces ($out)"
 		else
 			fail "buckets-from-traces" "$out"
 		fi
 	else
-		fail "buckets-from-traces" "$(tail -n 3 "$T/fio-tr.log" "$T/tb.json" | tr '\n' ' ')"
+		fail "buckets-from-traces" \
+			"$(tail -n 3 "$T/fio-tr.log" "$T/tb.json" | tr '\n' ' ')"
 	fi
 else
 	skip "buckets-from-traces" "no $NVENGINE_SO"

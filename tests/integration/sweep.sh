@@ -52,14 +52,16 @@ rc=$?
 first=$(head -n 1 sla.md)
 summary=$(grep -n '^### Summary' sla.md | cut -d: -f1)
 curves=$(grep -n '^### .* sweep, [0-9]* points' sla.md | head -n 1 | cut -d: -f1)
+where="load curve at line ${curves:-none}, summary at ${summary:-none}"
 [ "$first" = "## Load curves and steady state" ] && [ -n "$summary" ] &&
 	[ "${curves:-0}" -gt 0 ] && [ "$curves" -lt "$summary" ] && pass stdout_curves_first ||
-	fail stdout_curves_first "stdout opens with '$first', load curve at line ${curves:-none}, summary at ${summary:-none}"
+	fail stdout_curves_first "stdout opens with '$first', $where"
 best='iodepth=4: 3,000 IOPS, clat p99 900 us' first='iodepth=8: 3,100 IOPS, clat p99 3.00 ms'
 grep -q "^| one  | *$best | *$first | *- |\$" sla.md &&
 	pass sla_best_and_first_failing ||
 		fail sla_best_and_first_failing "$(grep '^| one ' sla.md)"
-grep '^| reps ' sla.md | grep -q 'iodepth=2: 2,000.*iodepth=8: 3,100.*iodepth=4: 3,000.*straddles the bound' &&
+grep '^| reps ' sla.md |
+	grep -q 'iodepth=2: 2,000.*iodepth=8: 3,100.*iodepth=4: 3,000.*straddles the bound' &&
 	pass sla_cannot_tell_with_repeats ||
 		fail sla_cannot_tell_with_repeats "$(grep '^| reps ' sla.md)"
 grep -q '^| half | *iodepth=2: 1,500 IOPS, clat p99 500 us | *iodepth=4: 1,600 IOPS' sla.md &&
@@ -73,7 +75,8 @@ grep -q '^\*\*Knee (one): iodepth=8\*\*: clat p99 3.33x' sla.md &&
 grep -q '^No knee (one)' knee.md && grep -q '^\*\*Knee (half): iodepth=4' knee.md &&
 	pass knee_threshold_option || fail knee_threshold_option "$(grep -i knee knee.md)"
 "$NVANALYZE" --sla 'p99.9<=1ms' --sla 'iops>=1000' s1.json >sla2.md 2>&1
-grep -c '^### SLA' sla2.md | grep -qx 2 && grep -q 'iodepth=2: 2,000 IOPS, clat p99.9 400 us' sla2.md &&
+grep -c '^### SLA' sla2.md | grep -qx 2 &&
+	grep -q 'iodepth=2: 2,000 IOPS, clat p99.9 400 us' sla2.md &&
 	pass sla_any_metric || fail sla_any_metric "$(grep -A4 SLA sla2.md | head -12)"
 
 # an SLA whose metric was never measured, or a run missing points: no "every point meets it"
@@ -102,12 +105,14 @@ assert c["sweeps"][0]["points"][3]["runs"]["half"] is None
 
 # the curve figure with repeats: error bars from the intervals, every run's points in the data
 "$NVANALYZE" -o reps -l reps s1.json,s2.json,s3.json -l half h.json >/dev/null 2>reps.err
-grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp && grep -q '^# run half' reps/data/curve_q_read.dat &&
+grep -q 'with xyerrorbars' reps/curve_p99_q_read.gp &&
+	grep -q '^# run half' reps/data/curve_q_read.dat &&
 	[ "$(grep -c '^[0-9]' reps/data/curve_q_read.dat)" = 7 ] &&
 	grep -q '^# iodepth=8 absent' reps/data/curve_q_read.dat &&
 	awk '$1 == 4 && !seen++ { exit !($9 < 1000 && $10 > 1000) }' reps/data/curve_q_read.dat &&
 	pass curve_error_bars_with_repeats ||
-		fail curve_error_bars_with_repeats "$(cat reps.err; cat reps/data/curve_q_read.dat)"
+		fail curve_error_bars_with_repeats \
+			"$(cat reps.err; cat reps/data/curve_q_read.dat)"
 
 # a knee is a load concept: none for a bs sweep (IOPS falls with bs by nature), and
 # none named on p99 when --percentiles left p99 out
@@ -115,7 +120,8 @@ synth bs.json "b4/rw=randread;bs=4k/1000/100" "b8/rw=randread;bs=8k/500/110" \
 	"b16/rw=randread;bs=16k/250/300"
 "$NVANALYZE" bs.json >bs.md 2>&1
 grep -q '^No knee: a knee is where added load stops .*a bs sweep' bs.md &&
-	! grep -q '^\*\*Knee' bs.md && pass bs_sweep_no_knee || fail bs_sweep_no_knee "$(grep -i knee bs.md)"
+	! grep -q '^\*\*Knee' bs.md && pass bs_sweep_no_knee ||
+	fail bs_sweep_no_knee "$(grep -i knee bs.md)"
 "$NVANALYZE" --format json bs.json 2>/dev/null | "$PYTHON" -c '
 import json, sys
 assert json.load(sys.stdin)["load_curves"]["sweeps"][0]["knee"] is None' &&
@@ -123,11 +129,13 @@ assert json.load(sys.stdin)["load_curves"]["sweeps"][0]["knee"] is None' &&
 "$NVANALYZE" --percentiles 50 s1.json 2>&1 |
 	grep -q '^No knee (s1): clat p99 not measured (the knee rule is on p99: add 99' &&
 	pass knee_level_not_measured ||
-		fail knee_level_not_measured "$("$NVANALYZE" --percentiles 50 s1.json 2>&1 | grep -i knee)"
+		fail knee_level_not_measured \
+			"$("$NVANALYZE" --percentiles 50 s1.json 2>&1 | grep -i knee)"
 
 # the curve figures' ticks read as values: 1k 2k ... on throughput, 100 us, 1 ms on latency
 "$NVANALYZE" -o tics s1.json >/dev/null 2>tics.err
-grep -qx 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000, "4k" 4000)' tics/curve_p99_q_read.gp &&
+grep -qx 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000, "4k" 4000)' \
+	tics/curve_p99_q_read.gp &&
 	grep -qx 'set ytics ("100 us" 100, "1 ms" 1000, "10 ms" 10000)' tics/curve_p99_q_read.gp &&
 	grep -qx 'set ytics ("10 us" 10, "100 us" 100, "1 ms" 1000)' tics/curve_p50_q_read.gp &&
 	pass curve_ticks_readable ||
@@ -143,7 +151,8 @@ if command -v gnuplot >/dev/null; then
 		[ "$(grep -c '^[0-9]' mx/data/matrix_randread_read_mx.dat)" = 4 ] &&
 		[ -s mx/matrix_randread_read_mx.png ] && [ ! -s mx/gnuplot.log ] &&
 		pass matrix_missing_cell_drawn ||
-			fail matrix_missing_cell_drawn "rc $rc: $(cat mx.err mx/gnuplot.log 2>&1 | head -3)"
+			fail matrix_missing_cell_drawn \
+				"rc $rc: $(cat mx.err mx/gnuplot.log 2>&1 | head -3)"
 else
 	skip matrix_missing_cell_drawn "gnuplot not installed"
 fi
@@ -246,7 +255,8 @@ sed -n '/^### qd · read: iodepth sweep, 5 points/,/^No knee\|^\*\*Knee/p' qd.md
 	pass sweep_table_exact || fail sweep_table_exact "$(grep -A10 'iodepth sweep' qd.md)"
 pytool sweep_check out/data/curve_qd_read.dat qd.json tr file >check.out 2>&1 &&
 	pass curve_data_equals_fio_and_traces ||
-		fail curve_data_equals_fio_and_traces "$(grep -v '^ok' check.out | head -5 | tr '\n' ' ')"
+		fail curve_data_equals_fio_and_traces \
+			"$(grep -v '^ok' check.out | head -5 | tr '\n' ' ')"
 if command -v gnuplot >/dev/null; then
 	for k in p99 p50 p99.9; do [ -s "out/curve_${k}_qd_read.png" ] ||
 		fail "curve_${k}_png" "missing"; done
@@ -258,7 +268,8 @@ fi
 # the first section after the contents, and no figure before it
 [ "$(grep -v '^## Contents$' out/report.md | grep -m1 -n '^!\[\|^## ')" = \
   "$(grep -v '^## Contents$' out/report.md | grep -m1 -n '^## Load curve figures')" ] &&
-	grep -q '^!\[Load curve of qd · read: clat p99 against IOPS\](curve_p99_qd_read.png)' out/report.md &&
+	grep -q '^!\[Load curve of qd · read: clat p99 against IOPS\](curve_p99_qd_read.png)' \
+		out/report.md &&
 	pass report_opens_with_curve ||
 		fail report_opens_with_curve "$(grep -n '^## ' out/report.md | head -3)"
 grep -o '<h2>[^<]*' out/report.html | grep -vx '<h2>Contents' | head -1 |
@@ -290,7 +301,8 @@ JOB
 nj_job jobsdir/nj.fio
 export NVDEV=$T/jrfile RUNTIME=1
 "$JR" -n --sweep iodepth=1..16 jobsdir/jr.fio >jrn.out 2>&1
-[ "$(cat jrn.out)" = "$(for q in 1 2 4 8 16; do echo "jobsdir-jr@iodepth=$q: qd@iodepth=$q "; done)" ] &&
+[ "$(cat jrn.out)" = \
+	"$(for q in 1 2 4 8 16; do echo "jobsdir-jr@iodepth=$q: qd@iodepth=$q "; done)" ] &&
 	pass jobs_run_n_lists_points || fail jobs_run_n_lists_points "$(head -3 jrn.out)"
 "$JR" -o jr --sweep iodepth=1..16 jobsdir/jr.fio 2>jr.err
 rc=$?
@@ -301,7 +313,8 @@ rc=$?
 workers_same jobs_run_sweep_same_any_J -l file jr
 sed -n '/^### qd · read: iodepth sweep, 5 points/,/^No knee\|^\*\*Knee/p' jr.md >jrt.md
 [ "$(grep -c '^| [0-9].*(exact) | .*(exact) | .*(exact) |$' jrt.md)" = 5 ] &&
-	pass jobs_run_sweep_table || fail jobs_run_sweep_table "$(head -5 jr.aerr; head -12 jrt.md)"
+	pass jobs_run_sweep_table ||
+	fail jobs_run_sweep_table "$(head -5 jr.aerr; head -12 jrt.md)"
 # the points' sections in depth order (the directory's files in version
 # order: iodepth=16 after iodepth=4, not after iodepth=1)
 order=$(grep -o '^### qd@iodepth=[0-9]* · read$' jr.md | tr -dc '0-9\n' | tr '\n' ' ')
@@ -309,7 +322,8 @@ order=$(grep -o '^### qd@iodepth=[0-9]* · read$' jr.md | tr -dc '0-9\n' | tr '\
 	fail jobs_run_points_in_depth_order "sections in the order $order"
 pytool sweep_check jrout/data/curve_qd_read.dat jr jr/traces/jobsdir-jr file >jrcheck.out 2>&1 &&
 	pass jobs_run_curve_equals_fio_and_traces ||
-		fail jobs_run_curve_equals_fio_and_traces "$(grep -v '^ok' jrcheck.out | head -5 | tr '\n' ' ')"
+		fail jobs_run_curve_equals_fio_and_traces \
+			"$(grep -v '^ok' jrcheck.out | head -5 | tr '\n' ' ')"
 
 # two --sweep options: the matrix
 "$JR" -o jm -e null --sweep bs=4k,64k --sweep iodepth=1,4,16 jobsdir/nj.fio 2>jm.err
@@ -361,7 +375,8 @@ badval bad_search_bs '--search needs exactly one --sweep, of iodepth or numjobs'
 	--search 'p99<=1ms' --sweep bs=4k,8k jobsdir/jr.fio
 if [ "$(id -u)" -eq 0 ] && truncate -s 8M lbs4k.img &&
    lb=$(losetup -f --show --sector-size 4096 lbs4k.img 2>/dev/null); then
-	NVDEV=$lb badval bad_bs_lba "--sweep bs=3k: 3072 bytes is not a multiple of the logical block size of $lb (4096 bytes)" \
+	why="--sweep bs=3k: 3072 bytes is not a multiple of the logical block size"
+	NVDEV=$lb badval bad_bs_lba "$why of $lb (4096 bytes)" \
 		--sweep bs=4k,3k jobsdir/jr.fio
 	losetup -d "$lb"
 else
@@ -428,7 +443,8 @@ elif ! truncate -s 64M loopimg || ! loopdev=$(losetup -f --show loopimg 2>/dev/n
 	skip throttled_knee "no free loop device or no cgroup"
 	[ -n "${loopdev:-}" ] && losetup -d "$loopdev"
 else
-	majmin=$(stat -L -c '%t:%T' "$loopdev" | { IFS=: read -r ma mi; echo $((16#$ma)):$((16#$mi)); })
+	majmin=$(stat -L -c '%t:%T' "$loopdev" |
+		{ IFS=: read -r ma mi; echo $((16#$ma)):$((16#$mi)); })
 	# qd1 [CAP]: QD 1 for 2 s on the loop device (in the cgroup throttled
 	# to CAP when given), its IOPS printed, its clat log qd1_clat.1.log
 	qd1() {
@@ -439,14 +455,16 @@ else
 		 exec "$FIO" --name=qd1 --filename="$loopdev" --direct=1 --rw=randread --bs=4k \
 			--ioengine=external:"$NVENGINE_SO" --iodepth=1 --runtime=2 --time_based \
 			--write_lat_log=qd1 --log_avg_msec=0 --output-format=json 2>/dev/null) |
-		"$PYTHON" -c 'import json,sys; print(int(json.load(sys.stdin)["jobs"][0]["read"]["iops"]))'
+		"$PYTHON" -c 'import json,sys; print(int(
+			json.load(sys.stdin)["jobs"][0]["read"]["iops"]))'
 	}
 	# three tries: a loaded machine's QD 1 varies from run to run
 	q1s=
 	for try in 1 2 3; do
 		q1=$(qd1)
 		q1s="$q1s${q1s:+, }${q1:-none}"
-		model="skip QD 1 did $q1s IOPS unthrottled: a cap of $calcap needs 60% of it or less"
+		model="skip QD 1 did $q1s IOPS unthrottled:"
+		model="$model a cap of $calcap needs 60% of it or less"
 		[ "${q1:-0}" -ge $((calcap * 10 / 6)) ] || continue
 		cal=$(qd1 $calcap)
 		model=$(pytool throttle_model qd1_clat.1.log "$q1" $calcap "${cal:-0}" $depths)
@@ -476,18 +494,23 @@ JOB
 		for try in 1 2 3; do
 			rm -rf thr thr.md
 			# jobs/run and its fio in the throttled cgroup
-			(echo $BASHPID >"$cg/tasks" && NVDEV=$loopdev RUNTIME=2 exec "$TOP/jobs/run" \
-				-o thr --sweep iodepth=$depths jobsdir/thr.fio) 2>thr.err ||
+			(echo $BASHPID >"$cg/tasks" &&
+				NVDEV=$loopdev RUNTIME=2 exec "$TOP/jobs/run" -o thr \
+					--sweep iodepth=$depths jobsdir/thr.fio) 2>thr.err ||
 					{ fail jobs_run_throttled "$(tail -n 3 thr.err)"; break; }
 			"$NVANALYZE" -l thr thr >thr.md 2>&1
-			table=$(sed -n '/^### thr · read: iodepth sweep, 3 points/,/Knee\|No knee/p' thr.md)
-			rows=$(echo "$table" | awk -F'|' '/^\| [0-9]/ { gsub(/[ ,]/, "", $3); print $3 }')
+			range='/^### thr · read: iodepth sweep, 3 points/,/Knee\|No knee/p'
+			table=$(sed -n "$range" thr.md)
+			rows=$(echo "$table" |
+				awk -F'|' '/^\| [0-9]/ { gsub(/[ ,]/, "", $3); print $3 }')
 			# the premise: the points up to the expected knee at the cap
 			premise=$(echo "$table" | awk -F'|' -v c="$cap" -v e="$expect" \
-				'/^\| [0-9]/ { gsub(/[ ,]/, "", $3); if ($2 + 0 <= e && $3 < c * 0.95) n++ }
+				'/^\| [0-9]/ { gsub(/[ ,]/, "", $3);
+					if ($2 + 0 <= e && $3 < c * 0.95) n++ }
 				 END { print n + 0 }')
 			[ "$premise" = 0 ] && break
-			echo "info: try $try: IOPS $(echo $rows), under 95% of the cap $cap by iodepth=$expect"
+			echo "info: try $try: IOPS $(echo $rows)," \
+				"under 95% of the cap $cap by iodepth=$expect"
 		done
 	fi
 	rmdir "$cg"
@@ -496,7 +519,8 @@ fi
 if [ -n "$cap" ] && [ -e thr.md ]; then
 	[ "$(echo "$rows" | wc -l)" = 3 ] &&
 	[ "$(echo "$rows" | awk -v c="$cap" '$1 > c * 1.1' | wc -l)" = 0 ] &&
-		pass throttled_iops_capped || fail throttled_iops_capped "IOPS $(echo $rows), cap $cap"
+		pass throttled_iops_capped ||
+		fail throttled_iops_capped "IOPS $(echo $rows), cap $cap"
 	# the knee nvanalyze names is the rule's on the table's own numbers
 	# (tests/py/knee_rule.py on its JSON)
 	"$NVANALYZE" --format json -l thr thr >thr.json 2>/dev/null
@@ -517,7 +541,8 @@ if [ -n "$cap" ] && [ -e thr.md ]; then
 	grep '^| thr ' thrsla.md |
 		grep -Eq '^\| thr *\| *iodepth=(1|8): [^|]* \| *iodepth=64: [^|]* \|' &&
 		pass throttled_sla_point ||
-			fail throttled_sla_point "cap $cap: $(grep -A4 '^### SLA' thrsla.md | tr '\n' ' ')"
+			fail throttled_sla_point \
+				"cap $cap: $(grep -A4 '^### SLA' thrsla.md | tr '\n' ' ')"
 	# and, every point at the cap, it is at the depth the model puts it
 	points=$(echo "$table" | grep '^| [0-9]' | tr -s ' ' | tr '\n' ' ')
 	if [ "$premise" != 0 ]; then
@@ -526,7 +551,8 @@ if [ -n "$cap" ] && [ -e thr.md ]; then
 	elif [ "$want" = "knee $expect" ]; then
 		pass throttled_knee_at_expected_depth
 	else
-		fail throttled_knee_at_expected_depth "the rule: '$want', the model: $expect ($model);\
+		fail throttled_knee_at_expected_depth \
+			"the rule: '$want', the model: $expect ($model);\
  $points"
 	fi
 fi

@@ -40,8 +40,8 @@ TMPDIR=$T/tmpdir RUNTIME=20 timeout 120 "$JR" -o "$T/sig" -e null --sweep iodept
 	jobsdir/long.fio 2>sig.err &
 jr=$!
 for _ in $(seq 600); do	# until the first point's fio runs
-	grep -q 'point iodepth=1 ->' sig.err 2>/dev/null && pgrep -f "$T/sig/jobsdir-long@iodepth=1.fio" \
-		>/dev/null && break
+	grep -q 'point iodepth=1 ->' sig.err 2>/dev/null &&
+		pgrep -f "$T/sig/jobsdir-long@iodepth=1.fio" >/dev/null && break
 	sleep 0.1
 done
 kill -TERM "$jr"
@@ -66,7 +66,8 @@ n=$(ls sb/*@*.json 2>/dev/null | wc -l)
 	grep -q 'every point meets it, up to iodepth=2048 (stopped at 12 points); 12 points' \
 		sb/jobsdir-nj.points &&
 	pass search_bounded_to_12_points ||
-		fail search_bounded_to_12_points "exit $st, $n points: $(tail -n 1 sb/jobsdir-nj.points)"
+		fail search_bounded_to_12_points \
+			"exit $st, $n points: $(tail -n 1 sb/jobsdir-nj.points)"
 
 # an unsorted list: numjobs=N does N MiB (group_reporting), so 2 meets
 # io_bytes<=2500000 and 3 does not
@@ -81,7 +82,8 @@ ans='search io_bytes<=2500000: numjobs=2 meets it, numjobs=3 does not; 4 points'
 "$JR" -o sr -e null --sweep iodepth=1,2 --rounds 2 jobsdir/nj.fio >sr.out 2>&1
 st=$?
 [ $st -eq 2 ] && [ ! -e sr ] && grep -q -- '--sweep and --rounds 2: .*-r 2' sr.out &&
-	pass sweep_with_rounds_refused || fail sweep_with_rounds_refused "exit $st: $(head -n 2 sr.out)"
+	pass sweep_with_rounds_refused ||
+	fail sweep_with_rounds_refused "exit $st: $(head -n 2 sr.out)"
 # ---- bs values by fio's kb_base rules (issue 43 item 2) ----
 # kb_base=1024 (fio's default): k is 1024, KiB 1000; kb_base=1000: k is
 # 1000, KiB 1024.  sweep_bytes itself, then the points a range gives
@@ -114,7 +116,8 @@ if [ -n "$lbs" ]; then
 	NVDIRECT=1 "$JR" -n --sweep bs=4KiB jobsdir/nj.fio >kib.out 2>&1
 	st=$?
 	[ $st -eq 2 ] && grep -q 'bs=4KiB: 4000 bytes is not a multiple of the logical block' \
-		kib.out && pass bs_kib_lba_check || fail bs_kib_lba_check "exit $st: $(head -n 2 kib.out)"
+		kib.out && pass bs_kib_lba_check ||
+			fail bs_kib_lba_check "exit $st: $(head -n 2 kib.out)"
 else
 	skip bs_kib_lba_check "no logical block size known for $NVDEV's filesystem"
 fi

@@ -22,8 +22,9 @@ JSON
 for iv in 0.005 0.05; do
 	for j in 1 2; do
 		rm -rf "$T/o"
-		"$NVANALYZE" -J $j -o "$T/o" --interval $iv --trace "$T/s1.nvt,$T/s2.nvt,$T/s3.nvt" \
-			"$T/j.json" >/dev/null 2>"$T/err" || fail "series_${iv}_J$j" "$(cat "$T/err")"
+		"$NVANALYZE" -J $j -o "$T/o" --interval $iv \
+			--trace "$T/s1.nvt,$T/s2.nvt,$T/s3.nvt" "$T/j.json" \
+			>/dev/null 2>"$T/err" || fail "series_${iv}_J$j" "$(cat "$T/err")"
 		out=$(pytool trace_series_exact "$NVANALYZE" "$T"/o/data/ts_mix_*.dat $iv \
 			"$T/s1.nvt" "$T/s2.nvt" "$T/s3.nvt")
 		case $out in

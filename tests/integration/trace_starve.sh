@@ -6,8 +6,8 @@
 # With the default (normal) the writer takes its turns: the IO loop never
 # waits.  (nv_trace_sched=auto, promoted once half the ring waits, is not
 # asserted: in about 1 run of 8 the promoted writer still got no CPU for
-# seconds, the virtual runtime it accrued as SCHED_IDLE kept, kernel 6.18.)  Asserts on the cause named and the wait count,
-# never on durations.
+# seconds, the virtual runtime it accrued as SCHED_IDLE kept, kernel 6.18.)
+# Asserts on the cause named and the wait count, never on durations.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v taskset >/dev/null; then
@@ -59,7 +59,8 @@ if job idle --nv_trace_sched=idle --nv_trace_block=4096; then
 			tr '\n' ' ')"
 	fi
 else
-	fail starved_writer_names_cpu "fio or stat failed: $(tail -n 3 "$T/idle.out" | tr '\n' ' ')"
+	fail starved_writer_names_cpu \
+		"fio or stat failed: $(tail -n 3 "$T/idle.out" | tr '\n' ' ')"
 fi
 
 # the defaults throughout: nv_trace_sched=normal, the ring of 4 x 65536 records
@@ -70,7 +71,8 @@ if job auto; then
 	if [ "$waits" = 0 ] && [ "$sched" = normal ]; then
 		pass default_no_waits
 	else
-		fail default_no_waits "writer.io_waits=${waits:-missing} sched=${sched:-missing}:" \
+		fail default_no_waits \
+			"writer.io_waits=${waits:-missing} sched=${sched:-missing}:" \
 			"$(grep -E 'writer|finding|tracing' "$T/auto.stat" | tr '\n' ' ')"
 	fi
 else

@@ -32,7 +32,8 @@ if [ $rc -ne 0 ]; then pass exit_status; else fail exit_status "run.sh exited 0:
 if grep -q '^FAIL: vm/boot: the guest did not reach /init within [0-9]*s (console: ' "$out"; then
 	pass verdict_line_of_its_own
 else
-	fail verdict_line_of_its_own "no line 'FAIL: vm/boot: the guest did not reach /init': $(show)"
+	fail verdict_line_of_its_own \
+		"no line 'FAIL: vm/boot: the guest did not reach /init': $(show)"
 fi
 retry='^INFO: vm/boot-retry: the guest started no case (the guest did not reach /init'
 n=$(grep -c "$retry" "$out")

@@ -46,13 +46,15 @@ for j in 1 4; do
 		grep -q '^### qd16' "$T/dmg$j.md" && [ "$exact" -gt 0 ]; then
 		pass "damaged_trace_others_analyzed_J$j"
 	else
-		fail "damaged_trace_others_analyzed_J$j" "rc $rc, $exact exact: $(head -3 "$T/dmg$j.err")"
+		fail "damaged_trace_others_analyzed_J$j" \
+			"rc $rc, $exact exact: $(head -3 "$T/dmg$j.err")"
 	fi
 done
 "$NVANALYZE" -J 4 -o "$T/dmg.out" "$T/a.json" >/dev/null 2>&1
 sed -n '/^\*\*Warnings about the inputs\*\*/,/^## /p' "$T/dmg.out/report.md" 2>/dev/null |
 	grep -qF "$tr: damaged" && pass damaged_trace_in_report_warnings ||
-	fail damaged_trace_in_report_warnings "not in $T/dmg.out/report.md's warnings about the inputs"
+	fail damaged_trace_in_report_warnings \
+		"not in $T/dmg.out/report.md's warnings about the inputs"
 cmp -s "$T/dmg1.md" "$T/dmg4.md" && cmp -s "$T/dmg1.err" "$T/dmg4.err" &&
 	pass damaged_trace_same_any_J ||
 	fail damaged_trace_same_any_J "$(diff "$T/dmg1.md" "$T/dmg4.md" | head -5)"

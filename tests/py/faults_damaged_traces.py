@@ -93,7 +93,8 @@ for name, data in (('elf', open('/bin/true', 'rb').read()),
     rc, rows, err = dump(data)
     note('foreign', rc)
     if rc != 2 or rows or path not in err:
-        problems.append('foreign %s: rc %s, %d rows: %s' % (name, rc, len(rows), err.strip()[:200]))
+        problems.append('foreign %s: rc %s, %d rows: %s'
+                        % (name, rc, len(rows), err.strip()[:200]))
 summary = ' '.join('%s/%s:%d' % (k, r, c) for (k, r), c in sorted(counts.items(), key=str))
 print('; '.join(problems[:5]) + (' (+%d more)' % (len(problems) - 5) if len(problems) > 5 else '')
       if problems else 'ok ' + summary)

@@ -54,7 +54,8 @@ def header_and_spans(path):
     if len(b) < 20 or b[:8] != b"NVTRACE\0":
         return {}, []
     kvlen, = struct.unpack_from("<I", b, 12)
-    if len(b) < 20 + kvlen or struct.unpack_from("<I", b, 16 + kvlen)[0] != zlib.crc32(b[:16 + kvlen]):
+    if (len(b) < 20 + kvlen
+            or struct.unpack_from("<I", b, 16 + kvlen)[0] != zlib.crc32(b[:16 + kvlen])):
         return {}, []
     kv, p = {}, 20
     count, = struct.unpack_from("<I", b, 16)

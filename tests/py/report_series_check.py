@@ -20,7 +20,8 @@ if 'the last interval is partial' not in open(path).read():
     bad.append('no partial-interval note')
 lats = [int(r['lat_ns']) for t in sorted(glob.glob(ta + '/*.nvt')) for r in tracecsv.dump(nva, t)]
 mx = max(lats) / 1e3
-pts = [l.split() for l in open(os.path.join(o, 'data/cdf_job_read_a.dat')) if not l.startswith('#')]
+pts = [l.split() for l in open(os.path.join(o, 'data/cdf_job_read_a.dat'))
+       if not l.startswith('#')]
 last = [p for p in pts if float(p[2]) > 0][-1]
 if float(last[0]) < mx or float(last[2]) * len(lats) < 1 - 1e-6:
     bad.append('exceedance ends at %s us (%s), max %s us' % (last[0], last[2], mx))

@@ -92,7 +92,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$out" ] || { echo "boot: --out DIR is required" >&2; exit 2; }
-case $NVVM_TIMEOUT_SCALE in ''|*[!0-9]*|0) echo "boot: NVVM_TIMEOUT_SCALE=$NVVM_TIMEOUT_SCALE: want a whole number >= 1" >&2; exit 2;; esac
+case $NVVM_TIMEOUT_SCALE in
+''|*[!0-9]*|0)
+	echo "boot: NVVM_TIMEOUT_SCALE=$NVVM_TIMEOUT_SCALE: want a whole number >= 1" >&2; exit 2;;
+esac
 timeout=$((timeout * NVVM_TIMEOUT_SCALE))
 for x in "${extras[@]+"${extras[@]}"}"; do
 	[ -e "$x" ] || { echo "boot: --extra $x: no such file or directory" >&2; exit 2; }
@@ -101,7 +104,8 @@ done
 case $cuts in ''|*[!0-9]*) echo "boot: --cuts $cuts: want a whole number" >&2; exit 2;; esac
 [ "$cuts" -eq 0 ] || [ -n "$drive" ] || { echo "boot: --cuts needs --drive IMG" >&2; exit 2; }
 case $cut_window in
-*[!0-9.:]*|:*|*:|*:*:*|[!0-9]*) echo "boot: --cut-window $cut_window: want MIN:MAX seconds" >&2; exit 2;;
+*[!0-9.:]*|:*|*:|*:*:*|[!0-9]*)
+	echo "boot: --cut-window $cut_window: want MIN:MAX seconds" >&2; exit 2;;
 *:*) ;;
 *) echo "boot: --cut-window $cut_window: want MIN:MAX seconds" >&2; exit 2;;
 esac
@@ -124,11 +128,14 @@ NAMESPACES="\
 # installs them when they are not (the tests install nothing: make deps does).
 ensure_qemu() {
 	command -v qemu-system-x86_64 >/dev/null ||
-		skip "qemu-system-x86_64 not installed: run 'make deps' (apt-get install qemu-system-x86)"
-	command -v cpio >/dev/null || skip "cpio not installed: run 'make deps' (apt-get install cpio)"
+		skip "qemu-system-x86_64 not installed:" \
+			"run 'make deps' (apt-get install qemu-system-x86)"
+	command -v cpio >/dev/null ||
+		skip "cpio not installed: run 'make deps' (apt-get install cpio)"
 	[ -x /bin/busybox ] ||
 		skip "/bin/busybox missing: run 'make deps' (apt-get install busybox-static)"
-	ldd /bin/busybox >/dev/null 2>&1 && skip "/bin/busybox is dynamically linked; install busybox-static"
+	ldd /bin/busybox >/dev/null 2>&1 &&
+		skip "/bin/busybox is dynamically linked; install busybox-static"
 	qemu-system-x86_64 -device nvme-ns,help 2>/dev/null | grep -q 'ms=' ||
 		skip "this QEMU has no nvme-ns device with metadata (need QEMU >= 6.1)"
 }
@@ -151,17 +158,23 @@ apt_k() {
 # is installed on the host.
 ensure_kernel() {
 	local pkg deb dir memo=$NVVM_BUILD/kernel/suite-${NVVM_KERNEL_SUITE:-host}
-	pkg=$(apt_k apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
-	if [ -z "$pkg" ] && [ -z "$NVVM_KERNEL_SUITE" ] && [ "$(id -u)" -eq 0 ] && ! [ -f "$memo" ]; then
+	pkg=$(apt_k apt-cache depends "$KERNEL_META" 2>/dev/null |
+		awk '/Depends: linux-image-/{print $2; exit}') || true
+	if [ -z "$pkg" ] && [ -z "$NVVM_KERNEL_SUITE" ] && [ "$(id -u)" -eq 0 ] &&
+		! [ -f "$memo" ]; then
 		# A fresh machine may have no package lists yet.
 		apt-get update -qq >/dev/null 2>&1 || true
-		pkg=$(apt-cache depends "$KERNEL_META" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
+		pkg=$(apt-cache depends "$KERNEL_META" 2>/dev/null |
+			awk '/Depends: linux-image-/{print $2; exit}') || true
 	fi
 	if [ -z "$pkg" ]; then
 		# No apt metadata: reuse the kernel this suite had before.
 		pkg=$(cat "$memo" 2>/dev/null) || true
 		[ -n "$pkg" ] && [ -f "$NVVM_BUILD/kernel/$pkg/.unpacked" ] ||
-			skip "cannot resolve $KERNEL_META${NVVM_KERNEL_SUITE:+ in $NVVM_KERNEL_SUITE} with apt-cache (run apt-get update) and no kernel cached in $NVVM_BUILD/kernel"
+			skip "cannot resolve" \
+				"$KERNEL_META${NVVM_KERNEL_SUITE:+ in $NVVM_KERNEL_SUITE}" \
+				"with apt-cache (run apt-get update) and no kernel cached in" \
+				"$NVVM_BUILD/kernel"
 	fi
 	mkdir -p "$NVVM_BUILD/kernel"
 	echo "$pkg" >"$memo"
@@ -170,15 +183,18 @@ ensure_kernel() {
 		log "fetching kernel $pkg"
 		rm -rf "$dir" && mkdir -p "$dir/deb"
 		chmod 777 "$dir/deb" # apt's _apt user downloads into it
-		if (cd "$dir/deb" && apt_k apt-get download "$pkg" >/dev/null 2>"$dir/download.log"); then
+		if (cd "$dir/deb" &&
+			apt_k apt-get download "$pkg" >/dev/null 2>"$dir/download.log"); then
 			deb=$(ls "$dir"/deb/*.deb)
 			dpkg -x "$deb" "$dir/root" || die "dpkg -x $deb failed"
 			rm -f "$deb"
-		elif [ -f "/boot/vmlinuz-${pkg#linux-image-}" ] && [ -f "/boot/config-${pkg#linux-image-}" ]; then
+		elif [ -f "/boot/vmlinuz-${pkg#linux-image-}" ] &&
+			[ -f "/boot/config-${pkg#linux-image-}" ]; then
 			# Offline, but the host happens to have this kernel.
 			log "apt-get download failed; using /boot/vmlinuz-${pkg#linux-image-}"
 			mkdir -p "$dir/root/boot"
-			cp "/boot/vmlinuz-${pkg#linux-image-}" "/boot/config-${pkg#linux-image-}" "$dir/root/boot/"
+			cp "/boot/vmlinuz-${pkg#linux-image-}" \
+				"/boot/config-${pkg#linux-image-}" "$dir/root/boot/"
 			if [ -d "/lib/modules/${pkg#linux-image-}" ]; then
 				mkdir -p "$dir/root/lib/modules"
 				cp -r "/lib/modules/${pkg#linux-image-}" "$dir/root/lib/modules/"
@@ -191,7 +207,8 @@ ensure_kernel() {
 	KERNEL=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | head -n 1)
 	KCONFIG=$(ls "$dir"/root/boot/config-* 2>/dev/null | head -n 1)
 	# trixie's packages put the modules under /usr/lib (merged /usr)
-	KMODDIR=$(ls -d "$dir"/root/lib/modules/* "$dir"/root/usr/lib/modules/* 2>/dev/null | head -n 1) || true
+	KMODDIR=$(ls -d "$dir"/root/lib/modules/* "$dir"/root/usr/lib/modules/* 2>/dev/null |
+		head -n 1) || true
 	[ -n "$KERNEL" ] || skip "no vmlinuz in $pkg"
 	[ -n "$KCONFIG" ] || die "no config file in $pkg; cannot tell whether NVMe is built in"
 }
@@ -208,10 +225,12 @@ add_ldd() {
 			return 1
 		fi
 		if grep -q 'not found' <<<"$out"; then
-			log "$f: missing libraries: $(grep 'not found' <<<"$out" | tr -s ' \t\n' ' ')"
+			log "$f: missing libraries:" \
+				"$(grep 'not found' <<<"$out" | tr -s ' \t\n' ' ')"
 			return 1
 		fi
-		for lib in $(awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' <<<"$out"); do
+		for lib in $(awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' \
+			<<<"$out"); do
 			[ -e "$root$lib" ] && continue
 			grep -qxF "$lib" "$BASE.libs" 2>/dev/null && continue
 			mkdir -p "$root$(dirname "$lib")"
@@ -227,7 +246,8 @@ add_ldd() {
 kernel_modules() {
 	local root=$1 order=() seen=" "
 	grep -q '^CONFIG_BLK_DEV_NVME=y' "$KCONFIG" && return 0
-	grep -q '^CONFIG_BLK_DEV_NVME=m' "$KCONFIG" || skip "kernel $(basename "$KERNEL") has no NVMe driver"
+	grep -q '^CONFIG_BLK_DEV_NVME=m' "$KCONFIG" ||
+		skip "kernel $(basename "$KERNEL") has no NVMe driver"
 	[ -n "$KMODDIR" ] || die "NVMe is a module but the kernel package has no modules"
 	add_mod() {
 		local name=$1 ko dep
@@ -271,7 +291,8 @@ ensure_base() {
 	log "building base initramfs (busybox, fio and libraries)"
 	root=$NVVM_BUILD/base-root
 	rm -rf "$root" "$BASE.libs"
-	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,results,vm,nv,extra}
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev} \
+		"$root"/{tmp,run,root,results,vm,nv,extra}
 	cp /bin/busybox "$root/bin/busybox"
 	for a in $(/bin/busybox --list); do
 		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
@@ -279,7 +300,8 @@ ensure_base() {
 	cp -L "$fio" "$root/usr/bin/fio"
 	add_ldd "$root" "$fio" || die "cannot collect the libraries of $fio"
 	kernel_modules "$root"
-	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' >"$root/etc/passwd"
+	printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \
+		'nobody:x:65534:65534:nobody:/nonexistent:/bin/sh' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	sort -u "$root/.libdirs" >"$BASE.libdirs"
 	rm "$root/.libdirs"
@@ -301,7 +323,8 @@ make_boot_cpio() {
 	chmod 755 "$root/init"
 	cp "$here/guest/lib.sh" "$root/vm/lib.sh"
 	# The guest's copy has the real sizes in MiB.
-	echo "$NAMESPACES" | awk -v s="$NVVM_NS_MB" '{ $3 = int($3 * s / 128); print }' >"$root/vm/namespaces"
+	echo "$NAMESPACES" |
+		awk -v s="$NVVM_NS_MB" '{ $3 = int($3 * s / 128); print }' >"$root/vm/namespaces"
 	cp "$cases"/*.sh "$root/vm/cases/" 2>/dev/null || die "no *.sh cases in $cases"
 	# A missing or broken engine or analyzer is left out; the cases that
 	# need them report SKIP with the reason.
@@ -493,7 +516,8 @@ main() {
 	flock -u 9
 	make_images
 	if [ "$cuts" -gt 0 ]; then
-		log "$cuts power cuts ($(basename "$KERNEL"), $NVVM_ACCEL, cut ${cut_window}s after arming)"
+		log "$cuts power cuts ($(basename "$KERNEL"), $NVVM_ACCEL," \
+			"cut ${cut_window}s after arming)"
 		cut_loop
 		rc=$?
 		rm -f "$initrd" "$work"/ns*.img "$work/results.img"
@@ -512,7 +536,8 @@ main() {
 		fi
 		mv "$console" "$out/console-try1.log"
 		echo "INFO: vm/boot-retry: the guest started no case (${BOOT_WHY}); booted again" \
-			"(first console: console-try1.log, last line: $(last_line "$out/console-try1.log"))"
+			"(first console: console-try1.log," \
+			"last line: $(last_line "$out/console-try1.log"))"
 		rm -rf "$out"/summary "$out"/done
 		make_images
 	done

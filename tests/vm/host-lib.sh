@@ -13,7 +13,7 @@ info() { echo "INFO: $SUITE/$1: $2"; }
 # error 0 and moved data; PASS NAME-json, and an INFO line with the read and
 # write IOPS (summed over jobs).  FAIL names what is wrong.
 check_fio_json() {
-	local f=$VMRES/$1.json errs bytes iops
+	local f=$VMRES/$1.json errs bytes iops eng
 	if ! [ -s "$f" ]; then
 		fail "$1-json" "no $f"
 		return
@@ -22,7 +22,8 @@ check_fio_json() {
 		fail "$1-json" "not fio JSON: $(echo "$errs" | tail -n 1)"
 		return
 	fi
-	bytes=$(pytool lib/fiojson sum "$f" 'jobs/*/read/io_bytes' 'jobs/*/write/io_bytes' 'jobs/*/trim/io_bytes')
+	bytes=$(pytool lib/fiojson sum "$f" 'jobs/*/read/io_bytes' 'jobs/*/write/io_bytes' \
+		'jobs/*/trim/io_bytes')
 	iops="read $(pytool lib/fiojson sum -f %.0f "$f" 'jobs/*/read/iops')"
 	iops="$iops write $(pytool lib/fiojson sum -f %.0f "$f" 'jobs/*/write/iops')"
 	if [ "$errs" != 0 ]; then
@@ -32,6 +33,7 @@ check_fio_json() {
 	else
 		pass "$1-json"
 	fi
-	info "$1" "IOPS $iops ($(json_get "$f" 'jobs/0/job options/ioengine' 'global options/ioengine' 2>/dev/null ||
-		echo '?'))"
+	eng=$(json_get "$f" 'jobs/0/job options/ioengine' 'global options/ioengine' 2>/dev/null ||
+		echo '?')
+	info "$1" "IOPS $iops ($eng)"
 }

@@ -7,8 +7,8 @@
 # of the files the case brought back, with python3).  Prints
 # "SKIP: vm (reason)" and exits 0 when QEMU cannot run here; a boot that
 # fails or hangs is "FAIL: vm/boot" with the console tail.  The results stay
-# in build/vm/results (or next to a non-default $NVENGINE_SO) (console.log, CASE.log, CASE/, dmesg.txt) until the
-# next run.
+# in build/vm/results (or next to a non-default $NVENGINE_SO) (console.log,
+# CASE.log, CASE/, dmesg.txt) until the next run.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${TOP:=$(cd "$here/../.." && pwd)}"
@@ -24,7 +24,8 @@ export TOP TESTTMP NVVM_BUILD
 # make asan: the guest's uninstrumented fio cannot load an ASan engine (the
 # engine cases would all skip), and the other cases test nothing of ours.
 if ldd "$NVENGINE_SO" 2>/dev/null | grep -q 'libasan\.so'; then
-	echo "SKIP: vm (the engine is an ASan build: the guest's fio cannot load it; make check runs the VM cases)"
+	echo "SKIP: vm (the engine is an ASan build: the guest's fio cannot load it;" \
+		"make check runs the VM cases)"
 	exit 0
 fi
 if [ -n "${NVVM_KEEP:-}" ]; then
@@ -39,7 +40,7 @@ out=$TESTTMP/vm/results
 # main ARGS: everything above, printing the lines; its output is scanned
 # for FAIL lines for the exit status.
 main() {
-	local bootlog=$TESTTMP/vm/boot.out rc t0 t1 c h name suite
+	local bootlog=$TESTTMP/vm/boot.out rc t0 t1 c h name suite steps
 	t0=$(date +%s.%N)
 	bash "$here/boot.sh" --out "$out" --work "$TESTTMP/vm/work" "$@" >"$bootlog" 2>&1
 	rc=$?
@@ -54,7 +55,8 @@ main() {
 	if [ $rc -eq 0 ]; then
 		echo "PASS: vm/boot"
 	else
-		echo "FAIL: vm/boot: $(grep -v '^boot: \(fetching\|building\|booting\)' "$bootlog" |
+		steps='^boot: \(fetching\|building\|booting\)'
+		echo "FAIL: vm/boot: $(grep -v "$steps" "$bootlog" |
 			grep -m1 '^boot: ' | sed 's/^boot: //; s/[;:]* console tail:$//' ||
 			echo "boot.sh exited $rc") (console: $keep/console.log)"
 		# The runner shows INFO lines: boot.sh's console tail reaches CI's output.
@@ -70,7 +72,8 @@ main() {
 		name=$(basename "$c" .sh)
 		suite=$(echo "$name" | sed 's/^[0-9]*-//')
 		grep -qE "^(PASS|FAIL|SKIP): $suite(/|:)" "$out/summary" 2>/dev/null ||
-			echo "FAIL: vm/$suite: did not finish (the boot died during or before it; see $keep/console.log)"
+			echo "FAIL: vm/$suite: did not finish" \
+				"(the boot died during or before it; see $keep/console.log)"
 	done
 
 	for h in "$here"/host-checks/*.sh; do
@@ -83,8 +86,13 @@ main() {
 	if [ -f "$out/boot-info" ]; then
 		awk -v q="$(cat "$out/qemu-seconds" 2>/dev/null)" \
 			-v tot="$(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}')" '
-			$1 == "init_s" { i = $2 } $1 == "cases_start_s" { s = $2 } $1 == "cases_end_s" { e = $2 }
-			END { printf "INFO: vm/timing: kernel to /init %ss, cases %.1fs, QEMU %ss, with build %ss\n", i, e - s, q, tot }
+			$1 == "init_s" { i = $2 }
+			$1 == "cases_start_s" { s = $2 }
+			$1 == "cases_end_s" { e = $2 }
+			END {
+				printf "INFO: vm/timing: kernel to /init %ss, ", i
+				printf "cases %.1fs, QEMU %ss, with build %ss\n", e - s, q, tot
+			}
 		' "$out/boot-info"
 	fi
 }

@@ -49,7 +49,8 @@ r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	order="io_uring_cmd nv_off nv_on"
 	[ -f /extra/libnvengine-alt.so ] && order="$order alt_off"
-	[ $((r % 2)) -eq 0 ] && order=$(echo "$order" | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
+	[ $((r % 2)) -eq 0 ] &&
+		order=$(echo "$order" | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
 	for q in $QDS; do
 		for c in $order; do
 			one "$c" "$q" "$r"

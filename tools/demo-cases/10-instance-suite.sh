@@ -45,7 +45,8 @@ suite() {
 			progress "$_p: done"
 			return 0
 		fi
-		fail "$_p" "a job reported an error: $(grep '"error" :' "$RESULTS/$_p/instance-suite.json" | tr -d ' \n')"
+		_errs=$(grep '"error" :' "$RESULTS/$_p/instance-suite.json" | tr -d ' \n')
+		fail "$_p" "a job reported an error: $_errs"
 	else
 		fail "$_p" "jobs/run failed: $(tail_of "$RESULTS/$_p.err")"
 	fi
@@ -100,7 +101,9 @@ sweep_point() {
 	if [ $_st -ne 0 ]; then
 		fail "sweep-$_s" "iodepth=$_q: jobs/run failed: $(tail_of "$_o.err")"
 	elif [ "$(fio_errors "$_j")" != 0 ]; then
-		fail "sweep-$_s" "iodepth=$_q: a job reported an error: $(grep '"error" :' "$_j" | tr -d ' \n')"
+		fail "sweep-$_s" \
+			"iodepth=$_q: a job reported an error: $(grep '"error" :' "$_j" |
+				tr -d ' \n')"
 	else
 		return 0
 	fi

@@ -134,7 +134,8 @@ class Trace:
                 blen, = struct.unpack_from("<I", b, p + 4)
                 if p + 20 + blen > len(b):
                     break
-                assert struct.unpack_from("<I", b, p + 8 + blen)[0] == zlib.crc32(b[p:p + 8 + blen])
+                assert (struct.unpack_from("<I", b, p + 8 + blen)[0]
+                        == zlib.crc32(b[p:p + 8 + blen]))
                 nb, _ = struct.unpack_from("<IQ", b, p + 8)
                 assert nb == len(self.blocks)
                 self.footer = True

@@ -5,11 +5,13 @@
 . /vm/lib.sh
 
 info nodes "$(ls /dev/nvme* /dev/ng* 2>/dev/null | tr '\n' ' ')"
-info clocksource "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
+info clocksource \
+	"$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 info kernel "$(uname -r)"
 
 [ -c "$NVT_CTRL" ] && pass controller || fail controller "no controller device $NVT_CTRL"
-[ -b "$RESULTS_DEV" ] && pass results-disk || fail results-disk "no results block device $RESULTS_DEV"
+[ -b "$RESULTS_DEV" ] && pass results-disk ||
+	fail results-disk "no results block device $RESULTS_DEV"
 
 # check_ns NSID ROLE SIZE_MB: one namespace's devices and sysfs attributes.
 check_ns() {
@@ -27,16 +29,22 @@ check_ns() {
 	zoned=$(ns_prop "$2" zoned)
 	got_lbs=$(cat "$q/queue/logical_block_size")
 	sectors=$(cat "$q/size")
-	info "$2" "$ng $blk nsid $(cat "$q/nsid") lbs $got_lbs size $((sectors / 2048))MiB zoned $(cat "$q/queue/zoned") integrity $(cat "$q/integrity/format" 2>/dev/null)"
+	_info="$ng $blk nsid $(cat "$q/nsid") lbs $got_lbs size $((sectors / 2048))MiB"
+	_info="$_info zoned $(cat "$q/queue/zoned")"
+	info "$2" "$_info integrity $(cat "$q/integrity/format" 2>/dev/null)"
 
 	if kernel_at_least 5 13; then
-		[ -c "$ng" ] && pass "$2-chardev" || fail "$2-chardev" "$ng is not a character device"
+		[ -c "$ng" ] && pass "$2-chardev" ||
+			fail "$2-chardev" "$ng is not a character device"
 	else
 		# /dev/ngXnY came in Linux 5.13
-		[ -e "$ng" ] && fail "$2-no-chardev" "$ng exists on kernel $(uname -r)" || pass "$2-no-chardev"
+		[ -e "$ng" ] && fail "$2-no-chardev" "$ng exists on kernel $(uname -r)" ||
+			pass "$2-no-chardev"
 	fi
-	[ "$(cat "$q/nsid")" = "$1" ] && pass "$2-nsid" || fail "$2-nsid" "$blk has nsid $(cat "$q/nsid"), want $1"
-	[ "$got_lbs" = "$lbs" ] && pass "$2-lba-size" || fail "$2-lba-size" "$blk logical_block_size $got_lbs, want $lbs"
+	[ "$(cat "$q/nsid")" = "$1" ] && pass "$2-nsid" ||
+		fail "$2-nsid" "$blk has nsid $(cat "$q/nsid"), want $1"
+	[ "$got_lbs" = "$lbs" ] && pass "$2-lba-size" ||
+		fail "$2-lba-size" "$blk logical_block_size $got_lbs, want $lbs"
 
 	if [ "${ms:-0}" = 0 ]; then
 		# Plain namespaces: the whole backing file is data.
@@ -44,30 +52,37 @@ check_ns() {
 			fail "$2-capacity" "$blk has $sectors sectors, want $(($3 * 2048))"
 	elif [ "${mset:-0}" = 0 ]; then
 		# Separate metadata with PI: the block layer generates and checks it.
-		[ "$sectors" -gt 0 ] && pass "$2-capacity" || fail "$2-capacity" "$blk has no capacity"
+		[ "$sectors" -gt 0 ] && pass "$2-capacity" ||
+			fail "$2-capacity" "$blk has no capacity"
 		want="T10-DIF-TYPE$pi-CRC"
 		got=$(cat "$q/integrity/format" 2>/dev/null)
-		[ "$got" = "$want" ] && pass "$2-integrity" || fail "$2-integrity" "$blk integrity format '$got', want $want"
+		[ "$got" = "$want" ] && pass "$2-integrity" ||
+			fail "$2-integrity" "$blk integrity format '$got', want $want"
 		got=$(cat "$q/integrity/protection_interval_bytes" 2>/dev/null)
 		[ "$got" = "$lbs" ] && pass "$2-pi-interval" ||
-			fail "$2-pi-interval" "$blk integrity protection_interval_bytes '$got', want $lbs"
+			fail "$2-pi-interval" \
+				"$blk integrity protection_interval_bytes '$got', want $lbs"
 	else
 		# Extended LBAs: the block layer cannot carry the interleaved
 		# metadata, so it has no integrity profile; with PI-only
 		# metadata (ms=8) it still does IO, with PRACT=1 (the
 		# controller inserts and strips the PI).
-		[ "$sectors" -gt 0 ] && pass "$2-capacity" || fail "$2-capacity" "$blk has no capacity"
+		[ "$sectors" -gt 0 ] && pass "$2-capacity" ||
+			fail "$2-capacity" "$blk has no capacity"
 		got=$(cat "$q/integrity/format" 2>/dev/null)
 		[ "$got" = none ] && pass "$2-no-integrity" ||
-			fail "$2-no-integrity" "$blk integrity format '$got', want none for extended LBAs"
+			fail "$2-no-integrity" \
+				"$blk integrity format '$got', want none for extended LBAs"
 	fi
 	if [ "$zoned" = true ]; then
 		got=$(cat "$q/queue/zoned")
-		[ "$got" = host-managed ] && pass "$2-zoned" || fail "$2-zoned" "$blk zoned model '$got', want host-managed"
+		[ "$got" = host-managed ] && pass "$2-zoned" ||
+			fail "$2-zoned" "$blk zoned model '$got', want host-managed"
 		zs=$(ns_prop "$2" zoned.zone_size)
 		want=$(( ${zs%M} * 2048 ))
 		got=$(cat "$q/queue/chunk_sectors")
-		[ "$got" = "$want" ] && pass "$2-zone-size" || fail "$2-zone-size" "$blk chunk_sectors $got, want $want"
+		[ "$got" = "$want" ] && pass "$2-zone-size" ||
+			fail "$2-zone-size" "$blk chunk_sectors $got, want $want"
 	fi
 }
 

@@ -17,7 +17,8 @@ for R in NS512 NS4K; do
 	if why=$(no_passthru); then
 		skip "$r-io_uring_cmd" "$why"
 		run_fio "$r-randread-blockdev" --name="$r" --filename="$blk" --ioengine=io_uring \
-			--direct=1 --rw=randread --bs=4k --size=64M --iodepth=32 --time_based --runtime=2
+			--direct=1 --rw=randread --bs=4k --size=64M --iodepth=32 \
+			--time_based --runtime=2
 		continue
 	fi
 	if ! [ -c "$ng" ]; then

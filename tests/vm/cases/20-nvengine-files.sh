@@ -29,8 +29,11 @@ rm -f /tmp/nvengine-file
 # and nothing is created there.
 expect_fail dev-path-missing "/dev/ng9n9: no such device; a path under /dev must be a device" \
 	--ioengine="external:$NVENGINE_SO" --name=m --filename=/dev/ng9n9 --size=32M --rw=randrw
-[ -e /dev/ng9n9 ] && fail dev-path-nothing-created "/dev/ng9n9 exists" || pass dev-path-nothing-created
+[ -e /dev/ng9n9 ] && fail dev-path-nothing-created "/dev/ng9n9 exists" ||
+	pass dev-path-nothing-created
 if ! kernel_at_least 5 19; then
-	expect_fail dev-path-names-kernel "this kernel ($(uname -r)) has no NVMe generic char devices" \
-		--ioengine="external:$NVENGINE_SO" --name=m --filename=/dev/ng9n9 --size=32M --rw=randrw
+	expect_fail dev-path-names-kernel \
+		"this kernel ($(uname -r)) has no NVMe generic char devices" \
+		--ioengine="external:$NVENGINE_SO" --name=m --filename=/dev/ng9n9 \
+		--size=32M --rw=randrw
 fi

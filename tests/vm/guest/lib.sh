@@ -52,11 +52,14 @@ run_fio() {
 	fio --output-format=json --output="$RESULTS/$_n.json" "$@" 2>"$RESULTS/$_n.err"
 	_st=$?
 	if [ $_st -ne 0 ]; then
-		fail "$_n" "fio exited $_st: $(tail_of "$RESULTS/$_n.err") $(tail_of "$RESULTS/$_n.json" 3)"
+		_err=$(tail_of "$RESULTS/$_n.err")
+		fail "$_n" "fio exited $_st: $_err $(tail_of "$RESULTS/$_n.json" 3)"
 		return $_st
 	fi
 	if [ "$(fio_errors "$RESULTS/$_n.json")" != 0 ]; then
-		fail "$_n" "a job reported an error: $(grep '"error" :' "$RESULTS/$_n.json" | tr -d ' \n')"
+		fail "$_n" \
+			"a job reported an error: $(grep '"error" :' "$RESULTS/$_n.json" |
+				tr -d ' \n')"
 		return 1
 	fi
 	pass "$_n"

@@ -22,11 +22,13 @@ if [ -f "$VMRES/no-passthru" ]; then
 	t=$(ls "$VMRES"/trace-blk/*.nvt 2>/dev/null | head -n 1)
 	want=$(pytool lib/fiojson sum "$VMRES/blk-randrw-verify.json" jobs/0/read/total_ios \
 		jobs/0/write/total_ios 2>/dev/null)
-	got=$("$NVANALYZE" dump "$t" 2>/dev/null | awk -F, 'NR > 1 && ($6 == "read" || $6 == "write")' | wc -l)
+	got=$("$NVANALYZE" dump "$t" 2>/dev/null |
+		awk -F, 'NR > 1 && ($6 == "read" || $6 == "write")' | wc -l)
 	if [ -n "$t" ] && [ -n "$want" ] && [ "$got" = "$want" ]; then
 		pass blk-trace-counts
 	else
-		fail blk-trace-counts "trace ${t:-missing}: $got read/write records, fio total_ios ${want:-?}"
+		fail blk-trace-counts \
+			"trace ${t:-missing}: $got read/write records, fio total_ios ${want:-?}"
 	fi
 	exit 0
 fi
@@ -46,23 +48,30 @@ for r in ns512 ns4k pi piext; do
 	for t in "$VMRES/trace-$r"/rr*.nvt; do
 		[ -f "$t" ] || { fail "$r-trace" "no randread trace"; continue; }
 		if "$NVANALYZE" dump "$t" >"$TESTTMP/vm/$r.csv" 2>"$TESTTMP/vm/$r.err"; then
-			out=$(pytool vm_trace_vs_fio "$TESTTMP/vm/$r.csv" "$VMRES/$r-randread.json")
-			if [ "$out" = ok ]; then pass "$r-trace-matches-fio"; else fail "$r-trace-matches-fio" "$out"; fi
+			out=$(pytool vm_trace_vs_fio "$TESTTMP/vm/$r.csv" \
+				"$VMRES/$r-randread.json")
+			if [ "$out" = ok ]; then pass "$r-trace-matches-fio"; else fail \
+				"$r-trace-matches-fio" "$out"; fi
 		else
-			fail "$r-trace-matches-fio" "nvanalyze dump: $(tail -n 2 "$TESTTMP/vm/$r.err")"
+			fail "$r-trace-matches-fio" \
+				"nvanalyze dump: $(tail -n 2 "$TESTTMP/vm/$r.err")"
 		fi
 		# passthrough buffers go to DMA as they are: the engine asks fio for
 		# page-aligned ones (a 4k IO then needs one PRP entry, not two)
-		al=$("$NVANALYZE" stat "$t" 2>/dev/null | sed -n 's/^ *job.buf_align = //p' | head -n 1)
+		al=$("$NVANALYZE" stat "$t" 2>/dev/null | sed -n 's/^ *job.buf_align = //p' |
+			head -n 1)
 		if [ "$al" = 4096 ]; then
 			pass "$r-buffers-page-aligned"
 		else
-			fail "$r-buffers-page-aligned" "trace header job.buf_align = '${al:-missing}', want 4096"
+			fail "$r-buffers-page-aligned" \
+				"trace header job.buf_align = '${al:-missing}', want 4096"
 		fi
-		if grep -aq "file.0.nvme.model" "$t" && grep -aq "smart.before.temperature_c" "$t"; then
+		if grep -aq "file.0.nvme.model" "$t" &&
+			grep -aq "smart.before.temperature_c" "$t"; then
 			pass "$r-trace-identity-smart"
 		else
-			fail "$r-trace-identity-smart" "trace header lacks device identity or SMART"
+			fail "$r-trace-identity-smart" \
+				"trace header lacks device identity or SMART"
 		fi
 	done
 done

@@ -35,7 +35,8 @@ fio --name=pl --ioengine="external:$NVENGINE_SO" --filename="$BLK_NS4K" --direct
 	--nv_trace=/mnt/pl/t --nv_trace_block=256 >fio.out 2>&1 &
 fio_pid=$!
 while ! [ -s /mnt/pl/t/pl.1.nvt ]; do
-	if ! kill -0 "$fio_pid" 2>/dev/null; then	# the host reads this line back as a failure
+	if ! kill -0 "$fio_pid" 2>/dev/null; then
+		# the host reads this line back as a failure
 		echo "nvvm: cut-armed fio-failed: $(tail_of fio.out)" >/dev/console
 		exit 1
 	fi
