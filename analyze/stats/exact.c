@@ -405,6 +405,8 @@ static bool dense_merge(struct nv_exact *e, const struct nv_exact *src)
 		uint64_t p = pg * NV_DENSE_PAGE;
 		uint64_t end = p + NV_DENSE_PAGE < src->ndense ? p + NV_DENSE_PAGE : src->ndense;
 
+		bool touched = false;
+
 		if (in && !(in[pg] & 1))
 			continue;
 		for (uint64_t v = p; v < end; v++) {
@@ -412,8 +414,13 @@ static bool dense_merge(struct nv_exact *e, const struct nv_exact *src)
 
 			if (!c)
 				continue;
-			/* added before it is read, as in nv_exact_add_many: a page's first
-			 * touch a write; a wrapped count gives e's data up anyway */
+			/* e's page first touched by a write, as in nv_exact_add_many: an
+			 * atomic add of 0 is one whatever the compiler makes of the add
+			 * below (a sanitizer's build reads first) */
+			if (!touched)
+				__atomic_fetch_add(&e->dense[v], 0, __ATOMIC_RELAXED);
+			touched = true;
+			/* a wrapped count gives e's data up anyway */
 			if (__builtin_add_overflow(e->dense[v], c, &e->dense[v])) {
 				free(in);
 				return false;

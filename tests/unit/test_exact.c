@@ -528,7 +528,8 @@ static void merge_fn(struct nv_exact *e, const void *x, size_t n)
  * each: 10% of -J 2's CPU on this project's virtual machines).  Counted
  * with the thread's minor faults, transparent huge pages off for the
  * process (a fault would be 2 MiB) and arrays of a size no earlier case
- * used (kept arrays are mapped in already).
+ * used (kept arrays are mapped in already); a quarter more for the other
+ * pages touched meanwhile (ASan's shadow: one page per 8 of the array).
  */
 TEST(dense_first_touch_is_a_write)
 {
@@ -551,9 +552,9 @@ TEST(dense_first_touch_is_a_write)
 	nv_exact_add(m, 1);
 	add = faults_of(add_many_fn, e, v, PAGES);
 	merge = faults_of(merge_fn, m, e, 0);
-	CHECK(add <= PAGES + PAGES / 8);
-	CHECK(merge <= PAGES + PAGES / 8);
-	if (add > PAGES + PAGES / 8 || merge > PAGES + PAGES / 8)
+	CHECK(add <= PAGES + PAGES / 4);
+	CHECK(merge <= PAGES + PAGES / 4);
+	if (add > PAGES + PAGES / 4 || merge > PAGES + PAGES / 4)
 		printf("INFO: %ld faults adding, %ld merging, %d pages\n", add, merge, PAGES);
 	nv_exact_free(e);
 	nv_exact_free(m);
