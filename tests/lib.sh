@@ -15,8 +15,10 @@ SUITE=${SUITE:-$(basename "$0" .sh)}
 T=$(mktemp -d "$TESTTMP/$SUITE.XXXXXX")
 
 pass() { echo "PASS: $SUITE/$1"; }
-fail() { echo "FAIL: $SUITE/$1: $2"; }
-skip() { echo "SKIP: $SUITE/$1 ($2)"; }
+# fail NAME WHY...: the words of WHY joined by spaces (a long message may
+# come in several arguments)
+fail() { local n=$1; shift; echo "FAIL: $SUITE/$n: $*"; }
+skip() { local n=$1; shift; echo "SKIP: $SUITE/$n ($*)"; }
 
 # need_unit_helper [NAME]: GEN set to the test helper NAME (default gen_trace)
 # in $UNIT_DIR; returns 1 after a skip line when it or nvanalyze is not built.

@@ -11,8 +11,10 @@
 # the host collects; the host prefixes them with "vm/".
 
 pass() { echo "PASS: $SUITE/$1"; }
-fail() { echo "FAIL: $SUITE/$1: $2"; }
-skip() { echo "SKIP: $SUITE/$1 ($2)"; }
+# fail NAME WHY...: the words of WHY joined by spaces (a long message may
+# come in several arguments)
+fail() { local n=$1; shift; echo "FAIL: $SUITE/$n: $*"; }
+skip() { local n=$1; shift; echo "SKIP: $SUITE/$n ($*)"; }
 info() { echo "INFO: $SUITE/$1: $2"; }
 
 # tail_of FILE: the last lines of FILE on one line, for a FAIL reason.
