@@ -404,7 +404,6 @@ static bool dense_merge(struct nv_exact *e, const struct nv_exact *src)
 	for (size_t pg = 0; pg < npages; pg++) {
 		uint64_t p = pg * NV_DENSE_PAGE;
 		uint64_t end = p + NV_DENSE_PAGE < src->ndense ? p + NV_DENSE_PAGE : src->ndense;
-
 		bool touched = false;
 
 		if (in && !(in[pg] & 1))
