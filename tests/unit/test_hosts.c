@@ -15,6 +15,7 @@
 #include "analyze/input/hosts.h"
 #include "analyze/input/jobtraces.h"
 #include "check.h"
+#include "tmpdir.h"
 
 /* One client_stats entry of job name on host, with read IOs. */
 static void entry(char *buf, size_t n, const char *name, const char *host, int ios)
@@ -87,14 +88,14 @@ TEST(split)
 /* A host left out for holding fewer jobs, with a status file: one note, not "missing" too. */
 TEST(partial_host_noted_once)
 {
-	char dir[] = "/tmp/test_hosts.XXXXXX", p[512];
+	char dir[400], p[512];
 	struct nv_run run;
 	struct nv_hostruns h;
 	FILE *f;
 
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(p, sizeof(p), "mkdir -p %s/h3", dir);
-	CHECK(!system(p));
+	snprintf(dir, sizeof(dir), "%s", tpath("partial"));
+	snprintf(p, sizeof(p), "%s/h3", dir);
+	CHECK(!mkdir(dir, 0755) && !mkdir(p, 0755));
 	snprintf(p, sizeof(p), "%s/h3/status", dir);
 	if ((f = fopen(p, "w"))) {
 		fputs("failed: b.fio: fio exited 1\n", f);
@@ -110,8 +111,6 @@ TEST(partial_host_noted_once)
 	CHECK(h.nnotes == 2 && strstr(h.notes[1], "host h3 holds 1 of the 2 jobs"));
 	nv_hostruns_free(&h);
 	nv_run_free(&run);
-	snprintf(p, sizeof(p), "rm -r %s", dir);
-	CHECK(!system(p));
 }
 
 /* A file run of one process (no hosts) is left as it is. */
@@ -141,16 +140,19 @@ static void touch(const char *path)
 /* Entries find their traces by host and job; a host without them is named. */
 TEST(traces_by_host)
 {
-	char dir[] = "/tmp/test_hosts.XXXXXX", p[512], json[256];
+	static const char *const sub[] = { "", "/h1", "/h1/traces", "/h1/traces/s", "/h2", "/h3" };
+	char dir[512], p[600], json[600];
 	struct nv_traceset ts = { 0 };
 	struct nv_run run;
 	struct nv_hostruns h;
 	FILE *f;
 
-	CHECK(mkdtemp(dir) != NULL);
+	snprintf(dir, sizeof(dir), "%s", tpath("by_host"));
 	snprintf(json, sizeof(json), "%s/s.json", dir);
-	snprintf(p, sizeof(p), "mkdir -p %s/h1/traces/s %s/h2 %s/h3", dir, dir, dir);
-	CHECK(!system(p));
+	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", dir, sub[i]);
+		CHECK(!mkdir(p, 0755));
+	}
 	snprintf(p, sizeof(p), "%s/h1/traces/s/a.1.nvt", dir);
 	touch(p);
 	snprintf(p, sizeof(p), "%s/h1/traces/s/b.2.nvt", dir);
@@ -179,16 +181,17 @@ TEST(traces_by_host)
 	nv_traceset_free(&ts);
 	nv_hostruns_free(&h);
 	nv_run_free(&run);
-	snprintf(p, sizeof(p), "rm -rf %s", dir);
-	CHECK(!system(p));
 }
 
 int main(void)
 {
+	if (tmpdir_make("test_hosts"))
+		return 1;
 	RUN(trace_dir);
 	RUN(split);
 	RUN(partial_host_noted_once);
 	RUN(not_client);
 	RUN(traces_by_host);
+	tmpdir_remove();
 	return check_summary();
 }

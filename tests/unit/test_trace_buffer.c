@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tests/unit/check.h"
+#include "tests/unit/tmpdir.h"
 #include "tests/unit/trace_util.h"
 #include "trace/nvtrace.h"
 
@@ -30,7 +31,6 @@
 #define BLOCK		16u		/* records per chunk */
 #define BUFFER_MS	1000u
 
-static char tmpdir[256];
 static atomic_int write_held;		/* write() waits while set */
 
 ssize_t write(int fd, const void *buf, size_t n)
@@ -55,14 +55,6 @@ void *__wrap_malloc(size_t n)
 	    pthread_equal(pthread_self(), grow_thread) && atomic_exchange(&grow_armed, false))
 		grow_hook();
 	return __real_malloc(n);
-}
-
-static const char *tpath(const char *name)
-{
-	static char p[512];
-
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	return p;
 }
 
 struct producer {
@@ -297,24 +289,13 @@ TEST(ring_cap)
 
 int main(void)
 {
-	const char *base = getenv("TESTTMP");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_buffer.XXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make("test_trace_buffer"))
 		return 1;
-	}
 	RUN(pause_within_buffer);
 	RUN(pause_twice_buffer);
 	RUN(no_buffer_fixed_ring);
 	RUN(grow_while_writer_catches_up);
 	RUN(ring_cap);
-	{
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
+	tmpdir_remove();
 	return check_summary();
 }

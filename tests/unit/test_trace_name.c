@@ -13,6 +13,7 @@
 
 #include "trace/nvtrace_name.h"
 #include "tests/unit/check.h"
+#include "tests/unit/tmpdir.h"
 
 /* The name of job @job, thread @thread, in @dir (the test buffer holds 4096 bytes). */
 static const char *name_of(const char *dir, const char *job, unsigned int thread)
@@ -60,18 +61,6 @@ TEST(limits)
 		     -ENAMETOOLONG);
 	CHECK_EQ_I64(nv_trace_filename(buf, sizeof(buf), "", "job", 1), -EINVAL);
 	CHECK_EQ_I64(nv_trace_filename(buf, sizeof(buf), NULL, "job", 1), -EINVAL);
-}
-
-static char tmpdir[256];
-
-static const char *tpath(const char *rel)
-{
-	static char buf[4][512];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, rel);
-	return buf[i];
 }
 
 static int is_dir(const char *p)
@@ -138,14 +127,8 @@ TEST(dir_not_a_directory)
 
 int main(void)
 {
-	const char *base = getenv("TESTTMP");
-	char cmd[300];
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_name.XXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make("test_trace_name"))
 		return 1;
-	}
 	RUN(dir_job_thread);
 	RUN(unsafe_characters);
 	RUN(limits);
@@ -153,8 +136,6 @@ int main(void)
 	RUN(dir_relative_in_cwd);
 	RUN(dir_missing_parent);
 	RUN(dir_not_a_directory);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", tmpdir);
+	tmpdir_remove();
 	return check_summary();
 }

@@ -22,10 +22,9 @@
 #include <unistd.h>
 
 #include "tests/unit/check.h"
+#include "tests/unit/tmpdir.h"
 #include "tests/unit/trace_util.h"
 #include "trace/nvtrace.h"
-
-static char tmpdir[256];
 
 static atomic_uint datasyncs;		/* fdatasync calls */
 static atomic_llong datasync_size;	/* st_size of the file at the last one */
@@ -70,14 +69,6 @@ static int policy_becomes(pid_t tid, int want)
 			usleep(1000);
 	}
 	return pol;
-}
-
-static const char *tpath(const char *name)
-{
-	static char p[512];
-
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	return p;
 }
 
 static void counts_reset(void)
@@ -187,22 +178,11 @@ TEST(auto_promotes)
 
 int main(void)
 {
-	const char *base = getenv("TESTTMP");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_sync.XXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make("test_trace_sync"))
 		return 1;
-	}
 	RUN(dir_synced);
 	RUN(synced_after_error);
 	RUN(auto_promotes);
-	{
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
+	tmpdir_remove();
 	return check_summary();
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "tests/unit/check.h"
+#include "tests/unit/tmpdir.h"
 #include "tests/unit/trace_util.h"
 #include "trace/nvtrace.h"
 #include "trace/nvtrace_sched.h"
@@ -35,7 +36,6 @@
 
 #define BLOCK	16u
 
-static char tmpdir[256];
 static pid_t test_pid;
 static atomic_int write_held;		/* write() waits while set */
 static atomic_int kill_in_demote;	/* the writer's SCHED_IDLE call kills it */
@@ -85,14 +85,6 @@ int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	ctid = va_arg(ap, pid_t *);
 	va_end(ap);
 	return real(fn, stack, flags, arg, ptid, tls, ctid);
-}
-
-static const char *tpath(const char *name)
-{
-	static char p[512];
-
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	return p;
 }
 
 /* What a task saw of itself. */
@@ -368,12 +360,8 @@ TEST(writer_falls_back_to_a_thread)
 int main(void)
 {
 	test_pid = getpid();
-	snprintf(tmpdir, sizeof(tmpdir), "%s/nvt_task.XXXXXX",
-		 getenv("TESTTMP") ? getenv("TESTTMP") : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		printf("FAIL: test_trace_task/setup: mkdtemp %s\n", tmpdir);
+	if (tmpdir_make("test_trace_task"))
 		return 1;
-	}
 	RUN(own_session_task);
 	RUN(own_session_nice);
 	RUN(thread_task);
@@ -382,5 +370,6 @@ int main(void)
 	RUN(writer_killed_appends_fail);
 	RUN(writer_killed_holding_mutex);
 	RUN(writer_falls_back_to_a_thread);
+	tmpdir_remove();
 	return check_summary();
 }

@@ -10,8 +10,7 @@
 
 #include "analyze/stats/trace_wait.h"
 #include "tests/unit/check.h"
-
-static char tmpdir[256];
+#include "tests/unit/tmpdir.h"
 
 /*
  * A one-record trace of 10 s traced time whose header ends with the nx
@@ -24,9 +23,8 @@ static struct nvt_reader *trace_with_hdr(const char *name, const struct nvt_kv *
 	struct nvt_kv foot[8], hdr[4] = { { "clock.monotonic_ns", "1000000000" } };
 	struct nvt_reader *r = NULL;
 	struct nvt_writer *w;
-	char path[512];
+	const char *path = tpath(name);
 
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	if (nx)	/* extra may be NULL then: memcpy's arguments must not be */
 		memcpy(hdr + 1, extra, nx * sizeof(*extra));
 	foot[0] = (struct nvt_kv){ "clock.end_monotonic_ns", "11000000000" };
@@ -202,21 +200,13 @@ out:
 
 int main(void)
 {
-	const char *base = getenv("TESTTMP");
-	char cmd[300];
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_wait.XXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make("test_trace_wait"))
 		return 1;
-	}
 	RUN(cause_named);
 	RUN(summary_below_threshold);
 	RUN(disturb_of_a_job);
 	RUN(longest_fdatasync_named);
 	RUN(iowq_note_only_for_a_writer_in_the_group);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", tmpdir);
+	tmpdir_remove();
 	return check_summary();
 }
