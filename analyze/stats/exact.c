@@ -147,6 +147,25 @@ void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_ca
 	e->ovf_cap = ovf_cap;
 }
 
+/*
+ * The dense array mapped, at its limit's size, on first need (its pages
+ * are touched only as counts reach them).  Return: true, or false with
+ * the single pass given up (no memory).
+ */
+static bool dense_map(struct nv_exact *e)
+{
+	if (e->dense)
+		return true;
+	e->dense_role = e->role;
+	e->dense = nv_dense_get(e->dense_limit, e->role, &e->dense_span);
+	if (!e->dense) {
+		e->single_failed = true;
+		return false;
+	}
+	e->dense_mapped = e->dense_limit;
+	return true;
+}
+
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
 static void single_add(struct nv_exact *e, uint64_t v)
 {
@@ -158,15 +177,8 @@ static void single_add(struct nv_exact *e, uint64_t v)
 				nd *= 2;
 			if (nd > e->dense_limit)
 				nd = e->dense_limit;
-			if (!e->dense) {
-				e->dense_role = e->role;
-				e->dense = nv_dense_get(e->dense_limit, e->role, &e->dense_span);
-				if (!e->dense) {
-					e->single_failed = true;
-					return;
-				}
-				e->dense_mapped = e->dense_limit;
-			}
+			if (!dense_map(e))
+				return;
 			e->ndense = nd;
 		}
 		if (!++e->dense[v])
@@ -442,15 +454,8 @@ static void ovf_merge(struct nv_exact *e, const struct nv_exact *src)
 static void single_merge(struct nv_exact *e, const struct nv_exact *src)
 {
 	if (src->ndense > e->ndense) {
-		if (!e->dense) {
-			e->dense_role = e->role;
-			e->dense = nv_dense_get(e->dense_limit, e->role, &e->dense_span);
-			if (!e->dense) {
-				e->single_failed = true;
-				return;
-			}
-			e->dense_mapped = e->dense_limit;
-		}
+		if (!dense_map(e))
+			return;
 		e->ndense = src->ndense;
 	}
 	if (src->ndense && !dense_merge(e, src)) {
