@@ -305,6 +305,52 @@ def workers_rounds(wd, meta):
     return out
 
 
+# Section 11's other -J 1 -o calls, by their time files' key: (their name in the rows and goals,
+# the word that ends their CPU goal's name, the least M IOs per CPU second that goal also asks or
+# None, how their memory goal takes the rounds' peaks).  j1s: no gnuplot on PATH, the analysis
+# alone (what grows with the IOs); j1v: --figures svg, the figures as SVG only (what PNG
+# rendering costs).
+J1_VARIANTS = {"j1s": ("without rendering", "stat", None, med),
+               "j1v": ("--figures svg", "stat's", 40, max)}
+
+
+def j1_variant(rs, key, total):
+    """One of J1_VARIANTS' calls over the rounds rs of a configuration of total IOs: the rounds
+    that have it, its M IOs per CPU second, its CPU over stat's (per round), its peak RSS."""
+    have = [c for c in rs if c[key]]
+    return {"key": key, "rounds": have,
+            "rate": [total / c[key]["cpu"] / 1e6 for c in have if c[key]["cpu"] > 0],
+            "vs_stat": [c[key]["cpu"] / c["stat"]["cpu"] for c in have if c["stat"]["cpu"] > 0],
+            "rss": [c[key]["maxrss_kb"] / 1024 for c in have]}
+
+
+def j1_variant_rows(v):
+    """The median_range_table rows of a j1_variant v."""
+    label = "-J 1 -o " + J1_VARIANTS[v["key"]][0]
+    return (("{}, M IOs per CPU second".format(label), v["rate"], "{:.2f}"),
+            ("{}, CPU / stat CPU (per round)".format(label), v["vs_stat"], "{:.2f}x"),
+            ("{}, peak RSS".format(label), v["rss"], "{:.1f} MiB"))
+
+
+def j1_variant_goals(goals, what, v, stat_rss):
+    """The goal rows of a j1_variant v of the configuration what, when it has CPU times: its CPU
+    against stat's and its peak RSS against stat's (stat_rss).  Return: nothing (appends to
+    goals)."""
+    if not v["rate"] or not v["vs_stat"]:
+        return
+    label, stat, least, peak = J1_VARIANTS[v["key"]]
+    name = "full comparison -o {}, {}: ".format(label, what)
+    x, rate = med(v["vs_stat"]), med(v["rate"])
+    goal_row(goals, name + "CPU vs " + stat, "<= 1.5x",
+             "{:.2f}x ({:.2f} M IOs/CPU-s)".format(x, rate),
+             x <= 1.5 and (least is None or rate >= least),
+             "rounds {:.2f}-{:.2f}x".format(min(v["vs_stat"]), max(v["vs_stat"])) +
+             ("" if least is None else "; goal also >= {} M IOs/CPU-s".format(least)))
+    a, b = peak(v["rss"]), peak(stat_rss)
+    goal_row(goals, name + "peak memory vs stat", "<= 2x",
+             "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
+
+
 def section_workers(md, wd, meta, goals):
     """11. The full comparison with -o on N traces at -J 1 and -J 2 against `nvanalyze stat`."""
     md.append("## 11. The full comparison on every core: -J 1, -J 2 and `nvanalyze stat`\n")
@@ -344,15 +390,8 @@ def section_workers(md, wd, meta, goals):
         speed = [c["j1"]["wall"] / c["j2"]["wall"] for c in rs if c["j2"]["wall"] > 0]
         cpu_vs_stat = [c["j1"]["cpu"] / c["stat"]["cpu"] for c in rs if c["stat"]["cpu"] > 0]
         rss = {k: [c[k]["maxrss_kb"] / 1024 for c in rs] for k in ("j1", "j2", "stat")}
-        bare_rss = [c["j1s"]["maxrss_kb"] / 1024 for c in rs if c["j1s"]]
-        bare = [total / c["j1s"]["cpu"] / 1e6 for c in rs if c["j1s"] and c["j1s"]["cpu"] > 0]
-        bare_vs_stat = [c["j1s"]["cpu"] / c["stat"]["cpu"] for c in rs
-                        if c["j1s"] and c["stat"]["cpu"] > 0]
-        render = [c["j1"]["cpu"] - c["j1s"]["cpu"] for c in rs if c["j1s"]]
-        svg = [c for c in rs if c.get("j1v")]	# --figures svg: runs since it exists
-        svg_vs_stat = [c["j1v"]["cpu"] / c["stat"]["cpu"] for c in svg if c["stat"]["cpu"] > 0]
-        svg_rate = [total / c["j1v"]["cpu"] / 1e6 for c in svg if c["j1v"]["cpu"] > 0]
-        svg_rss = [c["j1v"]["maxrss_kb"] / 1024 for c in svg]
+        bare = j1_variant(rs, "j1s", total)
+        svg = j1_variant(rs, "j1v", total)	# --figures svg: runs since it exists
         md.append("**{} traces x {:,} IOs ({:,} IOs)**\n".format(n, ios, total))
         rows = (
             ("-J 1 -o, M IOs per CPU second", rate["j1"], "{:.2f}"),
@@ -365,18 +404,12 @@ def section_workers(md, wd, meta, goals):
             ("-J 1 -o, peak RSS", rss["j1"], "{:.1f} MiB"),
             ("-J 2 -o, peak RSS", rss["j2"], "{:.1f} MiB"),
             ("stat, peak RSS", rss["stat"], "{:.1f} MiB"))
-        if bare:
-            rows += (("-J 1 -o without rendering, M IOs per CPU second", bare, "{:.2f}"),
-                     ("-J 1 -o without rendering, CPU / stat CPU (per round)", bare_vs_stat,
-                      "{:.2f}x"),
-                     ("-J 1 -o without rendering, peak RSS", bare_rss, "{:.1f} MiB"),
-                     ("the rendering's CPU (-J 1 less without rendering, per round)", render,
-                      "{:.2f} s"))
-        if svg:
-            rows += (("-J 1 -o --figures svg, M IOs per CPU second", svg_rate, "{:.2f}"),
-                     ("-J 1 -o --figures svg, CPU / stat CPU (per round)", svg_vs_stat,
-                      "{:.2f}x"),
-                     ("-J 1 -o --figures svg, peak RSS", svg_rss, "{:.1f} MiB"))
+        if bare["rate"]:
+            rows += j1_variant_rows(bare) + (
+                ("the rendering's CPU (-J 1 less without rendering, per round)",
+                 [c["j1"]["cpu"] - c["j1s"]["cpu"] for c in bare["rounds"]], "{:.2f} s"),)
+        if svg["rounds"]:
+            rows += j1_variant_rows(svg)
         median_range_table(md, rows)
         what = "{} traces x {:,} IOs".format(n, ios)
         md.append("Per worker: -J 2's peak less -J 1's, {:.1f} MiB (medians).\n".format(
@@ -396,24 +429,8 @@ def section_workers(md, wd, meta, goals):
         a, b = max(rss["j2"]), max(rss["stat"])
         goal_row(goals, "full comparison -o, {}: peak memory vs stat".format(what), "<= 2x",
                  "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
-        if bare and bare_vs_stat:	# the analysis alone: what grows with the IOs
-            goal_row(goals, "full comparison -o without rendering, {}: CPU vs stat".format(what),
-                     "<= 1.5x", "{:.2f}x ({:.2f} M IOs/CPU-s)".format(med(bare_vs_stat),
-                                                                   med(bare)),
-                     med(bare_vs_stat) <= 1.5, "rounds {:.2f}-{:.2f}x".format(
-                         min(bare_vs_stat), max(bare_vs_stat)))
-            a, b = med(bare_rss), med(rss["stat"])
-            goal_row(goals, "full comparison -o without rendering, {}: peak memory vs stat".format(
-                what), "<= 2x", "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
-        if svg_vs_stat:	# the figures as SVG only: what PNG rendering costs
-            v = med(svg_vs_stat)
-            goal_row(goals, "full comparison -o --figures svg, {}: CPU vs stat's".format(what),
-                     "<= 1.5x", "{:.2f}x ({:.2f} M IOs/CPU-s)".format(v, med(svg_rate)),
-                     v <= 1.5 and med(svg_rate) >= 40, "rounds {:.2f}-{:.2f}x; goal also "
-                     ">= 40 M IOs/CPU-s".format(min(svg_vs_stat), max(svg_vs_stat)))
-            a, b = max(svg_rss), max(rss["stat"])
-            goal_row(goals, "full comparison -o --figures svg, {}: peak memory vs stat".format(
-                what), "<= 2x", "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
+        j1_variant_goals(goals, what, bare, rss["stat"])
+        j1_variant_goals(goals, what, svg, rss["stat"])
         peaks.setdefault(n, []).append((total, med(rss["j1"]), med(rss["j2"])))
     flat_rows(md, goals, peaks)
 
