@@ -31,7 +31,8 @@
 # compared runs once per round, rounds alternate (the order is reversed every
 # other round) and the report takes medians and per-round ratios.  Raw
 # outputs (fio JSON, /usr/bin/time lines, tool output) stay in $BENCH_OUT;
-# tools/bench_report.py turns them into the markdown and the chart.
+# tools/bench_report.py (its pieces in tools/benchreport/) turns them into
+# the markdown and the chart.
 #
 # Environment:
 #   BENCH_OUT      work directory (default build/bench; emptied first)
@@ -729,7 +730,7 @@ section_sweep() {
 # N traces (decode and exact percentiles: the reference); also -J 1 without
 # gnuplot (the analysis alone) and with `--figures svg` (no PNG).  Full mode's
 # 4:32000000 against 4:4000000: whether peak memory stays flat from 16 M to
-# 128 M IOs (bench_report.py's flat_rows).
+# 128 M IOs (flat_rows in tools/benchreport/analyzer.py).
 section_workers() {
 	local d=$W/workers c n ios r k order
 	mkdir -p "$d"

@@ -1,6 +1,7 @@
 """bench_disturb.py - section 12 of BENCHMARKS.md (tools/bench.sh section_disturb): whether tracing
-moves what it measures (issue 39).  Called by bench_report.py, which passes itself as h for its
-helpers (med, median_range_table, goal_row, load_json)."""
+moves what it measures (issue 39).  Called by tools/benchreport/tracecost.py (bench_report.py's
+section 12), which passes benchreport.common as h for its helpers (med, median_range_table,
+goal_row, load_json)."""
 import os
 import re
 
@@ -76,7 +77,7 @@ def job_rounds(wd, meta, job):
     return out
 
 
-H = None	# bench_report, set by section()
+H = None	# benchreport.common, set by section()
 
 
 def ratios(rs, a, b, k):
