@@ -110,25 +110,14 @@ TEST(synced_after_error)
 {
 	struct nvt_writer_opts o = { .block_records = 4096, .sync_ms = 3600000 };
 	struct nvt_record r = { .length = 4096, .qd = 1 };
-	struct rlimit old, lim;
+	struct rlimit old;
 	struct nvt_writer *w;
 	struct stat st;
-	int err = 0;
 
 	counts_reset();
-	signal(SIGXFSZ, SIG_IGN);
-	getrlimit(RLIMIT_FSIZE, &old);
-	lim = old;
-	lim.rlim_cur = 100000;
-	CHECK_EQ_I64(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	CHECK_EQ_I64(disk_fills_at(100000, &old), 0);
 	CHECK_EQ_I64(nvt_writer_open(&w, tpath("full.nvt"), NULL, 0, &o), 0);
-	for (int i = 0; i < 1000000 && !err; i++) {
-		r.submit_ns = (uint64_t)i * 1000;
-		r.complete_ns = r.submit_ns + 500 + (uint64_t)i * 7919 % 1000;
-		r.offset = (uint64_t)i * 104729 % 262144 * 4096;
-		err = nvt_writer_append(w, &r);
-	}
-	CHECK_EQ_I64(err, -EFBIG);
+	CHECK_EQ_I64(append_until_error(w, &r), -EFBIG);
 	CHECK_EQ_I64(nvt_writer_close(w, NULL, 0), -EFBIG);
 	setrlimit(RLIMIT_FSIZE, &old);
 	CHECK_EQ_I64(stat(tpath("full.nvt"), &st), 0);

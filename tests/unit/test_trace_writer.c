@@ -228,27 +228,18 @@ TEST(half_written_block)
 {
 	struct nvt_writer_opts o = { .block_records = 4096 };
 	struct nvt_record r = { .length = 4096, .qd = 1 };
-	struct rlimit old, lim;
+	struct rlimit old;
 	struct nvt_read_info info;
 	struct nvt_writer *w;
 	char msg[512];
 	struct stat st;
-	int err = 0, rc = 1;
+	int rc = 1;
 	long got;
 
-	signal(SIGXFSZ, SIG_IGN);
-	getrlimit(RLIMIT_FSIZE, &old);
-	lim = old;
-	lim.rlim_cur = 100000;	/* a few blocks of 4096 random records, the next one cut */
-	CHECK_EQ_I64(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	/* a few blocks of 4096 scattered records fit, the next one is cut */
+	CHECK_EQ_I64(disk_fills_at(100000, &old), 0);
 	CHECK_EQ_I64(nvt_writer_open(&w, tpath("half.nvt"), hdr_kv, 5, &o), 0);
-	for (int i = 0; i < 1000000 && !err; i++) {
-		r.submit_ns = (uint64_t)i * 1000;
-		r.complete_ns = r.submit_ns + 500 + (uint64_t)i * 7919 % 1000;
-		r.offset = (uint64_t)i * 104729 % 262144 * 4096;
-		err = nvt_writer_append(w, &r);
-	}
-	CHECK_EQ_I64(err, -EFBIG);
+	CHECK_EQ_I64(append_until_error(w, &r), -EFBIG);
 	CHECK_EQ_I64(nvt_writer_close_msg(w, NULL, 0, msg, sizeof(msg)), -EFBIG);
 	setrlimit(RLIMIT_FSIZE, &old);
 	printf("info: half_written_block: %s\n", msg);

@@ -1,15 +1,19 @@
 /*
  * trace_util.h - helpers of the trace writer tests: a footer key's value,
- * the tid of a named thread, and the records of a trace checked in order.
+ * the tid of a named thread, the records of a trace checked in order, and
+ * a disk that fills under a writer appending until it fails.
  */
 #ifndef NV_TRACE_UTIL_H
 #define NV_TRACE_UTIL_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "trace/nvtrace.h"
@@ -86,6 +90,41 @@ static inline long records_in_order(const char *path)
 				count = -1000000000L;
 	nvt_reader_close(r);
 	return rc == 0 && count >= 0 ? count : -1;
+}
+
+/*
+ * A disk that fills at @bytes: RLIMIT_FSIZE set to it and SIGXFSZ ignored,
+ * so that write(2) stores what fits, then fails with EFBIG.  *old gets the
+ * limit to restore with setrlimit(RLIMIT_FSIZE, old).  Return: 0 or -errno.
+ */
+static inline int disk_fills_at(rlim_t bytes, struct rlimit *old)
+{
+	struct rlimit lim;
+
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, old))
+		return -errno;
+	lim = *old;
+	lim.rlim_cur = bytes;
+	return setrlimit(RLIMIT_FSIZE, &lim) ? -errno : 0;
+}
+
+/*
+ * Append copies of *r with rising times and scattered 4k offsets (blocks
+ * that compress little) until an append fails, at most a million.
+ * Return: the failed append's error, or 0.
+ */
+static inline int append_until_error(struct nvt_writer *w, struct nvt_record *r)
+{
+	int err = 0;
+
+	for (int i = 0; i < 1000000 && !err; i++) {
+		r->submit_ns = (uint64_t)i * 1000;
+		r->complete_ns = r->submit_ns + 500 + (uint64_t)i * 7919 % 1000;
+		r->offset = (uint64_t)i * 104729 % 262144 * 4096;
+		err = nvt_writer_append(w, r);
+	}
+	return err;
 }
 
 #endif
