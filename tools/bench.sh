@@ -7,28 +7,37 @@
 #   BENCH_QUICK=1 make bench        every section, shorter (about 5 minutes)
 #   BENCH_SMOKE=1 tools/bench.sh    seconds per section, no VM (make check)
 #
-# Sections (issue 8), each a function section_NAME in tools/bench-sections/NAME.sh
-# (NAME as in BENCH_SECTIONS), sourced below: 1 files: engine overhead on a
-# tmpfs file; 2 vm:
-# passthrough in the emulated-NVMe guest; 3 trace: trace size and writer
-# throughput; 4 analyze: nvanalyze on a 100 M IO trace and a 50 MB json+
-# file; 5 memory: resident memory of a traced job over time (issue 19:)
-# 6 cpu: the CPU time tracing adds per IO on the job thread and per record
-# on the trace writer thread; 7 loop: fio's clat at QD 1 on a direct-IO
-# loop device, tracing on and off; 8 hosts: nvanalyze on many-host results
-# (jobs/run --host layout), time and peak memory against hosts and IOs; 10
-# sweep: nvanalyze on two runs of a 9-point iodepth sweep at once against
-# the points one at a time (issue 27), time and peak memory; 11 workers: the
-# full comparison with -o on N traces at -J 1 and -J 2 against `nvanalyze
-# stat` on the same traces (issue 42), CPU per IO, wall, peak memory; and
-# -J 1 -o with no gnuplot on PATH (scripts written, not rendered): the
-# analysis' own CPU, the rendering's being the difference; 12
-# disturb: whether tracing moves what it measures (issue 39): nv_nop 4 jobs
-# x QD 64, the brief's jobs/randread.fio and jobs/instance/maxiops.fio with
-# two busy loops beside them, traced against untraced twice (A/A): IOPS,
-# fio's clat p99.99 and max, and the IO loop's wait for the trace writer.
-# 13 inputtext: nvanalyze reading a 10,000-job fio normal output (issue
-# 40), time and peak memory against a quarter of the jobs.
+# Sections (issue 8), numbered as in BENCHMARKS.md (9 is `make soak`'s):
+# each a function section_NAME in tools/bench-sections/NAME.sh, NAME as in
+# BENCH_SECTIONS, sourced below and run in this order, vm last:
+#    1 files.sh      engine overhead on a tmpfs file
+#    3 trace.sh      trace size and writer throughput
+#    4 analyze.sh    nvanalyze on a 100 M IO trace and a 50 MB json+ file
+#    5 memory.sh     resident memory of a traced job over time (issue 19)
+#    6 cpu.sh        the CPU time tracing adds per IO on the job thread and per
+#                    record on the trace writer thread
+#    7 loop.sh       fio's clat at QD 1 on a direct-IO loop device, tracing on
+#                    and off
+#    8 hosts.sh      nvanalyze on many-host results (jobs/run --host layout),
+#                    time and peak memory against hosts and IOs
+#   10 sweep.sh      nvanalyze on two runs of a 9-point iodepth sweep at once
+#                    against the points one at a time (issue 27), time and peak
+#                    memory
+#   11 workers.sh    the full comparison with -o on N traces at -J 1 and -J 2
+#                    against `nvanalyze stat` on the same traces (issue 42), CPU
+#                    per IO, wall, peak memory; and -J 1 -o with no gnuplot on
+#                    PATH (scripts written, not rendered): the analysis' own CPU,
+#                    the rendering's being the difference
+#   12 disturb.sh    whether tracing moves what it measures (issue 39): nv_nop
+#                    4 jobs x QD 64, the brief's jobs/randread.fio and
+#                    jobs/instance/maxiops.fio with two busy loops beside them,
+#                    traced against untraced twice (A/A): IOPS, fio's clat p99.99
+#                    and max, and the IO loop's wait for the trace writer
+#   13 inputxml.sh   nvanalyze reading diskspd XML reports of about 6 KB, 1 MB
+#                    and 4 MB (issue 40)
+#   14 inputtext.sh  nvanalyze reading a 10,000-job fio normal output (issue
+#                    40), time and peak memory against a quarter of the jobs
+#    2 vm.sh         passthrough in the emulated-NVMe guest
 #
 # Pairing: the machines are small and noisy, so every configuration that is
 # compared runs once per round, rounds alternate (the order is reversed every
