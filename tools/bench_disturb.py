@@ -1,6 +1,6 @@
-"""bench_disturb.py - section 12 of BENCHMARKS.md (tools/bench.sh section_disturb): whether tracing
-moves what it measures (issue 39).  Called by bench_report.py, which passes itself as h for its
-helpers (med, median_range_table, goal_row, load_json)."""
+"""bench_disturb.py - section 12 of BENCHMARKS.md (tools/bench-sections/disturb.sh): whether
+tracing moves what it measures (issue 39).  Called by bench_report.py, which passes itself
+as h for its helpers (med, median_range_table, goal_row, load_json)."""
 import os
 import re
 
