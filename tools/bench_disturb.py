@@ -1,7 +1,7 @@
-"""bench_disturb.py - section 12 of BENCHMARKS.md (tools/bench.sh section_disturb): whether tracing
-moves what it measures (issue 39).  Called by tools/benchreport/tracecost.py (bench_report.py's
-section 12), which passes benchreport.common as h for its helpers (med, median_range_table,
-goal_row, load_json)."""
+"""bench_disturb.py - section 12 of BENCHMARKS.md (tools/bench-sections/disturb.sh): whether
+tracing moves what it measures (issue 39).  Called by tools/benchreport/tracecost.py
+(bench_report.py's section 12), which passes benchreport.common as h for its helpers (med,
+median_range_table, goal_row, load_json)."""
 import os
 import re
 

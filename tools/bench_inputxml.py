@@ -1,6 +1,7 @@
-"""bench_inputxml.py - section 13 of BENCHMARKS.md (tools/bench.sh section_inputxml): reading
-diskspd XML reports (issue 40).  Called by tools/benchreport/inputs.py (bench_report.py's section
-13), which passes benchreport.common as h for its helpers (med, fmt, read_time, goal_row)."""
+"""bench_inputxml.py - section 13 of BENCHMARKS.md (tools/bench-sections/inputxml.sh):
+reading diskspd XML reports (issue 40).  Called by tools/benchreport/inputs.py (bench_report.py's
+section 13), which passes benchreport.common as h for its helpers (med, fmt, read_time,
+goal_row)."""
 import glob
 import os
 

@@ -86,7 +86,7 @@ def section_analyze(md, wd, meta, goals):
 
 
 def section_hosts(md, wd, meta, goals):
-    """8. nvanalyze on many-host results (tools/bench.sh section_hosts)."""
+    """8. nvanalyze on many-host results (tools/bench-sections/hosts.sh)."""
     md.append("## 8. Many hosts: nvanalyze on jobs/run --host results\n")
     d = os.path.join(wd, "hosts")
     rows = []
@@ -198,8 +198,8 @@ def sweep_inputs(wd):
 
 
 def section_sweep(md, wd, meta, goals):
-    """10. nvanalyze on a whole sweep against its points one at a time (tools/bench.sh
-    section_sweep)."""
+    """10. nvanalyze on a whole sweep against its points one at a time
+    (tools/bench-sections/sweep.sh)."""
     md.append("## 10. A sweep's analysis: all points at once vs one at a time\n")
     qds, rounds, exact = sweep_calls(wd, meta)
     if not rounds:
@@ -288,8 +288,8 @@ def section_sweep(md, wd, meta, goals):
 
 
 def workers_rounds(wd, meta):
-    """{(n, ios): {round: {"j1"|"j2"|"stat"|"j1s": time or None}}} of section 11 (tools/bench.sh
-    section_workers)."""
+    """{(n, ios): {round: {"j1"|"j2"|"stat"|"j1s": time or None}}} of section 11
+    (tools/bench-sections/workers.sh)."""
     d = os.path.join(wd, "workers")
     out = {}
     for c in meta.get("workers_configs", "").split():

@@ -13,8 +13,8 @@ def section_inputxml(md, wd, meta, goals):
 
 
 def inputtext_rounds(wd, meta):
-    """{round: {"one"|"quarter"|"all"|"full": time}} of section 14 (tools/bench.sh
-    section_inputtext), rounds with every call measured."""
+    """{round: {"one"|"quarter"|"all"|"full": time}} of section 14
+    (tools/bench-sections/inputtext.sh), rounds with every call measured."""
     d = os.path.join(wd, "inputtext")
     out = {}
     for r in range(1, int(meta.get("input_rounds", 0) or 0) + 1):
