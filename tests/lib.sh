@@ -32,6 +32,32 @@ need_unit_helper() {
 	fi
 }
 
+# need_nvanalyze: returns 1 after a skip line when nvanalyze is not built.
+#   need_nvanalyze || exit 0
+need_nvanalyze() {
+	[ -x "$NVANALYZE" ] && return 0
+	skip all "build first: make all ($NVANALYZE)"
+	return 1
+}
+
+# need_engine [NAME]: returns 1 after a skip line for NAME (default all) when
+# fio or the engine is missing.
+#   need_engine traced_levels_exact || exit 0
+need_engine() {
+	command -v "$FIO" >/dev/null && [ -f "$NVENGINE_SO" ] && return 0
+	skip "${1:-all}" "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
+	return 1
+}
+
+# require_built: returns 1 after "FAIL: setup" when the engine or nvanalyze
+# is not built (tests that fail, not skip, without them).
+#   require_built || exit 1
+require_built() {
+	[ -f "$NVENGINE_SO" ] && [ -x "$NVANALYZE" ] && return 0
+	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
+	return 1
+}
+
 # check NAME CMD...: run CMD, PASS if it succeeds, FAIL with its output otherwise.
 check() {
 	local name=$1; shift

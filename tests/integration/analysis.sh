@@ -43,10 +43,7 @@ fi
 	grep -q "0.5 s intervals" && pass interval_option ||
 	fail interval_option "no 0.5 s intervals"
 
-if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ]; then
-	skip engine_traces "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
-	exit 0
-fi
+need_engine engine_traces || exit 0
 
 # ---- engine traces found through nv_trace ----
 mkdir -p "$T/ta" "$T/tb"

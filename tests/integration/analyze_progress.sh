@@ -9,14 +9,8 @@
 # from the first block, so that no test depends on how long the analysis
 # takes.
 source "$(dirname "$0")/../lib.sh"
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all"
-	exit 0
-fi
-if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ]; then
-	skip all "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
-	exit 0
-fi
+need_nvanalyze || exit 0
+need_engine || exit 0
 mkdir -p "$T/tr"
 nvfio --name=job --filename="$T/file" --size=16M --rw=randread --bs=4k --iodepth=4 \
 	--nv_trace="$T/tr" --output-format=json >"$T/a.json" 2>"$T/a.err" ||

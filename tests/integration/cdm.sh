@@ -15,10 +15,7 @@
 #    tests that remain, never a crash, never a value read as zero.
 source "$(dirname "$0")/../lib.sh"
 source "$TOP/tests/damaged.sh"
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all"
-	exit 0
-fi
+need_nvanalyze || exit 0
 S=$TOP/../shared/fixtures/study-outputs
 files=("$TOP"/tests/data/cdm/*.txt)
 real=("$TOP"/tests/fixtures/cdm/*.txt)

@@ -15,10 +15,7 @@
 #    bounded time whatever happens.
 . "$(dirname "$0")/../lib.sh"
 
-if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
-	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
-	exit 1
-fi
+require_built || exit 1
 
 # check_traces NAME JSON NTRACES NFILES TRACE...: the checks above, printing
 # "ok ..." or the problems.

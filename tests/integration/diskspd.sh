@@ -25,10 +25,7 @@
 #    file and line, or exactly what remains.
 source "$(dirname "$0")/../lib.sh"
 source "$TOP/tests/damaged.sh"
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all"
-	exit 0
-fi
+need_nvanalyze || exit 0
 D=$TOP/tests/data/diskspd
 # Provenance: each real file has its SOURCES.md row, blob = git hash-object.
 if out=$(pytool lib/sources "$TOP/tests/fixtures/diskspd" 2>&1); then

@@ -7,10 +7,7 @@
 # passthrough transfers in tests/vm/cases/30-nvengine-passthru.sh.)
 . "$(dirname "$0")/../lib.sh"
 
-if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
-	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
-	exit 1
-fi
+require_built || exit 1
 GEN=${UNIT_DIR:-$TOP/build/tests/unit}/gen_trace
 # The damaged-input loops run nvanalyze thousands of times: use a copy, so a
 # rebuild in the same checkout meanwhile cannot fail them half way.

@@ -8,10 +8,7 @@
 #    CrystalDiskMark, diskspd) and output, sweeps' data files included,
 #    and report.html in the headless Chromium.
 source "$(dirname "$0")/../lib.sh"
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "nvanalyze missing"
-	exit 0
-fi
+need_nvanalyze || exit 0
 FIX=$TOP/../shared/fixtures/fio-json/fio-analyzer__fio_results_example_readwrite.json
 [ -f "$FIX" ] ||
 	FIX=/work/shared/fixtures/fio-json/fio-analyzer__fio_results_example_readwrite.json

@@ -9,10 +9,7 @@
 # 16 MiB, measured as fio's peak RSS traced minus untraced over 64.
 . "$(dirname "$0")/../lib.sh"
 
-if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
-	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
-	exit 1
-fi
+require_built || exit 1
 N=64
 head -c 64M /dev/zero >"$T/data"
 # run NAME ARGS...: the 64 jobs, peak RSS (KiB) into NAME.rss

@@ -12,10 +12,7 @@
 #    footnote; so does report.html), JSON (KEY_above_max) and CSV (a
 #    "fio_above_max" flag row).
 source "$(dirname "$0")/../lib.sh"
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all"
-	exit 0
-fi
+need_nvanalyze || exit 0
 
 # ---- every level fio reported, as fio keys it ----
 pk=$TOP/../shared/fixtures/fio-json/PerfKitBenchmarker__fio-parser-sample-result.json
@@ -64,10 +61,7 @@ grep -q "fio did not report clat p25" "$T/nt.err" &&
 	pass missing_level_json_null || fail missing_level_json_null "$(cat "$T/nt.err")"
 
 # ---- traces: any level exact ----
-if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ]; then
-	skip traced_levels_exact "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
-	exit 0
-fi
+need_engine traced_levels_exact || exit 0
 mkdir -p "$T/tr"
 nvfio --name=job --filename="$T/file" --size=16M --rw=randrw --rwmixread=60 --bs=4k --iodepth=4 \
 	--number_ios=3000 --nv_trace="$T/tr" --output-format=json >"$T/a.json" 2>"$T/a.err" ||

@@ -34,10 +34,7 @@ if ! command -v mke2fs >/dev/null || ! command -v debugfs >/dev/null ||
 	skip power_loss "needs mke2fs, e2fsck and debugfs (apt-get install e2fsprogs)"
 	exit 0
 fi
-if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
-	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
-	exit 1
-fi
+require_built || exit 1
 mkdir -p "$T/cases" "$T/root/t" "$T/cuts"
 cp "$TOP/tests/vm/power-loss/50-power-loss.sh" "$T/cases/"
 IMG=$T/drive.img

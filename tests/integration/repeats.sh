@@ -13,10 +13,7 @@
 #    warning, none with 5 and 5.
 source "$(dirname "$0")/../lib.sh"
 REF=$TOP/tests/py/ratio_interval.py
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all"
-	exit 0
-fi
+need_nvanalyze || exit 0
 out=$(python3 "$REF" selftest 2>&1) && pass t-quantile-reference ||
 	fail t-quantile-reference "$out"
 

@@ -18,10 +18,7 @@
 #    pdftotext (poppler-utils; SKIP without it) reads summary, claims, per
 #    job in that order over several pages, and shut <details> print open.
 source "$(dirname "$0")/../lib.sh"
-if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ] || [ ! -x "$NVANALYZE" ]; then
-	skip all "fio, $NVENGINE_SO or nvanalyze missing"
-	exit 0
-fi
+need_engine && need_nvanalyze || exit 0
 
 # two traced runs of one job name: a random read, and a mixed one
 head -c 32M /dev/zero >"$T/file"

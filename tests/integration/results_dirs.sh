@@ -11,10 +11,7 @@
 #    to join them; an empty directory is refused; a job name found in two
 #    files of one run keeps both (keys FILE:NAME).
 source "$(dirname "$0")/../lib.sh"
-if [ ! -x "$NVANALYZE" ] || [ ! -f "$NVENGINE_SO" ] || ! command -v "$FIO" >/dev/null; then
-	skip all "build first (make all) and install fio"
-	exit 0
-fi
+need_nvanalyze && need_engine || exit 0
 RUN=$TOP/jobs/run
 cd "$T" || exit 1
 mkdir jf

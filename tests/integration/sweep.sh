@@ -29,10 +29,7 @@
 #    "cannot tell" where repeats straddle the bound, "absent" for a point
 #    one run lacks; rounds (NAME@round=K) reach steady state at round 5.
 source "$(dirname "$0")/../lib.sh"
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all unit"
-	exit 0
-fi
+need_nvanalyze || exit 0
 
 # ---- made-up runs: knee, SLA, cannot tell, absent ----
 O="rw=randread;bs=4k"
@@ -209,10 +206,7 @@ grep -q '^### q' rounds.md && fail rounds_not_a_sweep "rounds taken for a sweep"
 	pass rounds_not_a_sweep
 
 # ---- 2-parameter sweep: the matrix ----
-if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ]; then
-	skip engine_sweep "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
-	exit 0
-fi
+need_engine engine_sweep || exit 0
 cat >m.fio <<'JOB'
 [global]
 ioengine=null

@@ -18,10 +18,7 @@ if ! [ -r /proc/thread-self/schedstat ]; then
 	skip trace_starve "no /proc/thread-self/schedstat (kernel without CONFIG_SCHED_INFO)"
 	exit 0
 fi
-if ! [ -f "$NVENGINE_SO" ] || ! [ -x "$NVANALYZE" ]; then
-	fail setup "build first: make all unit ($NVENGINE_SO, $NVANALYZE)"
-	exit 1
-fi
+require_built || exit 1
 cpu=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
 busy=
 cleanup() {

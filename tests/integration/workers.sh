@@ -8,14 +8,8 @@
 # (many_hosts.sh and sweep.sh run the same check on their fleets and
 # sweeps: workers_same in tests/lib.sh.)
 source "$(dirname "$0")/../lib.sh"
-if [ ! -x "$NVANALYZE" ]; then
-	skip all "build first: make all"
-	exit 0
-fi
-if ! command -v "$FIO" >/dev/null || [ ! -f "$NVENGINE_SO" ]; then
-	skip all "fio or $NVENGINE_SO missing: run 'make deps' and 'make'"
-	exit 0
-fi
+need_nvanalyze || exit 0
+need_engine || exit 0
 
 # sweep R: a run of five stonewalled jobs at QD 1..16, traced into $T/R
 sweep() {
