@@ -259,7 +259,21 @@ timed() {
 		>"$p.out" 2>"$p.err"
 }
 
-# fio_job ENGINE-CONFIG: the engine options of one compared configuration.
+# round_order R WORD...: the words in this order, reversed in even rounds R:
+# each round runs the compared configurations next to each other, and a
+# fixed A-then-B order alone moves a ratio (by 10% under TCG).
+round_order() {
+	local r=$1 w out=
+	shift
+	if [ $((r % 2)) -eq 0 ]; then
+		for w in "$@"; do out="$w${out:+ $out}"; done
+	else
+		out="$*"
+	fi
+	echo "$out"
+}
+
+# fio_engine CONFIG: the engine options of one compared configuration.
 fio_engine() {
 	case $1 in
 	null) echo "--ioengine=null";;

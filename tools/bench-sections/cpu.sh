@@ -63,8 +63,7 @@ section_cpu() {
 	done
 	log "cpu: $CPU_ROUNDS rounds of ${CPU_RUNTIME}s runs on the tmpfs file, tracing off and on"
 	for r in $(seq 1 "$CPU_ROUNDS"); do
-		order="nv_off1 nv_on1"
-		[ $((r % 2)) -eq 0 ] && order="nv_on1 nv_off1"
+		order=$(round_order "$r" nv_off1 nv_on1)
 		for c in $order; do
 			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench \
 				--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k \

@@ -78,8 +78,7 @@ section_disturb() {
 		log "disturb: $job, $DISTURB_ROUNDS rounds of untraced, traced, untraced"
 		[ "$job" = nop ] || disturb_busy_start
 		for r in $(seq 1 "$DISTURB_ROUNDS"); do
-			order="off on off2"
-			[ $((r % 2)) -eq 0 ] && order="off2 on off"
+			order=$(round_order "$r" off on off2)
 			for c in $order; do
 				disturb_run "$job" "$c" "$d/$job-r$r-$c"
 			done

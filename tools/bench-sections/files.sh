@@ -17,8 +17,7 @@ section_files() {
 		# nv_off1/nv_on1: the same with one io-wq worker (nv_iowq_workers=1):
 		# how many the kernel starts otherwise (1-4) is a race that moves
 		# IOPS by 20%, tracing or not
-		order="null uring uring_log nv_off nv_on nv_off1 nv_on1"
-		[ $((r % 2)) -eq 0 ] && order="nv_on1 nv_off1 nv_on nv_off uring_log uring null"
+		order=$(round_order "$r" null uring uring_log nv_off nv_on nv_off1 nv_on1)
 		for q in $QDS; do
 			for c in $order; do
 				# the same job stopped after one IO: fio's fixed start/stop

@@ -29,8 +29,7 @@ section_inputtext() {
 	done
 	log "inputtext: fio normal output of $INPUT_JOBS jobs, $INPUT_ROUNDS rounds"
 	for r in $(seq 1 "$INPUT_ROUNDS"); do
-		order="one quarter all full"
-		[ $((r % 2)) -eq 0 ] && order="full all quarter one"
+		order=$(round_order "$r" one quarter all full)
 		for k in $order; do
 			case $k in
 			full) timed "$d/full-r$r" "$NVANALYZE" -f csv "$d/all.txt";;

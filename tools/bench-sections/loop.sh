@@ -28,8 +28,7 @@ section_loop() {
 	log "loop: $LOOPDEV, $LOOP_ROUNDS rounds of ${LOOP_RUNTIME}s runs at QD 1," \
 		"tracing off and on"
 	for r in $(seq 1 "$LOOP_ROUNDS"); do
-		order="nv_off nv_on"
-		[ $((r % 2)) -eq 0 ] && order="nv_on nv_off"
+		order=$(round_order "$r" nv_off nv_on)
 		for c in $order; do
 			timed "$d/r$r-$c" "$FIO" $(fio_engine "$c") --name=bench \
 				--filename="$LOOPDEV" --direct=1 --rw=randread --bs=4k \

@@ -43,9 +43,8 @@ section_sweep() {
 	date -u '+%Y-%m-%d %H:%M UTC' >"$d/date"
 	cut -d' ' -f1-3 /proc/loadavg >"$d/loadavg-start"
 	for r in $(seq 1 "$SWEEP_ROUNDS"); do
-		order="whole $SWEEP_QDS"
-		[ $((r % 2)) -eq 0 ] &&
-			order="$(echo $SWEEP_QDS | tr ' ' '\n' | tac | tr '\n' ' ')whole"
+		# shellcheck disable=SC2086 # the QDs are words
+		order=$(round_order "$r" whole $SWEEP_QDS)
 		for q in $order; do
 			if [ "$q" = whole ]; then
 				timed "$d/r$r-whole" "$NVANALYZE" "$d/A" "$d/B" ||

@@ -24,8 +24,7 @@ section_workers() {
 		hosts_layout "$d/A-$n-$ios" "$n" "$ios"
 		cat "$W/hosts/t$ios.nvt" >/dev/null
 		for r in $(seq 1 "$WORKERS_ROUNDS"); do
-			order="j1 j2 stat j1s j1v"
-			[ $((r % 2)) -eq 0 ] && order="j1v j1s stat j2 j1"
+			order=$(round_order "$r" j1 j2 stat j1s j1v)
 			for k in $order; do
 				rm -rf "$d/out"
 				case $k in
