@@ -73,7 +73,7 @@ int nv_curve_fio_print_lt(FILE *out, const struct nv_curves *c, enum nv_format f
 			snprintf(buf, sizeof(buf), "%g", lt->depth);
 			nv_grid_set(&g, row++, 5, buf);
 		}
-	nv_curve_table_heading(out, f, 3, "fio's latency target (latency_target=)");
+	nv_curve_text_heading(out, f, 3, "fio's latency target (latency_target=)");
 	nv_grid_print(out, &g, f);
 	fprintf(out, "\nAs fio wrote them: the highest queue depth whose IOs met the target "
 		"(latency_depth).\n\n");
@@ -118,7 +118,7 @@ int nv_curve_fio_print_ss(FILE *out, const struct nv_curves *c, enum nv_format f
 			fmt_num(buf, sizeof(buf), ss->bw_mean / 1e6, NV_U_MBPS);
 			nv_grid_set(&g, row++, 10, buf);
 		}
-	nv_curve_table_heading(out, f, 3, "fio's steady state (steadystate=)");
+	nv_curve_text_heading(out, f, 3, "fio's steady state (steadystate=)");
 	nv_grid_print(out, &g, f);
 	fprintf(out, "\nAs fio wrote them: the criterion and its limit, whether the last window "
 		"met it, the job's elapsed seconds when fio wrote the result (a job that attains "

@@ -55,8 +55,8 @@ int nv_curve_matrix_print(FILE *out, const struct nv_curves *c, const struct nv_
 			if (p < 0)
 				snprintf(buf, sizeof(buf), "not run");
 			else
-				nv_curve_table_cell(buf, sizeof(buf), r, cv->block[p],
-						    cv->tput, s);
+				nv_curve_text_cell(buf, sizeof(buf), r, cv->block[p],
+						   cv->tput, s);
 			nv_grid_set(&g, i + 1, j + 1, buf);
 		}
 	}

@@ -22,7 +22,7 @@ int nv_curve_rounds_print(FILE *out, const struct nv_curves *c, const struct nv_
 
 	snprintf(buf, sizeof(buf), "Rounds of %s · %s: %zu rounds", rs->name,
 		 nv_dir_name(rs->dir), rs->n);
-	nv_curve_table_heading(out, f, 3, buf);
+	nv_curve_text_heading(out, f, 3, buf);
 	if (nv_grid_init(&g, rs->n + 1, r->nsides + 1))
 		return -ENOMEM;
 	nv_grid_set(&g, 0, 0, "round");
@@ -38,8 +38,8 @@ int nv_curve_rounds_print(FILE *out, const struct nv_curves *c, const struct nv_
 			if (rs->block[k] == SIZE_MAX)
 				snprintf(buf, sizeof(buf), "absent");
 			else
-				nv_curve_table_cell(buf, sizeof(buf), r, rs->block[k],
-						    rs->metric, s);
+				nv_curve_text_cell(buf, sizeof(buf), r, rs->block[k],
+						   rs->metric, s);
 			nv_grid_set(&g, k + 1, s + 1, buf);
 		}
 	}

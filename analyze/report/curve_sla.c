@@ -22,7 +22,7 @@ static void sla_point(char *buf, size_t n, const struct nv_curves *c,
 	char pn[128], t[64], v[64], title[64];
 
 	nv_sweep_point_name(pn, sizeof(pn), cv->sw, (size_t)p);
-	nv_curve_table_cell(t, sizeof(t), r, cv->block[p], cv->tput, s);
+	nv_curve_text_cell(t, sizeof(t), r, cv->block[p], cv->tput, s);
 	row = nv_claim_row(b, sr->claim);
 	if (row)
 		nv_render_md_cell(v, sizeof(v), &row->cells[s], &r->sides[s],
@@ -116,7 +116,7 @@ int nv_curve_sla_print(FILE *out, const struct nv_curves *c, enum nv_format f)
 
 		snprintf(buf, sizeof(buf), "SLA %s on %s · %s", sr->claim->text, cv->sw->name,
 			 nv_dir_name((enum nv_dir)cv->sw->dir));
-		nv_curve_table_heading(out, f, 3, buf);
+		nv_curve_text_heading(out, f, 3, buf);
 		if (nv_grid_init(&g, r->nsides + 1, 4))
 			return -ENOMEM;
 		nv_grid_set(&g, 0, 0, "run");

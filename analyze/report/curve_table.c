@@ -15,40 +15,6 @@
 #include "analyze/report/curve_print.h"
 #include "analyze/report/render.h"
 
-void nv_curve_table_heading(FILE *out, enum nv_format f, int level, const char *title)
-{
-	if (f == NV_FMT_MD)
-		fprintf(out, "%.*s %s\n\n", level, "####", title);
-	else
-		fprintf(out, "%s %s %s\n", level < 3 ? "==" : "--", title,
-			level < 3 ? "==" : "--");
-}
-
-/* One cell of row (NULL: none) at block bi for side s, as the tables show it. */
-void nv_curve_table_row(char *buf, size_t n, const struct nv_report *r, size_t bi,
-			 const struct nv_row *row, size_t s)
-{
-	const struct nv_block *b = &r->blocks[bi];
-
-	if (!b->present[s]) {
-		snprintf(buf, n, "absent");
-		return;
-	}
-	if (!row) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	nv_render_md_cell(buf, n, &row->cells[s], &r->sides[s], nv_metric(row->metric)->unit,
-			  row->cells[s].value);
-}
-
-/* One cell of metric m at block bi for side s. */
-void nv_curve_table_cell(char *buf, size_t n, const struct nv_report *r, size_t bi,
-			 enum nv_metric m, size_t s)
-{
-	nv_curve_table_row(buf, n, r, bi, nv_block_row(&r->blocks[bi], m), s);
-}
-
 /* The throughput columns of a point table, before the latency levels (curves->lat). */
 static const enum nv_metric tput_metrics[] = { NV_M_IOPS, NV_M_BW };
 #define NTM (sizeof(tput_metrics) / sizeof(tput_metrics[0]))
@@ -72,7 +38,7 @@ static void column_text(char *buf, size_t n, const struct nv_curves *c, size_t b
 {
 	const struct nv_block *b = &c->r->blocks[bi];
 
-	nv_curve_table_row(buf, n, c->r, bi,
+	nv_curve_text_row(buf, n, c->r, bi,
 		 m < NTM ? nv_block_row(b, tput_metrics[m])
 			 : nv_block_level_row(b, c->lat.v[m - NTM]),
 		 s);
@@ -152,7 +118,7 @@ static int print_curve(FILE *out, const struct nv_curves *c, const struct nv_cur
 					k ? " x " : "", nv_sweep_key_name(cv->sw->param[k]));
 	snprintf(title, sizeof(title), "%s · %s: %s sweep, %zu points", cv->sw->name,
 		 nv_dir_name((enum nv_dir)cv->sw->dir), params, cv->sw->npoints);
-	nv_curve_table_heading(out, f, 3, title);
+	nv_curve_text_heading(out, f, 3, title);
 	for (size_t s = 0; s < r->nsides; s++)
 		if (side_table(out, c, cv, s, f))
 			return -ENOMEM;
@@ -177,7 +143,7 @@ int nv_curves_print(FILE *out, const struct nv_curves *c, enum nv_format f)
 {
 	if (!nv_curves_any(c))
 		return 0;
-	nv_curve_table_heading(out, f, 2, "Load curves and steady state");
+	nv_curve_text_heading(out, f, 2, "Load curves and steady state");
 	for (size_t i = 0; i < c->n; i++)
 		if (print_curve(out, c, &c->c[i], f))
 			return -ENOMEM;
