@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "analyze/report/curves.h"
+#include "analyze/report/json_value.h"
 #include "analyze/report/render.h"
 
 static json_t *num_or_null(double v)
@@ -23,7 +24,7 @@ static json_t *point_name(const struct nv_sweep *sw, long p)
 	if (p < 0)
 		return NULL;
 	nv_sweep_point_name(buf, sizeof(buf), sw, (size_t)p);
-	return nv_render_json_str(buf);
+	return nv_json_value_str(buf);
 }
 
 /* One run's numbers at block bi, or NULL when the run lacks the point. */
@@ -43,11 +44,11 @@ static json_t *point_run(const struct nv_report *r, size_t bi, size_t s)
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		const struct nv_row *row = nv_block_row(b, keys[k].m);
 
-		nv_render_json_set(o, keys[k].key, row && row->cells[s].n ?
-				   json_real(row->cells[s].value) : NULL);
+		nv_json_value_set(o, keys[k].key, row && row->cells[s].n ?
+				  json_real(row->cells[s].value) : NULL);
 	}
-	nv_render_json_set(o, "exact", json_boolean(p99 && p99->cells[s].src == NV_SRC_EXACT));
-	nv_render_json_set(o, "job", nv_render_json_str(b->key));
+	nv_json_value_set(o, "exact", json_boolean(p99 && p99->cells[s].src == NV_SRC_EXACT));
+	nv_json_value_set(o, "job", nv_json_value_str(b->key));
 	return o;
 }
 
@@ -57,37 +58,37 @@ static json_t *sweep_json(const struct nv_curves *c, const struct nv_curve *cv)
 	json_t *o = json_object(), *params = json_array(), *pts = json_array();
 	json_t *knees = json_object();
 
-	nv_render_json_set(o, "name", nv_render_json_str(cv->sw->name));
-	nv_render_json_set(o, "direction",
-			   nv_render_json_str(nv_dir_name((enum nv_dir)cv->sw->dir)));
+	nv_json_value_set(o, "name", nv_json_value_str(cv->sw->name));
+	nv_json_value_set(o, "direction",
+			  nv_json_value_str(nv_dir_name((enum nv_dir)cv->sw->dir)));
 	for (unsigned k = 0; k < cv->sw->nparams; k++)
 		json_array_append_new(params,
-				      nv_render_json_str(nv_sweep_key_name(cv->sw->param[k])));
-	nv_render_json_set(o, "parameters", params);
-	nv_render_json_set(o, "throughput", nv_render_json_str(nv_metric(cv->tput)->key));
+				      nv_json_value_str(nv_sweep_key_name(cv->sw->param[k])));
+	nv_json_value_set(o, "parameters", params);
+	nv_json_value_set(o, "throughput", nv_json_value_str(nv_metric(cv->tput)->key));
 	for (size_t p = 0; p < cv->sw->npoints; p++) {
 		json_t *pt = json_object(), *runs = json_object();
 
 		for (unsigned k = 0; k < cv->sw->nparams; k++)
-			nv_render_json_set(pt, nv_sweep_key_name(cv->sw->param[k]),
-					   json_real(cv->sw->pt[p].v[cv->sw->param[k]]));
+			nv_json_value_set(pt, nv_sweep_key_name(cv->sw->param[k]),
+					  json_real(cv->sw->pt[p].v[cv->sw->param[k]]));
 		for (size_t s = 0; s < r->nsides; s++)
-			nv_render_json_set(runs, r->sides[s].label, point_run(r, cv->block[p], s));
-		nv_render_json_set(pt, "runs", runs);
+			nv_json_value_set(runs, r->sides[s].label, point_run(r, cv->block[p], s));
+		nv_json_value_set(pt, "runs", runs);
 		json_array_append_new(pts, pt);
 	}
-	nv_render_json_set(o, "points", pts);
+	nv_json_value_set(o, "points", pts);
 	for (size_t s = 0; cv->line && cv->load && s < r->nsides; s++) {
 		json_t *k = NULL;
 
 		if (cv->knee[s] >= 0) {
 			k = json_object();
-			nv_render_json_set(k, "point", point_name(cv->sw, cv->knee[s]));
-			nv_render_json_set(k, "from", point_name(cv->sw, (long)cv->knee_prev[s]));
+			nv_json_value_set(k, "point", point_name(cv->sw, cv->knee[s]));
+			nv_json_value_set(k, "from", point_name(cv->sw, (long)cv->knee_prev[s]));
 		}
-		nv_render_json_set(knees, r->sides[s].label, k);
+		nv_json_value_set(knees, r->sides[s].label, k);
 	}
-	nv_render_json_set(o, "knee", cv->line && cv->load ? knees : NULL);
+	nv_json_value_set(o, "knee", cv->line && cv->load ? knees : NULL);
 	if (!cv->line || !cv->load)
 		json_decref(knees);
 	return o;
@@ -98,21 +99,21 @@ static json_t *sla_json(const struct nv_curves *c, const struct nv_sla_result *s
 	const struct nv_sweep *sw = c->c[sr->curve].sw;
 	json_t *o = json_object(), *runs = json_object();
 
-	nv_render_json_set(o, "sla", nv_render_json_str(sr->claim->text));
-	nv_render_json_set(o, "sweep", nv_render_json_str(sw->name));
-	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name((enum nv_dir)sw->dir)));
+	nv_json_value_set(o, "sla", nv_json_value_str(sr->claim->text));
+	nv_json_value_set(o, "sweep", nv_json_value_str(sw->name));
+	nv_json_value_set(o, "direction", nv_json_value_str(nv_dir_name((enum nv_dir)sw->dir)));
 	for (size_t s = 0; s < c->r->nsides; s++) {
 		json_t *a = json_object();
 
-		nv_render_json_set(a, "best", point_name(sw, sr->ans[s].best));
-		nv_render_json_set(a, "first_not_met", point_name(sw, sr->ans[s].first_fail));
-		nv_render_json_set(a, "first_cannot_tell",
-				   point_name(sw, sr->ans[s].first_unsure));
-		nv_render_json_set(a, "first_absent", point_name(sw, sr->ans[s].first_absent));
-		nv_render_json_set(a, "absent", json_integer((json_int_t)sr->ans[s].nabsent));
-		nv_render_json_set(runs, c->r->sides[s].label, a);
+		nv_json_value_set(a, "best", point_name(sw, sr->ans[s].best));
+		nv_json_value_set(a, "first_not_met", point_name(sw, sr->ans[s].first_fail));
+		nv_json_value_set(a, "first_cannot_tell",
+				  point_name(sw, sr->ans[s].first_unsure));
+		nv_json_value_set(a, "first_absent", point_name(sw, sr->ans[s].first_absent));
+		nv_json_value_set(a, "absent", json_integer((json_int_t)sr->ans[s].nabsent));
+		nv_json_value_set(runs, c->r->sides[s].label, a);
 	}
-	nv_render_json_set(o, "runs", runs);
+	nv_json_value_set(o, "runs", runs);
 	return o;
 }
 
@@ -130,31 +131,31 @@ static json_t *fio_results(const struct nv_report *r, bool ss)
 			if (ss ? !st->present : !lt->present)
 				continue;
 			o = json_object();
-			nv_render_json_set(o, "job", nv_render_json_str(jb->key));
-			nv_render_json_set(o, "run", nv_render_json_str(r->runs[i].label));
+			nv_json_value_set(o, "job", nv_json_value_str(jb->key));
+			nv_json_value_set(o, "run", nv_json_value_str(r->runs[i].label));
 			if (ss) {
-				nv_render_json_set(o, "ss",
-						   st->ss ? nv_render_json_str(st->ss) : NULL);
-				nv_render_json_set(o, "duration_s", num_or_null(st->duration));
-				nv_render_json_set(o, "attained", json_boolean(st->attained));
-				nv_render_json_set(o, "elapsed_s", num_or_null(st->elapsed));
-				nv_render_json_set(o, "criterion",
-						   st->criterion ?
-						   nv_render_json_str(st->criterion) : NULL);
-				nv_render_json_set(o, "max_deviation",
-						   num_or_null(st->max_deviation));
-				nv_render_json_set(o, "slope", num_or_null(st->slope));
-				nv_render_json_set(o, "iops_mean", num_or_null(st->iops_mean));
-				nv_render_json_set(o, "bw_bytes_per_s_mean",
-						   num_or_null(st->bw_mean));
+				nv_json_value_set(o, "ss",
+						  st->ss ? nv_json_value_str(st->ss) : NULL);
+				nv_json_value_set(o, "duration_s", num_or_null(st->duration));
+				nv_json_value_set(o, "attained", json_boolean(st->attained));
+				nv_json_value_set(o, "elapsed_s", num_or_null(st->elapsed));
+				nv_json_value_set(o, "criterion",
+						  st->criterion ?
+						  nv_json_value_str(st->criterion) : NULL);
+				nv_json_value_set(o, "max_deviation",
+						  num_or_null(st->max_deviation));
+				nv_json_value_set(o, "slope", num_or_null(st->slope));
+				nv_json_value_set(o, "iops_mean", num_or_null(st->iops_mean));
+				nv_json_value_set(o, "bw_bytes_per_s_mean",
+						  num_or_null(st->bw_mean));
 			} else {
-				nv_render_json_set(o, "latency_target_ns",
-						   num_or_null(lt->target_ns));
-				nv_render_json_set(o, "latency_percentile",
-						   num_or_null(lt->percentile));
-				nv_render_json_set(o, "latency_window_ns",
-						   num_or_null(lt->window_ns));
-				nv_render_json_set(o, "latency_depth", num_or_null(lt->depth));
+				nv_json_value_set(o, "latency_target_ns",
+						  num_or_null(lt->target_ns));
+				nv_json_value_set(o, "latency_percentile",
+						  num_or_null(lt->percentile));
+				nv_json_value_set(o, "latency_window_ns",
+						  num_or_null(lt->window_ns));
+				nv_json_value_set(o, "latency_depth", num_or_null(lt->depth));
 			}
 			json_array_append_new(a, o);
 		}
@@ -165,22 +166,22 @@ static json_t *rounds_json(const struct nv_curves *c, const struct nv_rounds *rs
 {
 	json_t *o = json_object(), *runs = json_object();
 
-	nv_render_json_set(o, "name", nv_render_json_str(rs->name));
-	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(rs->dir)));
-	nv_render_json_set(o, "metric", nv_render_json_str(nv_metric(rs->metric)->key));
+	nv_json_value_set(o, "name", nv_json_value_str(rs->name));
+	nv_json_value_set(o, "direction", nv_json_value_str(nv_dir_name(rs->dir)));
+	nv_json_value_set(o, "metric", nv_json_value_str(nv_metric(rs->metric)->key));
 	for (size_t s = 0; s < c->r->nsides; s++) {
 		json_t *x = json_object(), *v = json_array();
 
 		for (size_t k = 0; k < rs->n; k++)
 			json_array_append_new(v, num_or_null(rs->v[s * rs->n + k]) ?: json_null());
-		nv_render_json_set(x, "values", v);
-		nv_render_json_set(x, "steady_from_round", rs->st[s].reached ?
-				   json_integer((json_int_t)rs->st[s].first + 1) : NULL);
-		nv_render_json_set(x, "value",
-				   rs->st[s].reached ? json_real(rs->st[s].mean) : NULL);
-		nv_render_json_set(runs, c->r->sides[s].label, x);
+		nv_json_value_set(x, "values", v);
+		nv_json_value_set(x, "steady_from_round", rs->st[s].reached ?
+				  json_integer((json_int_t)rs->st[s].first + 1) : NULL);
+		nv_json_value_set(x, "value",
+				  rs->st[s].reached ? json_real(rs->st[s].mean) : NULL);
+		nv_json_value_set(runs, c->r->sides[s].label, x);
 	}
-	nv_render_json_set(o, "runs", runs);
+	nv_json_value_set(o, "runs", runs);
 	return o;
 }
 
@@ -194,10 +195,10 @@ json_t *nv_curves_json(const struct nv_curves *c)
 		json_array_append_new(sla, sla_json(c, &c->sla[i]));
 	for (size_t i = 0; i < c->nrounds; i++)
 		json_array_append_new(rounds, rounds_json(c, &c->rounds[i]));
-	nv_render_json_set(o, "sweeps", sw);
-	nv_render_json_set(o, "sla", sla);
-	nv_render_json_set(o, "fio_latency_target", fio_results(c->r, false));
-	nv_render_json_set(o, "fio_steadystate", fio_results(c->r, true));
-	nv_render_json_set(o, "rounds", rounds);
+	nv_json_value_set(o, "sweeps", sw);
+	nv_json_value_set(o, "sla", sla);
+	nv_json_value_set(o, "fio_latency_target", fio_results(c->r, false));
+	nv_json_value_set(o, "fio_steadystate", fio_results(c->r, true));
+	nv_json_value_set(o, "rounds", rounds);
 	return o;
 }

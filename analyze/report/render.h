@@ -92,25 +92,11 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_js
 void nv_render_json_emit(FILE *out, const json_t *v, int depth);
 
 /*
- * Set o[key] to v, or to null when v is NULL (a missing value); the
- * reference to v is taken.
- * Return: nothing.
- */
-void nv_render_json_set(json_t *o, const char *key, json_t *v);
-
-/*
  * One CSV field (after a ',' unless first), RFC 4180: quoted when it holds
  * ',', '"', CR or LF, '"' doubled; a text field (text) starting with '=',
  * '+', '-', '@', tab or CR gets a leading "'" (no spreadsheet formula).
  * Return: nothing.
  */
 void nv_render_csv_field(FILE *out, const char *s, bool first, bool text);
-
-/*
- * s as a JSON string; bytes that are not UTF-8 (a -l label, a file name
- * from the command line) each as U+FFFD rather than the string dropped.
- * Return: the new reference, or NULL when out of memory.
- */
-json_t *nv_render_json_str(const char *s);
 
 #endif

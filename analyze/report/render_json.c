@@ -11,13 +11,14 @@
 
 #include <jansson.h>
 
-#include "analyze/report/render.h"
-#include "analyze/report/curves.h"
 #include "analyze/report/claims.h"
+#include "analyze/report/curves.h"
 #include "analyze/report/fiotables.h"
-#include "analyze/report/summary.h"
+#include "analyze/report/json_value.h"
 #include "analyze/report/pairs.h"
 #include "analyze/report/pctrows.h"
+#include "analyze/report/render.h"
+#include "analyze/report/summary.h"
 
 /*
  * The key k of an object member at depth (its n-th: 0 the first), up to
@@ -26,7 +27,7 @@
  */
 static void emit_key(FILE *out, const char *k, int depth, size_t n)
 {
-	json_t *ks = nv_render_json_str(k);
+	json_t *ks = nv_json_value_str(k);
 	char *kd = ks ? json_dumps(ks, JSON_ENCODE_ANY) : NULL;
 
 	fprintf(out, "%s%*s%s: ", n ? ",\n" : "", 2 * (depth + 1), "", kd ? kd : "\"\"");
@@ -128,70 +129,12 @@ static void json_key(char *buf, size_t n, const struct nv_block *b, enum nv_metr
 		snprintf(buf, n, "%s", mi->key);
 }
 
-void nv_render_json_set(json_t *o, const char *key, json_t *v)
-{
-	json_object_set_new(o, key, v ? v : json_null());
-}
-
-/*
- * The length of the valid UTF-8 sequence at s (n bytes left): no overlong
- * form, no surrogate, nothing above U+10FFFF (jansson's rules).
- * Return: 1 to 4, or 0 when s does not start one.
- */
-static size_t utf8_len(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] < 0xe0 ? 2 :
-		     u[0] >= 0xe0 && u[0] < 0xf0 ? 3 : u[0] >= 0xf0 && u[0] < 0xf5 ? 4 : 0;
-	unsigned cp;
-
-	if (!len || len > n)
-		return 0;
-	cp = len == 1 ? u[0] : u[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (u[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-json_t *nv_render_json_str(const char *s)
-{
-	json_t *v = json_string(s);
-	size_t len = strlen(s), o = 0;
-	char *fixed;
-
-	if (v || !(fixed = malloc(3 * len + 1)))	/* U+FFFD is 3 bytes */
-		return v;
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(s + i, len - i);
-
-		if (n) {
-			memcpy(fixed + o, s + i, n);
-			o += n;
-			i += n;
-		} else {
-			memcpy(fixed + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		}
-	}
-	fixed[o] = 0;
-	v = json_string(fixed);
-	free(fixed);
-	return v;
-}
-
 static void jset_suffix(json_t *o, const char *key, const char *suffix, json_t *v)
 {
 	char buf[128];
 
 	snprintf(buf, sizeof(buf), "%s%s", key, suffix);
-	nv_render_json_set(o, buf, v);
+	nv_json_value_set(o, buf, v);
 }
 
 static json_t *jnum(bool have, double v)
@@ -223,14 +166,14 @@ static int json_trace_buckets(json_t *o, const struct nv_block *b, size_t s)
 	for (size_t i = 0; i <= ne; i++) {
 		json_t *e = json_object();
 
-		nv_render_json_set(e, "from_ns", json_integer(i ? (json_int_t)edges[i - 1] : 0));
-		nv_render_json_set(e, "to_ns", i < ne ? json_integer((json_int_t)edges[i]) : NULL);
-		nv_render_json_set(e, "ios", json_integer((json_int_t)cnt[i]));
-		nv_render_json_set(e, "share_pct",
-				   jnum(tot > 0, tot ? 100.0 * (double)cnt[i] / (double)tot : 0));
+		nv_json_value_set(e, "from_ns", json_integer(i ? (json_int_t)edges[i - 1] : 0));
+		nv_json_value_set(e, "to_ns", i < ne ? json_integer((json_int_t)edges[i]) : NULL);
+		nv_json_value_set(e, "ios", json_integer((json_int_t)cnt[i]));
+		nv_json_value_set(e, "share_pct",
+				  jnum(tot > 0, tot ? 100.0 * (double)cnt[i] / (double)tot : 0));
 		json_array_append_new(arr, e);
 	}
-	nv_render_json_set(o, "trace_latency_buckets", arr);
+	nv_json_value_set(o, "trace_latency_buckets", arr);
 	return 0;
 }
 
@@ -252,14 +195,14 @@ static int json_buckets(json_t *o, const struct nv_block *b, size_t s)
 	for (size_t i = 0; i < n; i++) {
 		json_t *e = json_object();
 
-		nv_render_json_set(e, "from_ns", json_real(bk[i].lo_ns));
-		nv_render_json_set(e, "to_ns", jnum(isfinite(bk[i].hi_ns), bk[i].hi_ns));
-		nv_render_json_set(e, "share_pct", jnum(bk[i].n > 0, bk[i].pct));
-		nv_render_json_set(e, "runs", json_integer((json_int_t)bk[i].n));
+		nv_json_value_set(e, "from_ns", json_real(bk[i].lo_ns));
+		nv_json_value_set(e, "to_ns", jnum(isfinite(bk[i].hi_ns), bk[i].hi_ns));
+		nv_json_value_set(e, "share_pct", jnum(bk[i].n > 0, bk[i].pct));
+		nv_json_value_set(e, "runs", json_integer((json_int_t)bk[i].n));
 		json_array_append_new(arr, e);
 	}
 	free(bk);
-	nv_render_json_set(o, "fio_latency_buckets", arr);
+	nv_json_value_set(o, "fio_latency_buckets", arr);
 	return json_trace_buckets(o, b, s);
 }
 
@@ -288,10 +231,10 @@ static int json_fio_levels(const struct nv_report *r, const struct nv_block *b, 
 
 		nv_side_fio_level(r, b, s, lv.v[i], &c, NULL);
 		nv_pctl_fio_key(key, sizeof(key), lv.v[i]);
-		nv_render_json_set(p, key, jnum(c.n > 0, c.value));
+		nv_json_value_set(p, key, jnum(c.n > 0, c.value));
 	}
 	snprintf(key, sizeof(key), "fio_%s_percentiles_ns", nv_latkind_name(b->lat));
-	nv_render_json_set(o, key, p);
+	nv_json_value_set(o, key, p);
 	return 0;
 }
 
@@ -301,19 +244,19 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 	bool rep = r->sides[s].nruns > 1;
 	char key[96];
 
-	nv_render_json_set(o, "runs", json_integer((json_int_t)r->sides[s].nruns));
-	nv_render_json_set(o, "present", json_boolean(b->present[s]));
+	nv_json_value_set(o, "runs", json_integer((json_int_t)r->sides[s].nruns));
+	nv_json_value_set(o, "present", json_boolean(b->present[s]));
 	for (size_t k = 0; k < b->nrows; k++) {
 		const struct nv_cell *c = &b->rows[k].cells[s];
 
 		json_key(key, sizeof(key), b, b->rows[k].metric, b->rows[k].level);
-		nv_render_json_set(o, key, jnum(c->n > 0, c->value));
+		nv_json_value_set(o, key, jnum(c->n > 0, c->value));
 		if (b->rows[k].above_max && b->rows[k].above_max[s])
 			jset_suffix(o, key, "_above_max", json_true());
 		if (c->src == NV_SRC_EXACT) {
 			const struct nv_cell *f = b->rows[k].fio ? &b->rows[k].fio[s] : NULL;
 
-			jset_suffix(o, key, "_source", nv_render_json_str("exact"));
+			jset_suffix(o, key, "_source", nv_json_value_str("exact"));
 			jset_suffix(o, key, "_fio", jnum(f && f->n > 0, f ? f->value : 0));
 		}
 		if (!rep)
@@ -351,7 +294,7 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		json_key(key, sizeof(key), b, b->rows[k].metric, b->rows[k].level);
 		jset_suffix(o, key, "_change_pct", jnum(ch->have, ch->pct));
 		jset_suffix(o, key, "_verdict",
-			    ch->have ? nv_render_json_str(nv_change_verdict_name(ch)) : NULL);
+			    ch->have ? nv_json_value_str(nv_change_verdict_name(ch)) : NULL);
 		if (!ch->have_ci && ch->why == NV_CI_SINGLE) {
 			jset_suffix(o, key, "_about_equal",
 				    ch->have ? json_boolean(nv_change_about_equal(ch)) : NULL);
@@ -366,9 +309,9 @@ static json_t *json_side_changes(const struct nv_block *b, size_t p)
 		jset_suffix(o, key, "_n_baseline", json_integer((json_int_t)ch->nbase));
 		if (!ch->have_ci) {
 			jset_suffix(o, key, "_no_interval",
-				    nv_render_json_str(ch->why == NV_CI_FEW_RUNS
-						       ? "fewer than 3 runs on a side"
-						       : "a value <= 0 (no logarithm)"));
+				    nv_json_value_str(ch->why == NV_CI_FEW_RUNS
+						      ? "fewer than 3 runs on a side"
+						      : "a value <= 0 (no logarithm)"));
 			continue;
 		}
 		jset_suffix(o, key, "_ratio_gm_pct", json_real(ch->gm_pct));
@@ -383,22 +326,22 @@ static json_t *json_block(const struct nv_report *r, const struct nv_block *b)
 {
 	json_t *o = json_object(), *sides = json_object(), *chg = json_object();
 
-	nv_render_json_set(o, "job", nv_render_json_str(b->key));
-	nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(b->dir)));
-	nv_render_json_set(o, "description", nv_render_json_str(b->desc ? b->desc : ""));
-	nv_render_json_set(o, "latency", nv_render_json_str(nv_latkind_name(b->lat)));
-	nv_render_json_set(o, "active", json_boolean(b->active));
-	nv_render_json_set(o, "error", json_integer(b->error));
+	nv_json_value_set(o, "job", nv_json_value_str(b->key));
+	nv_json_value_set(o, "direction", nv_json_value_str(nv_dir_name(b->dir)));
+	nv_json_value_set(o, "description", nv_json_value_str(b->desc ? b->desc : ""));
+	nv_json_value_set(o, "latency", nv_json_value_str(nv_latkind_name(b->lat)));
+	nv_json_value_set(o, "active", json_boolean(b->active));
+	nv_json_value_set(o, "error", json_integer(b->error));
 	char key[200];
 
 	for (size_t s = 0; s < r->nsides; s++)
-		nv_render_json_set(sides, r->sides[s].label, json_side_values(r, b, s));
+		nv_json_value_set(sides, r->sides[s].label, json_side_values(r, b, s));
 	for (size_t p = 0; p < r->npairs; p++) {
 		pair_key(key, sizeof(key), r, p);
-		nv_render_json_set(chg, key, json_side_changes(b, p));
+		nv_json_value_set(chg, key, json_side_changes(b, p));
 	}
-	nv_render_json_set(o, "sides", sides);
-	nv_render_json_set(o, "changes", chg);
+	nv_json_value_set(o, "sides", sides);
+	nv_json_value_set(o, "changes", chg);
 	return o;
 }
 
@@ -423,12 +366,12 @@ static json_t *json_disks(const struct nv_report *r, const struct nv_side *side)
 		bool any = false;
 		double v;
 
-		nv_render_json_set(o, "name", nv_render_json_str(names[i]));
+		nv_json_value_set(o, "name", nv_json_value_str(names[i]));
 		for (unsigned f = 0; f < NV_DISK_NR; f++) {
 			size_t have = nv_side_disk(side, names[i], f, false, &v);
 
 			any |= have > 0;
-			nv_render_json_set(o, nv_disk_key(f), jnum(have > 0, v));
+			nv_json_value_set(o, nv_disk_key(f), jnum(have > 0, v));
 		}
 		for (unsigned f = 0; f < NV_DISK_NR; f++)
 			if (nv_side_disk(side, names[i], f, true, &v))
@@ -450,24 +393,24 @@ static json_t *json_sides(const struct nv_report *r)
 		json_t *o = json_object(), *files = json_array(), *vers = json_array();
 		json_t *fmts = json_array(), *descs = json_array();
 
-		nv_render_json_set(o, "label", nv_render_json_str(r->sides[s].label));
+		nv_json_value_set(o, "label", nv_json_value_str(r->sides[s].label));
 		for (size_t k = 0; k < r->sides[s].nruns; k++) {
 			const struct nv_run *run = &r->sides[s].runs[k];
 
-			json_array_append_new(files, nv_render_json_str(run->path));
-			json_array_append_new(vers, nv_render_json_str(run->fio_version));
+			json_array_append_new(files, nv_json_value_str(run->path));
+			json_array_append_new(vers, nv_json_value_str(run->fio_version));
 			json_array_append_new(fmts, json_string(run->format ? run->format
 									    : "fio-json"));
-			json_array_append_new(descs, run->desc ? nv_render_json_str(run->desc)
+			json_array_append_new(descs, run->desc ? nv_json_value_str(run->desc)
 							       : json_null());
 		}
-		nv_render_json_set(o, "files", files);
-		nv_render_json_set(o, "fio_versions", vers);
-		nv_render_json_set(o, "formats", fmts);
-		nv_render_json_set(o, "descriptions", descs);
-		nv_render_json_set(o, "price_usd_per_hour",
-				   jnum(r->sides[s].have_price, r->sides[s].price));
-		nv_render_json_set(o, "disk_util", json_disks(r, &r->sides[s]));
+		nv_json_value_set(o, "files", files);
+		nv_json_value_set(o, "fio_versions", vers);
+		nv_json_value_set(o, "formats", fmts);
+		nv_json_value_set(o, "descriptions", descs);
+		nv_json_value_set(o, "price_usd_per_hour",
+				  jnum(r->sides[s].have_price, r->sides[s].price));
+		nv_json_value_set(o, "disk_util", json_disks(r, &r->sides[s]));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -495,17 +438,17 @@ static json_t *json_summary(const struct nv_report *r)
 		const struct nv_row *row = rows[i].row;
 		json_t *o = json_object(), *vals = json_object(), *chg = json_object();
 
-		nv_render_json_set(o, "job", nv_render_json_str(b->key));
-		nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(b->dir)));
+		nv_json_value_set(o, "job", nv_json_value_str(b->key));
+		nv_json_value_set(o, "direction", nv_json_value_str(nv_dir_name(b->dir)));
 		json_key(mkey, sizeof(mkey), b, row->metric, row->level);
 		for (size_t s = 0; s < r->nsides; s++)
-			nv_render_json_set(vals, r->sides[s].label,
-					   jnum(row->cells[s].n > 0, row->cells[s].value));
+			nv_json_value_set(vals, r->sides[s].label,
+					  jnum(row->cells[s].n > 0, row->cells[s].value));
 		for (size_t p = 0; p < r->npairs; p++) {
 			pair_key(key, sizeof(key), r, p);
-			nv_render_json_set(chg, key, jnum(row->pchg[p].have, row->pchg[p].pct));
+			nv_json_value_set(chg, key, jnum(row->pchg[p].have, row->pchg[p].pct));
 		}
-		nv_render_json_set(o, mkey, vals);
+		nv_json_value_set(o, mkey, vals);
 		jset_suffix(o, mkey, "_change_pct", chg);
 		json_array_append_new(arr, o);
 	}
@@ -529,31 +472,31 @@ static json_t *json_claims(const struct nv_report *r)
 		const struct nv_block *b = &r->blocks[c->block];
 		char key[96];
 
-		nv_render_json_set(o, "job", nv_render_json_str(b->key));
-		nv_render_json_set(o, "direction", nv_render_json_str(nv_dir_name(b->dir)));
-		nv_render_json_set(o, "run", nv_render_json_str(r->sides[c->side].label));
-		nv_render_json_set(o, "claim", nv_render_json_str(c->claim->text));
+		nv_json_value_set(o, "job", nv_json_value_str(b->key));
+		nv_json_value_set(o, "direction", nv_json_value_str(nv_dir_name(b->dir)));
+		nv_json_value_set(o, "run", nv_json_value_str(r->sides[c->side].label));
+		nv_json_value_set(o, "claim", nv_json_value_str(c->claim->text));
 		nv_claim_metric_name(key, sizeof(key), c->claim);
-		nv_render_json_set(o, "metric", nv_render_json_str(key));
+		nv_json_value_set(o, "metric", nv_json_value_str(key));
 		if (c->claim->kind == NV_CLAIM_CHANGE) {
-			nv_render_json_set(o, "baseline",
-					   nv_render_json_str(r->sides[c->base].label));
-			nv_render_json_set(o, "claimed_change_pct", json_real(c->claim->pct));
-			nv_render_json_set(o, "tolerance_pct",
-					   jnum(c->claim->have_tol, c->claim->tol));
-			nv_render_json_set(o, "measured_change_pct",
-					   jnum(c->chg.have, c->chg.pct));
-			nv_render_json_set(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
-			nv_render_json_set(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
+			nv_json_value_set(o, "baseline",
+					  nv_json_value_str(r->sides[c->base].label));
+			nv_json_value_set(o, "claimed_change_pct", json_real(c->claim->pct));
+			nv_json_value_set(o, "tolerance_pct",
+					  jnum(c->claim->have_tol, c->claim->tol));
+			nv_json_value_set(o, "measured_change_pct",
+					  jnum(c->chg.have, c->chg.pct));
+			nv_json_value_set(o, "ci95_low_pct", jnum(c->chg.have_ci, c->chg.lo));
+			nv_json_value_set(o, "ci95_high_pct", jnum(c->chg.have_ci, c->chg.hi));
 		} else {
 			json_key(key, sizeof(key), b, c->claim->metric, c->claim->level);
-			nv_render_json_set(o, "operator",
-					   nv_render_json_str(claim_op_text(c->claim->op)));
+			nv_json_value_set(o, "operator",
+					  nv_json_value_str(claim_op_text(c->claim->op)));
 			jset_suffix(o, key, "_bound", json_real(c->claim->value));
 			jset_suffix(o, key, "_measured", jnum(c->cell.n > 0, c->cell.mean));
 		}
-		nv_render_json_set(o, "verdict",
-				   nv_render_json_str(nv_claim_verdict_name(c->verdict)));
+		nv_json_value_set(o, "verdict",
+				  nv_json_value_str(nv_claim_verdict_name(c->verdict)));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -601,12 +544,12 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_js
 		json_decref(unm);
 		return -ENOMEM;
 	}
-	nv_render_json_set(root, "latency", nv_render_json_str(nv_latkind_name(r->lat)));
-	nv_render_json_set(root, "aggregate", nv_render_json_str(nv_aggregate_name(r->agg)));
-	nv_render_json_set(root, "baseline", nv_render_json_str(r->sides[r->baseline].label));
-	nv_render_json_set(root, "sides", json_sides(r));
-	nv_render_json_set(root, "about_equal_below_pct", json_real(nv_display.same_pct));
-	nv_render_json_set(root, "summary", json_summary(r));
+	nv_json_value_set(root, "latency", nv_json_value_str(nv_latkind_name(r->lat)));
+	nv_json_value_set(root, "aggregate", nv_json_value_str(nv_aggregate_name(r->agg)));
+	nv_json_value_set(root, "baseline", nv_json_value_str(r->sides[r->baseline].label));
+	nv_json_value_set(root, "sides", json_sides(r));
+	nv_json_value_set(root, "about_equal_below_pct", json_real(nv_display.same_pct));
+	nv_json_value_set(root, "summary", json_summary(r));
 	for (size_t i = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];
 
@@ -617,18 +560,18 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_js
 			if (b->present[s])
 				continue;
 			u = json_object();
-			nv_render_json_set(u, "job", nv_render_json_str(b->key));
-			nv_render_json_set(u, "direction",
-					   nv_render_json_str(nv_dir_name(b->dir)));
-			nv_render_json_set(u, "missing_in", nv_render_json_str(r->sides[s].label));
+			nv_json_value_set(u, "job", nv_json_value_str(b->key));
+			nv_json_value_set(u, "direction",
+					  nv_json_value_str(nv_dir_name(b->dir)));
+			nv_json_value_set(u, "missing_in", nv_json_value_str(r->sides[s].label));
 			json_array_append_new(unm, u);
 		}
 	}
-	nv_render_json_set(root, "results", blocks);
-	nv_render_json_set(root, "unmatched", unm);
-	nv_render_json_set(root, "claims", json_claims(r));
+	nv_json_value_set(root, "results", blocks);
+	nv_json_value_set(root, "unmatched", unm);
+	nv_json_value_set(root, "claims", json_claims(r));
 	if (r->curves && nv_curves_any(r->curves))	/* load curves (report/curve_json.c) */
-		nv_render_json_set(root, "load_curves", nv_curves_json(r->curves));
+		nv_json_value_set(root, "load_curves", nv_curves_json(r->curves));
 	/* root as nv_render_json_emit writes it, "traces" last, element by element */
 	fputs("{\n", out);
 	n = emit_members(out, root, 0);

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "analyze/report/json_value.h"
 #include "analyze/report/render.h"
 #include "analyze/report/trace_json.h"
 #include "analyze/report/trace_sections.h"
@@ -23,15 +24,15 @@ static json_t *lat_json(const struct nv_latsum *l)
 	json_t *o = json_object();
 	char key[64];
 
-	nv_render_json_set(o, "ios", jint(l->n));
-	nv_render_json_set(o, "mean_ns", json_real(l->mean));
-	nv_render_json_set(o, "stdev_ns", json_real(l->stdev));
-	nv_render_json_set(o, "min_ns", jint(l->min));
+	nv_json_value_set(o, "ios", jint(l->n));
+	nv_json_value_set(o, "mean_ns", json_real(l->mean));
+	nv_json_value_set(o, "stdev_ns", json_real(l->stdev));
+	nv_json_value_set(o, "min_ns", jint(l->min));
 	for (unsigned i = 0; i < NV_PCT_NR; i++) {
 		snprintf(key, sizeof(key), "%s_ns", nv_pcts[i].name);
-		nv_render_json_set(o, key, jint(l->pct[i]));
+		nv_json_value_set(o, key, jint(l->pct[i]));
 	}
-	nv_render_json_set(o, "max_ns", jint(l->max));
+	nv_json_value_set(o, "max_ns", jint(l->max));
 	return o;
 }
 
@@ -51,15 +52,15 @@ static json_t *ops_json(const struct nv_traceset *ts, const struct nv_tan *t)
 		if (op == NV_TAN_ALL ? shown < 2 : !o->records || !nv_traces_op_shown(ts, op))
 			continue;
 		x = json_object();
-		nv_render_json_set(x, "op",
-				   json_string(op == NV_TAN_ALL ? "all" : nvt_op_name(op)));
-		nv_render_json_set(x, "ios", jint(o->records));
-		nv_render_json_set(x, "errors", jint(o->errors));
-		nv_render_json_set(x, "bytes", jint(o->bytes));
-		nv_render_json_set(x, "iops", json_real(span > 0 ? (double)o->records / span : 0));
-		nv_render_json_set(x, "MB_per_s",
-				   json_real(span > 0 ? (double)o->bytes / 1e6 / span : 0));
-		nv_render_json_set(x, "latency", lat_json(&o->lat));
+		nv_json_value_set(x, "op",
+				  json_string(op == NV_TAN_ALL ? "all" : nvt_op_name(op)));
+		nv_json_value_set(x, "ios", jint(o->records));
+		nv_json_value_set(x, "errors", jint(o->errors));
+		nv_json_value_set(x, "bytes", jint(o->bytes));
+		nv_json_value_set(x, "iops", json_real(span > 0 ? (double)o->records / span : 0));
+		nv_json_value_set(x, "MB_per_s",
+				  json_real(span > 0 ? (double)o->bytes / 1e6 / span : 0));
+		nv_json_value_set(x, "latency", lat_json(&o->lat));
 		json_array_append_new(arr, x);
 	}
 	return arr;
@@ -76,10 +77,10 @@ static json_t *qd_json(const struct nv_traceset *ts, const struct nv_tan *t)
 		if (!nv_traces_op_shown(ts, q->op))
 			continue;
 		x = json_object();
-		nv_render_json_set(x, "op", json_string(nvt_op_name(q->op)));
-		nv_render_json_set(x, "qd_min", jint(q->qd_lo));
-		nv_render_json_set(x, "qd_max", jint(q->qd_hi));
-		nv_render_json_set(x, "latency", lat_json(&q->lat));
+		nv_json_value_set(x, "op", json_string(nvt_op_name(q->op)));
+		nv_json_value_set(x, "qd_min", jint(q->qd_lo));
+		nv_json_value_set(x, "qd_max", jint(q->qd_hi));
+		nv_json_value_set(x, "latency", lat_json(&q->lat));
 		json_array_append_new(arr, x);
 	}
 	return arr;
@@ -91,20 +92,20 @@ static json_t *tput_json(const struct nv_tan *t, const struct nv_tan_find *f)
 	double iv = (double)t->interval_ns / 1e9;
 	json_t *o = json_object();
 
-	nv_render_json_set(o, "full_intervals", jint(f->nfull));
-	nv_render_json_set(o, "median_MB_per_s", json_real(f->median_mbps));
+	nv_json_value_set(o, "full_intervals", jint(f->nfull));
+	nv_json_value_set(o, "median_MB_per_s", json_real(f->median_mbps));
 	if (f->nfull < NV_FIND_MIN_INTERVALS) {
-		nv_render_json_set(o, "verdict", json_string("too_short"));
-		nv_render_json_set(o, "intervals_needed", jint(NV_FIND_MIN_INTERVALS));
+		nv_json_value_set(o, "verdict", json_string("too_short"));
+		nv_json_value_set(o, "intervals_needed", jint(NV_FIND_MIN_INTERVALS));
 		return o;
 	}
-	nv_render_json_set(o, "verdict", json_string(f->step.found ? "throttling" : "steady"));
-	nv_render_json_set(o, "peak_MB_per_s", json_real(f->step.peak));
-	nv_render_json_set(o, "peak_at_s", json_real((double)f->step.peak_at * iv));
+	nv_json_value_set(o, "verdict", json_string(f->step.found ? "throttling" : "steady"));
+	nv_json_value_set(o, "peak_MB_per_s", json_real(f->step.peak));
+	nv_json_value_set(o, "peak_at_s", json_real((double)f->step.peak_at * iv));
 	if (f->step.found) {
-		nv_render_json_set(o, "before_MB_per_s", json_real(f->step.before));
-		nv_render_json_set(o, "after_MB_per_s", json_real(f->step.after));
-		nv_render_json_set(o, "at_s", json_real((double)f->step.at * iv));
+		nv_json_value_set(o, "before_MB_per_s", json_real(f->step.before));
+		nv_json_value_set(o, "after_MB_per_s", json_real(f->step.after));
+		nv_json_value_set(o, "at_s", json_real((double)f->step.at * iv));
 	}
 	return o;
 }
@@ -113,12 +114,12 @@ static json_t *warmup_json(const struct nv_tan *t, const struct nv_tan_find *f)
 {
 	json_t *o = json_object();
 
-	nv_render_json_set(o, "found", json_boolean(f->warm.found));
+	nv_json_value_set(o, "found", json_boolean(f->warm.found));
 	if (f->warm.found) {
-		nv_render_json_set(o, "end_s",
-				   json_real((double)f->warm.end * (double)t->interval_ns / 1e9));
-		nv_render_json_set(o, "during_MB_per_s", json_real(f->warm.during));
-		nv_render_json_set(o, "steady_MB_per_s", json_real(f->warm.steady));
+		nv_json_value_set(o, "end_s",
+				  json_real((double)f->warm.end * (double)t->interval_ns / 1e9));
+		nv_json_value_set(o, "during_MB_per_s", json_real(f->warm.during));
+		nv_json_value_set(o, "steady_MB_per_s", json_real(f->warm.steady));
 	}
 	return o;
 }
@@ -130,9 +131,9 @@ static json_t *spikes_op_json(const struct nv_tan *t, unsigned op)
 	uint64_t single = 0, worst = 0;
 	double worst_at = 0;
 
-	nv_render_json_set(o, "op", json_string(nvt_op_name(op)));
-	nv_render_json_set(o, "threshold_ns", jint(t->spike_threshold_ns[op]));
-	nv_render_json_set(o, "factor", json_real(t->spike_factor));
+	nv_json_value_set(o, "op", json_string(nvt_op_name(op)));
+	nv_json_value_set(o, "threshold_ns", jint(t->spike_threshold_ns[op]));
+	nv_json_value_set(o, "factor", json_real(t->spike_factor));
 	for (size_t i = 0; i < t->nspikes; i++) {
 		const struct nv_tan_spike *s = &t->spikes[i];
 		json_t *e;
@@ -148,17 +149,17 @@ static json_t *spikes_op_json(const struct nv_tan *t, unsigned op)
 			continue;
 		}
 		e = json_object();
-		nv_render_json_set(e, "start_s", json_real((double)s->start_ns / 1e9));
-		nv_render_json_set(e, "length_s",
-				   json_real((double)(s->end_ns - s->start_ns) / 1e9));
-		nv_render_json_set(e, "worst_ns", jint(s->worst_ns));
-		nv_render_json_set(e, "slow_ios", jint(s->slow_ios));
+		nv_json_value_set(e, "start_s", json_real((double)s->start_ns / 1e9));
+		nv_json_value_set(e, "length_s",
+				  json_real((double)(s->end_ns - s->start_ns) / 1e9));
+		nv_json_value_set(e, "worst_ns", jint(s->worst_ns));
+		nv_json_value_set(e, "slow_ios", jint(s->slow_ios));
 		json_array_append_new(eps, e);
 	}
-	nv_render_json_set(o, "episodes", eps);
-	nv_render_json_set(o, "isolated_slow_ios", jint(single));
-	nv_render_json_set(o, "isolated_worst_ns", single ? jint(worst) : NULL);
-	nv_render_json_set(o, "isolated_worst_at_s", single ? json_real(worst_at) : NULL);
+	nv_json_value_set(o, "episodes", eps);
+	nv_json_value_set(o, "isolated_slow_ios", jint(single));
+	nv_json_value_set(o, "isolated_worst_ns", single ? jint(worst) : NULL);
+	nv_json_value_set(o, "isolated_worst_at_s", single ? json_real(worst_at) : NULL);
 	return o;
 }
 
@@ -170,13 +171,13 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 	char *text = malloc(16384);
 
 	nv_tan_find(t, &f);
-	nv_render_json_set(o, "interval_s", json_real((double)t->interval_ns / 1e9));
-	nv_render_json_set(o, "throughput", tput_json(t, &f));
-	nv_render_json_set(o, "warmup", warmup_json(t, &f));
+	nv_json_value_set(o, "interval_s", json_real((double)t->interval_ns / 1e9));
+	nv_json_value_set(o, "throughput", tput_json(t, &f));
+	nv_json_value_set(o, "warmup", warmup_json(t, &f));
 	for (unsigned op = 0; op < NVT_OP__MAX; op++)
 		if (t->series[op] && t->spike_threshold_ns[op] && nv_traces_op_shown(ts, op))
 			json_array_append_new(sp, spikes_op_json(t, op));
-	nv_render_json_set(o, "spikes", sp);
+	nv_json_value_set(o, "spikes", sp);
 	if (text) {
 		nv_tan_describe(t, ts, text, 16384);
 		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
@@ -184,7 +185,7 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 					      json_string(l[0] == '-' && l[1] == ' ' ? l + 2 : l));
 	}
 	free(text);
-	nv_render_json_set(o, "text", lines);
+	nv_json_value_set(o, "text", lines);
 	return o;
 }
 
@@ -201,18 +202,18 @@ static json_t *tracing_json(const struct nv_trace_disturb *d)
 	if (!d->traces)
 		return NULL;
 	o = json_object();
-	nv_render_json_set(o, "io_loop_wait_share", json_real(d->traced_ns ?
-			   (double)d->wait_ns / (double)d->traced_ns : 0));
-	nv_render_json_set(o, "io_loop_waits", jint(d->waits));
-	nv_render_json_set(o, "io_loop_wait_ns", jint(d->wait_ns));
-	nv_render_json_set(o, "traced_s", json_real((double)d->traced_ns / 1e9));
-	nv_render_json_set(o, "ring_high", d->rings ? jint(d->ring_high) : NULL);
-	nv_render_json_set(o, "ring_chunks", d->rings ? jint(d->ring_chunks) : NULL);
-	nv_render_json_set(o, "writer_cpu_ns_per_record",
-			   d->cpus && d->records ?
-			   json_real((double)d->cpu_ns / (double)d->records) : NULL);
+	nv_json_value_set(o, "io_loop_wait_share", json_real(d->traced_ns ?
+			  (double)d->wait_ns / (double)d->traced_ns : 0));
+	nv_json_value_set(o, "io_loop_waits", jint(d->waits));
+	nv_json_value_set(o, "io_loop_wait_ns", jint(d->wait_ns));
+	nv_json_value_set(o, "traced_s", json_real((double)d->traced_ns / 1e9));
+	nv_json_value_set(o, "ring_high", d->rings ? jint(d->ring_high) : NULL);
+	nv_json_value_set(o, "ring_chunks", d->rings ? jint(d->ring_chunks) : NULL);
+	nv_json_value_set(o, "writer_cpu_ns_per_record",
+			  d->cpus && d->records ?
+			  json_real((double)d->cpu_ns / (double)d->records) : NULL);
 	if (d->grouped)	/* only then: the key would be 0 for every other job */
-		nv_render_json_set(o, "iowq_autogroup_traces", jint(d->grouped));
+		nv_json_value_set(o, "iowq_autogroup_traces", jint(d->grouped));
 	return o;
 }
 
@@ -223,21 +224,21 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin 
 	const struct nv_tan *t = &jj->tan;
 	json_t *o = json_object(), *paths = json_array();
 
-	nv_render_json_set(o, "job", json_string(e->run->jobs[e->job].key));
-	nv_render_json_set(o, "run", json_string(run_label));
+	nv_json_value_set(o, "job", json_string(e->run->jobs[e->job].key));
+	nv_json_value_set(o, "run", json_string(run_label));
 	for (size_t k = 0; k < e->npaths; k++)
 		json_array_append_new(paths, json_string(e->paths[k]));
-	nv_render_json_set(o, "trace_files", paths);
-	nv_render_json_set(o, "ios", jint(t->records));
-	nv_render_json_set(o, "ramp_time_s",
-			   t->ramp_ns ? json_real((double)t->ramp_ns / 1e9) : NULL);
-	nv_render_json_set(o, "ramp_ios_left_out", jint(t->ramp_records));
-	nv_render_json_set(o, "span_s", json_real((double)t->span_ns / 1e9));
-	nv_render_json_set(o, "passes", jint(t->passes));
-	nv_render_json_set(o, "tracing", tracing_json(&t->disturb));
-	nv_render_json_set(o, "operations", ops_json(ts, t));
-	nv_render_json_set(o, "queue_depth", qd_json(ts, t));
-	nv_render_json_set(o, "findings", t->records ? findings_json(ts, t) : NULL);
+	nv_json_value_set(o, "trace_files", paths);
+	nv_json_value_set(o, "ios", jint(t->records));
+	nv_json_value_set(o, "ramp_time_s",
+			  t->ramp_ns ? json_real((double)t->ramp_ns / 1e9) : NULL);
+	nv_json_value_set(o, "ramp_ios_left_out", jint(t->ramp_records));
+	nv_json_value_set(o, "span_s", json_real((double)t->span_ns / 1e9));
+	nv_json_value_set(o, "passes", jint(t->passes));
+	nv_json_value_set(o, "tracing", tracing_json(&t->disturb));
+	nv_json_value_set(o, "operations", ops_json(ts, t));
+	nv_json_value_set(o, "queue_depth", qd_json(ts, t));
+	nv_json_value_set(o, "findings", t->records ? findings_json(ts, t) : NULL);
 	return o;
 }
 
