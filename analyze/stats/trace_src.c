@@ -1,7 +1,8 @@
 /*
  * trace_src.c - nv_tan_run's traces (trace_tan.h): opened with what their
  * header and footer say (ramp, nv_trace_ab, waits), read block by block
- * with the progress told, records checked.
+ * with the progress told, records checked, and counted by queue-depth
+ * class (nv_tan_qd_class).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -219,6 +220,22 @@ size_t tan_counted_run(struct state *st, const struct src *s, size_t *a, size_t 
 	for (e = *a; e < b && !tan_in_ramp(s, e); e++)
 		;
 	return e;
+}
+
+unsigned nv_tan_qd_class(unsigned qd)
+{
+	unsigned c;
+
+	if (qd <= 1)
+		return 0;
+	c = 32u - (unsigned)__builtin_clz(qd - 1);	/* the least c with 2^c >= qd */
+	return c < NV_TAN_NQD - 1 ? c : NV_TAN_NQD - 1;
+}
+
+void nv_tan_qd_range(unsigned cls, unsigned *lo, unsigned *hi)
+{
+	*lo = cls ? (1u << (cls - 1)) + 1 : 1;
+	*hi = cls < NV_TAN_NQD - 1 ? 1u << cls : 65535;
 }
 
 /* Op op's state for queue-depth class q, made on first use.  Return: it, or NULL. */

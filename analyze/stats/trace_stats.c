@@ -22,22 +22,6 @@
 #include "analyze/stats/trace_tan.h"
 
 
-unsigned nv_tan_qd_class(unsigned qd)
-{
-	unsigned c;
-
-	if (qd <= 1)
-		return 0;
-	c = 32u - (unsigned)__builtin_clz(qd - 1);	/* the least c with 2^c >= qd */
-	return c < NV_TAN_NQD - 1 ? c : NV_TAN_NQD - 1;
-}
-
-void nv_tan_qd_range(unsigned cls, unsigned *lo, unsigned *hi)
-{
-	*lo = cls ? (1u << (cls - 1)) + 1 : 1;
-	*hi = cls < NV_TAN_NQD - 1 ? 1u << cls : 65535;
-}
-
 unsigned nv_tan_nops(const struct nv_tan *t)
 {
 	unsigned n = 0;
