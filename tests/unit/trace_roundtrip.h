@@ -27,8 +27,9 @@ static const struct nvt_kv foot_kv[] = {
 };
 
 /* Write n generated records; return them through *out (malloc'd) if wanted. */
-static inline int write_trace(const char *path, enum gen_pattern pat, unsigned qd, uint64_t seed,
-		       size_t n, const struct nvt_writer_opts *o, struct nvt_record **out)
+static inline int write_trace(const char *path, enum gen_pattern pat, unsigned qd,
+			      uint64_t seed, size_t n, const struct nvt_writer_opts *o,
+			      struct nvt_record **out)
 {
 	struct nvt_writer *w;
 	struct nvt_record *keep = NULL;
@@ -77,8 +78,8 @@ static inline int rec_eq(const struct nvt_record *a, const struct nvt_record *b)
  * number of records read and matching, or -1 at the first differing record.
  * *rc gets the reader's final return (0 or -errno).
  */
-static inline long read_compare(const char *path, const struct nvt_record *want, size_t nwant,
-			 int *rc, struct nvt_read_info *info)
+static inline long read_compare(const char *path, const struct nvt_record *want,
+				size_t nwant, int *rc, struct nvt_read_info *info)
 {
 	struct nvt_reader *r;
 	const struct nvt_record *recs;
