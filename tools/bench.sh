@@ -27,7 +27,8 @@
 #                    against `nvanalyze stat` on the same traces (issue 42), CPU
 #                    per IO, wall, peak memory; and -J 1 -o with no gnuplot on
 #                    PATH (scripts written, not rendered): the analysis' own CPU,
-#                    the rendering's being the difference
+#                    the rendering's being the difference; and -J 1 -o
+#                    --figures svg (no PNG)
 #   12 disturb.sh    whether tracing moves what it measures (issue 39): nv_nop
 #                    4 jobs x QD 64, the brief's jobs/randread.fio and
 #                    jobs/instance/maxiops.fio with two busy loops beside them,
