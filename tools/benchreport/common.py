@@ -1,7 +1,6 @@
 """The helpers every section of the benchmark report uses: medians and number formats, the
 readers of fio JSON, /usr/bin/time lines and meta.env, the per-round ratios of paired runs, the
-goals table's rows and the median/range tables.  tools/bench_disturb.py and
-tools/bench_inputxml.py get this module as their h."""
+goals table's rows and the median/range tables."""
 import json
 import os
 import statistics

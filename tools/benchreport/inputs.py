@@ -1,15 +1,14 @@
 """Sections 13 and 14 of the benchmark report, nvanalyze reading other tools' outputs: diskspd XML
-reports (13, tools/bench_inputxml.py) and fio's normal output of many jobs (14)."""
+reports (13, inputxml.py) and fio's normal output of many jobs (14)."""
 import os
 
-from . import common
+from . import inputxml
 from .common import goal_row, med, median_range_table, read_time
 
 
 def section_inputxml(md, wd, meta, goals):
-    """13. diskspd XML reports (tools/bench_inputxml.py, given common's helpers)."""
-    import bench_inputxml
-    bench_inputxml.section(md, wd, meta, goals, common)
+    """13. diskspd XML reports (inputxml.py)."""
+    inputxml.section(md, wd, meta, goals)
 
 
 def inputtext_rounds(wd, meta):

@@ -1,13 +1,13 @@
 """Sections 6, 7 and 12 of the benchmark report, what tracing costs the IOs it traces: the CPU time
 per IO of the job thread and of the trace writer (6), the QD 1 latency on a direct-IO loop device
-(7) and the disturbance with the CPUs busy (12, tools/bench_disturb.py)."""
+(7) and the disturbance with the CPUs busy (12, disturb.py)."""
 import glob
 import gzip
 import os
 import re
 import statistics
 
-from . import common
+from . import disturb
 from .common import (goal_row, job0, kfmt, load_json, med, median_range_table, pair_stats,
                      ratio_cell)
 
@@ -356,6 +356,5 @@ def section_loop(md, wd, meta, goals):
 
 
 def section_disturb(md, wd, meta, goals):
-    """12. Tracing's disturbance (tools/bench_disturb.py, given common's helpers)."""
-    import bench_disturb
-    bench_disturb.section(md, wd, meta, goals, common)
+    """12. Tracing's disturbance (disturb.py)."""
+    disturb.section(md, wd, meta, goals)

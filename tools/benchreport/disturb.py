@@ -1,9 +1,9 @@
-"""bench_disturb.py - section 12 of BENCHMARKS.md (tools/bench-sections/disturb.sh): whether
-tracing moves what it measures (issue 39).  Called by tools/benchreport/tracecost.py
-(bench_report.py's section 12), which passes benchreport.common as h for its helpers (med,
-median_range_table, goal_row, load_json)."""
+"""disturb.py - section 12 of BENCHMARKS.md (tools/bench-sections/disturb.sh): whether tracing
+moves what it measures (issue 39).  tracecost.py's section_disturb calls section()."""
 import os
 import re
+
+from .common import goal_row, load_json, med, median_range_table
 
 # the jobs of section 12: (DISTURB_JOBS name, title, what ran)
 JOBS = (
@@ -70,14 +70,11 @@ def job_rounds(wd, meta, job):
     out = []
     for r in range(1, int(meta.get("disturb_rounds", 0) or 0) + 1):
         p = os.path.join(d, "{}-r{}-".format(job, r))
-        row = {c: fio_row(H.load_json(p + c + ".out")) for c in ("off", "on", "off2")}
+        row = {c: fio_row(load_json(p + c + ".out")) for c in ("off", "on", "off2")}
         row["tr"] = stat_footers(p + "on.stat")
         if all(row.values()):
             out.append(row)
     return out
-
-
-H = None	# benchreport.common, set by section()
 
 
 def ratios(rs, a, b, k):
@@ -92,8 +89,8 @@ def within(aa, x):
 def nop_note(md, rs, cores):
     """What the nv_nop IOPS ratio says: the CPU per IO that cores / IOPS implies, untraced and
     traced (an upper bound: other processes share the cores).  Return: nothing."""
-    off = H.med([cores / x["off"]["iops"] * 1e9 for x in rs])
-    on = H.med([cores / x["on"]["iops"] * 1e9 for x in rs])
+    off = med([cores / x["off"]["iops"] * 1e9 for x in rs])
+    on = med([cores / x["on"]["iops"] * 1e9 for x in rs])
     md.append("IOPS as CPU per IO ({} cores / IOPS; other processes on the cores count too): "
               "{:.0f} ns untraced, {:.0f} ns traced, {:+.0f} ns for tracing, all of it (job "
               "thread and writer, section 6 splits it); nv_nop's own cost here is the untraced "
@@ -115,7 +112,7 @@ def job_part(md, goals, job, title, what, rs, cores):
     on_iops, aa_iops = ratios(rs, "on", "off", "iops"), ratios(rs, "off2", "off", "iops")
     on_p, aa_p = ratios(rs, "on", "off", "p9999"), ratios(rs, "off2", "off", "p9999")
     on_m, aa_m = ratios(rs, "on", "off", "max"), ratios(rs, "off2", "off", "max")
-    H.median_range_table(md, (
+    median_range_table(md, (
         ("IOPS, untraced", [x["off"]["iops"] / 1e3 for x in rs], "{:.1f}k"),
         ("IOPS, traced", [x["on"]["iops"] / 1e3 for x in rs], "{:.1f}k"),
         ("**IOPS traced / untraced** (per round)", on_iops, "{:.3f}x"),
@@ -136,27 +133,25 @@ def job_part(md, goals, job, title, what, rs, cores):
     if job == "nop":
         nop_note(md, rs, cores)
         w = max(waits)
-        H.goal_row(goals, "tracing's wait on the IO loop, nv_nop 4 jobs x QD 64", "0 waits",
+        goal_row(goals, "tracing's wait on the IO loop, nv_nop 4 jobs x QD 64", "0 waits",
                    "{} waits (most in a round)".format(w), w == 0,
                    "IOPS traced/untraced {:.3f}x ({:.3f}-{:.3f}): the trace's CPU per IO against "
-                   "nv_nop's".format(H.med(on_iops), min(on_iops), max(on_iops)))
+                   "nv_nop's".format(med(on_iops), min(on_iops), max(on_iops)))
         return
     s = max(share)
-    H.goal_row(goals, "IO-loop wait share, {}".format(title), "<= 0.1%",
+    goal_row(goals, "IO-loop wait share, {}".format(title), "<= 0.1%",
                "{:.3f}% (most in a round)".format(s), s <= 0.1,
                "{} waits in all".format(sum(waits)))
     for name, on, aa in (("p99.99", on_p, aa_p), ("max", on_m, aa_m)):
-        v = H.med(on)
-        H.goal_row(goals, "{} traced vs untraced, {}".format(name, title), "within A/A",
+        v = med(on)
+        goal_row(goals, "{} traced vs untraced, {}".format(name, title), "within A/A",
                    "{:.2f}x".format(v), within(aa, v),
                    "A/A {:.2f}-{:.2f}x, traced rounds {:.2f}-{:.2f}x, n={}".format(
                        min(aa), max(aa), min(on), max(on), len(on)))
 
 
-def section(md, wd, meta, goals, h):
+def section(md, wd, meta, goals):
     """12. Whether tracing moves what it measures."""
-    global H
-    H = h
     md.append("## 12. Tracing's disturbance: traced against untraced, with the CPUs busy\n")
     ran = meta.get("disturb_jobs", "").split()
     if not ran:
