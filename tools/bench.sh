@@ -76,7 +76,8 @@ cd "$TOP"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
 all_sections="files trace analyze memory vm cpu loop hosts sweep workers disturb inputxml"
-: "${BENCH_SECTIONS:=$all_sections inputtext}"
+all_sections="$all_sections inputtext"
+: "${BENCH_SECTIONS:=$all_sections}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
 : "${O:=build}"
@@ -316,18 +317,11 @@ fio_engine() {
 # shellcheck source=bench-sections/inputtext.sh
 . "$TOP/tools/bench-sections/inputtext.sh"
 
-want files && section_files
-want trace && section_trace
-want analyze && section_analyze
-want memory && section_memory
-want cpu && section_cpu
-want loop && section_loop
-want hosts && section_hosts
-want sweep && section_sweep
-want workers && section_workers
-want disturb && section_disturb
-want inputxml && section_inputxml
-want inputtext && section_inputtext
+for section in $all_sections; do	# in this order, vm last
+	if [ "$section" != vm ] && want "$section"; then
+		"section_$section"
+	fi
+done
 if want vm; then
 	if [ "$BENCH_VM" = 1 ]; then
 		section_vm
