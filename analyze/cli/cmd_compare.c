@@ -42,7 +42,8 @@
  */
 int cmd_compare(int argc, char **argv)
 {
-	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT, .formats = NV_FIG_ALL,
+	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT,
+			  .sel = { .same_below = NV_SAME_BELOW_DEFAULT }, .formats = NV_FIG_ALL,
 			  .curve = nv_curve_opts_default() };
 	struct nv_traceset ts = { 0 };
 	struct nv_tracejoin tj = { 0 };

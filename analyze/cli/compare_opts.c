@@ -96,8 +96,12 @@ void cmd_compare_usage(FILE *out)
 	      "                        metrics: the JSON key stems (iops bw min mean max\n"
 	      "                        stdev io_bytes runtime usr_cpu sys_cpu ctx ...\n"
 	      "                        cost cost_bw) or any percentile pX (p99.5, p25);\n"
-	      "                        exit status 1 if one is not met, 2 if one matches\n"
-	      "                        no job or metric\n"
+	      "                        latency is --lat's kind, or named as its JSON key\n"
+	      "                        (clat_mean, clat_p99, lat_mean: needs --lat lat);\n"
+	      "                        0% is met by an about-equal change; exit status 1\n"
+	      "                        if one is not met, 2 if one matches no job or\n"
+	      "                        metric or no run has a value of it (a percentile\n"
+	      "                        fio did not report)\n"
 	      "      --pair RUN:BASELINE\n"
 	      "                        a change column RUN vs BASELINE (labels or 1-based\n"
 	      "                        positions; repeat for several in one table) instead\n"
@@ -107,8 +111,9 @@ void cmd_compare_usage(FILE *out)
 	      "      --units SYSTEM    si (MB/s, GB; default) or binary (MiB/s, GiB)\n"
 	      "      --change HOW      changes as pct (+110.0%, default), ratio (2.10x)\n"
 	      "                        or both\n"
-	      "      --same-below PCT  single runs: a change under PCT% reads as about\n"
-	      "                        equal (default 5; 0: off)\n"
+	      "      --same-below PCT  single runs: a change printed under PCT% reads as\n"
+	      "                        about equal in every output and claim (default\n"
+	      "                        5; 0: off)\n"
 	      "  -v, --verbose         also list directions without IOs, trace passes and\n"
 	      "                        notes about the normal workflow\n"
 	      "\n"
@@ -148,7 +153,7 @@ void cmd_compare_usage(FILE *out)
 	      "The first table is the summary: one row per job and direction (md and\n"
 	      "text: after the load curves when the runs sweep a job option).\n"
 	      "Exit status: 0 ok, 1 a claim not met, 2 usage error, unreadable input or a\n"
-	      "claim that matches no job or metric.\n", out);
+	      "claim that matches no job or metric or has no value to judge.\n", out);
 }
 
 int __attribute__((format(printf, 1, 2)))
@@ -204,7 +209,7 @@ enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE
        OPT_PCTL, OPT_FIGURES };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
-static int display_opt(int c, const char *arg)
+static int display_opt(struct opts *o, int c, const char *arg)
 {
 	enum nv_headline h;
 	double d;
@@ -239,7 +244,7 @@ static int display_opt(int c, const char *arg)
 		if (nv_parse_double(arg, &d) || !(d >= 0 && d <= 100))
 			return usage_error("--same-below '%s': a percentage from 0 (off) to 100, "
 					   "e.g. 5", arg);
-		nv_display.same_pct = d;
+		o->sel.same_below = d;
 		return 0;
 	}
 }
@@ -451,7 +456,7 @@ int parse_opts(int argc, char **argv, struct opts *o)
 			ret = trace_opt(c, optarg, o);
 			break;
 		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case 'v':
-			ret = display_opt(c, optarg);
+			ret = display_opt(o, c, optarg);
 			break;
 		case NV_OPT_SLA ... NV_OPT_CURVE_END - 1:	/* load curves */
 			ret = nv_curve_opt(c, optarg, &o->curve);

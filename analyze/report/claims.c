@@ -107,6 +107,26 @@ static const struct {
 };
 
 /*
+ * A latency kind before a statistic, as the JSON keys have it ("clat_mean",
+ * "lat_p99": fio's clat_ns, lat_ns, slat_ns) into c->have_lat and c->lat.
+ * Return: the statistic's name (name itself without a kind).
+ */
+static const char *latkind_prefix(const char *name, struct nv_claim *c)
+{
+	for (unsigned k = 0; k < NV_LAT_NR; k++) {
+		const char *kn = nv_latkind_name((enum nv_latkind)k);
+		size_t kl = strlen(kn);
+
+		if (!strncmp(name, kn, kl) && name[kl] == '_' && name[kl + 1]) {
+			c->have_lat = true;
+			c->lat = (enum nv_latkind)k;
+			return name + kl + 1;
+		}
+	}
+	return name;
+}
+
+/*
  * Split "[JOB:]METRIC" (len bytes of s) into c->job and c->metric.
  * 0, -EINVAL (message in err) or -ENOMEM.
  */
@@ -116,6 +136,7 @@ static int parse_target(const char *whole, const char *s, size_t len, struct nv_
 	const char *colon = memrchr(s, ':', len);
 	const char *m = colon ? colon + 1 : s;
 	char name[32];
+	const char *stat;
 	size_t ml = len - (size_t)(m - s);
 
 	if (colon && colon == s) {
@@ -129,9 +150,11 @@ static int parse_target(const char *whole, const char *s, size_t len, struct nv_
 	}
 	memcpy(name, m, ml);
 	name[ml] = 0;
-	if (!nv_pctl_parse_name(name, &c->level)) {	/* a percentile of any level */
+	stat = latkind_prefix(name, c);
+	if (!nv_pctl_parse_name(stat, &c->level)) {	/* a percentile of any level */
 		c->metric = nv_level_metric(c->level);
-	} else if (nv_metric_parse(name, &c->metric) || c->metric == NV_M_PCTL) {
+	} else if (nv_metric_parse(stat, &c->metric) || c->metric == NV_M_PCTL ||
+		   (c->have_lat && !nv_metric(c->metric)->latency)) {
 		char list[512];
 		size_t l = 0;
 
@@ -141,7 +164,9 @@ static int parse_target(const char *whole, const char *s, size_t len, struct nv_
 						      l ? ", " : "",
 						      i == NV_M_P50 ? "pX (any level: p99.5)" :
 						      nv_metric((enum nv_metric)i)->key);
-		snprintf(err, errlen, "--claim '%s': unknown metric '%s' (%s)", whole, name, list);
+		snprintf(err, errlen, "--claim '%s': unknown metric '%s' (%s; a latency statistic "
+			 "with its kind as in the JSON keys: clat_mean, lat_p99, slat_max)", whole,
+			 name, list);
 		return -EINVAL;
 	}
 	if (colon && !(c->job = strndup(s, (size_t)(colon - s))))
@@ -289,6 +314,8 @@ enum nv_claim_verdict nv_claim_judge_change(const struct nv_claim *c, const stru
 		return NV_CLAIM_CANNOT_TELL;
 	if (!ch->have_ci && ch->why != NV_CI_SINGLE)
 		return NV_CLAIM_CANNOT_TELL;	/* repeats without an interval (repeats.h) */
+	if (!ch->have_ci && !c->have_tol && c->pct == 0)	/* not worse: as the tables say */
+		return ch->verdict == NV_WORSE ? NV_CLAIM_NOT_MET : NV_CLAIM_MET;
 	if (!ch->have_ci)
 		return change_ok(c, ch->pct, higher_better) ? NV_CLAIM_MET : NV_CLAIM_NOT_MET;
 	/* a band strictly inside [lo, hi]: neither end in it, yet some values are */
@@ -345,9 +372,13 @@ static struct nv_claim_result *add_result(struct nv_report *r)
 	return &n[r->nclaims++];
 }
 
-/* The results of claim c on block bi. 0 or -ENOMEM. */
+/*
+ * The results of claim c on block bi; *values counts those with a value to
+ * judge (a change: a value on either side; absolute: the run's).
+ * Return: 0 or -ENOMEM.
+ */
 static int eval_block(struct nv_report *r, const struct nv_claim *c, size_t bi,
-		      const struct nv_row *row)
+		      const struct nv_row *row, size_t *values)
 {
 	bool hb = nv_metric(c->metric)->higher_better;
 	size_t n = c->kind == NV_CLAIM_CHANGE ? r->npairs : r->nsides;
@@ -372,6 +403,7 @@ static int eval_block(struct nv_report *r, const struct nv_claim *c, size_t bi,
 		cr->cell = row->cells[s];
 		cr->verdict = c->kind == NV_CLAIM_CHANGE ? nv_claim_judge_change(c, &cr->chg, hb)
 							 : nv_claim_judge_abs(c, &cr->cell);
+		*values += cr->cell.n || (chg && row->cells[base].n);
 		if (cr->verdict == NV_CLAIM_NOT_MET)
 			r->claims_failed = true;
 	}
@@ -386,9 +418,21 @@ static void claim_nomatch(const struct nv_report *r, const struct nv_claim *c, b
 	size_t l;
 
 	if (!nojob) {
+		const char *shown = nv_latkind_name(r->lat), *want = nv_latkind_name(c->lat);
+
 		nv_claim_metric_name(name, sizeof(name), c);
-		snprintf(err, errlen, "--claim '%s': no job it names has %s values (rows in the "
-			 "tables)", c->text, name);
+		if (c->have_lat && c->lat != r->lat)
+			snprintf(err, errlen, "--claim '%s': the tables show %s latency (--lat "
+				 "%s), not %s: pass --lat %s to judge %s, or name the statistic "
+				 "alone", c->text, shown, shown, want, want, name);
+		else if (NV_M_IS_PCT(c->metric))
+			snprintf(err, errlen, "--claim '%s': no run reports %s for the jobs it "
+				 "names (the tables print '-'): add %g to fio's "
+				 "percentile_list=, record traces (nv_trace=DIR) or claim a "
+				 "level the runs report", c->text, name, c->level);
+		else
+			snprintf(err, errlen, "--claim '%s': no job it names has %s values "
+				 "(rows in the tables)", c->text, name);
 		return;
 	}
 	l = (size_t)snprintf(err, errlen, "--claim '%s': no job with IOs matches '%s' (jobs:",
@@ -408,10 +452,14 @@ static void claim_nomatch(const struct nv_report *r, const struct nv_claim *c, b
 
 void nv_claim_metric_name(char *buf, size_t n, const struct nv_claim *c)
 {
+	char stat[32];
+
 	if (NV_M_IS_PCT(c->metric))
-		nv_pctl_name(buf, n, c->level);
+		nv_pctl_name(stat, sizeof(stat), c->level);
 	else
-		snprintf(buf, n, "%s", nv_metric(c->metric)->key);
+		snprintf(stat, sizeof(stat), "%s", nv_metric(c->metric)->key);
+	snprintf(buf, n, "%s%s%s", c->have_lat ? nv_latkind_name(c->lat) : "",
+		 c->have_lat ? "_" : "", stat);
 }
 
 int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l)
@@ -424,6 +472,8 @@ int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l)
 
 const struct nv_row *nv_claim_row(const struct nv_block *b, const struct nv_claim *c)
 {
+	if (c->have_lat && c->lat != b->lat)
+		return NULL;	/* the tables show another kind */
 	return NV_M_IS_PCT(c->metric) ? nv_block_level_row(b, c->level)
 				      : nv_block_row(b, c->metric);
 }
@@ -432,7 +482,7 @@ int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nc
 		   char *err, size_t errlen)
 {
 	for (size_t c = 0; c < nclaims; c++) {
-		size_t jobs = 0, rows = 0;
+		size_t jobs = 0, rows = 0, values = 0;
 
 		for (size_t bi = 0; bi < r->nblocks; bi++) {
 			const struct nv_block *b = &r->blocks[bi];
@@ -446,10 +496,10 @@ int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nc
 			if (!row)
 				continue;
 			rows++;
-			if ((ret = eval_block(r, &claims[c], bi, row)))
+			if ((ret = eval_block(r, &claims[c], bi, row, &values)))
 				return ret;
 		}
-		if (!jobs || !rows) {
+		if (!jobs || !rows || !values) {	/* nothing to judge is no verdict */
 			claim_nomatch(r, &claims[c], !jobs, err, errlen);
 			return -ENOENT;
 		}

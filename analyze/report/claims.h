@@ -15,7 +15,9 @@
  * JOB is an fnmatch glob on the job key or name (default: every job).
  * METRIC is a row's key ("iops", "bw", "mean") or a percentile of any level
  * "pX" ("p99.5", "p25": stats/pctlevels.h; the caller adds its row, see
- * nv_claims_levels).
+ * nv_claims_levels); a latency statistic may name its kind as the JSON
+ * keys do ("clat_mean", "lat_p99", "slat_max"): the tables' latency kind
+ * (--lat) must be that one, bare names ("mean", "p99") are of that kind.
  * Verdicts: met, not met, or cannot tell (no data; or, with repeats, the
  * 95% interval lies on both sides of the claimed bound).
  */
@@ -35,6 +37,8 @@ struct nv_claim {
 	char *text;		/* as given */
 	char *job;		/* glob on the job key or name; NULL: every job */
 	enum nv_metric metric;
+	bool have_lat;		/* METRIC named a latency kind: "clat_mean", "lat_p99" ... */
+	enum nv_latkind lat;	/* ... this one; it must be the tables' (--lat) */
 	double level;		/* a percentile (any level: "p99.5", "p25"): its level */
 	enum nv_claim_kind kind;
 	double pct;		/* CHANGE: the claimed change in % (+50, -20) */
@@ -67,7 +71,8 @@ void nv_claim_free(struct nv_claim *c);
 int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l);
 
 /*
- * The name of the claim's metric: its key ("iops"), a percentile's "p99.5".
+ * The name of the claim's metric: its key ("iops"), a percentile's "p99.5",
+ * with the latency kind the claim named: "lat_mean", "clat_p99".
  * Return: nothing; in buf.
  */
 void nv_claim_metric_name(char *buf, size_t n, const struct nv_claim *c);
@@ -81,7 +86,8 @@ const char *nv_claim_verdict_name(enum nv_claim_verdict v);
  * +X%", -X% "at most -X%", 0% "not worse"; with ±T it means "within T
  * points of X".  With an interval (ch->have_ci) the verdict is met or not
  * met only when the whole interval agrees; repeats without one (fewer than
- * 3 runs a side) cannot tell; one run a side is judged by ch->pct.
+ * 3 runs a side) cannot tell; one run a side is judged by ch->pct, and 0%
+ * by the verdict the tables print (about equal, same or better: met).
  * Return: the verdict (cannot tell when ch->have is false).
  */
 enum nv_claim_verdict nv_claim_judge_change(const struct nv_claim *c, const struct nv_change *ch,
@@ -110,8 +116,9 @@ struct nv_claim_result {
  * row for its metric: CHANGE claims for each pair of the change columns
  * (report/pairs.h), ABS claims for each side.  Results go to r->claims; r->claims_failed is set
  * when one is not met.
- * Return: 0; -ENOENT with a message in err when a claim matches no job or
- * none of its jobs has the metric; -ENOMEM.
+ * Return: 0; -ENOENT with a message in err when a claim matches no job, none
+ * of its jobs has the metric, or no run has a value of it to judge (a
+ * percentile no run reports); -ENOMEM.
  */
 int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nclaims,
 		   char *err, size_t errlen);
@@ -119,7 +126,8 @@ int nv_claims_eval(struct nv_report *r, const struct nv_claim *claims, size_t nc
 /*
  * The row of block b that claim c is about: its percentile level's row, or
  * its metric's.
- * Return: the row, or NULL when b has none.
+ * Return: the row, or NULL when b has none (or shows another latency kind
+ * than the one the claim names).
  */
 const struct nv_row *nv_claim_row(const struct nv_block *b, const struct nv_claim *c);
 

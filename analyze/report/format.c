@@ -91,7 +91,7 @@ static void fmt_sig(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.3g", v);
 }
 
-struct nv_display nv_display = { .same_pct = 5 };
+struct nv_display nv_display;
 
 /*
  * A value in the largest unit of scale[0..nscale) (largest first) that ref
@@ -225,8 +225,7 @@ static void fmt_chg(char *buf, size_t n, double pct)
 
 bool nv_change_about_equal(const struct nv_change *c)
 {
-	return c->have && !c->have_ci && c->why == NV_CI_SINGLE &&
-	       (c->within_prec || fabs(c->pct) < nv_display.same_pct);
+	return c->have && c->about_equal;
 }
 
 /*

@@ -46,16 +46,15 @@ double nv_row_ref(const struct nv_cell *cells, size_t n);
 
 /*
  * How the human formats show numbers (set once by the command line):
- * --units binary (MiB/s, GiB), --change pct|ratio|both, and the single-run
- * threshold: a change of less than same_pct % (either way) between single
- * runs reads as "about equal".  Defaults: SI, percent, 5%.
+ * --units binary (MiB/s, GiB), --change pct|ratio|both.  Defaults: SI,
+ * percent.  (--same-below is a rule of the model, not of the display:
+ * nv_select.same_below.)
  */
 enum nv_chgfmt { NV_CHG_PCT, NV_CHG_RATIO, NV_CHG_BOTH };
 
 struct nv_display {
 	bool binary;
 	enum nv_chgfmt change;
-	double same_pct;
 	bool verbose;		/* -v: the lists and notes quiet output leaves out */
 	int headline;		/* enum nv_headline (report/model.h): the summary's rows */
 };
@@ -63,9 +62,9 @@ struct nv_display {
 extern struct nv_display nv_display;
 
 /*
- * Whether a change between single runs is under the threshold.
- * Return: true when c has a value from one run a side (no interval) and
- * |c->pct| < same_pct or the change is within the printed precision.
+ * Whether a change between single runs reads as about equal (the model's
+ * one rule: nv_repeats_about_equal, with --same-below).
+ * Return: true when c has a value and c->about_equal.
  */
 bool nv_change_about_equal(const struct nv_change *c);
 

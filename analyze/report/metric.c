@@ -55,10 +55,8 @@ static const struct {
 	const char *alias;
 	enum nv_metric m;
 } metric_aliases[] = {
-	{ "bandwidth", NV_M_BW }, { "lat_mean", NV_M_MEAN }, { "lat", NV_M_MEAN },
-	{ "lat_max", NV_M_MAX }, { "lat_stdev", NV_M_STDEV }, { "stddev", NV_M_STDEV },
-	{ "lat_min", NV_M_MIN }, { "iops_stddev", NV_M_IOPS_SDEV }, { "cpu_usr", NV_M_USR_CPU },
-	{ "cpu_sys", NV_M_SYS_CPU },
+	{ "bandwidth", NV_M_BW }, { "stddev", NV_M_STDEV }, { "iops_stddev", NV_M_IOPS_SDEV },
+	{ "cpu_usr", NV_M_USR_CPU }, { "cpu_sys", NV_M_SYS_CPU },
 };
 
 const struct nv_metric_info *nv_metric(enum nv_metric m)

@@ -210,7 +210,7 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		const struct nv_latstat *exact = fio ? NULL : nv_jobjoin_exact(b->src[s][k].traces,
 									     b->dir);
 		int got;
-		double v, rate, prec = 0;
+		double v, prec = 0;
 
 		if (NV_M_IS_PCT(m)) {
 			got = nv_level_value(&b->src[s][k], b->dir, b->lat, level, fio, &v);
@@ -221,16 +221,6 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
-		} else if (m == NV_M_COST || m == NV_M_COST_BW) {	/* per 1k IOPS, GB/s */
-			enum nv_metric per = m == NV_M_COST ? NV_M_IOPS : NV_M_BW;
-
-			got = side->have_price ? nv_metric_value(&j->dir[b->dir], exact, per,
-								 b->lat, &rate)
-					       : NV_SRC_NONE;
-			v = got ? m == NV_M_COST ? nv_cost_per_kiops(side->price, rate)
-					       : nv_cost_per_gbps(side->price, rate) : 0;
-			if (!isfinite(v))
-				got = NV_SRC_NONE;
 		} else {
 			got = nv_metric_value_prec(&j->dir[b->dir], exact, m, b->lat, &v, &prec);
 			if (got == NV_SRC_NONE)
@@ -240,15 +230,67 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			continue;
 		if (got > src)
 			src = (unsigned char)got;
-		buf[n++] = v;
+		buf[n++] = v;	/* the price: once per run that has the job, as its rates */
 		cprec = fmax(cprec, prec);
-		if (m == NV_M_PRICE)
-			break;	/* one price per side, not one per run */
 	}
 	nv_repeats_cell(buf, n, r->agg, nv_metric(m)->higher_better, c);
 	c->absent = side->nruns - b->nsrc[s];
 	c->src = src;
 	c->prec = cprec;
+}
+
+/*
+ * The cost cell of side s (per 1k IOPS, per GB/s: price * 1000 / x) from its
+ * cell of the rate x the row above shows: the price over that rate, not an
+ * aggregate of the runs' costs (docs/analysis.md); min over the max rate,
+ * max over the min; its relative stdev and its logarithms' spread are the
+ * rate's, so that the change's interval is the rate's, inverted.  Empty
+ * without a price or when a run's rate is not above 0.
+ */
+static void cost_cell(const struct nv_side *side, const struct nv_cell *rate, struct nv_cell *c)
+{
+	double p = side->price;
+
+	memset(c, 0, sizeof(*c));
+	c->absent = rate->absent;
+	if (!side->have_price || !rate->n || !rate->positive || !(p > 0))
+		return;
+	c->n = rate->n;
+	c->value = nv_cost_per_kiops(p, rate->value);	/* per GB/s: the same rule */
+	c->mean = nv_cost_per_kiops(p, rate->mean);
+	c->median = nv_cost_per_kiops(p, rate->median);
+	c->min = nv_cost_per_kiops(p, rate->max);
+	c->max = nv_cost_per_kiops(p, rate->min);
+	c->sd = c->mean * rate->sd / rate->mean;
+	c->positive = true;
+	c->lmean = log(p * 1000) - rate->lmean;
+	c->lsd = rate->lsd;
+	c->src = rate->src;
+}
+
+/*
+ * The cells of row (side_cell; a cost row: cost_cell from the block's rate
+ * row, which comes before it); fio: fio's own values (row->fio).
+ */
+static void row_cells(const struct nv_report *r, const struct nv_block *b, struct nv_row *row,
+		      bool fio, double *buf, bool *above)
+{
+	enum nv_metric m = row->metric;
+	const struct nv_row *rate = nv_block_row(b, m == NV_M_COST ? NV_M_IOPS : NV_M_BW);
+	struct nv_cell *cells = fio ? row->fio : row->cells, none = { 0 };
+
+	for (size_t s = 0; s < r->nsides; s++) {
+		if (m == NV_M_COST || m == NV_M_COST_BW) {
+			const struct nv_cell *rc = !rate ? NULL : fio && rate->fio ? rate->fio
+									   : rate->cells;
+
+			none.absent = r->sides[s].nruns - b->nsrc[s];
+			cost_cell(&r->sides[s], rc ? &rc[s] : &none, &cells[s]);
+		} else {
+			side_cell(r, b, s, m, row->level, fio, buf, &cells[s],
+				  row->above_max && !fio ? &row->above_max[s] : above);
+		}
+	}
 }
 
 static bool any_price(const struct nv_report *r)
@@ -257,6 +299,17 @@ static bool any_price(const struct nv_report *r)
 		if (r->sides[s].have_price)
 			return true;
 	return false;
+}
+
+/*
+ * The verdict of a change as every output shows it: none for a neutral
+ * metric (runtime, the error), the about-equal rule for single runs.
+ */
+static void settle(const struct nv_report *r, enum nv_metric m, struct nv_change *ch)
+{
+	nv_repeats_about_equal(ch, r->same_below);
+	if (nv_metric(m)->neutral)
+		ch->verdict = NV_SAME;
 }
 
 /*
@@ -275,8 +328,7 @@ static int pair_changes(const struct nv_report *r, struct nv_row *row)
 
 		nv_repeats_change(&row->cells[p->a], &row->cells[p->b], mi->higher_better,
 				  &row->pchg[i]);
-		if (mi->neutral)
-			row->pchg[i].verdict = NV_SAME;
+		settle(r, row->metric, &row->pchg[i]);
 	}
 	return 0;
 }
@@ -343,9 +395,8 @@ static int add_row(struct nv_report *r, struct nv_block *b, enum nv_metric m, do
 		row->above_max = calloc(r->nsides, sizeof(*row->above_max));
 	if (!row->cells || !row->chg || (NV_M_IS_PCT(m) && !row->above_max))
 		goto drop;
+	row_cells(r, b, row, false, buf, &above);
 	for (size_t s = 0; s < r->nsides; s++) {
-		side_cell(r, b, s, m, level, false, buf, &row->cells[s],
-			  row->above_max ? &row->above_max[s] : &above);
 		any |= row->cells[s].n > 0;
 		if (row->cells[s].src == NV_SRC_EXACT && !row->fio &&
 		    !(row->fio = calloc(r->nsides, sizeof(*row->fio))))
@@ -358,15 +409,14 @@ static int add_row(struct nv_report *r, struct nv_block *b, enum nv_metric m, do
 		free(row->above_max);
 		return 0;
 	}
-	for (size_t s = 0; row->fio && s < r->nsides; s++)
-		side_cell(r, b, s, m, level, true, buf, &row->fio[s], &above);
+	if (row->fio)
+		row_cells(r, b, row, true, buf, &above);
 	for (size_t s = 0; s < r->nsides; s++) {
 		if (s == r->baseline)
 			continue;
 		nv_repeats_change(&row->cells[s], &row->cells[r->baseline],
 				  nv_metric(m)->higher_better, &row->chg[s]);
-		if (nv_metric(m)->neutral)
-			row->chg[s].verdict = NV_SAME;
+		settle(r, m, &row->chg[s]);
 	}
 	if (pair_changes(r, row))
 		goto drop;
@@ -618,6 +668,7 @@ int nv_report_build(const struct nv_side *sides, size_t nsides, size_t baseline,
 	r->agg = agg;
 	r->levels = sel ? sel->levels : NULL;
 	r->headline = sel ? sel->headline : NV_HL_AUTO;
+	r->same_below = sel ? sel->same_below : NV_SAME_BELOW_DEFAULT;
 	for (size_t s = 0; s < nsides; s++)
 		if (sides[s].nruns > maxruns)
 			maxruns = sides[s].nruns;

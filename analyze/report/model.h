@@ -63,7 +63,7 @@ struct nv_metric_info {
 };
 
 const struct nv_metric_info *nv_metric(enum nv_metric m);	/* NULL if out of range */
-int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "lat_mean", "bandwidth" */
+int nv_metric_parse(const char *s, enum nv_metric *m);	/* also "bandwidth", "stddev" */
 
 /*
  * One metric of one job/direction in one run: the exact value from traces
@@ -92,6 +92,7 @@ int nv_job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, dou
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 double nv_cost_per_gbps(double usd_per_hour, double mbps);	/* NAN if mbps <= 0 */
+
 
 
 /* A side: one label, one or more runs (repeats). */
@@ -169,6 +170,7 @@ struct nv_report {
 	bool claims_failed;
 	const struct nv_pctl *levels;	/* the percentile rows asked for (sel->levels) */
 	enum nv_headline headline;	/* sel->headline: which cost rows */
+	double same_below;		/* sel->same_below: the about-equal threshold, % */
 	size_t nnotes;
 	char **notes;			/* levels fio did not report (printed as missing) */
 	size_t nwarnings;		/* the inputs' warnings (stderr), set by the caller */
@@ -184,6 +186,8 @@ struct nv_select {
 	const struct nv_pctl *levels;	/* --percentiles; NULL: the default list */
 	enum nv_headline headline;	/* --summary: cost per 1k IOPS for an IOPS
 					 * headline, per GB/s for bandwidth, both */
+	double same_below;	/* --same-below: single runs' about-equal threshold, %
+				 * (0: off; a NULL sel: NV_SAME_BELOW_DEFAULT) */
 };
 
 /* Return: true when some side has more than one run (repeats). */

@@ -548,7 +548,7 @@ int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_js
 	nv_json_value_set(root, "aggregate", nv_json_value_str(nv_aggregate_name(r->agg)));
 	nv_json_value_set(root, "baseline", nv_json_value_str(r->sides[r->baseline].label));
 	nv_json_value_set(root, "sides", json_sides(r));
-	nv_json_value_set(root, "about_equal_below_pct", json_real(nv_display.same_pct));
+	nv_json_value_set(root, "about_equal_below_pct", json_real(r->same_below));
 	nv_json_value_set(root, "summary", json_summary(r));
 	for (size_t i = 0; i < r->nblocks; i++) {
 		const struct nv_block *b = &r->blocks[i];

@@ -554,7 +554,7 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 			     "for the others.");
 	if (r->nsides > 1)
 		fprintf(out, " Single runs: a change under %g%% reads as about equal.",
-			nv_display.same_pct);
+			r->same_below);
 	print_repeats_legend(out, r, f);
 	fprintf(out, "\n\n");
 }

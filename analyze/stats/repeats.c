@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,8 +245,32 @@ void nv_repeats_change(const struct nv_cell *a, const struct nv_cell *base, bool
 		ch->verdict = (dir > 0) == higher_better ? NV_BETTER : NV_WORSE;
 }
 
+/* pct as the tables print it: one decimal ("-5.0%" for -4.9988). */
+static double printed_pct(double pct)
+{
+	char t[64];
+
+	snprintf(t, sizeof(t), "%.1f", pct);
+	return atof(t);
+}
+
+void nv_repeats_about_equal(struct nv_change *ch, double below)
+{
+	double shown;
+
+	if (!ch->have || ch->have_ci || ch->why != NV_CI_SINGLE)
+		return;
+	shown = fabs(printed_pct(ch->pct));
+	if (ch->within_prec || shown < below)
+		ch->about_equal = true;
+	if (ch->about_equal || shown == 0)
+		ch->verdict = NV_SAME;
+}
+
 const char *nv_change_verdict_name(const struct nv_change *ch)
 {
+	if (ch->about_equal && ch->pct != 0)	/* an exact 0 is the same */
+		return "about equal";
 	if (ch->noise)
 		return "within noise";
 	if (ch->have && !ch->have_ci && ch->why != NV_CI_SINGLE)

@@ -64,7 +64,11 @@ struct nv_change {
 	bool noise;		/* the interval contains 0: within noise (~) */
 	enum nv_verdict verdict;	/* from the interval (see nv_repeats_change) */
 	bool within_prec;	/* one run a side, |difference| <= the two prec: no verdict */
+	bool about_equal;	/* one run a side, under the threshold (nv_repeats_about_equal) */
 };
+
+/* --same-below's default: single runs' changes under 5% read as about equal. */
+#define NV_SAME_BELOW_DEFAULT 5.0
 
 /*
  * The change of side a against base, for a metric whose direction is
@@ -87,9 +91,22 @@ void nv_repeats_change(const struct nv_cell *a, const struct nv_cell *base, bool
 		       struct nv_change *ch);
 
 /*
+ * The one "about equal" rule (docs/analysis.md), applied to a change of one
+ * run a side after nv_repeats_change, before any output reads it: the
+ * change as printed (percent, one decimal) under below % either way, or
+ * within the printed precision, is about equal (ch->about_equal) and has no
+ * verdict (NV_SAME); so is a change that prints as 0.0% (below 0: off).
+ * Tables, JSON, figures and claims all read ch->verdict and about_equal.
+ * Return: nothing; other changes are left alone.
+ */
+void nv_repeats_about_equal(struct nv_change *ch, double below);
+
+/*
  * The verdict as a word.
- * Return: "better", "worse", "within noise" (the interval holds 0),
- * "cannot tell" (repeats without an interval) or "same" (no change).
+ * Return: "better", "worse", "about equal" (one run a side,
+ * nv_repeats_about_equal, a change other than 0), "within noise" (the
+ * interval holds 0), "cannot tell" (repeats without an interval) or "same"
+ * (no change).
  */
 const char *nv_change_verdict_name(const struct nv_change *ch);
 

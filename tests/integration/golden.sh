@@ -114,7 +114,7 @@ golden repeats-two-runs --format text -j randread -d read "$D/uring-run1.json,$D
 golden repeats-same-file-twice "$D/uring-run1.json,$D/uring-run1.json,$D/uring-run2.json" \
 	"$D/psync-run1.json"
 golden price-claims -l i7i.large -l i4i.large --price i7i.large=0.1888 --price i4i.large=0.156 \
-	--claim 'iops:+50%' --claim 'lat_mean:-50%' --claim 'stdev:-60%' -j randread -d read \
+	--claim 'iops:+50%' --claim 'clat_mean:-50%' --claim 'stdev:-60%' -j randread -d read \
 	"$D/uring-run1.json" "$D/psync-run1.json"
 golden price-claims-json --format json -l new -l old --price new=0.1888 --claim 'iops:-10%' \
 	-j randread -d read "$D/uring-run1.json" "$D/psync-run1.json"

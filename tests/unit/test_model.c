@@ -112,7 +112,8 @@ TEST(report)
 	row = nv_block_row(&r.blocks[0], NV_M_COST);
 	CHECK(row && row->cells[0].n == 2 && near(row->cells[0].mean, 0.0024430010, 1e-9));
 	row = nv_block_row(&r.blocks[0], NV_M_PRICE);
-	CHECK(row && row->cells[0].n == 1 && row->cells[2].n == 0);
+	/* issue 60 item 2: the price once per run of the side that has the job */
+	CHECK(row && row->cells[0].n == 2 && row->cells[0].sd == 0 && row->cells[2].n == 0);
 	/* the cell shows the exact value, fio's beside */
 	row = nv_block_row(&r.blocks[1], NV_M_P999);
 	CHECK(row && row->cells[1].src == NV_SRC_EXACT && row->cells[1].mean == 2000);
