@@ -91,6 +91,19 @@ static void fmt_sig(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.3g", v);
 }
 
+/*
+ * Dollars to three significant digits, always in fixed notation so that a
+ * column of costs reads alike: "$0.000117", "$0.0000602", "$1.23", "$1235".
+ */
+static void fmt_usd(char *buf, size_t n, double v)
+{
+	int d = 0;
+
+	if (v != 0 && isfinite(v))
+		d = 2 - (int)floor(log10(fabs(v)));
+	snprintf(buf, n, "$%.*f", d > 0 ? d : 0, v);
+}
+
 struct nv_display nv_display;
 
 /*
@@ -193,11 +206,12 @@ void nv_fmt_value_in(char *buf, size_t n, double v, enum nv_unit u, double ref)
 			fmt_sig(buf, n, v);
 		break;
 	case NV_U_USD_H:
-		snprintf(buf, n, "$%g/h", v);
+		nv_fmt_decimal(num, sizeof(num), v);	/* as given: "$0.1888/h" */
+		snprintf(buf, n, "$%s/h", num);
 		break;
 	case NV_U_USD_KIOPS:
 	case NV_U_USD_GBPS:
-		snprintf(buf, n, "$%.3g", v);
+		fmt_usd(buf, n, v);
 		break;
 	}
 }
@@ -247,6 +261,8 @@ static int above_decimals(double v, int d, double floor)
 /*
  * An interval bound: like fmt_chg, but a bound above -100% (a ratio above 0)
  * never prints as -100.0% or 0.00x: more decimals until it reads above.
+ * Both bounds go through it, so that near -100% they print in order
+ * ([-99.98%, -99.97%], not [-99.98%, -100.0%]).
  */
 static void fmt_bound(char *buf, size_t n, double pct)
 {
@@ -296,7 +312,7 @@ void nv_fmt_change(char *buf, size_t n, const struct nv_change *c)
 						  : "a value <= 0");
 	} else {
 		fmt_bound(lo, sizeof(lo), c->lo);
-		fmt_chg(hi, sizeof(hi), c->hi);
+		fmt_bound(hi, sizeof(hi), c->hi);
 		snprintf(buf, n, "%s%s [%s, %s] n=%zu+%zu", p, c->noise ? " ~ within noise" : mark,
 			 lo, hi, c->n, c->nbase);
 	}

@@ -59,8 +59,9 @@ R=results.0
 got="$(jget "$T/cost.json" $R.sides.a.cost_usd_per_hour_per_1k_iops) \
 $(jget "$T/cost.json" $R.sides.b.cost_usd_per_hour_per_1k_iops) \
 $(jget "$T/cost.json" $R.changes.a.cost_usd_per_hour_per_1k_iops_change_pct)"
-if $PYTHON -c 'import sys; a, b, c = map(float, sys.argv[1:]);
-sys.exit(not (abs(a - 0.005) < 1e-12 and abs(b - 0.005) < 1e-12 and abs(c) < 1e-9))' $got; then
+if $PYTHON -c 'import sys; a, b, c = map(float, sys.argv[1:])
+sys.exit(not (abs(a - 0.005) < 1e-12 and abs(b - 0.005) < 1e-12 and abs(c) < 1e-9))' \
+	$got; then
 	pass i60-2-cost-is-price-over-iops-shown
 else
 	fail i60-2-cost-is-price-over-iops-shown "cost a, b, change: $got (want 0.005 0.005 0)"
@@ -81,7 +82,8 @@ fi
 # uring-run1 randread: clat mean 43,717.858398 ns, lat mean 62,319.106445 ns
 claim_measured() {	# claim_measured ARGS...: the claims' measured values (CSV)
 	"$NVANALYZE" -f csv -j randread -d read "$@" "$U1" 2>"$T/cm.err" |
-		awk -F, '/^job,direction,run,baseline,claim/ { on = 1; next } on && NF { print $6 }'
+		awk -F, '/^job,direction,run,baseline,claim/ { on = 1; next }
+			 on && NF { print $6 }'
 }
 got=$(claim_measured --lat lat --claim 'lat_mean<=1s')
 [ "$got" = 62319.106445 ] && pass i60-3-lat-mean-is-total ||
@@ -132,3 +134,27 @@ rd z1.json 100020; rd z2.json 100000
 got=$(awk '/^IOPS/ { print $NF; exit }' "$T/z.txt")
 [ "$got" = "+0.0%" ] && pass i60-6-same-below-0-zero ||
 	fail i60-6-same-below-0-zero "IOPS change '$(grep '^IOPS' "$T/z.txt")'"
+# the cost column: one fixed format, never an exponent ($6.02e-05 beside
+# $0.000117): $0.00602/h at 100,000 IOPS is $0.0000602 per 1k IOPS
+rd k1.json 100000; rd k2.json 51453
+"$NVANALYZE" -f text -j randread -d read --price 1=0.00602 --price 2=0.00602 \
+	"$T/k1.json" "$T/k2.json" >"$T/k.txt" 2>&1
+got=$(grep '^cost per 1k IOPS' "$T/k.txt")
+case $got in
+*'$0.0000602'*'$0.000117'*) pass i60-6-cost-one-format;;
+*) fail i60-6-cost-one-format "'$got'";;
+esac
+
+# ---- 5: interval bounds near -100% print in order ------------------------
+# 2, 2.2, 2.4 against 10,000, 10,050, 9,950 IOPS: [-99.98%, -99.97%]
+i=0
+for v in 2 2.2 2.4 10000 10050 9950; do i=$((i + 1)); rd "n$i.json" "$v"; done
+"$NVANALYZE" -f text -j randread -d read "$T/n1.json,$T/n2.json,$T/n3.json" \
+	"$T/n4.json,$T/n5.json,$T/n6.json" >"$T/n.txt" 2>&1
+got=$(grep -o '^IOPS .*\[.*\]' "$T/n.txt" | sed 's/.*\[//; s/\]//')
+if $PYTHON -c 'import sys; lo, hi = (float(x.strip(" %")) for x in sys.argv[1].split(","));
+sys.exit(not (-100 < lo <= hi))' "$got" 2>/dev/null; then
+	pass "i60-5-bounds-in-order ($got)"
+else
+	fail i60-5-bounds-in-order "'$got'"
+fi

@@ -177,7 +177,7 @@ def side_values(files, jobname, direction, title):
 # ---- nvanalyze's text ----------------------------------------------------
 
 CI = re.compile(r"^([+-]\d+\.\d)%( \(better\)| \(worse\)| ~ within noise)? "
-                r"\[([+-]\d+\.\d+)%, ([+-]\d+\.\d)%\] n=(\d+)\+(\d+)$")
+                r"\[([+-]\d+\.\d+)%, ([+-]\d+\.\d+)%\] n=(\d+)\+(\d+)$")
 NEUTRAL = ("runtime", "fio error (errno)")	# a change, but neither better nor worse
 NOCI = re.compile(r"^([+-]\d+\.\d)% n=(\d+)\+(\d+), no interval: (< 3 runs|a value <= 0)$")
 SINGLE = re.compile(r"^([+-]\d+\.\d)%( \(better\)| \(worse\)| \(about equal\))?$")

@@ -44,6 +44,15 @@ TEST(example_table)
 	nv_fmt_value(buf, sizeof(buf), 0.1888, NV_U_USD_H);
 	CHECK_STR(buf, "$0.1888/h");
 	CHECK(isnan(nv_cost_per_kiops(0.1888, 0)));
+	/* issue 60 item 6: one fixed format for a column of costs, no exponent */
+	nv_fmt_value(buf, sizeof(buf), 6.02e-05, NV_U_USD_KIOPS);
+	CHECK_STR(buf, "$0.0000602");
+	nv_fmt_value(buf, sizeof(buf), 0.000117, NV_U_USD_GBPS);
+	CHECK_STR(buf, "$0.000117");
+	nv_fmt_value(buf, sizeof(buf), 1234.6, NV_U_USD_KIOPS);
+	CHECK_STR(buf, "$1235");
+	nv_fmt_value(buf, sizeof(buf), 0.00001, NV_U_USD_H);
+	CHECK_STR(buf, "$0.00001/h");
 }
 
 TEST(formatting)
@@ -82,6 +91,12 @@ TEST(formatting)
 	ch.lo = -99.9999912;
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "+1.2% ~ within noise [-99.99999%, +5.4%] n=3+4");
+	/* issue 60 item 5: both bounds near -100% in order, neither -100.0% */
+	ch.noise = false, ch.verdict = NV_WORSE, ch.pct = -99.975;
+	ch.lo = -99.98, ch.hi = -99.97;
+	nv_fmt_change(buf, sizeof(buf), &ch);
+	CHECK_STR(buf, "-100.0% (worse) [-99.98%, -99.97%] n=3+4");
+	ch.noise = true, ch.verdict = NV_BETTER, ch.pct = 1.23, ch.hi = 5.36;
 	ch.have = false;
 	nv_fmt_change(buf, sizeof(buf), &ch);
 	CHECK_STR(buf, "n/a");
