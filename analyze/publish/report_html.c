@@ -208,22 +208,26 @@ static size_t split_row(const char *s, const char **cell, size_t *len, size_t ma
 #define MAX_COLS 64
 
 /*
- * The class of a cell by the verdict it ends with: a change "(better)" or
- * "(worse)", a claim's "met", "not met".
+ * The class of a cell by its verdict: a change's "(better)" or "(worse)"
+ * (ending it, or before the interval of repeats: "-25.4% (better)
+ * [-34.0%, -15.7%] n=3+3"), a claim's "met", "not met".
  * Return: "better", "worse" or "" (none).
  */
 static const char *cell_verdict(const char *c, size_t n)
 {
-	static const struct { const char *end, *cls; } v[] = {
-		{ "(better)", "better" }, { "(worse)", "worse" }, { "not met", "worse" },
+	static const struct { const char *mark, *cls; } v[] = {
+		{ " (better)", "better" }, { " (worse)", "worse" },
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		size_t k = strlen(v[i].end);
+		const char *at = memmem(c, n, v[i].mark, strlen(v[i].mark));
+		size_t end = at ? (size_t)(at - c) + strlen(v[i].mark) : 0;
 
-		if (n >= k && !memcmp(c + n - k, v[i].end, k))
+		if (at && (end == n || c[end] == ' '))	/* the end, or " [lo, hi] n=A+B" */
 			return v[i].cls;
 	}
+	if (n >= 7 && !memcmp(c + n - 7, "not met", 7))
+		return "worse";
 	return n == 3 && !memcmp(c, "met", 3) ? "better" : "";
 }
 

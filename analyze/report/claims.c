@@ -37,10 +37,15 @@ struct unit_suffix {
 	double mult;		/* to the model's unit of the metric */
 };
 
+/*
+ * The one rule of byte units (docs/analysis.md): k, M, G are powers of 10,
+ * Ki, Mi, Gi powers of 2.  "KB/s" is neither: fio 2.x's KB is 1024 bytes,
+ * CrystalDiskMark's 1000; refused with what to write (ambiguous_unit).
+ */
 static const struct unit_suffix suffixes[] = {
 	{ NV_U_NS, "ns", 1 }, { NV_U_NS, "us", 1e3 }, { NV_U_NS, "\xc2\xb5s", 1e3 },
 	{ NV_U_NS, "ms", 1e6 }, { NV_U_NS, "s", 1e9 },
-	{ NV_U_MBPS, "B/s", 1e-6 }, { NV_U_MBPS, "kB/s", 1e-3 }, { NV_U_MBPS, "KB/s", 1e-3 },
+	{ NV_U_MBPS, "B/s", 1e-6 }, { NV_U_MBPS, "kB/s", 1e-3 },
 	{ NV_U_MBPS, "MB/s", 1 }, { NV_U_MBPS, "GB/s", 1e3 },
 	{ NV_U_MBPS, "KiB/s", 1024e-6 }, { NV_U_MBPS, "MiB/s", 1048576e-6 },
 	{ NV_U_MBPS, "GiB/s", 1073741824e-6 },
@@ -222,7 +227,11 @@ static int parse_abs(const char *whole, const char *opat, size_t oplen, struct n
 	if (!nv_parse_quantity(opat + oplen, u, &c->value))
 		return 0;
 	unit_list(units, sizeof(units), u);
-	if (unit_required(u))
+	if (u == NV_U_MBPS && strstr(opat + oplen, "KB"))
+		snprintf(err, errlen, "--claim '%s': 'KB' is ambiguous (fio 2.x prints KB for "
+			 "1024 bytes, CrystalDiskMark for 1000): write kB/s (10^3 B/s) or "
+			 "KiB/s (2^10 B/s)", whole);
+	else if (unit_required(u))
 		snprintf(err, errlen, "--claim '%s': '%s' is not a %s value with a unit (%s), "
 			 "e.g. '%s'", whole, opat + oplen, nv_metric(c->metric)->title, units,
 			 u == NV_U_NS ? "p95<=3ms" : "bw>=330MB/s");

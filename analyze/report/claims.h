@@ -9,7 +9,8 @@
  *	TOL    := ('±' | '+-' | '+/-') NUM ['%']
  *	OP     := '<=' | '<' | '>=' | '>'
  *	VALUE  := NUM [UNIT]	latency: ns us ms s (required); bandwidth:
- *				B/s kB/s MB/s GB/s KiB/s MiB/s GiB/s (required);
+ *				B/s kB/s MB/s GB/s KiB/s MiB/s GiB/s (required;
+ *				not KB/s: its K is 1024 to fio 2.x, 1000 to CDM);
  *				percentages: optional '%'; counts: plain
  *
  * JOB is an fnmatch glob on the job key or name (default: every job).

@@ -158,3 +158,23 @@ sys.exit(not (-100 < lo <= hi))' "$got" 2>/dev/null; then
 else
 	fail i60-5-bounds-in-order "'$got'"
 fi
+
+# ---- 7: report.html colours the verdicts of repeats ----------------------
+# "-100.0% (worse) [-99.98%, -99.97%] n=3+3" is a worse cell, as
+# "-12.4% (worse)" of single runs is; "~ within noise" is neither
+"$NVANALYZE" -j randread -d read --figures none -o "$T/html" "$T/n1.json,$T/n2.json,$T/n3.json" \
+	"$T/n4.json,$T/n5.json,$T/n6.json" >/dev/null 2>&1
+if grep -q '<td class="r worse">-100.0% (worse) \[.*\] n=3+3</td>' "$T/html/report.html" &&
+   ! grep -q '<td class="r [a-z]*">[^<]*within noise' "$T/html/report.html"; then
+	pass i60-7-html-repeat-verdicts
+else
+	fail i60-7-html-repeat-verdicts "$(grep -o '<td[^>]*>[^<]*n=3+3</td>' \
+		"$T/html/report.html" | head -n 3 | tr '\n' ' ')"
+fi
+# one rule of byte units: kB/s is 10^3, KiB/s 2^10, KB/s (1024 to fio 2.x,
+# 1000 to CrystalDiskMark) is refused; uring-run1 randread: 64,776,895 B/s
+rc_is i60-7-claim-KB-refused 2 "$NVANALYZE" -j randread -d read --claim 'bw>=63000KB/s' "$U1"
+grep -q "ambiguous" "$T/i60-7-claim-KB-refused.err" ||
+	fail i60-7-claim-KB-message "$(cat "$T/i60-7-claim-KB-refused.err")"
+rc_is i60-7-claim-kB-si 1 "$NVANALYZE" -j randread -d read --claim 'bw>=64777kB/s' "$U1"
+rc_is i60-7-claim-KiB-binary 0 "$NVANALYZE" -j randread -d read --claim 'bw>=63258KiB/s' "$U1"
