@@ -283,17 +283,24 @@ static double ds_pct_label(const char *t)
 	return 0;
 }
 
-/* A %-ile row "  25th |  1.063 |  N/A |  1.063".  Return: 0, or -errno. */
+/*
+ * A %-ile row "  25th |  1.063 |  N/A |  1.063": Read and Write into their
+ * directions; Total, the distribution of all operations, into the mixed
+ * direction when the test both reads and writes (else it is the one
+ * direction's column again).  Return: 0, or -errno.
+ */
 static int ds_pctrow(struct ds_ctx *c, const char *s)
 {
-	static const enum nv_dir dirs[2] = { NV_DIR_READ, NV_DIR_WRITE };
+	static const enum nv_dir dirs[3] = { NV_DIR_READ, NV_DIR_WRITE, NV_DIR_MIXED };
 	const char *p = strchr(s, '|');
 	double pct = ds_pct_label(s);
+	int ncol = c->job->dir[NV_DIR_READ].ios && c->job->dir[NV_DIR_WRITE].ios ? 3 : 2;
 
 	if (!p || pct == 0)
 		return ds_error(c, "a %-ile row that does not parse (expected 'LEVEL | Read | "
 				   "Write | Total' in ms)");
-	for (int d = 0; d < 2; d++) {
+	c->job->dir[NV_DIR_MIXED].present |= ncol == 3;
+	for (int d = 0; d < ncol; d++) {
 		struct nv_val v;
 
 		p = nv_text_skip(p + 1);
@@ -307,7 +314,7 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 			return ds_nomem(c);
 		}
 		p = p ? strchr(p, '|') : NULL;
-		if (!p)
+		if (!p && d < 2)
 			return ds_error(c, "a %-ile row with fewer than 3 columns");
 	}
 	return 0;

@@ -31,8 +31,8 @@ enum dx_field {
 	F_P_SI, F_P_QD, F_P_W, F_P_TPF, F_TS, F_TS_TIME, F_TS_THREADS, F_CPU, F_CPU_USER,
 	F_CPU_KERNEL, F_AVG_USER, F_AVG_KERNEL, F_THREAD, F_TARGET, F_T_BYTES, F_T_IOS,
 	F_T_RB, F_T_RC, F_T_WB, F_T_WC, F_T_RLAT, F_T_WLAT, F_LAT_R, F_LAT_RDEV, F_LAT_W,
-	F_LAT_WDEV, F_BUCKET, F_B_PCT, F_B_R, F_B_W, F_IOPS_RDEV, F_IOPS_WDEV, F_IOPS_BUCKET,
-	F_CHECK, F_CHECKNUM,
+	F_LAT_WDEV, F_BUCKET, F_B_PCT, F_B_R, F_B_W, F_B_T, F_IOPS_RDEV, F_IOPS_WDEV,
+	F_IOPS_BUCKET, F_CHECK, F_CHECKNUM,
 };
 
 #define PTS "Results/Profile/TimeSpans/TimeSpan"
@@ -67,6 +67,7 @@ static const struct { const char *path; enum dx_field f; } fields[] = {
 	{ RTS "/Latency/Bucket", F_BUCKET }, { RTS "/Latency/Bucket/Percentile", F_B_PCT },
 	{ RTS "/Latency/Bucket/ReadMilliseconds", F_B_R },
 	{ RTS "/Latency/Bucket/WriteMilliseconds", F_B_W },
+	{ RTS "/Latency/Bucket/TotalMilliseconds", F_B_T },
 	{ RTS "/Iops/ReadIopsStdDev", F_IOPS_RDEV }, { RTS "/Iops/WriteIopsStdDev", F_IOPS_WDEV },
 	{ RTS "/Iops/Bucket", F_IOPS_BUCKET },
 	{ RTG "Iops/ReadIopsStdDev", F_CHECKNUM }, { RTG "Iops/WriteIopsStdDev", F_CHECKNUM },
@@ -117,7 +118,7 @@ struct dx_ctx {
 	struct nv_val tlat[2];		/* its mean latencies, src 0 if none */
 	bool bhave_pct;			/* the Latency Bucket being read */
 	double bpct;
-	struct nv_val bval[2];
+	struct nv_val bval[3];		/* Read, Write, Total (all operations) */
 };
 
 bool nv_diskspdxml_sniff(const char *text, size_t len)
@@ -336,9 +337,14 @@ static int dx_target_close(struct dx_ctx *c)
 	return 0;
 }
 
-/* A Latency Bucket closes: its values are points of lat.  Return: 0, -errno. */
+/*
+ * A Latency Bucket closes: its values are points of lat (Total: of the mixed
+ * direction, kept by dx_ts_close when the test both reads and writes).
+ * Return: 0, -errno.
+ */
 static int dx_bucket_close(struct dx_ctx *c)
 {
+	static const enum nv_dir dirs[3] = { NV_DIR_READ, NV_DIR_WRITE, NV_DIR_MIXED };
 	double pct = c->bpct;
 
 	if (!c->bhave_pct)
@@ -348,9 +354,9 @@ static int dx_bucket_close(struct dx_ctx *c)
 		return dx_error(c, "a Latency Bucket's Percentile above 100");
 	if (pct == 0 || pct == 100)
 		pct = pct == 0 ? -1 : -2;
-	for (int d = 0; d < 2; d++)
+	for (int d = 0; d < 3; d++)
 		if (c->bval[d].src &&
-		    nv_diskspd_point(&dx_job(c)->dir[d].lat[NV_LAT_TOTAL], pct, c->bval[d]))
+		    nv_diskspd_point(&dx_job(c)->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, c->bval[d]))
 			return dx_nomem(c);
 	return 0;
 }
@@ -437,6 +443,14 @@ static int dx_ts_close(struct dx_ctx *c)
 				   c->ts.threads);
 	for (int d = 0; d < 2; d++)
 		dx_dir(c, j, d);
+	/* Total: all operations, a direction of its own only when there are both */
+	j->dir[NV_DIR_MIXED].present = c->ts.ios[0] && c->ts.ios[1] &&
+				       j->dir[NV_DIR_MIXED].lat[NV_LAT_TOTAL].npoints;
+	if (!j->dir[NV_DIR_MIXED].present) {
+		free(j->dir[NV_DIR_MIXED].lat[NV_LAT_TOTAL].points);
+		memset(&j->dir[NV_DIR_MIXED].lat[NV_LAT_TOTAL], 0,
+		       sizeof(j->dir[NV_DIR_MIXED].lat[NV_LAT_TOTAL]));
+	}
 	dx_cpu(c, j);
 	return 0;
 }
@@ -518,6 +532,7 @@ static int dx_ts_field(struct dx_ctx *c, enum dx_field f)
 		return 0;
 	case F_B_R: return dx_number(c, 1e6, &c->bval[0]);
 	case F_B_W: return dx_number(c, 1e6, &c->bval[1]);
+	case F_B_T: return dx_number(c, 1e6, &c->bval[2]);
 	case F_IOPS_RDEV: return dx_number(c, 1, &dir[0].iops_samples.dev);
 	case F_IOPS_WDEV: return dx_number(c, 1, &dir[1].iops_samples.dev);
 	default: return 0;

@@ -427,6 +427,17 @@ static int print_disks(FILE *out, const struct nv_report *r, enum nv_format f)
 }
 
 /* Whether the sides ran the job with different options. */
+/* Return: true when some source of block b is a diskspd report (text or XML). */
+static bool from_diskspd(const struct nv_report *r, const struct nv_block *b)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < b->nsrc[s]; k++)
+			if (b->src[s][k].rp->format &&
+			    !strncmp(b->src[s][k].rp->format, "diskspd", 7))
+				return true;
+	return false;
+}
+
 static bool descs_differ(const struct nv_report *r, const struct nv_block *b)
 {
 	for (size_t s = 0; s < r->nsides; s++) {
@@ -482,6 +493,9 @@ static void print_block_title(FILE *out, const struct nv_report *r, const struct
 			strerror(b->error));
 	if (b->dir == NV_DIR_SYNC)
 		fprintf(out, "sync latencies are fio's fsync/fdatasync latencies (total)\n");
+	if (b->dir == NV_DIR_MIXED && from_diskspd(r, b))
+		fprintf(out, "mixed: all operations, reads and writes together (diskspd's "
+			     "Total column)\n");
 	fputc('\n', out);
 }
 

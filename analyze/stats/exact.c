@@ -85,15 +85,15 @@ void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
 
 uint64_t nv_exact_rank(double p, uint64_t n)
 {
-	/* p in units of 1e-4 percent, so 99.9 is exact: rank = ceil(P * n / 1e6) */
+	/* p in units of 1e-7 percent, so 99.9 is exact: rank = ceil(P * n / 1e9) */
 	unsigned __int128 P, r;
 
 	if (!(p > 0))
 		return 1;
 	if (p >= 100)
 		return n;
-	P = (unsigned __int128)llround(p * 1e4);
-	r = (P * n + 999999) / 1000000;
+	P = (unsigned __int128)llround(p * 1e7);
+	r = (P * n + 999999999) / 1000000000;
 	if (r < 1)
 		r = 1;
 	if (r > n)

@@ -24,8 +24,8 @@
  * never more than 5 passes.
  *
  * Nearest rank: the value at percentile p among n values is the
- * ceil(p/100 * n)-th smallest (the 1st for p = 0); p is taken to 1e-4
- * (99.9999 is distinct from 100).
+ * ceil(p/100 * n)-th smallest (the 1st for p = 0); p is taken to 1e-7
+ * (diskspd's 9-nines, 99.9999999, is distinct from 100).
  */
 #ifndef NV_EXACT_H
 #define NV_EXACT_H

@@ -10,7 +10,8 @@
 #include "analyze/common.h"
 #include "analyze/stats/pctlevels.h"
 
-#define RESOLUTION 1e-4	/* exact.c takes a level to 1e-4 */
+#define RESOLUTION 1e-7	/* exact.c takes a level to 1e-7: diskspd's 9-nines */
+#define DECIMALS 7
 
 void nv_pctl_default(struct nv_pctl *l)
 {
@@ -23,7 +24,7 @@ void nv_pctl_default(struct nv_pctl *l)
 
 bool nv_pctl_same(double a, double b)
 {
-	return fabs(a - b) < 1e-6;
+	return fabs(a - b) < RESOLUTION / 10;
 }
 
 int nv_pctl_find(const struct nv_pctl *l, double p)
@@ -58,11 +59,15 @@ void nv_pctl_name(char *buf, size_t n, double p)
 
 void nv_pctl_fio_key(char *buf, size_t n, double p)
 {
-	snprintf(buf, n, "%f", p);
+	/* fio's "%f" has 6 decimals: 99.9999999 would be "100.000000" */
+	if (fabs(round(p * 1e6) / 1e6 - p) < RESOLUTION / 10)
+		snprintf(buf, n, "%f", p);
+	else
+		snprintf(buf, n, "%.*f", DECIMALS, p);
 }
 
 /*
- * One level "X" or "pX": a number in (0, 100] with at most 4 decimals.
+ * One level "X" or "pX": a number in (0, 100] with at most DECIMALS decimals.
  * Return: 0 with *p set, or -EINVAL with the reason in why.
  */
 static int parse_level(const char *s, double *p, const char **why)
@@ -80,8 +85,9 @@ static int parse_level(const char *s, double *p, const char **why)
 		return -EINVAL;
 	}
 	dot = strchr(s, '.');
-	if (dot && strlen(dot + 1) > 4) {
-		*why = "has more than 4 decimals (exact percentiles are taken to 0.0001)";
+	if (dot && strlen(dot + 1) > DECIMALS) {
+		*why = "has more than 7 decimals (levels are taken to 0.0000001, diskspd's "
+		       "9-nines: 99.9999999)";
 		return -EINVAL;
 	}
 	return 0;

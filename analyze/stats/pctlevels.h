@@ -3,8 +3,9 @@
  * percentile rows the report prints and which levels the traces resolve
  * exactly.
  *
- * A level is a percentage in (0, 100], kept to 1e-4 (exact.c's resolution:
- * 99.9999 is distinct from 100); two levels closer than that are the same.
+ * A level is a percentage in (0, 100], kept to 1e-7 (diskspd prints 3- to
+ * 9-nines, 99.9999999; exact.c's resolution: 99.9999999 is distinct from
+ * 100); two levels closer than 1e-8 are the same.
  * "fio" stands for every level the fio JSON holds (fio's percentile_list,
  * by default its 17 levels p1 ... p99.99), resolved per job later.
  */
@@ -35,7 +36,7 @@ void nv_pctl_default(struct nv_pctl *l);
  * Parse --percentiles' argument: "fio", or levels separated by commas
  * ("1,5,25,50,75,90,99,99.9"; a leading 'p' is allowed: "p99.9"), sorted
  * here.  Refused: an empty list or item, a level <= 0 or > 100 or not a
- * number, more than 4 decimals, a level given twice, more than NV_PCTL_MAX.
+ * number, more than 7 decimals, a level given twice, more than NV_PCTL_MAX.
  * Return: 0 with *l set; -EINVAL with a message naming the item and what
  * is allowed in err (*l untouched).
  */
@@ -53,17 +54,20 @@ int nv_pctl_add(struct nv_pctl *l, double p);
  */
 int nv_pctl_find(const struct nv_pctl *l, double p);
 
-/* Return: true when levels a and b are the same (within 1e-6). */
+/* Return: true when levels a and b are the same (within 1e-8). */
 bool nv_pctl_same(double a, double b);
 
 /*
- * The name of level p: "p99.5", "p50", "p99.99" (%g of the level).
+ * The name of level p: "p99.5", "p50", "p99.99", "p99.9999999" (the level
+ * to 7 decimals, no trailing zeros).
  * Return: nothing; in buf.
  */
 void nv_pctl_name(char *buf, size_t n, double p);
 
 /*
- * fio's key of level p in its JSON "percentile" object: "99.500000" (%f).
+ * fio's key of level p in its JSON "percentile" object: "99.500000" (%f);
+ * a level with 7 decimals, which fio's %f cannot key (diskspd's 9-nines),
+ * "99.9999999".
  * Return: nothing; in buf.
  */
 void nv_pctl_fio_key(char *buf, size_t n, double p);

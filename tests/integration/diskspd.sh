@@ -161,3 +161,52 @@ for f in "$X" "$D/diskspd22-randrw-L.xml"; do
 		fail "damaged-xml-$(basename "$f" .xml)" "$(head -c 600 <<<"$out")"
 	fi
 done
+
+# VirtualClient's DiskSpd parser tests assert every level of the %-ile table
+# down to 9-nines and its Total column (all operations): the same values
+# from nvanalyze (tests/py/diskspd_vc_expect.py; the expectations extracted
+# in tests/fixtures/diskspd, SOURCES.md).  i59-3: the nines need
+# --percentiles at diskspd's precision and a key each; i59-4: Total is the
+# "mixed" direction of a test that reads and writes.
+VC=$TOP/tests/fixtures/diskspd/VirtualClient__DiskSpdMetricsParserTests.latency.tsv
+NINES=25,50,75,90,95,99,99.9,99.99,99.999,99.9999,99.99999,99.999999,99.9999999
+for f in $(cut -f1 "$VC" | grep -v '^#' | sort -u); do
+	name=i59-vc-$(basename "$f" .txt)
+	if ! "$NVANALYZE" --format json --percentiles "$NINES" \
+		"$TOP/tests/fixtures/diskspd/$f" >"$T/$name.json" 2>"$T/$name.err"; then
+		fail "$name" "nvanalyze: $(head -c 300 "$T/$name.err")"
+	elif out=$(pytool diskspd_vc_expect "$VC" "$f" "$T/$name.json" 2>&1); then
+		pass "$name ($out)"
+	else
+		fail "$name" "$out"
+	fi
+done
+# the nines' keys are distinct: 8-nines and 9-nines do not collide with 100
+"$NVANALYZE" --format json --percentiles 99.999999,99.9999999,100 \
+	"$TOP/tests/fixtures/diskspd/VirtualClient__DiskSpdExample-WriteOnly.txt" \
+	>"$T/keys.json" 2>"$T/keys.err"
+got=$($PYTHON -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["results"] if x["direction"] == "write"][0]
+s = next(iter(r["sides"].values()))
+print(s.get("lat_p99.999999_ns"), s.get("lat_p99.9999999_ns"), s.get("lat_p100_ns"),
+      sorted(k for k in s["fio_lat_percentiles_ns"] if k.startswith("99.99999")))' \
+	"$T/keys.json" 2>&1)
+if [ "$got" = "159270000.0 159270000.0 None ['99.999990', '99.999999', '99.9999999']" ]; then
+	pass i59-3-nines-keys-distinct
+else
+	fail i59-3-nines-keys-distinct "$got $(head -c 200 "$T/keys.err")"
+fi
+# i59-4 alone (default levels): the 70/30 run's Total column is its mixed
+# direction: min 0.036, p50 0.297, p99 4.713, max 35.257 ms (VirtualClient)
+"$NVANALYZE" --format json \
+	"$TOP/tests/fixtures/diskspd/VirtualClient__DiskSpdExample-ReadWrite.txt" \
+	>"$T/total.json" 2>"$T/total.err"
+got=$($PYTHON -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["results"] if x["direction"] == "mixed"]
+s = next(iter(r[0]["sides"].values())) if r else {}
+print(*(s.get("lat_%s_ns" % k) for k in ("min", "p50", "p99", "max")))' "$T/total.json" 2>&1)
+if [ "$got" = "36000.0 297000.0 4713000.0 35257000.0" ]; then
+	pass i59-4-total-column-mixed
+else
+	fail i59-4-total-column-mixed "mixed min p50 p99 max: $got"
+fi

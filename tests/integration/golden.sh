@@ -188,7 +188,7 @@ golden err-bad-percentiles-zero --percentiles 0,50 "$D/psync-run1.json"
 golden err-bad-percentiles-above --percentiles 50,100.1 "$D/psync-run1.json"
 golden err-bad-percentiles-letters --percentiles 50,p9x "$D/psync-run1.json"
 golden err-bad-percentiles-twice --percentiles 99,50,99.0 "$D/psync-run1.json"
-golden err-bad-percentiles-decimals --percentiles 99.99999 "$D/psync-run1.json"
+golden err-bad-percentiles-decimals --percentiles 99.999999999 "$D/psync-run1.json"
 # load curves (issue 27): bad options refused with exit 2; fio's own results
 golden err-bad-sla --sla 'p99:+5%' "$D/psync-run1.json"
 golden err-bad-sla-metric --sla 'speed<=1ms' "$D/psync-run1.json"

@@ -17,6 +17,10 @@ not from nvanalyze's C code.  Layout facts it relies on:
     or "Total latency distribution:" line; a report with several targets
     prints one table per target first, each after the target's path:
     those are not the totals;
+  - the %-ile table's columns are Read, Write and Total (all operations):
+    Total is the "mixed" direction when the test both reads and writes;
+    its levels go down to 9-nines (99.9999999), each with a key of its own
+    (fio's "%f", 7 decimals where 6 cannot tell it from 100);
   - the CPU table's "avg.|" row ends in "Usage% | User% | Kernel% | Idle%".
 """
 import re
@@ -109,12 +113,18 @@ def io_total(s, cols, runtime_s):
     return m
 
 
-def add_levels(out, rows):
-    """The total %-ile table's rows into each direction's metrics."""
+def level_key(lv):
+    """A level's key in the JSON's percentile object: "%f", or 7 decimals."""
+    return '%f' % lv if abs(float('%f' % lv) - lv) < 1e-9 else '%.7f' % lv
+
+
+def add_levels(out, rows, both):
+    """The total %-ile table's rows into each direction's metrics (both: the
+    test reads and writes, so Total is a direction of its own, "mixed")."""
     named = {50: 'p50', 95: 'p95', 99: 'p99', 99.9: 'p99.9', 99.99: 'p99.99'}
-    for lab, rd, wr in rows:
+    for lab, rd, wr, tot in rows:
         lv = level(lab)
-        for d, v in (('read', rd), ('write', wr)):
+        for d, v in (('read', rd), ('write', wr)) + ((('mixed', tot),) if both else ()):
             if v == 'N/A':
                 continue
             m, ns = out.setdefault(d, {}), float(v) * 1e6
@@ -123,9 +133,7 @@ def add_levels(out, rows):
                 continue
             if lv in named:
                 m['lat_%s_ns' % named[lv]] = ns
-            # the JSON keys levels as fio does ("%f"): 9-nines has no key of its own
-            if abs(float('%f' % lv) - lv) < 1e-9:
-                m.setdefault('fio_lat_percentiles_ns', {})['%f' % lv] = ns
+            m.setdefault('fio_lat_percentiles_ns', {})[level_key(lv)] = ns
 
 
 def pct_tables(lines):
@@ -139,7 +147,7 @@ def pct_tables(lines):
                     continue
                 if '|' not in r:
                     break
-                rows.append([x.strip() for x in r.split('|')][:3])
+                rows.append(([x.strip() for x in r.split('|')] + ['N/A'])[:4])
             out.append((lines[i - 1] if i else '', rows))
     return out
 
@@ -174,7 +182,8 @@ def report(path):
             table = None
     totals = [rows for prev, rows in pct_tables(lines) if prev in TOTAL_TABLE]
     if totals:
-        add_levels(out, totals[-1])
+        both = all(out.get(d, {}).get('io_bytes', 0) > 0 for d in ('read', 'write'))
+        add_levels(out, totals[-1], both)
     usr_sys = cpu(lines)
     for m in out.values():
         if usr_sys:

@@ -12,7 +12,9 @@ MB/s over TestTimeSeconds, the Latency element's means, deviations and
 Buckets (Percentile 0 is min, 100 max; without its means the Targets'
 weighted by their IOs), the TimeSpan's Iops (-D) and CpuUtilization's
 Average (else the CPUs' mean); the name from the Profile's first Target
-as jobs/diskspd/ names it.  A metric the report does not hold must be
+as jobs/diskspd/ names it.  The Buckets' TotalMilliseconds (all
+operations) are the "mixed" direction's min, levels and max when the
+TimeSpan both reads and writes.  A metric the report does not hold must be
 missing (null) in nvanalyze's output, never zero.
 """
 import codecs
@@ -121,6 +123,14 @@ def xml_report(path):
                     v = bucket.findtext(tag + 'Milliseconds')
                     if level in XML_LEVELS and v is not None:
                         m['lat_%s_ns' % XML_LEVELS[level]] = float(v) * 1e6
+        lat = ts.find('Latency')
+        if lat is not None and all(out[d]['iops'] > 0 for d in ('read', 'write')):
+            m = out['mixed'] = xml_cpu(ts)
+            for bucket in lat.findall('Bucket'):
+                level = bucket.findtext('Percentile').strip()
+                v = bucket.findtext('TotalMilliseconds')
+                if level in XML_LEVELS and v is not None:
+                    m['lat_%s_ns' % XML_LEVELS[level]] = float(v) * 1e6
         runs.append((xml_name(root, i), out))
     return runs
 

@@ -92,6 +92,9 @@ TEST(rank)
 	CHECK_EQ_U64(nv_exact_rank(100, 10), 10);
 	CHECK_EQ_U64(nv_exact_rank(99.9, 1000), 999);	/* no float rounding up */
 	CHECK_EQ_U64(nv_exact_rank(99.9, 1001), 1000);
+	/* diskspd's 9-nines is its own level, not 100 (issue 59 item 3) */
+	CHECK_EQ_U64(nv_exact_rank(99.9999999, 10000000000ull), 9999999990ull);
+	CHECK_EQ_U64(nv_exact_rank(99.99999, 10000000), 9999999);
 	CHECK_EQ_U64(nv_exact_rank(99.99, 10000), 9999);
 	CHECK_EQ_U64(nv_exact_rank(99.9999, 1000000), 999999);
 	CHECK_EQ_U64(nv_exact_rank(1, 1000000000000ull), 10000000000ull);

@@ -41,8 +41,8 @@ TEST(parse_refused)
 	CHECK(parse("abc", &l) == -EINVAL && strstr(err, "'abc' is not a number"));
 	CHECK(parse("1e1", &l) == -EINVAL);
 	CHECK(parse("50,99,50.0", &l) == -EINVAL && strstr(err, "'50.0' is given twice"));
-	CHECK(parse("99.99999", &l) == -EINVAL && strstr(err, "more than 4 decimals"));
-	CHECK(strstr(err, "--percentiles '99.99999'"));
+	CHECK(parse("99.999999999", &l) == -EINVAL && strstr(err, "more than 7 decimals"));
+	CHECK(strstr(err, "--percentiles '99.999999999'"));
 	CHECK(l.n == 7);	/* untouched */
 }
 
@@ -83,6 +83,17 @@ TEST(names)
 	CHECK_STR(b, "p99.99");
 	nv_pctl_fio_key(b, sizeof(b), 99.5);
 	CHECK_STR(b, "99.500000");
+	/* issue 59 item 3: diskspd's 7-, 8- and 9-nines, each its own name and key */
+	CHECK(nv_pctl_parse_name("p99.9999999", &p) == 0 && p == 99.9999999);
+	CHECK(!nv_pctl_same(99.9999999, 99.999999) && !nv_pctl_same(99.9999999, 100));
+	nv_pctl_name(b, sizeof(b), 99.9999999);
+	CHECK_STR(b, "p99.9999999");
+	nv_pctl_name(b, sizeof(b), 99.99999);
+	CHECK_STR(b, "p99.99999");
+	nv_pctl_fio_key(b, sizeof(b), 99.999999);
+	CHECK_STR(b, "99.999999");
+	nv_pctl_fio_key(b, sizeof(b), 99.9999999);
+	CHECK_STR(b, "99.9999999");
 	CHECK(nv_pctl_parse_name("p99.5", &p) == 0 && p == 99.5);
 	CHECK(nv_pctl_parse_name("p25", &p) == 0 && p == 25);
 	CHECK(nv_pctl_parse_name("99.5", &p) == -EINVAL);
