@@ -427,14 +427,10 @@ static void claim_nomatch(const struct nv_report *r, const struct nv_claim *c, b
 	size_t l;
 
 	if (!nojob) {
-		const char *shown = nv_latkind_name(r->lat), *want = nv_latkind_name(c->lat);
-
 		nv_claim_metric_name(name, sizeof(name), c);
-		if (c->have_lat && c->lat != r->lat)
-			snprintf(err, errlen, "--claim '%s': the tables show %s latency (--lat "
-				 "%s), not %s: pass --lat %s to judge %s, or name the statistic "
-				 "alone", c->text, shown, shown, want, want, name);
-		else if (NV_M_IS_PCT(c->metric))
+		if (nv_claim_kind_shown(c, r->lat, "--claim", err, errlen))
+			return;
+		if (NV_M_IS_PCT(c->metric))
 			snprintf(err, errlen, "--claim '%s': no run reports %s for the jobs it "
 				 "names (the tables print '-'): add %g to fio's "
 				 "percentile_list=, record traces (nv_trace=DIR) or claim a "
@@ -457,6 +453,21 @@ static void claim_nomatch(const struct nv_report *r, const struct nv_claim *c, b
 	}
 	if (l < errlen)
 		snprintf(err + l, errlen - l, ")");
+}
+
+int nv_claim_kind_shown(const struct nv_claim *c, enum nv_latkind shown, const char *opt,
+			char *err, size_t errlen)
+{
+	const char *s = nv_latkind_name(shown), *want = nv_latkind_name(c->lat);
+	char name[32];
+
+	if (!c->have_lat || c->lat == shown)
+		return 0;
+	nv_claim_metric_name(name, sizeof(name), c);
+	snprintf(err, errlen, "%s '%s': the tables show %s latency (--lat %s), not %s: pass "
+		 "--lat %s to judge %s, or name the statistic alone", opt, c->text, s, s, want,
+		 want, name);
+	return -ENOENT;
 }
 
 void nv_claim_metric_name(char *buf, size_t n, const struct nv_claim *c)

@@ -78,6 +78,14 @@ int nv_claims_levels(const struct nv_claim *claims, size_t n, struct nv_pctl *l)
  */
 void nv_claim_metric_name(char *buf, size_t n, const struct nv_claim *c);
 
+/*
+ * Whether claim c can be judged on tables that show latency kind shown: it
+ * names no kind, or that one.  opt ("--claim", "--sla") heads the message.
+ * Return: 0, or -ENOENT with what to pass in err.
+ */
+int nv_claim_kind_shown(const struct nv_claim *c, enum nv_latkind shown, const char *opt,
+			char *err, size_t errlen);
+
 /* "met", "not met", "cannot tell". */
 const char *nv_claim_verdict_name(enum nv_claim_verdict v);
 

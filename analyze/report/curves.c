@@ -245,6 +245,8 @@ static int eval_sla(struct nv_curves *c, char *err, size_t errlen)
 		const struct nv_claim *cl = &c->o.sla[k];
 		bool any = false;
 
+		if (nv_claim_kind_shown(cl, c->r->lat, "--sla", err, errlen))
+			return -ENOENT;	/* a sweep's read and write show --lat's kind */
 		for (size_t i = 0; i < c->n; i++) {
 			if (!sla_matches(c, cl, &c->c[i]))
 				continue;

@@ -99,6 +99,12 @@ rc_is i60-3-lat-mean-under-clat 2 "$NVANALYZE" -j randread -d read --claim 'lat_
 grep -q -- '--lat lat' "$T/i60-3-lat-mean-under-clat.err" ||
 	fail i60-3-lat-mean-message "$(cat "$T/i60-3-lat-mean-under-clat.err")"
 
+# --sla takes the claim grammar: the same names, the same refusal
+pytool sweep_synth "$T/sweep.json" "q1/rw=randread;bs=4k;iodepth=1/1000/100" \
+	"q2/rw=randread;bs=4k;iodepth=2/2000/200" || fail setup-sweep "sweep_synth.py failed"
+rc_is i60-3-sla-clat-p99 0 "$NVANALYZE" --sla 'clat_p99<=1ms' "$T/sweep.json"
+rc_is i60-3-sla-lat-p99-under-clat 2 "$NVANALYZE" --sla 'lat_p99<=1ms' "$T/sweep.json"
+
 # ---- 4: one about-equal rule for md, text, JSON, figures and claims ------
 rd ae-a.json 102460; rd ae-b.json 100000	# +2.46%
 rd ae-c.json 97600	# -2.4% against ae-b
