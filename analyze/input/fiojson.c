@@ -164,56 +164,6 @@ static int job_options(const json_t *e, const json_t *gopts, const char *host, s
 	return 0;
 }
 
-static int cmp_bucket(const void *a, const void *b)
-{
-	const struct nv_latbucket *x = a, *y = b;
-
-	return (x->hi_ns > y->hi_ns) - (x->hi_ns < y->hi_ns);
-}
-
-/*
- * fio's latency buckets: "latency_ns", "latency_us", "latency_ms" map an
- * upper edge in the object's unit ("250") or ">=2000" to a share in %.
- * Sorted by edge; each bucket starts at the edge before it (0 for the
- * first).  0 or -ENOMEM.
- */
-static int parse_buckets(const json_t *e, struct nv_jobextra *x)
-{
-	static const struct { const char *key; double mult; } objs[] = {
-		{ "latency_ns", 1 }, { "latency_us", 1e3 }, { "latency_ms", 1e6 },
-	};
-	size_t cap = 0;
-
-	for (unsigned i = 0; i < 3; i++)
-		cap += json_object_size(json_object_get(e, objs[i].key));
-	if (!cap)
-		return 0;
-	x->buckets = calloc(cap, sizeof(*x->buckets));
-	if (!x->buckets)
-		return -ENOMEM;
-	for (unsigned i = 0; i < 3; i++) {
-		const char *k;
-		json_t *v;
-
-		json_object_foreach(json_object_get(e, objs[i].key), k, v) {
-			bool ge = !strncmp(k, ">=", 2);
-			char *end;
-			double edge = strtod(ge ? k + 2 : k, &end) * objs[i].mult;
-
-			if (*end || !(edge > 0) || !json_is_number(v))
-				continue;
-			x->buckets[x->nbuckets].lo_ns = ge ? edge : 0;
-			x->buckets[x->nbuckets].hi_ns = ge ? INFINITY : edge;
-			x->buckets[x->nbuckets++].pct = json_number_value(v);
-		}
-	}
-	qsort(x->buckets, x->nbuckets, sizeof(*x->buckets), cmp_bucket);
-	for (size_t i = 1; i < x->nbuckets; i++)
-		if (isfinite(x->buckets[i].hi_ns))
-			x->buckets[i].lo_ns = x->buckets[i - 1].hi_ns;
-	return 0;
-}
-
 /* CPU, context switches, page faults and latency buckets of a job. */
 static int parse_jobextra(const json_t *e, struct nv_jobextra *x)
 {
@@ -224,7 +174,7 @@ static int parse_jobextra(const json_t *e, struct nv_jobextra *x)
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (fj_get_num(e, keys[i], &v))
 			fj_set_val(dst[i], v);
-	return parse_buckets(e, x);
+	return fj_parse_buckets(e, x);
 }
 
 static int parse_job(const json_t *e, const json_t *gopts, bool client, struct nv_job *job)

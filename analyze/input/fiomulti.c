@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/input/fioladder.h"
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
@@ -39,6 +40,30 @@ static void fm_val(struct nv_run *run, const char *fmt, const char *job, const c
 	(*bad)++;
 	run_note(run, "%s: the %s output disagrees with the JSON: %s %s %.6g (+-%.3g) vs %.6g",
 		 run->path, fmt, job, what, t->v, t->prec, j->v);
+}
+
+/*
+ * The job's latency buckets, row by row (nv_fio_ladder_cmp): counted, and
+ * a note for a row outside the printed precision or no buckets at all.
+ */
+static void fm_buckets(struct nv_run *run, const char *fmt, const char *job,
+		       const struct nv_jobextra *t, const struct nv_jobextra *j, unsigned *n,
+		       unsigned *bad)
+{
+	struct nv_ladder_cmp c;
+
+	if (nv_fio_ladder_cmp(t, j, &c)) {
+		(*bad)++;
+		run_note(run, "%s: the %s output has no latency buckets for %s (the JSON has %zu)",
+			 run->path, fmt, job, j->nbuckets);
+		return;
+	}
+	*n += (unsigned)c.rows;
+	*bad += (unsigned)c.bad;
+	if (c.bad)
+		run_note(run, "%s: the %s output disagrees with the JSON: %s latency bucket "
+			 "[%g, %g) ns %.2f%% vs %.6f%% (%zu buckets differ)", run->path, fmt, job,
+			 c.lo, c.hi, c.text, c.json, c.bad);
 }
 
 static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run *t)
@@ -75,10 +100,14 @@ static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run 
 				       &n, &bad);
 			}
 		}
+		fm_buckets(run, fmt, jj->key, &tj->x, &jj->x, &n, &bad);
 	}
-	if (!bad)
+	if (!bad && n)
 		run_note(run, "%s: the %s output agrees with the JSON (%u values within their "
 			 "printed precision)", run->path, fmt, n);
+	else if (!bad)
+		run_note(run, "%s: the %s output holds no value to compare with the JSON "
+			 "(no job did IO); only the JSON is read", run->path, fmt);
 }
 
 /* Read the text output of one format from the file and compare it. */

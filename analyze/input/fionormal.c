@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/common.h"
+#include "analyze/input/fioladder.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fiotext.h"
 
@@ -45,6 +46,7 @@ struct fn_state {
 	struct nv_latstat *pct;		/* a percentile list being read */
 	double pct_mult;
 	bool disks;			/* after "Disk stats" */
+	bool fmt3;			/* the entry's direction lines are 3.x's */
 	double io[NV_DIR_NR], io_prec[NV_DIR_NR];	/* printed io= / (14.4GiB/...) */
 	bool have_issued;
 	uint64_t issued[4];
@@ -222,29 +224,26 @@ static void fn_exact(struct fn_state *st, struct nv_job *j)
 	}
 }
 
-static int fn_cmp_bucket(const void *a, const void *b)
-{
-	const struct nv_latbucket *x = a, *y = b;
-
-	return (x->hi_ns > y->hi_ns) - (x->hi_ns < y->hi_ns);
-}
-
-static void fn_finish(struct fn_state *st)
+/*
+ * The entry read: exact values, and fio's whole ladder of buckets (the
+ * JSON's; the text prints only the non-empty ones) for an entry with
+ * directions but no bucket line.  Return: 0 or -ENOMEM.
+ */
+static int fn_finish(struct fn_state *st)
 {
 	struct nv_jobextra *x;
+	bool dirs = false;
 
 	if (!st->job)
-		return;
+		return 0;
+	for (unsigned d = 0; d < NV_DIR_NR; d++)
+		dirs |= st->job->dir[d].present;
 	fn_exact(st, st->job);
 	x = &st->job->x;
-	if (x->nbuckets)	/* qsort(NULL, 0) is undefined */
-		qsort(x->buckets, x->nbuckets, sizeof(*x->buckets), fn_cmp_bucket);
-	for (size_t i = 1; i < x->nbuckets; i++)
-		if (isfinite(x->buckets[i].hi_ns))
-			x->buckets[i].lo_ns = x->buckets[i - 1].hi_ns;
 	st->job = NULL;
 	st->dir = -1;
 	st->pct = NULL;
+	return dirs && !x->nbuckets ? nv_fio_ladder_init(x, st->fmt3) : 0;
 }
 
 /* "NAME: (groupid=0, jobs=1): err= 0: pid=27760: Mon Dec  2 04:27:48 2024". */
@@ -255,8 +254,10 @@ static int fn_entry(struct fn_state *st, const char *line, const char *g)
 	struct nv_job *j;
 	const char *p, *e;
 	double v, place;
+	int r = fn_finish(st);
 
-	fn_finish(st);
+	if (r)
+		return r;
 	if (run->njobs == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 8;
 		struct nv_job *nj = realloc(run->jobs, cap * sizeof(*nj));
@@ -271,6 +272,7 @@ static int fn_entry(struct fn_state *st, const char *line, const char *g)
 	memset(st->io, 0, sizeof(st->io));
 	memset(st->io_prec, 0, sizeof(st->io_prec));
 	st->have_issued = false;
+	st->fmt3 = false;
 	st->job = j;
 	st->disks = false;
 	j->name = strndup(line, (size_t)(g - line));
@@ -326,6 +328,7 @@ static int fn_dir(struct fn_state *st, int d, const char *line, const char *rest
 
 	st->dir = d;
 	st->pct = NULL;
+	st->fmt3 |= !old;
 	ds->present = true;
 	r = fn_keyval(st, rest, old ? "iops" : "IOPS", 1, 0.5, &ds->iops);
 	if (r)
@@ -437,7 +440,12 @@ static int fn_bwline(struct fn_state *st, const char *line)
 	return fn_samples(st, line, m, &st->job->dir[st->dir].bw_samples);
 }
 
-/* "lat (usec)   : 250=4.39%, 500=7.08%" and "lat (msec) : >=2000=0.01%". */
+/*
+ * "lat (usec)   : 250=4.39%, 500=7.08%" and "lat (msec) : >=2000=0.01%":
+ * the non-empty buckets of fio's ladder (fioladder.h), an edge its upper
+ * one; the ns rungs are there for fio 3 (or an nsec line).
+ * Return: 0, -EINVAL naming the line, or -ENOMEM.
+ */
 static int fn_buckets(struct fn_state *st, const char *line, double mult)
 {
 	struct nv_jobextra *x = &st->job->x;
@@ -445,8 +453,9 @@ static int fn_buckets(struct fn_state *st, const char *line, double mult)
 
 	if (!p)
 		return fn_fail(st, "a latency bucket line without ':'", line);
+	if (!x->nbuckets && nv_fio_ladder_init(x, st->fmt3 || mult == 1))
+		return -ENOMEM;
 	for (p++; *p;) {
-		struct nv_latbucket *nb;
 		bool ge;
 		double edge, pct, place;
 		const char *e;
@@ -464,12 +473,10 @@ static int fn_buckets(struct fn_state *st, const char *line, double mult)
 		if (nv_fiotext_num(p, &e, &pct, &place) || *e != '%')
 			return fn_fail(st, "a latency bucket share without %", line);
 		p = e + 1;
-		nb = realloc(x->buckets, (x->nbuckets + 1) * sizeof(*nb));
-		if (!nb)
-			return -ENOMEM;
-		x->buckets = nb;
-		nb[x->nbuckets++] = (struct nv_latbucket){ ge ? edge * mult : 0,
-							   ge ? INFINITY : edge * mult, pct };
+		if (nv_fio_ladder_set(x, edge * mult, ge, pct))
+			return fn_fail(st, "a latency bucket edge that is not on fio's ladder "
+					   "(2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000)",
+					line);
 	}
 	return 0;
 }
@@ -697,14 +704,11 @@ static int fn_line(struct fn_state *st, const char *s)
 		return fn_entry(st, s, g);
 	if ((g = strstr(s, ": (g=")) && g > s)
 		return fn_options(st, s, g);
-	if (fn_word(s, "Run status group", &rest)) {
-		fn_finish(st);
-		return 0;
-	}
+	if (fn_word(s, "Run status group", &rest))
+		return fn_finish(st);
 	if (fn_word(s, "Disk stats", &rest)) {
-		fn_finish(st);
 		st->disks = true;
-		return 0;
+		return fn_finish(st);
 	}
 	if (st->disks)
 		return fn_disk(st, s);
@@ -745,7 +749,8 @@ int nv_fionormal_parse(const char *text, size_t len, const char *path, struct nv
 		p += n + 1;
 	}
 	free(line);
-	fn_finish(&st);
+	if (!ret)
+		ret = fn_finish(&st);
 	if (!ret && !run->njobs) {
 		snprintf(err, errlen, "%s:%u: fio normal output without a job entry "
 			 "(\"NAME: (groupid=N, jobs=M): err= ...\"); is the file cut?",

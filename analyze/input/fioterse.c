@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/input/fioladder.h"
 #include "analyze/input/fioterse.h"
 #include "analyze/input/fiotext.h"
 
@@ -269,6 +270,21 @@ static char *td_desc(const struct td_line *t, size_t i)
 	return d;
 }
 
+/*
+ * The 22 latency buckets at i (lat_2us ... lat_1000us, lat_2ms ...
+ * lat_2000ms, lat_>=2000ms, "%3.2f%%"): fio's ladder without its ns rungs
+ * (stat_calc_lat_nu adds them to lat_2us), fioladder.h.
+ * Return: 0, -EINVAL naming the field, or -ENOMEM.
+ */
+static int td_buckets(struct td_line *t, size_t i, struct nv_jobextra *x)
+{
+	int r = nv_fio_ladder_init(x, false);
+
+	for (size_t k = 0; !r && k < x->nbuckets; k++)
+		r = td_num(t, i + k, true, &x->buckets[k].pct);
+	return r;
+}
+
 static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 {
 	int ver = atoi(t->f[0]);
@@ -324,6 +340,8 @@ static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 		r = td_val(t, c + 3, 1, 0, &j->x.majf);
 	if (!r)
 		r = td_val(t, c + 4, 1, 0, &j->x.minf);
+	if (!r)
+		r = td_buckets(t, c + 12, &j->x);
 	if (!r && !run->ndisks)
 		r = td_disks(t, c + TD_TAIL, run);
 	if (!r && !(j->desc = td_desc(t, ver == 2 ? t->n : td_disks_end(t, c + TD_TAIL))))

@@ -89,8 +89,19 @@ TEST(fio2_entry)
 	CHECK(!ds->lat[NV_LAT_CLAT].pct[NV_P9999].src);	/* not printed: missing, not 0 */
 	CHECK(ds->lat[NV_LAT_CLAT].npoints == 5);
 	CHECK(ds->bw_samples.mean.v == 7480.49 * 1024);	/* 2.x "KB" is KiB */
-	CHECK(run.jobs[0].x.nbuckets == 6);
-	CHECK(isinf(run.jobs[0].x.buckets[5].hi_ns) && run.jobs[0].x.buckets[5].lo_ns == 2e9);
+	/* fio 2's whole ladder (no ns rungs), the unprinted rungs 0; "500=" is
+	 * [250 us, 500 us), not [0, 500 us) (issue 59) */
+	CHECK(run.jobs[0].x.nbuckets == 22);
+	if (run.jobs[0].x.nbuckets == 22) {
+		const struct nv_latbucket *b = run.jobs[0].x.buckets;
+
+		CHECK(b[0].lo_ns == 0 && b[0].hi_ns == 2e3 && b[0].pct == 0);
+		CHECK(b[7].lo_ns == 250e3 && b[7].hi_ns == 500e3 && b[7].pct == 0.20);
+		CHECK(b[8].pct == 7.81 && b[9].pct == 72.85 && b[10].pct == 14.26);
+		CHECK(b[11].lo_ns == 2e6 && b[11].hi_ns == 4e6 && b[11].pct == 4.49);
+		CHECK(b[12].pct == 0 && b[20].pct == 0);
+		CHECK(isinf(b[21].hi_ns) && b[21].lo_ns == 2e9 && b[21].pct == 0.39);
+	}
 	CHECK(run.jobs[0].x.sys_cpu.v == 53.19);
 	CHECK(run.jobs[0].x.ctx.v == 521 && run.jobs[0].x.ctx.prec == 0);
 	CHECK(!run.jobs[0].dir[NV_DIR_WRITE].present);
