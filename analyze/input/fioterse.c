@@ -349,8 +349,7 @@ static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 	return r;
 }
 
-/* Whether line (n bytes) starts as a terse line of version 2-5. */
-static bool td_line_is_terse(const char *line, size_t n)
+bool nv_fioterse_is_line(const char *line, size_t n)
 {
 	size_t semis = 0;
 
@@ -371,7 +370,7 @@ bool nv_fioterse_sniff(const char *text, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (td_line_is_terse(p, n))
+		if (nv_fioterse_is_line(p, n))
 			return true;
 		p += n + 1;
 	}
@@ -462,7 +461,7 @@ int nv_fioterse_parse(const char *text, size_t len, const char *path, struct nv_
 		if (after_v2 && n && p[0] == ';')
 			ret = td_v2_desc(&run->jobs[run->njobs - 1], p, n);
 		after_v2 = false;
-		if (!ret && td_line_is_terse(p, n)) {
+		if (!ret && nv_fioterse_is_line(p, n)) {
 			after_v2 = p[0] == '2';
 			line = nv_fiotext_line(p, n);
 			if (!line)
