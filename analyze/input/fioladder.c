@@ -114,13 +114,15 @@ int nv_fio_ladder_cmp(const struct nv_jobextra *t, const struct nv_jobextra *j,
 		return 0;
 	if (!t->nbuckets || nv_fio_ladder_fold(t, hi, n, tp) || nv_fio_ladder_fold(j, hi, n, jp))
 		return -EINVAL;
-	c->rows = n;
 	for (size_t r = 0; r < n; r++) {
 		double lo = r ? hi[r - 1] : 0, tol = 0.005 + NV_FIO_JSON_REAL_PREC + 1e-9;
 
 		for (size_t q = 0; q < j->nbuckets; q++)
 			if (j->buckets[q].lo_ns > lo && j->buckets[q].hi_ns <= hi[r])
 				tol += 0.01;
+		if (tp[r] == 0 && jp[r] == 0)
+			continue;	/* nothing in the row: no value compared */
+		c->rows++;
 		if (fabs(tp[r] - jp[r]) <= tol || c->bad++)
 			continue;
 		c->lo = lo;

@@ -60,7 +60,7 @@ int nv_fio_ladder_fold(const struct nv_jobextra *x, const double *hi, size_t nro
 
 /* A text output's buckets against the JSON's of the same job. */
 struct nv_ladder_cmp {
-	size_t rows;		/* rows compared (the common ones) */
+	size_t rows;		/* rows compared: the common ones with a share */
 	size_t bad;		/* rows outside the tolerance */
 	double lo, hi, text, json;	/* the first such row: edges (ns), shares */
 };
@@ -71,8 +71,9 @@ struct nv_ladder_cmp {
  * within its printed 0.005% of the JSON's, plus 0.01% for each further
  * JSON bucket the row holds (terse's first bucket holds the ns ones, each
  * of which fio rounds up to 0.01% on its own: stat.c stat_calc_lat).
- * Return: 0 (c filled; c->rows 0 when j has no buckets), or -EINVAL when
- * j has buckets and t none.
+ * Rows where both shares are 0 are no value compared.
+ * Return: 0 (c filled; c->rows 0 when j has no buckets or no share), or
+ * -EINVAL when j has buckets and t none on fio's ladder.
  */
 int nv_fio_ladder_cmp(const struct nv_jobextra *t, const struct nv_jobextra *j,
 		      struct nv_ladder_cmp *c);

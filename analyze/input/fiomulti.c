@@ -66,6 +66,20 @@ static void fm_buckets(struct nv_run *run, const char *fmt, const char *job,
 			 c.lo, c.hi, c.text, c.json, c.bad);
 }
 
+/*
+ * The text's direction to check against the JSON's direction d: its own,
+ * except fio 2.x's terse unified_rw_reporting=1, which prints the mixed
+ * totals as read (its JSON: one "mixed").  Return: the direction.
+ */
+static const struct nv_dirstat *fm_text_dir(const struct nv_job *t, const struct nv_job *j,
+					    unsigned d)
+{
+	if (d == NV_DIR_MIXED && !t->dir[d].present && t->dir[NV_DIR_READ].present &&
+	    !j->dir[NV_DIR_READ].present && nv_dir_active(&j->dir[d]))
+		return &t->dir[NV_DIR_READ];
+	return &t->dir[d];
+}
+
 static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run *t)
 {
 	unsigned n = 0, bad = 0;
@@ -82,7 +96,7 @@ static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run 
 			continue;
 		}
 		for (unsigned d = 0; d < NV_DIR_NR; d++) {
-			const struct nv_dirstat *a = &tj->dir[d], *b = &jj->dir[d];
+			const struct nv_dirstat *a = fm_text_dir(tj, jj, d), *b = &jj->dir[d];
 			char what[48];
 
 			if (!a->present || !nv_dir_active(b))

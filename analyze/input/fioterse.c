@@ -273,15 +273,21 @@ static char *td_desc(const struct td_line *t, size_t i)
 /*
  * The 22 latency buckets at i (lat_2us ... lat_1000us, lat_2ms ...
  * lat_2000ms, lat_>=2000ms, "%3.2f%%"): fio's ladder without its ns rungs
- * (stat_calc_lat_nu adds them to lat_2us), fioladder.h.
+ * (stat_calc_lat_nu adds them to lat_2us), fioladder.h; a job that did no
+ * IO prints lat_2us as "-nan%" (0/0): 0.
  * Return: 0, -EINVAL naming the field, or -ENOMEM.
  */
 static int td_buckets(struct td_line *t, size_t i, struct nv_jobextra *x)
 {
 	int r = nv_fio_ladder_init(x, false);
 
-	for (size_t k = 0; !r && k < x->nbuckets; k++)
+	for (size_t k = 0; !r && k < x->nbuckets; k++) {
+		const char *f = i + k < t->n ? t->f[i + k] : "";
+
+		if (!strcmp(f, "-nan%") || !strcmp(f, "nan%"))
+			continue;	/* a job without IOs: fio's 0/0, no share */
 		r = td_num(t, i + k, true, &x->buckets[k].pct);
+	}
 	return r;
 }
 

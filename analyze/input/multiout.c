@@ -468,9 +468,9 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 	if (!ret && m->n > 1 && (!repeats(m) || has_headings(text, len)))
 		ret = 1;
 	if (!ret && m->n > 1)
-		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (%s): read as "
-			 "repeats of one run", path, m->n, period ? "terse lines whose counts "
-			 "start anew" : "different processes or start times");
+		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (%s): "
+			 "read as repeats of one run", path, m->n, period ? "terse lines whose "
+			 "counts start anew" : "different processes or start times");
 	segs_free(&s);
 	return ret;
 }

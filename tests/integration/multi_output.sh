@@ -136,7 +136,8 @@ if tfio_run "$T/t1" && tfio_run "$T/t2"; then
 	   grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/tapp.cmp"; then
 		pass terse-appended-runs-are-repeats
 	else
-		fail terse-appended-runs-are-repeats "$(cat "$T/tapp.err" "$T/tapp.cmp" | tr '\n' ' ')"
+		fail terse-appended-runs-are-repeats \
+			"$(cat "$T/tapp.err" "$T/tapp.cmp" | tr '\n' ' ')"
 	fi
 else
 	fail terse-status-interval "fio: $(tail -n 2 "$T/t1.err" | tr '\n' ' ')"

@@ -171,6 +171,13 @@ static void cmp_runs(const struct nv_run *t, const struct nv_run *j)
 		}
 		for (unsigned d = 0; d < NV_DIR_NR; d++)
 			cmp_dir(jj->key, (enum nv_dir)d, &tj->dir[d], &jj->dir[d]);
+		for (unsigned d = 0; d < 3; d++) {	/* the options line's bs (not terse) */
+			char w[32];
+
+			snprintf(w, sizeof(w), "%s bs", nv_dir_name((enum nv_dir)d));
+			cmp_count(jj->key, w, tj->bs[d] || !terse, tj->bs[d], jj->bs[d] != 0,
+				  jj->bs[d]);
+		}
 		cmp_val("usr_cpu", jj->key, &tj->x.usr_cpu, &jj->x.usr_cpu);
 		cmp_val("sys_cpu", jj->key, &tj->x.sys_cpu, &jj->x.sys_cpu);
 		cmp_val("ctx", jj->key, &tj->x.ctx, &jj->x.ctx);

@@ -27,7 +27,8 @@ TEST(ladder_edges)
 		CHECK(a.buckets[23].lo_ns == 10e6 && a.buckets[23].hi_ns == 20e6);
 		CHECK(nv_fio_ladder_set(&a, 2e9, true, 0.01) == 0 && a.buckets[31].pct == 0.01);
 		CHECK(isinf(a.buckets[31].hi_ns) && a.buckets[31].lo_ns == 2e9);
-		CHECK(nv_fio_ladder_set(&a, 300e3, false, 1) == -EINVAL);	/* off the ladder */
+		/* off the ladder */
+		CHECK(nv_fio_ladder_set(&a, 300e3, false, 1) == -EINVAL);
 		CHECK(nv_fio_ladder_set(&b, 500, false, 1) == -EINVAL);	/* no ns rungs */
 	}
 	free(a.buckets);
@@ -76,7 +77,7 @@ TEST(compare_text_json)
 	nv_fio_ladder_set(&j, 4e3, false, 98.98);
 	nv_fio_ladder_set(&t, 2e3, false, 1.01);
 	nv_fio_ladder_set(&t, 4e3, false, 98.98);
-	CHECK(nv_fio_ladder_cmp(&t, &j, &c) == 0 && c.rows == 22 && c.bad == 0);
+	CHECK(nv_fio_ladder_cmp(&t, &j, &c) == 0 && c.rows == 2 && c.bad == 0);
 	nv_fio_ladder_set(&j, 4e3, false, 98.9751);	/* printed 98.98: within 0.005% */
 	CHECK(nv_fio_ladder_cmp(&t, &j, &c) == 0 && c.bad == 0);
 	nv_fio_ladder_set(&t, 4e3, false, 97.98);

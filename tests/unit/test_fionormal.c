@@ -46,6 +46,22 @@ static const char fio2[] =
 	"me@host:~$\n"
 	"```\n";
 
+/*
+ * fio 2.x under kb_base=1000 (issue 60 item 11): its "KB" is 1000 bytes,
+ * which only the issued IOs times bs tell (130513 x 4096 = 534,581,248 =
+ * io=534581KB; as KiB it would be 547,410,944).
+ */
+static const char fio2_kb1000[] =
+	"rk: (g=0): rw=randread, bs=4K-4K/4K-4K/4K-4K, ioengine=libaio, iodepth=32\n"
+	"fio-2.2.10\n"
+	"rk: (groupid=0, jobs=1): err= 0: pid=7: Fri Dec 28 16:32:44 2018\n"
+	"  read : io=534581KB, bw=534047KB/s, iops=130382, runt=  1001msec\n"
+	"    clat (usec): min=20, max=900, avg=243.10, stdev=20.50\n"
+	"    bw (KB  /s): min=520000, max=540000, per=100.00%, avg=521530.00, stdev=1000.00\n"
+	"    lat (usec) : 50=0.01%, 250=68.00%, 500=31.99%\n"
+	"  cpu          : usr=10.00%, sys=50.00%, ctx=1000, majf=0, minf=40\n"
+	"     issued    : total=r=130513/w=0/d=0, short=r=0/w=0/d=0, drop=r=0/w=0/d=0\n";
+
 /* 3.x with lost indentation, num2str suffixes and no issued counts. */
 static const char fio3[] =
 	"rand: (groupid=0, jobs=4): err= 0: pid=1: Mon Dec  2 04:27:48 2024\n"
@@ -233,9 +249,28 @@ TEST(nul_in_line)
 	free(plain);
 }
 
+TEST(fio2_kb_base_1000)
+{
+	struct nv_run run;
+	char err[256] = "";
+	const struct nv_dirstat *ds;
+
+	CHECK(parse(fio2_kb1000, &run, err, sizeof(err)) == 0);
+	if (run.njobs != 1)
+		return;
+	ds = &run.jobs[0].dir[NV_DIR_READ];
+	CHECK_EQ_U64(ds->io_bytes, 534581248ull);
+	CHECK(ds->bw.v == 534047200 && ds->bw.prec == 0);	/* 1000 x bytes / runt */
+	CHECK(fabs(ds->iops.v - 130513000.0 / 1001) < 1e-6);
+	CHECK(ds->bw_samples.mean.v == 521530.0 * 1024);	/* KiB/s whatever the base */
+	CHECK(run.nnotes == 1 && strstr(run.notes[0], "read as 1000 bytes (kb_base=1000)"));
+	nv_run_free(&run);
+}
+
 int main(void)
 {
 	RUN(fio2_entry);
+	RUN(fio2_kb_base_1000);
 	RUN(fio3_rounded);
 	RUN(errors_name_line);
 	RUN(cut_everywhere);
