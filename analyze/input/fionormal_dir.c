@@ -208,18 +208,30 @@ int fn_dir(struct fn_state *st, int d, const char *line, const char *rest)
 	return 0;
 }
 
+/*
+ * min=, max= (integers fio truncates: one unit), avg=, stdev= (half the
+ * last digit) of line in unit mult.  Return: 0 or -EINVAL naming the line.
+ */
+static int fn_four(struct fn_state *st, const char *line, double mult, struct nv_val *min,
+		   struct nv_val *max, struct nv_val *mean, struct nv_val *dev)
+{
+	int r = fn_keyval(st, line, "min", mult, 1, min);
+
+	if (!r)
+		r = fn_keyval(st, line, "max", mult, 1, max);
+	if (!r)
+		r = fn_keyval(st, line, "avg", mult, 0.5, mean);
+	if (!r)
+		r = fn_keyval(st, line, "stdev", mult, 0.5, dev);
+	return r;
+}
+
 /* "clat (usec): min=140, max=1613, avg=508.40, stdev=64.06" (min/max truncated). */
 int fn_lat(struct fn_state *st, enum nv_latkind k, const char *line, double mult)
 {
 	struct nv_latstat *ls = &st->job->dir[st->dir].lat[k];
-	int r = fn_keyval(st, line, "min", mult, 1, &ls->min);
+	int r = fn_four(st, line, mult, &ls->min, &ls->max, &ls->mean, &ls->stdev);
 
-	if (!r)
-		r = fn_keyval(st, line, "max", mult, 1, &ls->max);
-	if (!r)
-		r = fn_keyval(st, line, "avg", mult, 0.5, &ls->mean);
-	if (!r)
-		r = fn_keyval(st, line, "stdev", mult, 0.5, &ls->stdev);
 	if (!r && !ls->mean.src)
 		return fn_fail(st, "a latency line without avg=", line);
 	return r;
@@ -259,14 +271,8 @@ int fn_pctline(struct fn_state *st, const char *line)
  */
 int fn_samples(struct fn_state *st, const char *line, double mult, struct nv_samples *s)
 {
-	int r = fn_keyval(st, line, "min", mult, 1, &s->min);
+	int r = fn_four(st, line, mult, &s->min, &s->max, &s->mean, &s->dev);
 
-	if (!r)
-		r = fn_keyval(st, line, "max", mult, 1, &s->max);
-	if (!r)
-		r = fn_keyval(st, line, "avg", mult, 0.5, &s->mean);
-	if (!r)
-		r = fn_keyval(st, line, "stdev", mult, 0.5, &s->dev);
 	if (!r)
 		r = fn_keyval(st, line, "samples", 1, 0, &s->n);
 	return r;

@@ -107,11 +107,14 @@ tfio_run() {	# BASE: --status-interval terse (v5: IOPS samples),json into BASE.t
 	grep -E '^[2-5];fio-' "$1.out" >"$1.terse"
 	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$1.out" >"$1.tj"
 }
+tj_cmp() {	# BASE: BASE.terse and BASE.tj read, compared into BASE.cmp
+	"$NVANALYZE" --format json "$1.terse" >"$1.terse.js" 2>"$1.err"
+	"$NVANALYZE" --format json "$1.tj" >"$1.tj.js" 2>/dev/null
+	pytool multi_output_check compare "$1.terse.js" "$1.tj.js" >"$1.cmp" 2>&1
+}
 if tfio_run "$T/t1" && tfio_run "$T/t2"; then
 	"$NVANALYZE" --format csv "$T/t1.terse" >"$T/t1.csv" 2>"$T/t1.stderr"
-	"$NVANALYZE" --format json "$T/t1.terse" >"$T/t1.terse.js" 2>/dev/null
-	"$NVANALYZE" --format json "$T/t1.tj" >"$T/t1.tj.js" 2>/dev/null
-	pytool multi_output_check compare "$T/t1.terse.js" "$T/t1.tj.js" >"$T/t1.cmp" 2>&1
+	tj_cmp "$T/t1"
 	jobs=$(grep -v '^job,\|^$' "$T/t1.csv" | cut -d, -f1 | sort -u | tr '\n' ' ')
 	if [ "$(grep -c '^5;fio-.*;randread;' "$T/t1.terse")" -ge 3 ] &&
 	   [ "$jobs" = "mixed randread " ] &&
@@ -128,9 +131,7 @@ if tfio_run "$T/t1" && tfio_run "$T/t2"; then
 	last='/^\{/{b=""} {b=b $0 "\n"} END{printf "%s", b}'	# the last JSON object
 	awk "$last" "$T/t1.tj" >"$T/tapp.tj"
 	awk "$last" "$T/t2.tj" >>"$T/tapp.tj"
-	"$NVANALYZE" --format json "$T/tapp.terse" >"$T/tapp.terse.js" 2>"$T/tapp.err"
-	"$NVANALYZE" --format json "$T/tapp.tj" >"$T/tapp.tj.js" 2>/dev/null
-	pytool multi_output_check compare "$T/tapp.terse.js" "$T/tapp.tj.js" >"$T/tapp.cmp" 2>&1
+	tj_cmp "$T/tapp"
 	if grep -q '"runs": 2' "$T/tapp.terse.js" &&
 	   grep -q '2 runs of the same fio jobs in one file.*repeats' "$T/tapp.err" &&
 	   grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/tapp.cmp"; then
