@@ -23,6 +23,7 @@ struct seg {
 	bool have_pid, have_start;
 	long long pid, start;	/* normal: pid=; JSON: timestamp - elapsed (s) */
 	double runtime_ms;	/* the longest job runtime */
+	bool one_name;		/* terse lines of one job name (period 1) */
 };
 
 /* A growing array of outputs. */
@@ -208,6 +209,8 @@ static int terse_cut(const char *text, size_t len, struct segs *s, size_t *perio
 			s->v[s->n++].off = off[i];
 	}
 	s->v[s->n - 1].len = len - s->v[s->n - 1].off;
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].one_name = *period == 1;
 out:
 	free(off);
 	free(end);
@@ -266,12 +269,16 @@ static double run_bytes(const struct nv_run *run)
  * Whether b's counts continue a's (fio's snapshots are cumulative): more
  * bytes, and no more than ten times a's average rate over the time added.
  * A run appended anew moves its bytes from zero: as many as a's in about
- * a's runtime.  Return: true for counts that continue.
+ * a's runtime.  Lines of one job name (numjobs' processes of one output,
+ * which end within milliseconds of each other) must also be 100 ms apart.
+ * Return: true for counts that continue.
  */
 static bool continues(const struct seg *a, const struct seg *b)
 {
 	double ba = run_bytes(&a->run), bb = run_bytes(&b->run);
 
+	if (b->one_name && b->runtime_ms - a->runtime_ms < 100)
+		return false;	/* numjobs' processes of one output end together */
 	return bb > ba && ba > 0 &&
 	       bb - ba <= 10 * ba / a->runtime_ms * (b->runtime_ms - a->runtime_ms);
 }

@@ -143,17 +143,32 @@ if tfio_run "$T/t1" && tfio_run "$T/t2"; then
 else
 	fail terse-status-interval "fio: $(tail -n 2 "$T/t1.err" | tr '\n' ' ')"
 fi
-# One output of numjobs=2 without group_reporting (one name, twice, no
-# snapshot) stays two jobs.
-(cd "$T" && "$FIO" --name=two --ioengine=null --size=16m --numjobs=2 --output-format=terse \
-	>"$T/two.terse" 2>/dev/null)
-"$NVANALYZE" --format csv "$T/two.terse" >"$T/two.csv" 2>"$T/two.err"
-if grep -q '^two #1,read,IOPS' "$T/two.csv" && grep -q '^two #2,read,IOPS' "$T/two.csv" &&
-   ! grep -q 'repeats\|snapshots' "$T/two.err"; then
-	pass terse-numjobs-one-output
+# One job's snapshots (one name: the issue's "si #1" ... "si #4"), and one
+# output of numjobs=2 without group_reporting (one name, twice, ending
+# together: no snapshot), time_based or not, which stays two jobs.
+(cd "$T" && "$FIO" --name=si --ioengine=null --size=64g --time_based --runtime=2300ms \
+	--status-interval=1 --output-format=terse >"$T/si.terse" 2>/dev/null)
+"$NVANALYZE" --format csv "$T/si.terse" >"$T/si.csv" 2>"$T/si.err"
+if [ "$(grep -c '^3;fio-.*;si;' "$T/si.terse")" -ge 3 ] &&
+   [ "$(grep -c '^si,read,IOPS' "$T/si.csv")" -ge 1 ] && ! grep -q '^si #' "$T/si.csv" &&
+   grep -q 'status-interval snapshots of one fio run' "$T/si.err"; then
+	pass terse-one-job-snapshots
 else
-	fail terse-numjobs-one-output "$(head -n 4 "$T/two.csv" "$T/two.err" | tr '\n' ' ')"
+	fail terse-one-job-snapshots "$(head -n 3 "$T/si.csv" "$T/si.err" | tr '\n' ' ')"
 fi
+for tb in "" "--time_based --runtime=700ms"; do
+	# shellcheck disable=SC2086
+	(cd "$T" && "$FIO" --name=two --ioengine=null --size=16m --numjobs=2 $tb \
+		--output-format=terse >"$T/two.terse" 2>/dev/null)
+	"$NVANALYZE" --format csv "$T/two.terse" >"$T/two.csv" 2>"$T/two.err"
+	n=terse-numjobs-one-output${tb:+-time-based}
+	if grep -q '^two #1,read,IOPS' "$T/two.csv" && grep -q '^two #2,read,IOPS' "$T/two.csv" &&
+	   ! grep -q 'repeats\|snapshots' "$T/two.err"; then
+		pass "$n"
+	else
+		fail "$n" "$(head -n 4 "$T/two.csv" "$T/two.err" | tr '\n' ' ')"
+	fi
+done
 
 # Runs of different jobs in one log are not repeats: read as one file, as
 # before (every job kept).
