@@ -145,6 +145,34 @@ uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb)
 	return *end && *end != ',' ? 0 : bytes;
 }
 
+/*
+ * The kb_base the job's bs= was parsed under: fio parses the global
+ * options, then the job's, each in order, and kb_base applies to the
+ * options after it ("--bs=4k --kb_base=1000" is 4096 bytes, "--kb_base=1000
+ * --bs=4k" 4000).  The JSON keeps each section's order.
+ * Return: 1000 or 1024.
+ */
+static unsigned bs_kb_base(const json_t *jo, const json_t *go)
+{
+	const json_t *sec[2] = { go, jo };
+	unsigned kb = 1024, at_bs = 1024;
+
+	for (unsigned i = 0; i < 2; i++) {
+		const char *k;
+		json_t *v;
+
+		if (!json_is_object(sec[i]))
+			continue;
+		json_object_foreach((json_t *)sec[i], k, v) {
+			if (!strcmp(k, "kb_base"))
+				kb = nv_fio_kb_base(json_string_value(v));
+			else if (!strcmp(k, "bs") || !strcmp(k, "blocksize"))
+				at_bs = kb;
+		}
+	}
+	return at_bs;
+}
+
 /* rw= and bs= (also blocksize=) of a job, from its or the global options. */
 static int job_options(const json_t *e, const json_t *gopts, const char *host, struct nv_job *job)
 {
@@ -159,8 +187,7 @@ static int job_options(const json_t *e, const json_t *gopts, const char *host, s
 	if (rw && !(job->rw = strdup(rw)))
 		return -ENOMEM;
 	for (unsigned d = 0; d < 3; d++)
-		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d,
-						  nv_fio_kb_base(option(jo, go, "kb_base"))) : 0;
+		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d, bs_kb_base(jo, go)) : 0;
 	return 0;
 }
 

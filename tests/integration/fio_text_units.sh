@@ -67,6 +67,13 @@ if run kb-base-1000 --kb_base=1000 --rw=randrw --bs=4k --size=64m --rate=200m \
 else
 	fail kb-base-1000 "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
 fi
+# ... and after bs= on the command line: fio's bs is then 4096 ("4096B" on
+# the options line), and so is the JSON reading's (its options in order).
+if run kb-base-after-bs --rw=randrw --bs=4k --kb_base=1000 --size=16m; then
+	eq kb-base-after-bs 'bs=\(R\) 4096B-4096B'
+else
+	fail kb-base-after-bs "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
+fi
 if run kb-base-1000-mib --kb_base=1000 --unit_base=1 --rw=randrw --bs=4k --size=64m \
 	--rate=2000m --runtime=1500ms --time_based; then
 	eq kb-base-1000-mib 'bw \( *Mi(B|bit)/s\): min='
