@@ -145,6 +145,34 @@ uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb)
 	return *end && *end != ',' ? 0 : bytes;
 }
 
+/*
+ * The kb_base the job's bs= was parsed under: fio parses the global
+ * options, then the job's, each in order, and kb_base applies to the
+ * options after it ("--bs=4k --kb_base=1000" is 4096 bytes, "--kb_base=1000
+ * --bs=4k" 4000).  The JSON keeps each section's order.
+ * Return: 1000 or 1024.
+ */
+static unsigned bs_kb_base(const json_t *jo, const json_t *go)
+{
+	const json_t *sec[2] = { go, jo };
+	unsigned kb = 1024, at_bs = 1024;
+
+	for (unsigned i = 0; i < 2; i++) {
+		const char *k;
+		json_t *v;
+
+		if (!json_is_object(sec[i]))
+			continue;
+		json_object_foreach((json_t *)sec[i], k, v) {
+			if (!strcmp(k, "kb_base"))
+				kb = nv_fio_kb_base(json_string_value(v));
+			else if (!strcmp(k, "bs") || !strcmp(k, "blocksize"))
+				at_bs = kb;
+		}
+	}
+	return at_bs;
+}
+
 /* rw= and bs= (also blocksize=) of a job, from its or the global options. */
 static int job_options(const json_t *e, const json_t *gopts, const char *host, struct nv_job *job)
 {
@@ -159,58 +187,7 @@ static int job_options(const json_t *e, const json_t *gopts, const char *host, s
 	if (rw && !(job->rw = strdup(rw)))
 		return -ENOMEM;
 	for (unsigned d = 0; d < 3; d++)
-		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d,
-						  nv_fio_kb_base(option(jo, go, "kb_base"))) : 0;
-	return 0;
-}
-
-static int cmp_bucket(const void *a, const void *b)
-{
-	const struct nv_latbucket *x = a, *y = b;
-
-	return (x->hi_ns > y->hi_ns) - (x->hi_ns < y->hi_ns);
-}
-
-/*
- * fio's latency buckets: "latency_ns", "latency_us", "latency_ms" map an
- * upper edge in the object's unit ("250") or ">=2000" to a share in %.
- * Sorted by edge; each bucket starts at the edge before it (0 for the
- * first).  0 or -ENOMEM.
- */
-static int parse_buckets(const json_t *e, struct nv_jobextra *x)
-{
-	static const struct { const char *key; double mult; } objs[] = {
-		{ "latency_ns", 1 }, { "latency_us", 1e3 }, { "latency_ms", 1e6 },
-	};
-	size_t cap = 0;
-
-	for (unsigned i = 0; i < 3; i++)
-		cap += json_object_size(json_object_get(e, objs[i].key));
-	if (!cap)
-		return 0;
-	x->buckets = calloc(cap, sizeof(*x->buckets));
-	if (!x->buckets)
-		return -ENOMEM;
-	for (unsigned i = 0; i < 3; i++) {
-		const char *k;
-		json_t *v;
-
-		json_object_foreach(json_object_get(e, objs[i].key), k, v) {
-			bool ge = !strncmp(k, ">=", 2);
-			char *end;
-			double edge = strtod(ge ? k + 2 : k, &end) * objs[i].mult;
-
-			if (*end || !(edge > 0) || !json_is_number(v))
-				continue;
-			x->buckets[x->nbuckets].lo_ns = ge ? edge : 0;
-			x->buckets[x->nbuckets].hi_ns = ge ? INFINITY : edge;
-			x->buckets[x->nbuckets++].pct = json_number_value(v);
-		}
-	}
-	qsort(x->buckets, x->nbuckets, sizeof(*x->buckets), cmp_bucket);
-	for (size_t i = 1; i < x->nbuckets; i++)
-		if (isfinite(x->buckets[i].hi_ns))
-			x->buckets[i].lo_ns = x->buckets[i - 1].hi_ns;
+		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d, bs_kb_base(jo, go)) : 0;
 	return 0;
 }
 
@@ -224,7 +201,7 @@ static int parse_jobextra(const json_t *e, struct nv_jobextra *x)
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (fj_get_num(e, keys[i], &v))
 			fj_set_val(dst[i], v);
-	return parse_buckets(e, x);
+	return fj_parse_buckets(e, x);
 }
 
 static int parse_job(const json_t *e, const json_t *gopts, bool client, struct nv_job *job)

@@ -16,6 +16,7 @@
 
 #include "analyze/common.h"
 #include "analyze/input/fiojson.h"
+#include "analyze/input/fioladder.h"
 #include "analyze/input/fiojson_parts.h"
 
 /* ---- names ------------------------------------------------------------ */
@@ -343,5 +344,41 @@ int fj_parse_dir(const json_t *d, struct nv_dirstat *ds)
 	for (unsigned k = 0; k < NV_LAT_NR; k++)
 		if (parse_lat(d, (enum nv_latkind)k, nv_dir_active(ds), &ds->lat[k]))
 			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * fio's latency buckets: "latency_ns" (fio >= 3), "latency_us", "latency_ms"
+ * map an upper edge in the object's unit ("250") or ">=2000" to a share in
+ * %, onto fio's ladder (fioladder.h; its ns rungs when "latency_ns" is
+ * there).  A key that is no rung of the ladder (no fio writes one) is not
+ * a bucket and is left out.  0 or -ENOMEM (fiojson_parts.h).
+ */
+int fj_parse_buckets(const json_t *e, struct nv_jobextra *x)
+{
+	static const struct { const char *key; double mult; } objs[] = {
+		{ "latency_ns", 1 }, { "latency_us", 1e3 }, { "latency_ms", 1e6 },
+	};
+	size_t n = 0;
+
+	for (unsigned i = 0; i < 3; i++)
+		n += json_object_size(json_object_get(e, objs[i].key));
+	if (!n)
+		return 0;
+	if (nv_fio_ladder_init(x, json_object_get(e, "latency_ns") != NULL))
+		return -ENOMEM;
+	for (unsigned i = 0; i < 3; i++) {
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(json_object_get(e, objs[i].key), k, v) {
+			bool ge = !strncmp(k, ">=", 2);
+			char *end;
+			double edge = strtod(ge ? k + 2 : k, &end) * objs[i].mult;
+
+			if (!*end && edge > 0 && json_is_number(v))
+				nv_fio_ladder_set(x, edge, ge, json_number_value(v));
+		}
+	}
 	return 0;
 }

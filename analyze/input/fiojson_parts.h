@@ -2,9 +2,10 @@
  * fiojson_parts.h - the parts of the fio JSON reader, private to
  * analyze/input/fiojson*.c: the framing (fiojson_frame.c: where the fio
  * objects of a file are, the notes about the text around them, the position
- * of a parse error) and one direction with the JSON numbers
- * (fiojson_dir.c).  It includes no header of analyze/ (the types are those
- * of fiojson.h), so that fiojson.c and its parts include no circle.
+ * of a parse error) and one direction with the JSON numbers, and the job's
+ * latency buckets (fiojson_dir.c).  It includes no header of analyze/ (the
+ * types are those of fiojson.h), so that fiojson.c and its parts include no
+ * circle (fiojson_dir.c reaches fioladder.h, fiojson.c does not).
  */
 #ifndef NV_ANALYZE_FIOJSON_PARTS_H
 #define NV_ANALYZE_FIOJSON_PARTS_H
@@ -18,6 +19,7 @@
 struct nv_run;
 struct nv_val;
 struct nv_dirstat;
+struct nv_jobextra;
 
 /* ---- fiojson_dir.c ------------------------------------------------------ */
 
@@ -29,6 +31,11 @@ bool fj_get_u64(const json_t *o, const char *key, uint64_t *v);
 void fj_set_val(struct nv_val *val, double v);
 /* One direction's object d into *ds.  Return: 0 or -ENOMEM. */
 int fj_parse_dir(const json_t *d, struct nv_dirstat *ds);
+/*
+ * The job object e's latency buckets ("latency_ns", "latency_us",
+ * "latency_ms") onto fio's ladder in x (fioladder.h).  Return: 0 or -ENOMEM.
+ */
+int fj_parse_buckets(const json_t *e, struct nv_jobextra *x);
 
 /* ---- fiojson_frame.c ---------------------------------------------------- */
 

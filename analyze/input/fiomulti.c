@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/input/fioladder.h"
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
@@ -41,6 +42,44 @@ static void fm_val(struct nv_run *run, const char *fmt, const char *job, const c
 		 run->path, fmt, job, what, t->v, t->prec, j->v);
 }
 
+/*
+ * The job's latency buckets, row by row (nv_fio_ladder_cmp): counted, and
+ * a note for a row outside the printed precision or no buckets at all.
+ */
+static void fm_buckets(struct nv_run *run, const char *fmt, const char *job,
+		       const struct nv_jobextra *t, const struct nv_jobextra *j, unsigned *n,
+		       unsigned *bad)
+{
+	struct nv_ladder_cmp c;
+
+	if (nv_fio_ladder_cmp(t, j, &c)) {
+		(*bad)++;
+		run_note(run, "%s: the %s output has no latency buckets for %s (the JSON has %zu)",
+			 run->path, fmt, job, j->nbuckets);
+		return;
+	}
+	*n += (unsigned)c.rows;
+	*bad += (unsigned)c.bad;
+	if (c.bad)
+		run_note(run, "%s: the %s output disagrees with the JSON: %s latency bucket "
+			 "[%g, %g) ns %.2f%% vs %.6f%% (%zu buckets differ)", run->path, fmt, job,
+			 c.lo, c.hi, c.text, c.json, c.bad);
+}
+
+/*
+ * The text's direction to check against the JSON's direction d: its own,
+ * except fio 2.x's terse unified_rw_reporting=1, which prints the mixed
+ * totals as read (its JSON: one "mixed").  Return: the direction.
+ */
+static const struct nv_dirstat *fm_text_dir(const struct nv_job *t, const struct nv_job *j,
+					    unsigned d)
+{
+	if (d == NV_DIR_MIXED && !t->dir[d].present && t->dir[NV_DIR_READ].present &&
+	    !j->dir[NV_DIR_READ].present && nv_dir_active(&j->dir[d]))
+		return &t->dir[NV_DIR_READ];
+	return &t->dir[d];
+}
+
 static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run *t)
 {
 	unsigned n = 0, bad = 0;
@@ -57,7 +96,7 @@ static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run 
 			continue;
 		}
 		for (unsigned d = 0; d < NV_DIR_NR; d++) {
-			const struct nv_dirstat *a = &tj->dir[d], *b = &jj->dir[d];
+			const struct nv_dirstat *a = fm_text_dir(tj, jj, d), *b = &jj->dir[d];
 			char what[48];
 
 			if (!a->present || !nv_dir_active(b))
@@ -75,10 +114,14 @@ static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run 
 				       &n, &bad);
 			}
 		}
+		fm_buckets(run, fmt, jj->key, &tj->x, &jj->x, &n, &bad);
 	}
-	if (!bad)
+	if (!bad && n)
 		run_note(run, "%s: the %s output agrees with the JSON (%u values within their "
 			 "printed precision)", run->path, fmt, n);
+	else if (!bad)
+		run_note(run, "%s: the %s output holds no value to compare with the JSON "
+			 "(no job did IO); only the JSON is read", run->path, fmt);
 }
 
 /* Read the text output of one format from the file and compare it. */

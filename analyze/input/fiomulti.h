@@ -19,9 +19,11 @@ bool nv_fiomulti_sniff(const char *text, size_t len);
 
 /*
  * Read the JSON (nv_fio_parse's contract), then read the normal and terse
- * outputs of the same file and compare each job's IOPS, bandwidth, runtime
- * and mean latencies with the JSON's within their printed precision: one
- * note in run->notes says whether they agree, and one per disagreement.
+ * outputs of the same file and compare each job's IOPS, bandwidth, runtime,
+ * mean latencies and latency buckets (nv_fio_ladder_cmp) with the JSON's
+ * within their printed precision: one note in run->notes says whether they
+ * agree (or that a text output holds nothing to compare), and one per
+ * disagreement.
  * A text output that does not read is a note, not an error.
  * Return: as nv_fio_parse.
  */

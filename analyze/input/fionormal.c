@@ -23,37 +23,12 @@
 #include <string.h>
 
 #include "analyze/common.h"
+#include "analyze/input/fioladder.h"
 #include "analyze/input/fionormal.h"
+#include "analyze/input/fionormal_parts.h"
 #include "analyze/input/fiotext.h"
 
-struct fn_opts {		/* "NAME: (g=0): rw=randread, bs=(R) 4096B-4096B, ..." */
-	char *name;
-	char *rw;
-	char *desc;
-	uint64_t bs[3];
-};
-
-struct fn_state {
-	const char *path;
-	unsigned line;
-	char *err;
-	size_t errlen;
-	struct nv_run *run;
-	size_t cap;
-	struct nv_job *job;		/* the entry being read, or NULL */
-	int dir;			/* its direction being read, -1 none */
-	struct nv_latstat *pct;		/* a percentile list being read */
-	double pct_mult;
-	bool disks;			/* after "Disk stats" */
-	double io[NV_DIR_NR], io_prec[NV_DIR_NR];	/* printed io= / (14.4GiB/...) */
-	bool have_issued;
-	uint64_t issued[4];
-	struct fn_opts *opts;
-	size_t nopts;
-	size_t *oslot, omask;		/* opts by name: index + 1, 0 empty (fn_opts_index) */
-};
-
-static int fn_fail(struct fn_state *st, const char *what, const char *text)
+int fn_fail(struct fn_state *st, const char *what, const char *text)
 {
 	int n = (int)strcspn(text, "\n");
 
@@ -63,7 +38,7 @@ static int fn_fail(struct fn_state *st, const char *what, const char *text)
 }
 
 /* key=NUMBER into *val (times mult; prec from the printed digits, scaled by pf). */
-static int fn_keyval(struct fn_state *st, const char *line, const char *key, double mult,
+int fn_keyval(struct fn_state *st, const char *line, const char *key, double mult,
 		     double pf, struct nv_val *val)
 {
 	const char *p, *e;
@@ -84,6 +59,24 @@ static int fn_keyval(struct fn_state *st, const char *line, const char *key, dou
 
 /* ---- options lines and job entries -------------------------------------- */
 
+/*
+ * A fractional size of the options line, "12.5KiB" (num2str's three
+ * digits; 2.x "12.5K"): the bytes when they come out whole (bs=12800),
+ * else 0, unknown (bs=12345 prints "12.1KiB").  Return: the bytes or 0.
+ */
+static uint64_t fn_bs_frac(const char *tok)
+{
+	static const char pfx[] = "KMGTPE";
+	char *e;
+	double v = strtod(tok, &e), b;
+	const char *k = *e ? strchr(pfx, toupper((unsigned char)*e)) : NULL;
+
+	if (*e && (!k || (e[1] && strcmp(e + 1, "iB") && strcmp(e + 1, "B"))))
+		return 0;	/* fio prints binary units here: "KiB", 2.x "K" */
+	b = k ? v * pow(1024, (double)(k - pfx + 1)) : v;
+	return b > 0 && fabs(b - round(b)) < 1e-6 ? (uint64_t)llround(b) : 0;
+}
+
 static uint64_t fn_bs_one(const char *s)
 {
 	char tok[32];
@@ -98,6 +91,8 @@ static uint64_t fn_bs_one(const char *s)
 		return 0;	/* a bs range: no fixed size */
 	if (n > 1 && tok[n - 1] == 'B' && isdigit((unsigned char)tok[n - 2]))
 		tok[n - 1] = '\0';	/* 3.x "4096B" */
+	if (strchr(tok, '.'))
+		return fn_bs_frac(tok);
 	/* fio prints sizes in true binary units, 3.x "128KiB" and 2.x "16M": the
 	 * former read as kb_base=1000 reads KiB, the latter as kb_base=1024 reads M. */
 	return nv_fio_bs_parse(tok, NV_DIR_READ, strchr(tok, 'i') ? 1000 : 1024);
@@ -186,65 +181,25 @@ static const struct fn_opts *fn_opts_for(const struct fn_state *st, const char *
 }
 
 /*
- * The exact values of a finished entry: fio computes iops and bw from the
- * IO count, the bytes and the direction's runtime (show_ddir_status), all
- * of which the text holds when issued counts and a fixed bs are printed.
+ * The entry read: exact values, and fio's whole ladder of buckets (the
+ * JSON's; the text prints only the non-empty ones) for an entry with
+ * directions but no bucket line.  Return: 0 or -ENOMEM.
  */
-static void fn_exact(struct fn_state *st, struct nv_job *j)
-{
-	static const int issued_of[NV_DIR_NR] = { 0, 1, 2, 3, -1 };
-
-	for (unsigned d = 0; d < NV_DIR_NR; d++) {
-		struct nv_dirstat *ds = &j->dir[d];
-		double rt = ds->runtime_ms.v, bytes = st->io[d];
-		uint64_t bs = d < 3 ? j->bs[d] : 0;
-
-		bool exact = false;
-
-		if (!ds->present)
-			continue;
-		if (st->have_issued && issued_of[d] >= 0) {
-			ds->have_ios = true;
-			ds->ios = st->issued[issued_of[d]];
-			exact = bs && fabs((double)ds->ios * (double)bs - bytes) <= st->io_prec[d];
-			if (exact)
-				bytes = (double)ds->ios * (double)bs;
-		}
-		ds->have_io_bytes = exact || st->io_prec[d] > 0;
-		ds->io_bytes = (uint64_t)llround(bytes);
-		if (!(rt > 0))
-			continue;
-		if (ds->have_ios)
-			ds->iops = (struct nv_val){ (double)ds->ios * 1000.0 / rt, NV_SRC_FIO, 0 };
-		if (exact)	/* fio: (1000 * io_bytes) / runtime in integers */
-			ds->bw = (struct nv_val){ (double)(ds->io_bytes * 1000 / (uint64_t)rt),
-						  NV_SRC_FIO, 0 };
-	}
-}
-
-static int fn_cmp_bucket(const void *a, const void *b)
-{
-	const struct nv_latbucket *x = a, *y = b;
-
-	return (x->hi_ns > y->hi_ns) - (x->hi_ns < y->hi_ns);
-}
-
-static void fn_finish(struct fn_state *st)
+static int fn_finish(struct fn_state *st)
 {
 	struct nv_jobextra *x;
+	bool dirs = false;
 
 	if (!st->job)
-		return;
+		return 0;
+	for (unsigned d = 0; d < NV_DIR_NR; d++)
+		dirs |= st->job->dir[d].present;
 	fn_exact(st, st->job);
 	x = &st->job->x;
-	if (x->nbuckets)	/* qsort(NULL, 0) is undefined */
-		qsort(x->buckets, x->nbuckets, sizeof(*x->buckets), fn_cmp_bucket);
-	for (size_t i = 1; i < x->nbuckets; i++)
-		if (isfinite(x->buckets[i].hi_ns))
-			x->buckets[i].lo_ns = x->buckets[i - 1].hi_ns;
 	st->job = NULL;
 	st->dir = -1;
 	st->pct = NULL;
+	return dirs && !x->nbuckets ? nv_fio_ladder_init(x, st->fmt3) : 0;
 }
 
 /* "NAME: (groupid=0, jobs=1): err= 0: pid=27760: Mon Dec  2 04:27:48 2024". */
@@ -255,8 +210,10 @@ static int fn_entry(struct fn_state *st, const char *line, const char *g)
 	struct nv_job *j;
 	const char *p, *e;
 	double v, place;
+	int r = fn_finish(st);
 
-	fn_finish(st);
+	if (r)
+		return r;
 	if (run->njobs == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 8;
 		struct nv_job *nj = realloc(run->jobs, cap * sizeof(*nj));
@@ -271,6 +228,9 @@ static int fn_entry(struct fn_state *st, const char *line, const char *g)
 	memset(st->io, 0, sizeof(st->io));
 	memset(st->io_prec, 0, sizeof(st->io_prec));
 	st->have_issued = false;
+	st->fmt3 = false;
+	st->mixed0 = false;
+	st->kbase = 1024;
 	st->job = j;
 	st->disks = false;
 	j->name = strndup(line, (size_t)(g - line));
@@ -289,187 +249,6 @@ static int fn_entry(struct fn_state *st, const char *line, const char *g)
 			return fn_fail(st, "err= is not a number", line);
 		j->error = (int)v;
 		j->have_error = true;
-	}
-	return 0;
-}
-
-/* ---- a direction ---------------------------------------------------------- */
-
-static int fn_dirname(const char *s, size_t *n)
-{
-	static const char *const names[] = { "read", "write", "trim", "sync", "mixed" };
-
-	for (unsigned d = 0; d < 5; d++) {
-		size_t l = strlen(names[d]);
-		const char *p = s + l;
-
-		if (strncmp(s, names[d], l))
-			continue;
-		while (*p == ' ')
-			p++;
-		if (*p != ':')
-			continue;
-		*n = (size_t)(p + 1 - s);
-		return (int)d;
-	}
-	return -1;
-}
-
-/* 3.x "IOPS=1964, BW=246MiB/s (257MB/s)(14.4GiB/60001msec)"; 2.x "io=, bw=, iops=, runt=". */
-static int fn_dir(struct fn_state *st, int d, const char *line, const char *rest)
-{
-	struct nv_dirstat *ds = &st->job->dir[d];
-	bool old = !strstr(rest, "IOPS=");
-	const char *p, *e, *q;
-	double v, prec;
-	int r;
-
-	st->dir = d;
-	st->pct = NULL;
-	ds->present = true;
-	r = fn_keyval(st, rest, old ? "iops" : "IOPS", 1, 0.5, &ds->iops);
-	if (r)
-		return r;
-	if (nv_fiotext_key(rest, old ? "bw" : "BW", &p)) {
-		if (nv_fiotext_size(p, &e, old, &v, &prec) || strncmp(e, "/s", 2))
-			return fn_fail(st, "bandwidth with no unit fio prints", line);
-		ds->bw = (struct nv_val){ v, NV_SRC_FIO, (float)prec };
-	}
-	if (old && nv_fiotext_key(rest, "io", &p)) {
-		if (nv_fiotext_size(p, &e, old, &st->io[d], &st->io_prec[d]))
-			return fn_fail(st, "io= with no unit fio prints", line);
-	}
-	if (old && nv_fiotext_key(rest, "runt", &p)) {
-		if (nv_fiotext_num(p, &e, &v, &prec) || strncmp(e, "msec", 4))
-			return fn_fail(st, "runt= is not N msec", line);
-		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0 };
-	}
-	q = strstr(rest, "msec)");
-	if (!old && q) {
-		for (p = q; p > rest && p[-1] != '('; p--)
-			;
-		if (nv_fiotext_size(p, &e, false, &st->io[d], &st->io_prec[d]) || *e != '/' ||
-		    nv_fiotext_num(e + 1, &e, &v, &prec) || e != q)
-			return fn_fail(st, "(SIZE/Nmsec) does not read", line);
-		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0 };
-	}
-	if (!ds->iops.src && !ds->bw.src)
-		return fn_fail(st, "a direction line with neither IOPS nor BW", line);
-	return 0;
-}
-
-/* "clat (usec): min=140, max=1613, avg=508.40, stdev=64.06" (min/max truncated). */
-static int fn_lat(struct fn_state *st, enum nv_latkind k, const char *line, double mult)
-{
-	struct nv_latstat *ls = &st->job->dir[st->dir].lat[k];
-	int r = fn_keyval(st, line, "min", mult, 1, &ls->min);
-
-	if (!r)
-		r = fn_keyval(st, line, "max", mult, 1, &ls->max);
-	if (!r)
-		r = fn_keyval(st, line, "avg", mult, 0.5, &ls->mean);
-	if (!r)
-		r = fn_keyval(st, line, "stdev", mult, 0.5, &ls->stdev);
-	if (!r && !ls->mean.src)
-		return fn_fail(st, "a latency line without avg=", line);
-	return r;
-}
-
-/* " |  1.00th=[  217],  5.00th=[  461], ..." into st->pct. */
-static int fn_pctline(struct fn_state *st, const char *line)
-{
-	struct nv_latstat *ls = st->pct;
-
-	for (const char *t = strstr(line, "th=["); t; t = strstr(t + 4, "th=[")) {
-		const char *s = t, *e;
-		struct nv_pctpt *np;
-		double p, v, place;
-
-		while (s > line && (isdigit((unsigned char)s[-1]) || s[-1] == '.'))
-			s--;
-		if (nv_fiotext_num(s, &e, &p, &place) || e != t || !(p > 0 && p <= 100) ||
-		    nv_fiotext_num(t + 4, &e, &v, &place) || (*e != ']' && *e != ' '))
-			return fn_fail(st, "a percentile entry that does not read", line);
-		np = realloc(ls->points, (ls->npoints + 1) * sizeof(*np));
-		if (!np)
-			return -ENOMEM;
-		ls->points = np;
-		np[ls->npoints++] = (struct nv_pctpt){ p, v * st->pct_mult };
-		for (unsigned i = 0; i < NV_PCT_NR; i++)
-			if (fabs(p - nv_pcts[i].value) < 1e-6)
-				ls->pct[i] = (struct nv_val){ v * st->pct_mult, NV_SRC_FIO,
-							     (float)(place * st->pct_mult) };
-	}
-	return 0;
-}
-
-/* bw (  KiB/s): / iops : min=, max=, avg=, stdev=, samples= */
-static int fn_samples(struct fn_state *st, const char *line, double mult, struct nv_samples *s)
-{
-	int r = fn_keyval(st, line, "min", mult, 0.5, &s->min);
-
-	if (!r)
-		r = fn_keyval(st, line, "max", mult, 0.5, &s->max);
-	if (!r)
-		r = fn_keyval(st, line, "avg", mult, 0.5, &s->mean);
-	if (!r)
-		r = fn_keyval(st, line, "stdev", mult, 0.5, &s->dev);
-	if (!r)
-		r = fn_keyval(st, line, "samples", 1, 0, &s->n);
-	return r;
-}
-
-/* "bw (  KiB/s): ..." with the unit's blanks removed. */
-static int fn_bwline(struct fn_state *st, const char *line)
-{
-	const char *p = strchr(line, '(') + 1;
-	char unit[16];
-	size_t n = 0, ul;
-	double m;
-
-	for (; *p && *p != ')' && n + 1 < sizeof(unit); p++)
-		if (*p != ' ')
-			unit[n++] = *p;
-	unit[n] = '\0';
-	m = nv_fiotext_size_unit(unit, &ul, strstr(unit, "iB") == NULL);
-	if (!m || strcmp(unit + ul, "/s"))
-		return fn_fail(st, "a bw sample unit fio does not print", line);
-	return fn_samples(st, line, m, &st->job->dir[st->dir].bw_samples);
-}
-
-/* "lat (usec)   : 250=4.39%, 500=7.08%" and "lat (msec) : >=2000=0.01%". */
-static int fn_buckets(struct fn_state *st, const char *line, double mult)
-{
-	struct nv_jobextra *x = &st->job->x;
-	const char *p = strchr(line, ':');
-
-	if (!p)
-		return fn_fail(st, "a latency bucket line without ':'", line);
-	for (p++; *p;) {
-		struct nv_latbucket *nb;
-		bool ge;
-		double edge, pct, place;
-		const char *e;
-
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (!*p)
-			break;
-		ge = !strncmp(p, ">=", 2);
-		if (nv_fiotext_num(ge ? p + 2 : p, &e, &edge, &place) || *e != '=')
-			return fn_fail(st, "a latency bucket that does not read", line);
-		p = e + 1;
-		if (*p == '<')
-			p++;	/* "<0.01%": kept as its bound */
-		if (nv_fiotext_num(p, &e, &pct, &place) || *e != '%')
-			return fn_fail(st, "a latency bucket share without %", line);
-		p = e + 1;
-		nb = realloc(x->buckets, (x->nbuckets + 1) * sizeof(*nb));
-		if (!nb)
-			return -ENOMEM;
-		x->buckets = nb;
-		nb[x->nbuckets++] = (struct nv_latbucket){ ge ? edge * mult : 0,
-							   ge ? INFINITY : edge * mult, pct };
 	}
 	return 0;
 }
@@ -697,14 +476,11 @@ static int fn_line(struct fn_state *st, const char *s)
 		return fn_entry(st, s, g);
 	if ((g = strstr(s, ": (g=")) && g > s)
 		return fn_options(st, s, g);
-	if (fn_word(s, "Run status group", &rest)) {
-		fn_finish(st);
-		return 0;
-	}
+	if (fn_word(s, "Run status group", &rest))
+		return fn_finish(st);
 	if (fn_word(s, "Disk stats", &rest)) {
-		fn_finish(st);
 		st->disks = true;
-		return 0;
+		return fn_finish(st);
 	}
 	if (st->disks)
 		return fn_disk(st, s);
@@ -745,7 +521,8 @@ int nv_fionormal_parse(const char *text, size_t len, const char *path, struct nv
 		p += n + 1;
 	}
 	free(line);
-	fn_finish(&st);
+	if (!ret)
+		ret = fn_finish(&st);
 	if (!ret && !run->njobs) {
 		snprintf(err, errlen, "%s:%u: fio normal output without a job entry "
 			 "(\"NAME: (groupid=N, jobs=M): err= ...\"); is the file cut?",

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/input/fioladder.h"
 #include "analyze/input/fioterse.h"
 #include "analyze/input/fiotext.h"
 
@@ -269,6 +270,27 @@ static char *td_desc(const struct td_line *t, size_t i)
 	return d;
 }
 
+/*
+ * The 22 latency buckets at i (lat_2us ... lat_1000us, lat_2ms ...
+ * lat_2000ms, lat_>=2000ms, "%3.2f%%"): fio's ladder without its ns rungs
+ * (stat_calc_lat_nu adds them to lat_2us), fioladder.h; a job that did no
+ * IO prints lat_2us as "-nan%" (0/0): 0.
+ * Return: 0, -EINVAL naming the field, or -ENOMEM.
+ */
+static int td_buckets(struct td_line *t, size_t i, struct nv_jobextra *x)
+{
+	int r = nv_fio_ladder_init(x, false);
+
+	for (size_t k = 0; !r && k < x->nbuckets; k++) {
+		const char *f = i + k < t->n ? t->f[i + k] : "";
+
+		if (!strcmp(f, "-nan%") || !strcmp(f, "nan%"))
+			continue;	/* a job without IOs: fio's 0/0, no share */
+		r = td_num(t, i + k, true, &x->buckets[k].pct);
+	}
+	return r;
+}
+
 static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 {
 	int ver = atoi(t->f[0]);
@@ -324,6 +346,8 @@ static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 		r = td_val(t, c + 3, 1, 0, &j->x.majf);
 	if (!r)
 		r = td_val(t, c + 4, 1, 0, &j->x.minf);
+	if (!r)
+		r = td_buckets(t, c + 12, &j->x);
 	if (!r && !run->ndisks)
 		r = td_disks(t, c + TD_TAIL, run);
 	if (!r && !(j->desc = td_desc(t, ver == 2 ? t->n : td_disks_end(t, c + TD_TAIL))))
@@ -331,8 +355,7 @@ static int td_job(struct td_line *t, struct nv_run *run, size_t *cap)
 	return r;
 }
 
-/* Whether line (n bytes) starts as a terse line of version 2-5. */
-static bool td_line_is_terse(const char *line, size_t n)
+bool nv_fioterse_is_line(const char *line, size_t n)
 {
 	size_t semis = 0;
 
@@ -353,7 +376,7 @@ bool nv_fioterse_sniff(const char *text, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (td_line_is_terse(p, n))
+		if (nv_fioterse_is_line(p, n))
 			return true;
 		p += n + 1;
 	}
@@ -444,7 +467,7 @@ int nv_fioterse_parse(const char *text, size_t len, const char *path, struct nv_
 		if (after_v2 && n && p[0] == ';')
 			ret = td_v2_desc(&run->jobs[run->njobs - 1], p, n);
 		after_v2 = false;
-		if (!ret && td_line_is_terse(p, n)) {
+		if (!ret && nv_fioterse_is_line(p, n)) {
 			after_v2 = p[0] == '2';
 			line = nv_fiotext_line(p, n);
 			if (!line)

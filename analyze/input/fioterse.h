@@ -18,6 +18,12 @@
 bool nv_fioterse_sniff(const char *text, size_t len);
 
 /*
+ * True when the line (n bytes, no newline) starts as a terse line of
+ * version 2-5 does, with at least 40 ';'.  Return: true or false.
+ */
+bool nv_fioterse_is_line(const char *line, size_t n);
+
+/*
  * Parse fio terse output (text, len bytes, NUL-terminated), one job a line,
  * with nv_fio_parse's contract: 0 and *run filled (free with nv_run_free),
  * or -EINVAL / -ENOMEM with "path:line: what" in err.  Other lines are

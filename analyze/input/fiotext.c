@@ -54,12 +54,20 @@ double nv_fiotext_size_unit(const char *s, size_t *n, bool old)
 		*n = 1;
 		return 1;
 	}
+	if (!strncmp(s, "bit", 3)) {	/* unit_base=1: "571Mbit" (the M read as a count) */
+		*n = 3;
+		return 1.0 / 8;
+	}
 	k = *s ? strchr(pfx, toupper((unsigned char)*s)) : NULL;
 	if (!k)
 		return 0;
 	if (s[1] == 'i' && s[2] == 'B') {
 		*n = 3;
 		return pow(1024, (double)(k - pfx + 1));
+	}
+	if (!strncmp(s + 1, "ibit", 4)) {	/* unit_base=1: "545Mibit" */
+		*n = 5;
+		return pow(1024, (double)(k - pfx + 1)) / 8;
 	}
 	if (s[1] != 'B')
 		return 0;

@@ -21,7 +21,9 @@ int nv_fiotext_num(const char *s, const char **end, double *v, double *place);
 /*
  * The bytes of the size unit at s: "B", "KiB".."EiB" (1024-based), "kB",
  * "MB".. (1000-based), except that with old (fio 2.x, kb_base=1024) "KB",
- * "MB".. are 1024-based.  *n is the unit's length.
+ * "MB".. are 1024-based; unit_base=1's bits: "Kibit".."Eibit" (1024-based)
+ * and "bit" (after nv_fiotext_num's 1000-based "k", "M"..: "571Mbit"), an
+ * eighth of a byte each.  *n is the unit's length.
  * Return: the multiplier, 0 when s is no unit.
  */
 double nv_fiotext_size_unit(const char *s, size_t *n, bool old);

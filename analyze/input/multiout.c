@@ -10,6 +10,7 @@
 
 #include "analyze/common.h"
 #include "analyze/input/detect.h"
+#include "analyze/input/fioterse.h"
 #include "analyze/input/multiout.h"
 #include "analyze/input/readfile.h"
 
@@ -22,6 +23,7 @@ struct seg {
 	bool have_pid, have_start;
 	long long pid, start;	/* normal: pid=; JSON: timestamp - elapsed (s) */
 	double runtime_ms;	/* the longest job runtime */
+	bool one_name;		/* terse lines of one job name (period 1) */
 };
 
 /* A growing array of outputs. */
@@ -132,6 +134,89 @@ static int cut(const char *text, size_t len, struct segs *s)
 	return 0;
 }
 
+/* The job name of the terse line [p, e): field 2 (version 2) or 3; *n its length. */
+static const char *terse_name(const char *p, const char *e, size_t *n)
+{
+	unsigned skip = *p == '2' ? 1 : 2;
+	const char *q = p, *semi;
+
+	for (unsigned i = 0; i < skip && q; i++) {
+		q = memchr(q, ';', (size_t)(e - q));
+		q = q ? q + 1 : NULL;
+	}
+	if (!q)
+		return NULL;
+	semi = memchr(q, ';', (size_t)(e - q));
+	*n = (size_t)((semi ? semi : e) - q);
+	return q;
+}
+
+/* Whether terse lines i and k (offsets off[], ends end[]) name the same job. */
+static bool same_name(const char *text, const size_t *off, const size_t *end, size_t i,
+		      size_t k)
+{
+	size_t a, b;
+	const char *x = terse_name(text + off[i], text + end[i], &a),
+		   *y = terse_name(text + off[k], text + end[k], &b);
+
+	return x && y && a == b && !memcmp(x, y, a);
+}
+
+/*
+ * A file of fio terse lines (one a job, in the same order in each of fio's
+ * outputs: --status-interval, or runs appended) cut into outputs in s: the
+ * smallest period of the lines' job names that repeats at least twice;
+ * *period is its lines (0: none, s left one output).  Return: 0 or -ENOMEM.
+ */
+static int terse_cut(const char *text, size_t len, struct segs *s, size_t *period)
+{
+	size_t n = 0, cap = 0, *off = NULL, *end = NULL;
+	int ret = 0;
+
+	*period = 0;
+	for (const char *p = text, *e; p < text + len; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(text + len - p));
+		e = e ? e : text + len;
+		if (!nv_fioterse_is_line(p, (size_t)(e - p)))
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 16, *no = realloc(off, nc * sizeof(*no)),
+			       *ne = no ? realloc(end, nc * sizeof(*ne)) : NULL;
+
+			off = no ? no : off;
+			end = ne ? ne : end;
+			if (!no || !ne) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			cap = nc;
+		}
+		off[n] = (size_t)(p - text);
+		end[n++] = (size_t)(e - text);
+	}
+	for (size_t p = 1; p <= n / 2 && !*period; p++) {
+		bool same = n % p == 0;
+
+		for (size_t i = p; i < n && same; i++)
+			same = same_name(text, off, end, i, i - p);
+		if (same)
+			*period = p;
+	}
+	for (size_t i = *period; i && i < n && !ret; i += *period) {
+		s->v[s->n - 1].len = off[i] - s->v[s->n - 1].off;
+		ret = segs_grow(s);
+		if (!ret)
+			s->v[s->n++].off = off[i];
+	}
+	s->v[s->n - 1].len = len - s->v[s->n - 1].off;
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].one_name = *period == 1;
+out:
+	free(off);
+	free(end);
+	return ret;
+}
+
 /* The integer after the first key in [p, p + n), skipping " :". Return: found. */
 static bool num_after(const char *p, size_t n, const char *key, long long *v)
 {
@@ -169,7 +254,40 @@ static void identify(const char *text, struct seg *sg)
 		}
 }
 
-/* True when b is a later snapshot of a's fio run (multiout.h). */
+/* The bytes the jobs of run moved, all directions. */
+static double run_bytes(const struct nv_run *run)
+{
+	double b = 0;
+
+	for (size_t j = 0; j < run->njobs; j++)
+		for (unsigned d = 0; d < NV_DIR_NR; d++)
+			b += (double)run->jobs[j].dir[d].io_bytes;
+	return b;
+}
+
+/*
+ * Whether b's counts continue a's (fio's snapshots are cumulative): more
+ * bytes, and no more than ten times a's average rate over the time added.
+ * A run appended anew moves its bytes from zero: as many as a's in about
+ * a's runtime.  Lines of one job name (numjobs' processes of one output,
+ * which end within milliseconds of each other) must also be 100 ms apart.
+ * Return: true for counts that continue.
+ */
+static bool continues(const struct seg *a, const struct seg *b)
+{
+	double ba = run_bytes(&a->run), bb = run_bytes(&b->run);
+
+	if (b->one_name && b->runtime_ms - a->runtime_ms < 100)
+		return false;	/* numjobs' processes of one output end together */
+	return bb > ba && ba > 0 &&
+	       bb - ba <= 10 * ba / a->runtime_ms * (b->runtime_ms - a->runtime_ms);
+}
+
+/*
+ * True when b is a later snapshot of a's fio run (multiout.h): the same
+ * process (pid=, JSON start time), or without either (terse lines) counts
+ * that continue a's.
+ */
 static bool snapshot_of(const struct seg *a, const struct seg *b)
 {
 	if (!nv_run_same_jobs(&a->run, &b->run) || b->runtime_ms <= a->runtime_ms)
@@ -178,7 +296,8 @@ static bool snapshot_of(const struct seg *a, const struct seg *b)
 		return a->pid == b->pid;
 	if (a->have_start && b->have_start)
 		return llabs(a->start - b->start) <= 1;
-	return !a->have_pid && !b->have_pid && !a->have_start && !b->have_start;
+	return !a->have_pid && !b->have_pid && !a->have_start && !b->have_start &&
+	       continues(a, b);
 }
 
 /* Read each output of s. Return: 0, or -errno when one does not read (err set). */
@@ -329,24 +448,36 @@ static int read_whole(const char *text, size_t len, const char *path, struct nv_
 	return ret;
 }
 
-/* Cut, read, keep the last snapshots. Return: 0, -ENOMEM, or > 0: read it whole. */
+/*
+ * Cut, read, keep the last snapshots.  Terse lines of one job name with no
+ * snapshot among them are numjobs' processes of one output (or runs
+ * appended: the lines cannot tell), read whole.
+ * Return: 0, -ENOMEM, or > 0: read it whole.
+ */
 static int read_outputs(const char *text, size_t len, const char *path, struct nv_multiout *m)
 {
+	const struct nv_format *f = nv_input_detect(text, len);
 	struct segs s = { 0 };
+	size_t period = 0;
 	char err[512];
 	int ret = cut(text, len, &s);
 
+	if (!ret && s.n < 2 && f && !strcmp(f->name, "fio-terse"))
+		ret = terse_cut(text, len, &s, &period);
 	if (!ret && s.n < 2)
 		ret = 1;
 	if (!ret && read_segs(text, path, &s, err, sizeof(err)))
 		ret = 1;
 	if (!ret)
 		ret = keep_last(&s, path, m);
+	if (!ret && period == 1 && m->n == s.n)
+		ret = 1;
 	if (!ret && m->n > 1 && (!repeats(m) || has_headings(text, len)))
 		ret = 1;
 	if (!ret && m->n > 1)
-		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (different "
-			 "processes or start times): read as repeats of one run", path, m->n);
+		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (%s): "
+			 "read as repeats of one run", path, m->n, period ? "terse lines whose "
+			 "counts start anew" : "different processes or start times");
 	segs_free(&s);
 	return ret;
 }

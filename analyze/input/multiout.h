@@ -8,17 +8,23 @@
  * group" lines (and Disk stats), so a job header, job preamble or "fio-X.Y"
  * line after them starts the next output; a line "{" followed by the
  * "fio version" member starts the next JSON object once the output holds
- * one.  Each output is read by its own reader (detect.h).
+ * one; in a file of terse lines, whose job names repeat in the same order in
+ * each output, the smallest period of the names that repeats at least
+ * twice.  Each output is read by its own reader (detect.h).
  *
  * Consecutive outputs of one fio process are snapshots: the same jobs, the
  * runtime growing, and the same process (the normal output's pid=, or the
- * JSON's start time, "timestamp" - "elapsed", within a second).  Of each run
+ * JSON's start time, "timestamp" - "elapsed", within a second; terse lines,
+ * which say neither: counts that continue, more bytes at no more than ten
+ * times the earlier average rate over the time added).  Of each run
  * the last snapshot is read, and a note says how many were left out.
  * Different runs of the same jobs, options lines and fio version are
  * repeats of one run (runset.h); a document with Markdown headings (outputs
  * of several machines under their titles), a paste repeated (the same
  * output twice),
- * outputs that do not read one by one, or runs holding different jobs, are
+ * outputs that do not read one by one, runs holding different jobs, or
+ * terse lines of one job name none of which is a snapshot (numjobs'
+ * processes of one output, or runs appended: they cannot be told apart) are
  * read as one file (the reader's own rules, as for any file).
  */
 #ifndef NV_ANALYZE_MULTIOUT_H

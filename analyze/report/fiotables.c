@@ -7,43 +7,65 @@
 #include <string.h>
 
 #include "analyze/report/fiotables.h"
+#include "analyze/input/fioladder.h"
 #include "analyze/input/jobtraces.h"
+#include <sys/types.h>
 
-int nv_side_buckets(const struct nv_block *b, size_t s, struct nv_side_bucket **out, size_t *n)
+/*
+ * The rows every source of every side of b can fill: fio's ladder edges
+ * they all have (nv_fio_ladder_common) into hi.  Return: the rows (0: no
+ * source has buckets), or -ENOMEM.
+ */
+static ssize_t block_rows(const struct nv_report *r, const struct nv_block *b, double *hi)
 {
-	const struct nv_job *first = NULL;
+	const struct nv_jobextra **xs;
+	size_t n = 0, rows;
+
+	for (size_t s = 0; s < r->nsides; s++)
+		n += b->nsrc[s];
+	xs = calloc(n ? n : 1, sizeof(*xs));
+	if (!xs)
+		return -ENOMEM;
+	n = 0;
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < b->nsrc[s]; k++)
+			xs[n++] = &b->src[s][k].job->x;
+	rows = nv_fio_ladder_common(xs, n, hi);
+	free(xs);
+	return (ssize_t)rows;
+}
+
+int nv_side_buckets(const struct nv_report *r, const struct nv_block *b, size_t s,
+		    struct nv_side_bucket **out, size_t *n)
+{
+	double hi[NV_FIO_LADDER_MAX], pct[NV_FIO_LADDER_MAX];
+	ssize_t rows = block_rows(r, b, hi);
 
 	*out = NULL;
 	*n = 0;
-	for (size_t k = 0; k < b->nsrc[s] && !first; k++)
-		if (b->src[s][k].job->x.nbuckets)
-			first = b->src[s][k].job;
-	if (!first)
-		return 0;
-	*out = calloc(first->x.nbuckets, sizeof(**out));
+	if (rows <= 0)
+		return (int)rows;
+	*out = calloc((size_t)rows, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
-	*n = first->x.nbuckets;
+	*n = (size_t)rows;
 	for (size_t i = 0; i < *n; i++) {
-		struct nv_side_bucket *bk = &(*out)[i];
-		double sum = 0;
-
-		bk->lo_ns = first->x.buckets[i].lo_ns;
-		bk->hi_ns = first->x.buckets[i].hi_ns;
-		for (size_t k = 0; k < b->nsrc[s]; k++) {
-			const struct nv_jobextra *x = &b->src[s][k].job->x;
-
-			for (size_t q = 0; q < x->nbuckets; q++) {
-				if (x->buckets[q].hi_ns == bk->hi_ns &&
-				    x->buckets[q].lo_ns == bk->lo_ns) {
-					sum += x->buckets[q].pct;
-					bk->n++;
-					break;
-				}
-			}
-		}
-		bk->pct = bk->n ? sum / (double)bk->n : 0;
+		(*out)[i].lo_ns = i ? hi[i - 1] : 0;
+		(*out)[i].hi_ns = hi[i];
 	}
+	for (size_t k = 0; k < b->nsrc[s]; k++) {
+		const struct nv_jobextra *x = &b->src[s][k].job->x;
+
+		if (!x->nbuckets || nv_fio_ladder_fold(x, hi, *n, pct))
+			continue;	/* the rows hold every ladder: fold cannot fail */
+		for (size_t i = 0; i < *n; i++) {
+			(*out)[i].pct += pct[i];
+			(*out)[i].n++;
+		}
+	}
+	for (size_t i = 0; i < *n; i++)
+		if ((*out)[i].n)
+			(*out)[i].pct /= (double)(*out)[i].n;
 	return 0;
 }
 

@@ -20,12 +20,16 @@ struct nv_side_bucket {
 };
 
 /*
- * The latency buckets of block b's job in side s: the edges of the side's
- * first source with buckets, the shares averaged over its sources with the
- * same edge.  *out malloc'ed (free it; NULL with *n 0 when none has them).
+ * The latency buckets of block b's job in side s of r, in the rows every
+ * side shares: fio's ladder edges that all of b's sources have
+ * (nv_fio_ladder_common, aligned by edge, never by position), each row the
+ * sum of the source's buckets in it, averaged over the side's sources with
+ * buckets.  Every side gets the same rows, whatever their order.  *out
+ * malloc'ed (free it; NULL with *n 0 when no source has buckets).
  * Return: 0 or -ENOMEM.
  */
-int nv_side_buckets(const struct nv_block *b, size_t s, struct nv_side_bucket **out, size_t *n);
+int nv_side_buckets(const struct nv_report *r, const struct nv_block *b, size_t s,
+		    struct nv_side_bucket **out, size_t *n);
 
 /*
  * Whether some bucket of some side of block b has a non-zero share (fio

@@ -179,16 +179,18 @@ static int json_trace_buckets(json_t *o, const struct nv_block *b, size_t s)
 
 /*
  * "fio_latency_buckets": fio's shares of the job's IOs by completion latency
- * ([from_ns, to_ns), to_ns null for the last), mean over the side's runs.
+ * ([from_ns, to_ns), to_ns null for the last), mean over the side's runs,
+ * in the rows every side shares (nv_side_buckets).
  * Return: 0 or -ENOMEM (o freed).
  */
-static int json_buckets(json_t *o, const struct nv_block *b, size_t s)
+static int json_buckets(json_t *o, const struct nv_report *r, const struct nv_block *b,
+			size_t s)
 {
 	struct nv_side_bucket *bk;
 	json_t *arr;
 	size_t n;
 
-	if (nv_side_buckets(b, s, &bk, &n) || !(arr = json_array())) {
+	if (nv_side_buckets(r, b, s, &bk, &n) || !(arr = json_array())) {
 		json_decref(o);
 		return -ENOMEM;
 	}
@@ -268,7 +270,7 @@ static json_t *json_side_values(const struct nv_report *r, const struct nv_block
 	}
 	if (json_fio_levels(r, b, s, o))
 		return NULL;
-	return json_buckets(o, b, s) ? NULL : o;
+	return json_buckets(o, r, b, s) ? NULL : o;
 }
 
 /*

@@ -233,7 +233,7 @@ static int print_buckets(FILE *out, const struct nv_report *r, const struct nv_b
 	if (!bk || !nb)
 		goto out;
 	for (size_t s = 0; s < r->nsides; s++) {
-		if (nv_side_buckets(b, s, &bk[s], &nb[s]))
+		if (nv_side_buckets(r, b, s, &bk[s], &nb[s]))
 			goto out;
 		if (nb[s] > nb[ref])
 			ref = s;

@@ -45,7 +45,7 @@ awk '/^\{/{j=1} /^[0-9];fio-/{next} !j{print} /^\}/{j=0}' "$T/all.out" >"$T/run.
 
 if "$CMP" "$T/run.txt" "$T/run.json" >"$T/cmp.out" 2>&1 &&
    grep -q 'text format fio-normal' "$T/cmp.out" &&
-   grep -Eq 'compared [1-9][0-9]{2,}, mismatches 0' "$T/cmp.out"; then
+   grep -Eq 'compared [1-9][0-9]{2,} \(buckets [1-9][0-9]*\), mismatches 0' "$T/cmp.out"; then
 	pass normal-equals-json
 else
 	fail normal-equals-json "$(head -n 8 "$T/cmp.out" | tr '\n' ' ')"
@@ -59,7 +59,8 @@ if (cd "$T" && "$FIO" --name=fs --ioengine=null --rw=randwrite --bs=4k --size=8m
 	awk '/^\{/{j=1} !j{print} /^\}/{j=0}' "$T/sync.out" >"$T/sync.txt"
 	if grep -q 'sync percentiles' "$T/sync.txt" &&
 	   "$CMP" "$T/sync.txt" "$T/sync.json" >"$T/scmp.out" 2>&1 &&
-	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/scmp.out"; then
+	   grep -Eq 'compared [1-9][0-9]+ \(buckets [1-9][0-9]*\), mismatches 0' \
+		"$T/scmp.out"; then
 		pass sync-equals-json
 	else
 		fail sync-equals-json "$(head -n 6 "$T/scmp.out" | tr '\n' ' ')"
@@ -86,7 +87,7 @@ if fds_run fds1 && fds_run fds2; then
 	if grep -A1 '"sync" : {' "$T/fds1.json" | grep -q '"total_ios" : 0,' &&
 	   grep -q 'sync percentiles' "$T/fds1.txt" &&
 	   "$CMP" "$T/fds1.txt" "$T/fds1.json" >"$T/fcmp.out" 2>&1 &&
-	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/fcmp.out" &&
+	   grep -Eq 'compared [1-9][0-9]+ \(buckets [1-9][0-9]*\), mismatches 0' "$T/fcmp.out" &&
 	   ! "$CMP" "$T/fds1c.txt" "$T/fds1.json" >"$T/fcmp2.out" 2>&1 &&
 	   grep -q '^fds sync lat min: text' "$T/fcmp2.out"; then
 		pass fdatasync-equals-json
@@ -120,7 +121,8 @@ fi
 grep -E '^[2-5];fio-' "$T/all.out" >"$T/run.terse"
 terse_cmp() {
 	if "$CMP" "$1" "$2" >"$T/tcmp.out" 2>&1 && grep -q 'text format fio-terse' "$T/tcmp.out" &&
-	   grep -Eq 'compared [1-9][0-9]+, mismatches 0' "$T/tcmp.out"; then
+	   grep -Eq 'compared [1-9][0-9]+ \(buckets [1-9][0-9]*\), mismatches 0' \
+		"$T/tcmp.out"; then
 		pass "$3"
 	else
 		fail "$3" "$(head -n 8 "$T/tcmp.out" | tr '\n' ' ')"

@@ -97,6 +97,79 @@ else
 	fail appended-normal-equals-json "$(tr '\n' ' ' <"$T/rep.out")"
 fi
 
+# Issue 60 item 8: terse lines of --status-interval snapshots, and of runs
+# appended to one file, read as the JSON of the same runs is: the last
+# snapshot of one run (one job each, not "randread #1" ... "#3"), and
+# repeats; fio's JSON of the same dumps is the oracle (within 1%, as above).
+tfio_run() {	# BASE: --status-interval terse (v5: IOPS samples),json into BASE.terse, .tj
+	(cd "$T" && "$FIO" --status-interval=1 --output-format=terse,json --terse-version=5 \
+		jobs.fio >"$1.out" 2>"$1.err") || return 1
+	grep -E '^[2-5];fio-' "$1.out" >"$1.terse"
+	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$1.out" >"$1.tj"
+}
+tj_cmp() {	# BASE: BASE.terse and BASE.tj read, compared into BASE.cmp
+	"$NVANALYZE" --format json "$1.terse" >"$1.terse.js" 2>"$1.err"
+	"$NVANALYZE" --format json "$1.tj" >"$1.tj.js" 2>/dev/null
+	pytool multi_output_check compare "$1.terse.js" "$1.tj.js" >"$1.cmp" 2>&1
+}
+if tfio_run "$T/t1" && tfio_run "$T/t2"; then
+	"$NVANALYZE" --format csv "$T/t1.terse" >"$T/t1.csv" 2>"$T/t1.stderr"
+	tj_cmp "$T/t1"
+	jobs=$(grep -v '^job,\|^$' "$T/t1.csv" | cut -d, -f1 | sort -u | tr '\n' ' ')
+	if [ "$(grep -c '^5;fio-.*;randread;' "$T/t1.terse")" -ge 3 ] &&
+	   [ "$jobs" = "mixed randread " ] &&
+	   grep -q 'status-interval snapshots of one fio run.*the last is read' "$T/t1.stderr" &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/t1.cmp"; then
+		pass terse-status-interval-last-snapshot
+	else
+		fail terse-status-interval-last-snapshot \
+			"jobs $jobs: $(cat "$T/t1.stderr" "$T/t1.cmp" | tr '\n' ' ')"
+	fi
+	# the last snapshot of each run, appended: two repeats, as in the JSON
+	tail -n 2 "$T/t1.terse" >"$T/tapp.terse"
+	tail -n 2 "$T/t2.terse" >>"$T/tapp.terse"
+	last='/^\{/{b=""} {b=b $0 "\n"} END{printf "%s", b}'	# the last JSON object
+	awk "$last" "$T/t1.tj" >"$T/tapp.tj"
+	awk "$last" "$T/t2.tj" >>"$T/tapp.tj"
+	tj_cmp "$T/tapp"
+	if grep -q '"runs": 2' "$T/tapp.terse.js" &&
+	   grep -q '2 runs of the same fio jobs in one file.*repeats' "$T/tapp.err" &&
+	   grep -Eq 'compared [1-9][0-9]+, mismatches 0, rows 3' "$T/tapp.cmp"; then
+		pass terse-appended-runs-are-repeats
+	else
+		fail terse-appended-runs-are-repeats \
+			"$(cat "$T/tapp.err" "$T/tapp.cmp" | tr '\n' ' ')"
+	fi
+else
+	fail terse-status-interval "fio: $(tail -n 2 "$T/t1.err" | tr '\n' ' ')"
+fi
+# One job's snapshots (one name: the issue's "si #1" ... "si #4"), and one
+# output of numjobs=2 without group_reporting (one name, twice, ending
+# together: no snapshot), time_based or not, which stays two jobs.
+(cd "$T" && "$FIO" --name=si --ioengine=null --size=64g --time_based --runtime=2300ms \
+	--status-interval=1 --output-format=terse >"$T/si.terse" 2>/dev/null)
+"$NVANALYZE" --format csv "$T/si.terse" >"$T/si.csv" 2>"$T/si.err"
+if [ "$(grep -c '^3;fio-.*;si;' "$T/si.terse")" -ge 3 ] &&
+   [ "$(grep -c '^si,read,IOPS' "$T/si.csv")" -ge 1 ] && ! grep -q '^si #' "$T/si.csv" &&
+   grep -q 'status-interval snapshots of one fio run' "$T/si.err"; then
+	pass terse-one-job-snapshots
+else
+	fail terse-one-job-snapshots "$(head -n 3 "$T/si.csv" "$T/si.err" | tr '\n' ' ')"
+fi
+for tb in "" "--time_based --runtime=700ms"; do
+	# shellcheck disable=SC2086
+	(cd "$T" && "$FIO" --name=two --ioengine=null --size=16m --numjobs=2 $tb \
+		--output-format=terse >"$T/two.terse" 2>/dev/null)
+	"$NVANALYZE" --format csv "$T/two.terse" >"$T/two.csv" 2>"$T/two.err"
+	n=terse-numjobs-one-output${tb:+-time-based}
+	if grep -q '^two #1,read,IOPS' "$T/two.csv" && grep -q '^two #2,read,IOPS' "$T/two.csv" &&
+	   ! grep -q 'repeats\|snapshots' "$T/two.err"; then
+		pass "$n"
+	else
+		fail "$n" "$(head -n 4 "$T/two.csv" "$T/two.err" | tr '\n' ' ')"
+	fi
+done
+
 # Runs of different jobs in one log are not repeats: read as one file, as
 # before (every job kept).
 sed 's/^\[randread\]/[other]/' "$T/jobs.fio" >"$T/jobs2.fio"

@@ -20,6 +20,7 @@ nvanalyze's reader:
     [continue_on_error: total errors; first error]; [description]
     (version 2 prints the description on the next line, after a ';').
 
+With JSON, the 22 latency buckets (every one, by edge) are checked too.
 Only the job keys' rule and the CSV reading are shared with fio_text_check.py.
 Not read: unified_rw_reporting lines (one "mixed" direction).  For each job
 and each direction that did IO, the CSV must hold the same IOPS, bandwidth,
@@ -34,6 +35,9 @@ import sys
 from fio_text_check import assign_keys, read_csv  # the key rule and CSV rows only
 
 DIRS = ["read", "write", "trim"]
+# the HOWTO's bucket fields' upper edges in ns (lower: the one before, 0 first)
+LADDER = [e * 1e3 for e in (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000)] + \
+    [e * 1e6 for e in (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000)] + [None]
 
 
 def direction(f):
@@ -66,7 +70,10 @@ def parse_line(line, prev):
         job["dirs"][d] = direction(f[i:i + width])
         i += width
     job["usr"] = float(f[i].rstrip("%"))
-    i += 5 + 7 + 10 + 12
+    i += 5 + 7
+    # HOWTO: lat_2us ... lat_1000us, lat_2ms ... lat_2000ms, lat_>=2000ms
+    job["buckets"] = list(zip(LADDER, [float(x.rstrip("%")) for x in f[i:i + 22]]))
+    i += 10 + 12
     while ver >= 3 and i + 9 <= len(f) and f[i + 8].endswith("%"):
         i += 9
     rest = f[i:]
@@ -125,6 +132,18 @@ def main():
     if len(sys.argv) > 4:
         doc = json.load(open(sys.argv[4]))
         desc = {b.get("job"): b.get("description") for b in doc["results"]}
+        # fio's latency buckets, every one, by edge
+        rows = {b.get("job"): b["sides"][doc["sides"][0]["label"]].get(
+            "fio_latency_buckets") for b in doc["results"]}
+        for j in all_jobs:
+            want = [(lo, hi, pct) for (hi, pct), lo in
+                    zip(j["buckets"], [0] + LADDER[:-1])]
+            got = [(r["from_ns"], r["to_ns"], r["share_pct"])
+                   for r in rows.get(j["key"]) or []]
+            checked += 1
+            if got != want:
+                print("%s buckets: nvanalyze %r, expected %r" % (j["key"], got[:4], want[:4]))
+                bad += 1
         for j in all_jobs:
             checked += 1
             if desc.get(j["key"]) != j["desc"]:

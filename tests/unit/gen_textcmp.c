@@ -7,19 +7,22 @@
  * Both files go through nv_input_load.  For every job of the JSON file
  * (matched by key) and every active direction: IOPS, bandwidth, runtime,
  * IO count and bytes, slat/clat/lat min, max, mean, stdev and percentiles,
- * the bw/iops samples, CPU and context switches; and every disk's
- * counters.  A text value must lie within its printed precision (nv_val.prec)
- * of the JSON value; a value the text lacks is a mismatch unless the JSON
- * value is 0 (fio leaves empty lines out).  Prints "compared N" and each
- * mismatch; exits 1 when there is one, 2 when a file does not read.
+ * the bw/iops samples, CPU and context switches, fio's latency buckets
+ * (row by row, aligned by edge: nv_fio_ladder_cmp); and every disk's
+ * counters.  A text value must lie within its printed precision
+ * (nv_val.prec) of the JSON value; a value the text lacks is a mismatch
+ * unless the JSON value is 0 (fio leaves empty lines out; terse v2-v4 have
+ * no sample counts).  Prints "compared N (buckets B)" and each mismatch;
+ * exits 1 when there is one, 2 when a file does not read.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/input/fioladder.h"
 #include "analyze/input/multiout.h"
 
-static unsigned compared, bad;
+static unsigned compared, bad, buckets;
 static bool terse;	/* the text is terse: no IO counts, no trim in v3 */
 
 static void cmp_val(const char *what, const char *job, const struct nv_val *t,
@@ -72,6 +75,8 @@ static void cmp_samples(const char *job, const char *what, const struct nv_sampl
 	char w[64];
 
 	for (unsigned i = 0; i < 5; i++) {
+		if (terse && !tv[i]->src)
+			continue;	/* terse v2-v4: no sample counts, no iops samples */
 		snprintf(w, sizeof(w), "%s %s", what, n[i]);
 		cmp_val(w, job, tv[i], jv[i]);
 	}
@@ -127,6 +132,26 @@ static void cmp_dir(const char *job, enum nv_dir d, const struct nv_dirstat *t,
 	cmp_samples(job, w, &t->iops_samples, &j->iops_samples);
 }
 
+/* fio's latency buckets, row by row (nv_fio_ladder_cmp, the one rule). */
+static void cmp_buckets(const char *job, const struct nv_jobextra *t,
+			const struct nv_jobextra *j)
+{
+	struct nv_ladder_cmp c;
+
+	if (nv_fio_ladder_cmp(t, j, &c)) {
+		printf("%s buckets: the text has none on fio's ladder, the JSON %zu\n", job,
+		       j->nbuckets);
+		bad++;
+		return;
+	}
+	buckets += (unsigned)c.rows;
+	compared += (unsigned)c.rows;
+	bad += (unsigned)c.bad;
+	if (c.bad)
+		printf("%s bucket [%g, %g) ns: text %.2f%%, JSON %.6f%% (%zu rows differ)\n", job,
+		       c.lo, c.hi, c.text, c.json, c.bad);
+}
+
 static void cmp_runs(const struct nv_run *t, const struct nv_run *j)
 {
 	if (t->njobs != j->njobs) {
@@ -146,9 +171,17 @@ static void cmp_runs(const struct nv_run *t, const struct nv_run *j)
 		}
 		for (unsigned d = 0; d < NV_DIR_NR; d++)
 			cmp_dir(jj->key, (enum nv_dir)d, &tj->dir[d], &jj->dir[d]);
+		for (unsigned d = 0; d < 3; d++) {	/* the options line's bs (not terse) */
+			char w[32];
+
+			snprintf(w, sizeof(w), "%s bs", nv_dir_name((enum nv_dir)d));
+			cmp_count(jj->key, w, tj->bs[d] || !terse, tj->bs[d], jj->bs[d] != 0,
+				  jj->bs[d]);
+		}
 		cmp_val("usr_cpu", jj->key, &tj->x.usr_cpu, &jj->x.usr_cpu);
 		cmp_val("sys_cpu", jj->key, &tj->x.sys_cpu, &jj->x.sys_cpu);
 		cmp_val("ctx", jj->key, &tj->x.ctx, &jj->x.ctx);
+		cmp_buckets(jj->key, &tj->x, &jj->x);
 	}
 	for (size_t i = 0; i < j->ndisks; i++)
 		for (unsigned f = 0; f < NV_DISK_NR; f++)
@@ -179,7 +212,7 @@ int main(int argc, char **argv)
 	printf("text format %s (%s), JSON format %s (%s)\n", t.format, t.fio_version, j.format,
 	       j.fio_version);
 	cmp_runs(&t, &j);
-	printf("compared %u, mismatches %u\n", compared, bad);
+	printf("compared %u (buckets %u), mismatches %u\n", compared, buckets, bad);
 	nv_run_free(&t);
 	nv_run_free(&j);
 	return bad ? 1 : 0;

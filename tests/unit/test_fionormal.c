@@ -46,6 +46,22 @@ static const char fio2[] =
 	"me@host:~$\n"
 	"```\n";
 
+/*
+ * fio 2.x under kb_base=1000 (issue 60 item 11): its "KB" is 1000 bytes,
+ * which only the issued IOs times bs tell (130513 x 4096 = 534,581,248 =
+ * io=534581KB; as KiB it would be 547,410,944).
+ */
+static const char fio2_kb1000[] =
+	"rk: (g=0): rw=randread, bs=4K-4K/4K-4K/4K-4K, ioengine=libaio, iodepth=32\n"
+	"fio-2.2.10\n"
+	"rk: (groupid=0, jobs=1): err= 0: pid=7: Fri Dec 28 16:32:44 2018\n"
+	"  read : io=534581KB, bw=534047KB/s, iops=130382, runt=  1001msec\n"
+	"    clat (usec): min=20, max=900, avg=243.10, stdev=20.50\n"
+	"    bw (KB  /s): min=520000, max=540000, per=100.00%, avg=521530.00, stdev=1000.00\n"
+	"    lat (usec) : 50=0.01%, 250=68.00%, 500=31.99%\n"
+	"  cpu          : usr=10.00%, sys=50.00%, ctx=1000, majf=0, minf=40\n"
+	"     issued    : total=r=130513/w=0/d=0, short=r=0/w=0/d=0, drop=r=0/w=0/d=0\n";
+
 /* 3.x with lost indentation, num2str suffixes and no issued counts. */
 static const char fio3[] =
 	"rand: (groupid=0, jobs=4): err= 0: pid=1: Mon Dec  2 04:27:48 2024\n"
@@ -89,8 +105,19 @@ TEST(fio2_entry)
 	CHECK(!ds->lat[NV_LAT_CLAT].pct[NV_P9999].src);	/* not printed: missing, not 0 */
 	CHECK(ds->lat[NV_LAT_CLAT].npoints == 5);
 	CHECK(ds->bw_samples.mean.v == 7480.49 * 1024);	/* 2.x "KB" is KiB */
-	CHECK(run.jobs[0].x.nbuckets == 6);
-	CHECK(isinf(run.jobs[0].x.buckets[5].hi_ns) && run.jobs[0].x.buckets[5].lo_ns == 2e9);
+	/* fio 2's whole ladder (no ns rungs), the unprinted rungs 0; "500=" is
+	 * [250 us, 500 us), not [0, 500 us) (issue 59) */
+	CHECK(run.jobs[0].x.nbuckets == 22);
+	if (run.jobs[0].x.nbuckets == 22) {
+		const struct nv_latbucket *b = run.jobs[0].x.buckets;
+
+		CHECK(b[0].lo_ns == 0 && b[0].hi_ns == 2e3 && b[0].pct == 0);
+		CHECK(b[7].lo_ns == 250e3 && b[7].hi_ns == 500e3 && b[7].pct == 0.20);
+		CHECK(b[8].pct == 7.81 && b[9].pct == 72.85 && b[10].pct == 14.26);
+		CHECK(b[11].lo_ns == 2e6 && b[11].hi_ns == 4e6 && b[11].pct == 4.49);
+		CHECK(b[12].pct == 0 && b[20].pct == 0);
+		CHECK(isinf(b[21].hi_ns) && b[21].lo_ns == 2e9 && b[21].pct == 0.39);
+	}
 	CHECK(run.jobs[0].x.sys_cpu.v == 53.19);
 	CHECK(run.jobs[0].x.ctx.v == 521 && run.jobs[0].x.ctx.prec == 0);
 	CHECK(!run.jobs[0].dir[NV_DIR_WRITE].present);
@@ -222,9 +249,28 @@ TEST(nul_in_line)
 	free(plain);
 }
 
+TEST(fio2_kb_base_1000)
+{
+	struct nv_run run;
+	char err[256] = "";
+	const struct nv_dirstat *ds;
+
+	CHECK(parse(fio2_kb1000, &run, err, sizeof(err)) == 0);
+	if (run.njobs != 1)
+		return;
+	ds = &run.jobs[0].dir[NV_DIR_READ];
+	CHECK_EQ_U64(ds->io_bytes, 534581248ull);
+	CHECK(ds->bw.v == 534047200 && ds->bw.prec == 0);	/* 1000 x bytes / runt */
+	CHECK(fabs(ds->iops.v - 130513000.0 / 1001) < 1e-6);
+	CHECK(ds->bw_samples.mean.v == 521530.0 * 1024);	/* KiB/s whatever the base */
+	CHECK(run.nnotes == 1 && strstr(run.notes[0], "read as 1000 bytes (kb_base=1000)"));
+	nv_run_free(&run);
+}
+
 int main(void)
 {
 	RUN(fio2_entry);
+	RUN(fio2_kb_base_1000);
 	RUN(fio3_rounded);
 	RUN(errors_name_line);
 	RUN(cut_everywhere);
