@@ -471,6 +471,25 @@ static int merge_part(struct state *st, const struct part *pt)
 }
 
 /*
+ * Whether no trace gave a record because every one that could be opened was
+ * damaged before its first: then the job fails with the first's error.
+ * Return: 0, or -EINVAL with st->err set.
+ */
+static int no_records(struct split *sp)
+{
+	struct state *st = sp->st;
+
+	if (st->any)
+		return 0;
+	for (size_t i = 0; i < st->npaths; i++)
+		if (st->drop[i] == TAN_CUT) {
+			snprintf(st->err, st->errlen, "%s", sp->p[i].err);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/*
  * The rounds: the first record of every part (time 0), then each interval
  * with IOs walked by every part that has some there and closed.
  * Return: 0 or -errno (st->err set).
@@ -501,7 +520,7 @@ static int rounds(struct split *sp, struct nv_pool *pool)
 	}
 	if (st->any)
 		st->t->nint = st->cur + 1;
-	return 0;
+	return no_records(sp);
 }
 
 /* The parts' results merged into the job's, in order.  Return: 0 or -errno (st->err set). */

@@ -284,7 +284,27 @@ TEST(damaged_and_missing_traces)
 	nv_tan_free(&good);
 	free(j.paths[1]);
 	j.paths[1] = gone;
+
 	free_job(&j);
+}
+
+/* No trace gives a record (one missing, one damaged in its only block): the job fails. */
+TEST(no_trace_readable)
+{
+	struct nvt_record r[500];
+	char *paths[2] = { strdup(tpath("gone.nvt")), strdup(tpath("one.nvt")) };
+	struct nv_tan t;
+	struct gen g;
+
+	gen_init(&g, GEN_RANDREAD, 8, 7);
+	for (size_t i = 0; i < 500; i++)
+		gen_record(&g, &r[i]);
+	CHECK(paths[0] && paths[1] && !put_trace(paths[1], r, 500) && !damage(paths[1]));
+	CHECK(run(paths, 2, 1, &t) < 0);
+	CHECK(run(paths, 2, 4, &t) < 0);
+	unlink(paths[1]);
+	free(paths[0]);
+	free(paths[1]);
 }
 
 int main(void)
@@ -295,6 +315,7 @@ int main(void)
 	RUN(sixteen_threads_spiky_reads);
 	RUN(spilled_intervals);
 	RUN(damaged_and_missing_traces);
+	RUN(no_trace_readable);
 	tmpdir_remove();
 	return check_summary();
 }
