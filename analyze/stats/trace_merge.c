@@ -38,6 +38,13 @@
 
 #define PASS1_COLS (NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS | NVT_COL_QD)
 #define PART_VCAP_MIN (1u << 15)	/* latencies a trace's interval lists at least */
+/* A trace's exact states per QD class count per ns below PART_DENSE (64 us:
+ * at most 64 pages) and list the others, up to PART_OVF of them (then the
+ * job's later passes resolve them); merged into the job's after a round
+ * once they hold FOLD_LEAST values. */
+#define PART_DENSE (1u << 16)
+#define PART_OVF (1u << 22)
+#define FOLD_LEAST (1u << 16)
 
 struct split;
 
@@ -109,6 +116,7 @@ static void part_init(struct split *sp, size_t i, size_t vcap)
 	pt->st = (struct state){
 		.t = &pt->tan, .o = &pt->o, .paths = st->paths + i, .npaths = 1, .err = pt->err,
 		.errlen = sizeof(pt->err), .footers_known = true, .vcap = vcap, .dense = st->dense,
+		.qx_dense = PART_DENSE, .qx_ovf = PART_OVF,
 	};
 	nv_opstats_init(&pt->st.ops);
 	pt->s.want = PASS1_COLS;
@@ -423,22 +431,48 @@ static int close_merged(struct split *sp)
 	return err;
 }
 
-/* Part pt's exact states per queue-depth class added to the job's.  Return: 0 or -errno. */
-static int merge_exact(struct state *st, const struct part *pt)
+/*
+ * Part pt's exact states per queue-depth class that hold at least least
+ * values added to the job's (its counts per ns below PART_DENSE, its list
+ * of the others counted in the job's arrays) and freed, so that a part
+ * holds at most about a round's values.  Which are folded when depends only
+ * on the part's own records and the rounds, never on the workers.
+ * Return: 0 or -errno.
+ */
+static int merge_exact(struct state *st, struct part *pt, uint64_t least)
 {
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)
 		for (unsigned q = 0; q < NV_TAN_NQD; q++) {
-			struct nv_exact *e;
+			struct nv_exact **x = &pt->st.qx[k][q], *e;
 			int err;
 
-			if (!pt->st.qx[k][q])
+			if (!*x || nv_exact_count(*x) < least)
 				continue;
 			if (!(e = tan_qd_state(st, k, q)))
 				return -ENOMEM;
-			if ((err = nv_exact_merge(e, pt->st.qx[k][q])))
+			if ((err = nv_exact_merge(e, *x)))
 				return err;
+			nv_exact_free(*x);
+			*x = NULL;
 		}
 	return 0;
+}
+
+/*
+ * After a round: the parts' exact states that hold FOLD_LEAST values or
+ * more merged into the job's, in trace order.
+ * Return: 0 or -errno (st->err set).
+ */
+static int fold_exact(struct split *sp)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sp->st->npaths && !err; i++)
+		err = merge_exact(sp->st, &sp->p[i], FOLD_LEAST);
+	if (err)
+		snprintf(sp->st->err, sp->st->errlen, "%s: %s", sp->st->paths[0], err == -ENOMEM ?
+			 "out of memory" : "internal error: merging exact states");
+	return err;
 }
 
 /*
@@ -447,7 +481,7 @@ static int merge_exact(struct state *st, const struct part *pt)
  * states' rounding do not depend on the workers).
  * Return: 0 or -errno.
  */
-static int merge_part(struct state *st, const struct part *pt)
+static int merge_part(struct state *st, struct part *pt)
 {
 	struct nv_tan *t = st->t;
 	const struct nv_tan *u = &pt->tan;
@@ -467,7 +501,7 @@ static int merge_part(struct state *st, const struct part *pt)
 	for (size_t i = 0; i < u->nnotes; i++)
 		add_note(t, "%s", u->notes[i]);
 	nv_trace_disturb_merge(&t->disturb, &u->disturb);
-	return merge_exact(st, pt);
+	return merge_exact(st, pt, 0);
 }
 
 /*
@@ -517,6 +551,8 @@ static int rounds(struct split *sp, struct nv_pool *pool)
 				 "internal error: an interval's counts disagree");
 			return err;
 		}
+		if ((err = fold_exact(sp)))
+			return err;
 	}
 	if (st->any)
 		st->t->nint = st->cur + 1;

@@ -269,6 +269,8 @@ static struct nv_exact *qd_state(struct state *st, unsigned op, unsigned q)
 			return NULL;
 		/* the next trace's state of this class: the same pages */
 		nv_exact_set_role(st->qx[op][q], NV_OPSTATS_ROLES + op * NV_TAN_NQD + q);
+		if (st->qx_dense)
+			nv_exact_set_single(st->qx[op][q], st->qx_dense, st->qx_ovf);
 	}
 	return st->qx[op][q];
 }

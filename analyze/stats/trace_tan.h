@@ -171,6 +171,8 @@ struct state {
 	 * TAN_LEFT_OUT (not readable: later passes skip it); NULL: all kept. */
 	unsigned char *drop;
 	unsigned workers;	/* threads for the job's traces (nv_tan_opts') */
+	uint64_t qx_dense;	/* the QD classes' exact states' single-pass limits */
+	size_t qx_ovf;		/* (nv_exact_set_single); 0: exact.h's defaults */
 };
 
 enum { TAN_KEPT, TAN_CUT, TAN_LEFT_OUT };
