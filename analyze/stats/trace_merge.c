@@ -67,9 +67,12 @@ struct split {
 	struct part *p;		/* [st->npaths] */
 	size_t *item;		/* the parts of a round */
 	struct ibuf **bufs;	/* [npaths * NVT_OP__MAX]: an interval's buffers */
-	uint64_t end;		/* the round's end, CLOCK_MONOTONIC ns (0: the first record) */
-	pthread_mutex_t lock;	/* the job's progress callback and counts */
+	uint64_t end;		/* the round's end, CLOCK_MONOTONIC ns (0: first records) */
+	pthread_mutex_t lock;	/* the job's progress callback and counts; the scratches */
 	uint64_t records, bytes;	/* read in pass 1, every trace */
+	struct nvt_scratch *scr;	/* [nscr]: what a worker reads blocks in, lent */
+	bool *scr_busy;		/* to the part it walks (nvt_reader_scratch) */
+	unsigned nscr;
 };
 
 /*
@@ -181,13 +184,51 @@ static int part_walk(struct part *pt, uint64_t end)
 	return 0;
 }
 
-/* Work item i of a round (workpool.h): its part walked.  Return: its result. */
+/* Return: a scratch no part is using (one per worker), or NULL (the reader's own). */
+static struct nvt_scratch *scratch_take(struct split *sp)
+{
+	struct nvt_scratch *got = NULL;
+
+	pthread_mutex_lock(&sp->lock);
+	for (unsigned k = 0; k < sp->nscr && !got; k++)
+		if (!sp->scr_busy[k]) {
+			sp->scr_busy[k] = true;
+			got = &sp->scr[k];
+		}
+	pthread_mutex_unlock(&sp->lock);
+	return got;
+}
+
+/* Return: nothing; s (scratch_take's, or NULL) free for another part. */
+static void scratch_give(struct split *sp, struct nvt_scratch *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&sp->lock);
+	sp->scr_busy[s - sp->scr] = false;
+	pthread_mutex_unlock(&sp->lock);
+}
+
+/*
+ * Work item i of a round (workpool.h): its part walked, its reader reading
+ * in a scratch of the worker's (its own buffers hold no block meanwhile);
+ * a part that reached its end closes its reader.
+ * Return: its result.
+ */
 static int part_round(size_t i, void *arg)
 {
 	struct split *sp = arg;
 	struct part *pt = &sp->p[sp->item[i]];
+	struct nvt_scratch *scr = scratch_take(sp);
 
+	nvt_reader_scratch(pt->s.r, scr);
 	pt->ret = part_walk(pt, sp->end);
+	nvt_reader_scratch(pt->s.r, NULL);
+	scratch_give(sp, scr);
+	if (!pt->ret && pt->s.done) {	/* its notes taken: the columns go too */
+		nvt_reader_close(pt->s.r);
+		pt->s.r = NULL;
+	}
 	return pt->ret;
 }
 
@@ -589,12 +630,18 @@ int tan_pass1_split(struct state *st)
 	sp.p = calloc(n, sizeof(*sp.p));
 	sp.item = calloc(n, sizeof(*sp.item));
 	sp.bufs = calloc(n * NVT_OP__MAX, sizeof(*sp.bufs));
+	sp.nscr = st->workers > 1 ? (st->workers < NV_POOL_MAX ? st->workers : NV_POOL_MAX) : 1;
+	sp.scr = calloc(sp.nscr, sizeof(*sp.scr));
+	sp.scr_busy = calloc(sp.nscr, sizeof(*sp.scr_busy));
 	st->drop = calloc(n, sizeof(*st->drop));
-	if (!sp.p || !sp.item || !sp.bufs || !st->drop || pthread_mutex_init(&sp.lock, NULL)) {
+	if (!sp.p || !sp.item || !sp.bufs || !sp.scr || !sp.scr_busy || !st->drop ||
+	    pthread_mutex_init(&sp.lock, NULL)) {
 		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
 		free(sp.p);
 		free(sp.item);
 		free(sp.bufs);
+		free(sp.scr);
+		free(sp.scr_busy);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -609,6 +656,10 @@ int tan_pass1_split(struct state *st)
 	for (size_t i = 0; i < n; i++)
 		part_free(&sp.p[i]);
 	pthread_mutex_destroy(&sp.lock);
+	for (unsigned k = 0; k < sp.nscr; k++)
+		nvt_scratch_free(&sp.scr[k]);
+	free(sp.scr);
+	free(sp.scr_busy);
 	free(sp.p);
 	free(sp.item);
 	free(sp.bufs);

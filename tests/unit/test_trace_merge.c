@@ -84,10 +84,13 @@ static int make_job(struct job *j, size_t nth, enum gen_pattern pat, unsigned qd
 	for (size_t k = 0; k < nth * per && !err; k++) {	/* merged by completion */
 		size_t best = MAXT;
 
-		for (size_t t = 0; t < nth; t++)
-			if (at[t] < per && (best == MAXT || r[t * per + at[t]].complete_ns <
-								r[best * per + at[best]].complete_ns))
+		for (size_t t = 0; t < nth; t++) {
+			const struct nvt_record *x = &r[t * per + at[t]];
+
+			if (at[t] < per && (best == MAXT ||
+					    x->complete_ns < r[best * per + at[best]].complete_ns))
 				best = t;
+		}
 		m[k] = r[best * per + at[best]++];
 	}
 	j->paths[nth] = strdup(tpath("merged.nvt"));

@@ -34,14 +34,16 @@ workers_layout() {
 	grouped)
 		for k in $(seq 1 "$n"); do
 			"$GEN_TRACE" -p randread -q 32 -s "$k" -n "$ios" \
-				"$dir/traces/randread.$k.nvt" >/dev/null || die "workers: gen_trace failed"
+				"$dir/traces/randread.$k.nvt" >/dev/null ||
+				die "workers: gen_trace failed"
 		done
 		awk -v n="$n" -v ios="$ios" -v tr="$dir/traces" 'BEGIN {
 			printf "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": " \
 				"\"randread\", \"groupid\": 0, \"error\": 0, \"job options\": " \
 				"{\"rw\": \"randread\", \"bs\": \"4k\", \"numjobs\": \"%d\", " \
 				"\"nv_trace\": \"%s\"}, \"read\": {\"io_bytes\": %d, " \
-				"\"total_ios\": %d, \"iops\": %d, \"bw\": %d, \"runtime\": 1000}}]}\n",
+				"\"total_ios\": %d, \"iops\": %d, \"bw\": %d, " \
+				"\"runtime\": 1000}}]}\n",
 				n, tr, n * ios * 4096, n * ios, n * ios, n * ios * 4
 		}' >"$dir/run.json";;
 	nop)
