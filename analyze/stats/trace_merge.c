@@ -17,7 +17,10 @@
  *
  * Time: t = 0 is the submission of the IO that completes first (ties: the
  * lower trace); a record completing before its trace's open interval (out
- * of order) joins it, as in a single trace.  Memory: per trace its interval
+ * of order) joins it, as in a single trace: the interval the traces merged
+ * by completion had open too (a merged stream takes a record only once no
+ * other trace's next one completes earlier), so the series pass of spilled
+ * intervals (trace_series.c), which reads them merged, divides them alike.  Memory: per trace its interval
  * buffers and exact states (as a one-trace job's), independent of the
  * number of IOs and of the run's length.
  *
