@@ -20,9 +20,10 @@
  * of order) joins it, as in a single trace: the interval the traces merged
  * by completion had open too (a merged stream takes a record only once no
  * other trace's next one completes earlier), so the series pass of spilled
- * intervals (trace_series.c), which reads them merged, divides them alike.  Memory: per trace its interval
- * buffers and exact states (as a one-trace job's), independent of the
- * number of IOs and of the run's length.
+ * intervals (trace_series.c), which reads them merged, divides them alike.
+ * Memory: per trace its current block's columns (read in a scratch of the
+ * worker's), interval buffers and exact states (merged into the job's each
+ * round), independent of the number of IOs and of the run's length.
  *
  * A trace that cannot be opened is left out, one that is damaged further
  * on is used up to the damage (its later passes end there too: st->drop),

@@ -8,8 +8,9 @@
  * (the intervals' exact percentiles, counts, spikes; the mean and standard
  * deviation but for the rounding of their sums), also where one thread's
  * completion times go back 3 intervals once (but for the spikes: which slow
- * IOs an interval's candidates hold depends on the buffers' cuts).  Intervals that overflow their lists (NVANALYZE_SERIES_CAP) are
- * resolved the same.  A damaged trace is used up to the damage and a
+ * IOs an interval's candidates hold depends on the buffers' cuts).
+ * Intervals that overflow their lists (NVANALYZE_SERIES_CAP) are resolved
+ * the same.  A damaged trace is used up to the damage and a
  * missing one left out, each with a note, the same for any number of
  * workers.
  */
