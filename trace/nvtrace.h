@@ -395,4 +395,26 @@ const char *nvt_reader_strerror(const struct nvt_reader *r);
 const char *nvt_reader_path(const struct nvt_reader *r);
 void nvt_reader_close(struct nvt_reader *r);
 
+/*
+ * The buffers a reader reads and decodes a block in (its stored bytes, its
+ * payload, the decoding's scratch): only the block being read needs them,
+ * the columns and records returned are elsewhere.  A caller that keeps many
+ * readers open but reads with a few at a time (one job's thread traces
+ * going interval by interval) lends each reader, while it reads, the
+ * scratch of the thread reading: one scratch per thread instead of per
+ * reader.  Zeroed: empty (grown as blocks need).
+ */
+struct nvt_scratch {
+	uint8_t *comp, *raw;
+	uint64_t *tmp;
+	size_t comp_cap, raw_cap, tmp_cap;
+};
+
+/* r reads its next blocks in s (NULL: its own again); s outlives that use and
+ * is used by one reader at a time.  Return: nothing. */
+void nvt_reader_scratch(struct nvt_reader *r, struct nvt_scratch *s);
+
+/* Return: nothing; s's buffers freed, s empty. */
+void nvt_scratch_free(struct nvt_scratch *s);
+
 #endif

@@ -32,11 +32,10 @@ struct nvt_reader {
 	struct nvt_kv *kv;
 	size_t nkv;
 
-	uint8_t *comp, *raw;
-	size_t comp_cap, raw_cap;
+	struct nvt_scratch own;		/* a block's stored bytes, payload and decoding */
+	struct nvt_scratch *scr;	/* &own, or one lent (nvt_reader_scratch) */
 	struct nvt_record *recs;
-	uint64_t *tmp;
-	size_t rec_cap, tmp_cap;
+	size_t rec_cap;
 	z_stream *z;			/* raw inflate, reset per block */
 	ZSTD_DCtx *zd;			/* zstd blocks */
 	struct nvt_cols cols;		/* nvt_reader_next_cols: arrays of col_cap */
@@ -143,7 +142,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 /*
- * Read a block's n-byte stored payload into r->comp, growing the buffer only
+ * Read a block's n-byte stored payload into its scratch's comp, growing the buffer only
  * as the data arrives (1 MiB, then doubling): comp_len is only covered by
  * the header CRC, so a damaged or crafted header must not make the reader
  * allocate gigabytes for a file that ends much sooner.  Returns the count
@@ -159,9 +158,9 @@ static ssize_t read_payload(struct nvt_reader *r, size_t n)
 
 		if (step > n - got)
 			step = n - got;
-		if (grow((void **)&r->comp, &r->comp_cap, got + step, 1))
+		if (grow((void **)&r->scr->comp, &r->scr->comp_cap, got + step, 1))
 			return -ENOMEM;
-		k = read_full(r, r->comp + got, step);
+		k = read_full(r, r->scr->comp + got, step);
 		if (k < 0)
 			return k;
 		got += (size_t)k;
@@ -174,7 +173,7 @@ static ssize_t read_payload(struct nvt_reader *r, size_t n)
 static int read_footer(struct nvt_reader *r, const uint8_t magic[4]);
 
 /*
- * Inflate the payload's zlib stream (RFC 1950) into r->raw: exactly raw_len
+ * Inflate the payload's zlib stream (RFC 1950) into the scratch's raw: exactly raw_len
  * bytes, as uncompress() would, but with one z_stream kept for the whole
  * file and without recomputing the stream's Adler-32 trailer (the payload
  * CRC32, already checked, covers those bytes; the trailer must be present).
@@ -183,7 +182,7 @@ static int read_footer(struct nvt_reader *r, const uint8_t magic[4]);
  */
 static int inflate_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 {
-	const uint8_t *c = r->comp;
+	const uint8_t *c = r->scr->comp;
 	z_stream *z = r->z;
 	int zr;
 
@@ -204,7 +203,7 @@ static int inflate_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 	}
 	z->next_in = (Bytef *)(uintptr_t)(c + 2);
 	z->avail_in = h->comp_len - 2;
-	z->next_out = r->raw;
+	z->next_out = r->scr->raw;
 	z->avail_out = h->raw_len;
 	zr = inflate(z, Z_FINISH);
 	if (zr != Z_STREAM_END || z->total_out != h->raw_len || z->avail_in < 4)
@@ -213,7 +212,7 @@ static int inflate_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 }
 
 /*
- * Decompress the payload's zstd frame into r->raw: exactly one frame that
+ * Decompress the payload's zstd frame into the scratch's raw: exactly one frame that
  * fills raw_len bytes.  Decompressing into the whole output at once needs no
  * window buffer, so a frame's window size costs no memory.  0 or
  * -EBADMSG/-ENOMEM.
@@ -222,20 +221,20 @@ static int unzstd_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 {
 	size_t n;
 
-	if (ZSTD_findFrameCompressedSize(r->comp, h->comp_len) != h->comp_len)
+	if (ZSTD_findFrameCompressedSize(r->scr->comp, h->comp_len) != h->comp_len)
 		return -EBADMSG;
 	if (!r->zd) {
 		r->zd = ZSTD_createDCtx();
 		if (!r->zd)
 			return -ENOMEM;
 	}
-	n = ZSTD_decompressDCtx(r->zd, r->raw, h->raw_len, r->comp, h->comp_len);
+	n = ZSTD_decompressDCtx(r->zd, r->scr->raw, h->raw_len, r->scr->comp, h->comp_len);
 	return ZSTD_isError(n) || n != h->raw_len ? -EBADMSG : 0;
 }
 
 /*
  * The framing part of reading a block: header, sequence, payload CRC,
- * inflate into r->raw.  Returns 1 with *h and *at set, 0 at the end of
+ * inflate into the scratch's raw.  Returns 1 with *h and *at set, 0 at the end of
  * the usable data, or the sticky error.
  */
 static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *at)
@@ -283,8 +282,8 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 			    "damaged: block at offset %" PRIu64 " has sequence %" PRIu32
 			    ", expected %" PRIu32, *at, h->seq, r->next_seq);
 
-	if (grow((void **)&r->raw, &r->raw_cap, h->raw_len ? h->raw_len : 1, 1) ||
-	    grow((void **)&r->tmp, &r->tmp_cap, h->nrec, sizeof(*r->tmp)))
+	if (grow((void **)&r->scr->raw, &r->scr->raw_cap, h->raw_len ? h->raw_len : 1, 1) ||
+	    grow((void **)&r->scr->tmp, &r->scr->tmp_cap, h->nrec, sizeof(*r->scr->tmp)))
 		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h->seq);
 
 	k = read_payload(r, h->comp_len);
@@ -294,7 +293,7 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if ((size_t)k < h->comp_len)
 		return end_truncated(r, NULL, 0);
-	if (nvt_crc32(r->comp, h->comp_len) != h->payload_crc)
+	if (nvt_crc32(r->scr->comp, h->comp_len) != h->payload_crc)
 		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
 			    ": payload CRC mismatch", h->seq, *at);
 	err = h->codec == NVT_CODEC_ZSTD ? unzstd_payload(r, h) : inflate_payload(r, h);
@@ -345,7 +344,8 @@ int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, 
 		r->recs = p;
 		r->rec_cap = h.nrec;
 	}
-	err = nvt_decode_records(r->raw, h.raw_len, h.nrec, r->tmp, r->recs, &lo, &hi, &why);
+	err = nvt_decode_records(r->scr->raw, h.raw_len, h.nrec, r->scr->tmp, r->recs, &lo, &hi,
+				 &why);
 	if (err)
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
 			    h.seq, at, why);
@@ -425,7 +425,7 @@ int nvt_reader_next_cols(struct nvt_reader *r, unsigned want, const struct nvt_c
 	for (size_t i = 1; i < NCOLS; i++)	/* the caller sees only what it asked for */
 		if (!(want & f[i].bit))
 			*f[i].p = NULL;
-	err = nvt_decode_cols(r->raw, h.raw_len, h.nrec, want, r->tmp, &c, &why);
+	err = nvt_decode_cols(r->scr->raw, h.raw_len, h.nrec, want, r->scr->tmp, &c, &why);
 	if (err)
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
 			    h.seq, at, why);
@@ -597,6 +597,7 @@ int nvt_reader_open(struct nvt_reader **rp, const char *path)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	r->scr = &r->own;
 	r->path = strdup(path);
 	if (!r->path) {
 		free(r);
@@ -749,6 +750,19 @@ const char *nvt_reader_path(const struct nvt_reader *r)
 	return r->path;
 }
 
+void nvt_reader_scratch(struct nvt_reader *r, struct nvt_scratch *s)
+{
+	r->scr = s ? s : &r->own;
+}
+
+void nvt_scratch_free(struct nvt_scratch *s)
+{
+	free(s->comp);
+	free(s->raw);
+	free(s->tmp);
+	memset(s, 0, sizeof(*s));
+}
+
 void nvt_reader_close(struct nvt_reader *r)
 {
 	struct col_field f[NCOLS];
@@ -759,10 +773,8 @@ void nvt_reader_close(struct nvt_reader *r)
 		close(r->fd);
 	nvt_kv_free(r->kv, r->nkv);
 	nvt_footer_free(&r->foot);
-	free(r->comp);
-	free(r->raw);
+	nvt_scratch_free(&r->own);
 	free(r->recs);
-	free(r->tmp);
 	if (r->z) {
 		inflateEnd(r->z);
 		free(r->z);

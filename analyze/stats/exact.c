@@ -490,7 +490,7 @@ static void merge_sums(struct nv_exact *e, const struct nv_exact *src)
 static bool merge_ok(const struct nv_exact *e, const struct nv_exact *src)
 {
 	return !e->pass && !e->finished && !src->pass && !src->finished &&
-	       e->dense_limit == src->dense_limit;
+	       src->dense_limit <= e->dense_limit;
 }
 
 int nv_exact_merge(struct nv_exact *e, const struct nv_exact *src)
@@ -513,7 +513,8 @@ int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
 
 	if (!merge_ok(e, src))
 		return -EINVAL;
-	if (!src->pass_n || src->single_failed || e->single_failed || e->dense || !src->dense)
+	if (!src->pass_n || src->single_failed || e->single_failed || e->dense || !src->dense ||
+	    src->dense_limit != e->dense_limit)	/* its array: e's size */
 		return nv_exact_merge(e, src);
 	ovf_merge(e, src);
 	merge_sums(e, src);

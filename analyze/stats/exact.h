@@ -69,11 +69,13 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n);
 int nv_exact_clone(const struct nv_exact *e, struct nv_exact **dst);
 /*
  * Add src's pass-1 values to e, as if each had been added to e (both before
- * their first nv_exact_end_pass, with the same percentiles and limits): the
+ * their first nv_exact_end_pass, with the same percentiles and collect
+ * limits, src's dense_limit at most e's: its listed values below e's limit
+ * are counted in e's dense array): the
  * same counts, histogram, percentiles and mean; the standard deviation
  * equal but for the rounding of its sums.  E.g. an operation's statistics
  * from those of its queue-depth classes.  src is unchanged.
- * Return: 0, or -EINVAL (a pass ended, or different percentiles or limits).
+ * Return: 0, or -EINVAL (a pass ended, or src's dense_limit above e's).
  */
 int nv_exact_merge(struct nv_exact *e, const struct nv_exact *src);
 /*
@@ -81,7 +83,7 @@ int nv_exact_merge(struct nv_exact *e, const struct nv_exact *src);
  * values yet: when src's pass 1 alone resolves it (the single-pass data
  * held), src's pass 1 is ended here (its results ready; a later
  * nv_exact_end_pass(src) returns 0) and e takes src's dense counts instead
- * of a copy.  Otherwise src is left as nv_exact_merge leaves it.
+ * of a copy (with the same dense_limit).  Otherwise src is left as nv_exact_merge leaves it.
  * Return: 0, -EINVAL as nv_exact_merge, -ENOMEM.
  */
 int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src);

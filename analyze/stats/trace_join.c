@@ -61,6 +61,8 @@ static bool counts_agree(struct nv_tracejoin *tj, const struct nv_jobjoin *jj)
 			nv_job_file(e->run, j), j->key, nv_dir_name((enum nv_dir)d), e->paths[0],
 			e->npaths > 1 ? " ..." : "", jj->tan.op[op].records, ds->ios,
 			e->explicit_	    ? "; using the traces as given"
+			: jj->tan.damaged   ? ": some of them are damaged or missing (above); "
+					      "using fio's values"
 			: jj->tan.ab_window ? ": they were made with nv_trace_ab, which records "
 					      "every other window of IOs; using fio's values"
 					    : ": traces of another run? using fio's values");
@@ -176,6 +178,7 @@ static int make_slots(struct work *w, const struct nv_traceset *ts, const struct
 			continue;
 		sl->e = &ts->jt[i];
 		sl->o = *o;
+		sl->o.workers = 1;	/* join_workers: more for a job of several traces */
 		if (o->progress) {
 			sl->o.progress = join_progress;
 			sl->o.progress_arg = w;
@@ -183,6 +186,21 @@ static int make_slots(struct work *w, const struct nv_traceset *ts, const struct
 		w->n++;
 	}
 	return 0;
+}
+
+/*
+ * The threads of each job's own analysis: with fewer jobs than workers, a
+ * job of several traces (a grouped job's threads) analyses them on its share
+ * of the workers (trace_merge.c: the result is the same for any number).
+ * Return: nothing.
+ */
+static void join_workers(struct work *w, unsigned workers)
+{
+	unsigned share = w->n && w->n < workers ? workers / (unsigned)w->n : 1;
+
+	for (size_t i = 0; i < w->n; i++)
+		if (w->slot[i].e->npaths > 1)
+			w->slot[i].o.workers = share;
 }
 
 /*
@@ -197,6 +215,11 @@ static int merge_slots(struct nv_tracejoin *tj, struct work *w, char *err, size_
 	for (size_t i = 0; i < w->n; i++) {
 		struct slot *sl = &w->slot[i];
 
+		if (!sl->ret && sl->tan.damaged && !first) {	/* joined, its notes say */
+			first = -EIO;
+			snprintf(err, errlen, "%s: %u of the job's traces damaged or missing",
+				 sl->e->paths[0], sl->tan.damaged);
+		}
 		if (!sl->ret) {
 			join_one(tj, sl);
 			continue;
@@ -226,7 +249,8 @@ int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o, uns
 		return -ENOMEM;
 	}
 	/* those that run at once */
-	nv_dense_workers(workers < w.n ? workers : (unsigned)w.n);
+	nv_dense_workers(workers);
+	join_workers(&w, workers ? workers : 1);
 	nv_pool_run(w.n, workers ? workers : 1, analyze_slot, &w);
 	ret = merge_slots(tj, &w, err, errlen);
 	for (size_t i = 0; i < w.n; i++)

@@ -46,15 +46,20 @@ struct nv_tracejoin {
 /*
  * Analyze every entry of ts not left out by -j/-d and join it with its run
  * (see above), the entries on `workers` threads (stats/workpool.h; 0 or 1:
- * this thread only), each entry's traces by one worker; the results are
- * joined in the traceset's order, so that they are the same whatever the
- * number of workers.  An entry that cannot be analyzed leaves the others
- * analyzed: its error is in tj->failed.  o's progress callback is called by
- * one worker at a time, with the join's jobs_done/njobs/jobs_busy.  Memory:
+ * this thread only), each entry's traces by one worker, or with fewer
+ * entries than workers an entry of several traces (a grouped job's
+ * threads) on its share of them (trace_merge.c); the results are joined in
+ * the traceset's order, so that they are the same whatever the number of
+ * workers.  An entry that cannot be analyzed leaves the others analyzed:
+ * its error is in tj->failed; an entry with some of its traces damaged or
+ * missing is joined from the others (tan.damaged, its notes say which).
+ * o's progress callback is called by one worker at a time, with the join's
+ * jobs_done/njobs/jobs_busy.  Memory:
  * one analysis (trace_stats.h) per worker at a time, plus the results.
  * *tj is valid (free with nv_trace_join_free) whatever the result.
  * Return: 0, or the first failed entry's -errno with its message (naming
- * the trace: unreadable, damaged, out of memory) in err.
+ * the trace: unreadable, damaged, out of memory) in err (-EIO: an entry
+ * joined without some of its traces).
  */
 int nv_trace_join(const struct nv_traceset *ts, const struct nv_tan_opts *o, unsigned workers,
 		  struct nv_tracejoin *tj, char *err, size_t errlen);

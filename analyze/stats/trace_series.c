@@ -490,13 +490,18 @@ int tan_pass1(struct state *st, struct src *s)
 		}
 		st->t->nint = st->cur + 1;
 	}
-	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
-		st->t->op[NV_TAN_ALL].records += st->t->op[k].records;
-		st->t->op[NV_TAN_ALL].bytes += st->t->op[k].bytes;
-		st->t->op[NV_TAN_ALL].errors += st->t->op[k].errors;
-	}
-	st->t->records = st->t->op[NV_TAN_ALL].records;
+	tan_pass1_totals(st->t);
 	return 0;
+}
+
+void tan_pass1_totals(struct nv_tan *t)
+{
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		t->op[NV_TAN_ALL].records += t->op[k].records;
+		t->op[NV_TAN_ALL].bytes += t->op[k].bytes;
+		t->op[NV_TAN_ALL].errors += t->op[k].errors;
+	}
+	t->records = t->op[NV_TAN_ALL].records;
 }
 
 /* Keep v for rank r of slot k.  Return: 0 or -ENOMEM. */
@@ -627,4 +632,47 @@ int tan_series_pass(struct state *st)
 		nvt_reader_close(s[i].r);
 	free(s);
 	return err;
+}
+
+/*
+ * The pieces trace_merge.c (a job's thread traces analysed apart) shares
+ * with the single-stream pass above (trace_tan.h).
+ */
+int tan_series_grow(struct state *st, size_t need)
+{
+	return need > st->cap ? grow_series(st, need) : 0;
+}
+
+int tan_series_start(struct state *st, unsigned op)
+{
+	return st->t->series[op] ? 0 : start_op(st, op);
+}
+
+int tan_interval_run(struct state *st, const struct nvt_cols *c, size_t a, size_t b)
+{
+	return interval_run(st, c, a, b);
+}
+
+int tan_reduce_bufs(struct state *st, struct ibuf *const *bufs, unsigned nb,
+		    struct nv_tan_point *p, struct pend_rank *pr)
+{
+	return reduce_all(st, bufs, nb, p, pr);
+}
+
+int tan_keep_cands(struct state *st, unsigned op, const struct ibuf *b, uint64_t cut)
+{
+	struct cand_arg a = { st, op };
+	uint64_t used;
+
+	return tan_ibuf_cands(b, cut, &used, keep_cand, &a);
+}
+
+struct pend *tan_new_pend(struct state *st)
+{
+	return new_pend(st);
+}
+
+size_t tan_series_vcap(bool *dense)
+{
+	return series_vcap(dense);
 }

@@ -213,7 +213,8 @@ int tan_spike_pass(struct state *st)
 			lo = t->t0 + a * t->interval_ns;
 			hi = t->t0 + b * t->interval_ns;
 			s.seen = UINT64_MAX;	/* record numbers unknown after a seek */
-			if (nvt_reader_seek_time(s.r, lo)) {
+			/* a damaged trace is read from its start to where pass 1 ended it */
+			if (!s.r || (st->drop && st->drop[f]) || nvt_reader_seek_time(s.r, lo)) {
 				whole = true; /* no index: from the start, which is where we are */
 				lo = 0;
 				hi = UINT64_MAX;

@@ -116,11 +116,18 @@ static int wait_of(struct state *st, struct src *s)
 
 int tan_open_src(struct state *st, size_t i, struct src *s)
 {
-	int err = nvt_reader_open(&s->r, st->paths[i]);
 	uint64_t recs;
-	bool opened = !err;
+	bool opened;
+	int err;
 
 	s->file = i;
+	if (st->drop && st->drop[i] == TAN_LEFT_OUT) {	/* pass 1 left it out */
+		s->r = NULL;
+		s->done = true;
+		return 0;
+	}
+	err = nvt_reader_open(&s->r, st->paths[i]);
+	opened = !err;
 	if (!err)
 		ab_of(st, s);
 	if (!err && st->pass == 0 && st->o->progress) {	/* the footers' total, a hint */
@@ -176,11 +183,21 @@ int tan_src_next(struct state *st, struct src *s)
 {
 	int err;
 
+	if (!s->r) {	/* left out (tan_open_src) */
+		s->n = s->i = 0;
+		s->done = true;
+		return 0;
+	}
 	do {
 		err = nvt_reader_next_cols(s->r, s->want | NVT_COL_LATENCY | NVT_COL_OP, &s->c);
 	} while (err == 1 && !s->c->n);
 	s->i = 0;
 	s->n = err == 1 ? s->c->n : 0;
+	if (err < 0 && st->drop && st->drop[s->file] == TAN_CUT && err != -ENOMEM) {
+		s->n = 0;	/* where pass 1 found it damaged: its end */
+		s->done = true;
+		return 0;
+	}
 	if (err < 0) {
 		snprintf(st->err, st->errlen, "%s", nvt_reader_strerror(s->r));
 		return err;
@@ -190,8 +207,14 @@ int tan_src_next(struct state *st, struct src *s)
 		if (st->pass == 0)
 			note_end(st, s->r);
 	}
-	if (err == 1 && (err = check_block(st, s)))
+	if (err == 1 && (err = check_block(st, s))) {
+		if (st->drop && st->drop[s->file] == TAN_CUT) {
+			s->n = 0;	/* as above */
+			s->done = true;
+			return 0;
+		}
 		return err;
+	}
 	if (s->seen != UINT64_MAX)
 		s->seen += s->n;
 	if (st->o->progress) {
@@ -246,6 +269,8 @@ static struct nv_exact *qd_state(struct state *st, unsigned op, unsigned q)
 			return NULL;
 		/* the next trace's state of this class: the same pages */
 		nv_exact_set_role(st->qx[op][q], NV_OPSTATS_ROLES + op * NV_TAN_NQD + q);
+		if (st->qx_dense)
+			nv_exact_set_single(st->qx[op][q], st->qx_dense, st->qx_ovf);
 	}
 	return st->qx[op][q];
 }
@@ -312,4 +337,9 @@ int tan_fold_exact(struct state *st)
 			 err == -ENOMEM ? "out of memory" :
 			 "internal error: merging exact states");
 	return err;
+}
+
+struct nv_exact *tan_qd_state(struct state *st, unsigned op, unsigned q)
+{
+	return qd_state(st, op, q);
 }

@@ -178,7 +178,8 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	for (size_t i = 0; i < n; i++)
 		st.total_bytes += file_size(paths[i]);
 
-	ret = tan_pass1(&st, s);
+	st.workers = o->workers;
+	ret = n > 1 ? tan_pass1_split(&st) : tan_pass1(&st, s);
 	for (size_t i = 0; i < n; i++)
 		nvt_reader_close(s[i].r);
 	free(s);
@@ -229,6 +230,7 @@ int nv_tan_run(const char *const *paths, size_t n, const struct nv_tan_opts *o, 
 	free(st.scratch);
 	free(st.hall);
 	free(st.pend);
+	free(st.drop);
 	for (unsigned k = 0; k < NV_TAN_NOPS; k++)
 		for (unsigned r = 0; r < 3; r++)
 			free(st.col[k][r]);

@@ -119,6 +119,8 @@ struct nv_tan_opts {
 	uint64_t edges[NV_TAN_MAXEDGES];	/* ... NV_TAN_MAXEDGES */
 	size_t nlevels;		/* --percentiles: levels resolved exactly per operation */
 	double levels[NV_PCTL_MAX];	/* besides nv_pcts' (struct nv_latsum lv) */
+	unsigned workers;	/* threads for one job's thread traces (0, 1: the caller's
+				 * only); the result is the same for any number */
 };
 
 #define NV_SPIKE_EPISODE_MIN_IOS 2
@@ -150,6 +152,8 @@ struct nv_tan {
 	size_t nlevels;		/* nv_tan_opts' levels: the ops' lat.lv[i] is ... */
 	double levels[NV_PCTL_MAX];	/* ... the value of levels[i] */
 	struct nv_trace_disturb disturb;	/* tracing's own wait on the IO loops (footers) */
+	unsigned damaged;	/* of a job's thread traces, those left out or used only up
+				 * to where they are damaged (a note names each) */
 };
 
 /*

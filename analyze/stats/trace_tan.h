@@ -166,7 +166,16 @@ struct state {
 	unsigned pass;
 	char *err;
 	size_t errlen;
+	/* A job's thread traces analysed apart (trace_merge.c): per path
+	 * TAN_KEPT, TAN_CUT (damaged: later passes end it where pass 1 did) or
+	 * TAN_LEFT_OUT (not readable: later passes skip it); NULL: all kept. */
+	unsigned char *drop;
+	unsigned workers;	/* threads for the job's traces (nv_tan_opts') */
+	uint64_t qx_dense;	/* the QD classes' exact states' single-pass limits */
+	size_t qx_ovf;		/* (nv_exact_set_single); 0: exact.h's defaults */
 };
+
+enum { TAN_KEPT, TAN_CUT, TAN_LEFT_OUT };
 
 #define add_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
@@ -205,6 +214,42 @@ int tan_fold_exact(struct state *st);
 
 /* Pass 1 over the merged traces s[0..npaths).  Return: 0 or -errno (st->err set). */
 int tan_pass1(struct state *st, struct src *s);
+
+/*
+ * Pass 1 of a job of several thread traces (trace_merge.c): each trace
+ * analysed apart on st->workers threads, interval by interval, the
+ * intervals, totals and exact states merged in trace order, so that the
+ * result does not depend on the number of workers.  A trace that cannot be
+ * read is left out (from where it is damaged: st->drop), with a note.
+ * Return: 0 or -errno (st->err set).
+ */
+int tan_pass1_split(struct state *st);
+
+/* Pass 1 pieces shared with trace_merge.c (trace_series.c). */
+/* The series (and cuts) grown to hold need intervals.  Return: 0 or -ENOMEM. */
+int tan_series_grow(struct state *st, size_t need);
+/* Op's series, cuts and interval buffer, unless made.  Return: 0 or -ENOMEM. */
+int tan_series_start(struct state *st, unsigned op);
+/* Records [a, b) of block c, all in st's open interval, into its buffers and
+ * totals (the series started).  Return: 0 or -ENOMEM. */
+int tan_interval_run(struct state *st, const struct nvt_cols *c, size_t a, size_t b);
+/* Exact p50/p99/p99.9/max of the IOs in bufs[0..nb) (nb >= 1) into p, or a
+ * spilled interval's ranks into pr.  Return: 0, -ENOMEM or -EINVAL. */
+int tan_reduce_bufs(struct state *st, struct ibuf *const *bufs, unsigned nb,
+		    struct nv_tan_point *p, struct pend_rank *pr);
+/* b's candidates at or above cut (at least b's own cut) kept as op's slow-IO
+ * candidates of st.  Return: 0 or -ENOMEM. */
+int tan_keep_cands(struct state *st, unsigned op, const struct ibuf *b, uint64_t cut);
+/* A new entry of st->pend for interval st->cur (zeroed).  Return: it, or NULL. */
+struct pend *tan_new_pend(struct state *st);
+/* Return: the latencies listed per interval and op (SERIES_VCAP, or the
+ * tests' NVANALYZE_SERIES_CAP/LIST), *dense whether per-ns counts are kept. */
+size_t tan_series_vcap(bool *dense);
+/* Return: nothing; t's all-operations totals and records from its operations'. */
+void tan_pass1_totals(struct nv_tan *t);
+/* Op op's exact state of queue-depth class q, made on first use (trace_src.c).
+ * Return: it, or NULL (no memory). */
+struct nv_exact *tan_qd_state(struct state *st, unsigned op, unsigned q);
 
 /* After pass 1, when some interval spilled (st->npend): the traces merged
  * again as pass 1 did, the spilled intervals' p50/p99/p99.9 selected among

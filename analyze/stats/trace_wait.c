@@ -181,6 +181,25 @@ int nv_trace_disturb_add(struct nvt_reader *r, uint64_t span_ns, struct nv_trace
 	return 1;
 }
 
+void nv_trace_disturb_merge(struct nv_trace_disturb *d, const struct nv_trace_disturb *src)
+{
+	d->traces += src->traces;
+	d->grouped += src->grouped;
+	d->waits += src->waits;
+	d->wait_ns += src->wait_ns;
+	d->traced_ns += src->traced_ns;
+	/* the fullest ring, as nv_trace_disturb_add keeps it (a tie: d's) */
+	if (src->rings && (!d->rings || src->ring_high * d->ring_chunks >
+			   d->ring_high * src->ring_chunks)) {
+		d->ring_high = src->ring_high;
+		d->ring_chunks = src->ring_chunks;
+	}
+	d->rings += src->rings;
+	d->cpus += src->cpus;
+	d->cpu_ns += src->cpu_ns;
+	d->records += src->records;
+}
+
 void nv_trace_disturb_line(const struct nv_trace_disturb *d, char *buf, size_t len)
 {
 	int k;

@@ -58,6 +58,13 @@ struct nv_trace_disturb {
 int nv_trace_disturb_add(struct nvt_reader *r, uint64_t span_ns, struct nv_trace_disturb *d);
 
 /*
+ * src's traces added to d, as if nv_trace_disturb_add had added them to d
+ * after d's own (a job's thread traces analysed apart, in order).
+ * Return: nothing.
+ */
+void nv_trace_disturb_merge(struct nv_trace_disturb *d, const struct nv_trace_disturb *src);
+
+/*
  * *d (traces > 0) as one line into buf (len bytes): "IO loop held by
  * tracing 0.000% of 4.0 s (0 waits), trace ring high-water 1 of 4 chunks,
  * writer 31 ns CPU per record" (the ring and the CPU where the footers have

@@ -34,4 +34,30 @@ unsigned nv_pool_cpus(void);
  */
 int nv_pool_run(size_t n, unsigned workers, nv_pool_fn fn, void *arg);
 
+/*
+ * A pool kept for many rounds of items (the rounds of one job's thread
+ * traces, trace_merge.c): its threads wait between rounds instead of being
+ * started for each.  Not thread-safe: one caller runs its rounds.
+ */
+struct nv_pool;
+
+/*
+ * A kept pool of min(workers, NV_POOL_MAX) workers, this thread one of them
+ * (workers <= 1: none started, rounds run in this thread; a thread that
+ * cannot be started leaves the others to do the work).
+ * Return: 0 with *p set (free with nv_pool_stop), or -ENOMEM.
+ */
+int nv_pool_start(struct nv_pool **p, unsigned workers);
+
+/*
+ * Run fn(i, arg) for every i in 0..n-1 on p's workers and this thread;
+ * return when every item ran (each item's result is its slot's, as
+ * nv_pool_run's).
+ * Return: 0.
+ */
+int nv_pool_round(struct nv_pool *p, size_t n, nv_pool_fn fn, void *arg);
+
+/* Return: nothing; p's threads ended and p freed (NULL: nothing). */
+void nv_pool_stop(struct nv_pool *p);
+
 #endif

@@ -5,6 +5,8 @@
 # (five traced jobs in one run) and on repeats (three traced runs of it as
 # one side beside another); a damaged trace is reported by name, its job
 # keeps fio's values and the other jobs are analyzed, under any -J.
+# Grouped jobs (numjobs, group_reporting): a job of 4 or 16 thread traces, one
+# of them damaged, gives the same output under any -J too.
 # (many_hosts.sh and sweep.sh run the same check on their fleets and
 # sweeps: workers_same in tests/lib.sh.)
 source "$(dirname "$0")/../lib.sh"
@@ -52,6 +54,50 @@ sed -n '/^\*\*Warnings about the inputs\*\*/,/^## /p' "$T/dmg.out/report.md" 2>/
 cmp -s "$T/dmg1.md" "$T/dmg4.md" && cmp -s "$T/dmg1.err" "$T/dmg4.err" &&
 	pass damaged_trace_same_any_J ||
 	fail damaged_trace_same_any_J "$(diff "$T/dmg1.md" "$T/dmg4.md" | head -5)"
+
+# grouped jobs (numjobs, group_reporting: one job of N thread traces, analysed
+# apart on the workers and merged, stats/trace_merge.c): nv_nop at QD 16 with
+# 10 ms intervals, 4 and 16 threads, the same output for any -J; one thread
+# trace damaged: named as a warning, the job analysed from its other traces
+# (the figures' data), fio's values in its rows, exit 2, the same for any -J
+grouped() {
+	mkdir -p "$T/$1"
+	nvfio --thread --name="$1" --filename="$T/nop" --size=1M --bs=4k --rw=randread \
+		--iodepth=16 --loops=160 --nv_nop=1 --nv_trace="$T/$1" --numjobs="$2" \
+		--group_reporting --output-format=json --output="$T/$1.json" >"$T/$1.out" 2>&1 ||
+		fail "fio_$1" "$(tail -n 3 "$T/$1.out")"
+}
+head -c 1M /dev/zero >"$T/nop"
+grouped g4 4
+grouped g16 16
+workers_same grouped_4_threads_same_any_J --interval 0.01 "$T/g4.json"
+workers_same grouped_16_threads_same_any_J --interval 0.01 "$T/g16.json"
+tr=$(ls "$T"/g4/g4.2.nvt)
+pytool flip_bit "$tr" "$T/g4.bad"
+mv "$T/g4.bad" "$tr"
+for j in 1 4; do
+	"$NVANALYZE" -J $j --interval 0.01 -f json "$T/g4.json" >"$T/g4.$j.json" 2>/dev/null
+	echo "exit $?" >>"$T/g4.$j.json"
+	rm -rf "$T/g4.out"	# one path in turn: the messages name it
+	"$NVANALYZE" -J $j --interval 0.01 -o "$T/g4.out" "$T/g4.json" >"$T/g4.$j.md" \
+		2>"$T/g4.$j.err"
+	echo "exit $?" >>"$T/g4.$j.md"
+	mv "$T/g4.out" "$T/g4.out$j"
+done
+cmp -s "$T/g4.1.json" "$T/g4.4.json" && cmp -s "$T/g4.1.md" "$T/g4.4.md" &&
+	cmp -s "$T/g4.1.err" "$T/g4.4.err" && diff -r "$T/g4.out1" "$T/g4.out4" >/dev/null &&
+	pass grouped_damaged_thread_same_any_J ||
+	fail grouped_damaged_thread_same_any_J "$(diff "$T/g4.1.md" "$T/g4.4.md" | head -n 3)"
+rc=$(tail -n 1 "$T/g4.4.md")
+if [ "$rc" = "exit 2" ] &&
+	grep -q "warning: $tr: damaged: .*the rest of this trace is left out" "$T/g4.4.err" &&
+	grep -q "some of them are damaged or missing (above); using fio's values" "$T/g4.4.err" &&
+	grep -qF "$tr: damaged" "$T/g4.out4/report.md" &&
+	[ -s "$T/g4.out4/data/ts_g4_g4.dat" ]; then
+	pass grouped_damaged_thread_reported_others_analyzed
+else
+	fail grouped_damaged_thread_reported_others_analyzed "$rc: $(head -n 3 "$T/g4.4.err")"
+fi
 
 # the progress line on a terminal counts the jobs of every worker
 NVANALYZE_PROGRESS_DELAY=0 pytool progress_pty "$T/tty" "$T/tty.out" "$NVANALYZE" -J 4 "$T/d.json"

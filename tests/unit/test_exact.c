@@ -498,6 +498,45 @@ TEST(merge_equals_add)
 }
 
 /*
+ * States counting per value below a smaller limit (4096, the others listed)
+ * merged into one of the default limits: its listed values below the
+ * default limit counted there, the same results as all the values added to
+ * it, in one pass; a state's larger limit cannot be merged into a smaller.
+ */
+TEST(merge_smaller_dense_limit)
+{
+	enum { N = 12000, PARTS = 3 };
+	static uint64_t v[N];
+	struct gen_rng rng = { 23 };
+	struct nv_exact *want, *m = NULL, *p[PARTS] = { NULL };
+	int err = 0;
+
+	for (size_t i = 0; i < N; i++) {
+		uint64_t r = gen_next(&rng);
+
+		v[i] = 1000 + r % 9000 + (r % 97 == 0 ? r % 3000000 : 0);
+	}
+	want = feed(v, N, 0, 1u << 21, 1u << 20);
+	CHECK_EQ_I64(nv_exact_new(&m, pcts, NPCT), 0);
+	nv_exact_set_limits(m, 64, 16);
+	for (unsigned k = 0; k < PARTS && !err; k++) {
+		CHECK_EQ_I64(nv_exact_new(&p[k], pcts, NPCT), 0);
+		nv_exact_set_single(p[k], 4096, N);
+		nv_exact_set_limits(p[k], 64, 16);
+		nv_exact_add_many(p[k], v + k * (N / PARTS), N / PARTS);
+		err = nv_exact_merge(m, p[k]);
+	}
+	CHECK_EQ_I64(err, 0);
+	CHECK_EQ_I64(nv_exact_merge(p[0], m), -EINVAL);	/* 2^21 into 4096 */
+	CHECK_EQ_I64(nv_exact_end_pass(m), 0);	/* the single pass held */
+	CHECK(want && alike(m, want, 1e-9));
+	for (unsigned k = 0; k < PARTS; k++)
+		nv_exact_free(p[k]);
+	nv_exact_free(m);
+	nv_exact_free(want);
+}
+
+/*
  * Minor faults of this thread while fn(e, x, n) runs.
  * Return: their count.
  */
@@ -579,6 +618,7 @@ int main(void)
 	RUN(add_many_equals_add);
 	RUN(clone_continues);
 	RUN(merge_equals_add);
+	RUN(merge_smaller_dense_limit);
 	RUN(dense_first_touch_is_a_write);
 	return check_summary();
 }

@@ -627,6 +627,55 @@ TEST(op_names)
 	CHECK_EQ_I64(nvt_op_parse("bogus"), -1);
 }
 
+/*
+ * Readers lent one scratch in turn, a block each (zstd and zlib traces):
+ * every record as written, as each reading with its own buffers.
+ */
+TEST(readers_share_scratch)
+{
+	static const enum nvt_writer_codec codec[2] = { NVT_WRITER_ZSTD, NVT_WRITER_ZLIB };
+	struct nvt_record *want[2] = { NULL, NULL };
+	struct nvt_reader *r[2] = { NULL, NULL };
+	struct nvt_scratch scr = { 0 };
+	size_t got[2] = { 0, 0 }, bad = 0;
+	int done[2] = { 0, 0 };
+	char name[32];
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct nvt_writer_opts o = { .block_records = 3000 + 1000 * k, .codec = codec[k] };
+
+		snprintf(name, sizeof(name), "share%u.nvt", k);
+		CHECK_EQ_I64(write_trace(tpath(name), GEN_MIXED, 8, 40 + k, 20000, &o, &want[k]),
+			     0);
+		CHECK_EQ_I64(nvt_reader_open(&r[k], tpath(name)), 0);
+	}
+	while (r[0] && r[1] && !(done[0] && done[1])) {
+		for (unsigned k = 0; k < 2; k++) {
+			const struct nvt_record *recs;
+			size_t n;
+			int rc;
+
+			if (done[k])
+				continue;
+			nvt_reader_scratch(r[k], &scr);
+			rc = nvt_reader_next_block(r[k], &recs, &n);
+			nvt_reader_scratch(r[k], NULL);
+			done[k] = rc != 1;
+			CHECK(rc >= 0);
+			for (size_t i = 0; rc == 1 && i < n; i++, got[k]++)
+				bad += got[k] >= 20000 || !rec_eq(&recs[i], &want[k][got[k]]);
+		}
+	}
+	CHECK_EQ_U64(got[0], 20000);
+	CHECK_EQ_U64(got[1], 20000);
+	CHECK_EQ_U64(bad, 0);
+	for (unsigned k = 0; k < 2; k++) {
+		nvt_reader_close(r[k]);
+		free(want[k]);
+	}
+	nvt_scratch_free(&scr);
+}
+
 int main(void)
 {
 	if (tmpdir_make("test_trace"))
@@ -648,6 +697,7 @@ int main(void)
 	RUN(size_randread_1g);
 	RUN(seek_time);
 	RUN(index_bounded);
+	RUN(readers_share_scratch);
 	tmpdir_remove();
 	return check_summary();
 }

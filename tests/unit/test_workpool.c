@@ -1,7 +1,7 @@
 /*
  * test_workpool.c - analyze/stats/workpool.c: every item run exactly once,
  * whatever the number of workers; one worker runs them in order in the
- * calling thread; the CPU count of the affinity mask.
+ * calling thread; the CPU count of the affinity mask; a kept pool's rounds.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -80,6 +80,51 @@ TEST(no_items)
 	CHECK_EQ_U64(it.runs[0], 0);
 }
 
+/* A kept pool: many rounds (of 0 to NITEMS items), every item once a round. */
+TEST(kept_pool_rounds)
+{
+	static const unsigned workers[] = { 0, 1, 3, 16 };
+
+	for (size_t w = 0; w < sizeof(workers) / sizeof(workers[0]); w++) {
+		static struct items it;
+		struct nv_pool *p;
+		size_t bad = 0;
+
+		CHECK(nv_pool_start(&p, workers[w]) == 0);
+		for (size_t r = 0; r < 200; r++) {
+			size_t n = (r * 37) % (NITEMS + 1);
+
+			memset(&it, 0, sizeof(it));
+			CHECK(nv_pool_round(p, n, item, &it) == 0);
+			for (size_t i = 0; i < NITEMS; i++)
+				bad += it.runs[i] != (i < n);
+		}
+		CHECK_EQ_U64(bad, 0);
+		nv_pool_stop(p);
+	}
+	nv_pool_stop(NULL);
+}
+
+/* A kept pool of one worker runs a round in this thread, in order. */
+TEST(kept_pool_one_worker_here)
+{
+	static struct items it;
+	pthread_t self = pthread_self();
+	size_t in_order = 0, here = 0;
+	struct nv_pool *p;
+
+	memset(&it, 0, sizeof(it));
+	CHECK(nv_pool_start(&p, 1) == 0);
+	CHECK(nv_pool_round(p, NITEMS, item_ordered, &it) == 0);
+	nv_pool_stop(p);
+	for (size_t i = 0; i < NITEMS; i++) {
+		in_order += it.order[i] == i;
+		here += pthread_equal(it.by[i], self) != 0;
+	}
+	CHECK_EQ_U64(in_order, NITEMS);
+	CHECK_EQ_U64(here, NITEMS);
+}
+
 TEST(cpus_of_the_mask)
 {
 	cpu_set_t set;
@@ -96,6 +141,8 @@ int main(void)
 	RUN(every_item_once);
 	RUN(one_worker_in_order_here);
 	RUN(no_items);
+	RUN(kept_pool_rounds);
+	RUN(kept_pool_one_worker_here);
 	RUN(cpus_of_the_mask);
 	return check_summary();
 }

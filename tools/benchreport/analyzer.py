@@ -287,30 +287,58 @@ def section_sweep(md, wd, meta, goals):
              "bounded by one point's, not growing with the {} points".format(len(qds)))
 
 
+# Section 11's shapes (tools/bench-sections/workers.sh, workers_layout): a configuration's name in
+# the rows and goals, before its "N traces x IOS IOs".
+WORKERS_SHAPES = {
+    "hosts": "many hosts (one job per host)",
+    "grouped": "one job of N threads (gen_trace)",
+    "nop": "one job of N threads (fio nv_nop, QD 64)",
+}
+
+
+def workers_config(c):
+    """(shape, n, ios, the time files' name) of a WORKERS_CONFIGS entry [SHAPE:]N:IOS."""
+    parts = c.split(":")
+    shape = parts[0] if len(parts) == 3 else "hosts"
+    n, ios = int(parts[-2]), int(parts[-1])
+    return shape, n, ios, ("{}-".format(shape) if len(parts) == 3 else "") + "{}-{}".format(n, ios)
+
+
+def figures_of(path):
+    """The figures nvanalyze -o says it wrote ('(N figures, rendered)' in its stderr), or None."""
+    try:
+        with open(path) as f:
+            m = re.search(r"\((\d+) figures?, rendered", f.read())
+        return int(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
 def workers_rounds(wd, meta):
-    """{(n, ios): {round: {"j1"|"j2"|"stat"|"j1s": time or None}}} of section 11
-    (tools/bench-sections/workers.sh)."""
+    """{(shape, n, ios): {round: {"j1"|"j2"|"stat"|"j1s"|"j1v": time or None, "figures": N}}}
+    of section 11 (tools/bench-sections/workers.sh)."""
     d = os.path.join(wd, "workers")
     out = {}
     for c in meta.get("workers_configs", "").split():
-        n, ios = (int(x) for x in c.split(":"))
+        shape, n, ios, name = workers_config(c)
         rounds = {}
         for r in range(1, int(meta.get("workers_rounds", 0) or 0) + 1):
-            ts = {k: read_time(os.path.join(d, "{}-{}-r{}-{}.time".format(n, ios, r, k)))
+            ts = {k: read_time(os.path.join(d, "{}-r{}-{}.time".format(name, r, k)))
                   for k in ("j1", "j2", "stat", "j1s", "j1v")}
+            ts["figures"] = figures_of(os.path.join(d, "{}-r{}-j1.err".format(name, r)))
             if ts["j1"] and ts["j2"] and ts["stat"]:	# j1s: runs before issue 42's last
                 rounds[r] = ts
         if rounds:
-            out[(n, ios)] = rounds
+            out[(shape, n, ios)] = rounds
     return out
 
 
 # Section 11's other -J 1 -o calls, by their time files' key: (their name in the rows and goals,
 # the word that ends their CPU goal's name, the least M IOs per CPU second that goal also asks or
-# None, how their memory goal takes the rounds' peaks).  j1s: no gnuplot on PATH, the analysis
-# alone (what grows with the IOs); j1v: --figures svg, the figures as SVG only (what PNG
-# rendering costs).
-J1_VARIANTS = {"j1s": ("without rendering", "stat", None, med),
+# None, how their memory goal takes the rounds' peaks).  j1s: --figures none (no gnuplot on PATH
+# before issue 58), the analysis alone (what grows with the IOs); j1v: --figures svg, the figures
+# as SVG only.
+J1_VARIANTS = {"j1s": ("--figures none", "stat", 40, med),
                "j1v": ("--figures svg", "stat's", 40, max)}
 
 
@@ -359,17 +387,22 @@ def section_workers(md, wd, meta, goals):
         md.append("Not run in this mode.\n")
         return
     md.append("Run at {} (nvengine {}, mode {}, {} cores).  Per configuration, N traces of the "
-              "same number of IOs (`tests/unit/gen_trace -p randread -q 32`, hard links of one "
-              "file, so the page cache holds one copy) in a many-host layout (section 8's: one "
-              "job per host, N independent jobs for the trace join), then rounds, the order "
+              "same number of IOs in one of three shapes: **many hosts** (`tests/unit/gen_trace "
+              "-p randread -q 32`, hard links of one file, so the page cache holds one copy, in "
+              "section 8's many-host layout: one job per host, N independent jobs for the trace "
+              "join); **one job of N threads** (fio's numjobs with group_reporting, "
+              "jobs/randread.fio's layout: one job of N thread traces, analysed apart on the "
+              "workers and merged, `stats/trace_merge`), from gen_trace with a seed per thread, "
+              "or from a real fio run on the nv_nop target at QD 64 (dense timestamps, about a "
+              "million IOs a second per thread); then rounds, the order "
               "reversed every other round, of `nvanalyze -J 1 -o DIR A` and `nvanalyze -J 2 -o "
               "DIR A` (tables, trace sections, findings, figures) and `nvanalyze stat` on the N "
               "traces (decode plus exact percentiles, the reference).  `/usr/bin/time` of each "
               "call: CPU is user + sys of the whole call, M IOs per CPU second counts the traces' "
               "IOs.  The wall speed-up of -J 2 needs a second core that is free: with the load "
               "average (meta above) over the core count, other processes hold it and the ratio "
-              "measures the machine's load, not the pool.  \"without rendering\": `-J 1 -o` with "
-              "no gnuplot on PATH (every script and data file written, no PNG/SVG), the analysis' "
+              "measures the machine's load, not the pool.  \"--figures none\": `-J 1 -o "
+              "--figures none` (every script and data file written, no PNG/SVG), the analysis' "
               "own CPU; the rendering (one gnuplot per worker, each taking the next file, its "
               "PNGs encoded through libnvpngfast.so) is the difference; the peak RSS of a call "
               "with rendering is gnuplot's own process (about 31 MiB, whatever the IOs).  "
@@ -382,7 +415,7 @@ def section_workers(md, wd, meta, goals):
                   meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
                   meta.get("cores", "?")))
     peaks = {}
-    for (n, ios), rounds in sorted(configs.items()):
+    for (shape, n, ios), rounds in sorted(configs.items()):
         rs = [rounds[r] for r in sorted(rounds)]
         total = n * ios
         rate = {k: [total / c[k]["cpu"] / 1e6 for c in rs if c[k]["cpu"] > 0]
@@ -392,7 +425,8 @@ def section_workers(md, wd, meta, goals):
         rss = {k: [c[k]["maxrss_kb"] / 1024 for c in rs] for k in ("j1", "j2", "stat")}
         bare = j1_variant(rs, "j1s", total)
         svg = j1_variant(rs, "j1v", total)	# --figures svg: runs since it exists
-        md.append("**{} traces x {:,} IOs ({:,} IOs)**\n".format(n, ios, total))
+        md.append("**{}: {} traces x {:,} IOs ({:,} IOs)**\n".format(
+            WORKERS_SHAPES.get(shape, shape), n, ios, total))
         rows = (
             ("-J 1 -o, M IOs per CPU second", rate["j1"], "{:.2f}"),
             ("-J 2 -o, M IOs per CPU second", rate["j2"], "{:.2f}"),
@@ -404,14 +438,19 @@ def section_workers(md, wd, meta, goals):
             ("-J 1 -o, peak RSS", rss["j1"], "{:.1f} MiB"),
             ("-J 2 -o, peak RSS", rss["j2"], "{:.1f} MiB"),
             ("stat, peak RSS", rss["stat"], "{:.1f} MiB"))
+        per_fig = [(c["j1"]["cpu"] - c["j1s"]["cpu"]) / c["figures"] for c in bare["rounds"]
+                   if c["figures"]]
         if bare["rate"]:
             rows += j1_variant_rows(bare) + (
-                ("the rendering's CPU (-J 1 less without rendering, per round)",
+                ("the rendering's CPU (-J 1 less --figures none, per round)",
                  [c["j1"]["cpu"] - c["j1s"]["cpu"] for c in bare["rounds"]], "{:.2f} s"),)
+        if per_fig:
+            rows += (("gnuplot's CPU per figure (the rendering's CPU / {} figures)".format(
+                bare["rounds"][0]["figures"]), per_fig, "{:.3f} s"),)
         if svg["rounds"]:
             rows += j1_variant_rows(svg)
         median_range_table(md, rows)
-        what = "{} traces x {:,} IOs".format(n, ios)
+        what = "{}, {} traces x {:,} IOs".format(shape, n, ios)
         md.append("Per worker: -J 2's peak less -J 1's, {:.1f} MiB (medians).\n".format(
             med(rss["j2"]) - med(rss["j1"])))
         v = med(rate["j1"])
@@ -431,20 +470,20 @@ def section_workers(md, wd, meta, goals):
                  "{:.1f} vs {:.1f} MiB ({:.2f}x)".format(a, b, a / b), a <= 2 * b)
         j1_variant_goals(goals, what, bare, rss["stat"])
         j1_variant_goals(goals, what, svg, rss["stat"])
-        peaks.setdefault(n, []).append((total, med(rss["j1"]), med(rss["j2"])))
+        peaks.setdefault((shape, n), []).append((total, med(rss["j1"]), med(rss["j2"])))
     flat_rows(md, goals, peaks)
 
 
 def flat_rows(md, goals, peaks):
     """Section 11: peak memory of the same trace count at the fewest and most IOs (8x or more)."""
-    for n, ps in sorted(peaks.items()):
+    for (shape, n), ps in sorted(peaks.items()):
         lo, hi = min(ps), max(ps)
         if hi[0] < 8 * lo[0]:
             continue
-        md.append("Peak memory, {} traces: {:,} IOs -J 1 {:.1f} MiB, -J 2 {:.1f} MiB; {:,} IOs "
-                  "-J 1 {:.1f} MiB, -J 2 {:.1f} MiB (medians).\n".format(
-                      n, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]))
+        md.append("Peak memory, {}, {} traces: {:,} IOs -J 1 {:.1f} MiB, -J 2 {:.1f} MiB; {:,} "
+                  "IOs -J 1 {:.1f} MiB, -J 2 {:.1f} MiB (medians).\n".format(
+                      shape, n, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]))
         r = max(hi[1] / lo[1], hi[2] / lo[2])
-        goal_row(goals, "full comparison -o, {} traces: peak memory {:,} vs {:,} IOs".format(
-            n, hi[0], lo[0]), "<= 1.25x", "{:.2f}x".format(r), r <= 1.25,
+        goal_row(goals, "full comparison -o, {}, {} traces: peak memory {:,} vs {:,} IOs".format(
+            shape, n, hi[0], lo[0]), "<= 1.25x", "{:.2f}x".format(r), r <= 1.25,
             "the larger of -J 1's and -J 2's ratios of medians")

@@ -1,0 +1,671 @@
+/*
+ * trace_merge.c - pass 1 of a job of several thread traces (trace_tan.h:
+ * tan_pass1_split): each trace analysed by itself, on the job's workers,
+ * and the results merged in trace order.
+ *
+ * The traces go interval by interval together (a round per interval that
+ * has IOs): in a round each trace's records that complete before the
+ * interval's end are counted into that trace's own interval buffers
+ * (trace_interval.c) and exact states per queue-depth class, on whichever
+ * worker takes it; then this thread closes the interval from every trace's
+ * buffers at once (the bucket counts summed, the k-th smallest found among
+ * all their per-ns counts and lists: exact, in any order), keeps the slow-IO
+ * candidates at or above the largest cut and clears the buffers for the
+ * next round.  At the end the traces' totals, notes and exact states are
+ * merged in trace order.  Nothing depends on which worker ran what, or on
+ * how many there were: the output is the same for any -J.
+ *
+ * Time: t = 0 is the submission of the IO that completes first (ties: the
+ * lower trace); a record completing before its trace's open interval (out
+ * of order) joins it, as in a single trace: the interval the traces merged
+ * by completion had open too (a merged stream takes a record only once no
+ * other trace's next one completes earlier), so the series pass of spilled
+ * intervals (trace_series.c), which reads them merged, divides them alike.
+ * Memory: per trace its current block's columns (read in a scratch of the
+ * worker's), interval buffers and exact states (merged into the job's each
+ * round), independent of the number of IOs and of the run's length.
+ *
+ * A trace that cannot be opened is left out, one that is damaged further
+ * on is used up to the damage (its later passes end there too: st->drop),
+ * each with a note; the job fails only when no trace could be read.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/common.h"
+#include "analyze/stats/trace_stats.h"
+#include "analyze/stats/trace_tan.h"
+#include "analyze/stats/workpool.h"
+
+#define PASS1_COLS (NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS | NVT_COL_QD)
+#define PART_VCAP_MIN (1u << 15)	/* latencies a trace's interval lists at least */
+/* A trace's exact states per QD class count per ns below PART_DENSE (64 us:
+ * at most 64 pages) and list the others, up to PART_OVF of them (then the
+ * job's later passes resolve them); merged into the job's after a round
+ * once they hold FOLD_LEAST values. */
+#define PART_DENSE (1u << 16)
+#define PART_OVF (1u << 22)
+#define FOLD_LEAST (1u << 16)
+
+struct split;
+
+/* One thread trace of the job, analysed by itself up to each round's end. */
+struct part {
+	struct state st;	/* its own: st.t = &tan, its buffers and exact states */
+	struct nv_tan tan;	/* its totals, notes, ramp and span (t0: the job's) */
+	struct nv_tan_opts o;	/* the job's, the progress through part_progress */
+	struct src s;
+	struct split *sp;
+	uint64_t head;		/* the interval of its next counted record, when live */
+	bool live;		/* it has a next counted record */
+	uint64_t records, bytes;	/* its progress counted in the job's */
+	int ret;		/* its last round's */
+	char err[1024];
+};
+
+struct split {
+	struct state *st;	/* the job's */
+	struct part *p;		/* [st->npaths] */
+	size_t *item;		/* the parts of a round */
+	struct ibuf **bufs;	/* [npaths * NVT_OP__MAX]: an interval's buffers */
+	uint64_t end;		/* the round's end, CLOCK_MONOTONIC ns (0: first records) */
+	pthread_mutex_t lock;	/* the job's progress callback and counts; the scratches */
+	uint64_t records, bytes;	/* read in pass 1, every trace */
+	struct nvt_scratch *scr;	/* [nscr]: what a worker reads blocks in, lent */
+	bool *scr_busy;		/* to the part it walks (nvt_reader_scratch) */
+	unsigned nscr;
+};
+
+/*
+ * A trace's progress (its state's callback) as the job's: its records and
+ * bytes counted in the job's, one call at a time into the caller's.
+ * Return: nothing.
+ */
+static void part_progress(const struct nv_tan_progress *q, void *arg)
+{
+	struct part *pt = arg;
+	struct split *sp = pt->sp;
+	struct state *st = sp->st;
+	struct nv_tan_progress p;
+
+	pthread_mutex_lock(&sp->lock);
+	sp->records += q->records - pt->records;
+	sp->bytes += q->bytes - pt->bytes;
+	pt->records = q->records;
+	pt->bytes = q->bytes;
+	p = (struct nv_tan_progress){
+		.path = q->path, .file = (size_t)(pt - sp->p), .nfiles = st->npaths, .pass = 1,
+		.records = sp->records, .total = st->footers_known ? st->footer_records : 0,
+		.bytes = sp->bytes, .total_bytes = st->total_bytes,
+	};
+	st->o->progress(&p, st->o->progress_arg);
+	pthread_mutex_unlock(&sp->lock);
+}
+
+/* Part i's state: the job's options and limits, its own results.  Return: nothing. */
+static void part_init(struct split *sp, size_t i, size_t vcap)
+{
+	struct state *st = sp->st;
+	struct part *pt = &sp->p[i];
+
+	pt->sp = sp;
+	pt->o = *st->o;
+	if (st->o->progress) {
+		pt->o.progress = part_progress;
+		pt->o.progress_arg = pt;
+	}
+	pt->tan.interval_ns = st->t->interval_ns;
+	pt->tan.nedges = st->t->nedges;
+	memcpy(pt->tan.edges, st->t->edges, sizeof(pt->tan.edges));
+	pt->st = (struct state){
+		.t = &pt->tan, .o = &pt->o, .paths = st->paths + i, .npaths = 1, .err = pt->err,
+		.errlen = sizeof(pt->err), .footers_known = true, .vcap = vcap, .dense = st->dense,
+		.qx_dense = PART_DENSE, .qx_ovf = PART_OVF,
+	};
+	nv_opstats_init(&pt->st.ops);
+	pt->s.want = PASS1_COLS;
+}
+
+/* Return: nothing; part pt's memory freed (its results merged or not wanted). */
+static void part_free(struct part *pt)
+{
+	struct state *st = &pt->st;
+
+	nvt_reader_close(pt->s.r);
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		tan_ibuf_free(&st->ib[k]);
+		free(st->cutx[k]);
+		for (unsigned q = 0; q < NV_TAN_NQD; q++)
+			nv_exact_free(st->qx[k][q]);
+	}
+	nv_opstats_free(&st->ops);
+	free(st->hall);
+	free(st->scratch);
+	nv_tan_free(&pt->tan);
+}
+
+/*
+ * Part pt's records up to the round's end (before: their interval's
+ * buffers, totals and exact states), stopping at its first counted record
+ * at or after it (pt->live) or its end.
+ * Return: 0 or -errno (pt->err set).
+ */
+static int part_walk(struct part *pt, uint64_t end)
+{
+	struct state *st = &pt->st;
+	struct src *s = &pt->s;
+	uint64_t t0 = pt->tan.t0;
+	int err;
+
+	pt->live = false;
+	while (!s->done) {
+		const struct nvt_cols *c = s->c;
+		size_t a = s->i, e, i;
+
+		if (s->i == s->n) {
+			if ((err = tan_src_next(st, s)))
+				return err;
+			continue;
+		}
+		e = tan_counted_run(st, s, &a, s->n);
+		for (i = a; i < e && c->complete_ns[i] < end; i++)	/* the span on the way */
+			if (c->complete_ns[i] >= t0 && c->complete_ns[i] - t0 > pt->tan.span_ns)
+				pt->tan.span_ns = c->complete_ns[i] - t0;
+		if (i > a && ((err = tan_interval_run(st, c, a, i)) ||
+			      (err = tan_feed_exact(st, s, a, i)))) {
+			snprintf(pt->err, sizeof(pt->err), "%s: out of memory", st->paths[0]);
+			return err;
+		}
+		s->i = i;
+		if (i < e) {
+			pt->live = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Return: a scratch no part is using (one per worker), or NULL (the reader's own). */
+static struct nvt_scratch *scratch_take(struct split *sp)
+{
+	struct nvt_scratch *got = NULL;
+
+	pthread_mutex_lock(&sp->lock);
+	for (unsigned k = 0; k < sp->nscr && !got; k++)
+		if (!sp->scr_busy[k]) {
+			sp->scr_busy[k] = true;
+			got = &sp->scr[k];
+		}
+	pthread_mutex_unlock(&sp->lock);
+	return got;
+}
+
+/* Return: nothing; s (scratch_take's, or NULL) free for another part. */
+static void scratch_give(struct split *sp, struct nvt_scratch *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&sp->lock);
+	sp->scr_busy[s - sp->scr] = false;
+	pthread_mutex_unlock(&sp->lock);
+}
+
+/*
+ * Work item i of a round (workpool.h): its part walked, its reader reading
+ * in a scratch of the worker's (its own buffers hold no block meanwhile);
+ * a part that reached its end closes its reader.
+ * Return: its result.
+ */
+static int part_round(size_t i, void *arg)
+{
+	struct split *sp = arg;
+	struct part *pt = &sp->p[sp->item[i]];
+	struct nvt_scratch *scr = scratch_take(sp);
+
+	nvt_reader_scratch(pt->s.r, scr);
+	pt->ret = part_walk(pt, sp->end);
+	nvt_reader_scratch(pt->s.r, NULL);
+	scratch_give(sp, scr);
+	if (!pt->ret && pt->s.done) {	/* its notes taken: the columns go too */
+		nvt_reader_close(pt->s.r);
+		pt->s.r = NULL;
+	}
+	return pt->ret;
+}
+
+/* Return: the interval of part pt's next record (time t0 of the job). */
+static uint64_t part_head(const struct part *pt, uint64_t t0, uint64_t interval)
+{
+	uint64_t c = pt->s.c->complete_ns[pt->s.i];
+
+	return c > t0 ? (c - t0) / interval : 0;
+}
+
+/*
+ * After a round: a part that failed is used up to there, with a note (its
+ * later passes end there too); the live parts' next intervals.
+ * Return: 0, or -ENOMEM (st->err set).
+ */
+static int round_end(struct split *sp, size_t nitems)
+{
+	struct state *st = sp->st;
+
+	for (size_t j = 0; j < nitems; j++) {
+		size_t i = sp->item[j];
+		struct part *pt = &sp->p[i];
+
+		if (pt->ret == -ENOMEM) {
+			snprintf(st->err, st->errlen, "%s", pt->err);
+			return -ENOMEM;
+		}
+		if (pt->ret) {
+			add_note(&pt->tan, "%s: the rest of this trace is left out (the "
+				 "job's other traces are analysed)", pt->err);
+			st->drop[i] = TAN_CUT;
+			st->t->damaged++;
+			pt->live = false;
+			pt->ret = 0;
+		}
+		if (pt->live && st->any)
+			pt->head = part_head(pt, st->t->t0, st->t->interval_ns);
+	}
+	return 0;
+}
+
+/*
+ * A round: the live parts whose next record is in interval k (all live
+ * ones in the first round, end 0) walked to sp->end on the pool.
+ * Return: 0 or -ENOMEM (st->err set).
+ */
+static int run_round(struct split *sp, struct nv_pool *pool, uint64_t k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sp->st->npaths; i++)
+		if (sp->p[i].live && sp->p[i].head <= k)
+			sp->item[n++] = i;
+	nv_pool_round(pool, n, part_round, sp);
+	return round_end(sp, n);
+}
+
+/*
+ * Open every trace (the footers' totals for the progress); one that cannot
+ * be opened is left out with a note.
+ * Return: 0, -ENOMEM, or the first trace's error when none could be opened.
+ */
+static int open_parts(struct split *sp)
+{
+	struct state *st = sp->st;
+	int first = 0;
+	size_t opened = 0;
+
+	for (size_t i = 0; i < st->npaths; i++) {
+		struct part *pt = &sp->p[i];
+		int err = tan_open_src(&pt->st, 0, &pt->s);
+
+		if (err == -ENOMEM) {
+			snprintf(st->err, st->errlen, "%s", pt->err);
+			return err;
+		}
+		if (err) {
+			if (!first) {
+				first = err;
+				snprintf(st->err, st->errlen, "%s", pt->err);
+			}
+			add_note(&pt->tan, "%s: this trace is left out (the job's other "
+				 "traces are analysed)", pt->err);
+			st->drop[i] = TAN_LEFT_OUT;
+			st->t->damaged++;
+			continue;
+		}
+		opened++;
+		pt->live = true;
+		if (!pt->st.footers_known)
+			st->footers_known = false;
+		st->footer_records += pt->st.footer_records;
+	}
+	return opened ? 0 : first;
+}
+
+/* Time 0: the submission of the record that completes first (ties: the
+ * lower trace), if any; st->any.  Return: nothing. */
+static void find_t0(struct split *sp)
+{
+	struct state *st = sp->st;
+	const struct part *best = NULL;
+
+	for (size_t i = 0; i < st->npaths; i++) {
+		const struct part *pt = &sp->p[i];
+
+		if (pt->live && (!best || pt->s.c->complete_ns[pt->s.i] <
+					  best->s.c->complete_ns[best->s.i]))
+			best = pt;
+	}
+	if (!best)
+		return;
+	st->any = true;
+	st->t->t0 = best->s.c->complete_ns[best->s.i] - best->s.c->latency_ns[best->s.i];
+	for (size_t i = 0; i < st->npaths; i++) {
+		sp->p[i].tan.t0 = st->t->t0;
+		if (sp->p[i].live)
+			sp->p[i].head = part_head(&sp->p[i], st->t->t0, st->t->interval_ns);
+	}
+}
+
+/* Return: true with the next round's interval in *k (the least next one of
+ * a live part), false when every part is done. */
+static bool next_round(const struct split *sp, uint64_t *k)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < sp->st->npaths; i++)
+		if (sp->p[i].live && (!any || sp->p[i].head < *k)) {
+			*k = sp->p[i].head;
+			any = true;
+		}
+	return any;
+}
+
+/*
+ * The buffers of op (NV_TAN_ALL: of every op) with IOs in the open
+ * interval, every part's, into sp->bufs.
+ * Return: their number.
+ */
+static unsigned interval_bufs(struct split *sp, unsigned op)
+{
+	unsigned nb = 0;
+
+	for (size_t i = 0; i < sp->st->npaths; i++)
+		for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+			struct part *pt = &sp->p[i];
+
+			if ((op == NV_TAN_ALL || k == op) && pt->tan.series[k] && pt->st.ib[k].ios)
+				sp->bufs[nb++] = &pt->st.ib[k];
+		}
+	return nb;
+}
+
+/*
+ * Op k's point of the open interval from every part's buffers; its slow-IO
+ * candidates: the IOs at or above the largest of its p99.9 and the
+ * buffers' cuts (each buffer holds every IO at or above its own cut).
+ * Return: 0, -ENOMEM or -EINVAL.
+ */
+static int close_op(struct split *sp, unsigned k, struct pend *pd)
+{
+	struct state *st = sp->st;
+	struct nv_tan_point *p = &st->t->series[k][st->cur];
+	unsigned nb = interval_bufs(sp, k);
+	uint64_t cut;
+	int err;
+
+	if (!nb) {
+		memset(p, 0, sizeof(*p));
+		return 0;
+	}
+	if ((err = tan_reduce_bufs(st, sp->bufs, nb, p, pd ? pd->r[k] : NULL)))
+		return err;
+	if (pd) {	/* its slow IOs read again */
+		st->cand_overflow = true;
+		return 0;
+	}
+	cut = p->p999;
+	for (unsigned j = 0; j < nb; j++)
+		cut = sp->bufs[j]->cut > cut ? sp->bufs[j]->cut : cut;
+	st->cutx[k][st->cur] = cut;
+	for (unsigned j = 0; j < nb && !err; j++)
+		err = tan_keep_cands(st, k, sp->bufs[j], cut);
+	return err;
+}
+
+/*
+ * Close the open interval st->cur from every part's buffers (the series of
+ * an operation a part started, started), as close_interval does a single
+ * trace's; the buffers cleared for the next round.
+ * Return: 0, -ENOMEM or -EINVAL.
+ */
+static int close_merged(struct split *sp)
+{
+	struct state *st = sp->st;
+	struct nv_tan *t = st->t;
+	bool spilled = false;
+	struct pend *pd = NULL;
+	int only = -1, nops = 0, err = 0;
+
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		bool ios = false;
+
+		for (size_t i = 0; i < st->npaths; i++) {
+			struct part *pt = &sp->p[i];
+
+			if (pt->tan.series[k] && !t->series[k] && (err = tan_series_start(st, k)))
+				return err;
+			ios |= pt->tan.series[k] && pt->st.ib[k].ios;
+		}
+		if (ios) {
+			only = (int)k;
+			nops++;
+		}
+	}
+	for (size_t i = 0; i < st->npaths; i++)
+		spilled |= sp->p[i].st.spilled;
+	if (spilled && !(pd = tan_new_pend(st)))
+		return -ENOMEM;
+	if (pd)
+		pd->only = nops == 1 ? only : -1;
+	for (unsigned k = 0; k < NVT_OP__MAX && !err; k++)
+		if (t->series[k])
+			err = close_op(sp, k, pd);
+	if (!err && t->series[NV_TAN_ALL]) {
+		if (nops == 1)
+			t->series[NV_TAN_ALL][st->cur] = t->series[only][st->cur];
+		else if (nops > 1)
+			err = tan_reduce_bufs(st, sp->bufs, interval_bufs(sp, NV_TAN_ALL),
+					      &t->series[NV_TAN_ALL][st->cur],
+					      pd ? pd->r[NV_TAN_ALL] : NULL);
+	}
+	for (size_t i = 0; i < st->npaths; i++) {
+		for (unsigned k = 0; k < NVT_OP__MAX; k++)
+			if (sp->p[i].tan.series[k])
+				tan_ibuf_clear(&sp->p[i].st.ib[k]);
+		sp->p[i].st.spilled = false;
+	}
+	return err;
+}
+
+/*
+ * Part pt's exact states per queue-depth class that hold at least least
+ * values added to the job's (its counts per ns below PART_DENSE, its list
+ * of the others counted in the job's arrays) and freed, so that a part
+ * holds at most about a round's values.  Which are folded when depends only
+ * on the part's own records and the rounds, never on the workers.
+ * Return: 0 or -errno.
+ */
+static int merge_exact(struct state *st, struct part *pt, uint64_t least)
+{
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		for (unsigned q = 0; q < NV_TAN_NQD; q++) {
+			struct nv_exact **x = &pt->st.qx[k][q], *e;
+			int err;
+
+			if (!*x || nv_exact_count(*x) < least)
+				continue;
+			if (!(e = tan_qd_state(st, k, q)))
+				return -ENOMEM;
+			if ((err = nv_exact_merge(e, *x)))
+				return err;
+			nv_exact_free(*x);
+			*x = NULL;
+		}
+	return 0;
+}
+
+/*
+ * After a round: the parts' exact states that hold FOLD_LEAST values or
+ * more merged into the job's, in trace order.
+ * Return: 0 or -errno (st->err set).
+ */
+static int fold_exact(struct split *sp)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sp->st->npaths && !err; i++)
+		err = merge_exact(sp->st, &sp->p[i], FOLD_LEAST);
+	if (err)
+		snprintf(sp->st->err, sp->st->errlen, "%s: %s", sp->st->paths[0], err == -ENOMEM ?
+			 "out of memory" : "internal error: merging exact states");
+	return err;
+}
+
+/*
+ * Part pt's totals, --buckets, ramp, span, notes, disturbance and exact
+ * states added to the job's (in trace order: the notes and the exact
+ * states' rounding do not depend on the workers).
+ * Return: 0 or -errno.
+ */
+static int merge_part(struct state *st, struct part *pt)
+{
+	struct nv_tan *t = st->t;
+	const struct nv_tan *u = &pt->tan;
+
+	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
+		t->op[k].records += u->op[k].records;
+		t->op[k].bytes += u->op[k].bytes;
+		t->op[k].errors += u->op[k].errors;
+	}
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++)
+		for (size_t b = 0; b <= t->nedges; b++)
+			t->bucket[k][b] += u->bucket[k][b];
+	t->ramp_records += u->ramp_records;
+	t->ramp_ns = u->ramp_ns ? u->ramp_ns : t->ramp_ns;
+	t->ab_window = u->ab_window ? u->ab_window : t->ab_window;
+	t->span_ns = u->span_ns > t->span_ns ? u->span_ns : t->span_ns;
+	for (size_t i = 0; i < u->nnotes; i++)
+		add_note(t, "%s", u->notes[i]);
+	nv_trace_disturb_merge(&t->disturb, &u->disturb);
+	return merge_exact(st, pt, 0);
+}
+
+/*
+ * Whether no trace gave a record because every one that could be opened was
+ * damaged before its first: then the job fails with the first's error.
+ * Return: 0, or -EINVAL with st->err set.
+ */
+static int no_records(struct split *sp)
+{
+	struct state *st = sp->st;
+
+	if (st->any)
+		return 0;
+	for (size_t i = 0; i < st->npaths; i++)
+		if (st->drop[i] == TAN_CUT) {
+			snprintf(st->err, st->errlen, "%s", sp->p[i].err);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/*
+ * The rounds: the first record of every part (time 0), then each interval
+ * with IOs walked by every part that has some there and closed.
+ * Return: 0 or -errno (st->err set).
+ */
+static int rounds(struct split *sp, struct nv_pool *pool)
+{
+	struct state *st = sp->st;
+	uint64_t k = 0;
+	int err;
+
+	sp->end = 0;
+	if ((err = run_round(sp, pool, 0)))
+		return err;
+	find_t0(sp);
+	while (next_round(sp, &k)) {
+		if ((err = tan_series_grow(st, (size_t)k + 1)))
+			return err;
+		st->cur = (size_t)k;	/* the intervals before: no IOs, zero */
+		sp->end = st->t->t0 + (k + 1) * st->t->interval_ns;
+		if ((err = run_round(sp, pool, k)))
+			return err;
+		if ((err = close_merged(sp))) {
+			snprintf(st->err, st->errlen, "%s: %s", st->paths[0],
+				 err == -ENOMEM ? "out of memory" :
+				 "internal error: an interval's counts disagree");
+			return err;
+		}
+		if ((err = fold_exact(sp)))
+			return err;
+	}
+	if (st->any)
+		st->t->nint = st->cur + 1;
+	return no_records(sp);
+}
+
+/* The parts' results merged into the job's, in order.  Return: 0 or -errno (st->err set). */
+static int merge_parts(struct split *sp)
+{
+	struct state *st = sp->st;
+	int err = 0;
+
+	for (size_t i = 0; i < st->npaths && !err; i++)
+		err = merge_part(st, &sp->p[i]);
+	if (err)
+		snprintf(st->err, st->errlen, "%s: %s", st->paths[0], err == -ENOMEM ?
+			 "out of memory" : "internal error: merging exact states");
+	tan_pass1_totals(st->t);
+	st->pass_records = sp->records;
+	st->done_bytes = sp->bytes;
+	return err;
+}
+
+int tan_pass1_split(struct state *st)
+{
+	struct split sp = { .st = st };
+	size_t n = st->npaths, vcap = tan_series_vcap(&st->dense);
+	struct nv_pool *pool = NULL;
+	int err = -ENOMEM;
+
+	st->vcap = vcap;
+	if (vcap == SERIES_VCAP)	/* the job's list shared among its traces */
+		vcap = vcap / n > PART_VCAP_MIN ? vcap / n : PART_VCAP_MIN;
+	sp.p = calloc(n, sizeof(*sp.p));
+	sp.item = calloc(n, sizeof(*sp.item));
+	sp.bufs = calloc(n * NVT_OP__MAX, sizeof(*sp.bufs));
+	sp.nscr = st->workers > 1 ? (st->workers < NV_POOL_MAX ? st->workers : NV_POOL_MAX) : 1;
+	sp.scr = calloc(sp.nscr, sizeof(*sp.scr));
+	sp.scr_busy = calloc(sp.nscr, sizeof(*sp.scr_busy));
+	st->drop = calloc(n, sizeof(*st->drop));
+	if (!sp.p || !sp.item || !sp.bufs || !sp.scr || !sp.scr_busy || !st->drop ||
+	    pthread_mutex_init(&sp.lock, NULL)) {
+		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
+		free(sp.p);
+		free(sp.item);
+		free(sp.bufs);
+		free(sp.scr);
+		free(sp.scr_busy);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		part_init(&sp, i, vcap);
+	if (!(err = open_parts(&sp)) && !(err = nv_pool_start(&pool, st->workers)))
+		err = rounds(&sp, pool);
+	else if (err == -ENOMEM)
+		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
+	nv_pool_stop(pool);
+	if (!err)
+		err = merge_parts(&sp);
+	for (size_t i = 0; i < n; i++)
+		part_free(&sp.p[i]);
+	pthread_mutex_destroy(&sp.lock);
+	for (unsigned k = 0; k < sp.nscr; k++)
+		nvt_scratch_free(&sp.scr[k]);
+	free(sp.scr);
+	free(sp.scr_busy);
+	free(sp.p);
+	free(sp.item);
+	free(sp.bufs);
+	return err;
+}
