@@ -7,7 +7,6 @@
  * reads the JSON and checks the others against it.
  */
 #include <errno.h>
-#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
+#include "analyze/input/textlines.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -46,53 +46,15 @@ static const struct nv_format formats[] = {
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
-static int utf16_decode(const char *buf, size_t len, bool be, char **out, size_t *outlen)
-{
-	iconv_t cd = iconv_open("UTF-8", be ? "UTF-16BE" : "UTF-16LE");
-	size_t cap = len / 2 * 3 + 4, inleft = len, outleft = cap;
-	char *in = (char *)buf, *o, *res;
-	int ret = 0;
-
-	if (cd == (iconv_t)-1)
-		return -errno;
-	res = malloc(cap + 1);
-	if (!res) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	o = res;
-	if (iconv(cd, &in, &inleft, &o, &outleft) == (size_t)-1 && errno != EINVAL) {
-		ret = -EILSEQ;
-		free(res);
-		goto out;
-	}
-	*o = '\0';
-	*out = res;
-	*outlen = (size_t)(o - res);
-out:
-	iconv_close(cd);
-	return ret;
-}
-
 int nv_input_decode(const char *buf, size_t len, char **out, size_t *outlen)
 {
-	const unsigned char *u = (const unsigned char *)buf;
-	char *res;
+	return nv_text_decode(buf, len, out, outlen, NULL);
+}
 
-	if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff)))
-		return utf16_decode(buf + 2, len - 2, u[0] == 0xfe, out, outlen);
-	if (len >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) {
-		buf += 3;
-		len -= 3;
-	}
-	res = malloc(len + 1);
-	if (!res)
-		return -ENOMEM;
-	memcpy(res, buf, len);
-	res[len] = '\0';
-	*out = res;
-	*outlen = len;
-	return 0;
+void nv_input_note_encoding(struct nv_run *run, const char *path, const char *enc)
+{
+	nv_note_add(&run->notes, &run->nnotes, "%s: not UTF-8: read as %s text (iconv); "
+		    "its numbers are ASCII in any code page", path, enc);
 }
 
 const struct nv_format *nv_input_detect(const char *text, size_t len)
@@ -130,11 +92,12 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 {
 	const struct nv_format *f;
 	char *text = NULL, names[512];
+	const char *enc = NULL;
 	size_t tlen = 0;
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = nv_input_decode(buf, len, &text, &tlen);
+	ret = nv_text_decode(buf, len, &text, &tlen, &enc);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", path,
 			 ret == -ENOMEM ? "out of memory" : "UTF-16 text that does not convert");
@@ -154,5 +117,7 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 	free(text);
 	if (!ret)
 		run->format = f->name;
+	if (!ret && enc && strncmp(enc, "UTF-16", 6))
+		nv_input_note_encoding(run, path, enc);
 	return ret;
 }

@@ -36,6 +36,11 @@ bool nv_run_is_fio(const struct nv_run *run)
 	return !run->format || !strncmp(run->format, "fio", 3);
 }
 
+bool nv_run_means_only(const struct nv_run *run)
+{
+	return run->format && !strcmp(run->format, "crystaldiskmark");
+}
+
 /* ---- one job ----------------------------------------------------------- */
 
 /*

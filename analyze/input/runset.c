@@ -531,7 +531,8 @@ static int add_hosts(struct nv_runset *rs, const char *dir)
 
 /*
  * The plain file path as repeats of rs: one, or each fio run of a file that
- * holds several (multiout.h), labelled STEM-1, STEM-2, ...
+ * holds several (multiout.h), labelled STEM-1, STEM-2, ...; the machines of
+ * a page (multiout.h) labelled by their headings, rs->page set.
  * Return: 0 or -errno with err set.
  */
 static int add_file(struct nv_runset *rs, const char *path, char *err, size_t errlen)
@@ -541,10 +542,18 @@ static int add_file(struct nv_runset *rs, const char *path, char *err, size_t er
 	int ret = nv_multiout_load(path, &m, err, errlen);
 
 	path_stem(name, sizeof(name), path, false);
+	if (!ret && m.page) {
+		rs->page = true;
+		free(rs->hosts_of);
+		if (!(rs->hosts_of = strdup(name)))
+			ret = -ENOMEM;
+	}
 	for (size_t i = 0; !ret && i < m.n; i++) {
 		char label[300];
 
-		if (m.n > 1)
+		if (m.page)
+			snprintf(label, sizeof(label), "%s", m.labels[i]);
+		else if (m.n > 1)
 			snprintf(label, sizeof(label), "%s-%zu", name, i + 1);
 		else
 			snprintf(label, sizeof(label), "%s", name);
@@ -593,7 +602,7 @@ int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errl
 		snprintf(err, errlen, "run '%s' names no file", arg);
 		ret = -EINVAL;
 	}
-	if (!ret)
+	if (!ret && !rs->page)
 		ret = check_repeats(arg, rs, err, errlen);
 out:
 	free(copy);
@@ -602,23 +611,55 @@ out:
 	return ret;
 }
 
+size_t nv_runset_groups(const struct nv_runset *rs)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < rs->nruns; k++) {
+		size_t i = 0;
+
+		while (i < k && strcmp(rs->labels[i], rs->labels[k]))
+			i++;
+		n += i == k;
+	}
+	return n;
+}
+
 int nv_runset_split(struct nv_runset *rs, struct nv_runset *out)
 {
-	size_t n = rs->nruns;
+	size_t n = nv_runset_groups(rs), *side = calloc(rs->nruns + 1, sizeof(*side));
+	int ret = side ? 0 : -ENOMEM;
 
-	for (size_t k = 0; k < n; k++) {
-		memset(&out[k], 0, sizeof(out[k]));
-		if (grow(&out[k])) {
-			for (size_t i = 0; i <= k; i++)
-				nv_runset_free(&out[i]);
-			return -ENOMEM;
-		}
+	for (size_t k = 0, g = 0; side && k < rs->nruns; k++) {	/* each label's side */
+		size_t i = 0;
+
+		while (i < k && strcmp(rs->labels[i], rs->labels[k]))
+			i++;
+		side[k] = i == k ? g++ : side[i];
 	}
-	for (size_t k = 0; k < n; k++) {
-		out[k].runs[0] = rs->runs[k];
-		out[k].labels[0] = rs->labels[k];
-		out[k].nruns = 1;
+	for (size_t g = 0; !ret && g < n; g++)
+		memset(&out[g], 0, sizeof(out[g]));
+	for (size_t k = 0; !ret && k < rs->nruns; k++) {	/* room first: nothing moved yet */
+		struct nv_runset *o = &out[side[k]];
+
+		ret = grow(o);
+		o->nruns++;
 	}
+	for (size_t g = 0; g < n && side; g++)
+		out[g].nruns = 0;
+	if (ret) {
+		for (size_t g = 0; g < n; g++)
+			nv_runset_free(&out[g]);
+		free(side);
+		return ret;
+	}
+	for (size_t k = 0; k < rs->nruns; k++) {
+		struct nv_runset *o = &out[side[k]];
+
+		o->runs[o->nruns] = rs->runs[k];
+		o->labels[o->nruns++] = rs->labels[k];
+	}
+	free(side);
 	out[0].notes = rs->notes;
 	out[0].nnotes = rs->nnotes;
 	rs->notes = NULL;

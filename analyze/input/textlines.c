@@ -2,17 +2,258 @@
  * textlines.c - lines and printed numbers of text reports (textlines.h).
  */
 #include <errno.h>
+#include <iconv.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/input/textlines.h"
+
+/*
+ * buf converted from the encoding from to UTF-8 in *out.  Return: 0,
+ * -ENOMEM, or -EILSEQ (a byte that does not convert; *out not set).
+ */
+static int convert(const char *from, const char *buf, size_t len, char **out, size_t *outlen)
+{
+	iconv_t cd = iconv_open("UTF-8", from);
+	size_t cap = len * 3 + 4, inleft = len, outleft = cap;
+	char *in = (char *)buf, *o, *res;
+	int ret = 0;
+
+	if (cd == (iconv_t)-1)
+		return -errno;
+	res = malloc(cap + 1);
+	if (!res) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	o = res;
+	if (iconv(cd, &in, &inleft, &o, &outleft) == (size_t)-1 &&
+	    (errno != EINVAL || strncmp(from, "UTF-16", 6))) {
+		ret = -EILSEQ;	/* a cut UTF-16 character at the end is left out */
+		free(res);
+		goto out;
+	}
+	*o = '\0';
+	*out = res;
+	*outlen = (size_t)(o - res);
+out:
+	iconv_close(cd);
+	return ret;
+}
+
+/* The number of bytes of buf that are no part of a valid UTF-8 sequence. */
+static size_t utf8_bad(const unsigned char *u, size_t len)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = u[i] < 0x80				   ? 1
+			   : (u[i] & 0xe0) == 0xc0 && u[i] >= 0xc2 ? 2
+			   : (u[i] & 0xf0) == 0xe0		   ? 3
+			   : (u[i] & 0xf8) == 0xf0 && u[i] < 0xf5  ? 4
+								   : 0;
+		size_t k = 1;
+
+		while (n && k < n && i + k < len && (u[i + k] & 0xc0) == 0x80)
+			k++;
+		if (!n || k < n) {
+			bad++;
+			i++;
+			continue;
+		}
+		i += n;
+	}
+	return bad;
+}
+
+/* UTF-16 without a BOM: every other byte NUL.  Return: "UTF-16LE", "UTF-16BE" or NULL. */
+static const char *utf16_nobom(const unsigned char *u, size_t len)
+{
+	size_t n = len < 4096 ? len & ~(size_t)1 : 4096, z[2] = { 0, 0 };
+
+	if (n < 8)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		z[i & 1] += !u[i];
+	if (z[1] * 10 >= n / 2 * 9 && z[0] * 10 < n / 2)
+		return "UTF-16LE";
+	if (z[0] * 10 >= n / 2 * 9 && z[1] * 10 < n / 2)
+		return "UTF-16BE";
+	return NULL;
+}
+
+/* True when the UTF-8 text t reads as Japanese: kana and kanji over half-width and private use. */
+static bool japanese(const unsigned char *t, size_t n)
+{
+	size_t good = 0, bad = 0;
+
+	for (size_t i = 0; i + 2 < n; i++) {
+		uint32_t c;
+
+		if ((t[i] & 0xf0) != 0xe0)
+			continue;
+		c = (uint32_t)(t[i] & 0x0f) << 12 | (uint32_t)(t[i + 1] & 0x3f) << 6 |
+		    (t[i + 2] & 0x3f);
+		if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x4e00 && c <= 0x9fff))
+			good++;
+		else if ((c >= 0xff61 && c <= 0xff9f) || (c >= 0xe000 && c <= 0xf8ff))
+			bad++;
+	}
+	return good > 2 * bad;
+}
+
+/* Which Windows code page wrote buf (not UTF-8).  Return: "cp1251", "cp1252" or "cp932". */
+static const char *codepage(const char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	size_t high = 0, paired = 0, n;
+	char *t;
+
+	if (!convert("CP932", buf, len, &t, &n)) {
+		bool ja = japanese((const unsigned char *)t, n);
+
+		free(t);
+		if (ja)
+			return "cp932";
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (u[i] < 0xc0)
+			continue;
+		high++;
+		paired += (i && u[i - 1] >= 0xc0) || (i + 1 < len && u[i + 1] >= 0xc0);
+	}
+	return high && paired * 2 >= high ? "cp1251" : "cp1252";
+}
+
+int nv_text_decode(const char *buf, size_t len, char **out, size_t *outlen, const char **enc)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	const char *e = NULL;
+	int ret;
+
+	if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff))) {
+		e = u[0] == 0xfe ? "UTF-16BE" : "UTF-16LE";
+		buf += 2;
+		len -= 2;
+	} else if (len >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) {
+		buf += 3;
+		len -= 3;
+	} else if (!(e = utf16_nobom(u, len)) && utf8_bad(u, len) > 2) {
+		e = codepage(buf, len);
+	}
+	if (enc)
+		*enc = e;
+	if (e) {
+		ret = convert(!strcmp(e, "cp932") ? "CP932" : !strcmp(e, "cp1251") ? "CP1251" :
+			      !strcmp(e, "cp1252") ? "CP1252" : e, buf, len, out, outlen);
+		if (ret != -EILSEQ || !strncmp(e, "UTF-16", 6))
+			return ret;
+		if (enc)	/* a byte the code page lacks: damage, kept as it is */
+			*enc = NULL;
+	}
+	*out = malloc(len + 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, buf, len);
+	(*out)[len] = '\0';
+	*outlen = len;
+	return 0;
+}
+
+/* The HTML entities a page writes for a report's text. */
+static const struct {
+	const char *name;
+	char c;
+} entities[] = {
+	{ "&lt;", '<' }, { "&gt;", '>' }, { "&amp;", '&' }, { "&quot;", '"' }, { "&nbsp;", ' ' },
+	{ "&#39;", '\'' },
+};
+
+/* buf[0..*n) with the entities replaced, in place.  Return: nothing (*n updated). */
+static void unescape(char *buf, size_t *n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		size_t k = 0, l = 0;
+
+		if (buf[i] == '&')
+			for (; k < sizeof(entities) / sizeof(entities[0]); k++) {
+				l = strlen(entities[k].name);
+				if (i + l <= *n && !memcmp(buf + i, entities[k].name, l))
+					break;
+			}
+		if (buf[i] == '&' && k < sizeof(entities) / sizeof(entities[0])) {
+			buf[o++] = entities[k].c;
+			i += l - 1;
+		} else {
+			buf[o++] = buf[i];
+		}
+	}
+	*n = o;
+}
+
+/* Length of the tag <NAME ...> or </NAME> at s when NAME is pre or code; 0 if none. */
+static size_t block_tag(const char *s)
+{
+	static const char *const names[] = { "pre", "code" };
+	const char *p = s + 1 + (s[1] == '/'), *gt;
+
+	if (*s != '<')
+		return 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t l = strlen(names[i]);
+
+		if (!strncasecmp(p, names[i], l) && (p[l] == '>' || p[l] == ' ') &&
+		    (gt = strchr(p, '>')))
+			return (size_t)(gt + 1 - s);
+	}
+	return 0;
+}
+
+/*
+ * What a paste into a page added to the line buf[0..*n): quote markers,
+ * <pre>/<code> tags, entities (textlines.h).  Return: the line's new start
+ * in buf (*n its length from there).
+ */
+static char *unpaste(char *buf, size_t *n)
+{
+	char *s = buf, *end;
+	size_t t;
+
+	buf[*n] = '\0';
+	for (;;) {
+		char *q = (char *)nv_text_skip(s);
+
+		if (*q == '>' && (q[1] == ' ' || q[1] == '\0' || q[1] == '>'))
+			s = q + 1 + (q[1] == ' ');
+		else if ((t = block_tag(q)))
+			s = q + t;
+		else
+			break;
+	}
+	*n -= (size_t)(s - buf);
+	for (end = s + *n; end > s;) {
+		char *lt = memrchr(s, '<', (size_t)(end - s));
+
+		if (!lt || lt[1] != '/' || block_tag(lt) != (size_t)(end - lt))
+			break;
+		end = lt;
+	}
+	*n = (size_t)(end - s);
+	if (memchr(s, '&', *n))
+		unescape(s, n);
+	return s;
+}
 
 int nv_text_lines(const char *text, size_t len, int (*fn)(void *ctx, const char *line,
 							   unsigned lineno),
 		  void *ctx, unsigned *bad_line)
 {
-	char *buf = malloc(len + 1);
+	char *buf = malloc(len + 1), *line;
 	unsigned lineno = 0;
 	size_t at = 0;
 	int ret = 0;
@@ -33,8 +274,11 @@ int nv_text_lines(const char *text, size_t len, int (*fn)(void *ctx, const char 
 		}
 		while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 			n--;
-		buf[n] = '\0';
-		ret = fn(ctx, buf, lineno);
+		line = unpaste(buf, &n);
+		while (n && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+			n--;
+		line[n] = '\0';
+		ret = fn(ctx, line, lineno);
 	}
 	free(buf);
 	return ret;
