@@ -168,6 +168,44 @@ static int cdm_name_new(const char *label, int sect, struct cdm_row *r)
 	return 0;
 }
 
+/*
+ * 2.x-4.x: "Sequential Read : 505.825 MB/s", "Random Write 512KB : ...",
+ * "Random Read 4KB (QD=32) : 271.859 MB/s [ 66371.9 IOPS]": sequential 1 MiB
+ * and random 512 KiB at queue depth 1, 4 KiB at QD 1 and 32, one thread.
+ * Return: 0, or -EINVAL.
+ */
+static int cdm_parse_v3(const char *s, struct cdm_row *r)
+{
+	const char *colon = strchr(s, ':'), *qd = strstr(s, "(QD=");
+	bool seq = !strncmp(s, "Sequential ", 11), k512 = strstr(s, " 512K") != NULL;
+	char *end;
+
+	if (!colon || (!seq && (strncmp(s, "Random ", 7) || (!k512 && !strstr(s, " 4K")))))
+		return -EINVAL;
+	r->q = r->t = 1;
+	if (qd && qd < colon) {
+		r->q = (unsigned)strtoul(qd + 4, &end, 10);
+		if (end == qd + 4 || *end != ')' || !r->q)
+			return -EINVAL;
+	}
+	if (strstr(s, " Read ") && strstr(s, " Read ") < colon)
+		r->dir = NV_DIR_READ;
+	else if (strstr(s, " Write") && strstr(s, " Write") < colon)
+		r->dir = NV_DIR_WRITE;
+	else
+		return -EINVAL;
+	if (cdm_values(colon, r))
+		return -EINVAL;
+	r->rw = seq ? nv_dir_name(r->dir) : r->dir == NV_DIR_READ ? "randread" : "randwrite";
+	snprintf(r->bs, sizeof(r->bs), "%s", seq ? "1m" : k512 ? "512k" : "4k");
+	if (r->q > 1)
+		snprintf(r->name, sizeof(r->name), "4KQ%uT1-%s", r->q, nv_dir_name(r->dir));
+	else
+		snprintf(r->name, sizeof(r->name), "%s-%s", seq ? "Seq" : k512 ? "512K" : "4K",
+			 nv_dir_name(r->dir));
+	return 0;
+}
+
 /* Parse one result row s.  Return: 0, or -EINVAL. */
 static int cdm_parse_row(const char *s, int sect, struct cdm_row *r)
 {
@@ -176,6 +214,8 @@ static int cdm_parse_row(const char *s, int sect, struct cdm_row *r)
 	size_t n;
 
 	memset(r, 0, sizeof(*r));
+	if (!strstr(s, "T=") && sect < 0)
+		return cdm_parse_v3(s, r);
 	if (!lp || !rp || cdm_qt(lp, rp, &r->q, &r->t) || cdm_values(rp + 1, r))
 		return -EINVAL;
 	n = 0;	/* the label, its blanks (re-padded by hand in a post) one space */

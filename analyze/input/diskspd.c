@@ -101,13 +101,13 @@ static int ds_cmdline(struct ds_ctx *c, const char *s)
 /*
  * A line of the command line: "Command Line: ..." (wrapped lines follow
  * up to a blank one).  A console wraps at its width, inside a word (the
- * line before exactly 80 columns or a multiple: joined as it is); an
+ * line before exactly 80 characters or a multiple: joined as it is); an
  * editor at a blank (joined with one).  The joined command line names the
  * jobs (ds_cmdline) and is the run's context.  Return: 0, or -ENOMEM.
  */
 static int ds_cmdpart(struct ds_ctx *c, const char *line, bool first)
 {
-	size_t o = c->cmd ? strlen(c->cmd) : 0, n = strlen(line);
+	size_t o = c->cmd ? strlen(c->cmd) : 0, n = 0;
 	bool glue = !first && c->cmdlast >= 80 && c->cmdlast % 80 == 0;
 	const char *add = first ? nv_text_skip(line + 13) : glue ? line : nv_text_skip(line);
 	char *d = realloc(first ? NULL : c->cmd, o + strlen(add) + 2);
@@ -118,6 +118,8 @@ static int ds_cmdpart(struct ds_ctx *c, const char *line, bool first)
 		free(c->cmd);
 		o = 0;
 	}
+	for (const char *p = line; *p; p++)	/* columns: characters, not UTF-8 bytes */
+		n += ((unsigned char)*p & 0xc0) != 0x80;
 	snprintf(d + o, strlen(add) + 2, "%s%s", o && !glue ? " " : "", add);
 	c->cmd = d;
 	c->cmdlast = n;

@@ -483,21 +483,26 @@ static bool repeats(const struct nv_multiout *m)
  */
 static int label_runs(const char *text, const char *path, struct nv_multiout *m, bool group)
 {
-	const char *base = strrchr(path, '/');
+	const char *base = strrchr(path, '/'), *dot;
+	int stem;
 
 	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	stem = (int)(dot && dot > base ? dot - base : (long)strlen(base));
 	for (size_t i = 0; i < m->n; i++) {
 		char h[96], *l;
 		size_t first = i, nth = 1;
 
 		heading_before(text, m->runs[i].at, h, sizeof(h));
 		if (!*h)
-			snprintf(h, sizeof(h), "%.*s", (int)strcspn(base, "."), base);
+			snprintf(h, sizeof(h), "%.*s", stem, base);
 		for (size_t k = 0; k < i; k++) {
 			char hk[96];
 
 			heading_before(text, m->runs[k].at, hk, sizeof(hk));
-			if (strcmp(hk, h) && !(!*hk && !strncmp(base, h, strcspn(base, "."))))
+			if (!*hk)
+				snprintf(hk, sizeof(hk), "%.*s", stem, base);
+			if (strcmp(hk, h))
 				continue;
 			if (first == i)
 				first = k;
