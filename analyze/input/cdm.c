@@ -379,15 +379,24 @@ static bool cdm_fio_line(struct cdm_ctx *c, const char *s)
 	return true;
 }
 
-/* True when s may be a (damaged) result row: a test label, or "(Q=" / "T=". */
+/*
+ * True when s may be a (damaged) line of the export's own: a test label, a
+ * section or "(Q=", "T=", "(QD=" anywhere in it (another tool's table
+ * with its own MB/s is not).
+ */
 static bool cdm_rowish(const char *s)
 {
 	static const char *const words[] = { "SEQ", "RND", "Sequential", "Random", "[" };
+	static const char *const inside[] = { "(Q=", "T=", "(QD=", "[Read]", "[Write]",
+					      "[Mix]" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strncmp(s, words[i], strlen(words[i])))
 			return true;
-	return strstr(s, "(Q=") || strstr(s, "T=");
+	for (size_t i = 0; i < sizeof(inside) / sizeof(inside[0]); i++)
+		if (strstr(s, inside[i]))
+			return true;
+	return false;
 }
 
 /*

@@ -387,14 +387,25 @@ static bool heading(const char *p, const char *e, char *buf, size_t n)
 	return o > 0;
 }
 
+/* True when the line at p (to end) is blank. */
+static bool blank_line(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p >= end || *p == '\n';
+}
+
 /*
- * The nearest heading above offset at of text (outside ``` / ~~~ fences)
- * into buf, "" when none.  Return: nothing.
+ * The nearest heading above offset at of text into buf, "" when none: a
+ * heading outside ``` / ~~~ fences, or inside what the fences' count calls
+ * one when a blank line stands on either side (a fence line lost or
+ * doubled in the page; a comment in a code block has its command beside
+ * it).  Return: nothing.
  */
 static void heading_before(const char *text, size_t at, char *buf, size_t n)
 {
 	const char *p = text, *end = text + at;
-	bool fence = false;
+	bool fence = false, prev_blank = true;
 
 	*buf = '\0';
 	for (; p < end; p++) {
@@ -405,8 +416,10 @@ static void heading_before(const char *text, size_t at, char *buf, size_t n)
 		b = skip_blank(p, e);
 		if (starts(b, (size_t)(e - b), "```") || starts(b, (size_t)(e - b), "~~~"))
 			fence = !fence;
-		else if (!fence && heading(p, e, h, sizeof(h)))
+		else if ((!fence || (prev_blank && blank_line(e + (e < end), end))) &&
+			 heading(p, e, h, sizeof(h)))
 			snprintf(buf, n, "%s", h);
+		prev_blank = blank_line(p, e);
 		p = e;
 	}
 }
