@@ -11,6 +11,7 @@
 #include "analyze/common.h"
 #include "analyze/input/detect.h"
 #include "analyze/input/multiout.h"
+#include "analyze/input/page.h"
 #include "analyze/input/readfile.h"
 #include "analyze/input/textlines.h"
 
@@ -352,78 +353,6 @@ int nv_split_parse(const char *s, enum nv_split *out)
 	return -EINVAL;
 }
 
-/*
- * The Markdown heading ("## aws ec2 micro - 990M") of the line [p, e) into
- * buf as a run's label: its text without the marks, emphasis (* _ `) and a
- * parenthesised remark ("upcloud - 992M (python missing ...)" -> "upcloud -
- * 992M"), at most 40 bytes, cut at a blank.  Return: true for a heading.
- */
-static bool heading(const char *p, const char *e, char *buf, size_t n)
-{
-	const char *q = skip_blank(p, e), *paren;
-	size_t hashes = 0, o = 0;
-
-	if (q - p > 3)
-		return false;
-	while (q < e && *q == '#')
-		q++, hashes++;
-	if (!hashes || hashes > 6 || q >= e || (*q != ' ' && *q != '\t'))
-		return false;
-	q = skip_blank(q, e);
-	paren = memmem(q, (size_t)(e - q), " (", 2);
-	if (paren && paren > q)
-		e = paren;
-	while (e > q && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == '#'))
-		e--;
-	for (; q < e && o + 1 < n && o < 40; q++)
-		if (!strchr("*_`", *q))
-			buf[o++] = *q;
-	if (q < e)	/* cut: at the last blank, not inside a word (or a UTF-8 letter) */
-		while (o > 1 && buf[o - 1] != ' ')
-			o--;
-	while (o && buf[o - 1] == ' ')
-		o--;
-	buf[o] = '\0';
-	return o > 0;
-}
-
-/* True when the line at p (to end) is blank. */
-static bool blank_line(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-		p++;
-	return p >= end || *p == '\n';
-}
-
-/*
- * The nearest heading above offset at of text into buf, "" when none: a
- * heading outside ``` / ~~~ fences, or inside what the fences' count calls
- * one when a blank line stands on either side (a fence line lost or
- * doubled in the page; a comment in a code block has its command beside
- * it).  Return: nothing.
- */
-static void heading_before(const char *text, size_t at, char *buf, size_t n)
-{
-	const char *p = text, *end = text + at;
-	bool fence = false, prev_blank = true;
-
-	*buf = '\0';
-	for (; p < end; p++) {
-		const char *e = memchr(p, '\n', (size_t)(end - p)), *b;
-		char h[96];
-
-		e = e ? e : end;
-		b = skip_blank(p, e);
-		if (starts(b, (size_t)(e - b), "```") || starts(b, (size_t)(e - b), "~~~"))
-			fence = !fence;
-		else if ((!fence || (prev_blank && blank_line(e + (e < end), end))) &&
-			 heading(p, e, h, sizeof(h)))
-			snprintf(buf, n, "%s", h);
-		prev_blank = blank_line(p, e);
-		p = e;
-	}
-}
-
 /* True when each job of a has the options line (description) of b's job of its key. */
 static bool same_options(const struct nv_run *a, const struct nv_run *b)
 {
@@ -487,69 +416,58 @@ static bool repeats(const struct nv_multiout *m)
 	return true;
 }
 
+/* nv_page_labels' repeat: run i repeats run first (runs of a page, ctx m). */
+static bool page_repeat(size_t first, size_t i, void *ctx)
+{
+	const struct nv_multiout *m = ctx;
+
+	return repeat_of(&m->runs[first], &m->runs[i]) &&
+	       m->runs[first].digest != m->runs[i].digest;
+}
+
+/* page_repeat's answer for --split outputs: never.  Return: false. */
+static bool never_repeat(size_t first, size_t i, void *ctx)
+{
+	(void)first, (void)i, (void)ctx;
+	return false;
+}
+
 /*
- * Label each run of m (a page of machines): its heading, else the file's
- * stem; a run under the heading of an earlier one gets " #N" (its place
- * under that heading), unless (--split headings or auto) it repeats the
- * first run there: then it is a repeat of that machine, the same label.
+ * The headings above each run of m (page.h) into *heads.
  * Return: 0 or -ENOMEM.
  */
-static int label_runs(const char *text, const char *path, struct nv_multiout *m, bool group)
+static int run_headings(const char *text, const struct nv_multiout *m,
+			char (**heads)[NV_PAGE_HEAD])
+{
+	size_t *at = malloc((m->n ? m->n : 1) * sizeof(*at));
+	int ret;
+
+	if (!at)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n; i++)
+		at[i] = m->runs[i].at;
+	ret = nv_page_headings(text, at, m->n, heads);
+	free(at);
+	return ret;
+}
+
+/*
+ * Label each run of m (a page of machines; page.h): its heading, else the
+ * file's stem, " #N" for a later one under a heading unless (group) it
+ * repeats the first there.  Return: 0 or -ENOMEM.
+ */
+static int label_runs(const char (*heads)[NV_PAGE_HEAD], const char *path,
+		      struct nv_multiout *m, bool group)
 {
 	const char *base = strrchr(path, '/'), *dot;
-	int stem;
+	char stem[NV_PAGE_HEAD];
 
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
-	stem = (int)(dot && dot > base ? dot - base : (long)strlen(base));
-	for (size_t i = 0; i < m->n; i++) {
-		char h[96], *l;
-		size_t first = i, nth = 1;
-
-		heading_before(text, m->runs[i].at, h, sizeof(h));
-		if (!*h)
-			snprintf(h, sizeof(h), "%.*s", stem, base);
-		for (size_t k = 0; k < i; k++) {
-			char hk[96];
-
-			heading_before(text, m->runs[k].at, hk, sizeof(hk));
-			if (!*hk)
-				snprintf(hk, sizeof(hk), "%.*s", stem, base);
-			if (strcmp(hk, h))
-				continue;
-			if (first == i)
-				first = k;
-			nth++;
-		}
-		if (nth == 1 || (group && repeat_of(&m->runs[first], &m->runs[i]) &&
-				 m->runs[first].digest != m->runs[i].digest))
-			l = strdup(h);
-		else if (asprintf(&l, "%s #%zu", h, nth) < 0)
-			l = NULL;
-		if (!l)
-			return -ENOMEM;
-		m->labels[i] = l;
-	}
-	return 0;
-}
-
-/* The number of different headings over the outputs of m (none counts as one). */
-static size_t count_headings(const char *text, const struct nv_multiout *m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->n; i++) {
-		char h[96], hk[96];
-		bool seen = false;
-
-		heading_before(text, m->runs[i].at, h, sizeof(h));
-		for (size_t k = 0; k < i && !seen; k++) {
-			heading_before(text, m->runs[k].at, hk, sizeof(hk));
-			seen = !strcmp(h, hk);
-		}
-		n += !seen;
-	}
-	return n;
+	snprintf(stem, sizeof(stem), "%.*s", (int)(dot && dot > base ? dot - base
+						   : (long)strlen(base)), base);
+	return nv_page_labels(heads, m->n, stem, group ? page_repeat : never_repeat, m,
+			      m->labels);
 }
 
 /* True when every run of m was read by a text tool other than fio's readers. */
@@ -562,18 +480,18 @@ static bool other_tools(const struct nv_multiout *m)
 }
 
 /*
- * Whether the runs of m are different machines of a page (--split): with
- * outputs or headings always, with none never; auto: when they lie under
- * two or more headings, or are CrystalDiskMark, KDiskMark or diskspd
- * outputs that are not repeats.  Return: true for a page.
+ * Whether the runs of m, under heads, are different machines of a page
+ * (--split): with outputs or headings always, with none never; auto: when
+ * they lie under two or more headings, or are CrystalDiskMark, KDiskMark
+ * or diskspd outputs that are not repeats.  Return: true for a page.
  */
-static bool is_page(const char *text, const struct nv_multiout *m)
+static bool is_page(const char (*heads)[NV_PAGE_HEAD], const struct nv_multiout *m)
 {
 	if (m->n < 2 || split_mode == NV_SPLIT_NONE)
 		return false;
 	if (split_mode != NV_SPLIT_AUTO)
 		return true;
-	return count_headings(text, m) >= 2 || (other_tools(m) && !repeats(m));
+	return nv_page_distinct(heads, m->n) >= 2 || (other_tools(m) && !repeats(m));
 }
 
 /* The whole text as one run in m (the reader's own rules). Return: as nv_input_parse. */
@@ -599,7 +517,7 @@ static int read_whole(const char *text, size_t len, const char *path, struct nv_
 static int read_outputs(const char *text, size_t len, const char *path, struct nv_multiout *m)
 {
 	struct segs s = { 0 };
-	char err[512];
+	char err[512], (*heads)[NV_PAGE_HEAD] = NULL;
 	int ret = cut(text, len, &s);
 
 	if (!ret && s.n < 2)
@@ -608,12 +526,17 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 		ret = 1;
 	if (!ret)
 		ret = keep_last(&s, path, m);
-	if (!ret && is_page(text, m)) {
+	if (!ret && m->n > 1 && split_mode != NV_SPLIT_NONE)
+		ret = run_headings(text, m, &heads);
+	if (!ret && heads && is_page((const char (*)[NV_PAGE_HEAD])heads, m)) {
 		m->page = true;
-		ret = label_runs(text, path, m, split_mode != NV_SPLIT_OUTPUTS);
+		ret = label_runs((const char (*)[NV_PAGE_HEAD])heads, path, m,
+				 split_mode != NV_SPLIT_OUTPUTS);
+		free(heads);
 		segs_free(&s);
 		return ret;
 	}
+	free(heads);
 	if (!ret && m->n == 1)
 		m->runs[0].line = 0;	/* one run: the whole file */
 	if (!ret && m->n > 1 && !repeats(m))
