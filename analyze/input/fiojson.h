@@ -214,6 +214,12 @@ bool nv_run_is_fio(const struct nv_run *run);
 bool nv_run_means_only(const struct nv_run *run);
 
 /*
+ * Whether run is a diskspd report without latencies (run without -L: no
+ * AvgLat, no %-ile table).  Return: true for such a run.
+ */
+bool nv_run_no_latency(const struct nv_run *run);
+
+/*
  * fio writes a JSON real with printf's "%f" (json.c): six decimals, so a
  * value read from the JSON is within this of fio's own.
  */

@@ -468,8 +468,11 @@ static void add_repeat(struct nv_runset *rs)
 	for (size_t i = 0; i < run->nnotes; i++)
 		nv_note_add(&rs->notes, &rs->nnotes, "%s", run->notes[i]);
 	for (size_t k = 0; k < rs->nruns; k++) {
-		if (rs->runs[k].digest != run->digest)
-			continue;
+		if (rs->runs[k].digest != run->digest || (rs->page && rs->labels[k] &&
+							   rs->labels[rs->nruns] &&
+							   strcmp(rs->labels[k],
+								  rs->labels[rs->nruns])))
+			continue;	/* on a page: only a repeat of one machine */
 		nv_note_add(&rs->notes, &rs->nnotes,
 			    "%s is the same fio output as %s; counted once", run->path,
 			    rs->runs[k].path);

@@ -425,14 +425,16 @@ static void note_missing(struct nv_report *r, const struct nv_block *b, const st
 
 /*
  * True when no side of r can hold latency percentiles: every run a
- * CrystalDiskMark or KDiskMark export (MB/s, IOPS, the mean only), so a
- * percentile row would be '-' throughout.
+ * CrystalDiskMark or KDiskMark export (MB/s, IOPS, the mean only) or a
+ * diskspd report run without -L, so a percentile row would be '-'
+ * throughout.
  */
 static bool no_side_has_pcts(const struct nv_report *r)
 {
 	for (size_t s = 0; s < r->nsides; s++)
 		for (size_t k = 0; k < r->sides[s].nruns; k++)
-			if (!nv_run_means_only(&r->sides[s].runs[k]))
+			if (!nv_run_means_only(&r->sides[s].runs[k]) &&
+			    !nv_run_no_latency(&r->sides[s].runs[k]))
 				return false;
 	return true;
 }

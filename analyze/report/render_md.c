@@ -555,17 +555,25 @@ static void print_context(FILE *out, const struct nv_side *side, enum nv_format 
  */
 static void print_format_limits(FILE *out, const struct nv_report *r)
 {
-	bool cdm = false, fio = false;
+	bool cdm = false, nolat = false, other = false;
 
 	for (size_t s = 0; s < r->nsides; s++)
 		for (size_t k = 0; k < r->sides[s].nruns; k++) {
-			cdm |= nv_run_means_only(&r->sides[s].runs[k]);
-			fio |= !nv_run_means_only(&r->sides[s].runs[k]);
+			const struct nv_run *run = &r->sides[s].runs[k];
+			bool c = nv_run_means_only(run), n = nv_run_no_latency(run);
+
+			cdm |= c;
+			nolat |= n;
+			other |= !c && !n;
 		}
 	if (cdm)
 		fprintf(out, " CrystalDiskMark and KDiskMark exports hold MB/s, IOPS and the mean "
 			"latency of each test, no percentiles, min, max or deviation%s.",
-			fio ? ": '-' in their columns" : ": those rows are left out");
+			other ? ": '-' in their columns" : ": those rows are left out");
+	if (nolat)
+		fprintf(out, " A diskspd report run without -L holds no latency (no AvgLat, no "
+			"%%-ile table): rerun diskspd with -L for them%s.",
+			other || cdm ? "" : "; the percentile rows are left out");
 }
 
 static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f, const char *head)
