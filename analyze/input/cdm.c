@@ -409,6 +409,7 @@ static bool cdm_ends(struct cdm_ctx *c, const char *s, bool blank_before)
 	if (!c->run->njobs || !blank_before || cdm_rowish(s))
 		return false;
 	c->closed = true;
+	c->run->text_after = true;
 	nv_note_add(&c->run->notes, &c->run->nnotes, "%s:%u: the %s export ends before this "
 		    "line (prose or another tool's output follows it): the rest of the output is "
 		    "not read", c->path, c->line, c->run->fio_version);
@@ -434,6 +435,8 @@ static int cdm_line(void *ctx, const char *line, unsigned lineno)
 		c->closed = c->banner;
 		return 0;
 	}
+	if (c->closed && *s)
+		c->run->text_after = true;
 	if (!c->banner || c->closed || cdm_boilerplate(s) || cdm_section(c, s) ||
 	    cdm_fio_line(c, s) || cdm_footer(c, s) || cdm_ends(c, s, blank_before))
 		return 0;

@@ -7,6 +7,7 @@
  * reads the JSON and checks the others against it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,61 @@ static void list_formats(char *buf, size_t n)
 	}
 }
 
+/* A tool's own line, for a file that names its tool but no reader takes. */
+static const struct {
+	const char *mark;	/* at a line's start (after blanks, quote markers) */
+	const char *tool;	/* the tool, its version after the mark */
+	const char *what;	/* its output */
+	const char *expect;	/* what its results would be */
+} tool_marks[] = {
+	{ .mark = "CrystalDiskMark ", .tool = "CrystalDiskMark", .what = "export",
+	  .expect = "result lines such as 'SEQ 1MiB (Q= 8, T= 1): 3500.123 MB/s [ 3338.0 IOPS]' "
+		    "or 'Sequential Read : 505.825 MB/s' after its banner" },
+	{ .mark = "KDiskMark (", .tool = "KDiskMark", .what = "export",
+	  .expect = "result lines such as 'Sequential 1 MiB (Q= 8, T= 1): 508.897 MB/s [ 497.0 "
+		    "IOPS]' after its banner" },
+	{ .mark = "Command Line:", .tool = "diskspd", .what = "text report",
+	  .expect = "'Results for timespan 1:' and its IO tables ('thread | bytes | I/Os | MiB/s "
+		    "| I/O per s ...') after its command line" },
+};
+
+/*
+ * The tool text names (a banner or command line at a line's start, with a
+ * digit or "diskspd" after it) into err as "path:LINE: TOOL VERSION ...:
+ * expected ...".  Return: true when it names one.
+ */
+static bool named_tool(const char *text, size_t len, const char *path, char *err,
+		       size_t errlen)
+{
+	unsigned line = 1;
+
+	for (const char *p = text, *end = text + len; p < end; line++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *b = p;
+
+		e = e ? e : end;
+		while (b < e && (*b == ' ' || *b == '\t' || *b == '>'))
+			b++;
+		for (size_t i = 0; i < sizeof(tool_marks) / sizeof(tool_marks[0]); i++) {
+			size_t n = strlen(tool_marks[i].mark), v;
+			const char *after = b + n;
+
+			if ((size_t)(e - b) <= n || memcmp(b, tool_marks[i].mark, n))
+				continue;
+			if (i == 2 ? !memmem(b, (size_t)(e - b), "iskspd", 6) :
+				     !(*after >= '0' && *after <= '9'))
+				continue;
+			v = i == 2 ? 0 : strspn(after, "0123456789.");
+			snprintf(err, errlen, "%s:%u: a %s%s%.*s %s without its results: expected "
+				 "%s (the file cut or damaged?)", path, line, tool_marks[i].tool,
+				 v ? " " : "", (int)v, after, tool_marks[i].what,
+				 tool_marks[i].expect);
+			return true;
+		}
+		p = e + 1;
+	}
+	return false;
+}
+
 int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
 		   char *err, size_t errlen)
 {
@@ -104,6 +160,10 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 		return ret;
 	}
 	f = nv_input_detect(text, tlen);
+	if (!f && named_tool(text, tlen, path, err, errlen)) {
+		free(text);
+		return -EINVAL;
+	}
 	if (!f && !memchr(text, '{', tlen)) {
 		list_formats(names, sizeof(names));
 		snprintf(err, errlen, "%s: %s; nvanalyze reads %s", path,

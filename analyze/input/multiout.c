@@ -416,11 +416,18 @@ static bool repeats(const struct nv_multiout *m)
 	return true;
 }
 
-/* nv_page_labels' repeat: run i repeats run first (runs of a page, ctx m). */
+/*
+ * nv_page_labels' repeat: run i repeats run first (runs of a page, ctx m):
+ * the same jobs, options, version (repeat_of), not the same output, and no
+ * prose or other tool's table between them (a post's next machine).
+ */
 static bool page_repeat(size_t first, size_t i, void *ctx)
 {
 	const struct nv_multiout *m = ctx;
 
+	for (size_t j = first; j < i; j++)
+		if (m->runs[j].text_after)
+			return false;
 	return repeat_of(&m->runs[first], &m->runs[i]) &&
 	       m->runs[first].digest != m->runs[i].digest;
 }
@@ -479,11 +486,22 @@ static bool other_tools(const struct nv_multiout *m)
 	return true;
 }
 
+/* True when other text (prose, another tool's table) follows a run of m but the last. */
+static bool text_between(const struct nv_multiout *m)
+{
+	for (size_t i = 0; i + 1 < m->n; i++)
+		if (m->runs[i].text_after)
+			return true;
+	return false;
+}
+
 /*
  * Whether the runs of m, under heads, are different machines of a page
  * (--split): with outputs or headings always, with none never; auto: when
  * they lie under two or more headings, or are CrystalDiskMark, KDiskMark
- * or diskspd outputs that are not repeats.  Return: true for a page.
+ * or diskspd outputs that are not repeats or have prose or other tools'
+ * tables between them (a post's machines; repeats pasted one after the
+ * other have none).  Return: true for a page.
  */
 static bool is_page(const char (*heads)[NV_PAGE_HEAD], const struct nv_multiout *m)
 {
@@ -491,7 +509,8 @@ static bool is_page(const char (*heads)[NV_PAGE_HEAD], const struct nv_multiout 
 		return false;
 	if (split_mode != NV_SPLIT_AUTO)
 		return true;
-	return nv_page_distinct(heads, m->n) >= 2 || (other_tools(m) && !repeats(m));
+	return nv_page_distinct(heads, m->n) >= 2 ||
+	       (other_tools(m) && (!repeats(m) || text_between(m)));
 }
 
 /* The whole text as one run in m (the reader's own rules). Return: as nv_input_parse. */

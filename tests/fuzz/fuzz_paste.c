@@ -37,8 +37,11 @@ static void check_error(const char *err)
 static bool utf8_ok(const unsigned char *s, size_t n)
 {
 	for (size_t i = 0; i < n;) {
-		size_t k = s[i] < 0x80 ? 1 : (s[i] & 0xe0) == 0xc0 ? 2 : (s[i] & 0xf0) == 0xe0 ? 3 :
-			   (s[i] & 0xf8) == 0xf0 ? 4 : 0;
+		size_t k = s[i] < 0x80		 ? 1
+			   : (s[i] & 0xe0) == 0xc0 ? 2
+			   : (s[i] & 0xf0) == 0xe0 ? 3
+			   : (s[i] & 0xf8) == 0xf0 ? 4
+						   : 0;
 
 		if (!k || i + k > n)
 			return false;

@@ -80,7 +80,8 @@ if grep -q '"KDiskMark 3.0.0"' "$T/k30.json" && grep -q 'fio: fio-3.30' "$T/k30.
 	grep -q 'OS: opensuse-tumbleweed 20220821' "$T/k30.json"; then
 	pass eye-kdm30-context
 else
-	fail eye-kdm30-context "version, fio or OS missing: $(grep -m1 -A2 descriptions "$T/k30.json")"
+	fail eye-kdm30-context \
+		"version, fio or OS missing: $(grep -m1 -A2 descriptions "$T/k30.json")"
 fi
 json home $P/zenn-docs__homeIT.md
 value eye-home-cdm3-seq "$T/home.json" Seq-read read "前世代 PC" bw_MB_per_s 505.825
@@ -114,7 +115,8 @@ fi
 json cp $O/diskspd-2.0.17-seqread-cp1251-wrapped.txt
 if grep -q 'diskspd 2.0.x (before 2.0.18)' "$T/cp.json" &&
 	grep -q 'Администратор\\\\Documents\\\\тест' "$T/cp.json" &&
-	grep -q '"seqread-64k-t1-qd8-si"' "$T/cp.json" && grep -q 'read as cp1251' "$T/cp.err"; then
+	grep -q '"seqread-64k-t1-qd8-si"' "$T/cp.json" &&
+	grep -q 'read as cp1251' "$T/cp.err"; then
 	pass diskspd-old-cp1251-wrapped
 else
 	fail diskspd-old-cp1251-wrapped "$(head -c 300 "$T/cp.err") $(grep -m3 'Command\|"job"' \
@@ -188,7 +190,8 @@ for e in u16le u16be cp932; do
 done
 grep -q 'read as cp932' "$T/enc-cp932.err" && pass encoding-cp932-noted ||
 	fail encoding-cp932-noted "no note naming cp932: $(cat "$T/enc-cp932.err")"
-sed 's/^  test box NVMe.*/Comment: Café Crème SSD für Prüfung\r/' tests/data/cdm/cdm8-nvme-crlf.txt |
+c=tests/data/cdm/cdm8-nvme-crlf.txt
+sed 's/^  test box NVMe.*/Comment: Café Crème SSD für Prüfung\r/' "$c" |
 	iconv -f UTF-8 -t CP1252 >"$T/enc/cp1252.txt"
 json enc-cp1252 "$T/enc/cp1252.txt"
 if grep -q 'Café Crème SSD für Prüfung' "$T/enc-cp1252.json" &&
@@ -226,7 +229,8 @@ json outs tests/fixtures/fio-text/dyu-vps-comparison__linode-randread.log --spli
 json auto tests/fixtures/fio-text/dyu-vps-comparison__linode-randread.log
 if [ "$(labels "$T/heads.json" | cut -d'|' -f1-3)" = \
 	"aws ec2 micro - 990M|aws ec2 micro - 990M #2|gcloud micro - 585M" ] &&
-	[ "$(labels "$T/outs.json")" = "dyu-vps-comparison__linode-randread|dyu-vps-comparison__linode-randread #2|dyu-vps-comparison__linode-randread #3|dyu-vps-comparison__linode-randread #4|dyu-vps-comparison__linode-randread #5" ] &&
+	[ "$(labels "$T/outs.json" | sed 's/dyu-vps-comparison__linode-randread/L/g')" = \
+		"L|L #2|L #3|L #4|L #5" ] &&
 	[ "$(labels "$T/auto.json")" = "dyu-vps-comparison__linode-randread" ] &&
 	grep -q '"runs": 5' "$T/auto.json"; then
 	pass split-outputs-headings-auto
@@ -258,9 +262,70 @@ else
 fi
 sed 's/|     MB\/s   |/|     MB\/q   |/' $O/diskspd-2.0.17-randrw-L.txt >"$T/bad-ds.txt"
 "$NVANALYZE" "$T/bad-ds.txt" >/dev/null 2>"$T/bad-ds.err"
-if grep -q 'bad-ds.txt:[0-9]*: diskspd text report, read up to here: an IO table header .*expected' \
-	"$T/bad-ds.err"; then
+if grep -q 'bad-ds.txt:[0-9]*: diskspd text report, read up to here: an IO table header' \
+	"$T/bad-ds.err" && grep -q 'expected .thread | bytes' "$T/bad-ds.err"; then
 	pass error-diskspd-header
 else
 	fail error-diskspd-header "$(cat "$T/bad-ds.err")"
+fi
+
+# A blog post as the issue's user pasted it: four CrystalDiskMark 5.2.1
+# exports (the i3/i2 study's real ones) indented, labels re-padded by hand,
+# the banner without "(C)", no footer, another tool's table and prose
+# between them, no headings: four machines, each read as its export alone.
+S=$TOP/../shared/fixtures/study-outputs
+if [ -d "$S" ]; then
+	"$PYTHON" - "$T/post.md" "$S"/cdm-i2.xlarge.txt "$S"/cdm-i3.xlarge.txt \
+		"$S"/cdm-i3.4xlarge-ssd1.txt "$S"/cdm-i3.4xlarge-ssd2.txt <<'PY'
+import re, sys
+out = ["My four instances, tested with CrystalDiskMark:", ""]
+for k, p in enumerate(sys.argv[2:]):
+    for line in open(p, encoding="utf-8-sig").read().splitlines():
+        s = line.strip()
+        if s.startswith(("Test :", "Date :", "OS :")):
+            continue                                  # no footer
+        s = re.sub(r" \(C\) .*", "", s)               # a banner without (C)
+        s = re.sub(r"\s+", " ", s)                     # labels re-padded by hand
+        out.append("    " + s if s else "")
+    out += ["", "ATTO on the same volume:", "", "| size | write | read |", "|---|---|---|",
+            "| 4 KiB | %d.1 MB/s | %d.7 MB/s |" % (40 + k, 50 + k), "",
+            "Not bad for the price.", ""]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+	json post "$T/post.md"
+	if "$PYTHON" - "$T/post.json" "$S" <<'PY'
+import json, subprocess, sys, os
+post = json.load(open(sys.argv[1]))
+labels = [s["label"] for s in post["sides"]]
+assert labels == ["post", "post #2", "post #3", "post #4"], labels
+nv = os.environ["NVANALYZE"]
+for k, name in enumerate(["i2.xlarge", "i3.xlarge", "i3.4xlarge-ssd1", "i3.4xlarge-ssd2"]):
+    alone = json.loads(subprocess.run([nv, "--format", "json",
+                                       os.path.join(sys.argv[2], "cdm-%s.txt" % name)],
+                                      stdout=subprocess.PIPE, check=True).stdout)
+    want = {(r["job"], r["direction"]): next(iter(r["sides"].values())) for r in alone["results"]}
+    for r in post["results"]:
+        got = r["sides"][labels[k]]
+        w = want[(r["job"], r["direction"])]
+        for key in ("iops", "bw_MB_per_s"):
+            assert got.get(key) == w.get(key), (name, r["job"], key, got.get(key), w.get(key))
+PY
+	then
+		pass blog-post-four-exports
+	else
+		fail blog-post-four-exports "$(head -c 400 "$T/post.err")"
+	fi
+else
+	skip blog-post-four-exports "no $S"
+fi
+
+# A file that names its tool but holds none of its results: what was
+# recognised and what was expected, at the banner's line.
+printf 'Notes\n\n  KDiskMark (3.2.0): https://github.com/JonMagon/KDiskMark\n' >"$T/bare.md"
+"$NVANALYZE" "$T/bare.md" >/dev/null 2>"$T/bare.err"
+if grep -q "bare.md:3: a KDiskMark 3.2.0 export without its results: expected result lines" \
+	"$T/bare.err"; then
+	pass named-tool-without-results
+else
+	fail named-tool-without-results "$(cat "$T/bare.err")"
 fi

@@ -31,8 +31,8 @@ section_inputtext() {
 		cat "$d/${k%%:*}.txt" >/dev/null
 	done
 	python3 "$TOP/tools/bench_report.py" --grow-page \
-		"$TOP/tests/fixtures/cdm/CrystalDiskMark-Parser__20210622162528.txt" "$INPUT_JOBS" \
-		"$d/page.md" >"$d/page.info"
+		"$TOP/tests/fixtures/cdm/CrystalDiskMark-Parser__20210622162528.txt" \
+		"$INPUT_JOBS" "$d/page.md" >"$d/page.info"
 	log "inputtext: fio normal output of $INPUT_JOBS jobs, $INPUT_ROUNDS rounds"
 	for r in $(seq 1 "$INPUT_ROUNDS"); do
 		order=$(round_order "$r" one quarter all full page)

@@ -116,19 +116,20 @@ write('diskspd-2.0.17-randrw-L.txt',
 
 # 2. cp1251 with a Russian preamble, its command line wrapped at 80 columns
 #    inside a word (cmd.exe's window), no -L: sequential 64K reads.
-cmd = ('diskspd.exe -b64K -d60 -o8 -t1 -si -w0 -Sh -c4G '
-       'C:\\Users\\Администратор\\Documents\\тест\\io.dat')
+PATH = 'C:\\Users\\Администратор\\Documents\\тест\\io.dat'
+cmd = 'diskspd.exe -b64K -d60 -o8 -t1 -si -w0 -Sh -c4G ' + PATH
 rd = [(21474836480, 327680, 0, 0)]
 wr = [(0, 0, 0, 0)]
 lines = report(cmd, 65536, 8, 1, 0, False, False,
-               'C:\\Users\\Администратор\\Documents\\тест\\io.dat', '4096MB', rd, wr,
+               PATH, '4096MB', rd, wr,
                [(0.52, 3.14), (0.31, 1.02)])
 i = lines.index('Command Line: ' + cmd)
 first = lines[i][:80]
 lines[i:i + 1] = [first, lines[i][80:]]
 lines = [s.replace('using sequential I/O', 'using interlocked sequential I/O') for s in lines]
 write('diskspd-2.0.17-seqread-cp1251-wrapped.txt', lines, 'cp1251',
-      pre=['Тестирование диска C: (Samsung SSD 850 EVO 500GB), Windows Server 2012 R2',
+      pre=['Тестирование диска C: (Samsung SSD 850 EVO 500GB),',
+           'Windows Server 2012 R2',
            'Дата: 14.05.2016, версия DiskSpd 2.0.17', ''])
 
 # 3. Two runs of 2.0.15 in a PowerShell session log with prose between: 4K
