@@ -526,16 +526,40 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r, enum nv_f
 }
 
 /*
+ * A fio run's context, for one output of a page (run->line set): its jobs'
+ * options lines ("myjob: rw=randrw, bs=(R) 4096B-4096B, ..."), the first
+ * three, then how many more.  Return: nothing.
+ */
+static void print_fio_context(FILE *out, const struct nv_run *run, enum nv_format f)
+{
+	size_t shown = 0;
+
+	for (size_t j = 0; j < run->njobs && shown < 3; j++) {
+		if (!run->jobs[j].desc || !*run->jobs[j].desc)
+			continue;
+		fputs(shown++ ? "; " : "", out);
+		nv_esc_fputs(out, run->jobs[j].name, f);
+		fputs(": ", out);
+		nv_esc_fputs(out, run->jobs[j].desc, f);
+	}
+	if (run->njobs > shown && shown)
+		fprintf(out, "; %zu more jobs", run->njobs - shown);
+}
+
+/*
  * Each run's own context under its side's line (a CrystalDiskMark or
  * KDiskMark export's Comment, profile, test size, mode, OS; diskspd's
- * command line): "  - FILE[:LINE]: CONTEXT".  Return: nothing.
+ * command line; for a fio output of a page its jobs' options):
+ * "  - FILE[:LINE]: CONTEXT".  Return: nothing.
  */
 static void print_context(FILE *out, const struct nv_side *side, enum nv_format f)
 {
 	for (size_t k = 0; k < side->nruns; k++) {
 		const struct nv_run *run = &side->runs[k];
+		bool fio = (!run->desc || !*run->desc) && run->line && nv_run_is_fio(run) &&
+			   run->njobs;
 
-		if (!run->desc || !*run->desc)
+		if ((!run->desc || !*run->desc) && !fio)
 			continue;
 		fputs("  - ", out);
 		if (side->nruns > 1) {
@@ -544,7 +568,10 @@ static void print_context(FILE *out, const struct nv_side *side, enum nv_format 
 				fprintf(out, ":%u", run->line);
 			fputs(": ", out);
 		}
-		nv_esc_fputs(out, run->desc, f);
+		if (fio)
+			print_fio_context(out, run, f);
+		else
+			nv_esc_fputs(out, run->desc, f);
 		fputc('\n', out);
 	}
 }

@@ -214,6 +214,16 @@ else
 		head -n 4 | tr '\n' ' ') $(head -c 200 "$T/html.err")"
 fi
 
+# A fio output of a page has its jobs' options under its side: what tells
+# "aws ec2 micro - 990M" (the writes) from "... #2" (the reads).
+"$NVANALYZE" $P/vps-comparison__fio-iodepth-32_fio-128K.md >"$T/vps.md" 2>/dev/null
+if grep -A1 -F -- '- **aws ec2 micro - 990M #2**: ' "$T/vps.md" |
+	grep -q '^  - myjob: rw=read, bs=(R) 128KiB-128KiB'; then
+	pass fio-context-under-runs
+else
+	fail fio-context-under-runs "$(sed -n 3,6p "$T/vps.md")"
+fi
+
 # --split: outputs (every output), headings (the same here), none (one run).
 labels() { "$PYTHON" -c 'import json, sys
 print("|".join(s["label"] for s in json.load(open(sys.argv[1]))["sides"]))' "$1"; }
