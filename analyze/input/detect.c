@@ -52,6 +52,27 @@ int nv_input_decode(const char *buf, size_t len, char **out, size_t *outlen)
 	return nv_text_decode(buf, len, out, outlen, NULL);
 }
 
+int nv_input_text(const char *buf, size_t len, char **out, size_t *outlen, const char **enc)
+{
+	const struct nv_format *f;
+	int ret = nv_text_decode(buf, len, out, outlen, enc);
+
+	if (ret || !*enc || !strncmp(*enc, "UTF-16", 6))
+		return ret;
+	f = nv_input_detect(*out, *outlen);
+	if (!f || (strncmp(f->name, "fio-json", 8) && strcmp(f->name, "diskspd-xml")))
+		return 0;
+	free(*out);	/* JSON and XML are UTF-8: a stray byte is their damage */
+	*enc = NULL;
+	*out = malloc(len + 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, buf, len);
+	(*out)[len] = '\0';
+	*outlen = len;
+	return 0;
+}
+
 void nv_input_note_encoding(struct nv_run *run, const char *path, const char *enc)
 {
 	nv_note_add(&run->notes, &run->nnotes, "%s: not UTF-8: read as %s text (iconv); "
@@ -153,7 +174,7 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = nv_text_decode(buf, len, &text, &tlen, &enc);
+	ret = nv_input_text(buf, len, &text, &tlen, &enc);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", path,
 			 ret == -ENOMEM ? "out of memory" : "UTF-16 text that does not convert");

@@ -41,6 +41,15 @@ struct nv_format {
 int nv_input_decode(const char *buf, size_t len, char **out, size_t *outlen);
 
 /*
+ * buf as text for the readers: nv_text_decode's, except that a JSON or XML
+ * report (fio JSON, diskspd -Rxml) is never read in a Windows code page:
+ * they are UTF-8, a stray byte is damage their reader names.  *enc as
+ * nv_text_decode sets it (NULL then).
+ * Return: as nv_text_decode.
+ */
+int nv_input_text(const char *buf, size_t len, char **out, size_t *outlen, const char **enc);
+
+/*
  * The note on run that path was read as the code page enc (cp1251 ...).
  * Return: nothing.
  */

@@ -650,7 +650,7 @@ int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_m
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	ret = nv_text_decode(buf, len, &text, &tlen, &enc);
+	ret = nv_input_text(buf, len, &text, &tlen, &enc);
 	if (ret) {	/* its reader says what is wrong */
 		ret = read_whole(buf, len, path, m, err, errlen);
 	} else if (check_nul(text, tlen, path, err, errlen)) {

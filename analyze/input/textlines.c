@@ -105,11 +105,70 @@ static bool japanese(const unsigned char *t, size_t n)
 	return good > 2 * bad;
 }
 
-/* Which Windows code page wrote buf (not UTF-8).  Return: "cp1251", "cp1252" or "cp932". */
+/* True when c is an ASCII letter. */
+static bool ascii_letter(unsigned char c)
+{
+	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+}
+
+/*
+ * True when the bytes above 0x7f of u read as Cyrillic words in cp1251:
+ * most of those at 0xC0 and above in runs of three or more (the letters of
+ * a word), none of 0x80-0xBF but the few a Russian text uses (№, «», ё, Ё,
+ * and the like between 0xA0 and 0xBF).
+ */
+static bool cyrillic_words(const unsigned char *u, size_t len)
+{
+	size_t letters = 0, in_words = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t run = 0;
+
+		if (u[i] >= 0x80 && u[i] < 0xa0)
+			return false;
+		while (i + run < len && u[i + run] >= 0xc0)
+			run++;
+		letters += run;
+		in_words += run >= 3 ? run : 0;
+		i += run ? run : 1;
+	}
+	return letters && in_words * 10 >= letters * 6;
+}
+
+/*
+ * True when the bytes above 0x7f of u read as a Western text's accents in
+ * cp1252: each a letter (0xC0 and above but × and ÷) or a symbol of
+ * 0xA0-0xBF, alone between ASCII letters, digits or blanks ("Café",
+ * "für"), a letter one beside an ASCII letter.
+ */
+static bool western_accents(const unsigned char *u, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (u[i] < 0x80)
+			continue;
+		n++;
+		if ((i && u[i - 1] >= 0x80) || (i + 1 < len && u[i + 1] >= 0x80) || u[i] < 0xa0 ||
+		    u[i] == 0xd7 || u[i] == 0xf7)
+			return false;
+		if (u[i] >= 0xc0 && !(i && ascii_letter(u[i - 1])) &&
+		    !(i + 1 < len && ascii_letter(u[i + 1])))
+			return false;
+	}
+	return n > 0;
+}
+
+/*
+ * Which Windows code page wrote buf (not UTF-8): cp932 when it converts
+ * so and reads as Japanese, cp1251 when its high bytes are Cyrillic words,
+ * cp1252 when they are a Western text's accents.  Return: "cp932",
+ * "cp1251", "cp1252", or NULL (none reads so: damage, kept as it is).
+ */
 static const char *codepage(const char *buf, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)buf;
-	size_t high = 0, paired = 0, n;
+	size_t n;
 	char *t;
 
 	if (!convert("CP932", buf, len, &t, &n)) {
@@ -119,13 +178,9 @@ static const char *codepage(const char *buf, size_t len)
 		if (ja)
 			return "cp932";
 	}
-	for (size_t i = 0; i < len; i++) {
-		if (u[i] < 0xc0)
-			continue;
-		high++;
-		paired += (i && u[i - 1] >= 0xc0) || (i + 1 < len && u[i + 1] >= 0xc0);
-	}
-	return high && paired * 2 >= high ? "cp1251" : "cp1252";
+	if (cyrillic_words(u, len))
+		return "cp1251";
+	return western_accents(u, len) ? "cp1252" : NULL;
 }
 
 int nv_text_decode(const char *buf, size_t len, char **out, size_t *outlen, const char **enc)
@@ -141,7 +196,7 @@ int nv_text_decode(const char *buf, size_t len, char **out, size_t *outlen, cons
 	} else if (len >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) {
 		buf += 3;
 		len -= 3;
-	} else if (!(e = utf16_nobom(u, len)) && utf8_bad(u, len) > 2) {
+	} else if (!(e = utf16_nobom(u, len)) && utf8_bad(u, len)) {
 		e = codepage(buf, len);
 	}
 	if (enc)
@@ -219,7 +274,7 @@ static size_t block_tag(const char *s)
  * <pre>/<code> tags, entities (textlines.h).  Return: the line's new start
  * in buf (*n its length from there).
  */
-static char *unpaste(char *buf, size_t *n)
+static char *unpaste(char *buf, size_t *n, bool html)
 {
 	char *s = buf, *end;
 	size_t t;
@@ -244,9 +299,20 @@ static char *unpaste(char *buf, size_t *n)
 		end = lt;
 	}
 	*n = (size_t)(end - s);
-	if (memchr(s, '&', *n))
+	if (html && memchr(s, '&', *n))
 		unescape(s, n);
 	return s;
+}
+
+/* True when the len bytes at text hold s, in any case. */
+static bool strcasestr_n(const char *text, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!strncasecmp(text + i, s, n))
+			return true;
+	return false;
 }
 
 int nv_text_lines(const char *text, size_t len, int (*fn)(void *ctx, const char *line,
@@ -254,6 +320,8 @@ int nv_text_lines(const char *text, size_t len, int (*fn)(void *ctx, const char 
 		  void *ctx, unsigned *bad_line)
 {
 	char *buf = malloc(len + 1), *line;
+	bool html = strcasestr_n(text, len, "<pre") || strcasestr_n(text, len, "<code") ||
+		    memmem(text, len, "&lt;", 4) || memmem(text, len, "&gt;", 4);
 	unsigned lineno = 0;
 	size_t at = 0;
 	int ret = 0;
@@ -274,7 +342,7 @@ int nv_text_lines(const char *text, size_t len, int (*fn)(void *ctx, const char 
 		}
 		while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 			n--;
-		line = unpaste(buf, &n);
+		line = unpaste(buf, &n, html);
 		while (n && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
 			n--;
 		line[n] = '\0';

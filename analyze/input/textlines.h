@@ -17,11 +17,12 @@
  * BOM means UTF-16, and so does text without one whose every other byte is
  * NUL; a UTF-8 BOM is removed; valid UTF-8 (ASCII too) is kept as it is;
  * anything else is a Windows code page: cp932 (Shift-JIS) when it converts
- * so and reads as Japanese (kana or kanji, not half-width katakana), else
- * cp1251 when most of its bytes above 0xBF stand beside another (the words
- * of a Cyrillic text), else cp1252 (a Western text's single accents).  A
- * file with one or two stray bytes in UTF-8 (damage) is kept as it is, for
- * its reader to name the line.  *out is a malloc'ed copy (NUL-terminated;
+ * so and reads as Japanese (kana or kanji, not half-width katakana), cp1251
+ * when its high bytes are Cyrillic words (most in runs of three or more
+ * letters), cp1252 when they are a Western text's accents (each alone,
+ * beside an ASCII letter: "Café").  Bytes that read as none of them
+ * (damage, "\xff\xfe" in a name) are kept as they are, for the reader to
+ * name the line or print them escaped.  *out is a malloc'ed copy (NUL-terminated;
  * free it), *outlen its length, *enc (when enc is not NULL) the encoding
  * read, "UTF-16LE", "cp1251" ..., or NULL for UTF-8.
  * Return: 0, -ENOMEM, or -EILSEQ for UTF-16 that does not convert.
@@ -32,8 +33,9 @@ int nv_text_decode(const char *buf, size_t len, char **out, size_t *outlen, cons
  * Call fn(ctx, line, lineno) for each line of text[0..len) (lineno from 1),
  * the line NUL-terminated without its CR/LF and trailing blanks, and
  * without what a paste into a page adds: Markdown quote markers ("> "),
- * the <pre>/<code> tags around a block, and the HTML entities &lt; &gt;
- * &amp; &quot; &nbsp; (as a blank).  A NUL byte inside a line stops the
+ * the <pre>/<code> tags around a block, and in a text pasted from HTML
+ * (one that holds <pre, <code, &lt; or &gt;) the entities &lt; &gt; &amp;
+ * &quot; &nbsp; (as a blank).  A NUL byte inside a line stops the
  * walk with -EINVAL and *bad_line set to it.
  * Return: 0, fn's first non-zero return, -EINVAL (a NUL) or -ENOMEM.
  */
