@@ -59,12 +59,7 @@ done
 # value NAME JSON JOB DIR SIDE KEY WANT: one value of nvanalyze's JSON, read by eye
 value() {
 	local got
-	got=$("$PYTHON" -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-r = [r for r in d["results"] if r["job"] == sys.argv[2] and r["direction"] == sys.argv[3]]
-s = r[0]["sides"] if r else {}
-side = s.get(sys.argv[4]) if sys.argv[4] else next(iter(s.values()), None)
-print((side or {}).get(sys.argv[5]))' "$2" "$3" "$4" "$5" "$6")
+	got=$(pytool paste_checks value "$2" "$3" "$4" "$5" "$6")
 	if [ "$got" = "$7" ]; then pass "$1"; else fail "$1" "$3 $4 $6: $got, the page $7"; fi
 }
 json k16 $P/KDiskMark__README-1.6.0.md
@@ -129,55 +124,18 @@ awk -v o="$T/part" '/^Command Line:/ {k++} k {print >(o k ".txt")}' "$s"
 json two "$s"
 json part1 "$T/part1.txt"
 json part2 "$T/part2.txt"
-if "$PYTHON" - "$T/two.json" "$T/part1.json" "$T/part2.json" <<'PY'
-import json, sys
-two = json.load(open(sys.argv[1]))
-labels = [s["label"] for s in two["sides"]]
-assert labels == ["diskspd-2.0.15-two-runs-session",
-                  "diskspd-2.0.15-two-runs-session #2"], labels
-assert [s["lines"] for s in two["sides"]] == [[3], [85]], two["sides"]
-for k, p in enumerate(sys.argv[2:]):
-    part = json.load(open(p))
-    want = {(r["job"], r["direction"]): next(iter(r["sides"].values())) for r in part["results"]}
-    for r in two["results"]:
-        got = r["sides"].get(labels[k])
-        if got and got.get("present"):
-            w = dict(want[(r["job"], r["direction"])])
-            g = dict(got)
-            for x in (w, g):
-                x.pop("runs", None)
-            assert g == w, (labels[k], r["job"], g, w)
-PY
+if out=$(pytool paste_checks two-runs "$T/two.json" "$T/part1.json" "$T/part2.json" 2>&1)
 then
-	pass diskspd-two-runs-session
+	pass "diskspd-two-runs-session ($out)"
 else
-	fail diskspd-two-runs-session "$(head -c 400 "$T/two.err")"
+	fail diskspd-two-runs-session "$out $(head -c 300 "$T/two.err")"
 fi
 
 # Encodings: UTF-16LE without a BOM, UTF-16BE with one, cp932 (the page's
 # Japanese headings), cp1252 (a comment with accents) read as the UTF-8 page.
 mkdir -p "$T/enc"
-strip() {	# the reading without file names and labels
-	"$PYTHON" -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-d.pop("baseline", None)
-d.pop("summary", None)
-for s in d["sides"]:
-    for k in ("files", "descriptions", "label", "lines"):
-        s.pop(k, None)
-for r in d["results"]:
-    r["sides"] = list(r["sides"].values())
-    r.pop("changes", None)
-print(json.dumps(d, indent=1, sort_keys=True))' "$1"
-}
-"$PYTHON" - "$P/zenn-docs__homeIT.md" "$T/enc" <<'PY'
-import sys
-d = open(sys.argv[1], encoding="utf-8").read()
-o = sys.argv[2]
-open(o + "/u16le.md", "wb").write(d.encode("utf-16-le"))
-open(o + "/u16be.md", "wb").write(b"\xfe\xff" + d.encode("utf-16-be"))
-open(o + "/cp932.md", "wb").write(d.encode("cp932"))
-PY
+strip() { pytool paste_checks strip "$1"; }	# the reading without names and labels
+pytool paste_checks encodings "$TOP/$P/zenn-docs__homeIT.md" "$T/enc"
 strip "$T/home.json" >"$T/enc/want"
 for e in u16le u16be cp932; do
 	json "enc-$e" "$T/enc/$e.md"
@@ -225,8 +183,7 @@ else
 fi
 
 # --split: outputs (every output), headings (the same here), none (one run).
-labels() { "$PYTHON" -c 'import json, sys
-print("|".join(s["label"] for s in json.load(open(sys.argv[1]))["sides"]))' "$1"; }
+labels() { pytool paste_checks labels "$1"; }
 json none $P/zenn-docs__homeIT.md --split none
 if grep -q 'zenn-docs__homeIT.md:55: CrystalDiskMark 3.0.1 export, read up to here: a second' \
 	"$T/none.err"; then
@@ -285,45 +242,15 @@ fi
 # between them, no headings: four machines, each read as its export alone.
 S=$TOP/../shared/fixtures/study-outputs
 if [ -d "$S" ]; then
-	"$PYTHON" - "$T/post.md" "$S"/cdm-i2.xlarge.txt "$S"/cdm-i3.xlarge.txt \
-		"$S"/cdm-i3.4xlarge-ssd1.txt "$S"/cdm-i3.4xlarge-ssd2.txt <<'PY'
-import re, sys
-out = ["My four instances, tested with CrystalDiskMark:", ""]
-for k, p in enumerate(sys.argv[2:]):
-    for line in open(p, encoding="utf-8-sig").read().splitlines():
-        s = line.strip()
-        if s.startswith(("Test :", "Date :", "OS :")):
-            continue                                  # no footer
-        s = re.sub(r" \(C\) .*", "", s)               # a banner without (C)
-        s = re.sub(r"\s+", " ", s)                     # labels re-padded by hand
-        out.append("    " + s if s else "")
-    out += ["", "ATTO on the same volume:", "", "| size | write | read |", "|---|---|---|",
-            "| 4 KiB | %d.1 MB/s | %d.7 MB/s |" % (40 + k, 50 + k), "",
-            "Not bad for the price.", ""]
-open(sys.argv[1], "w").write("\n".join(out) + "\n")
-PY
+	exports=("$S"/cdm-i2.xlarge.txt "$S"/cdm-i3.xlarge.txt "$S"/cdm-i3.4xlarge-ssd1.txt \
+		"$S"/cdm-i3.4xlarge-ssd2.txt)
+	pytool paste_checks blog-post "$T/post.md" "${exports[@]}"
 	json post "$T/post.md"
-	if "$PYTHON" - "$T/post.json" "$S" <<'PY'
-import json, subprocess, sys, os
-post = json.load(open(sys.argv[1]))
-labels = [s["label"] for s in post["sides"]]
-assert labels == ["post", "post #2", "post #3", "post #4"], labels
-nv = os.environ["NVANALYZE"]
-for k, name in enumerate(["i2.xlarge", "i3.xlarge", "i3.4xlarge-ssd1", "i3.4xlarge-ssd2"]):
-    alone = json.loads(subprocess.run([nv, "--format", "json",
-                                       os.path.join(sys.argv[2], "cdm-%s.txt" % name)],
-                                      stdout=subprocess.PIPE, check=True).stdout)
-    want = {(r["job"], r["direction"]): next(iter(r["sides"].values())) for r in alone["results"]}
-    for r in post["results"]:
-        got = r["sides"][labels[k]]
-        w = want[(r["job"], r["direction"])]
-        for key in ("iops", "bw_MB_per_s"):
-            assert got.get(key) == w.get(key), (name, r["job"], key, got.get(key), w.get(key))
-PY
-	then
-		pass blog-post-four-exports
+	if out=$(pytool paste_checks blog-post-check "$T/post.json" "$NVANALYZE" "${exports[@]}" \
+		2>&1); then
+		pass "blog-post-four-exports ($out)"
 	else
-		fail blog-post-four-exports "$(head -c 400 "$T/post.err")"
+		fail blog-post-four-exports "$out $(head -c 300 "$T/post.err")"
 	fi
 else
 	skip blog-post-four-exports "no $S"
