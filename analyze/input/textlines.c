@@ -304,14 +304,18 @@ static char *unpaste(char *buf, size_t *n, bool html)
 	return s;
 }
 
-/* True when the len bytes at text hold s, in any case. */
+/* True when the len bytes at text hold s (its first byte not a letter), in any case. */
 static bool strcasestr_n(const char *text, size_t len, const char *s)
 {
 	size_t n = strlen(s);
 
-	for (size_t i = 0; i + n <= len; i++)
-		if (!strncasecmp(text + i, s, n))
+	for (const char *p = text, *end = text + len; p && (size_t)(end - p) >= n; p++) {
+		p = memchr(p, s[0], (size_t)(end - p));
+		if (p && (size_t)(end - p) >= n && !strncasecmp(p, s, n))
 			return true;
+		if (!p)
+			break;
+	}
 	return false;
 }
 
