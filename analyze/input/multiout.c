@@ -416,16 +416,24 @@ static bool repeats(const struct nv_multiout *m)
 	return true;
 }
 
+/* What page_repeat needs: the runs, and whether any of them has a heading. */
+struct page_ctx {
+	const struct nv_multiout *m;
+	bool headings;
+};
+
 /*
- * nv_page_labels' repeat: run i repeats run first (runs of a page, ctx m):
- * the same jobs, options, version (repeat_of), not the same output, and no
- * prose or other tool's table between them (a post's next machine).
+ * nv_page_labels' repeat: run i repeats run first (ctx a page_ctx): the
+ * same jobs, options, version (repeat_of), not the same output, and on a
+ * page without headings no prose or other tool's table between them (a
+ * post's next machine; under a heading, "Run 2:" between repeats is theirs).
  */
 static bool page_repeat(size_t first, size_t i, void *ctx)
 {
-	const struct nv_multiout *m = ctx;
+	const struct page_ctx *pc = ctx;
+	const struct nv_multiout *m = pc->m;
 
-	for (size_t j = first; j < i; j++)
+	for (size_t j = first; !pc->headings && j < i; j++)
 		if (m->runs[j].text_after)
 			return false;
 	return repeat_of(&m->runs[first], &m->runs[i]) &&
@@ -473,7 +481,11 @@ static int label_runs(const char (*heads)[NV_PAGE_HEAD], const char *path,
 	dot = strrchr(base, '.');
 	snprintf(stem, sizeof(stem), "%.*s", (int)(dot && dot > base ? dot - base
 						   : (long)strlen(base)), base);
-	return nv_page_labels(heads, m->n, stem, group ? page_repeat : never_repeat, m,
+	struct page_ctx pc = { .m = m };
+
+	for (size_t i = 0; i < m->n && !pc.headings; i++)
+		pc.headings = *heads[i] != '\0';
+	return nv_page_labels(heads, m->n, stem, group ? page_repeat : never_repeat, &pc,
 			      m->labels);
 }
 

@@ -256,6 +256,20 @@ else
 	skip blog-post-four-exports "no $S"
 fi
 
+# Under a heading, "run 2:" between two exports of one machine keeps them
+# its repeats (the page of section 14 of make bench, 20 outputs: ten
+# machines of two runs).
+python3 "$TOP/tools/bench_report.py" --grow-page \
+	"$TOP/tests/fixtures/cdm/CrystalDiskMark-Parser__20210622162528.txt" 20 \
+	"$T/page20.md" >/dev/null
+json page20 "$T/page20.md"
+if [ "$(labels "$T/page20.json" | tr '|' '\n' | wc -l)" = 10 ] &&
+	[ "$(grep -c '"runs": 2' "$T/page20.json")" -ge 10 ]; then
+	pass repeats-under-a-heading-with-prose
+else
+	fail repeats-under-a-heading-with-prose "$(labels "$T/page20.json")"
+fi
+
 # A file that names its tool but holds none of its results: what was
 # recognised and what was expected, at the banner's line.
 printf 'Notes\n\n  KDiskMark (3.2.0): https://github.com/JonMagon/KDiskMark\n' >"$T/bare.md"
