@@ -37,7 +37,8 @@
 #   13 inputxml.sh   nvanalyze reading diskspd XML reports of about 6 KB, 1 MB
 #                    and 4 MB (issue 40)
 #   14 inputtext.sh  nvanalyze reading a 10,000-job fio normal output (issue
-#                    40), time and peak memory against a quarter of the jobs
+#                    40), time and peak memory against a quarter of the jobs;
+#                    and a page of 10,000 outputs under headings (issue 57)
 #    2 vm.sh         passthrough in the emulated-NVMe guest
 #
 # Pairing: the machines are small and noisy, so every configuration that is

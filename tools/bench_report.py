@@ -5,6 +5,7 @@ and a gnuplot chart.
     bench_report.py WORKDIR OUT.md OUT.png
     bench_report.py --grow-json SEED.json MB OUT.json
     bench_report.py --grow-normal SEED.txt NJOBS OUT.txt
+    bench_report.py --grow-page SEED.txt NOUTPUTS OUT.md
 
 WORKDIR is $BENCH_OUT of tools/bench.sh (meta.env, files/, trace/, analyze/,
 memory/, vm/, cpu/, loop/, hosts/, sweep/).  Every number in the report is
@@ -20,10 +21,12 @@ are replaced in it, the rest kept (merge_report); the chart stays as it was.
 fio json+ output: the seed's jobs are repeated (with new job names) until the
 file reaches MB megabytes; every value stays one fio really wrote.
 --grow-normal does the same for fio's normal output: NJOBS job entries.
+--grow-page pastes a real CrystalDiskMark export NOUTPUTS times into a Markdown
+page under ten headings (an article's machines, issue 57).
 """
 import sys
 
-from benchreport.grow import grow_json, grow_normal
+from benchreport.grow import grow_json, grow_normal, grow_page
 from benchreport.report import report
 
 
@@ -33,6 +36,9 @@ def main(argv):
         return 0
     if len(argv) == 5 and argv[1] == "--grow-normal":
         grow_normal(argv[2], argv[3], argv[4])
+        return 0
+    if len(argv) == 5 and argv[1] == "--grow-page":
+        grow_page(argv[2], argv[3], argv[4])
         return 0
     if len(argv) != 4:
         sys.stderr.write(__doc__)

@@ -29,6 +29,7 @@
 #include "analyze/report/trace_json.h"
 #include "analyze/report/trace_sections.h"
 #include "analyze/input/jobtraces.h"
+#include "analyze/input/multiout.h"
 #include "analyze/input/runset.h"
 #include "analyze/cli/curve_opts.h"
 #include "analyze/report/curves.h"
@@ -61,8 +62,11 @@ void cmd_compare_usage(FILE *out)
 	      "  a results directory (jobs/run)   results/i7i: all its *.json together,\n"
 	      "                                   the traces found inside\n"
 	      "  files joined with '+'            randread.json+seqwrite.json\n"
-	      "  a CrystalDiskMark 5.x-9.x text export, a diskspd 2.0-2.2 text report\n"
-	      "                                   (lat latencies: compared as --lat lat)\n"
+	      "  a CrystalDiskMark 5.x-9.x or KDiskMark 1.x-3.x text export, a diskspd\n"
+	      "  2.0-2.2 text report, as saved or pasted into a page (any encoding:\n"
+	      "  UTF-8, UTF-16, cp1251, cp1252, cp932) (lat: compared as --lat lat)\n"
+	      "  a page of several outputs        page.md: outputs under different\n"
+	      "                                   headings are runs of their own (--split)\n"
 	      "or comma-separated repeats of one configuration (a1.json,a2.json,a3.json or\n"
 	      "results/i7i-1,results/i7i-2,results/i7i-3: they must hold the same jobs):\n"
 	      "those get mean, spread and a 95% interval of the change.  Jobs are matched\n"
@@ -119,6 +123,11 @@ void cmd_compare_usage(FILE *out)
 	      "      --same-below PCT  single runs: a change printed under PCT% reads as\n"
 	      "                        about equal in every output and claim (default\n"
 	      "                        5; 0: off)\n"
+	      "      --split HOW       a file of several outputs: auto (default: outputs\n"
+	      "                        under different headings are runs labelled by\n"
+	      "                        them, repeats of one machine stay repeats),\n"
+	      "                        outputs (each output a run), headings (each\n"
+	      "                        heading a run) or none (one run, as before)\n"
 	      "  -v, --verbose         also list directions without IOs, trace passes and\n"
 	      "                        notes about the normal workflow\n"
 	      "\n"
@@ -210,7 +219,7 @@ static int add_claim(struct opts *o, const char *s)
 
 /* getopt codes of the long options without a short form */
 enum { OPT_LAT = 256, OPT_PRICE, OPT_CLAIM, OPT_NOTRACE, OPT_INTERVAL, OPT_SPIKE,
-       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_PAIR, OPT_AGG, OPT_BUCKETS,
+       OPT_SUMMARY, OPT_UNITS, OPT_CHANGE, OPT_SAME, OPT_SPLIT, OPT_PAIR, OPT_AGG, OPT_BUCKETS,
        OPT_PCTL, OPT_FIGURES };
 
 /* --summary, --units, --change, --same-below, -v: how the output reads. */
@@ -219,9 +228,17 @@ static int display_opt(struct opts *o, int c, const char *arg)
 	enum nv_headline h;
 	double d;
 
+	enum nv_split sp;
+
 	switch (c) {
 	case 'v':
 		nv_display.verbose = true;
+		return 0;
+	case OPT_SPLIT:
+		if (nv_split_parse(arg, &sp))
+			return usage_error("--split '%s': use auto, outputs, headings or none",
+					   arg);
+		nv_multiout_split(sp);
 		return 0;
 	case OPT_SUMMARY:
 		if (nv_headline_parse(arg, &h))
@@ -431,6 +448,7 @@ static const struct option longopts[] = {
 	{ "units", required_argument, NULL, OPT_UNITS },
 	{ "change", required_argument, NULL, OPT_CHANGE },
 	{ "same-below", required_argument, NULL, OPT_SAME },
+	{ "split", required_argument, NULL, OPT_SPLIT },
 	{ "verbose", no_argument, NULL, 'v' },
 	NV_CURVE_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
@@ -460,7 +478,8 @@ int parse_opts(int argc, char **argv, struct opts *o)
 		case 'o': case 'J': case OPT_FIGURES:
 			ret = trace_opt(c, optarg, o);
 			break;
-		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case 'v':
+		case OPT_SUMMARY: case OPT_UNITS: case OPT_CHANGE: case OPT_SAME: case OPT_SPLIT:
+		case 'v':
 			ret = display_opt(o, c, optarg);
 			break;
 		case NV_OPT_SLA ... NV_OPT_CURVE_END - 1:	/* load curves */

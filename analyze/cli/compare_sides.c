@@ -116,16 +116,19 @@ int load_side(const char *arg, struct side_store *st)
  */
 int hosts_as_sides(struct side_store **st, size_t *n)
 {
-	size_t nh = (*st)[0].rs.nruns;
+	size_t nh = nv_runset_groups(&(*st)[0].rs);
 	struct nv_runset *rs;
 	struct side_store *ns;
 
 	if (*n != 1 || !(*st)[0].rs.hosts_of || nh < 2)
 		return 0;
 	if (nh > MAX_SIDES)
-		return usage_error("%s: %zu hosts, more than %d sides: give it with another "
-				   "RUN to see the hosts as repeats", (*st)[0].rs.hosts_of, nh,
-				   MAX_SIDES);
+		return usage_error("%s: %zu %s, more than %d sides: %s", (*st)[0].rs.hosts_of, nh,
+				   (*st)[0].rs.page ? "machines (outputs under their headings)"
+						    : "hosts", MAX_SIDES,
+				   (*st)[0].rs.page ? "--split none reads them as one run"
+						    : "give it with another RUN to see the "
+						      "hosts as repeats");
 	rs = calloc(nh, sizeof(*rs));
 	ns = rs ? realloc(*st, nh * sizeof(*ns)) : NULL;
 	if (ns)

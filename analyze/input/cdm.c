@@ -20,6 +20,7 @@
 #include "analyze/input/textlines.h"
 
 #define CDM_BANNER "CrystalDiskMark "
+#define KDM_BANNER "KDiskMark ("
 
 struct cdm_ctx {
 	const char *path;
@@ -28,10 +29,13 @@ struct cdm_ctx {
 	unsigned line;
 	bool banner;		/* the "CrystalDiskMark X.Y.Z" line was seen */
 	bool footer;		/* a footer field was seen */
-	bool closed;		/* a ``` fence after the banner ended the export */
+	bool closed;		/* a ``` fence, or prose after the results, ended the export */
+	bool blank;		/* the line before was blank */
 	int sect;		/* 7.x+: the section's direction, -1 before one */
 	char *desc;		/* the footer, "Key: value; ...", NULL before one */
 	bool nomem;		/* an allocation for desc failed */
+	uint64_t digest;	/* of the banner and result lines: the same export
+				 * pasted twice is the same, whatever prose is around */
 	char *err;
 	size_t errlen;
 };
@@ -48,12 +52,14 @@ struct cdm_row {
 
 bool nv_cdm_sniff(const char *text, size_t len)
 {
-	return memmem(text, len, CDM_BANNER, strlen(CDM_BANNER)) && memmem(text, len, "MB/s", 4);
+	return (memmem(text, len, CDM_BANNER, strlen(CDM_BANNER)) ||
+		memmem(text, len, KDM_BANNER, strlen(KDM_BANNER))) && memmem(text, len, "MB/s", 4);
 }
 
 static int cdm_error(struct cdm_ctx *c, const char *what)
 {
-	snprintf(c->err, c->errlen, "%s:%u: %s", c->path, c->line, what);
+	snprintf(c->err, c->errlen, "%s:%u: %s export, read up to here: %s", c->path, c->line,
+		 c->run->fio_version ? c->run->fio_version : "CrystalDiskMark", what);
 	return -EINVAL;
 }
 
@@ -149,14 +155,54 @@ static int cdm_name_new(const char *label, int sect, struct cdm_row *r)
 		return -EINVAL;
 	label = nv_text_skip(strchr(label, ' '));
 	size = strtoul(label, &end, 10);
-	if (end == label || size == 0 || size > 4096 || (*end != 'K' && *end != 'M') ||
-	    strcmp(end + 1, "iB"))
+	if (end == label)
+		return -EINVAL;
+	end = (char *)nv_text_skip(end);	/* KDiskMark: "Sequential   1 MiB" */
+	if (size == 0 || size > 4096 || (*end != 'K' && *end != 'M') || strcmp(end + 1, "iB"))
 		return -EINVAL;
 	r->dir = (enum nv_dir)sect;
 	r->rw = rws[sect][!seq];
 	snprintf(r->bs, sizeof(r->bs), "%lu%c", size, *end == 'K' ? 'k' : 'm');
 	snprintf(r->name, sizeof(r->name), "%s%lu%c-Q%uT%u-%s", seq ? "SEQ" : "RND", size, *end,
 		 r->q, r->t, sect == NV_DIR_MIXED ? "mix" : nv_dir_name(r->dir));
+	return 0;
+}
+
+/*
+ * 2.x-4.x: "Sequential Read : 505.825 MB/s", "Random Write 512KB : ...",
+ * "Random Read 4KB (QD=32) : 271.859 MB/s [ 66371.9 IOPS]": sequential 1 MiB
+ * and random 512 KiB at queue depth 1, 4 KiB at QD 1 and 32, one thread.
+ * Return: 0, or -EINVAL.
+ */
+static int cdm_parse_v3(const char *s, struct cdm_row *r)
+{
+	const char *colon = strchr(s, ':'), *qd = strstr(s, "(QD=");
+	bool seq = !strncmp(s, "Sequential ", 11), k512 = strstr(s, " 512K") != NULL;
+	char *end;
+
+	if (!colon || (!seq && (strncmp(s, "Random ", 7) || (!k512 && !strstr(s, " 4K")))))
+		return -EINVAL;
+	r->q = r->t = 1;
+	if (qd && qd < colon) {
+		r->q = (unsigned)strtoul(qd + 4, &end, 10);
+		if (end == qd + 4 || *end != ')' || !r->q)
+			return -EINVAL;
+	}
+	if (strstr(s, " Read ") && strstr(s, " Read ") < colon)
+		r->dir = NV_DIR_READ;
+	else if (strstr(s, " Write") && strstr(s, " Write") < colon)
+		r->dir = NV_DIR_WRITE;
+	else
+		return -EINVAL;
+	if (cdm_values(colon, r))
+		return -EINVAL;
+	r->rw = seq ? nv_dir_name(r->dir) : r->dir == NV_DIR_READ ? "randread" : "randwrite";
+	snprintf(r->bs, sizeof(r->bs), "%s", seq ? "1m" : k512 ? "512k" : "4k");
+	if (r->q > 1)
+		snprintf(r->name, sizeof(r->name), "4KQ%uT1-%s", r->q, nv_dir_name(r->dir));
+	else
+		snprintf(r->name, sizeof(r->name), "%s-%s", seq ? "Seq" : k512 ? "512K" : "4K",
+			 nv_dir_name(r->dir));
 	return 0;
 }
 
@@ -168,14 +214,18 @@ static int cdm_parse_row(const char *s, int sect, struct cdm_row *r)
 	size_t n;
 
 	memset(r, 0, sizeof(*r));
+	if (!strstr(s, "T=") && sect < 0)
+		return cdm_parse_v3(s, r);
 	if (!lp || !rp || cdm_qt(lp, rp, &r->q, &r->t) || cdm_values(rp + 1, r))
 		return -EINVAL;
-	n = (size_t)(lp - s);
-	while (n && s[n - 1] == ' ')
+	n = 0;	/* the label, its blanks (re-padded by hand in a post) one space */
+	for (const char *p = s; p < lp && n + 1 < sizeof(label); p++)
+		if ((*p != ' ' && *p != '\t') || (n && label[n - 1] != ' '))
+			label[n++] = *p == '\t' ? ' ' : *p;
+	while (n && label[n - 1] == ' ')
 		n--;
-	if (n == 0 || n >= sizeof(label))
+	if (n == 0 || n + 1 >= sizeof(label))
 		return -EINVAL;
-	memcpy(label, s, n);
 	label[n] = '\0';
 	if (strstr(label, " Read") || strstr(label, " Write"))
 		return cdm_name_old(label, r);
@@ -251,7 +301,7 @@ static void cdm_desc_add(struct cdm_ctx *c, const char *key, const char *val)
 static bool cdm_footer(struct cdm_ctx *c, const char *s)
 {
 	static const char *const keys[] = { "Test", "Date", "OS", "Profile", "Mode", "Time",
-					    "Comment", "Interval" };
+					    "Comment", "Interval", "Target" };
 
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t n = strlen(keys[i]);
@@ -272,15 +322,17 @@ static bool cdm_footer(struct cdm_ctx *c, const char *s)
  */
 static int cdm_banner(struct cdm_ctx *c, const char *s)
 {
-	const char *v = s + strlen(CDM_BANNER);
+	bool kdm = !strncmp(s, KDM_BANNER, strlen(KDM_BANNER));
+	const char *v = s + strlen(kdm ? KDM_BANNER : CDM_BANNER);
 	size_t n = strspn(v, "0123456789.abcdefghijklmnopqrstuvwxyz");
 
 	if (c->banner)
 		return cdm_error(c, "a second CrystalDiskMark export in this file (several "
-				    "pasted into one post?): nvanalyze reads one export per "
-				    "file; give each its own file");
+				    "pasted into one post?): one export per output; "
+				    "--split outputs reads each as a run");
 	c->banner = true;
-	if (asprintf(&c->run->fio_version, "CrystalDiskMark %.*s", (int)n, v) < 0) {
+	if (asprintf(&c->run->fio_version, "%s %.*s", kdm ? "KDiskMark" : "CrystalDiskMark",
+		     (int)n, v) < 0) {
 		c->run->fio_version = NULL;
 		return cdm_nomem(c);
 	}
@@ -308,24 +360,88 @@ static bool cdm_boilerplate(const char *s)
 	       !strncmp(s, "* MB/s", 6) || !strncmp(s, "* KB", 4);
 }
 
+/*
+ * KDiskMark's second line, "Flexible I/O Tester (fio-3.30): https://...":
+ * the fio under it, kept as the run's context.  Return: true for that line.
+ */
+static bool cdm_fio_line(struct cdm_ctx *c, const char *s)
+{
+	const char *v = s + 21, *e;
+
+	if (strncmp(s, "Flexible I/O Tester (", 21) || !(e = strchr(v, ')')))
+		return false;
+	if (e > v) {
+		char ver[64];
+
+		snprintf(ver, sizeof(ver), "%.*s", (int)(e - v < 63 ? e - v : 63), v);
+		cdm_desc_add(c, "fio", ver);
+	}
+	return true;
+}
+
+/*
+ * True when s may be a (damaged) line of the export's own: a test label, a
+ * section or "(Q=", "T=", "(QD=" anywhere in it (another tool's table
+ * with its own MB/s is not).
+ */
+static bool cdm_rowish(const char *s)
+{
+	static const char *const words[] = { "SEQ", "RND", "Sequential", "Random", "[" };
+	static const char *const inside[] = { "(Q=", "T=", "(QD=", "[Read]", "[Write]",
+					      "[Mix]" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strncmp(s, words[i], strlen(words[i])))
+			return true;
+	for (size_t i = 0; i < sizeof(inside) / sizeof(inside[0]); i++)
+		if (strstr(s, inside[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A line after the export's results that is none of its own, after a
+ * blank line: the post's prose or another tool's table.  The export ends
+ * there, the rest skipped with a note.  Return: true when it ended.
+ */
+static bool cdm_ends(struct cdm_ctx *c, const char *s, bool blank_before)
+{
+	if (!c->run->njobs || !blank_before || cdm_rowish(s))
+		return false;
+	c->closed = true;
+	c->run->text_after = true;
+	nv_note_add(&c->run->notes, &c->run->nnotes, "%s:%u: the %s export ends before this "
+		    "line (prose or another tool's output follows it): the rest of the output is "
+		    "not read", c->path, c->line, c->run->fio_version);
+	return true;
+}
+
 /* One line (CR and newline removed).  Return: 0, or -errno with err set. */
 static int cdm_line(void *ctx, const char *line, unsigned lineno)
 {
 	struct cdm_ctx *c = ctx;
 	const char *s = nv_text_skip(line);
+	bool blank_before = c->blank;
 	struct cdm_row r;
 
 	c->line = lineno;
-	if (!strncmp(s, CDM_BANNER, strlen(CDM_BANNER)))
+	c->blank = !*s;
+	if (!strncmp(s, CDM_BANNER, strlen(CDM_BANNER)) ||
+	    !strncmp(s, KDM_BANNER, strlen(KDM_BANNER))) {
+		c->digest = nv_hash(s, strlen(s));
 		return cdm_banner(c, s);
+	}
 	if (!strncmp(s, "```", 3)) {	/* a Markdown fence: closes a pasted export */
 		c->closed = c->banner;
 		return 0;
 	}
+	if (c->closed && *s)
+		c->run->text_after = true;
 	if (!c->banner || c->closed || cdm_boilerplate(s) || cdm_section(c, s) ||
-	    cdm_footer(c, s))
+	    cdm_fio_line(c, s) || cdm_footer(c, s) || cdm_ends(c, s, blank_before))
 		return 0;
 	if (strstr(s, "MB/s") || strstr(s, "T=")) {
+		c->digest = (c->digest ^ nv_hash(s, strlen(s))) * 0x100000001b3ULL;
 		if (cdm_parse_row(s, c->sect, &r))
 			return cdm_error(c, "a result line that does not parse: expected "
 					    "'TEST (Q= n,T= n) : VALUE MB/s [VALUE IOPS] "
@@ -343,8 +459,9 @@ static int cdm_line(void *ctx, const char *line, unsigned lineno)
 		cdm_desc_add(c, "Comment", s);
 		return 0;
 	}
-	return cdm_error(c, "neither a CrystalDiskMark result line nor its footer "
-			    "(Test, Date, OS ...); is the export damaged or edited?");
+	return cdm_error(c, "neither a result line nor a footer field: expected 'TEST (Q= n,"
+			    "T= n) : VALUE MB/s ...' or 'Profile:', 'Test:', 'Date:', 'OS:', "
+			    "'Comment:' (is the export damaged or edited?)");
 }
 
 int nv_cdm_parse(const char *text, size_t len, const char *path, struct nv_run *run,
@@ -370,7 +487,7 @@ int nv_cdm_parse(const char *text, size_t len, const char *path, struct nv_run *
 		run->path = strdup(path);
 		run->desc = strdup(c.desc ? c.desc : "");
 		run->objects = 1;
-		run->digest = nv_hash(text, len);
+		run->digest = c.digest;
 		if (!run->path || !run->desc || !run->fio_version)
 			ret = cdm_nomem(&c);
 	}

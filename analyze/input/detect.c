@@ -7,7 +7,7 @@
  * reads the JSON and checks the others against it.
  */
 #include <errno.h>
-#include <iconv.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +20,7 @@
 #include "analyze/input/fiomulti.h"
 #include "analyze/input/fionormal.h"
 #include "analyze/input/fioterse.h"
+#include "analyze/input/textlines.h"
 
 static bool fio_json_sniff(const char *text, size_t len)
 {
@@ -46,53 +47,36 @@ static const struct nv_format formats[] = {
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
-static int utf16_decode(const char *buf, size_t len, bool be, char **out, size_t *outlen)
-{
-	iconv_t cd = iconv_open("UTF-8", be ? "UTF-16BE" : "UTF-16LE");
-	size_t cap = len / 2 * 3 + 4, inleft = len, outleft = cap;
-	char *in = (char *)buf, *o, *res;
-	int ret = 0;
-
-	if (cd == (iconv_t)-1)
-		return -errno;
-	res = malloc(cap + 1);
-	if (!res) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	o = res;
-	if (iconv(cd, &in, &inleft, &o, &outleft) == (size_t)-1 && errno != EINVAL) {
-		ret = -EILSEQ;
-		free(res);
-		goto out;
-	}
-	*o = '\0';
-	*out = res;
-	*outlen = (size_t)(o - res);
-out:
-	iconv_close(cd);
-	return ret;
-}
-
 int nv_input_decode(const char *buf, size_t len, char **out, size_t *outlen)
 {
-	const unsigned char *u = (const unsigned char *)buf;
-	char *res;
+	return nv_text_decode(buf, len, out, outlen, NULL);
+}
 
-	if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff)))
-		return utf16_decode(buf + 2, len - 2, u[0] == 0xfe, out, outlen);
-	if (len >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) {
-		buf += 3;
-		len -= 3;
-	}
-	res = malloc(len + 1);
-	if (!res)
+int nv_input_text(const char *buf, size_t len, char **out, size_t *outlen, const char **enc)
+{
+	const struct nv_format *f;
+	int ret = nv_text_decode(buf, len, out, outlen, enc);
+
+	if (ret || !*enc || !strncmp(*enc, "UTF-16", 6))
+		return ret;
+	f = nv_input_detect(*out, *outlen);
+	if (!f || (strncmp(f->name, "fio-json", 8) && strcmp(f->name, "diskspd-xml")))
+		return 0;
+	free(*out);	/* JSON and XML are UTF-8: a stray byte is their damage */
+	*enc = NULL;
+	*out = malloc(len + 1);
+	if (!*out)
 		return -ENOMEM;
-	memcpy(res, buf, len);
-	res[len] = '\0';
-	*out = res;
+	memcpy(*out, buf, len);
+	(*out)[len] = '\0';
 	*outlen = len;
 	return 0;
+}
+
+void nv_input_note_encoding(struct nv_run *run, const char *path, const char *enc)
+{
+	nv_note_add(&run->notes, &run->nnotes, "%s: not UTF-8: read as %s text (iconv); "
+		    "its numbers are ASCII in any code page", path, enc);
 }
 
 const struct nv_format *nv_input_detect(const char *text, size_t len)
@@ -125,22 +109,82 @@ static void list_formats(char *buf, size_t n)
 	}
 }
 
+/* A tool's own line, for a file that names its tool but no reader takes. */
+static const struct {
+	const char *mark;	/* at a line's start (after blanks, quote markers) */
+	const char *tool;	/* the tool, its version after the mark */
+	const char *what;	/* its output */
+	const char *expect;	/* what its results would be */
+} tool_marks[] = {
+	{ .mark = "CrystalDiskMark ", .tool = "CrystalDiskMark", .what = "export",
+	  .expect = "result lines such as 'SEQ 1MiB (Q= 8, T= 1): 3500.123 MB/s [ 3338.0 IOPS]' "
+		    "or 'Sequential Read : 505.825 MB/s' after its banner" },
+	{ .mark = "KDiskMark (", .tool = "KDiskMark", .what = "export",
+	  .expect = "result lines such as 'Sequential 1 MiB (Q= 8, T= 1): 508.897 MB/s [ 497.0 "
+		    "IOPS]' after its banner" },
+	{ .mark = "Command Line:", .tool = "diskspd", .what = "text report",
+	  .expect = "'Results for timespan 1:' and its IO tables ('thread | bytes | I/Os | MiB/s "
+		    "| I/O per s ...') after its command line" },
+};
+
+/*
+ * The tool text names (a banner or command line at a line's start, with a
+ * digit or "diskspd" after it) into err as "path:LINE: TOOL VERSION ...:
+ * expected ...".  Return: true when it names one.
+ */
+static bool named_tool(const char *text, size_t len, const char *path, char *err,
+		       size_t errlen)
+{
+	unsigned line = 1;
+
+	for (const char *p = text, *end = text + len; p < end; line++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *b = p;
+
+		e = e ? e : end;
+		while (b < e && (*b == ' ' || *b == '\t' || *b == '>'))
+			b++;
+		for (size_t i = 0; i < sizeof(tool_marks) / sizeof(tool_marks[0]); i++) {
+			size_t n = strlen(tool_marks[i].mark), v;
+			const char *after = b + n;
+
+			if ((size_t)(e - b) <= n || memcmp(b, tool_marks[i].mark, n))
+				continue;
+			if (i == 2 ? !memmem(b, (size_t)(e - b), "iskspd", 6) :
+				     !(*after >= '0' && *after <= '9'))
+				continue;
+			v = i == 2 ? 0 : strspn(after, "0123456789.");
+			snprintf(err, errlen, "%s:%u: a %s%s%.*s %s without its results: expected "
+				 "%s (the file cut or damaged?)", path, line, tool_marks[i].tool,
+				 v ? " " : "", (int)v, after, tool_marks[i].what,
+				 tool_marks[i].expect);
+			return true;
+		}
+		p = e + 1;
+	}
+	return false;
+}
+
 int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
 		   char *err, size_t errlen)
 {
 	const struct nv_format *f;
 	char *text = NULL, names[512];
+	const char *enc = NULL;
 	size_t tlen = 0;
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = nv_input_decode(buf, len, &text, &tlen);
+	ret = nv_input_text(buf, len, &text, &tlen, &enc);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", path,
 			 ret == -ENOMEM ? "out of memory" : "UTF-16 text that does not convert");
 		return ret;
 	}
 	f = nv_input_detect(text, tlen);
+	if (!f && named_tool(text, tlen, path, err, errlen)) {
+		free(text);
+		return -EINVAL;
+	}
 	if (!f && !memchr(text, '{', tlen)) {
 		list_formats(names, sizeof(names));
 		snprintf(err, errlen, "%s: %s; nvanalyze reads %s", path,
@@ -154,5 +198,7 @@ int nv_input_parse(const char *buf, size_t len, const char *path, struct nv_run 
 	free(text);
 	if (!ret)
 		run->format = f->name;
+	if (!ret && enc && strncmp(enc, "UTF-16", 6))
+		nv_input_note_encoding(run, path, enc);
 	return ret;
 }

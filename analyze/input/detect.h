@@ -32,12 +32,28 @@ struct nv_format {
 };
 
 /*
- * Convert buf (len bytes) to UTF-8: a UTF-16LE/BE BOM means UTF-16 (iconv),
- * a UTF-8 BOM is removed, anything else is returned as it is.  *out is set
- * to a malloc'ed copy (NUL-terminated; free it) and *outlen to its length.
+ * Convert buf (len bytes) to UTF-8 as nv_text_decode (textlines.h): UTF-16
+ * with or without a BOM, a UTF-8 BOM removed, a Windows code page
+ * (cp1251, cp1252, cp932) converted.  *out is set to a malloc'ed copy
+ * (NUL-terminated; free it) and *outlen to its length.
  * Return: 0, -ENOMEM, or -EILSEQ for UTF-16 that does not convert.
  */
 int nv_input_decode(const char *buf, size_t len, char **out, size_t *outlen);
+
+/*
+ * buf as text for the readers: nv_text_decode's, except that a JSON or XML
+ * report (fio JSON, diskspd -Rxml) is never read in a Windows code page:
+ * they are UTF-8, a stray byte is damage their reader names.  *enc as
+ * nv_text_decode sets it (NULL then).
+ * Return: as nv_text_decode.
+ */
+int nv_input_text(const char *buf, size_t len, char **out, size_t *outlen, const char **enc);
+
+/*
+ * The note on run that path was read as the code page enc (cp1251 ...).
+ * Return: nothing.
+ */
+void nv_input_note_encoding(struct nv_run *run, const char *path, const char *enc);
 
 /*
  * The reader for the (decoded) text, or NULL when no reader knows it.

@@ -37,7 +37,13 @@ struct ds_ctx {
 	enum ds_state state;
 	int dir;		/* the IO table's direction, -1 for Total IO */
 	int cols[DS_NCOL];	/* column index of each field, -1 absent */
-	bool after_total;	/* the line before was "total:" or "Total latency ..." */
+	bool after_total;	/* the line before was "total:", "Total latency ..." or,
+				 * blanks between, an IO table's total row (2.0.18a and
+				 * before: one %-ile table, the totals', after it) */
+	bool old_mbs;		/* an IO table headed MB/s (2^20 bytes/s): before 2.0.18 */
+	bool in_cmd;		/* the lines after "Command Line:" up to a blank */
+	size_t cmdlast;		/* the length of the command line's last line */
+	char *cmd;		/* the command line, its wrapped lines joined */
 	bool noted_targets;	/* the per-target %-ile tables' note was added */
 	char *err;
 	size_t errlen;
@@ -51,7 +57,9 @@ bool nv_diskspd_sniff(const char *text, size_t len)
 
 static int ds_error(struct ds_ctx *c, const char *what)
 {
-	snprintf(c->err, c->errlen, "%s:%u: %s", c->path, c->line, what);
+	snprintf(c->err, c->errlen, "%s:%u: %s report%s, read up to here: %s", c->path, c->line,
+		 c->old_mbs ? "diskspd 2.0.x (MB/s, before 2.0.18) text" : "diskspd text",
+		 c->timespans ? "" : " (before its first timespan)", what);
 	return -EINVAL;
 }
 
@@ -72,6 +80,7 @@ static int ds_cmdline(struct ds_ctx *c, const char *s)
 	if (!copy)
 		return ds_nomem(c);
 	c->cmdline = true;
+	c->p = (struct nv_diskspd_params)NV_DISKSPD_PARAMS_INIT;
 	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		if (tok[0] != '-' && tok[0] != '/')
 			continue;
@@ -87,6 +96,35 @@ static int ds_cmdline(struct ds_ctx *c, const char *s)
 	}
 	free(copy);
 	return 0;
+}
+
+/*
+ * A line of the command line: "Command Line: ..." (wrapped lines follow
+ * up to a blank one).  A console wraps at its width, inside a word (the
+ * line before exactly 80 characters or a multiple: joined as it is); an
+ * editor at a blank (joined with one).  The joined command line names the
+ * jobs (ds_cmdline) and is the run's context.  Return: 0, or -ENOMEM.
+ */
+static int ds_cmdpart(struct ds_ctx *c, const char *line, bool first)
+{
+	size_t o = c->cmd ? strlen(c->cmd) : 0, n = 0;
+	bool glue = !first && c->cmdlast >= 80 && c->cmdlast % 80 == 0;
+	const char *add = first ? nv_text_skip(line + 13) : glue ? line : nv_text_skip(line);
+	char *d = realloc(first ? NULL : c->cmd, o + strlen(add) + 2);
+
+	if (!d)
+		return ds_nomem(c);
+	if (first) {
+		free(c->cmd);
+		o = 0;
+	}
+	for (const char *p = line; *p; p++)	/* columns: characters, not UTF-8 bytes */
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	snprintf(d + o, strlen(add) + 2, "%s%s", o && !glue ? " " : "", add);
+	c->cmd = d;
+	c->cmdlast = n;
+	c->in_cmd = true;
+	return ds_cmdline(c, c->cmd);
 }
 
 /* A value after "KEY:" in s.  Return: a pointer into s past the colon, or NULL. */
@@ -158,12 +196,18 @@ static int ds_header(struct ds_ctx *c, const char *s)
 		for (int k = 0; k < DS_NCOL; k++)
 			if (strlen(names[k]) == n && !strncmp(t, names[k], n))
 				c->cols[k] = col;
+		if (n == 4 && !strncmp(t, "MB/s", 4)) {	/* before 2.0.18: MiB/s as MB/s */
+			c->cols[DS_MIBS] = col;
+			c->old_mbs = true;
+		}
 	}
 	free(copy);
 	for (int k = DS_BYTES; k <= DS_IOPS; k++)
 		if (c->cols[k] < 0)
-			return ds_error(c, "an IO table header without bytes, I/Os, MiB/s and "
-					   "I/O per s columns");
+			return ds_error(c, "an IO table header without its bytes, I/Os, "
+					   "MiB/s (MB/s before 2.0.18) and I/O per s columns: "
+					   "expected 'thread | bytes | I/Os | MiB/s | I/O per s "
+					   "... | file'");
 	return 0;
 }
 
@@ -390,10 +434,15 @@ static int ds_line(void *ctx, const char *line, unsigned lineno)
 	bool after_total = c->after_total;
 
 	c->line = lineno;
-	c->after_total = !strcmp(s, "total:") ||
-			 !strncmp(s, "Total latency distribution:", 27);
+	if (*s)
+		c->after_total = !strcmp(s, "total:") || (c->state == DS_IOROWS &&
+							   !strncmp(s, "total:", 6)) ||
+				 !strncmp(s, "Total latency distribution:", 27);
 	if (!strncmp(s, "Command Line:", 13))
-		return ds_cmdline(c, s + 13);
+		return ds_cmdpart(c, line, true);
+	if (c->in_cmd && *s && !c->job)
+		return ds_cmdpart(c, line, false);
+	c->in_cmd = false;
 	if (!strncmp(s, "Results for timespan", 20)) {
 		int ret = ds_close(c);
 
@@ -454,12 +503,15 @@ int nv_diskspd_parse(const char *text, size_t len, const char *path, struct nv_r
 	}
 	if (!ret) {
 		run->path = strdup(path);
-		run->fio_version = strdup("diskspd");
+		run->fio_version = strdup(c.old_mbs ? "diskspd 2.0.x (before 2.0.18)" : "diskspd");
 		run->objects = 1;
 		run->digest = nv_hash(text, len);
-		if (!run->path || !run->fio_version)
+		if (c.cmd && asprintf(&run->desc, "Command Line: %s", c.cmd) < 0)
+			run->desc = NULL;
+		if (!run->path || !run->fio_version || (c.cmd && !run->desc))
 			ret = ds_nomem(&c);
 	}
+	free(c.cmd);
 	if (ret)
 		nv_run_free(run);
 	return ret;

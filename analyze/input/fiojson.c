@@ -36,6 +36,23 @@ bool nv_run_is_fio(const struct nv_run *run)
 	return !run->format || !strncmp(run->format, "fio", 3);
 }
 
+bool nv_run_means_only(const struct nv_run *run)
+{
+	return run->format && !strcmp(run->format, "crystaldiskmark");
+}
+
+bool nv_run_no_latency(const struct nv_run *run)
+{
+	if (!run->format || strncmp(run->format, "diskspd", 7))
+		return false;
+	for (size_t j = 0; j < run->njobs; j++)
+		for (int d = 0; d < NV_DIR_NR; d++)
+			if (run->jobs[j].dir[d].lat[NV_LAT_TOTAL].npoints ||
+			    run->jobs[j].dir[d].lat[NV_LAT_TOTAL].mean.src)
+				return false;
+	return true;
+}
+
 /* ---- one job ----------------------------------------------------------- */
 
 /*

@@ -134,6 +134,10 @@ struct nv_run {
 	struct nv_disk *disks;	/* fio's "disk_util", in file order */
 	size_t nnotes;
 	char **notes;		/* warnings about the file, for stderr */
+	unsigned line;		/* one output of a file of several: its first line, else 0 */
+	bool text_after;	/* an export that other text follows (prose, another
+				 * tool's table): multiout.h tells machines by it */
+	size_t at;		/* that line's offset in the decoded text */
 };
 
 
@@ -203,6 +207,19 @@ unsigned nv_fio_kb_base(const char *opt);
  * Return: true for fio's.
  */
 bool nv_run_is_fio(const struct nv_run *run);
+
+/*
+ * Whether run's tool prints only means per test: a CrystalDiskMark or
+ * KDiskMark export (MB/s, IOPS, mean latency; no percentiles, min, max or
+ * deviation).  Return: true for such a run.
+ */
+bool nv_run_means_only(const struct nv_run *run);
+
+/*
+ * Whether run is a diskspd report without latencies (run without -L: no
+ * AvgLat, no %-ile table).  Return: true for such a run.
+ */
+bool nv_run_no_latency(const struct nv_run *run);
 
 /*
  * fio writes a JSON real with printf's "%f" (json.c): six decimals, so a

@@ -12,13 +12,17 @@
 #include "analyze/input/detect.h"
 #include "analyze/input/fioterse.h"
 #include "analyze/input/multiout.h"
+#include "analyze/input/page.h"
 #include "analyze/input/readfile.h"
+#include "analyze/input/textlines.h"
 
 #define run_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
-/* One fio output of the file: its bytes, its run, who wrote it. */
+/* One output of the file: its bytes, its run, who wrote it, where it starts. */
 struct seg {
 	size_t off, len;
+	size_t at;		/* the offset of its first line of the tool's own */
+	unsigned line;		/* that line's number (1-based) */
 	struct nv_run run;
 	bool have_pid, have_start;
 	long long pid, start;	/* normal: pid=; JSON: timestamp - elapsed (s) */
@@ -102,32 +106,101 @@ static bool json_head(const char *p, const char *e, const char *end)
 	return starts(q, (size_t)(end - q), "\"fio version\"");
 }
 
+/* The line [p, e) past blanks and Markdown quote markers ("> "). Return: its start. */
+static const char *line_start(const char *p, const char *e)
+{
+	p = skip_blank(p, e);
+	while (p + 1 < e && *p == '>' && p[1] == ' ')
+		p = skip_blank(p + 2, e);
+	return p;
+}
+
 /*
- * Cut text into outputs (multiout.h's rules) in s: offsets and lengths only.
+ * True when the line [b, e) opens a CrystalDiskMark or KDiskMark export
+ * ("CrystalDiskMark 8.0.4 x64 ...", "KDiskMark (3.0.0): ...").
+ */
+static bool cdm_head(const char *b, const char *e)
+{
+	size_t n = (size_t)(e - b);
+
+	return (starts(b, n, "CrystalDiskMark ") && n > 16 && b[16] >= '0' && b[16] <= '9') ||
+	       starts(b, n, "KDiskMark (");
+}
+
+/* True when the line [b, e) opens a diskspd text report. */
+static bool diskspd_head(const char *b, const char *e)
+{
+	size_t n = (size_t)(e - b);
+
+	return starts(b, n, "Command Line:") || starts(b, n, "Input parameters:");
+}
+
+/* The state of the cut: what the output being read holds so far. */
+struct cutstate {
+	bool json, status;	/* fio: a JSON object; a "Run status group" line */
+	bool cdm, diskspd;	/* an export's banner; a diskspd timespan's results */
+};
+
+/*
+ * Whether the line [b, e) starts the next output, and the state updated
+ * with it.  Return: true to cut before it.
+ */
+static bool next_output(struct cutstate *cs, const char *b, const char *e, const char *end)
+{
+	bool jh = json_head(b, e, end), ch = cdm_head(b, e), dh = diskspd_head(b, e);
+	bool cut = (cs->json && jh) || (cs->status && normal_head(b, e)) || (cs->cdm && ch) ||
+		   (cs->diskspd && dh);
+
+	if (cut)
+		memset(cs, 0, sizeof(*cs));
+	cs->json |= jh;
+	cs->status |= starts(b, (size_t)(e - b), "Run status group");
+	cs->cdm |= ch;
+	cs->diskspd |= starts(b, (size_t)(e - b), "Results for timespan");
+	return cut;
+}
+
+/* True when the line [b, e) is a tool's own first line (an output's start). */
+static bool tool_line(const char *b, const char *e, const char *end)
+{
+	return json_head(b, e, end) || normal_head(b, e) || cdm_head(b, e) || diskspd_head(b, e);
+}
+
+/*
+ * Cut text into outputs (multiout.h's rules) in s: offsets and lengths,
+ * and where each output's own text starts (its first tool line).
  * Return: 0 or -ENOMEM.
  */
 static int cut(const char *text, size_t len, struct segs *s)
 {
 	const char *p = text, *end = text + len;
-	bool json = false, status = false;
+	struct cutstate cs = { 0 };
+	unsigned line = 1;
+	bool found = false;	/* the output being read has its first tool line */
 
 	if (segs_grow(s))
 		return -ENOMEM;
 	s->n = 1;
-	for (; p < end; p++) {
+	s->v[0].line = 1;
+	for (; p < end; p++, line++) {
 		const char *e = memchr(p, '\n', (size_t)(end - p)), *b;
 
 		e = e ? e : end;
-		b = skip_blank(p, e);
-		if ((json && json_head(b, e, end)) || (status && normal_head(b, e))) {
+		b = line_start(p, e);
+		if (next_output(&cs, b, e, end)) {
 			s->v[s->n - 1].len = (size_t)(p - text) - s->v[s->n - 1].off;
 			if (segs_grow(s))
 				return -ENOMEM;
-			s->v[s->n++].off = (size_t)(p - text);
-			json = status = false;
+			s->v[s->n].off = s->v[s->n].at = (size_t)(p - text);
+			s->v[s->n].line = line;
+			s->n++;
+			found = false;
 		}
-		json |= json_head(b, e, end);
-		status |= starts(b, (size_t)(e - b), "Run status group");
+		if (!found && tool_line(b, e, end)) {
+			s->v[s->n - 1].at = (size_t)(p - text);
+			s->v[s->n - 1].line = line;
+			found = true;
+		}
 		p = e;
 	}
 	s->v[s->n - 1].len = len - s->v[s->n - 1].off;
@@ -351,7 +424,8 @@ static void take_version(struct nv_run *a, struct nv_run *b)
 static int keep_last(struct segs *s, const char *path, struct nv_multiout *m)
 {
 	m->runs = calloc(s->n, sizeof(*m->runs));
-	if (!m->runs)
+	m->labels = calloc(s->n, sizeof(*m->labels));
+	if (!m->runs || !m->labels)
 		return -ENOMEM;
 	for (size_t i = 0, first = 0; i < s->n; i++) {
 		char w[64];
@@ -360,6 +434,8 @@ static int keep_last(struct segs *s, const char *path, struct nv_multiout *m)
 			continue;
 		take_version(&s->v[first].run, &s->v[i].run);
 		m->runs[m->n] = s->v[i].run;
+		m->runs[m->n].line = s->v[first].line;
+		m->runs[m->n].at = s->v[first].at;
 		memset(&s->v[i].run, 0, sizeof(s->v[i].run));
 		who(w, sizeof(w), &s->v[i]);
 		if (i > first)
@@ -373,25 +449,27 @@ static int keep_last(struct segs *s, const char *path, struct nv_multiout *m)
 	return 0;
 }
 
-/*
- * True when text has a Markdown heading ("# ", "## aws ec2 micro"): a
- * document that pastes outputs of different machines under their titles,
- * not a log of repeated runs.
- */
-static bool has_headings(const char *text, size_t len)
-{
-	for (const char *p = text, *end = text + len; p < end; p++) {
-		const char *q = p;
+/* The split of a file's outputs into runs (multiout.h): --split. */
+static enum nv_split split_mode = NV_SPLIT_AUTO;
 
-		while (q < end && *q == '#')
-			q++;
-		if (q > p && q < end && *q == ' ')
-			return true;
-		p = memchr(p, '\n', (size_t)(end - p));
-		if (!p)
-			break;
-	}
-	return false;
+void nv_multiout_split(enum nv_split mode)
+{
+	split_mode = mode;
+}
+
+int nv_split_parse(const char *s, enum nv_split *out)
+{
+	static const char *const names[] = {
+		[NV_SPLIT_AUTO] = "auto", [NV_SPLIT_OUTPUTS] = "outputs",
+		[NV_SPLIT_HEADINGS] = "headings", [NV_SPLIT_NONE] = "none",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum nv_split)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 /* True when each job of a has the options line (description) of b's job of its key. */
@@ -410,6 +488,35 @@ static bool same_options(const struct nv_run *a, const struct nv_run *b)
 }
 
 /*
+ * The length of the "Comment: " field of a CrystalDiskMark or KDiskMark
+ * run's context (usually the drive), *at set to it; 0 when none.
+ */
+static size_t comment_of(const struct nv_run *r, const char **at)
+{
+	const char *c = r->desc ? strstr(r->desc, "Comment: ") : NULL;
+
+	if (!c)
+		return 0;
+	*at = c + 9;
+	return strcspn(c + 9, ";");
+}
+
+/*
+ * True when b repeats a: the same jobs, options lines and tool version
+ * (and for exports that name the drive in their Comment, the same one).
+ */
+static bool repeat_of(const struct nv_run *a, const struct nv_run *b)
+{
+	const char *ca = NULL, *cb = NULL;
+	size_t na = comment_of(a, &ca), nb = comment_of(b, &cb);
+
+	if (na != nb || (na && strncmp(ca, cb, na)))
+		return false;
+	return nv_run_same_jobs(a, b) && a->fio_version && b->fio_version &&
+	       !strcmp(a->fio_version, b->fio_version) && same_options(a, b);
+}
+
+/*
  * True when the runs of m are repeats of one run: the same jobs with the
  * same options lines (not iodepth=1 then iodepth=10 under one name), the
  * same fio version, no run the same output as another (a paste repeated).
@@ -417,16 +524,124 @@ static bool same_options(const struct nv_run *a, const struct nv_run *b)
 static bool repeats(const struct nv_multiout *m)
 {
 	for (size_t k = 1; k < m->n; k++) {
-		const struct nv_run *a = &m->runs[0], *b = &m->runs[k];
+		const struct nv_run *b = &m->runs[k];
 
-		if (!nv_run_same_jobs(a, b) || !a->fio_version || !b->fio_version ||
-		    strcmp(a->fio_version, b->fio_version) || !same_options(a, b))
+		if (!repeat_of(&m->runs[0], b))
 			return false;
 		for (size_t i = 0; i < k; i++)
 			if (m->runs[i].digest == b->digest)
 				return false;
 	}
 	return true;
+}
+
+/* What page_repeat needs: the runs, and whether any of them has a heading. */
+struct page_ctx {
+	const struct nv_multiout *m;
+	bool headings;
+};
+
+/*
+ * nv_page_labels' repeat: run i repeats run first (ctx a page_ctx): the
+ * same jobs, options, version (repeat_of), not the same output, and on a
+ * page without headings no prose or other tool's table between them (a
+ * post's next machine; under a heading, "Run 2:" between repeats is theirs).
+ */
+static bool page_repeat(size_t first, size_t i, void *ctx)
+{
+	const struct page_ctx *pc = ctx;
+	const struct nv_multiout *m = pc->m;
+
+	for (size_t j = first; !pc->headings && j < i; j++)
+		if (m->runs[j].text_after)
+			return false;
+	return repeat_of(&m->runs[first], &m->runs[i]) &&
+	       m->runs[first].digest != m->runs[i].digest;
+}
+
+/* page_repeat's answer for --split outputs: never.  Return: false. */
+static bool never_repeat(size_t first, size_t i, void *ctx)
+{
+	(void)first, (void)i, (void)ctx;
+	return false;
+}
+
+/*
+ * The headings above each run of m (page.h) into *heads.
+ * Return: 0 or -ENOMEM.
+ */
+static int run_headings(const char *text, const struct nv_multiout *m,
+			char (**heads)[NV_PAGE_HEAD])
+{
+	size_t *at = malloc((m->n ? m->n : 1) * sizeof(*at));
+	int ret;
+
+	if (!at)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n; i++)
+		at[i] = m->runs[i].at;
+	ret = nv_page_headings(text, at, m->n, heads);
+	free(at);
+	return ret;
+}
+
+/*
+ * Label each run of m (a page of machines; page.h): its heading, else the
+ * file's stem, " #N" for a later one under a heading unless (group) it
+ * repeats the first there.  Return: 0 or -ENOMEM.
+ */
+static int label_runs(const char (*heads)[NV_PAGE_HEAD], const char *path,
+		      struct nv_multiout *m, bool group)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	char stem[NV_PAGE_HEAD];
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	snprintf(stem, sizeof(stem), "%.*s", (int)(dot && dot > base ? dot - base
+						   : (long)strlen(base)), base);
+	struct page_ctx pc = { .m = m };
+
+	for (size_t i = 0; i < m->n && !pc.headings; i++)
+		pc.headings = *heads[i] != '\0';
+	return nv_page_labels(heads, m->n, stem, group ? page_repeat : never_repeat, &pc,
+			      m->labels);
+}
+
+/* True when every run of m was read by a text tool other than fio's readers. */
+static bool other_tools(const struct nv_multiout *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!m->runs[i].format || !strncmp(m->runs[i].format, "fio", 3))
+			return false;
+	return true;
+}
+
+/* True when other text (prose, another tool's table) follows a run of m but the last. */
+static bool text_between(const struct nv_multiout *m)
+{
+	for (size_t i = 0; i + 1 < m->n; i++)
+		if (m->runs[i].text_after)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the runs of m, under heads, are different machines of a page
+ * (--split): with outputs or headings always, with none never; auto: when
+ * they lie under two or more headings, or are CrystalDiskMark, KDiskMark
+ * or diskspd outputs that are not repeats or have prose or other tools'
+ * tables between them (a post's machines; repeats pasted one after the
+ * other have none).  Return: true for a page.
+ */
+static bool is_page(const char (*heads)[NV_PAGE_HEAD], const struct nv_multiout *m)
+{
+	if (m->n < 2 || split_mode == NV_SPLIT_NONE)
+		return false;
+	if (split_mode != NV_SPLIT_AUTO)
+		return true;
+	return nv_page_distinct(heads, m->n) >= 2 ||
+	       (other_tools(m) && (!repeats(m) || text_between(m)));
 }
 
 /* The whole text as one run in m (the reader's own rules). Return: as nv_input_parse. */
@@ -459,7 +674,7 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 	const struct nv_format *f = nv_input_detect(text, len);
 	struct segs s = { 0 };
 	size_t period = 0;
-	char err[512];
+	char err[512], (*heads)[NV_PAGE_HEAD] = NULL;
 	int ret = cut(text, len, &s);
 
 	if (!ret && s.n < 2 && f && !strcmp(f->name, "fio-terse"))
@@ -472,7 +687,20 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 		ret = keep_last(&s, path, m);
 	if (!ret && period == 1 && m->n == s.n)
 		ret = 1;
-	if (!ret && m->n > 1 && (!repeats(m) || has_headings(text, len)))
+	if (!ret && m->n > 1 && split_mode != NV_SPLIT_NONE)
+		ret = run_headings(text, m, &heads);
+	if (!ret && heads && is_page((const char (*)[NV_PAGE_HEAD])heads, m)) {
+		m->page = true;
+		ret = label_runs((const char (*)[NV_PAGE_HEAD])heads, path, m,
+				 split_mode != NV_SPLIT_OUTPUTS);
+		free(heads);
+		segs_free(&s);
+		return ret;
+	}
+	free(heads);
+	if (!ret && m->n == 1)
+		m->runs[0].line = 0;	/* one run: the whole file */
+	if (!ret && m->n > 1 && !repeats(m))
 		ret = 1;
 	if (!ret && m->n > 1)
 		run_note(&m->runs[0], "%s: %zu runs of the same fio jobs in one file (%s): "
@@ -560,11 +788,12 @@ int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_m
 		      char *err, size_t errlen)
 {
 	char *text = NULL;
+	const char *enc = NULL;
 	size_t tlen = 0;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	ret = nv_input_decode(buf, len, &text, &tlen);
+	ret = nv_input_text(buf, len, &text, &tlen, &enc);
 	if (ret) {	/* its reader says what is wrong */
 		ret = read_whole(buf, len, path, m, err, errlen);
 	} else if (check_nul(text, tlen, path, err, errlen)) {
@@ -579,6 +808,8 @@ int nv_multiout_parse(const char *buf, size_t len, const char *path, struct nv_m
 		snprintf(err, errlen, "%s: out of memory", path);
 	if (!ret && text)
 		ret = check_text(text, tlen, path, m, err, errlen);
+	if (!ret && enc && strncmp(enc, "UTF-16", 6))
+		nv_input_note_encoding(&m->runs[0], path, enc);
 	free(text);
 	if (ret)
 		nv_multiout_free(m);
@@ -602,8 +833,11 @@ int nv_multiout_load(const char *path, struct nv_multiout *m, char *err, size_t 
 
 void nv_multiout_free(struct nv_multiout *m)
 {
-	for (size_t i = 0; i < m->n; i++)
+	for (size_t i = 0; i < m->n; i++) {
 		nv_run_free(&m->runs[i]);
+		free(m->labels ? m->labels[i] : NULL);
+	}
+	free(m->labels);
 	free(m->runs);
 	memset(m, 0, sizeof(*m));
 }

@@ -19,13 +19,26 @@
  * times the earlier average rate over the time added).  Of each run
  * the last snapshot is read, and a note says how many were left out.
  * Different runs of the same jobs, options lines and fio version are
- * repeats of one run (runset.h); a document with Markdown headings (outputs
- * of several machines under their titles), a paste repeated (the same
- * output twice),
- * outputs that do not read one by one, runs holding different jobs, or
- * terse lines of one job name none of which is a snapshot (numjobs'
- * processes of one output, or runs appended: they cannot be told apart) are
- * read as one file (the reader's own rules, as for any file).
+ * repeats of one run (runset.h); terse lines of one job name none of which
+ * is a snapshot (numjobs' processes of one output, or runs appended: they
+ * cannot be told apart) are read as one output.
+ *
+ * CrystalDiskMark and KDiskMark exports (their banner) and diskspd reports
+ * ("Command Line:" or "Input parameters:" after a report's results) are cut
+ * the same way.  An article's machines are runs of their own (a page,
+ * m->page): outputs under two or more different Markdown headings (the
+ * nearest "## title" above each output, outside code fences), or text
+ * outputs of those tools that are not repeats or have prose or another
+ * tool's table between them (run->text_after), each labelled by its
+ * heading (the file's name without one), " #2" for a second output under
+ * one heading that does not repeat the first; outputs under one heading
+ * that repeat each other with nothing between them stay repeats of that
+ * machine (the same label).
+ * --split outputs makes every output a run of its own, --split headings
+ * a page whatever the headings, --split none never a page.  A paste
+ * repeated (the same output twice), outputs that do not read one by one,
+ * or runs holding different jobs not on a page, are read as one file (the
+ * reader's own rules, as for any file).
  */
 #ifndef NV_ANALYZE_MULTIOUT_H
 #define NV_ANALYZE_MULTIOUT_H
@@ -38,7 +51,21 @@
 struct nv_multiout {
 	size_t n;
 	struct nv_run *runs;	/* [n]: each fio run (its last snapshot) */
+	bool page;		/* different machines of a page (above), not repeats */
+	char **labels;		/* [n] on a page: each run's label; else NULL entries */
 };
+
+/* How a file's outputs become runs (--split; above). */
+enum nv_split { NV_SPLIT_AUTO, NV_SPLIT_OUTPUTS, NV_SPLIT_HEADINGS, NV_SPLIT_NONE };
+
+/* Set the split for the files read from now on.  Return: nothing. */
+void nv_multiout_split(enum nv_split mode);
+
+/*
+ * "auto", "outputs", "headings" or "none" into *out.
+ * Return: 0, or -EINVAL for another word.
+ */
+int nv_split_parse(const char *s, enum nv_split *out);
 
 /*
  * Cut buf (len bytes as read from the file, any encoding nv_input_decode

@@ -468,8 +468,11 @@ static void add_repeat(struct nv_runset *rs)
 	for (size_t i = 0; i < run->nnotes; i++)
 		nv_note_add(&rs->notes, &rs->nnotes, "%s", run->notes[i]);
 	for (size_t k = 0; k < rs->nruns; k++) {
-		if (rs->runs[k].digest != run->digest)
-			continue;
+		if (rs->runs[k].digest != run->digest || (rs->page && rs->labels[k] &&
+							   rs->labels[rs->nruns] &&
+							   strcmp(rs->labels[k],
+								  rs->labels[rs->nruns])))
+			continue;	/* on a page: only a repeat of one machine */
 		nv_note_add(&rs->notes, &rs->nnotes,
 			    "%s is the same fio output as %s; counted once", run->path,
 			    rs->runs[k].path);
@@ -531,7 +534,8 @@ static int add_hosts(struct nv_runset *rs, const char *dir)
 
 /*
  * The plain file path as repeats of rs: one, or each fio run of a file that
- * holds several (multiout.h), labelled STEM-1, STEM-2, ...
+ * holds several (multiout.h), labelled STEM-1, STEM-2, ...; the machines of
+ * a page (multiout.h) labelled by their headings, rs->page set.
  * Return: 0 or -errno with err set.
  */
 static int add_file(struct nv_runset *rs, const char *path, char *err, size_t errlen)
@@ -541,10 +545,18 @@ static int add_file(struct nv_runset *rs, const char *path, char *err, size_t er
 	int ret = nv_multiout_load(path, &m, err, errlen);
 
 	path_stem(name, sizeof(name), path, false);
+	if (!ret && m.page) {
+		rs->page = true;
+		free(rs->hosts_of);
+		if (!(rs->hosts_of = strdup(name)))
+			ret = -ENOMEM;
+	}
 	for (size_t i = 0; !ret && i < m.n; i++) {
 		char label[300];
 
-		if (m.n > 1)
+		if (m.page)
+			snprintf(label, sizeof(label), "%s", m.labels[i]);
+		else if (m.n > 1)
 			snprintf(label, sizeof(label), "%s-%zu", name, i + 1);
 		else
 			snprintf(label, sizeof(label), "%s", name);
@@ -593,7 +605,7 @@ int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errl
 		snprintf(err, errlen, "run '%s' names no file", arg);
 		ret = -EINVAL;
 	}
-	if (!ret)
+	if (!ret && !rs->page)
 		ret = check_repeats(arg, rs, err, errlen);
 out:
 	free(copy);
@@ -602,23 +614,92 @@ out:
 	return ret;
 }
 
+/* qsort_r's order of repeat indices: by label, then by place (ctx: the labels). */
+static int by_label(const void *a, const void *b, void *ctx)
+{
+	char *const *labels = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(labels[x], labels[y]);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * The side of each repeat of rs: one per label, numbered in the order the
+ * labels first appear, in O(n log n) (a page of 10,000 outputs); *n the
+ * number of sides.  Return: side[nruns] (malloc'ed), or NULL.
+ */
+static size_t *label_sides(const struct nv_runset *rs, size_t *n)
+{
+	size_t k = rs->nruns, *idx = malloc((k + 1) * sizeof(*idx));
+	size_t *side = calloc(k + 1, sizeof(*side)), *first = calloc(k + 1, sizeof(*first));
+	size_t *rank = calloc(k + 1, sizeof(*rank)), g = 0;
+
+	*n = 0;
+	if (!idx || !side || !first || !rank) {
+		free(side);
+		side = NULL;
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++)
+		idx[i] = i;
+	qsort_r(idx, k, sizeof(*idx), by_label, rs->labels);
+	for (size_t i = 0; i < k; i++) {	/* groups in label order, each at its first */
+		if (i && strcmp(rs->labels[idx[i]], rs->labels[idx[i - 1]]))
+			g++;
+		if (!i || g != side[idx[i - 1]])
+			first[g] = idx[i];
+		side[idx[i]] = g;
+	}
+	*n = k ? g + 1 : 0;
+	for (size_t i = 0, r = 0; i < k; i++)	/* ranks: groups by their first repeat */
+		if (first[side[i]] == i)
+			rank[side[i]] = r++;
+	for (size_t i = 0; i < k; i++)
+		side[i] = rank[side[i]];
+out:
+	free(idx);
+	free(first);
+	free(rank);
+	return side;
+}
+
+size_t nv_runset_groups(const struct nv_runset *rs)
+{
+	size_t n = rs->nruns, *side = label_sides(rs, &n);
+
+	free(side);
+	return side ? n : rs->nruns;
+}
+
 int nv_runset_split(struct nv_runset *rs, struct nv_runset *out)
 {
-	size_t n = rs->nruns;
+	size_t n, *side = label_sides(rs, &n);
+	int ret = side ? 0 : -ENOMEM;
 
-	for (size_t k = 0; k < n; k++) {
-		memset(&out[k], 0, sizeof(out[k]));
-		if (grow(&out[k])) {
-			for (size_t i = 0; i <= k; i++)
-				nv_runset_free(&out[i]);
-			return -ENOMEM;
-		}
+	for (size_t g = 0; !ret && g < n; g++)
+		memset(&out[g], 0, sizeof(out[g]));
+	for (size_t k = 0; !ret && k < rs->nruns; k++) {	/* room first: nothing moved yet */
+		struct nv_runset *o = &out[side[k]];
+
+		ret = grow(o);
+		o->nruns++;
 	}
-	for (size_t k = 0; k < n; k++) {
-		out[k].runs[0] = rs->runs[k];
-		out[k].labels[0] = rs->labels[k];
-		out[k].nruns = 1;
+	for (size_t g = 0; g < n && side; g++)
+		out[g].nruns = 0;
+	if (ret) {
+		for (size_t g = 0; g < n; g++)
+			nv_runset_free(&out[g]);
+		free(side);
+		return ret;
 	}
+	for (size_t k = 0; k < rs->nruns; k++) {
+		struct nv_runset *o = &out[side[k]];
+
+		o->runs[o->nruns] = rs->runs[k];
+		o->labels[o->nruns++] = rs->labels[k];
+	}
+	free(side);
 	out[0].notes = rs->notes;
 	out[0].nnotes = rs->nnotes;
 	rs->notes = NULL;

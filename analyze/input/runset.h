@@ -30,7 +30,9 @@ struct nv_runset {
 	struct nv_run *runs;	/* the repeats */
 	char **labels;		/* [nruns]: each repeat's default label */
 	size_t cap;		/* runs and labels allocated */
-	char *hosts_of;		/* the repeats are the hosts of this directory, or NULL */
+	char *hosts_of;		/* the repeats are the hosts of this directory, or the
+				 * machines of this page (page set), or NULL */
+	bool page;		/* the machines of one file's page (multiout.h) */
 	size_t nnotes;
 	char **notes;		/* warnings for stderr */
 };
@@ -46,10 +48,17 @@ int nv_runset_load(const char *arg, struct nv_runset *rs, char *err, size_t errl
 void nv_runset_free(struct nv_runset *rs);
 
 /*
- * Each repeat of rs its own runset (one run, its label): the hosts of one
- * many-host directory as sides of their own.  rs is emptied.
- * Return: 0 and out[0..rs->nruns) filled (out has room for them), or
- * -ENOMEM (rs unchanged, out empty).
+ * The number of different labels of rs's repeats: the sides
+ * nv_runset_split makes.  Return: that number.
+ */
+size_t nv_runset_groups(const struct nv_runset *rs);
+
+/*
+ * Each label of rs's repeats its own runset (its runs, that label): the
+ * hosts of one many-host directory, the machines of a page (a machine's
+ * repeats together) as sides of their own.  rs is emptied.
+ * Return: 0 and out[0..nv_runset_groups(rs)) filled (out has room for
+ * them), or -ENOMEM (rs unchanged, out empty).
  */
 int nv_runset_split(struct nv_runset *rs, struct nv_runset *out);
 

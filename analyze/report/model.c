@@ -473,11 +473,29 @@ static void note_missing(struct nv_report *r, const struct nv_block *b, const st
 	}
 }
 
+/*
+ * True when no side of r can hold latency percentiles: every run a
+ * CrystalDiskMark or KDiskMark export (MB/s, IOPS, the mean only) or a
+ * diskspd report run without -L, so a percentile row would be '-'
+ * throughout.
+ */
+static bool no_side_has_pcts(const struct nv_report *r)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < r->sides[s].nruns; k++)
+			if (!nv_run_means_only(&r->sides[s].runs[k]) &&
+			    !nv_run_no_latency(&r->sides[s].runs[k]))
+				return false;
+	return true;
+}
+
 /* The percentile rows of b: one per level of --percentiles, ascending. */
 static int add_level_rows(struct nv_report *r, struct nv_block *b, double *buf)
 {
 	struct nv_pctl lv;
 
+	if (no_side_has_pcts(r))
+		return 0;	/* rows no run can have: left out (the runs list says so) */
 	nv_block_levels(r, b, r->levels, &lv);
 	for (size_t i = 0; i < lv.n; i++) {
 		size_t before = b->nrows;

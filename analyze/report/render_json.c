@@ -393,13 +393,17 @@ static json_t *json_sides(const struct nv_report *r)
 
 	for (size_t s = 0; s < r->nsides; s++) {
 		json_t *o = json_object(), *files = json_array(), *vers = json_array();
-		json_t *fmts = json_array(), *descs = json_array();
+		json_t *fmts = json_array(), *descs = json_array(), *lines = json_array();
+		bool any_line = false;
 
 		nv_json_value_set(o, "label", nv_json_value_str(r->sides[s].label));
 		for (size_t k = 0; k < r->sides[s].nruns; k++) {
 			const struct nv_run *run = &r->sides[s].runs[k];
 
 			json_array_append_new(files, nv_json_value_str(run->path));
+			json_array_append_new(lines, run->line ? json_integer(run->line)
+							       : json_null());
+			any_line |= run->line > 0;
 			json_array_append_new(vers, nv_json_value_str(run->fio_version));
 			json_array_append_new(fmts, json_string(run->format ? run->format
 									    : "fio-json"));
@@ -407,6 +411,10 @@ static json_t *json_sides(const struct nv_report *r)
 							       : json_null());
 		}
 		nv_json_value_set(o, "files", files);
+		if (any_line)	/* outputs of a file of several: their first lines */
+			nv_json_value_set(o, "lines", lines);
+		else
+			json_decref(lines);
 		nv_json_value_set(o, "fio_versions", vers);
 		nv_json_value_set(o, "formats", fmts);
 		nv_json_value_set(o, "descriptions", descs);

@@ -539,6 +539,84 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r, enum nv_f
 		"trustworthy.", NV_REPEATS_MIN_QUIET, NV_REPEATS_MIN_QUIET);
 }
 
+/*
+ * A fio run's context, for one output of a page (run->line set): its jobs'
+ * options lines ("myjob: rw=randrw, bs=(R) 4096B-4096B, ..."), the first
+ * three, then how many more.  Return: nothing.
+ */
+static void print_fio_context(FILE *out, const struct nv_run *run, enum nv_format f)
+{
+	size_t shown = 0;
+
+	for (size_t j = 0; j < run->njobs && shown < 3; j++) {
+		if (!run->jobs[j].desc || !*run->jobs[j].desc)
+			continue;
+		fputs(shown++ ? "; " : "", out);
+		nv_esc_fputs(out, run->jobs[j].name, f);
+		fputs(": ", out);
+		nv_esc_fputs(out, run->jobs[j].desc, f);
+	}
+	if (run->njobs > shown && shown)
+		fprintf(out, "; %zu more jobs", run->njobs - shown);
+}
+
+/*
+ * Each run's own context under its side's line (a CrystalDiskMark or
+ * KDiskMark export's Comment, profile, test size, mode, OS; diskspd's
+ * command line; for a fio output of a page its jobs' options):
+ * "  - FILE[:LINE]: CONTEXT".  Return: nothing.
+ */
+static void print_context(FILE *out, const struct nv_side *side, enum nv_format f)
+{
+	for (size_t k = 0; k < side->nruns; k++) {
+		const struct nv_run *run = &side->runs[k];
+		bool fio = (!run->desc || !*run->desc) && run->line && nv_run_is_fio(run) &&
+			   run->njobs;
+
+		if ((!run->desc || !*run->desc) && !fio)
+			continue;
+		fputs("  - ", out);
+		if (side->nruns > 1) {
+			nv_esc_fputs(out, run->path, f);
+			if (run->line)
+				fprintf(out, ":%u", run->line);
+			fputs(": ", out);
+		}
+		if (fio)
+			print_fio_context(out, run, f);
+		else
+			nv_esc_fputs(out, run->desc, f);
+		fputc('\n', out);
+	}
+}
+
+/*
+ * One line per tool whose runs hold less than fio's: what its format does
+ * not hold, so no row of it is shown.  Return: nothing.
+ */
+static void print_format_limits(FILE *out, const struct nv_report *r)
+{
+	bool cdm = false, nolat = false, other = false;
+
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < r->sides[s].nruns; k++) {
+			const struct nv_run *run = &r->sides[s].runs[k];
+			bool c = nv_run_means_only(run), n = nv_run_no_latency(run);
+
+			cdm |= c;
+			nolat |= n;
+			other |= !c && !n;
+		}
+	if (cdm)
+		fprintf(out, " CrystalDiskMark and KDiskMark exports hold MB/s, IOPS and the mean "
+			"latency of each test, no percentiles, min, max or deviation%s.",
+			other ? ": '-' in their columns" : ": those rows are left out");
+	if (nolat)
+		fprintf(out, " A diskspd report run without -L holds no latency (no AvgLat, no "
+			"%%-ile table): rerun diskspd with -L for them%s.",
+			other || cdm ? "" : "; the percentile rows are left out");
+}
+
 static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f, const char *head)
 {
 	fputs(head, out);
@@ -550,6 +628,8 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 		for (size_t k = 0; k < r->sides[s].nruns; k++) {
 			fputs(k ? ", " : " ", out);
 			nv_esc_fputs(out, r->sides[s].runs[k].path, f);
+			if (r->sides[s].runs[k].line)
+				fprintf(out, ":%u", r->sides[s].runs[k].line);
 			fputs(" (", out);
 			nv_esc_fputs(out, r->sides[s].runs[k].fio_version, f);
 			fputs(")", out);
@@ -557,6 +637,7 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 		if (r->sides[s].have_price)
 			fprintf(out, ", $%g/h", r->sides[s].price);
 		fputc('\n', out);
+		print_context(out, &r->sides[s], f);
 	}
 	fprintf(out, "\nLatency: %s (%s). Bandwidth: %s.", nv_latkind_name(r->lat),
 		r->lat == NV_LAT_SLAT	? "submission"
@@ -569,6 +650,7 @@ static void print_heading(FILE *out, const struct nv_report *r, enum nv_format f
 	if (r->nsides > 1)
 		fprintf(out, " Single runs: a change under %g%% reads as about equal.",
 			r->same_below);
+	print_format_limits(out, r);
 	print_repeats_legend(out, r, f);
 	fprintf(out, "\n\n");
 }
@@ -681,8 +763,9 @@ static bool lat_pct_missing(const struct nv_report *r, const struct nv_block *b)
 
 		if (!NV_M_IS_PCT(m))
 			continue;
-		for (size_t s = 0; s < r->nsides; s++)
-			if (mean->cells[s].n && !b->rows[k].cells[s].n)
+		for (size_t s = 0; s < r->nsides; s++)	/* the hint is fio's: fio's runs */
+			if (mean->cells[s].n && !b->rows[k].cells[s].n && b->nsrc[s] &&
+			    nv_run_is_fio(b->src[s][0].rp))
 				return true;
 	}
 	return false;

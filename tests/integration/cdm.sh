@@ -71,7 +71,8 @@ grep -q '"CrystalDiskMark 8.0.4"' "$T/a.json" && grep -q '"crystaldiskmark"' "$T
 # Pasted into Markdown, as users keep them (a blog post or README): prose
 # before and after, the export in a ``` fence.  It reads as the export alone
 # (the prose after the fence is no footer comment); two exports pasted into
-# one post are an error naming the second's banner line, never one read.
+# one post read as one output (--split none) are an error naming the
+# second's banner line, never one read (as runs of their own: paste.sh).
 md=$utf8
 mkdir -p "$T/md"
 post=$T/md/$(basename "$md")
@@ -88,7 +89,7 @@ fi
 values values-markdown-post "$post"
 { cat "$post"; printf '\nAnd the old one:\n\n```\n'; cat "$md"; printf '```\n'; } >"$T/two.md"
 second=$(grep -n 'CrystalDiskMark [0-9]' "$T/two.md" | sed -n '2s/:.*//p')
-"$NVANALYZE" --format json "$T/two.md" >/dev/null 2>"$T/two.err"
+"$NVANALYZE" --split none --format json "$T/two.md" >/dev/null 2>"$T/two.err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "two.md:$second: .*second CrystalDiskMark export" "$T/two.err"
 then

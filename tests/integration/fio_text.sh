@@ -164,7 +164,9 @@ for f in tests/fixtures/fio-text/*.md tests/fixtures/fio-text/*.log \
 	../shared/fixtures/study-outputs/i?g-*.txt; do
 	[ -e "$f" ] && [ "${f##*/}" != SOURCES.md ] || continue
 	b=$(basename "$f")
-	"$NVANALYZE" --format csv "$f" >"$T/$b.csv" 2>"$T/$b.err"
+	# --split none: the whole page as one run, its outputs the entries the
+	# independent reader counts (pages as runs of their own: paste.sh)
+	"$NVANALYZE" --split none --format csv "$f" >"$T/$b.csv" 2>"$T/$b.err"
 	n=$(sed -n 's/.*: \([0-9]*\) runs of the same fio jobs in one file.*/\1/p' "$T/$b.err")
 	if [ -n "$n" ]; then	# a log of repeated runs (multiout.h): each run on its own
 		rm -f "$T/$b".run*

@@ -220,6 +220,16 @@ golden study-cdm-i3-vs-i2 --summary both --format text --baseline i2.xlarge \
 	"$X/../study-outputs/cdm-i3.4xlarge-ssd1.txt" "$X/../study-outputs/cdm-i3.4xlarge-ssd2.txt"
 golden study-cdm-i3-vs-i2-json --format json --label i2.xlarge --label i3.xlarge \
 	"$X/../study-outputs/cdm-i2.xlarge.txt" "$X/../study-outputs/cdm-i3.xlarge.txt"
+# A page of several machines read as runs (issue 57): three CrystalDiskMark
+# exports under their headings (3.0.1, 8.0.0 UWP twice), one side each,
+# labelled by the heading, its first line and context under the runs list;
+# no percentile rows (exports hold none), one line saying so.
+golden page-of-machines tests/fixtures/paste/zenn-docs__homeIT.md
+golden page-of-machines-json --format json tests/fixtures/paste/zenn-docs__homeIT.md
+# A KDiskMark export on Linux against a CrystalDiskMark 8 export: the same
+# test names, no '-' rows.
+golden kdiskmark-vs-cdm8 tests/fixtures/paste/KDiskMark__README-3.0.0.md \
+	tests/fixtures/cdm/CrystalDiskMark-Parser__20210622162528.txt
 golden err-no-args
 golden err-unknown-option --frobnicate "$D/psync-run1.json"
 golden help --help

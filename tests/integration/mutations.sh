@@ -1,5 +1,5 @@
 #!/bin/bash
-# Random mutations of every input format (issue 40): cut, a line deleted or
+# Random mutations of every input format (issues 40, 57): cut, a line deleted or
 # duplicated, a digit changed, a unit garbled, junk bytes, a NUL or invalid
 # UTF-8 inserted; 600 a format, seeded (the seed printed: MUTATION_SEED=N
 # reproduces a run), each an error naming the file or a reading that reads
@@ -16,6 +16,17 @@ mutations fio-normal $D/fio-text/rounded-a.txt $D/fio-text/rounded-b.txt
 mutations fio-terse $D/fio-text/null-terse-v3.txt
 mutations cdm $D/cdm/cdm8-nvme-crlf.txt
 mutations diskspd $D/diskspd/diskspd22-randrw-L.txt $D/diskspd/diskspd20-seqread.txt
+# Issue 57: KDiskMark; pages of CrystalDiskMark exports (2.x-4.x rows, the
+# Store banner, quote markers); diskspd before 2.0.18 (MB/s, cp1251, a
+# wrapped command line, two runs in a session); a page of fio outputs under
+# headings (each side's values keyed by its label).
+P=tests/fixtures/paste
+mutations kdiskmark $P/KDiskMark__README-3.0.0.md $P/KDiskMark__README-1.6.0.md
+mutations cdm-pages $P/zenn-docs__homeIT.md $P/blog-docusaurus__fanxiang-s790.md
+mutations diskspd-2.0 $D/diskspd-old/diskspd-2.0.17-randrw-L.txt \
+	$D/diskspd-old/diskspd-2.0.17-seqread-cp1251-wrapped.txt \
+	$D/diskspd-old/diskspd-2.0.15-two-runs-session.txt
+mutations fio-page $P/vps-comparison__fio-iodepth-32_fio-128K.md
 
 # The harness catches what it is for: a reader that crashes on a mutant, and
 # one that reads a damaged value as 0 (a stand-in nvanalyze for each).

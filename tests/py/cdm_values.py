@@ -18,9 +18,18 @@ nvanalyze's C code.  Layout facts it relies on:
     (7.0 spells SEQ/RND "Sequential"/"Random"), named SEQ1M-Q8T1-read;
   - a footer of "Key : value" / "Key: value" lines (Profile, Test, Mode,
     Time, Date, OS, Comment);
+  - 2.x-4.x rows "Sequential Read : 505.825 MB/s", "Random Write 512KB :
+    ...", "Random Read 4KB (QD=32) : 271.859 MB/s [ 66371.9 IOPS]" (1 MiB
+    sequential, 512 KiB and 4 KiB random at QD 1, 4 KiB at QD 32), named
+    Seq-read, 512K-write, 4K-read, 4KQ32T1-read;
+  - KDiskMark (its export, src/mainwindow.cpp): a right-aligned banner
+    "KDiskMark (3.0.0): https://...", rows as 7.x's with a blank between the
+    size and its unit ("Sequential   1 MiB (Q=  8, T= 1):"), a Target
+    footer line;
   - pasted into Markdown (a blog post, a README): the export runs from its
-    "CrystalDiskMark X.Y" banner to the ``` line that closes its fence; the
-    prose around it is not the export's.
+    banner to the ``` line that closes its fence, or to a heading; "> "
+    quote markers are the post's, not the export's; the prose around it is
+    not the export's.
 MB/s is 10^6 bytes/s; the mean latency is in microseconds.
 """
 import json
@@ -32,10 +41,13 @@ from lib import fiojson, valuecheck
 NUM = r'([\d.]+)'
 OLD = re.compile(r'^(Sequential|Random) (Read|Write)( 4KiB)? \((?:Q=\s*(\d+),\s*)?T=\s*(\d+)\)'
                  r'\s*:\s*' + NUM + r' MB/s(?:\s*\[\s*' + NUM + r' IOPS\])?$')
-NEW = re.compile(r'^(SEQ|RND|Sequential|Random)\s+(\d+)([KM])iB \(Q=\s*(\d+),\s*T=\s*(\d+)\)'
+NEW = re.compile(r'^(SEQ|RND|Sequential|Random)\s+(\d+)\s*([KM])iB \(Q=\s*(\d+),\s*T=\s*(\d+)\)'
                  r':\s*' + NUM + r' MB/s \[\s*' + NUM + r' IOPS\](?:\s*<\s*' + NUM + r' us>)?$')
+V3 = re.compile(r'^(Sequential|Random) (Read|Write)(?: (512KB|4KB))?(?: \(QD=(\d+)\))?\s*:\s*'
+                + NUM + r' MB/s(?:\s*\[\s*' + NUM + r' IOPS\])?$')
 SECTIONS = {'[Read]': 'read', '[Write]': 'write', '[Mix]': 'mixed'}
-FOOTER = re.compile(r'^(Profile|Test|Mode|Time|Date|OS|Comment|Interval)\s*:\s*(.*?)\s*$')
+FOOTER = re.compile(r'^(Profile|Test|Mode|Time|Date|OS|Comment|Interval|Target)\s*:\s*(.*?)\s*$')
+BANNERS = ('CrystalDiskMark ', 'KDiskMark (')
 
 
 def old_row(m):
@@ -50,6 +62,20 @@ def old_row(m):
     return ('%s%s-%s' % (base, qt, d), d), out
 
 
+def v3_row(m):
+    """((name, direction), metrics) of a 2.x-4.x row."""
+    kind, d, size, qd, mbs, iops = m.groups()
+    d, qd = d.lower(), int(qd or 1)
+    if kind == 'Sequential':
+        name = 'Seq'
+    else:
+        name = '512K' if size == '512KB' else '4KQ%dT1' % qd if qd > 1 else '4K'
+    out = {'bw_MB_per_s': float(mbs)}
+    if iops:
+        out['iops'] = float(iops)
+    return ('%s-%s' % (name, d), d), out
+
+
 def new_row(m, sect):
     """((name, direction), metrics) of a 7.x+ row in section sect."""
     kind, size, unit, q, t, mbs, iops, us = m.groups()
@@ -61,16 +87,28 @@ def new_row(m, sect):
     return ('%s%s%s-Q%sT%s-%s' % (kind, size, unit, q, t, suffix), sect), out
 
 
+def unquote(line):
+    """The line without blanks and Markdown quote markers ("> ")."""
+    s = line.strip()
+    while s.startswith('>') and (len(s) == 1 or s[1] in ' >'):
+        s = s[1:].strip()
+    return s
+
+
 def export(path):
     """({(name, direction): {metric: value}}, [footer values]) as printed."""
     with open(path, 'rb') as f:
-        text = fiojson.decode(f.read())
+        return export_text(fiojson.decode(f.read()))
+
+
+def export_text(text):
+    """export() of a decoded text: its first export."""
     tests, footer, sect, inside = {}, [], None, None
     for line in text.splitlines():
-        s = line.strip()
-        if inside is None and s.startswith('CrystalDiskMark '):
+        s = unquote(line)
+        if inside is None and s.startswith(BANNERS):
             inside = True
-        elif inside and s.startswith('```'):
+        elif inside and (s.startswith('```') or s.startswith('#')):
             inside = False
         if not inside:
             continue
@@ -85,6 +123,11 @@ def export(path):
         m = NEW.match(s)
         if m and sect:
             key, val = new_row(m, sect)
+            tests[key] = val
+            continue
+        m = V3.match(s)
+        if m and not sect:
+            key, val = v3_row(m)
             tests[key] = val
             continue
         m = FOOTER.match(s)

@@ -21,7 +21,12 @@ not from nvanalyze's C code.  Layout facts it relies on:
     Total is the "mixed" direction when the test both reads and writes;
     its levels go down to 9-nines (99.9999999), each with a key of its own
     (fio's "%f", 7 decimals where 6 cannot tell it from 100);
-  - the CPU table's "avg.|" row ends in "Usage% | User% | Kernel% | Idle%".
+  - the CPU table's "avg.|" row ends in "Usage% | User% | Kernel% | Idle%";
+  - before 2.0.18 the bandwidth column is headed "MB/s" but holds MiB/s (the
+    code divides by 1024 twice), and the one %-ile table follows the Write
+    IO table's total row; the command line may be wrapped onto the lines
+    right after it (up to a blank line), inside a word at 80 characters;
+  - a report may be in UTF-8 or, from a Russian console, cp1251.
 """
 import re
 import sys
@@ -102,7 +107,8 @@ def io_total(s, cols, runtime_s):
     """One direction's metrics from its IO table's "total:" row."""
     vals = [None if v.strip() == 'N/A' else float(v) for v in s[6:].split('|')]
     d = dict(zip(cols, vals))
-    m = {'iops': d['I/O per s'], 'bw_MB_per_s': d['MiB/s'] * 1048576 / 1e6,
+    mib = d['MiB/s'] if 'MiB/s' in d else d['MB/s']
+    m = {'iops': d['I/O per s'], 'bw_MB_per_s': mib * 1048576 / 1e6,
          'io_bytes': d['bytes']}
     if runtime_s is not None:
         m['runtime_ns'] = runtime_s * 1e9
@@ -148,7 +154,8 @@ def pct_tables(lines):
                 if '|' not in r:
                     break
                 rows.append(([x.strip() for x in r.split('|')] + ['N/A'])[:4])
-            out.append((lines[i - 1] if i else '', rows))
+            prev = [p for p in lines[:i] if p]
+            out.append((prev[-1] if prev else '', rows))
     return out
 
 
@@ -163,12 +170,22 @@ def cpu(lines):
 
 def report(path):
     """{(name, direction): {metric: value}} as printed."""
-    with open(path, encoding='utf-8-sig') as f:
-        lines = [line.strip() for line in f]
+    with open(path, 'rb') as f:
+        raw = f.read()
+    try:
+        text = raw.decode('utf-8-sig')
+    except UnicodeDecodeError:
+        text = raw.decode('cp1251')
+    lines = [line.strip() for line in text.splitlines()]
     if sum(s.startswith('Results for timespan') for s in lines) != 1:
         raise SystemExit('%s: this reader takes one timespan' % path)
-    cmd = [s for s in lines if s.startswith('Command Line:')]
-    name = name_of(cmd[0][13:]) if cmd else name_of_params(lines)
+    cmd = [i for i, s in enumerate(lines) if s.startswith('Command Line:')]
+    if cmd:
+        full, i = lines[cmd[0]][13:], cmd[0] + 1
+        while i < len(lines) and lines[i]:
+            full += lines[i] if len(lines[i - 1]) % 80 == 0 else ' ' + lines[i]
+            i += 1
+    name = name_of(full) if cmd else name_of_params(lines)
     out, table, cols, runtime = {}, None, None, None
     for s in lines:
         if s.startswith('actual test time:'):
@@ -180,7 +197,8 @@ def report(path):
         elif s.startswith('total:') and table and cols:
             out[table] = io_total(s, cols, runtime)
             table = None
-    totals = [rows for prev, rows in pct_tables(lines) if prev in TOTAL_TABLE]
+    totals = [rows for prev, rows in pct_tables(lines)
+              if prev in TOTAL_TABLE or prev.startswith('total: ')]
     if totals:
         both = all(out.get(d, {}).get('io_bytes', 0) > 0 for d in ('read', 'write'))
         add_levels(out, totals[-1], both)

@@ -78,13 +78,16 @@ def mutate(data, rng):
 
 
 def values(doc):
-    """{(job, direction, metric): number} of nvanalyze --format json's results."""
+    """{(job, direction, metric): number} of nvanalyze --format json's results;
+    with several sides (a page of machines) the job is "JOB@SIDE"."""
     out = {}
     for r in doc.get("results", []):
-        for side in r.get("sides", {}).values():
+        sides = r.get("sides", {})
+        for label, side in sides.items():
+            job = r["job"] if len(sides) == 1 else "%s@%s" % (r["job"], label)
             for key, v in side.items():
                 if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    out[(r["job"], r["direction"], key)] = v
+                    out[(job, r["direction"], key)] = v
     return out
 
 

@@ -11,7 +11,10 @@
 # `nvanalyze --job randrw-0 -f csv` on each (the whole file read, one job's
 # rows printed: the reading's time and memory; the one-job file gives the
 # memory every call has), and of `nvanalyze -f csv` on the largest (every
-# job's rows: the whole call, for reference).
+# job's rows: the whole call, for reference).  And a page of INPUT_JOBS
+# outputs (issue 57: bench_report.py --grow-page, a real CrystalDiskMark
+# export pasted under ten headings, an article's ten machines of
+# INPUT_JOBS/10 repeats each): `nvanalyze -f csv` on it, the whole call.
 section_inputtext() {
 	local d=$W/inputtext r k order
 	mkdir -p "$d"
@@ -27,17 +30,21 @@ section_inputtext() {
 			"$d/${k%%:*}.txt" >"$d/${k%%:*}.info"
 		cat "$d/${k%%:*}.txt" >/dev/null
 	done
+	python3 "$TOP/tools/bench_report.py" --grow-page \
+		"$TOP/tests/fixtures/cdm/CrystalDiskMark-Parser__20210622162528.txt" \
+		"$INPUT_JOBS" "$d/page.md" >"$d/page.info"
 	log "inputtext: fio normal output of $INPUT_JOBS jobs, $INPUT_ROUNDS rounds"
 	for r in $(seq 1 "$INPUT_ROUNDS"); do
-		order=$(round_order "$r" one quarter all full)
+		order=$(round_order "$r" one quarter all full page)
 		for k in $order; do
 			case $k in
 			full) timed "$d/full-r$r" "$NVANALYZE" -f csv "$d/all.txt";;
+			page) timed "$d/page-r$r" "$NVANALYZE" -f csv "$d/page.md";;
 			*) timed "$d/$k-r$r" "$NVANALYZE" --job randrw-0 -f csv "$d/$k.txt";;
 			esac || die "inputtext: nvanalyze on $k failed:" \
 				"$(tail -n 3 "$d/$k-r$r.err")"
 		done
-		rm -f "$d/full-r$r.out"
+		rm -f "$d/full-r$r.out" "$d/page-r$r.out"
 	done
-	rm -f "$d"/one.txt "$d"/quarter.txt "$d"/all.txt
+	rm -f "$d"/one.txt "$d"/quarter.txt "$d"/all.txt "$d"/page.md
 }

@@ -1,5 +1,6 @@
-"""The large inputs of the analyzer sections grown from real fio outputs: a json+ file of MB
-megabytes (--grow-json) and a normal output of NJOBS jobs (--grow-normal)."""
+"""The large inputs of the analyzer sections grown from real outputs: a json+ file of MB
+megabytes (--grow-json), a normal output of NJOBS jobs (--grow-normal) and a page of N
+CrystalDiskMark exports under ten headings (--grow-page)."""
 import json
 import os
 import re
@@ -64,3 +65,26 @@ def grow_normal(seed, njobs, out):
           "names and pids; {:.1f} MB.".format(
               n, len(blocks), next((l for l in lines if l.startswith("fio-")), "?"),
               os.path.getsize(out) / 1e6))
+
+
+def grow_page(seed, n, out):
+    """A Markdown page of n CrystalDiskMark exports: the real seed export (its own text) pasted
+    n times in ``` fences, a line of prose before each, under ten "## machine K" headings (n/10
+    repeats of each machine), every export's first result's last digits varied so that no two
+    are the same output."""
+    text = open(seed, encoding="utf-8-sig").read().replace("\r\n", "\n")
+    m = re.search(r"MB/s", text)
+    if not m:
+        sys.exit("bench_report: {} is not a CrystalDiskMark export".format(seed))
+    num = re.search(r"(\d+)\.(\d{3}) MB/s", text)
+    n = int(n)
+    with open(out, "w") as f:
+        f.write("# {} CrystalDiskMark exports, ten machines\n".format(n))
+        for i in range(n):
+            if i % max(1, n // 10) == 0 and i // max(1, n // 10) < 10:
+                f.write("\n## machine {}\n".format(i // max(1, n // 10)))
+            t = "{}{}.{:03d}{}".format(text[:num.start(1)], int(num.group(1)) + i // 1000,
+                                       i % 1000, text[num.end(2):])
+            f.write("\nrun {}:\n\n```\n{}```\n".format(i, t))
+    print("{} outputs: the real CrystalDiskMark export {} pasted {} times under ten headings "
+          "({:.1f} MB).".format(n, os.path.basename(seed), n, os.path.getsize(out) / 1e6))

@@ -24,6 +24,30 @@ def inputtext_rounds(wd, meta):
     return out
 
 
+def page_section(md, d, rounds, n, goals):
+    """Section 14's page of n outputs (issue 57): the whole call's time and memory, a goal row;
+    nothing when the rounds did not time it (an older run)."""
+    ts = [read_time(os.path.join(d, "page-r{}.time".format(r))) for r in rounds]
+    ts = [t for t in ts if t]
+    if not ts:
+        return
+    info = open(os.path.join(d, "page.info")).read().strip() if os.path.exists(
+        os.path.join(d, "page.info")) else "?"
+    md.append("A page of {:,} outputs (an article's machines as runs, issue 57): {}  `nvanalyze "
+              "-f csv PAGE` in the same rounds: its outputs cut, read, labelled by their "
+              "headings and compared, ten sides of {:,} repeats.\n".format(n, info, n // 10))
+    median_range_table(md, (
+        ("page of {:,} outputs, wall".format(n), [t["wall"] for t in ts], "{:.2f} s"),
+        ("page of {:,} outputs, CPU".format(n), [t["cpu"] for t in ts], "{:.2f} s"),
+        ("page of {:,} outputs, peak RSS".format(n), [t["maxrss_kb"] / 1024 for t in ts],
+         "{:.1f} MiB")))
+    wall = [t["wall"] for t in ts]
+    v = med(wall)
+    goal_row(goals, "reading a page of {:,} outputs".format(n), "< 1 s", "{:.2f} s".format(v),
+             v < 1.0, "CPU {:.2f} s; rounds {:.2f}-{:.2f} s, n={}".format(
+                 med([t["cpu"] for t in ts]), min(wall), max(wall), len(wall)))
+
+
 def section_inputtext(md, wd, meta, goals):
     """14. nvanalyze reading a fio normal output of many jobs: time, memory against jobs."""
     md.append("## 14. Reading fio's normal output: 10,000 jobs\n")
@@ -61,6 +85,7 @@ def section_inputtext(md, wd, meta, goals):
         ("peak RSS, {:,} jobs".format(n), mib["all"], "{:.1f} MiB"),
         ("**peak RSS above 1 job: {:,} / {:,} jobs** (per round)".format(n, n // 4), growth,
          "{:.2f}x")))
+    page_section(md, d, sorted(rounds), n, goals)
     wall = [c["all"]["wall"] for c in rs]
     v = med(wall)
     goal_row(goals, "reading a fio normal output of {:,} jobs".format(n), "< 1 s",

@@ -1,0 +1,157 @@
+/*
+ * page.c - the headings above a file's outputs and the labels of its runs
+ * (page.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/input/page.h"
+
+/* p past its blanks, not past end.  Return: that pointer. */
+static const char *skip(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* True when the line at p (to end) is blank. */
+static bool blank_line(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p >= end || *p == '\n';
+}
+
+/* True when the line [b, e) past its blanks opens or closes a code fence. */
+static bool fence_line(const char *b, const char *e)
+{
+	return e - b >= 3 && (!memcmp(b, "```", 3) || !memcmp(b, "~~~", 3));
+}
+
+/*
+ * The Markdown heading ("## aws ec2 micro - 990M") of the line [p, e) into
+ * buf[NV_PAGE_HEAD] as a run's label (page.h).  Return: true for a heading.
+ */
+static bool heading(const char *p, const char *e, char *buf)
+{
+	const char *q = skip(p, e), *paren;
+	size_t hashes = 0, o = 0;
+
+	if (q - p > 3)
+		return false;
+	while (q < e && *q == '#')
+		q++, hashes++;
+	if (!hashes || hashes > 6 || q >= e || (*q != ' ' && *q != '\t'))
+		return false;
+	q = skip(q, e);
+	paren = memmem(q, (size_t)(e - q), " (", 2);
+	if (paren && paren > q)
+		e = paren;
+	while (e > q && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == '#'))
+		e--;
+	for (; q < e && o + 1 < NV_PAGE_HEAD && o < 40; q++)
+		if (!strchr("*_`", *q))
+			buf[o++] = *q;
+	if (q < e)	/* cut: at the last blank, not inside a word (or a UTF-8 letter) */
+		while (o > 1 && buf[o - 1] != ' ')
+			o--;
+	while (o && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+	return o > 0;
+}
+
+int nv_page_headings(const char *text, const size_t *at, size_t n,
+		     char (**heads)[NV_PAGE_HEAD])
+{
+	const char *p = text, *end = text + (n ? at[n - 1] : 0);
+	char cur[NV_PAGE_HEAD] = "", h[NV_PAGE_HEAD];
+	bool fence = false, prev_blank = true;
+	size_t r = 0;
+
+	*heads = calloc(n ? n : 1, sizeof(**heads));
+	if (!*heads)
+		return -ENOMEM;
+	for (; p <= end && r < n; p++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *b;
+
+		for (; r < n && at[r] <= (size_t)(p - text); r++)
+			memcpy((*heads)[r], cur, sizeof(cur));
+		if (p == end)
+			break;
+		e = e ? e : end;
+		b = skip(p, e);
+		if (fence_line(b, e))
+			fence = !fence;
+		else if ((!fence || (prev_blank && blank_line(e + (e < end), end))) &&
+			 heading(p, e, h))
+			memcpy(cur, h, sizeof(cur));
+		prev_blank = blank_line(p, e);
+		p = e;
+	}
+	for (; r < n; r++)
+		memcpy((*heads)[r], cur, sizeof(cur));
+	return 0;
+}
+
+/* qsort_r's order of output indices: by heading, then by place. */
+static int by_heading(const void *a, const void *b, void *ctx)
+{
+	const char (*heads)[NV_PAGE_HEAD] = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(heads[x], heads[y]);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The indices 0..n) sorted by heading (malloc'ed).  Return: them, or NULL. */
+static size_t *sorted(const char (*heads)[NV_PAGE_HEAD], size_t n)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), by_heading, (void *)heads);
+	return idx;
+}
+
+size_t nv_page_distinct(const char (*heads)[NV_PAGE_HEAD], size_t n)
+{
+	size_t *idx = sorted(heads, n), d = 0;
+
+	for (size_t k = 0; idx && k < n; k++)
+		d += !k || strcmp(heads[idx[k]], heads[idx[k - 1]]);
+	free(idx);
+	return idx ? d : n;	/* out of memory: as if all differ */
+}
+
+int nv_page_labels(const char (*heads)[NV_PAGE_HEAD], size_t n, const char *stem,
+		   bool (*repeat)(size_t first, size_t i, void *ctx), void *ctx, char **labels)
+{
+	size_t *idx = sorted(heads, n);
+	int ret = idx ? 0 : -ENOMEM;
+
+	for (size_t k = 0, first = 0, nth = 0; !ret && k < n; k++) {
+		size_t i = idx[k];
+		const char *h = *heads[i] ? heads[i] : stem;
+
+		if (!k || strcmp(heads[i], heads[idx[k - 1]])) {
+			first = i;
+			nth = 0;
+		}
+		nth++;
+		if (nth == 1 || repeat(first, i, ctx))
+			labels[i] = strdup(h);
+		else if (asprintf(&labels[i], "%s #%zu", h, nth) < 0)
+			labels[i] = NULL;
+		if (!labels[i])
+			ret = -ENOMEM;
+	}
+	free(idx);
+	return ret;
+}

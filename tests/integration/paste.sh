@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Results as people paste them (issue 57, analyze/input/textlines.c, cdm.c,
+# diskspd.c, multiout.c):
+#  - real pages by others (tests/fixtures/paste, SOURCES.md): KDiskMark
+#    exports, CrystalDiskMark exports pasted into Markdown (3.x to 8.x, the
+#    Microsoft Store banner, quote markers), pages of several machines
+#    under headings, read as an independent reader reads them
+#    (tests/py/cdm_values.py, paste_values.py), values read by eye asserted;
+#  - diskspd before 2.0.18 (files written from ResultParser.cpp, see
+#    tests/data/diskspd-old/gen.py): the MB/s layout, its one %-ile table,
+#    cp1251 with a wrapped command line, two runs in a PowerShell session;
+#  - encodings: UTF-16 with and without a BOM, cp932, cp1252 read the same
+#    as UTF-8; HTML pastes (<pre>, &lt;) the same as the text;
+#  - --split outputs|headings|none; an error that names the tool, version
+#    and the line where reading stopped.
+source "$(dirname "$0")/../lib.sh"
+need_nvanalyze || exit 0
+cd "$TOP" || exit 1
+P=tests/fixtures/paste
+O=tests/data/diskspd-old
+
+if out=$(pytool lib/sources "$TOP/$P" 2>&1); then
+	pass "sources ($out)"
+else
+	fail sources "$out"
+fi
+
+# json NAME FILE [ARGS...]: nvanalyze --format json FILE into $T/NAME.json
+json() {
+	local n=$1 f=$2
+	shift 2
+	"$NVANALYZE" --format json "$@" "$f" >"$T/$n.json" 2>"$T/$n.err"
+}
+
+# check NAME READER FILE: an independent reader against nvanalyze's JSON of FILE
+check() {
+	local n=$1 r=$2 f=$3 out
+	if ! json "$n" "$f"; then
+		fail "$n" "nvanalyze exited non-zero: $(head -c 300 "$T/$n.err")"
+	elif out=$(pytool "$r" "$TOP/$f" "$T/$n.json" 2>&1); then
+		pass "$n ($out)"
+	else
+		fail "$n" "$(echo "$out" | head -n 5 | tr '\n' ' ')"
+	fi
+}
+
+for f in $P/KDiskMark__README-*.md $P/blog-docusaurus__fanxiang-s790.md; do
+	check "values-$(basename "$f" .md)" cdm_values "$f"
+done
+for f in $P/zenn-docs__homeIT.md $P/vps-comparison__*.md \
+	tests/fixtures/fio-text/dyu-vps-comparison__libaio-random-mixed-4K.md \
+	tests/fixtures/fio-text/guonaihong-knowledge__fio-benchmark.md; do
+	check "page-$(basename "$f" .md)" paste_values "$f"
+done
+for f in $O/diskspd-2.0.17-*.txt; do
+	check "values-$(basename "$f" .txt)" diskspd_values "$f"
+done
+
+# value NAME JSON JOB DIR SIDE KEY WANT: one value of nvanalyze's JSON, read by eye
+value() {
+	local got
+	got=$(pytool paste_checks value "$2" "$3" "$4" "$5" "$6")
+	if [ "$got" = "$7" ]; then pass "$1"; else fail "$1" "$3 $4 $6: $got, the page $7"; fi
+}
+json k16 $P/KDiskMark__README-1.6.0.md
+value eye-kdm16-seq "$T/k16.json" SEQ1M-Q8T1-read read "" bw_MB_per_s 542.516
+value eye-kdm16-seq-iops "$T/k16.json" SEQ1M-Q8T1-read read "" iops 529.8
+value eye-kdm16-lat "$T/k16.json" SEQ1M-Q8T1-read read "" lat_mean_ns 14415610.0
+value eye-kdm16-q32t16 "$T/k16.json" RND4K-Q32T16-write write "" iops 41286.6
+json k23 $P/KDiskMark__README-2.3.0.md
+value eye-kdm23-rnd "$T/k23.json" RND4K-Q32T1-read read "" iops 84988.3
+json k30 $P/KDiskMark__README-3.0.0.md
+value eye-kdm30-seq "$T/k30.json" SEQ1M-Q1T1-write write "" bw_MB_per_s 333.085
+if grep -q '"KDiskMark 3.0.0"' "$T/k30.json" && grep -q 'fio: fio-3.30' "$T/k30.json" &&
+	grep -q 'OS: opensuse-tumbleweed 20220821' "$T/k30.json"; then
+	pass eye-kdm30-context
+else
+	fail eye-kdm30-context \
+		"version, fio or OS missing: $(grep -m1 -A2 descriptions "$T/k30.json")"
+fi
+json home $P/zenn-docs__homeIT.md
+value eye-home-cdm3-seq "$T/home.json" Seq-read read "前世代 PC" bw_MB_per_s 505.825
+value eye-home-cdm3-qd32 "$T/home.json" 4KQ32T1-write write "前世代 PC" iops 42650.1
+value eye-home-uwp "$T/home.json" SEQ1M-Q8T1-read read "2020/12/16 OS ドライブを SSD" \
+	bw_MB_per_s 2470.084
+grep -q '"CrystalDiskMark 8.0.0"' "$T/home.json" && pass eye-home-uwp-version ||
+	fail eye-home-uwp-version "the (UWP) banner's version not read"
+json fx $P/blog-docusaurus__fanxiang-s790.md
+value eye-fanxiang-mix "$T/fx.json" RND4K-Q32T16-mix mixed "" iops 139643.3
+if grep -q 'fanxiang-s790.md:52: the CrystalDiskMark 8.0.4 export ends before' "$T/fx.err"; then
+	pass fanxiang-prose-after-noted
+else
+	fail fanxiang-prose-after-noted "no note where the export ends: $(cat "$T/fx.err")"
+fi
+
+# Tables that speak of the tool: no percentile rows for exports, one line
+# on what the format holds; the context under the runs list.
+"$NVANALYZE" $P/zenn-docs__homeIT.md >"$T/home.md" 2>/dev/null
+if ! grep -q '^| lat p' "$T/home.md" && grep -q 'hold MB/s, IOPS and the mean latency' \
+	"$T/home.md" && grep -q '^  - Test: 1000 MB \[C: 33.0%' "$T/home.md" &&
+	grep -q 'zenn-docs__homeIT.md:32 (CrystalDiskMark 3.0.1)' "$T/home.md" &&
+	! grep -q lat_percentiles "$T/home.md"; then
+	pass cdm-tables-and-context
+else
+	fail cdm-tables-and-context "$(head -n 12 "$T/home.md" | tr '\n' ' ')"
+fi
+
+# diskspd before 2.0.18: the version the layout tells, the wrapped command
+# line joined inside its word, the code page's note.
+json cp $O/diskspd-2.0.17-seqread-cp1251-wrapped.txt
+if grep -q 'diskspd 2.0.x (before 2.0.18)' "$T/cp.json" &&
+	grep -q 'Администратор\\\\Documents\\\\тест' "$T/cp.json" &&
+	grep -q '"seqread-64k-t1-qd8-si"' "$T/cp.json" &&
+	grep -q 'read as cp1251' "$T/cp.err"; then
+	pass diskspd-old-cp1251-wrapped
+else
+	fail diskspd-old-cp1251-wrapped "$(head -c 300 "$T/cp.err") $(grep -m3 'Command\|"job"' \
+		"$T/cp.json")"
+fi
+# Two runs in one PowerShell session (4K then 64K): two runs of their own,
+# each the same as its part read alone.
+s=$O/diskspd-2.0.15-two-runs-session.txt
+awk -v o="$T/part" '/^Command Line:/ {k++} k {print >(o k ".txt")}' "$s"
+json two "$s"
+json part1 "$T/part1.txt"
+json part2 "$T/part2.txt"
+if out=$(pytool paste_checks two-runs "$T/two.json" "$T/part1.json" "$T/part2.json" 2>&1)
+then
+	pass "diskspd-two-runs-session ($out)"
+else
+	fail diskspd-two-runs-session "$out $(head -c 300 "$T/two.err")"
+fi
+
+# Encodings: UTF-16LE without a BOM, UTF-16BE with one, cp932 (the page's
+# Japanese headings), cp1252 (a comment with accents) read as the UTF-8 page.
+mkdir -p "$T/enc"
+strip() { pytool paste_checks strip "$1"; }	# the reading without names and labels
+pytool paste_checks encodings "$TOP/$P/zenn-docs__homeIT.md" "$T/enc"
+strip "$T/home.json" >"$T/enc/want"
+for e in u16le u16be cp932; do
+	json "enc-$e" "$T/enc/$e.md"
+	if strip "$T/enc-$e.json" | cmp -s - "$T/enc/want"; then
+		pass "encoding-$e"
+	else
+		fail "encoding-$e" "$(strip "$T/enc-$e.json" | diff - "$T/enc/want" | head -n 4 |
+			tr '\n' ' ') $(head -c 200 "$T/enc-$e.err")"
+	fi
+done
+grep -q 'read as cp932' "$T/enc-cp932.err" && pass encoding-cp932-noted ||
+	fail encoding-cp932-noted "no note naming cp932: $(cat "$T/enc-cp932.err")"
+c=tests/data/cdm/cdm8-nvme-crlf.txt
+sed 's/^  test box NVMe.*/Comment: Café Crème SSD für Prüfung\r/' "$c" |
+	iconv -f UTF-8 -t CP1252 >"$T/enc/cp1252.txt"
+json enc-cp1252 "$T/enc/cp1252.txt"
+if grep -q 'Café Crème SSD für Prüfung' "$T/enc-cp1252.json" &&
+	grep -q 'read as cp1252' "$T/enc-cp1252.err"; then
+	pass encoding-cp1252
+else
+	fail encoding-cp1252 "$(head -c 300 "$T/enc-cp1252.err")"
+fi
+
+# A paste into an HTML page: <pre> around the export, &lt; &gt; for < >.
+{ printf '<p>My new SSD:</p>\n<pre class="lang:default decode:true">'
+  sed -e 's/</\&lt;/g' -e 's/>/\&gt;/g' tests/data/cdm/cdm8-nvme-crlf.txt
+  printf '</pre>\n<p>Fast.</p>\n'; } >"$T/enc/post.html"
+json html "$T/enc/post.html"
+json plain tests/data/cdm/cdm8-nvme-crlf.txt
+if strip "$T/html.json" | cmp -s - <(strip "$T/plain.json"); then
+	pass html-pre-entities
+else
+	fail html-pre-entities "$(strip "$T/html.json" | diff - <(strip "$T/plain.json") |
+		head -n 4 | tr '\n' ' ') $(head -c 200 "$T/html.err")"
+fi
+
+# A fio output of a page has its jobs' options under its side: what tells
+# "aws ec2 micro - 990M" (the writes) from "... #2" (the reads).
+"$NVANALYZE" $P/vps-comparison__fio-iodepth-32_fio-128K.md >"$T/vps.md" 2>/dev/null
+if grep -A1 -F -- '- **aws ec2 micro - 990M #2**: ' "$T/vps.md" |
+	grep -q '^  - myjob: rw=read, bs=(R) 128KiB-128KiB'; then
+	pass fio-context-under-runs
+else
+	fail fio-context-under-runs "$(sed -n 3,6p "$T/vps.md")"
+fi
+
+# --split: outputs (every output), headings (the same here), none (one run).
+labels() { pytool paste_checks labels "$1"; }
+json none $P/zenn-docs__homeIT.md --split none
+if grep -q 'zenn-docs__homeIT.md:55: CrystalDiskMark 3.0.1 export, read up to here: a second' \
+	"$T/none.err"; then
+	pass split-none
+else
+	fail split-none "$(cat "$T/none.err")"
+fi
+json heads $P/vps-comparison__fio-iodepth-32_fio-128K.md --split headings
+json outs tests/fixtures/fio-text/dyu-vps-comparison__linode-randread.log --split outputs
+json auto tests/fixtures/fio-text/dyu-vps-comparison__linode-randread.log
+if [ "$(labels "$T/heads.json" | cut -d'|' -f1-3)" = \
+	"aws ec2 micro - 990M|aws ec2 micro - 990M #2|gcloud micro - 585M" ] &&
+	[ "$(labels "$T/outs.json" | sed 's/dyu-vps-comparison__linode-randread/L/g')" = \
+		"L|L #2|L #3|L #4|L #5" ] &&
+	[ "$(labels "$T/auto.json")" = "dyu-vps-comparison__linode-randread" ] &&
+	grep -q '"runs": 5' "$T/auto.json"; then
+	pass split-outputs-headings-auto
+else
+	fail split-outputs-headings-auto "$(labels "$T/heads.json") / $(labels "$T/outs.json") / \
+$(labels "$T/auto.json")"
+fi
+"$NVANALYZE" --split sideways $P/zenn-docs__homeIT.md >/dev/null 2>"$T/bad.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "split 'sideways': use auto, outputs, headings or none" "$T/bad.err"
+then
+	pass split-bad-word
+else
+	fail split-bad-word "exit $rc: $(cat "$T/bad.err")"
+fi
+
+# A file that names its tool but cannot be read: one message with the tool,
+# its version, the line and what was expected there.
+sed '28s/MB\/s/MB\/x/' $P/KDiskMark__README-3.0.0.md >"$T/bad-kdm.md"
+line=$(grep -n 'MB/x' "$T/bad-kdm.md" | cut -d: -f1)
+"$NVANALYZE" "$T/bad-kdm.md" >/dev/null 2>"$T/bad-kdm.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$T/bad-kdm.err")" -eq 1 ] &&
+	grep -q "bad-kdm.md:$line: KDiskMark 3.0.0 export, read up to here: .*expected 'TEST" \
+		"$T/bad-kdm.err"; then
+	pass error-names-tool-line-expected
+else
+	fail error-names-tool-line-expected "exit $rc: $(cat "$T/bad-kdm.err")"
+fi
+sed 's/|     MB\/s   |/|     MB\/q   |/' $O/diskspd-2.0.17-randrw-L.txt >"$T/bad-ds.txt"
+"$NVANALYZE" "$T/bad-ds.txt" >/dev/null 2>"$T/bad-ds.err"
+if grep -q 'bad-ds.txt:[0-9]*: diskspd text report, read up to here: an IO table header' \
+	"$T/bad-ds.err" && grep -q 'expected .thread | bytes' "$T/bad-ds.err"; then
+	pass error-diskspd-header
+else
+	fail error-diskspd-header "$(cat "$T/bad-ds.err")"
+fi
+
+# A blog post as the issue's user pasted it: four CrystalDiskMark 5.2.1
+# exports (the i3/i2 study's real ones) indented, labels re-padded by hand,
+# the banner without "(C)", no footer, another tool's table and prose
+# between them, no headings: four machines, each read as its export alone.
+S=$TOP/../shared/fixtures/study-outputs
+if [ -d "$S" ]; then
+	exports=("$S"/cdm-i2.xlarge.txt "$S"/cdm-i3.xlarge.txt "$S"/cdm-i3.4xlarge-ssd1.txt \
+		"$S"/cdm-i3.4xlarge-ssd2.txt)
+	pytool paste_checks blog-post "$T/post.md" "${exports[@]}"
+	json post "$T/post.md"
+	if out=$(pytool paste_checks blog-post-check "$T/post.json" "$NVANALYZE" "${exports[@]}" \
+		2>&1); then
+		pass "blog-post-four-exports ($out)"
+	else
+		fail blog-post-four-exports "$out $(head -c 300 "$T/post.err")"
+	fi
+else
+	skip blog-post-four-exports "no $S"
+fi
+
+# Under a heading, "run 2:" between two exports of one machine keeps them
+# its repeats (the page of section 14 of make bench, 20 outputs: ten
+# machines of two runs).
+python3 "$TOP/tools/bench_report.py" --grow-page \
+	"$TOP/tests/fixtures/cdm/CrystalDiskMark-Parser__20210622162528.txt" 20 \
+	"$T/page20.md" >/dev/null
+json page20 "$T/page20.md"
+if [ "$(labels "$T/page20.json" | tr '|' '\n' | wc -l)" = 10 ] &&
+	[ "$(grep -c '"runs": 2' "$T/page20.json")" -ge 10 ]; then
+	pass repeats-under-a-heading-with-prose
+else
+	fail repeats-under-a-heading-with-prose "$(labels "$T/page20.json")"
+fi
+
+# A file that names its tool but holds none of its results: what was
+# recognised and what was expected, at the banner's line.
+printf 'Notes\n\n  KDiskMark (3.2.0): https://github.com/JonMagon/KDiskMark\n' >"$T/bare.md"
+"$NVANALYZE" "$T/bare.md" >/dev/null 2>"$T/bare.err"
+if grep -q "bare.md:3: a KDiskMark 3.2.0 export without its results: expected result lines" \
+	"$T/bare.err"; then
+	pass named-tool-without-results
+else
+	fail named-tool-without-results "$(cat "$T/bare.err")"
+fi
