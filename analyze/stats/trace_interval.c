@@ -133,6 +133,22 @@ grow:
 	return 0;
 }
 
+/* Return: the first of edges e[0..n) (ascending) at or above v, n above them all. */
+static unsigned le_index(const uint64_t *e, unsigned n, uint64_t v)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (e[mid] >= v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 int tan_ibuf_push(struct ibuf *b, const uint64_t *lat, const uint64_t *cpl, size_t n,
 		  bool *spilled)
 {
@@ -145,6 +161,9 @@ int tan_ibuf_push(struct ibuf *b, const uint64_t *lat, const uint64_t *cpl, size
 		unsigned h = nv_exact_bucket_of(v);
 
 		hist[h]++;
+		b->lat_sum += v;
+		if (b->le_ns)
+			b->le[le_index(b->le_ns, b->nle, v)]++;
 		hlo = h < hlo ? h : hlo;
 		hhi = h > hhi ? h : hhi;
 		mx = v > mx ? v : mx;
@@ -296,5 +315,9 @@ void tan_ibuf_clear(struct ibuf *b)
 	b->ncv = 0;
 	b->cut = 0;
 	b->bytes = 0;
+	b->errors = 0;
 	b->max = 0;
+	b->lat_sum = 0;
+	if (b->le_ns)
+		memset(b->le, 0, (b->nle + 1) * sizeof(b->le[0]));
 }

@@ -181,6 +181,8 @@ int tan_src_next(struct state *st, struct src *s)
 	} while (err == 1 && !s->c->n);
 	s->i = 0;
 	s->n = err == 1 ? s->c->n : 0;
+	if (err == -EAGAIN)	/* a reader in follow mode: the block is not complete yet */
+		return err;
 	if (err < 0) {
 		snprintf(st->err, st->errlen, "%s", nvt_reader_strerror(s->r));
 		return err;

@@ -37,6 +37,8 @@ struct ivcand {
 	uint64_t lat, cpl;
 };
 
+#define NV_TAN_MAXLE 32		/* histogram edges an interval counts at most (live) */
+
 #define IV_DENSE_LO (1u << 16)	/* latencies counted per ns below this at first ... */
 #define IV_DENSE_HI (1u << 21)	/* ... and below this once an interval's list filled */
 #define IV_CUT_MIN 8192		/* IOs of an interval before its candidates' cut rises */
@@ -64,7 +66,11 @@ struct ibuf {
 	size_t ncv, cvcap;
 	uint64_t cut;
 	uint64_t ios;		/* the interval's IOs of this op, counted or spilled */
-	uint64_t bytes, max;
+	uint64_t bytes, errors, max;
+	uint64_t lat_sum;	/* the sum of its latencies */
+	const uint64_t *le_ns;	/* NULL, or nle ascending edges: IOs counted in le[i], */
+	unsigned nle;		/* the first edge >= the latency (above all: le[nle]) */
+	uint64_t le[NV_TAN_MAXLE + 1];
 };
 
 /* Return: 0, or -ENOMEM; b empty, holding at most vcap latencies in its
@@ -166,6 +172,14 @@ struct state {
 	unsigned pass;
 	char *err;
 	size_t errlen;
+	/* A job's traces followed as they grow (trace_stream.c): */
+	bool series_only;	/* pass 1 builds the series and totals only */
+	int (*on_close)(struct state *st);	/* NULL, or called as interval cur closes,
+						 * its points in t->series, before the
+						 * buffers are cleared */
+	void *hook_arg;		/* on_close's */
+	const uint64_t *le_ns;	/* the buffers' histogram edges (struct ibuf), or NULL */
+	unsigned nle;
 };
 
 #define add_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
@@ -185,7 +199,9 @@ void tan_progress(struct state *st, const struct src *s, bool done);
 int tan_open_src(struct state *st, size_t i, struct src *s);
 
 /* Refill s with its next block (the columns of s->want), every record checked
- * (trace_check.h); s->done at the end.  Return: 0 or -errno (st->err set). */
+ * (trace_check.h); s->done at the end.  Return: 0, -EAGAIN (a reader in
+ * follow mode: no complete block yet, s->n 0, st->err untouched) or -errno
+ * (st->err set). */
 int tan_src_next(struct state *st, struct src *s);
 
 /* The end of the run of records from a on in s's block (up to b) that fio
@@ -205,6 +221,35 @@ int tan_fold_exact(struct state *st);
 
 /* Pass 1 over the merged traces s[0..npaths).  Return: 0 or -errno (st->err set). */
 int tan_pass1(struct state *st, struct src *s);
+
+/* The columns pass 1 reads. */
+#define TAN_PASS1_COLS (NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS | \
+			NVT_COL_QD)
+
+/* Records [a, b) of a trace's block, handed to it by the merge. */
+typedef int run_fn(struct state *st, struct src *s, size_t a, size_t b);
+
+/*
+ * The merge as far as the blocks at hand go: the runs of s[0..npaths) in
+ * completion order (ties: the lower index) handed to run while every trace
+ * not done has a record.  The same runs in the same order whether the blocks
+ * come all at once or one at a time.
+ * Return: 0 when every trace is done, 1 with *need the trace whose next block
+ * the merge waits for, or run's error (st->err set).
+ */
+int tan_merge_ready(struct state *st, struct src *s, run_fn *run, size_t *need);
+
+/* Pass 1's start: the interval buffers' size.  Return: nothing. */
+void tan_pass1_begin(struct state *st);
+
+/* Pass 1's run_fn: records [a, b) of s's block in completion order, the
+ * ramp's counted, the others into the series, the totals and (unless
+ * st->series_only) the exact states.  Return: 0, -ENOMEM or -EINVAL. */
+int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b);
+
+/* Pass 1's end, every trace done: the last interval closed (nint), the
+ * totals of all operations.  Return: 0 or -errno (st->err set). */
+int tan_pass1_end(struct state *st);
 
 /* After pass 1, when some interval spilled (st->npend): the traces merged
  * again as pass 1 did, the spilled intervals' p50/p99/p99.9 selected among
