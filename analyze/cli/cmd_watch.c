@@ -21,13 +21,14 @@ static const char watch_usage[] =
 	"job's files as they appear) and show each interval once every trace of\n"
 	"the job has passed its end: the same IOs and exact p50/p99/p99.9/max as\n"
 	"the post-run series (traces[i].series of -f json).  Ends when every trace\n"
-	"has its footer (exit 0), or with Ctrl-C (the totals so far).\n"
+	"has its footer (exit 0; 1 when some trace ended without it: fio killed,\n"
+	"a file cut short or replaced), or with Ctrl-C (the totals so far).\n"
 	"  --format F         term (a screen redrawn each interval; the default on\n"
 	"                     a terminal), jsonl (one JSON object a line; the\n"
 	"                     default otherwise) or text (lines for logs)\n"
 	"  --interval SEC     interval length (default 1)\n"
 	"  --idle-timeout SEC end when no trace grew for SEC seconds (a writer that\n"
-	"                     died never writes its footer): exit 1\n"
+	"                     died never writes its footer)\n"
 	"  --follow           after every job ended, wait for the next ones\n"
 	"  --from-now         leave out the intervals that ended before the start\n"
 	"  --host NAME        the host label (default: this host's name)\n"
@@ -185,5 +186,5 @@ int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "nvanalyze watch: %s\n", err);
 		return 2;
 	}
-	return ret == NV_WATCH_IDLE ? 1 : 0;
+	return ret == NV_WATCH_INCOMPLETE ? 1 : 0;
 }

@@ -333,9 +333,9 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 			return NV_WATCH_STOPPED;
 		}
 		if (w->njobs && w->ended == w->njobs && !o->follow)
-			return NV_WATCH_DONE;
+			return w->incomplete ? NV_WATCH_INCOMPLETE : NV_WATCH_DONE;
 		if (o->idle_timeout_s > 0 && watch_now() - w->grew_at >= o->idle_timeout_s) {
-			bool open = w->ended < w->njobs;
+			bool open = w->ended < w->njobs;	/* jobs without footers */
 
 			if ((ret = watch_say(w, NULL, "end", "no trace grew for %g s "
 					     "(--idle-timeout)%s", o->idle_timeout_s,
@@ -343,7 +343,7 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 					     "(fio killed?); the totals of the complete blocks" :
 					     "")) || (ret = stop_all(w)))
 				return ret;
-			return open ? NV_WATCH_IDLE : NV_WATCH_DONE;
+			return w->incomplete ? NV_WATCH_INCOMPLETE : NV_WATCH_DONE;
 		}
 		wait_turn(ifd, ifd >= 0 ? ms * 5 : ms);
 	}

@@ -37,7 +37,8 @@ struct nv_watch_opts {
 enum nv_watch_end {
 	NV_WATCH_DONE = 0,	/* every trace followed has its footer */
 	NV_WATCH_STOPPED,	/* stop was set: the totals so far printed */
-	NV_WATCH_IDLE,		/* --idle-timeout: some trace never got its footer */
+	NV_WATCH_INCOMPLETE,	/* some trace ended without its footer (fio killed, the file
+				 * cut short or replaced, --idle-timeout) */
 };
 
 /*

@@ -230,6 +230,7 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 
 	j->ended = true;
 	w->ended++;
+	w->incomplete += !complete;
 	if (!paths)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {	/* the open file: deleted or replaced too */

@@ -60,7 +60,7 @@ struct nv_watch {
 	double grew_at;		/* when some trace last grew or appeared */
 	int failed;		/* an output's error: the watch stops */
 	size_t ended;		/* jobs ended */
-	bool idle;		/* ended by --idle-timeout */
+	size_t incomplete;	/* of them without every footer */
 };
 
 /* Return: CLOCK_MONOTONIC now in s. */
