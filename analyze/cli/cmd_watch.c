@@ -138,7 +138,7 @@ static int outputs(struct watch_args *a, struct nv_live_sink *sinks, size_t *n)
 	if (ret)
 		return ret;
 	*n = 1;
-	a->o.log = strcmp(f, "term") ? stderr : NULL;	/* the screen shows them */
+	a->o.log = strcmp(f, "jsonl") ? NULL : stderr;	/* the others show them */
 	if (!a->listen)
 		return 0;
 #ifdef NV_HAVE_LIVE_HTTP	/* the Makefile's, with analyze/live/http*.c */

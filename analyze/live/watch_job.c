@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 
 #include "analyze/live/watch_priv.h"
+#include "analyze/report/format.h"
+#include "analyze/stats/findings.h"
+#include "analyze/stats/trace_find.h"
 #include "analyze/stats/trace_stats.h"
 #include "trace/nvtrace.h"
 
@@ -35,6 +38,79 @@ static int announce(struct wjob *j, const struct nv_tan *t)
 	return watch_job_rec(j->w, &r);
 }
 
+#define SPIKE_FACTOR 10	/* an interval's p99 this many times the median p99: a spike */
+#define SPIKE_MIN 5		/* intervals with IOs before a spike is said */
+
+/* Room for one more interval in j's findings' arrays.  Return: 0 or -ENOMEM. */
+static int grow_find(struct wjob *j)
+{
+	size_t nc = j->cap ? j->cap * 2 : 64;
+	double *m;
+	uint64_t *p;
+
+	if (j->nmb < j->cap && j->np99 < j->cap)
+		return 0;
+	if (!(m = realloc(j->mbps, nc * sizeof(*m))))
+		return -ENOMEM;
+	j->mbps = m;
+	if (!(m = realloc(j->tmp, nc * sizeof(*m))))
+		return -ENOMEM;
+	j->tmp = m;
+	if (!(p = realloc(j->p99, nc * sizeof(*p))))
+		return -ENOMEM;
+	j->p99 = p;
+	j->cap = nc;
+	return 0;
+}
+
+/*
+ * The job's findings after its interval c (its all row, or its one
+ * operation's): a throughput step (findings.h's rule over the full
+ * intervals so far, said once with how long it held) and a p99 spike.
+ * Return: 0 or an output's error.
+ */
+static int find(struct wjob *j, const struct nv_tan *t, const struct nv_tan_closed *c)
+{
+	char a[32], b[32], at[32], v[32], m[32];
+	struct nv_step st;
+	double med;
+	int err;
+
+	if ((err = grow_find(j)))
+		return err;
+	if (nv_tan_full(t, c->iv.index))
+		j->mbps[j->nmb++] = c->iv.mb_per_s;
+	if (c->iv.ios && j->np99 >= SPIKE_MIN) {
+		for (size_t i = 0; i < j->np99; i++)	/* nv_median takes doubles */
+			j->tmp[i] = (double)j->p99[i];
+		med = nv_median(j->tmp, j->np99);
+		if (med > 0 && (double)c->iv.p99_ns >= SPIKE_FACTOR * med) {
+			nv_fmt_value(v, sizeof(v), (double)c->iv.p99_ns, NV_U_NS);
+			nv_fmt_value(m, sizeof(m), med, NV_U_NS);
+			err = watch_say(j->w, j, "spike", "p99 %s in %g-%g s, %.0fx the median "
+					"p99 %s", v, c->iv.start_s, c->iv.end_s,
+					(double)c->iv.p99_ns / med, m);
+			if (err)
+				return err;
+		}
+	}
+	if (c->iv.ios)
+		j->p99[j->np99++] = c->iv.p99_ns;
+	if (j->step_said || j->nmb < NV_FIND_MIN_INTERVALS)
+		return 0;
+	nv_find_step(j->mbps, j->nmb, NV_STEP_MIN_DROP, &st);
+	if (!st.found)
+		return 0;
+	j->step_said = true;
+	j->step_at = st.at;
+	nv_fmt_rate(a, sizeof(a), st.before);
+	nv_fmt_rate(b, sizeof(b), st.after);
+	nv_fmt_time(at, sizeof(at), (double)st.at * (double)t->interval_ns / 1e9);
+	return watch_say(j->w, j, "step", "throughput step at %s: %s before, %s after (held "
+			 "%g s so far)", at, a, b,
+			 (double)(j->nmb - st.at) * (double)t->interval_ns / 1e9);
+}
+
 /* trace_stream.h's fn: a closed interval to the outputs (not before the
  * start under --from-now).  Return: 0 or an output's error. */
 static int on_interval(void *arg, const struct nv_tan *t, const struct nv_tan_closed *c)
@@ -51,7 +127,11 @@ static int on_interval(void *arg, const struct nv_tan *t, const struct nv_tan_cl
 		return 0;
 	nv_live_interval_of(c, j->name, w->host,
 			    j->off_ms ? (int64_t)(t->t0 / 1000000) + j->off_ms : 0, &iv);
-	return watch_interval_rec(w, &iv);
+	if ((err = watch_interval_rec(w, &iv)))
+		return err;
+	if (c->iv.op == NV_TAN_ALL || nv_tan_nops(t) == 1)
+		return find(j, t, c);
+	return 0;
 }
 
 static int by_thread(const void *a, const void *b)
@@ -246,18 +326,23 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 		ret = watch_say(w, j, "fault", "the job's totals: %s", err);
 		goto out;
 	}
-	if (!j->announced && n && (ret = announce(j, &a)))
+	if (!n)
 		goto out;
-	for (unsigned k = 0; n && k < NVT_OP__MAX && !ret; k++)
-		if (a.op[k].records)
-			ret = end_op(j, &a, k, complete);
-	if (!ret && n && nv_tan_nops(&a) > 1)
-		ret = end_op(j, &a, NV_TAN_ALL, complete);
-	if (n)
-		nv_tan_free(&a);
+	if (!j->announced)
+		ret = announce(j, &a);
+	if (!ret && j->step_said)
+		ret = watch_say(w, j, "step", "the throughput step at %g s held %g s, to the end",
+				(double)j->step_at * (double)a.interval_ns / 1e9,
+				(double)(j->nmb - j->step_at) * (double)a.interval_ns / 1e9);
 	if (!ret && !complete)
 		ret = watch_say(w, j, "end", "ended without every footer: totals of the "
 				"complete blocks");
+	for (unsigned k = 0; k < NVT_OP__MAX && !ret; k++)
+		if (a.op[k].records)
+			ret = end_op(j, &a, k, complete);
+	if (!ret && nv_tan_nops(&a) > 1)
+		ret = end_op(j, &a, NV_TAN_ALL, complete);
+	nv_tan_free(&a);
 out:
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
@@ -367,6 +452,9 @@ void wjob_free(struct wjob *j)
 		return;
 	nv_tan_stream_free(j->ts);
 	free(j->tr);
+	free(j->mbps);
+	free(j->tmp);
+	free(j->p99);
 	free(j->key);
 	free(j->name);
 	free(j);

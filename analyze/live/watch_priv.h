@@ -45,6 +45,13 @@ struct wjob {
 	size_t closed;		/* intervals handed out */
 	bool started, announced, ended, stall_said;
 	bool cut;		/* some trace cut before its footer */
+	/* the job's findings as they happen (its all row, or its one operation's) */
+	double *mbps;		/* MB/s per full interval */
+	uint64_t *p99;		/* p99 per interval with IOs */
+	double *tmp;		/* [cap]: p99 as doubles for their median */
+	size_t nmb, np99, cap;
+	bool step_said;
+	size_t step_at;		/* the step's interval, once said */
 	struct nv_watch *w;
 };
 
