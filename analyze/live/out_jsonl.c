@@ -14,29 +14,28 @@
 
 #include "analyze/live/watch.h"
 #include "analyze/report/json_value.h"
+#include "analyze/report/render.h"
 #include "analyze/report/trace_json.h"
 
 struct jsonl {
 	FILE *out;
 };
 
-/* Print o as one line and free it.  Return: 0, or -EIO/-ENOMEM (said on stderr). */
+/* Print object o as one line (as -f json writes values) and free it.
+ * Return: 0, or -EIO/-ENOMEM (said on stderr). */
 static int line(struct jsonl *s, json_t *o)
 {
-	char *text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	int err = 0;
-
-	json_decref(o);
-	if (!text) {
+	if (!o) {
 		fprintf(stderr, "nvanalyze watch: out of memory\n");
 		return -ENOMEM;
 	}
-	if (fprintf(s->out, "%s\n", text) < 0 || fflush(s->out)) {
+	nv_render_json_emit(s->out, o, -1);
+	json_decref(o);
+	if (fputc('\n', s->out) == EOF || fflush(s->out)) {
 		fprintf(stderr, "nvanalyze watch: writing the JSON lines: %s\n", strerror(errno));
-		err = -EIO;
+		return -EIO;
 	}
-	free(text);
-	return err;
+	return 0;
 }
 
 static json_t *jint(uint64_t v)

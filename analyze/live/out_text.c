@@ -62,7 +62,7 @@ static int on_interval(void *arg, const struct nv_live_interval *iv)
 	char r[256];
 
 	rates(r, sizeof(r), iv->iops, iv->mb_per_s, iv->ios, lat, iv->errors);
-	fprintf(s->out, "%s %s #%zu %g-%g s: %s\n", iv->job, iv->op, iv->index, iv->start_s,
+	fprintf(s->out, "%s %s #%zu %.4g-%.4g s: %s\n", iv->job, iv->op, iv->index, iv->start_s,
 		iv->end_s, r);
 	return flushed(s);
 }

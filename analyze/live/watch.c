@@ -327,7 +327,7 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 		if ((ret = turn(w, ifd, err, errlen)))
 			return ret;
 		if (o->stop && *o->stop) {
-			if ((ret = watch_say(w, NULL, "end", "interrupted: the totals so far")) ||
+			if ((ret = watch_say(w, NULL, "end", "stopped (a signal): the totals so far")) ||
 			    (ret = stop_all(w)))
 				return ret;
 			return NV_WATCH_STOPPED;

@@ -174,7 +174,7 @@ part "$T/int"
 start interrupted "${iv[@]}" "$T/int"
 wait_for "$T/interrupted.out" '"type":"interval"'
 kill -INT "$WPID"
-finish ctrl_c_totals 0 'interrupted: the totals so far'
+finish ctrl_c_totals 0 'stopped (a signal): the totals so far'
 check ctrl_c_end_lines grep -q '"type":"end","job":"gen","op":"all","complete":false' \
 	"$T/interrupted.out"
 
@@ -189,3 +189,36 @@ wait_for "$T/killed.out" '"type":"interval"'
 kill -KILL "$fpid"
 wait "$fpid" 2>/dev/null
 finish fio_killed 1 "k.1.nvt has no footer and its writer (pid $fpid) is gone"
+
+# --from-now: a finished trace's intervals all ended before the start: none
+# shown, the totals still; --follow: after the first job, the next one.
+start fromnow "${iv[@]}" --from-now "$T/whole"
+finish from_now_exits_0 0
+if ! grep -q '"type":"interval"' "$T/fromnow.out" &&
+	grep -q '"type":"end","job":"gen","op":"all","complete":true' "$T/fromnow.out"; then
+	pass from_now_leaves_out_the_past
+else
+	fail from_now_leaves_out_the_past "$(head -c 400 "$T/fromnow.out")"
+fi
+mkdir "$T/fol"
+cp "$T/g.nvt" "$T/fol/gen.0.nvt"
+start follow "${iv[@]}" --follow --idle-timeout 3 "$T/fol"
+wait_for "$T/follow.out" '"type":"end","job":"gen","op":"all"'
+cp "$T/g.nvt" "$T/fol/next.1.nvt"
+finish follow_then_idle 0 'no trace grew for 3 s'
+if [ "$(grep -c '"type":"end","job":"gen","op":"all"' "$T/follow.out")" = 2 ]; then
+	pass follow_read_the_next_job
+else
+	fail follow_read_the_next_job "$(grep '"type":"end"' "$T/follow.out")"
+fi
+
+# jobs/run --live: the watch's lines on stderr beside the progress.
+NVDEV=$T/nop NVDIRECT=0 RUNTIME=3 SIZE=1M "$TOP/jobs/run" --live -o "$T/res" \
+	"$TOP/jobs/randread.fio" -- --nv_nop=1 --rate_iops=2000 >"$T/live.out" 2>"$T/live.err"
+rc=$?
+if [ $rc = 0 ] && grep -q ' read #1 1-2 s: ' "$T/live.err" &&
+	grep -q ' read total over ' "$T/live.err" && grep -q '^jobs/run: ' "$T/live.err"; then
+	pass jobs_run_live
+else
+	fail jobs_run_live "exit $rc: $(tail -n 5 "$T/live.err")"
+fi
