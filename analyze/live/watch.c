@@ -230,8 +230,9 @@ static int scan(struct nv_watch *w, const char *dir, int depth, int ifd)
 		inotify_add_watch(ifd, dir, IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_CLOSE_WRITE |
 					    IN_DELETE | IN_ATTRIB);
 	while (!err && (e = readdir(d))) {
-		if (e->d_name[0] == '.' ||
-		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= sizeof(path) ||
+		int len = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+
+		if (e->d_name[0] == '.' || len < 0 || (size_t)len >= sizeof(path) ||
 		    stat(path, &sb))
 			continue;
 		if (S_ISDIR(sb.st_mode))
@@ -327,8 +328,8 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 		if ((ret = turn(w, ifd, err, errlen)))
 			return ret;
 		if (o->stop && *o->stop) {
-			if ((ret = watch_say(w, NULL, "end", "stopped (a signal): the totals so far")) ||
-			    (ret = stop_all(w)))
+			ret = watch_say(w, NULL, "end", "stopped (a signal): the totals so far");
+			if (ret || (ret = stop_all(w)))
 				return ret;
 			return NV_WATCH_STOPPED;
 		}

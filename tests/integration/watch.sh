@@ -95,7 +95,8 @@ if "$FIO" "$T/run.fio" --output-format=json --output="$T/run.json" >"$T/fio.out"
 	same_series live_intervals_equal_post_run_series "$T/main.out" "$T/post.json"
 	for j in solo grp; do
 		check "end_line_$j" grep -q \
-			"\"type\":\"end\",\"job\":\"$j\",\"op\":\"all\",\"complete\":true" "$T/main.out"
+			"\"type\":\"end\",\"job\":\"$j\",\"op\":\"all\",\"complete\":true" \
+			"$T/main.out"
 	done
 	check grp_job_line_four_threads grep -q \
 		'"type":"job","job":"grp","host":"[^"]*","threads":4' "$T/main.out"
