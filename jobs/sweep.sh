@@ -321,6 +321,7 @@ sweep_run_point() {
 			"$out/$_pn.json.failed; the points before it are kept" >&2
 	else
 		echo "$_pt ok" >>"$out/$_pf.points"
+		live_curve
 	fi
 	return $_st
 }

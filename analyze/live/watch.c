@@ -103,13 +103,22 @@ static bool trace_name(const char *base, size_t *jlen, unsigned *thread)
 	return true;
 }
 
-/* The trace at path with this inode, if known.  Return: it, or NULL. */
+/* The trace at path with this inode, if known: not when its job ended and
+ * the file was written since (truncated and written again by a new run).
+ * Return: it, or NULL. */
 static struct wtrace *known(const struct nv_watch *w, const char *path, const struct stat *sb)
 {
-	for (size_t i = 0; i < w->ntr; i++)
-		if (w->tr[i]->ino == sb->st_ino && w->tr[i]->dev == sb->st_dev &&
-		    !strcmp(w->tr[i]->path, path))
-			return w->tr[i];
+	for (size_t i = 0; i < w->ntr; i++) {
+		struct wtrace *t = w->tr[i];
+
+		if (t->ino != sb->st_ino || t->dev != sb->st_dev || strcmp(t->path, path))
+			continue;
+		if (t->final && (t->mtime.tv_sec != sb->st_mtim.tv_sec ||
+				 t->mtime.tv_nsec != sb->st_mtim.tv_nsec))
+			t->ino = 0;	/* forgotten: its path is a new trace */
+		else
+			return t;
+	}
 	return NULL;
 }
 

@@ -311,6 +311,12 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 	j->ended = true;
 	w->ended++;
 	w->incomplete += !complete;
+	for (size_t i = 0; i < j->ntr; i++) {	/* a later write: a new trace (watch.c) */
+		struct stat sb;
+
+		j->tr[i]->final = !stat(j->tr[i]->path, &sb);
+		j->tr[i]->mtime = sb.st_mtim;
+	}
 	if (!paths)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {	/* the open file: deleted or replaced too */

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "analyze/live/watch.h"
 
@@ -28,6 +29,8 @@ struct wtrace {
 	uint64_t size;		/* its size when last looked at */
 	double grew_at;		/* when it last grew (monotonic s) */
 	pid_t pid;		/* the header's job.pid, 0: not on this host */
+	bool final;		/* its job ended: the file is not written any more ... */
+	struct timespec mtime;	/* ... unless it is written again (a new run): then new */
 };
 
 /* A job: the traces of one DIR/JOB (fio's numjobs threads), combined. */

@@ -32,6 +32,15 @@ wait_for() {
 	done
 	return 1
 }
+# wait_count FILE PATTERN N: until N lines of FILE match PATTERN (1 after 300 s).
+wait_count() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		[ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # finish NAME WANT_RC [PATTERN]: the watch started last ends by itself with
 # WANT_RC and its stderr matches PATTERN: PASS NAME, else FAIL with why.
 finish() {
@@ -192,7 +201,8 @@ wait "$fpid" 2>/dev/null
 finish fio_killed 1 "k.1.nvt has no footer and its writer (pid $fpid) is gone"
 
 # --from-now: a finished trace's intervals all ended before the start: none
-# shown, the totals still; --follow: after the first job, the next one.
+# shown, the totals still; --follow: after the first job, the next one, and
+# the first one's file written again (a new run) as a third.
 start fromnow "${iv[@]}" --from-now "$T/whole"
 finish from_now_exits_0 0
 if ! grep -q '"type":"interval"' "$T/fromnow.out" &&
@@ -206,8 +216,10 @@ cp "$T/g.nvt" "$T/fol/gen.0.nvt"
 start follow "${iv[@]}" --follow --idle-timeout 3 "$T/fol"
 wait_for "$T/follow.out" '"type":"end","job":"gen","op":"all"'
 cp "$T/g.nvt" "$T/fol/next.1.nvt"
+wait_count "$T/follow.out" '"type":"end","job":"gen","op":"all"' 2
+cat "$T/g.nvt" >"$T/fol/gen.0.nvt"	# the same file written again: a new job
 finish follow_then_idle 0 'no trace grew for 3 s'
-if [ "$(grep -c '"type":"end","job":"gen","op":"all"' "$T/follow.out")" = 2 ]; then
+if [ "$(grep -c '"type":"end","job":"gen","op":"all"' "$T/follow.out")" = 3 ]; then
 	pass follow_read_the_next_job
 else
 	fail follow_read_the_next_job "$(grep '"type":"end"' "$T/follow.out")"
@@ -222,4 +234,20 @@ if [ $rc = 0 ] && grep -q ' read #1 1-2 s: ' "$T/live.err" &&
 	pass jobs_run_live
 else
 	fail jobs_run_live "exit $rc: $(tail -n 5 "$T/live.err")"
+fi
+
+# jobs/run --live --sweep: after each point the curve so far, its rows and
+# the knee rule's answer, before the next point starts.
+NVDEV=$T/nop NVDIRECT=0 RUNTIME=1 SIZE=1M "$TOP/jobs/run" --live --sweep iodepth=1,4,16 \
+	-o "$T/sw" "$TOP/jobs/randread.fio" -- --nv_nop=1 --rate_iops=2000 \
+	>"$T/sw.out" 2>"$T/sw.err"
+rc=$?
+two=$(grep -n 'iodepth sweep, 2 points' "$T/sw.err" | head -n 1 | cut -d: -f1)
+third=$(grep -n 'point iodepth=16 ->' "$T/sw.err" | head -n 1 | cut -d: -f1)
+if [ $rc = 0 ] && [ -n "$two" ] && [ -n "$third" ] && [ "$two" -lt "$third" ] &&
+	grep -q 'iodepth sweep, 3 points' "$T/sw.err" &&
+	grep -Eq '^\| 16 +\| ' "$T/sw.err" && grep -Eq '(Knee|No knee) \(sw\)' "$T/sw.err"; then
+	pass jobs_run_live_sweep_curve_as_points_complete
+else
+	fail jobs_run_live_sweep_curve_as_points_complete "exit $rc: $(tail -n 12 "$T/sw.err")"
 fi
