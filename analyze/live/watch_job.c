@@ -296,17 +296,46 @@ static int end_op(struct wjob *j, const struct nv_tan *a, unsigned k, bool compl
 }
 
 /*
- * j's end: its totals, exact, from the post-run analysis of its files (what
- * `nvanalyze -f json` will say), per operation and of all with several.
+ * The post-run analysis of j's n traces into *a (to: its options), for the
+ * totals pass 1 could not resolve: read from the open files (deleted or
+ * replaced ones too).  Return: 0, or -errno with err set.
+ */
+static int rerun(struct wjob *j, size_t n, const struct nv_tan_opts *to, struct nv_tan *a,
+		 char *err, size_t errlen)
+{
+	char (*paths)[32] = calloc(n, sizeof(*paths));
+	const char **pp = calloc(n, sizeof(*pp));
+	int ret = -ENOMEM;
+
+	if (paths && pp) {
+		for (size_t i = 0; i < n; i++) {
+			snprintf(paths[i], sizeof(paths[i]), "/proc/self/fd/%d",
+				 nvt_reader_fd(nv_tan_stream_reader(j->ts, i)));
+			pp[i] = paths[i];
+		}
+		ret = nv_tan_run(pp, n, to, a, err, errlen);
+	}
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	free(paths);
+	free(pp);
+	return ret;
+}
+
+/*
+ * j's end: its totals, exact (what `nvanalyze -f json` will say: pass 1's
+ * exact states, or where they need another read the post-run analysis of
+ * its files), per operation and of all with several.
  * Return: 0 or an output's error.
  */
 static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 {
 	size_t n = j->ts ? nv_tan_stream_ntraces(j->ts) : 0;
-	char **paths = calloc(n ? n : 1, sizeof(*paths)), err[PATH_MAX + 256];
 	struct nv_tan_opts to = { .interval_ns = w->o->interval_ns };
+	char err[PATH_MAX + 256];
+	const struct nv_tan *t;
 	struct nv_tan a;
-	int ret = 0;
+	int ret = 0, got;
 
 	j->ended = true;
 	w->ended++;
@@ -317,42 +346,29 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 		j->tr[i]->final = !stat(j->tr[i]->path, &sb);
 		j->tr[i]->mtime = sb.st_mtim;
 	}
-	if (!paths)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {	/* the open file: deleted or replaced too */
-		paths[i] = malloc(64);
-		if (!paths[i]) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		snprintf(paths[i], 64, "/proc/self/fd/%d",
-			 nvt_reader_fd(nv_tan_stream_reader(j->ts, i)));
-	}
-	if (n && nv_tan_run((const char *const *)paths, n, &to, &a, err, sizeof(err))) {
-		ret = watch_say(w, j, "fault", "the job's totals: %s", err);
-		goto out;
-	}
 	if (!n)
-		goto out;
+		return 0;
+	if ((got = nv_tan_stream_exact(j->ts)) < 0)
+		return got;
+	if (!got && (ret = rerun(j, n, &to, &a, err, sizeof(err))))
+		return ret == -ENOMEM ? ret : watch_say(w, j, "fault", "the job's totals: %s", err);
+	t = got ? nv_tan_stream_tan(j->ts) : &a;
 	if (!j->announced)
-		ret = announce(j, &a);
+		ret = announce(j, t);
 	if (!ret && j->step_said)
 		ret = watch_say(w, j, "step", "the throughput step at %g s held %g s, to the end",
-				(double)j->step_at * (double)a.interval_ns / 1e9,
-				(double)(j->nmb - j->step_at) * (double)a.interval_ns / 1e9);
+				(double)j->step_at * (double)t->interval_ns / 1e9,
+				(double)(j->nmb - j->step_at) * (double)t->interval_ns / 1e9);
 	if (!ret && !complete)
 		ret = watch_say(w, j, "end", "ended without every footer: totals of the "
 				"complete blocks");
 	for (unsigned k = 0; k < NVT_OP__MAX && !ret; k++)
-		if (a.op[k].records)
-			ret = end_op(j, &a, k, complete);
-	if (!ret && nv_tan_nops(&a) > 1)
-		ret = end_op(j, &a, NV_TAN_ALL, complete);
-	nv_tan_free(&a);
-out:
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+		if (t->op[k].records)
+			ret = end_op(j, t, k, complete);
+	if (!ret && nv_tan_nops(t) > 1)
+		ret = end_op(j, t, NV_TAN_ALL, complete);
+	if (!got)
+		nv_tan_free(&a);
 	return ret;
 }
 

@@ -377,7 +377,7 @@ int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b)
 
 		if ((err = pass1_span(st, s->c, a, e)))
 			return err;
-		if (!st->series_only && (err = tan_feed_exact(st, s, a, e)))
+		if ((err = tan_feed_exact(st, s, a, e)))
 			return err;
 		a = e;
 	}

@@ -44,7 +44,6 @@ int nv_tan_stream_new(struct nv_tan_stream **tsp, const struct nv_tan_stream_opt
 	ts->st.o = &ts->to;
 	ts->st.err = ts->err;
 	ts->st.errlen = sizeof(ts->err);
-	ts->st.series_only = true;
 	ts->st.le_ns = o->le_ns;
 	ts->st.nle = o->nle;
 	*tsp = ts;
@@ -211,6 +210,26 @@ int nv_tan_stream_step(struct nv_tan_stream *ts, size_t *need, char *err, size_t
 			snprintf(err, errlen, "%s", ts->err);
 		return ret;
 	}
+}
+
+int nv_tan_stream_exact(struct nv_tan_stream *ts)
+{
+	struct state *st = &ts->st;
+	int more;
+
+	if (!ts->ended)
+		return 0;
+	if (tan_fold_exact(st))
+		return -ENOMEM;
+	if ((more = nv_opstats_end_pass(&st->ops)) != 0)
+		return more < 0 ? -ENOMEM : 0;
+	for (unsigned k = 0; k < NV_TAN_NOPS; k++) {
+		const struct nv_exact *e = nv_opstats_get(&st->ops, k);
+
+		if (e)
+			tan_latsum(e, st->ops.nextra, &ts->t.op[k].lat);
+	}
+	return 1;
 }
 
 void nv_tan_stream_cut(struct nv_tan_stream *ts, size_t i)

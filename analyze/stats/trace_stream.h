@@ -9,8 +9,10 @@
  * not yet ended holds one, so an interval closes only once every trace has
  * passed its end, exactly when pass 1 would close it reading the finished
  * files: interval k of a stream holds the same IOs as the post-run interval
- * k.  Memory: one block per trace, one interval's buffers per operation and
- * the series (48 B per interval and operation), flat in the run's length.
+ * k.  Memory: one block per trace, one interval's buffers per operation,
+ * pass 1's exact states (exact.h: bounded) and the series (56 B per interval
+ * and operation), flat in the run's length.  CPU: pass 1's, which is most
+ * of the post-run analysis's.
  *
  * What pass 1 cannot know before a trace ends: a job with fio's ramp_time
  * (its end is in the footer) counts the ramp's IOs until then, with a note.
@@ -66,6 +68,15 @@ int nv_tan_stream_add(struct nv_tan_stream *ts, const char *path, char *err, siz
  * with err set (damage, out of memory, fn's error).
  */
 int nv_tan_stream_step(struct nv_tan_stream *ts, size_t *need, char *err, size_t errlen);
+
+/*
+ * After the stream ended (step returned 0): the exact latency of every
+ * operation (and of all, in a mixed job) in nv_tan_stream_tan(ts)->op[k].lat,
+ * as nv_tan_run computes it, when pass 1's states resolved it (usually:
+ * exact.h's single pass).  Return: 1 with the values there, 0 when they need
+ * another read of the files (nv_tan_run of them says them), or -ENOMEM.
+ */
+int nv_tan_stream_exact(struct nv_tan_stream *ts);
 
 /* Trace i ends where it is (its writer died or its file went wrong): what
  * it has is read as a truncated trace.  Return: nothing. */

@@ -173,7 +173,6 @@ struct state {
 	char *err;
 	size_t errlen;
 	/* A job's traces followed as they grow (trace_stream.c): */
-	bool series_only;	/* pass 1 builds the series and totals only */
 	int (*on_close)(struct state *st);	/* NULL, or called as interval cur closes,
 						 * its points in t->series, before the
 						 * buffers are cleared */
@@ -219,6 +218,11 @@ int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b);
  * mixed job.  Return: 0 or -errno (st->err set). */
 int tan_fold_exact(struct state *st);
 
+/* *l from exact state e once resolved (nlv: the extra levels e resolves
+ * after nv_pcts', opstats.h).  Return: nothing. */
+struct nv_latsum;
+void tan_latsum(const struct nv_exact *e, size_t nlv, struct nv_latsum *l);
+
 /* Pass 1 over the merged traces s[0..npaths).  Return: 0 or -errno (st->err set). */
 int tan_pass1(struct state *st, struct src *s);
 
@@ -243,8 +247,8 @@ int tan_merge_ready(struct state *st, struct src *s, run_fn *run, size_t *need);
 void tan_pass1_begin(struct state *st);
 
 /* Pass 1's run_fn: records [a, b) of s's block in completion order, the
- * ramp's counted, the others into the series, the totals and (unless
- * st->series_only) the exact states.  Return: 0, -ENOMEM or -EINVAL. */
+ * ramp's counted, the others into the series, the totals and the exact
+ * states.  Return: 0, -ENOMEM or -EINVAL. */
 int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b);
 
 /* Pass 1's end, every trace done: the last interval closed (nint), the

@@ -5,8 +5,10 @@ usage: watch_series.py LIVE.jsonl POST.json
 Every {"type":"interval"} line of LIVE must equal, field for field, the
 entry of the same job, op and index in the post-run JSON's
 traces[i].series; and from a job and op's first live line on, every
-post-run entry must have been printed live (nothing left out).  Prints
-"ok N" (the lines compared) or the first differences.
+post-run entry must have been printed live (nothing left out).  Every
+{"type":"end"} line's IOs, bytes, errors and exact p50/p99/p99.9/max must
+equal the post-run traces[i].operations entry of its job and op.  Prints
+"ok N" (the interval lines compared) or the first differences.
 """
 import json
 import sys
@@ -15,12 +17,22 @@ import sys
 def main():
     live = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
     post = json.load(open(sys.argv[2]))
-    ref = {}
+    ref, ops = {}, {}
+    bad, seen, first = [], set(), {}
     for tr in post.get("traces", []):
         for e in tr.get("series") or []:
             ref[(e["job"], e["op"], e["index"])] = e
-    bad, seen, first = [], set(), {}
+        for o in tr.get("operations") or []:
+            ops[(tr["job"], o["op"])] = o
     for o in live:
+        if o.get("type") == "end":
+            r = ops.get((o["job"], o["op"]))
+            got = [o[k] for k in ("ios", "bytes", "errors", "p50_ns", "p99_ns", "p99.9_ns",
+                                  "max_ns")]
+            want = r and [r["ios"], r["bytes"], r["errors"]] + \
+                [r["latency"][k] for k in ("p50_ns", "p99_ns", "p99.9_ns", "max_ns")]
+            if got != want:
+                bad.append("end %s %s: live %s, post-run %s" % (o["job"], o["op"], got, want))
         if o.get("type") != "interval":
             continue
         k = (o["job"], o["op"], o["index"])
