@@ -351,7 +351,8 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 	if ((got = nv_tan_stream_exact(j->ts)) < 0)
 		return got;
 	if (!got && (ret = rerun(j, n, &to, &a, err, sizeof(err))))
-		return ret == -ENOMEM ? ret : watch_say(w, j, "fault", "the job's totals: %s", err);
+		return ret == -ENOMEM ? ret :
+		       watch_say(w, j, "fault", "the job's totals: %s", err);
 	t = got ? nv_tan_stream_tan(j->ts) : &a;
 	if (!j->announced)
 		ret = announce(j, t);
