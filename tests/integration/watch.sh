@@ -6,6 +6,7 @@
 #   line equals the post-run traces[i].series entry of the same job, op and
 #   index, field for field (tests/py/watch_series.py); the watch exits 0 by
 #   itself after fio ends; the pause is said as a stall.
+# - 64 job threads of one job, equal to the post-run series too.
 # - A generated trace written in two halves: read to its footer and equal to
 #   its post-run series; and the faults, each with its line and exit status:
 #   the trace truncated, deleted, replaced or damaged while watched, fio
@@ -113,6 +114,23 @@ if "$FIO" "$T/run.fio" --output-format=json --output="$T/run.json" >"$T/fio.out"
 		'"job":"solo",.*"kind":"stall","text":"no trace data for 5 s' "$T/main.out"
 else
 	fail fio "$(tail -n 5 "$T/fio.out")"
+	kill "$WPID"
+fi
+
+# 64 job threads of one job: combined as the post-run analysis combines them.
+mkdir "$T/t64"
+start many --format jsonl "$T/t64"
+if "$FIO" --thread --ioengine="external:$NVENGINE_SO" --name=many --numjobs=64 \
+	--group_reporting --filename="$T/nop" --size=1M --bs=4k --rw=randrw --rate_iops=50 \
+	--iodepth=2 --runtime=3 --time_based --nv_nop=1 --nv_trace="$T/t64" \
+	--output-format=json --output="$T/t64.json" >"$T/t64.fio.out" 2>&1; then
+	finish many_threads_exit_0 0
+	"$NVANALYZE" -f json "$T/t64.json" >"$T/t64.post" 2>/dev/null
+	same_series many_threads_equal_post_run "$T/many.out" "$T/t64.post"
+	check many_threads_64 grep -q '"type":"job","job":"many","host":"[^"]*","threads":64' \
+		"$T/many.out"
+else
+	fail many_threads "$(tail -n 5 "$T/t64.fio.out")"
 	kill "$WPID"
 fi
 
