@@ -208,6 +208,10 @@ static int start(struct nv_watch *w, struct wjob *j)
 	for (size_t i = 0; i < j->ntr; i++)
 		if ((err = add_trace(j, j->tr[i])))
 			return err;
+	if (nv_tan_stream_tan(j->ts)->ramp_ns)
+		return watch_say(w, j, "note", "fio's ramp_time: where it ended is in the "
+				 "footers, so the intervals count the ramp's IOs; the totals "
+				 "leave them out, as the post-run analysis does");
 	return 0;
 }
 
@@ -348,7 +352,8 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 	}
 	if (!n)
 		return 0;
-	if ((got = nv_tan_stream_exact(j->ts)) < 0)
+	/* fio's ramp: pass 1 of a trace without footer counted the ramp's IOs */
+	if ((got = nv_tan_stream_tan(j->ts)->ramp_ns ? 0 : nv_tan_stream_exact(j->ts)) < 0)
 		return got;
 	if (!got && (ret = rerun(j, n, &to, &a, err, sizeof(err))))
 		return ret == -ENOMEM ? ret :
