@@ -22,6 +22,8 @@
 #include "trace/nvtrace.h"
 
 #define SCAN_DEPTH 3	/* DIR/traces/NAME/JOB.N.nvt of jobs/run's result directory */
+#define SCAN_S 0.5	/* the directories read again at most this often */
+#define TURN_S 0.05	/* turns at most this often (a busy trace's writes wake inotify) */
 
 double watch_now(void)
 {
@@ -313,10 +315,17 @@ static int stop_all(struct nv_watch *w)
 	return err;
 }
 
-/* One turn: new traces, every job stepped.  Return: 0 or -errno (err set). */
+/* One turn: new traces (the directories read at most every SCAN_S), every
+ * job stepped.  Return: 0 or -errno (err set). */
 static int turn(struct nv_watch *w, int ifd, char *err, size_t errlen)
 {
-	int ret = scan_args(w, ifd, err, errlen);
+	double now = watch_now();
+	int ret = 0;
+
+	if (now - w->scanned >= SCAN_S || !w->scanned) {
+		w->scanned = now;
+		ret = scan_args(w, ifd, err, errlen);
+	}
 
 	for (size_t i = 0; !ret && i < w->njobs; i++)
 		ret = wjob_tick(w, w->jobs[i]);
@@ -331,6 +340,7 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 {
 	const struct nv_watch_opts *o = w->o;
 	unsigned ms = o->poll_ms ? o->poll_ms : 200;
+	double rest;
 	int ret;
 
 	for (;;) {
@@ -356,6 +366,12 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 			return w->incomplete ? NV_WATCH_INCOMPLETE : NV_WATCH_DONE;
 		}
 		wait_turn(ifd, ifd >= 0 ? ms * 5 : ms);
+		if ((rest = TURN_S - (watch_now() - w->turned)) > 0) {	/* coalesce wake-ups */
+			struct timespec ts = { 0, (long)(rest * 1e9) };
+
+			nanosleep(&ts, NULL);
+		}
+		w->turned = watch_now();
 	}
 }
 
