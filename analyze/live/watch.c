@@ -366,7 +366,8 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 			return w->incomplete ? NV_WATCH_INCOMPLETE : NV_WATCH_DONE;
 		}
 		wait_turn(ifd, ifd >= 0 ? ms * 5 : ms);
-		if ((rest = TURN_S - (watch_now() - w->turned)) > 0) {	/* coalesce wake-ups */
+		rest = TURN_S - (watch_now() - w->turned);
+		if (rest > 0) {	/* wake-ups coalesced */
 			struct timespec ts = { 0, (long)(rest * 1e9) };
 
 			nanosleep(&ts, NULL);
