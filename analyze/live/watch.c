@@ -173,6 +173,27 @@ static pid_t writer_pid(const struct nv_watch *w, struct nvt_reader *r)
 	return (pid_t)strtol(pid, NULL, 10);
 }
 
+/* A file named like a trace that is none (or of a format version this
+ * reader does not read): said once, then known and left alone.
+ * Return: 0, -ENOMEM or an output's error. */
+static int foreign(struct nv_watch *w, const char *path, const struct stat *sb, const char *why)
+{
+	struct wtrace *tr = calloc(1, sizeof(*tr)), **n;
+
+	n = realloc(w->tr, (w->ntr + 1) * sizeof(*n));
+	if (n)
+		w->tr = n;
+	if (!tr || !n || !(tr->path = strdup(path))) {
+		free(tr);
+		return -ENOMEM;
+	}
+	tr->dev = sb->st_dev;
+	tr->ino = sb->st_ino;
+	tr->left_out = true;
+	w->tr[w->ntr++] = tr;
+	return watch_say(w, NULL, "fault", "%s: left out", why);
+}
+
 /*
  * A trace file at path (base its name): new ones whose header is in are
  * given to their job; one whose header is not written yet waits for the
@@ -186,12 +207,19 @@ static int found(struct nv_watch *w, const char *path, const char *base, const s
 	char key[PATH_MAX];
 	unsigned thread;
 	size_t jlen;
+	int err;
 
 	if (!S_ISREG(sb->st_mode) || !trace_name(base, &jlen, &thread) || known(w, path, sb))
 		return 0;
-	if (nvt_reader_open(&r, path)) {	/* not written yet: the next turn */
+	if ((err = nvt_reader_open(&r, path))) {
+		if (!r)
+			return -ENOMEM;
+		if (err == -EINVAL || err == -ENOTSUP)	/* never a trace: said once */
+			err = foreign(w, path, sb, nvt_reader_strerror(r));
+		else
+			err = 0;	/* its header not written yet: the next turn */
 		nvt_reader_close(r);
-		return r ? 0 : -ENOMEM;
+		return err;
 	}
 	/* DIR/JOB: the path up to its name, and the name's JOB */
 	snprintf(key, sizeof(key), "%.*s", (int)(strlen(path) - strlen(base) + jlen), path);
@@ -352,8 +380,14 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 				return ret;
 			return NV_WATCH_STOPPED;
 		}
-		if (w->njobs && w->ended == w->njobs && !o->follow)
-			return w->incomplete ? NV_WATCH_INCOMPLETE : NV_WATCH_DONE;
+		if (w->njobs && w->ended == w->njobs && !o->follow) {
+			if (w->scan_after_end)	/* a trace that appeared meanwhile */
+				return w->incomplete ? NV_WATCH_INCOMPLETE : NV_WATCH_DONE;
+			w->scanned = 0;	/* the directories once more first */
+			w->scan_after_end = true;
+			continue;
+		}
+		w->scan_after_end = false;
 		if (o->idle_timeout_s > 0 && watch_now() - w->grew_at >= o->idle_timeout_s) {
 			bool open = w->ended < w->njobs;	/* jobs without footers */
 

@@ -373,6 +373,8 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 			ret = end_op(j, t, k, complete);
 	if (!ret && nv_tan_nops(t) > 1)
 		ret = end_op(j, t, NV_TAN_ALL, complete);
+	if (!ret && !t->records)
+		ret = watch_say(w, j, "end", "no IO in its traces");
 	if (!got)
 		nv_tan_free(&a);
 	return ret;

@@ -69,6 +69,7 @@ struct nv_watch {
 	uint64_t start_ns;	/* the same in ns (--from-now) */
 	double grew_at;		/* when some trace last grew or appeared */
 	double scanned, turned;	/* when the directories were last read, the last turn */
+	bool scan_after_end;	/* read once more after every job ended */
 	int failed;		/* an output's error: the watch stops */
 	size_t ended;		/* jobs ended */
 	size_t incomplete;	/* of them without every footer */

@@ -269,3 +269,9 @@ if [ $rc = 0 ] && [ -n "$two" ] && [ -n "$third" ] && [ "$two" -lt "$third" ] &&
 else
 	fail jobs_run_live_sweep_curve_as_points_complete "exit $rc: $(tail -n 12 "$T/sw.err")"
 fi
+
+# A file named like a trace that is none: said once, left alone.
+mkdir "$T/foreign"
+echo "not a trace" >"$T/foreign/x.1.nvt"
+start foreign --format jsonl --idle-timeout 1 "$T/foreign"
+finish foreign_file_said 0 'x.1.nvt: not an nvtrace file (bad magic): left out'
