@@ -61,8 +61,9 @@ def section(md, wd, meta, goals):
               "the watcher's and the post-run analysis' (`nvanalyze -f json` of the watched run) "
               "CPU (user + sys) per traced IO and peak RSS from `/usr/bin/time`; then one watched "
               "run of {} s.  Both hold pass 1's exact states, which grow with the IOs up to "
-              "exact.h's single-pass caps and stay there (an hour's run: the same bound).\n".format(meta.get("date", "?"), meta.get("commit", "?"),
-                                       meta.get("mode", "?"), meta.get("cores", "?"), rt, rt * 4))
+              "exact.h's single-pass caps and stay there (an hour's run: the same bound).\n"
+              .format(meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
+                      meta.get("cores", "?"), rt, rt * 4))
     w = [c["watched"] for c in rounds]
     ratio = [c["watched"]["iops"] / c["alone"]["iops"] for c in rounds]
     aa = [c["alone2"]["iops"] / c["alone"]["iops"] for c in rounds]
