@@ -275,3 +275,17 @@ mkdir "$T/foreign"
 echo "not a trace" >"$T/foreign/x.1.nvt"
 start foreign --format jsonl --idle-timeout 1 "$T/foreign"
 finish foreign_file_said 0 'x.1.nvt: not an nvtrace file (bad magic): left out'
+
+# jobs/run --live --search: the bracket so far after each point.
+NVDEV=$T/nop NVDIRECT=0 RUNTIME=1 SIZE=1M "$TOP/jobs/run" --live --search 'iops>=1' \
+	--sweep iodepth=1..2 -o "$T/ss" "$TOP/jobs/randread.fio" -- --nv_nop=1 \
+	--rate_iops=2000 >"$T/ss.out" 2>"$T/ss.err"
+rc=$?
+one=$(grep -n "search 'iops>=1' so far: iodepth=1 meets it" "$T/ss.err" | head -n 1 | cut -d: -f1)
+second=$(grep -n 'point iodepth=2 ->' "$T/ss.err" | head -n 1 | cut -d: -f1)
+if [ $rc = 0 ] && [ -n "$one" ] && [ -n "$second" ] && [ "$one" -lt "$second" ] &&
+	grep -q "so far: iodepth=2 meets it" "$T/ss.err"; then
+	pass jobs_run_live_search_bracket
+else
+	fail jobs_run_live_search_bracket "exit $rc: $(grep -E 'search|point' "$T/ss.err")"
+fi
