@@ -72,8 +72,6 @@ static int start_op(struct state *st, unsigned op)
 			    NV_OPSTATS_ROLES + NVT_OP__MAX * NV_TAN_NQD + op);
 	if (err)
 		return err;
-	st->ib[op].le_ns = st->le_ns;
-	st->ib[op].nle = st->nle;
 	return 0;
 }
 

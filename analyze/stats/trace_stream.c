@@ -12,6 +12,8 @@
 #include "analyze/stats/trace_stream.h"
 #include "analyze/stats/trace_tan.h"
 
+#define NV_TAN_MAXLE 32		/* histogram edges at most */
+
 struct nv_tan_stream {
 	struct nv_tan_stream_opts o;
 	struct nv_tan_opts to;	/* what pass 1 reads of nv_tan_run's options */
@@ -22,7 +24,7 @@ struct nv_tan_stream {
 	size_t n, cap;
 	uint64_t pos;		/* the completion time the merge reached */
 	bool begun, ending, ended;
-	uint64_t le_all[NV_TAN_MAXLE + 1];
+	uint64_t le_op[NV_TAN_MAXLE + 1], le_all[NV_TAN_MAXLE + 1];
 	uint64_t *hist_all;	/* the ops' bucket counts summed, [NV_EXACT_NBUCKETS] */
 	char err[512];
 };
@@ -44,8 +46,6 @@ int nv_tan_stream_new(struct nv_tan_stream **tsp, const struct nv_tan_stream_opt
 	ts->st.o = &ts->to;
 	ts->st.err = ts->err;
 	ts->st.errlen = sizeof(ts->err);
-	ts->st.le_ns = o->le_ns;
-	ts->st.nle = o->nle;
 	*tsp = ts;
 	return 0;
 }
@@ -62,7 +62,8 @@ static int hand_out(struct nv_tan_stream *ts, unsigned k, size_t i)
 	nv_tan_iv_of(&ts->t, k, i, &c.iv);
 	if (k < NVT_OP__MAX) {
 		c.lat_sum_ns = st->ib[k].lat_sum;
-		c.le = st->ib[k].le;
+		tan_ibuf_le(&st->ib[k], ts->o.le_ns, ts->o.nle, ts->le_op);
+		c.le = ts->le_op;
 		c.hist = st->ib[k].ios ? st->ib[k].hist : NULL;
 		c.hist_lo = st->ib[k].hlo;
 		c.hist_hi = st->ib[k].hhi;
@@ -78,8 +79,9 @@ static int hand_out(struct nv_tan_stream *ts, unsigned k, size_t i)
 		if (!ts->t.series[j] || !b->ios)
 			continue;
 		c.lat_sum_ns += b->lat_sum;
+		tan_ibuf_le(b, ts->o.le_ns, ts->o.nle, ts->le_op);
 		for (unsigned e = 0; e <= ts->o.nle; e++)
-			ts->le_all[e] += b->le[e];
+			ts->le_all[e] += ts->le_op[e];
 		for (unsigned h = b->hlo; h <= b->hhi; h++)
 			ts->hist_all[h] += b->hist[h];
 		c.hist_lo = b->hlo < c.hist_lo ? b->hlo : c.hist_lo;

@@ -37,8 +37,6 @@ struct ivcand {
 	uint64_t lat, cpl;
 };
 
-#define NV_TAN_MAXLE 32		/* histogram edges an interval counts at most (live) */
-
 #define IV_DENSE_LO (1u << 16)	/* latencies counted per ns below this at first ... */
 #define IV_DENSE_HI (1u << 21)	/* ... and below this once an interval's list filled */
 #define IV_CUT_MIN 8192		/* IOs of an interval before its candidates' cut rises */
@@ -68,9 +66,6 @@ struct ibuf {
 	uint64_t ios;		/* the interval's IOs of this op, counted or spilled */
 	uint64_t bytes, errors, max;
 	uint64_t lat_sum;	/* the sum of its latencies */
-	const uint64_t *le_ns;	/* NULL, or nle ascending edges: IOs counted in le[i], */
-	unsigned nle;		/* the first edge >= the latency (above all: le[nle]) */
-	uint64_t le[NV_TAN_MAXLE + 1];
 };
 
 /* Return: 0, or -ENOMEM; b empty, holding at most vcap latencies in its
@@ -111,6 +106,15 @@ int tan_ibuf_kth(struct ibuf *const *bufs, unsigned nb, unsigned bk, uint64_t k,
  */
 int tan_ibuf_cands(const struct ibuf *b, uint64_t from, uint64_t *cut,
 		   int (*keep)(void *arg, uint64_t lat, uint64_t cpl), void *arg);
+
+/*
+ * The interval's IOs of b (not spilled) per fixed histogram bucket: le[i]
+ * those whose latency's first edge of e[0..n) (ascending, each at least
+ * twice the one before) at or above it is e[i], le[n] those above them all;
+ * from the bucket counts, and for the few buckets an edge splits, the
+ * per-ns counts or the listed values.  Return: nothing; le[0..n] set.
+ */
+void tan_ibuf_le(const struct ibuf *b, const uint64_t *e, unsigned n, uint64_t *le);
 
 /* Return: nothing; b empty for the next interval (only what was used cleared). */
 void tan_ibuf_clear(struct ibuf *b);
@@ -177,8 +181,6 @@ struct state {
 						 * its points in t->series, before the
 						 * buffers are cleared */
 	void *hook_arg;		/* on_close's */
-	const uint64_t *le_ns;	/* the buffers' histogram edges (struct ibuf), or NULL */
-	unsigned nle;
 };
 
 #define add_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
