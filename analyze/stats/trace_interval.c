@@ -358,7 +358,7 @@ void tan_ibuf_le(const struct ibuf *b, const uint64_t *e, unsigned n, uint64_t *
 		le[i] += below;
 		le[i + 1] += b->hist[h] - below;
 	}
-	for (size_t k = 0; wide && k < b->nwide; k++) {	/* the split buckets' listed values */
+	for (size_t k = 0; wide && k < b->nwide; k++) {	/* split buckets' listed values */
 		unsigned i = le_bucket(e, n, nv_exact_bucket_of(b->wide[k]), &split);
 
 		if (split)
