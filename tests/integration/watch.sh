@@ -254,8 +254,8 @@ else
 	fail jobs_run_live "exit $rc: $(tail -n 5 "$T/live.err")"
 fi
 
-# jobs/run --live --sweep: after each point the curve so far, its rows and
-# the knee rule's answer, before the next point starts.
+# jobs/run --live --sweep: after each point the curve so far, its rows, the
+# knee rule's answer and the text plot, before the next point starts.
 NVDEV=$T/nop NVDIRECT=0 RUNTIME=1 SIZE=1M "$TOP/jobs/run" --live --sweep iodepth=1,4,16 \
 	-o "$T/sw" "$TOP/jobs/randread.fio" -- --nv_nop=1 --rate_iops=2000 \
 	>"$T/sw.out" 2>"$T/sw.err"
@@ -264,7 +264,8 @@ two=$(grep -n 'iodepth sweep, 2 points' "$T/sw.err" | head -n 1 | cut -d: -f1)
 third=$(grep -n 'point iodepth=16 ->' "$T/sw.err" | head -n 1 | cut -d: -f1)
 if [ $rc = 0 ] && [ -n "$two" ] && [ -n "$third" ] && [ "$two" -lt "$third" ] &&
 	grep -q 'iodepth sweep, 3 points' "$T/sw.err" &&
-	grep -Eq '^\| 16 +\| ' "$T/sw.err" && grep -Eq '(Knee|No knee) \(sw\)' "$T/sw.err"; then
+	grep -Eq '^\| 16 +\| ' "$T/sw.err" && grep -Eq '(Knee|No knee) \(sw\)' "$T/sw.err" &&
+	grep -q '^clat p99 against IOPS (K: the knee):' "$T/sw.err"; then
 	pass jobs_run_live_sweep_curve_as_points_complete
 else
 	fail jobs_run_live_sweep_curve_as_points_complete "exit $rc: $(tail -n 12 "$T/sw.err")"
