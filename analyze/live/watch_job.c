@@ -3,8 +3,10 @@
  * handed to a stream (trace_stream.h: pass 1 of the post-run analysis, its
  * intervals closed behind the watermark of every trace), each closed
  * interval handed to the outputs, the trace it waits on checked for faults
- * (truncated, deleted, replaced, its writer gone), a stall said, and its
- * totals at its end: the post-run analysis of its files (exact).
+ * (truncated, deleted, replaced, its writer gone), its findings as they
+ * happen (a stall, a throughput step, a p99 spike), and its totals at its
+ * end, exact: pass 1's exact states, or where they need another read (or
+ * fio's ramp_time left them unsure) the post-run analysis of its files.
  */
 #include <errno.h>
 #include <inttypes.h>
