@@ -52,6 +52,10 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -fPIC -pthread $(WARN) $(CFLAGS) -I. -MMD -MP
+# nvanalyze watch --listen: compiled in with its HTTP output (analyze/live/http*.c)
+ifneq ($(wildcard analyze/live/http*.c),)
+ALL_CFLAGS += -DNV_HAVE_LIVE_HTTP
+endif
 FIO_CFLAGS := -isystem $(FIO_SRC) -include $(FIO_SRC)/config-host.h
 
 ifeq ($(V),0)
