@@ -248,7 +248,7 @@ static int listen_socket(const char *spec, char *err, size_t errlen)
 			 gai_strerror(ret));
 		return -EADDRNOTAVAIL;
 	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "--listen %s: socket: %s", spec, strerror(errno));

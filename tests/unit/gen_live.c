@@ -14,7 +14,7 @@
  * finding every 5th interval naming the job; after N intervals the end
  * records, serves --hold-ms longer (or until SIGTERM/SIGINT), closes, and
  * prints "hook_max_ns N" (the longest hook call) and "closed".  --log
- * writes each interval as a JSON line (job, op, index, end_unix_ms, the
+ * writes each interval as a JSON line (job, host, op, index, end_unix_ms, the
  * quantiles in ns, ios, bytes, errors): what Prometheus must have stored.
  */
 #include <errno.h>
@@ -84,6 +84,7 @@ static void log_interval(FILE *log, const struct nv_live_interval *iv)
 	json_t *o = json_object();
 
 	nv_json_value_set(o, "job", nv_json_value_str(iv->job));
+	nv_json_value_set(o, "host", nv_json_value_str(iv->host));
 	nv_json_value_set(o, "op", json_string(iv->op));
 	nv_json_value_set(o, "index", json_integer((json_int_t)iv->index));
 	nv_json_value_set(o, "end_unix_ms", json_integer(iv->end_unix_ms));
