@@ -134,7 +134,8 @@ static int since_of(struct MHD_Connection *c, uint64_t *since)
  */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version,
-				  const char *upload_data, size_t *upload_data_size, void **con_cls)
+				  const char *upload_data, size_t *upload_data_size,
+				  void **con_cls)
 {
 	struct live_http *h = cls;
 	const struct route *r = route_of(url);

@@ -165,7 +165,8 @@ static void put_rows(FILE *f, const struct nv_live_snap *sn)
 			put_lat(f, p->max_ns);
 			fprintf(f, "<td class=r>%" PRIu64 "</td>", p->errors);
 		} else {
-			fputs("<td></td><td></td><td></td><td></td><td></td><td></td><td></td>", f);
+			for (int k = 0; k < 7; k++)
+				fputs("<td></td>", f);
 		}
 		fputs("<td></td></tr>\n", f);
 	}

@@ -163,7 +163,8 @@ static void put_histograms(FILE *f, const struct nv_live_snap *sn)
 		for (size_t b = 0; b < NV_LIVE_NLE; b++) {
 			cum += c->t.le[b];
 			snprintf(le, sizeof(le), "%g", (double)nv_live_le_ns[b] / 1e9);
-			put_series(f, "nvengine_latency_seconds_bucket", c->s->jr, c->s->op, "le", le);
+			put_series(f, "nvengine_latency_seconds_bucket", c->s->jr, c->s->op, "le",
+				   le);
 			fprintf(f, "%" PRIu64 "\n", cum);
 		}
 		cum += c->t.le_inf;

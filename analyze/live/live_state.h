@@ -88,7 +88,7 @@ struct nv_live_state {
 	struct nv_live_series *series[NV_LIVE_MAX_SERIES];
 	size_t nseries;
 	struct nv_live_note notes[NV_LIVE_FINDINGS];
-	size_t nnotes;				/* findings so far (the ring holds the last) */
+	size_t nnotes;				/* findings so far (the ring: the last) */
 	size_t jobs_seen, jobs_ended;		/* of the last health record */
 	char *host;				/* the host of the last record, or NULL */
 	uint64_t dropped;			/* records past a limit */

@@ -26,7 +26,8 @@ if prom_start --file-sd "$T/targets.json"; then
 	pids=()
 	for h in h1 h2; do
 		timeout 120 "$GEN" --listen "127.0.0.1:${ports[$i]}" --host "$h" --job "j$h" \
-			--job $'q"uote\\back\nline' --intervals 12 --period-ms 1000 --hold-ms 4000 \
+			--job $'q"uote\\back\nline' --intervals 12 --period-ms 1000 \
+			--hold-ms 4000 \
 			--log "$T/$h.log" >"$T/$h.out" 2>"$T/$h.err" &
 		pids+=($!)
 		i=$((i + 1))
@@ -74,8 +75,10 @@ pytool live_series_log "$T/post.json" "$(hostname)" "$T/watch.jsonl" >"$T/post.l
 if why=$(pytool live_prom_check "$PROM_URL" "$T/post.log"); then
 	total=$(json_get "$T/fio.json" jobs/0/read/total_ios)
 	total=$((total + $(json_get "$T/fio.json" jobs/0/write/total_ios)))
-	got=$(prom_query 'sum(max_over_time(nvengine_ios_total{op!="all"}[30m]))' | "$PYTHON" -c \
-		'import json,sys; print(int(float(json.load(sys.stdin)["data"]["result"][0]["value"][1])))')
+	got=$(prom_query 'sum(max_over_time(nvengine_ios_total{op!="all"}[30m]))' |
+		"$PYTHON" -c 'import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(int(float(r[0]["value"][1])))')
 	if [ "$got" = "$total" ]; then
 		pass "watch: $why; nvengine_ios_total $got = fio's IO count"
 	else

@@ -137,10 +137,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--hold-ms"))
 			hold = strtoull(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--log") && !(log = fopen(argv[i + 1], "w")))
-			return fprintf(stderr, "gen_live: %s: %s\n", argv[i + 1], strerror(errno)), 2;
+			return fprintf(stderr, "gen_live: %s: %s\n", argv[i + 1],
+				       strerror(errno)), 2;
 	}
 	if (!listen || !period)
-		return fprintf(stderr, "usage: gen_live --listen [ADDR:]PORT [--job NAME]...\n"), 2;
+		return fprintf(stderr, "usage: gen_live --listen [ADDR:]PORT [--job NAME]..."
+			       "\n"), 2;
 	if (!njobs)
 		jobs[njobs++] = "job1";
 	if ((ret = nv_live_http_sink(listen, &s, err, sizeof(err)))) {
@@ -161,12 +163,14 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < nint && !stop; k++) {
 		sleep_until_ms(t0 + (int64_t)((k + 1) * period));
 		for (size_t j = 0; j < njobs && !stop; j++) {
-			struct nv_live_health h = { .job = jobs[j], .host = host,
-						    .io_wait_s = 0.001 * (double)k, .behind_s = 0.5,
-						    .jobs_seen = njobs };
-			struct nv_live_finding f = { .job = jobs[j], .host = host,
-						     .at_s = (double)(k + 1) * (double)period / 1e3,
-						     .kind = "step", .text = jobs[j] };
+			struct nv_live_health h = {
+				.job = jobs[j], .host = host, .io_wait_s = 0.001 * (double)k,
+				.behind_s = 0.5, .jobs_seen = njobs,
+			};
+			struct nv_live_finding f = {
+				.job = jobs[j], .host = host, .kind = "step", .text = jobs[j],
+				.at_s = (double)(k + 1) * (double)period / 1e3,
+			};
 
 			for (size_t o = 0; o < 2; o++) {
 				struct nv_live_interval iv;
@@ -182,8 +186,10 @@ int main(int argc, char **argv)
 		}
 	}
 	for (size_t j = 0; j < njobs; j++) {
-		struct nv_live_end e = { .job = jobs[j], .host = host, .op = "read", .complete = true };
-		struct nv_live_health h = { .host = host, .jobs_seen = njobs, .jobs_ended = j + 1 };
+		struct nv_live_end e = { .job = jobs[j], .host = host, .op = "read",
+					 .complete = true };
+		struct nv_live_health h = { .host = host, .jobs_seen = njobs,
+					    .jobs_ended = j + 1 };
 
 		TIMED(&hook_max, s.end(s.arg, &e));
 		TIMED(&hook_max, s.health(s.arg, &h));

@@ -61,7 +61,8 @@ TEST(html_escape)
 /* A port free on 127.0.0.1 now (bound to 0, then closed). */
 static unsigned free_port(void)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
@@ -73,7 +74,8 @@ static unsigned free_port(void)
 
 TEST(listen_errors)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(a);
 	struct nv_live_sink s = { 0 };
 	const char *bad[] = { "", "abc", "0", "65536", "9x", ":9464", "::1:9464", "[::1]",
