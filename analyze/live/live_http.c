@@ -206,16 +206,16 @@ static int parse_listen(const char *spec, char *host, size_t hn, unsigned *port,
 		snprintf(host, hn, "127.0.0.1");
 	return 0;
 bad:
-	snprintf(err, errlen, "--listen %s: not [ADDR:]PORT (PORT 1-65535; e.g. 9464, "
-		 "0.0.0.0:9464, [::1]:9464)", spec);
+	snprintf(err, errlen, "not [ADDR:]PORT (PORT 1-65535; e.g. 9464, 0.0.0.0:9464, "
+		 "[::1]:9464)");
 	return -EINVAL;
 }
 
 /*
- * What to do about a bind or listen error e on spec.
+ * What to do about a bind or listen error e on port.
  * Return: nothing; the message in err.
  */
-static void bind_error(int e, const char *spec, unsigned port, char *err, size_t errlen)
+static void bind_error(int e, unsigned port, char *err, size_t errlen)
 {
 	const char *what =
 		e == EADDRINUSE ? "the port is in use (another watcher or exporter?): "
@@ -226,7 +226,7 @@ static void bind_error(int e, const char *spec, unsigned port, char *err, size_t
 				     "addresses, or leave ADDR out for 127.0.0.1" :
 		strerror(e);
 
-	snprintf(err, errlen, "--listen %s: cannot listen on port %u: %s", spec, port, what);
+	snprintf(err, errlen, "cannot listen on port %u: %s", port, what);
 }
 
 /*
@@ -245,14 +245,13 @@ static int listen_socket(const char *spec, char *err, size_t errlen)
 		return ret;
 	snprintf(port_s, sizeof(port_s), "%u", port);
 	if ((ret = getaddrinfo(host, port_s, &hints, &ai))) {
-		snprintf(err, errlen, "--listen %s: address %s: %s", spec, host,
-			 gai_strerror(ret));
+		snprintf(err, errlen, "address %s: %s", host, gai_strerror(ret));
 		return -EADDRNOTAVAIL;
 	}
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "--listen %s: socket: %s", spec, strerror(errno));
+		snprintf(err, errlen, "socket: %s", strerror(errno));
 		goto out;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -260,7 +259,7 @@ static int listen_socket(const char *spec, char *err, size_t errlen)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 128)) {
 		ret = -errno;
-		bind_error(errno, spec, port, err, errlen);
+		bind_error(errno, port, err, errlen);
 		close(fd);
 		goto out;
 	}
@@ -276,11 +275,11 @@ int nv_live_http_sink(const char *listen, struct nv_live_sink *out, char *err, s
 	int fd, ret;
 
 	if (!h) {
-		snprintf(err, errlen, "--listen %s: out of memory", listen);
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if ((ret = nv_live_state_init(&h->st))) {
-		snprintf(err, errlen, "--listen %s: %s", listen, strerror(-ret));
+		snprintf(err, errlen, "%s", strerror(-ret));
 		free(h);
 		return ret;
 	}
@@ -298,8 +297,7 @@ int nv_live_http_sink(const char *listen, struct nv_live_sink *out, char *err, s
 	if (!h->d) {
 		close(fd);
 		ret = -ENOMEM;
-		snprintf(err, errlen, "--listen %s: the HTTP server (libmicrohttpd) did not "
-			 "start", listen);
+		snprintf(err, errlen, "the HTTP server (libmicrohttpd) did not start");
 		goto fail;
 	}
 	nv_live_state_hooks(&h->st, out);

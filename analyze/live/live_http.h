@@ -22,9 +22,10 @@
  * hooks copy each record under the sink's lock and return at once; they
  * never wait on a client.
  * Return: 0 with *out filled (free it with nv_live_http_close), or -errno
- * with a message in err (errlen bytes) naming listen and what to do:
- * -EINVAL (not [ADDR:]PORT), -EADDRINUSE, -EACCES (a port below 1024),
- * -EADDRNOTAVAIL (not an address of this host), -ENOMEM.
+ * with a message in err (errlen bytes) saying what is wrong and what to do,
+ * for the caller to print after "--listen LISTEN: ": -EINVAL (not
+ * [ADDR:]PORT), -EADDRINUSE, -EACCES (a port below 1024), -EADDRNOTAVAIL
+ * (not an address of this host), -ENOMEM.
  */
 int nv_live_http_sink(const char *listen, struct nv_live_sink *out, char *err, size_t errlen);
 

@@ -46,6 +46,10 @@ if prom_start --file-sd "$T/targets.json"; then
 fi
 
 # ---- a real traced run watched with --listen ----
+# A 20 s traced run of two jobs (nv_nop, randrw, rates changed midway by a
+# thinktime pause) watched with --follow (it serves until Ctrl-C, so that
+# the last intervals are scraped), then Ctrl-C; Prometheus' store against
+# the post-run series and fio's IO count.
 if ! "$NVANALYZE" watch --help 2>&1 | grep -q -- '--listen'; then
 	skip watch "nvanalyze has no 'watch --listen' yet (issue 55's watcher; this test" \
 		"runs once it is merged)"
@@ -55,31 +59,53 @@ need_engine watch || exit 0
 PROM_TEST=watch
 port=$(pytool free_port 127.0.0.1)
 prom_start "127.0.0.1:$port" || exit 0
+head -c 1M /dev/zero >"$T/nop"
 mkdir -p "$T/tr"
-timeout 120 "$NVANALYZE" watch --listen "127.0.0.1:$port" --format jsonl "$T/tr" \
+cat >"$T/run.fio" <<EOF
+[global]
+ioengine=external:$NVENGINE_SO
+nv_nop=1
+nv_trace=$T/tr
+filename=$T/nop
+size=1M
+bs=4k
+rw=randrw
+time_based
+thread
+runtime=20
+[a]
+iodepth=8
+rate_iops=2000
+thinktime=4s
+thinktime_iotime=8s
+[b]
+iodepth=4
+rate_iops=500
+EOF
+"$NVANALYZE" watch --follow --format jsonl --listen "127.0.0.1:$port" "$T/tr" \
 	>"$T/watch.jsonl" 2>"$T/watch.err" &
 wpid=$!
-nvfio --name=live --filename="$T/f" --size=64m --rw=randrw --bs=4k --time_based \
-	--runtime=20 --rate_iops=2000 --nv_trace="$T/tr" --output-format=json \
-	--output="$T/fio.json" >"$T/fio.out" 2>&1
+"$FIO" "$T/run.fio" --output-format=json --output="$T/fio.json" >"$T/fio.out" 2>&1
 rc=$?
-sleep 3	# the last interval closed and scraped
+sleep 4	# the last intervals closed and scraped
 kill -INT "$wpid" 2>/dev/null
 wait "$wpid"
 if [ $rc -ne 0 ]; then
 	fail watch "fio exited $rc: $(tail -n 3 "$T/fio.out" | tr '\n' ' ')"
 	exit 0
 fi
-"$NVANALYZE" -f json --trace "$T/tr" "$T/fio.json" >"$T/post.json" 2>"$T/post.err"
-pytool live_series_log "$T/post.json" "$(hostname)" "$T/watch.jsonl" >"$T/post.log"
-if why=$(pytool live_prom_check "$PROM_URL" "$T/post.log"); then
-	total=$(json_get "$T/fio.json" jobs/0/read/total_ios)
-	total=$((total + $(json_get "$T/fio.json" jobs/0/write/total_ios)))
+"$NVANALYZE" -f json "$T/fio.json" >"$T/post.json" 2>"$T/post.err" ||
+	fail watch "post-run: $(head -c 300 "$T/post.err")"
+if ! pytool live_series_log "$T/post.json" "$(hostname)" "$T/watch.jsonl" >"$T/post.log"; then
+	fail watch "no post-run series to compare with"
+elif why=$(pytool live_prom_check "$PROM_URL" "$T/post.log"); then
+	total=$(pytool lib/fiojson sum "$T/fio.json" 'jobs/*/read/total_ios' \
+		'jobs/*/write/total_ios')
 	got=$(prom_query 'sum(max_over_time(nvengine_ios_total{op!="all"}[30m]))' |
 		"$PYTHON" -c 'import json, sys
 r = json.load(sys.stdin)["data"]["result"]
-print(int(float(r[0]["value"][1])))')
-	if [ "$got" = "$total" ]; then
+print(int(float(r[0]["value"][1])) if r else "none")')
+	if [ "$got" = "${total%.*}" ]; then
 		pass "watch: $why; nvengine_ios_total $got = fio's IO count"
 	else
 		fail watch "nvengine_ios_total $got, fio's IO count $total"

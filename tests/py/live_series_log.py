@@ -30,7 +30,7 @@ def main():
                 return 1
             row = {k: s[k] for k in ("op", "index", "ios", "p50_ns", "p99_ns", "p99.9_ns",
                                      "max_ns")}
-            row.update(job=job, host=host, end_unix_ms=start + round(s["end_s"] * 1000))
+            row.update(job=job, host=host, end_unix_ms=start + int(s["end_s"] * 1000 + 0.5))
             print(json.dumps(row))
     return 0
 

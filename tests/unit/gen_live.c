@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 	if (!njobs)
 		jobs[njobs++] = "job1";
 	if ((ret = nv_live_http_sink(listen, &s, err, sizeof(err)))) {
-		fprintf(stderr, "gen_live: %s (%s)\n", err, strerror(-ret));
+		fprintf(stderr, "gen_live: --listen %s: %s (%s)\n", listen, err, strerror(-ret));
 		return 2;
 	}
 	signal(SIGTERM, on_signal);

@@ -86,7 +86,7 @@ TEST(listen_errors)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
 		CHECK_EQ_I64(nv_live_http_sink(bad[i], &s, err, sizeof(err)), -EINVAL);
-		CHECK(strstr(err, "--listen ") && strstr(err, "[ADDR:]PORT"));
+		CHECK(strstr(err, "not [ADDR:]PORT") == err);
 	}
 	/* a port in use: a clear error, before anything is served */
 	fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -94,7 +94,7 @@ TEST(listen_errors)
 	getsockname(fd, (struct sockaddr *)&a, &len);
 	snprintf(spec, sizeof(spec), "%u", ntohs(a.sin_port));
 	CHECK_EQ_I64(nv_live_http_sink(spec, &s, err, sizeof(err)), -EADDRINUSE);
-	CHECK(strstr(err, "in use") && strstr(err, spec));
+	CHECK(strstr(err, "in use") && strstr(err, spec) && !strstr(err, "--listen"));
 	close(fd);
 	/* an address this host does not have (TEST-NET-1) */
 	snprintf(spec, sizeof(spec), "192.0.2.1:%u", free_port());
