@@ -199,27 +199,28 @@ export NV_DAMAGE_STRIDE=${NV_DAMAGE_STRIDE:-1}
 # A real Prometheus (Debian's prometheus) for the tests of the watch's
 # --listen endpoint.  prom_start TARGET... (host:port each) or prom_start
 # --file-sd FILE (a file_sd target list): Prometheus on a free localhost
-# port (its URL in PROM_URL), a TSDB of its own in $T/prom, scraping the job
+# port (its URL in PROM_URL), a new TSDB in $T/prom/run.*, scraping the job
 # "nvengine" every 1 s; returns 1 after a SKIP line (NAME: PROM_TEST, default
 # prometheus) when it is not installed, after a FAIL line when it is not
 # ready in 60 s.  prom_query QUERY [TIME] and prom_query_range QUERY START
 # END STEP print the API's JSON answer (tests/py/prom_api.py); prom_stop
 # stops it (also when the test exits).
 prom_start() {
-	local port targets sd=""
+	local port targets sd="" d
 	PROM=$(command -v prometheus || true)
 	if [ -z "$PROM" ]; then
 		skip "${PROM_TEST:-prometheus}" "prometheus not installed (make deps installs it)"
 		return 1
 	fi
-	mkdir -p "$T/prom/tsdb"
+	mkdir -p "$T/prom"
+	d=$(mktemp -d "$T/prom/run.XXXXXX")	# a TSDB and config of this start's own
 	if [ "${1:-}" = --file-sd ]; then
 		sd="    file_sd_configs: [{files: ['$2'], refresh_interval: 1s}]"
 	else
 		targets=$(printf "'%s'," "$@")
 		sd="    static_configs: [{targets: [${targets%,}]}]"
 	fi
-	cat >"$T/prom/prometheus.yml" <<-EOF
+	cat >"$d/prometheus.yml" <<-EOF
 	global: {scrape_interval: 1s, scrape_timeout: 1s, evaluation_interval: 1s}
 	scrape_configs:
 	  - job_name: nvengine
@@ -227,13 +228,13 @@ prom_start() {
 	EOF
 	port=$(pytool free_port 127.0.0.1)
 	PROM_URL=http://127.0.0.1:$port
-	"$PROM" --config.file="$T/prom/prometheus.yml" --storage.tsdb.path="$T/prom/tsdb" \
-		--web.listen-address="127.0.0.1:$port" --log.level=warn >"$T/prom/log" 2>&1 &
+	"$PROM" --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/tsdb" \
+		--web.listen-address="127.0.0.1:$port" --log.level=warn >"$d/log" 2>&1 &
 	PROM_PID=$!
 	trap prom_stop EXIT
 	if ! pytool prom_api ready "$PROM_URL" 60; then
 		fail "${PROM_TEST:-prometheus}" "prometheus not ready in 60 s:" \
-			"$(tail -n 3 "$T/prom/log" | tr '\n' ' ')"
+			"$(tail -n 3 "$d/log" | tr '\n' ' ')"
 		prom_stop
 		return 1
 	fi

@@ -269,6 +269,22 @@ out:
 	return ret;
 }
 
+/*
+ * Stop the server of arg (a struct live_http, or NULL): its threads
+ * joined, the listening socket closed, the state freed.
+ * Return: nothing.
+ */
+static void http_close(void *arg)
+{
+	struct live_http *h = arg;
+
+	if (!h)
+		return;
+	MHD_stop_daemon(h->d);	/* joins its threads, closes the listening socket */
+	nv_live_state_free(&h->st);
+	free(h);
+}
+
 int nv_live_http_sink(const char *listen, struct nv_live_sink *out, char *err, size_t errlen)
 {
 	struct live_http *h = calloc(1, sizeof(*h));
@@ -310,12 +326,8 @@ fail:
 
 void nv_live_http_close(struct nv_live_sink *s)
 {
-	struct live_http *h = s ? s->arg : NULL;
-
-	if (!h)
+	if (!s)
 		return;
-	MHD_stop_daemon(h->d);	/* joins its threads, closes the listening socket */
-	nv_live_state_free(&h->st);
-	free(h);
+	http_close(s->arg);
 	memset(s, 0, sizeof(*s));
 }

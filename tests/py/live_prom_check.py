@@ -34,18 +34,17 @@ def key(m):
 
 def main():
     url, logs = sys.argv[1], sys.argv[2:]
-    want, ios = {}, {}
-    step_ms = None
+    want, ios, ends = {}, {}, {}
     for path in logs:
         with open(path) as f:
-            rows = [json.loads(x) for x in f if x.strip()]
-        for r in rows:
-            k = (r["host"], r["job"], r["op"])
-            want[k + (r["end_unix_ms"],)] = r
-            ios[k] = ios.get(k, 0) + r["ios"]
-        ends = sorted({r["end_unix_ms"] for r in rows})
-        if len(ends) > 1:
-            step_ms = ends[1] - ends[0]
+            for r in (json.loads(x) for x in f if x.strip()):
+                k = (r["host"], r["job"], r["op"])
+                want[k + (r["end_unix_ms"],)] = r
+                ios[k] = ios.get(k, 0) + r["ios"]
+                ends.setdefault(k, []).append(r["end_unix_ms"])
+    # each series' interval: the step of its query_range
+    step_ms = {k: min((b - a for a, b in zip(sorted(v), sorted(v)[1:])), default=1000)
+               for k, v in ends.items()}
     bad, stored = [], {}
     for s in api("query", url, "nvengine_interval_latency_seconds[30m]"):
         m = s["metric"]
@@ -69,7 +68,7 @@ def main():
         sel = 'nvengine_interval_latency_seconds{quantile="0.99",fio_job=%s,op=%s,host=%s}' % (
             json.dumps(k[1]), json.dumps(k[2]), json.dumps(k[0]))
         res = api("query_range", url, sel, "%.3f" % (ts[0] / 1e3), "%.3f" % (ts[-1] / 1e3),
-                  "%.3f" % ((step_ms or 1000) / 1e3))
+                  "%.3f" % (step_ms[k] / 1e3))
         for r in res:
             for t, v in r["values"]:
                 at = round(float(t) * 1000)
