@@ -51,3 +51,61 @@ if why=$(pytool live_page_check "$T/a.html" "$T/b.html" "$T/hname"); then
 else
 	fail charts_names "$why"
 fi
+
+# ---- the page of a real traced run watched with --listen ----
+# Two fio jobs (one named with markup) traced for 20 s and watched by
+# `nvanalyze watch --follow --listen` (serving until Ctrl-C); the same
+# checks on its page during the run.
+if ! "$NVANALYZE" watch --help 2>&1 | grep -q -- '--listen'; then
+	skip watch_page "nvanalyze has no 'watch --listen' yet (issue 55's watcher; this" \
+		"test runs once it is merged)"
+	exit 0
+fi
+need_engine watch_page || exit 0
+jn='<img src onerror=y>&lt"q</b>'	# no ';' (fio's comment), under 32 bytes
+printf '%s' "$jn" >"$T/jname"
+head -c 1M /dev/zero >"$T/nop"
+mkdir -p "$T/tr"
+cat >"$T/run.fio" <<EOF
+[global]
+ioengine=external:$NVENGINE_SO
+nv_nop=1
+nv_trace=$T/tr
+filename=$T/nop
+size=1M
+bs=4k
+rw=randrw
+time_based
+thread
+runtime=20
+iodepth=4
+[$jn]
+rate_iops=1000
+[plain]
+rate_iops=300
+EOF
+port=$(pytool free_port 127.0.0.1)
+"$NVANALYZE" watch --follow --format jsonl --listen "127.0.0.1:$port" "$T/tr" >"$T/watch.out" \
+	2>"$T/watch.err" &
+wpid=$!
+"$FIO" "$T/run.fio" --output-format=json --output="$T/fio.json" >"$T/fio.out" 2>&1 &
+fpid=$!
+sleep 4	# the first intervals closed
+cr --screenshot="$T/wa.png" "http://127.0.0.1:$port/" >/dev/null
+cr --dump-dom "http://127.0.0.1:$port/" >"$T/wa.html"
+sleep 3
+cr --screenshot="$T/wb.png" "http://127.0.0.1:$port/" >/dev/null
+cr --dump-dom "http://127.0.0.1:$port/" >"$T/wb.html"
+wait "$fpid"
+rc=$?
+kill -INT "$wpid" 2>/dev/null
+wait "$wpid"
+if [ $rc -ne 0 ]; then
+	fail watch_page "fio exited $rc: $(tail -n 3 "$T/fio.out" | tr '\n' ' ')"
+elif cmp -s "$T/wa.png" "$T/wb.png"; then
+	fail watch_page "the two screenshots 3 s apart are the same"
+elif why=$(pytool live_page_check "$T/wa.html" "$T/wb.html" "$T/jname"); then
+	pass "watch_page: screenshots differ; $why"
+else
+	fail watch_page "$why"
+fi
