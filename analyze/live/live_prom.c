@@ -75,27 +75,44 @@ static void put_head(FILE *f, const struct family *fm)
 	fprintf(f, "# HELP %s %s.\n# TYPE %s %s\n", fm->name, fm->help, fm->name, fm->type);
 }
 
-/*
- * name{fio_job="..",op="..",host="..",extra="..."} with the value to
- * follow: op and extra may be NULL (left out).
- * Return: nothing.
- */
-static void put_series(FILE *f, const char *name, const struct nv_live_jobrec *jr,
-		       const char *op, const char *extra, const char *extra_value)
+char *nv_live_prom_labels(const char *job, const char *op, const char *host)
 {
-	fprintf(f, "%s{fio_job=\"", name);
-	nv_esc_prom_label(f, jr->job);
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		return NULL;
+	fputs("fio_job=\"", f);
+	nv_esc_prom_label(f, job);
 	if (op) {
 		fputs("\",op=\"", f);
 		nv_esc_prom_label(f, op);
 	}
 	fputs("\",host=\"", f);
-	nv_esc_prom_label(f, jr->host);
-	if (extra) {
-		fprintf(f, "\",%s=\"", extra);
-		nv_esc_prom_label(f, extra_value);
+	nv_esc_prom_label(f, host);
+	fputc('"', f);
+	if (fclose(f)) {
+		free(s);
+		return NULL;
 	}
-	fputs("\"} ", f);
+	return s;
+}
+
+/*
+ * name{LABELS,extra="..."} with the value to follow: labels the escaped
+ * set of nv_live_prom_labels, extra NULL or a label of a constant value.
+ * Return: nothing.
+ */
+static void put_series(FILE *f, const char *name, const char *labels, const char *extra,
+		       const char *extra_value)
+{
+	fputs(name, f);
+	fputc('{', f);
+	fputs(labels, f);
+	if (extra)
+		fprintf(f, ",%s=\"%s\"", extra, extra_value);
+	fputs("} ", f);
 }
 
 /*
@@ -118,7 +135,7 @@ static void put_counter(FILE *f, const struct nv_live_snap *sn, const struct fam
 	for (size_t i = 0; i < sn->nseries; i++) {
 		const struct nv_live_series_copy *c = &sn->series[i];
 
-		put_series(f, fm->name, c->s->jr, c->s->op, NULL, NULL);
+		put_series(f, fm->name, c->s->prom, NULL, NULL);
 		fprintf(f, "%" PRIu64 "\n", *(const uint64_t *)((const char *)&c->t + off));
 	}
 }
@@ -137,7 +154,7 @@ static void put_quantiles(FILE *f, const struct nv_live_snap *sn)
 		if (!c->t.have_last)
 			continue;
 		for (size_t q = 0; q < sizeof(quantiles) / sizeof(quantiles[0]); q++) {
-			put_series(f, fam_ilat.name, c->s->jr, c->s->op, "quantile",
+			put_series(f, fam_ilat.name, c->s->prom, "quantile",
 				   quantiles[q].q);
 			put_seconds(f, *(const uint64_t *)((const char *)&c->t.last +
 							   quantiles[q].off));
@@ -163,17 +180,16 @@ static void put_histograms(FILE *f, const struct nv_live_snap *sn)
 		for (size_t b = 0; b < NV_LIVE_NLE; b++) {
 			cum += c->t.le[b];
 			snprintf(le, sizeof(le), "%g", (double)nv_live_le_ns[b] / 1e9);
-			put_series(f, "nvengine_latency_seconds_bucket", c->s->jr, c->s->op, "le",
-				   le);
+			put_series(f, "nvengine_latency_seconds_bucket", c->s->prom, "le", le);
 			fprintf(f, "%" PRIu64 "\n", cum);
 		}
 		cum += c->t.le_inf;
-		put_series(f, "nvengine_latency_seconds_bucket", c->s->jr, c->s->op, "le", "+Inf");
+		put_series(f, "nvengine_latency_seconds_bucket", c->s->prom, "le", "+Inf");
 		fprintf(f, "%" PRIu64 "\n", cum);
-		put_series(f, "nvengine_latency_seconds_sum", c->s->jr, c->s->op, NULL, NULL);
+		put_series(f, "nvengine_latency_seconds_sum", c->s->prom, NULL, NULL);
 		put_seconds(f, c->t.lat_sum_ns);
 		fputc('\n', f);
-		put_series(f, "nvengine_latency_seconds_count", c->s->jr, c->s->op, NULL, NULL);
+		put_series(f, "nvengine_latency_seconds_count", c->s->prom, NULL, NULL);
 		fprintf(f, "%" PRIu64 "\n", cum);
 	}
 }
@@ -193,7 +209,7 @@ static void put_health(FILE *f, const struct nv_live_snap *sn)
 
 			if (!jr->health)
 				continue;
-			put_series(f, per_job[k]->name, jr, NULL, NULL, NULL);
+			put_series(f, per_job[k]->name, jr->prom, NULL, NULL);
 			fprintf(f, "%.9f\n", k ? jr->behind_s : jr->io_wait_s);
 		}
 	}

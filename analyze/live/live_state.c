@@ -25,6 +25,7 @@ static void jobrec_free(struct nv_live_jobrec *jr)
 	free(jr->job);
 	free(jr->host);
 	free(jr->label);
+	free(jr->prom);
 	free(jr);
 }
 
@@ -32,6 +33,7 @@ void nv_live_state_free(struct nv_live_state *st)
 {
 	for (size_t i = 0; i < st->nseries; i++) {
 		free(st->series[i]->op);
+		free(st->series[i]->prom);
 		free(st->series[i]);
 	}
 	for (size_t i = 0; i < st->njobs; i++)
@@ -69,7 +71,8 @@ static struct nv_live_jobrec *job_of(struct nv_live_state *st, const char *job, 
 	jr->job = strdup(job);
 	jr->host = strdup(host);
 	jr->label = nv_esc_dup(job, NV_FMT_TEXT);
-	if (!jr->job || !jr->host || !jr->label) {
+	jr->prom = nv_live_prom_labels(job, NULL, host);
+	if (!jr->job || !jr->host || !jr->label || !jr->prom) {
 		jobrec_free(jr);
 		return NULL;
 	}
@@ -94,7 +97,11 @@ static struct nv_live_series *series_of(struct nv_live_state *st, struct nv_live
 	if (st->nseries == NV_LIVE_MAX_SERIES || !(s = calloc(1, sizeof(*s))))
 		return NULL;
 	s->jr = jr;
-	if (!(s->op = strdup(op))) {
+	s->op = strdup(op);
+	s->prom = nv_live_prom_labels(jr->job, op, jr->host);
+	if (!s->op || !s->prom) {
+		free(s->op);
+		free(s->prom);
 		free(s);
 		return NULL;
 	}

@@ -34,6 +34,7 @@
 struct nv_live_jobrec {
 	char *job, *host;
 	char *label;			/* job as escape.h's text form (the page shows it) */
+	char *prom;			/* fio_job="...",host="..." (escaped, live_prom.c) */
 	size_t nthreads;
 	uint64_t interval_ns;
 	int64_t start_unix_ms;
@@ -66,6 +67,7 @@ struct nv_live_totals {
 struct nv_live_series {
 	struct nv_live_jobrec *jr;
 	char *op;
+	char *prom;				/* fio_job="...",op="...",host="..." */
 	struct nv_live_totals t;
 	struct nv_live_point ring[NV_LIVE_RING];
 	size_t head, n;				/* the next slot, slots used */
@@ -143,6 +145,13 @@ int nv_live_snap(struct nv_live_state *st, uint64_t since, bool want_points,
  * Return: nothing.
  */
 void nv_live_snap_free(struct nv_live_snap *sn);
+
+/*
+ * The label set of a job (op NULL) or of a job and op, escaped once for
+ * every /metrics: fio_job="...",op="...",host="..." (no braces).
+ * Return: the string (the caller frees it), or NULL when out of memory.
+ */
+char *nv_live_prom_labels(const char *job, const char *op, const char *host);
 
 /*
  * /metrics: sn in Prometheus' text exposition format (version 0.0.4),
