@@ -9,9 +9,10 @@
 #    before it serves anything;
 #  - load: 20 slow clients holding connections, 200 scrapers at once and a
 #    flood of 2000 bad requests (tests/py/live_load.py): every scrape
-#    answered, every bad request refused, the intervals keep coming, no hook
-#    call waits on a client, the memory stays under the stated bound;
-#  - sigint: Ctrl-C closes the socket (nobody listens after).
+#    answered, every bad request refused, the intervals keep coming, the
+#    memory stays under the stated bound;
+#  - sigint: Ctrl-C closes the socket (nobody listens after);
+#  - hooks_never_wait: no hook call of the whole run waited on a client.
 source "$(dirname "$0")/../lib.sh"
 need_unit_helper gen_live || exit 0
 
@@ -103,9 +104,14 @@ if ! grep -q '^closed' "$T/gen.$port.out"; then
 	fail sigint "gen_live did not close: $(head -c 300 "$T/gen.$port.err")"
 elif curl -s --max-time 5 "http://127.0.0.1:$port/metrics" >/dev/null 2>&1; then
 	fail sigint "the port still answers after Ctrl-C"
-elif [ "${hook:-0}" -gt 2000000000 ]; then
-	# a hook that waited on a client would wait for its 10 s timeout
-	fail sigint "a hook call took ${hook} ns: the watcher's thread waited"
 else
-	pass "sigint: socket closed; the longest hook call ${hook} ns"
+	pass "sigint: the socket closed"
+fi
+# The slow clients held their connections through the whole load: a hook
+# that waited on a client would have waited for its 10 s idle timeout (the
+# bound is that, not a speed: a busy machine's hooks take microseconds).
+if [ -z "$hook" ] || [ "$hook" -gt 5000000000 ]; then
+	fail hooks_never_wait "the longest hook call took ${hook:-?} ns"
+else
+	pass "hooks_never_wait: the longest hook call during the load ${hook} ns"
 fi
