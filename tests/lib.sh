@@ -248,6 +248,24 @@ prom_stop() {
 	PROM_PID=
 }
 
+# nop_jobfile FILE RUNTIME SECTION...: a job file of traced nv_nop jobs
+# for the tests of the watch (4k randrw on $T/nop, threads, time_based for
+# RUNTIME s, traces into $T/tr, both made here): one [NAME] per SECTION
+# "NAME|opt=v|opt=v..." (its options one a line).
+nop_jobfile() {
+	local f=$1 rt=$2 s
+	shift 2
+	head -c 1M /dev/zero >"$T/nop"
+	mkdir -p "$T/tr"
+	printf '[global]\nioengine=external:%s\nnv_nop=1\nnv_trace=%s\nfilename=%s\n' \
+		"$NVENGINE_SO" "$T/tr" "$T/nop" >"$f"
+	printf 'size=1M\nbs=4k\nrw=randrw\ntime_based\nthread\nruntime=%s\n' "$rt" >>"$f"
+	for s in "$@"; do
+		printf '[%s]\n' "${s%%|*}" >>"$f"
+		[ "$s" = "${s#*|}" ] || printf '%s\n' "${s#*|}" | tr '|' '\n' >>"$f"
+	done
+}
+
 # nvfio ARGS...: fio with the engine under test loaded.
 nvfio() {
 	"$FIO" --ioengine="external:$NVENGINE_SO" "$@"

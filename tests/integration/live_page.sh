@@ -64,26 +64,7 @@ fi
 need_engine watch_page || exit 0
 jn='<img src onerror=y>&lt"q</b>'	# no ';' (fio's comment), under 32 bytes
 printf '%s' "$jn" >"$T/jname"
-head -c 1M /dev/zero >"$T/nop"
-mkdir -p "$T/tr"
-cat >"$T/run.fio" <<EOF
-[global]
-ioengine=external:$NVENGINE_SO
-nv_nop=1
-nv_trace=$T/tr
-filename=$T/nop
-size=1M
-bs=4k
-rw=randrw
-time_based
-thread
-runtime=20
-iodepth=4
-[$jn]
-rate_iops=1000
-[plain]
-rate_iops=300
-EOF
+nop_jobfile "$T/run.fio" 20 "$jn|iodepth=4|rate_iops=1000" "plain|iodepth=4|rate_iops=300"
 port=$(pytool free_port 127.0.0.1)
 "$NVANALYZE" watch --follow --format jsonl --listen "127.0.0.1:$port" "$T/tr" >"$T/watch.out" \
 	2>"$T/watch.err" &

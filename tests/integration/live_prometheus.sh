@@ -59,29 +59,8 @@ need_engine watch || exit 0
 PROM_TEST=watch
 port=$(pytool free_port 127.0.0.1)
 prom_start "127.0.0.1:$port" || exit 0
-head -c 1M /dev/zero >"$T/nop"
-mkdir -p "$T/tr"
-cat >"$T/run.fio" <<EOF
-[global]
-ioengine=external:$NVENGINE_SO
-nv_nop=1
-nv_trace=$T/tr
-filename=$T/nop
-size=1M
-bs=4k
-rw=randrw
-time_based
-thread
-runtime=20
-[a]
-iodepth=8
-rate_iops=2000
-thinktime=4s
-thinktime_iotime=8s
-[b]
-iodepth=4
-rate_iops=500
-EOF
+nop_jobfile "$T/run.fio" 20 "a|iodepth=8|rate_iops=2000|thinktime=4s|thinktime_iotime=8s" \
+	"b|iodepth=4|rate_iops=500"
 "$NVANALYZE" watch --follow --format jsonl --listen "127.0.0.1:$port" "$T/tr" \
 	>"$T/watch.jsonl" 2>"$T/watch.err" &
 wpid=$!
