@@ -141,19 +141,12 @@ static int outputs(struct watch_args *a, struct nv_live_sink *sinks, size_t *n)
 	a->o.log = strcmp(f, "jsonl") ? NULL : stderr;	/* the others show them */
 	if (!a->listen)
 		return 0;
-#ifdef NV_HAVE_LIVE_HTTP	/* the Makefile's, with analyze/live/http*.c */
 	if ((ret = nv_live_http_sink(a->listen, &sinks[1], err, sizeof(err)))) {
 		fprintf(stderr, "nvanalyze watch: --listen %s: %s\n", a->listen, err);
 		return ret;
 	}
 	*n = 2;
 	return 0;
-#else
-	(void)err;
-	fprintf(stderr, "nvanalyze watch: --listen: this nvanalyze was built without its HTTP "
-		"output (analyze/live/http*.c)\n");
-	return -ENOTSUP;
-#endif
 }
 
 int cmd_watch(int argc, char **argv)
