@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analyze/live/live.h"
-#include "analyze/live/watch.h"
+#include "analyze/stats/trace_stream.h"
 #include "trace/nvtrace.h"
 
 const uint64_t nv_live_le_ns[NV_LIVE_NLE] = {

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/live/watch.h"
 #include "analyze/live/watch_priv.h"
 #include "trace/nvtrace.h"
 

@@ -49,17 +49,6 @@ enum nv_watch_end {
  */
 int nv_watch_run(const struct nv_watch_opts *o, char *err, size_t errlen);
 
-/* Return: "read" ... for enum nvt_op, "all" for NV_TAN_ALL. */
-const char *nv_live_op_name(unsigned op);
-
-/* Return: nothing; *iv is c as the outputs get it (t0_unix_ms: time 0 on the
- * wall clock, 0: unknown). */
-void nv_live_interval_of(const struct nv_tan_closed *c, const char *job, const char *host,
-			 int64_t t0_unix_ms, struct nv_live_interval *iv);
-
-/* Return: nothing; *iv the fields of l that the series' JSON writer takes. */
-void nv_live_iv_back(const struct nv_live_interval *l, struct nv_tan_iv *iv);
-
 /* The outputs (out_*.c).  Each fills *s (its arg allocated, freed by
  * s->close) and writes to out.  Return: 0 or -ENOMEM. */
 int nv_live_jsonl_sink(FILE *out, struct nv_live_sink *s);	/* one JSON object a line */

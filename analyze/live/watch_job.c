@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze/live/watch.h"
 #include "analyze/live/watch_priv.h"
 #include "analyze/report/format.h"
 #include "analyze/stats/findings.h"

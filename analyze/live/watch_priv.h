@@ -11,8 +11,12 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "analyze/live/watch.h"
+#include "analyze/live/live.h"
+#include "analyze/stats/trace_stream.h"
 
+/* It includes no header of watch.c's (watch.h), so no circle: its users
+ * include watch.h beside it. */
+struct nv_watch_opts;
 struct wjob;
 
 /* A trace file found (one job thread's). */
