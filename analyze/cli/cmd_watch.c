@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/cli/commands.h"
@@ -32,7 +33,11 @@ static const char watch_usage[] =
 	"  --follow           after every job ended, wait for the next ones\n"
 	"  --from-now         leave out the intervals that ended before the start\n"
 	"  --host NAME        the host label (default: this host's name)\n"
-	"  --listen [ADDR:]PORT  also serve Prometheus metrics and a live page\n";
+	"  --listen [ADDR:]PORT  also serve Prometheus metrics and a live page\n"
+	"  --linger SEC       with --listen, after the run ended keep serving its\n"
+	"                     final state for SEC seconds so that the last scrape\n"
+	"                     gets it (default 5, or 2 intervals when longer; 0: none;\n"
+	"                     Ctrl-C ends it at once)\n";
 
 static volatile sig_atomic_t stop;
 
@@ -45,7 +50,45 @@ static void on_sigint(int sig)
 struct watch_args {
 	struct nv_watch_opts o;
 	const char *format, *listen;
+	double linger_s;	/* < 0: the default */
 };
+
+/* --linger: the HTTP output's own close, called after the wait. */
+static struct {
+	void (*close)(void *arg);
+	double s;
+} linger;
+
+/*
+ * The HTTP output's close after the run's end: unless Ctrl-C ended the
+ * watch, its final state served linger.s seconds more (or until Ctrl-C).
+ * Return: nothing.
+ */
+static void linger_close(void *arg)
+{
+	struct timespec now, end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)linger.s;
+	end.tv_nsec += (long)((linger.s - (double)(time_t)linger.s) * 1e9);
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	if (!stop && linger.s > 0)
+		fprintf(stderr, "nvanalyze watch: the run ended; its final state served %g s "
+			"more for the last scrape (--linger; Ctrl-C ends it)\n", linger.s);
+	while (!stop && linger.s > 0) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	linger.close(arg);
+}
 
 /* A positive number of seconds for option opt.  Return: 0 or -EINVAL (said). */
 static int seconds(const char *opt, const char *v, double *out)
@@ -101,6 +144,13 @@ static int parse(int argc, char **argv, struct watch_args *a)
 			a->o.host = v;
 		} else if (!strcmp(o, "--listen")) {
 			a->listen = v;
+		} else if (!strcmp(o, "--linger")) {
+			if (nv_parse_double(v, &a->linger_s) || !(a->linger_s >= 0) ||
+			    a->linger_s > 86400) {
+				fprintf(stderr, "nvanalyze watch: --linger needs a number of "
+					"seconds from 0 to 86400, got '%s'\n", v);
+				return -2;
+			}
 		} else {
 			fprintf(stderr, "nvanalyze watch: unknown option %s (try -h)\n", o);
 			return -2;
@@ -111,6 +161,13 @@ static int parse(int argc, char **argv, struct watch_args *a)
 		fprintf(stderr, "nvanalyze watch: --interval %g is below 1 ns\n", iv);
 		return -2;
 	}
+	if (a->linger_s >= 0 && !a->listen) {
+		fprintf(stderr, "nvanalyze watch: --linger goes with --listen (it keeps the "
+			"endpoint up after the run)\n");
+		return -2;
+	}
+	if (a->linger_s < 0)
+		a->linger_s = iv * 2 > 5 ? iv * 2 : 5;
 	if (i >= argc) {
 		fprintf(stderr, "nvanalyze watch: no trace directory or trace given (try -h)\n");
 		return -2;
@@ -145,13 +202,16 @@ static int outputs(struct watch_args *a, struct nv_live_sink *sinks, size_t *n)
 		fprintf(stderr, "nvanalyze watch: --listen %s: %s\n", a->listen, err);
 		return ret;
 	}
+	linger.close = sinks[1].close;
+	linger.s = a->linger_s;
+	sinks[1].close = linger_close;
 	*n = 2;
 	return 0;
 }
 
 int cmd_watch(int argc, char **argv)
 {
-	struct watch_args a = { .o = { .stop = &stop } };
+	struct watch_args a = { .o = { .stop = &stop }, .linger_s = -1 };
 	struct nv_live_sink sinks[2];
 	struct sigaction sa = { .sa_handler = on_sigint };
 	char err[4096];
