@@ -80,7 +80,10 @@ FUZZ_TARGETS ?=
 FUZZ_CC     ?= clang
 
 ENGINE_LIBS  := -luring -lz -lzstd -lpthread
-ANALYZE_LIBS := -ljansson -lexpat -lz -lzstd -lm -lpthread
+# libmicrohttpd: the HTTP server of `nvanalyze watch --listen` (analyze/live/live_http.c)
+MHD_CFLAGS   := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+MHD_LIBS     := $(or $(shell pkg-config --libs libmicrohttpd 2>/dev/null),-lmicrohttpd)
+ANALYZE_LIBS := -ljansson -lexpat $(MHD_LIBS) -lz -lzstd -lm -lpthread
 
 ENGINE_SO := libnvengine.so
 ANALYZER  := nvanalyze
@@ -191,6 +194,7 @@ $(O)/gen/nv_version.h: FORCE
 FORCE:
 $(O)/analyze/cli/main.o: $(O)/gen/nv_version.h
 $(O)/analyze/cli/main.o: ALL_CFLAGS += -I$(O)/gen
+$(O)/analyze/live/live_http.o: ALL_CFLAGS += $(MHD_CFLAGS)
 
 # Preloaded into the gnuplot that renders -o's figures (plots/pngfast.c):
 # built without the sanitizers (an ASan runtime must come first in a

@@ -41,6 +41,7 @@ static void nv_trace_header(struct thread_data *td, const struct nv_trace *tr,
 	nvt_kvlist_add(l, "job.name", "%s", td->o.name ? td->o.name : "");
 	nvt_kvlist_add(l, "job.number", "%u", td->thread_number);
 	nvt_kvlist_add(l, "job.subjob", "%u", td->subjob_number);
+	nvt_kvlist_add(l, "job.numjobs", "%u", td->o.numjobs);
 	nvt_kvlist_add(l, "job.groupid", "%u", td->groupid);
 	nvt_kvlist_add(l, "job.pid", "%d", (int)getpid());
 	nvt_kvlist_add(l, "job.iodepth", "%u", td->o.iodepth);

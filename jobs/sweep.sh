@@ -321,6 +321,7 @@ sweep_run_point() {
 			"$out/$_pn.json.failed; the points before it are kept" >&2
 	else
 		echo "$_pt ok" >>"$out/$_pf.points"
+		live_curve
 	fi
 	return $_st
 }
@@ -374,8 +375,9 @@ sweep_search() {
 			_good=$_v
 		else
 			_bad=$_v
-			break
 		fi
+		live_bracket "$_k" "$_good" "$_bad"
+		[ -z "$_bad" ] || break
 	done
 	while [ -n "$_good" ] && [ -n "$_bad" ] && [ $((_bad - _good)) -gt 1 ] &&
 		[ $_n -lt 12 ]; do
@@ -383,6 +385,7 @@ sweep_search() {
 		sweep_run_point "$1" "$2" "$_k=$_v" "$_k=$_v" 0 || return $?
 		_n=$((_n + 1))
 		if sweep_meets "$out/$2@$_k=$_v.json" "$_k=$_v"; then _good=$_v; else _bad=$_v; fi
+		live_bracket "$_k" "$_good" "$_bad"
 	done
 	if [ -z "$_good" ]; then
 		_r="no point meets it: $_k=$_bad does not"

@@ -196,6 +196,76 @@ if [ "$NV_ASAN" = 1 ]; then
 fi
 export NV_DAMAGE_STRIDE=${NV_DAMAGE_STRIDE:-1}
 
+# A real Prometheus (Debian's prometheus) for the tests of the watch's
+# --listen endpoint.  prom_start TARGET... (host:port each) or prom_start
+# --file-sd FILE (a file_sd target list): Prometheus on a free localhost
+# port (its URL in PROM_URL), a new TSDB in $T/prom/run.*, scraping the job
+# "nvengine" every 1 s; returns 1 after a SKIP line (NAME: PROM_TEST, default
+# prometheus) when it is not installed, after a FAIL line when it is not
+# ready in 60 s.  prom_query QUERY [TIME] and prom_query_range QUERY START
+# END STEP print the API's JSON answer (tests/py/prom_api.py); prom_stop
+# stops it (also when the test exits).
+prom_start() {
+	local port targets sd="" d
+	PROM=$(command -v prometheus || true)
+	if [ -z "$PROM" ]; then
+		skip "${PROM_TEST:-prometheus}" "prometheus not installed (make deps installs it)"
+		return 1
+	fi
+	mkdir -p "$T/prom"
+	d=$(mktemp -d "$T/prom/run.XXXXXX")	# a TSDB and config of this start's own
+	if [ "${1:-}" = --file-sd ]; then
+		sd="    file_sd_configs: [{files: ['$2'], refresh_interval: 1s}]"
+	else
+		targets=$(printf "'%s'," "$@")
+		sd="    static_configs: [{targets: [${targets%,}]}]"
+	fi
+	cat >"$d/prometheus.yml" <<-EOF
+	global: {scrape_interval: 1s, scrape_timeout: 1s, evaluation_interval: 1s}
+	scrape_configs:
+	  - job_name: nvengine
+	$sd
+	EOF
+	port=$(pytool free_port 127.0.0.1)
+	PROM_URL=http://127.0.0.1:$port
+	"$PROM" --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/tsdb" \
+		--web.listen-address="127.0.0.1:$port" --log.level=warn >"$d/log" 2>&1 &
+	PROM_PID=$!
+	trap prom_stop EXIT
+	if ! pytool prom_api ready "$PROM_URL" 60; then
+		fail "${PROM_TEST:-prometheus}" "prometheus not ready in 60 s:" \
+			"$(tail -n 3 "$d/log" | tr '\n' ' ')"
+		prom_stop
+		return 1
+	fi
+}
+prom_query() { pytool prom_api query "$PROM_URL" "$@"; }
+prom_query_range() { pytool prom_api query_range "$PROM_URL" "$@"; }
+prom_stop() {
+	[ -n "${PROM_PID:-}" ] || return 0
+	kill "$PROM_PID" 2>/dev/null
+	wait "$PROM_PID" 2>/dev/null
+	PROM_PID=
+}
+
+# nop_jobfile FILE RUNTIME SECTION...: a job file of traced nv_nop jobs
+# for the tests of the watch (4k randrw on $T/nop, threads, time_based for
+# RUNTIME s, traces into $T/tr, both made here): one [NAME] per SECTION
+# "NAME|opt=v|opt=v..." (its options one a line).
+nop_jobfile() {
+	local f=$1 rt=$2 s
+	shift 2
+	head -c 1M /dev/zero >"$T/nop"
+	mkdir -p "$T/tr"
+	printf '[global]\nioengine=external:%s\nnv_nop=1\nnv_trace=%s\nfilename=%s\n' \
+		"$NVENGINE_SO" "$T/tr" "$T/nop" >"$f"
+	printf 'size=1M\nbs=4k\nrw=randrw\ntime_based\nthread\nruntime=%s\n' "$rt" >>"$f"
+	for s in "$@"; do
+		printf '[%s]\n' "${s%%|*}" >>"$f"
+		[ "$s" = "${s#*|}" ] || printf '%s\n' "${s#*|}" | tr '|' '\n' >>"$f"
+	done
+}
+
 # nvfio ARGS...: fio with the engine under test loaded.
 nvfio() {
 	"$FIO" --ioengine="external:$NVENGINE_SO" "$@"

@@ -39,6 +39,10 @@
 #   14 inputtext.sh  nvanalyze reading a 10,000-job fio normal output (issue
 #                    40), time and peak memory against a quarter of the jobs;
 #                    and a page of 10,000 outputs under headings (issue 57)
+#   15 watch.sh      nvanalyze watch beside a traced nv_nop 4 x QD 64 run
+#                    (issue 55): IOPS and IO-loop waits with and without it
+#                    (A/A), its CPU per IO against the post-run analysis', its
+#                    peak RSS against the run's length
 #    2 vm.sh         passthrough in the emulated-NVMe guest
 #
 # Pairing: the machines are small and noisy, so every configuration that is
@@ -53,7 +57,7 @@
 #   BENCH_MD       report path (default BENCHMARKS.md in the repo root)
 #   BENCH_PNG      chart path (default bench/bench.png)
 #   BENCH_SECTIONS subset of "files trace analyze memory vm cpu loop hosts sweep workers
-#                  disturb inputxml inputtext"
+#                  disturb inputxml inputtext watch"
 #                  (default all), e.g. BENCH_SECTIONS=cpu tools/bench.sh: that
 #                  section alone; into an existing BENCH_MD it replaces only
 #                  its own section and goal rows (bench_report.py),
@@ -77,7 +81,7 @@ cd "$TOP"
 : "${BENCH_MD:=$TOP/BENCHMARKS.md}"
 : "${BENCH_PNG:=$TOP/bench/bench.png}"
 all_sections="files trace analyze memory vm cpu loop hosts sweep workers disturb inputxml"
-all_sections="$all_sections inputtext"
+all_sections="$all_sections inputtext watch"
 : "${BENCH_SECTIONS:=$all_sections}"
 : "${BENCH_TASKSET:=}"
 : "${BENCH_SHM:=/dev/shm}"
@@ -104,6 +108,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 		DISTURB_JOBS=${DISTURB_JOBS:-nop maxiops}
 	XML_ROUNDS=1
 	INPUT_JOBS=1000 INPUT_ROUNDS=1
+	WATCH_ROUNDS=1 WATCH_RUNTIME=1
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -122,6 +127,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops maxiops_thread}
 	XML_ROUNDS=3
 	INPUT_JOBS=10000 INPUT_ROUNDS=3
+	WATCH_ROUNDS=3 WATCH_RUNTIME=2
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -140,6 +146,7 @@ else
 	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops maxiops_thread}
 	XML_ROUNDS=7
 	INPUT_JOBS=10000 INPUT_ROUNDS=5
+	WATCH_ROUNDS=7 WATCH_RUNTIME=4
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
@@ -223,6 +230,8 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "xml_rounds=$XML_ROUNDS"
 	echo "input_jobs=$INPUT_JOBS"
 	echo "input_rounds=$INPUT_ROUNDS"
+	echo "watch_rounds=$WATCH_ROUNDS"
+	echo "watch_runtime=$WATCH_RUNTIME"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"
@@ -320,6 +329,8 @@ fio_engine() {
 . "$TOP/tools/bench-sections/inputxml.sh"
 # shellcheck source=bench-sections/inputtext.sh
 . "$TOP/tools/bench-sections/inputtext.sh"
+# shellcheck source=bench-sections/watch.sh
+. "$TOP/tools/bench-sections/watch.sh"
 
 for section in $all_sections; do	# in this order, vm last
 	if [ "$section" != vm ] && want "$section"; then

@@ -10,7 +10,7 @@ set -euo pipefail
 
 PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev libexpat1-dev libpng-dev
       gnuplot-nox gcc make pkg-config dpkg-dev xz-utils ca-certificates python3 python3-zstandard
-      lintian man-db valgrind)
+      lintian man-db valgrind libmicrohttpd-dev prometheus)
 # The emulated-NVMe tests (tests/vm) need these; they are installed here too so
 # that `make check` on a fresh machine runs them instead of skipping.
 VM_PKGS=(qemu-system-x86 busybox-static cpio e2fsprogs util-linux)

@@ -387,6 +387,20 @@ int nvt_reader_footer_get(struct nvt_reader *r, const char *key, const char **va
  * -ENOMEM.
  */
 int nvt_reader_footer_records(struct nvt_reader *r, uint64_t *records);
+/*
+ * Follow mode (on), for a trace still being written (nvanalyze watch): where
+ * the file ends inside a block or the footer, or before the footer, the
+ * next_block/next_cols call returns -EAGAIN, not sticky, and the reader
+ * stays at that element's start: call again once the file grew.  Only
+ * complete, verified blocks are ever returned; damage is still -EBADMSG.
+ * Turned off, the next call reads the end as truncation (a writer that
+ * died).  Return: 0, or -ESPIPE for a file that is not seekable.
+ */
+int nvt_reader_follow(struct nvt_reader *r, bool on);
+/* Return: the bytes consumed from the file so far (the next element's offset). */
+uint64_t nvt_reader_pos(const struct nvt_reader *r);
+/* Return: the reader's file descriptor (fstat: a trace truncated or replaced). */
+int nvt_reader_fd(const struct nvt_reader *r);
 /* The footer once it has been read (after next_block returned 0), else NULL. */
 const struct nvt_footer *nvt_reader_footer(const struct nvt_reader *r);
 void nvt_reader_info(const struct nvt_reader *r, struct nvt_read_info *info);

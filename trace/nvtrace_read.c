@@ -44,6 +44,7 @@ struct nvt_reader {
 
 	uint32_t next_seq;
 	bool seeked;			/* counts no longer start at block 0 */
+	bool follow;			/* nvt_reader_follow: an element cut short waits */
 	int done;			/* 0 reading, 1 end, < 0 sticky error */
 	struct nvt_read_info info;
 	struct nvt_footer foot;
@@ -118,13 +119,29 @@ static int drain_rest(struct nvt_reader *r, const uint8_t *seen, size_t nseen)
 
 static int end_truncated(struct nvt_reader *r, const uint8_t *seen, size_t nseen)
 {
-	int z = drain_rest(r, seen, nseen);
+	int z;
 
+	z = drain_rest(r, seen, nseen);
 	if (z < 0)
 		return fail(r, z, "read: %s", strerror(-z));
 	r->info.truncated = 1;
 	r->done = 1;
 	return 0;
+}
+
+/*
+ * The file ends inside the element that starts at at (a block, the
+ * footer): truncation, or in follow mode the element still being written:
+ * the reader goes back to at and says -EAGAIN (not sticky).
+ */
+static int end_short(struct nvt_reader *r, uint64_t at, const uint8_t *seen, size_t nseen)
+{
+	if (!r->follow)
+		return end_truncated(r, seen, nseen);
+	if (lseek(r->fd, (off_t)at, SEEK_SET) < 0)
+		return fail(r, -errno, "seek: %s", strerror(errno));
+	r->pos = at;
+	return -EAGAIN;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -252,7 +269,7 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if (k < 4)
-		return end_truncated(r, hb, (size_t)k);
+		return end_short(r, *at, hb, (size_t)k);
 	if (!memcmp(hb, NVT_FOOTER_MAGIC, 4))
 		return read_footer(r, hb);
 	if (memcmp(hb, NVT_BLOCK_MAGIC, 4)) {
@@ -260,6 +277,8 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 
 		if (z < 0)
 			return fail(r, z, "read: %s", strerror(-z));
+		if (z && r->follow)	/* a zero-filled tail: not written yet */
+			return end_short(r, *at, NULL, 0);
 		if (z) {	/* a zero-filled tail: the writer never got there */
 			r->info.truncated = 1;
 			r->done = 1;
@@ -272,7 +291,7 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if ((size_t)k < sizeof(hb) - 4)
-		return end_truncated(r, NULL, 0);
+		return end_short(r, *at, NULL, 0);
 	err = nvt_block_hdr_unpack(hb, h, &why);
 	if (err)
 		return fail(r, err, "damaged: block %" PRIu32 " at offset %" PRIu64 ": %s",
@@ -292,7 +311,7 @@ static int read_block(struct nvt_reader *r, struct nvt_block_hdr *h, uint64_t *a
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if ((size_t)k < h->comp_len)
-		return end_truncated(r, NULL, 0);
+		return end_short(r, *at, NULL, 0);
 	if (nvt_crc32(r->scr->comp, h->comp_len) != h->payload_crc)
 		return fail(r, -EBADMSG, "damaged: block %" PRIu32 " at offset %" PRIu64
 			    ": payload CRC mismatch", h->seq, *at);
@@ -476,7 +495,7 @@ static int read_footer(struct nvt_reader *r, const uint8_t magic[4])
 	if (k < 0)
 		return fail(r, (int)k, "read: %s", strerror((int)-k));
 	if (k < 4)
-		return end_truncated(r, NULL, 0);
+		return end_short(r, at, NULL, 0);
 	body = nvt_get32(lenb);
 	if (body > NVT_MAX_FOOTER_BYTES)
 		return fail(r, -EBADMSG, "damaged: footer at offset %" PRIu64 ": length %" PRIu32
@@ -494,7 +513,7 @@ static int read_footer(struct nvt_reader *r, const uint8_t magic[4])
 	}
 	if ((size_t)k < total - 8) {
 		free(buf);
-		return end_truncated(r, NULL, 0);
+		return end_short(r, at, NULL, 0);
 	}
 	if (nvt_get32(buf + 8 + body) != nvt_crc32(buf, 8 + (size_t)body)) {
 		free(buf);
@@ -733,6 +752,24 @@ int nvt_reader_footer_records(struct nvt_reader *r, uint64_t *records)
 const struct nvt_footer *nvt_reader_footer(const struct nvt_reader *r)
 {
 	return r->info.footer ? &r->foot : NULL;
+}
+
+int nvt_reader_follow(struct nvt_reader *r, bool on)
+{
+	if (on && !r->seekable)
+		return -ESPIPE;
+	r->follow = on;
+	return 0;
+}
+
+uint64_t nvt_reader_pos(const struct nvt_reader *r)
+{
+	return r->pos;
+}
+
+int nvt_reader_fd(const struct nvt_reader *r)
+{
+	return r->fd;
 }
 
 void nvt_reader_info(const struct nvt_reader *r, struct nvt_read_info *info)

@@ -11,6 +11,7 @@
 int cmd_compare(int argc, char **argv);	/* nvanalyze [compare] a.json b.json ... */
 int cmd_dump(int argc, char **argv);	/* nvanalyze dump TRACE... */
 int cmd_stat(int argc, char **argv);	/* nvanalyze stat TRACE... */
+int cmd_watch(int argc, char **argv);	/* nvanalyze watch DIR|TRACE... */
 
 /* nvanalyze's usage text (all subcommands and the comparison's options). */
 #include <stdio.h>

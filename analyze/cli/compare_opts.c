@@ -39,7 +39,8 @@
 static const char usage_synopsis[] =
 	"Usage: nvanalyze [compare] [OPTIONS] RUN [RUN...]\n"
 	"       nvanalyze dump TRACE...\n"
-	"       nvanalyze stat TRACE...\n";
+	"       nvanalyze stat TRACE...\n"
+	"       nvanalyze watch [OPTIONS] DIR|TRACE...\n";
 
 void cmd_compare_short_usage(FILE *out)
 {

@@ -1,7 +1,7 @@
 /*
  * nvanalyze - fio JSON and nvengine traces into comparison tables and plots.
  *
- * main() only dispatches: "dump" and "stat" work on traces; anything else is
+ * main() only dispatches: "dump", "stat" and "watch" work on traces; anything else is
  * the comparison (an explicit "compare" word is accepted and dropped).
  * "-h"/"--help" prints the usage to stdout (exit 0), "--version" the version
  * (tools/version.sh, as the Debian package's) and the trace format versions
@@ -68,6 +68,8 @@ int main(int argc, char **argv)
 		return exit_status(cmd_dump(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "stat"))
 		return exit_status(cmd_stat(argc - 1, argv + 1));
+	if (!strcmp(argv[1], "watch"))
+		return exit_status(cmd_watch(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "compare"))
 		return exit_status(cmd_compare(argc - 1, argv + 1));
 	return exit_status(cmd_compare(argc, argv));

@@ -44,16 +44,21 @@ struct nv_live_job {
 /* One closed interval of one job and operation: final, never revised. */
 struct nv_live_interval {
 	const char *job, *host;
-	const char *op;		/* "read", "write", "trim", ..., "all" (nvanalyze's JSON names) */
+	const char *op;		/* "read", "write", ..., "all" (nvanalyze's JSON names) */
 	size_t index;		/* k: [k * interval, (k + 1) * interval) from time 0 */
 	double start_s, end_s;
 	int64_t end_unix_ms;	/* the interval's end on the wall clock, 0: unknown */
 	uint64_t ios, bytes, errors;
 	double iops, mb_per_s;	/* MB = 10^6 bytes, over the interval's length */
-	uint64_t p50_ns, p99_ns, p999_ns, max_ns;	/* exact (nearest rank); 0 when ios == 0 */
+	uint64_t p50_ns, p99_ns, p999_ns, max_ns;	/* exact (nearest rank); 0: no IO */
 	uint64_t lat_sum_ns;	/* the sum of the interval's latencies */
 	uint64_t le[NV_LIVE_NLE];	/* its IOs per histogram bucket (not cumulative; */
 	uint64_t le_inf;		/* above the last edge) */
+	/* Added for the terminal's run-so-far percentiles: the interval's counts
+	 * per exact.h bucket (NV_EXACT_NBUCKETS, 256 per power of two), nonzero
+	 * only in [hist_lo, hist_hi]; valid during the call only, NULL without IOs. */
+	const uint64_t *hist;
+	unsigned hist_lo, hist_hi;
 };
 
 /* A finding as it happens (a throughput step, a spike, tracing's waits, a stall). */
@@ -95,6 +100,23 @@ struct nv_live_sink {
 	int (*health)(void *arg, const struct nv_live_health *h);
 	int (*end)(void *arg, const struct nv_live_end *e);
 	void *arg;
+	/* Added for the watcher: NULL, or called once when the watch is over
+	 * (after every end, or on an error), to flush and free arg. */
+	void (*close)(void *arg);
 };
+
+struct nv_tan_closed;	/* analyze/stats/trace_stream.h */
+struct nv_tan_iv;
+
+/* Return: "read" ... for enum nvt_op, "all" for NV_TAN_ALL. */
+const char *nv_live_op_name(unsigned op);
+
+/* Return: nothing; *iv is c as the outputs get it (t0_unix_ms: time 0 on the
+ * wall clock, 0: unknown). */
+void nv_live_interval_of(const struct nv_tan_closed *c, const char *job, const char *host,
+			 int64_t t0_unix_ms, struct nv_live_interval *iv);
+
+/* Return: nothing; *iv the fields of l that the series' JSON writer takes. */
+void nv_live_iv_back(const struct nv_live_interval *l, struct nv_tan_iv *iv);
 
 #endif

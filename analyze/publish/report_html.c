@@ -25,9 +25,10 @@
 #include "analyze/publish/anchors.h"
 #include "analyze/publish/report_html.h"
 #include "analyze/publish/report_md.h"
+#include "analyze/report/escape.h"
 
 /* The screen's look: a study's tables (rules, no grid), figures beside them. */
-static const char html_style[] =
+const char nv_report_html_style[] =
 	"body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;"
 	"max-width:1400px;margin:2em auto;padding:0 1.5em;color:#1b1f24;background:#ffffff}"
 	"h1,h2,h3,h4{line-height:1.25}h1{font-size:1.9em;margin:.2em 0 .6em}"
@@ -94,20 +95,6 @@ struct page {
 	bool toc;			/* the contents were written */
 };
 
-/* Text with &, <, > and " escaped. */
-static void put_escaped(FILE *f, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(s[i], f);
-		}
-	}
-}
-
 /*
  * One line of Markdown inline text: `code`, **strong**, *em*, [text](target)
  * (shown as the text and the target's name in code: no link to follow, but
@@ -121,10 +108,10 @@ static void put_inline(FILE *f, const char *s, size_t n)
 		const char *e;
 
 		if (s[i] == '\\' && i + 1 < n && ispunct((unsigned char)s[i + 1])) {
-			put_escaped(f, s + ++i, 1);	/* an escape of escape.h */
+			nv_esc_html(f, s + ++i, 1);	/* an escape of escape.h */
 		} else if (s[i] == '`' && (e = memchr(s + i + 1, '`', n - i - 1))) {
 			fputs("<code>", f);
-			put_escaped(f, s + i + 1, (size_t)(e - s - i - 1));
+			nv_esc_html(f, s + i + 1, (size_t)(e - s - i - 1));
 			fputs("</code>", f);
 			i = (size_t)(e - s);
 		} else if (s[i] == '*' && i + 1 < n && s[i + 1] == '*') {
@@ -142,7 +129,7 @@ static void put_inline(FILE *f, const char *s, size_t n)
 
 			if (*t == '#') {	/* a heading of the page: a link */
 				fputs("<a href=\"", f);
-				put_escaped(f, t, (size_t)(te - t));
+				nv_esc_html(f, t, (size_t)(te - t));
 				fputs("\">", f);
 				put_inline(f, s + i + 1, (size_t)(e - s - i - 1));
 				fputs("</a>", f);
@@ -153,12 +140,12 @@ static void put_inline(FILE *f, const char *s, size_t n)
 			if ((size_t)(te - t) != (size_t)(e - s - i - 1) ||
 			    memcmp(t, s + i + 1, (size_t)(te - t))) {
 				fputs(" (<code>", f);
-				put_escaped(f, t, (size_t)(te - t));
+				nv_esc_html(f, t, (size_t)(te - t));
 				fputs("</code>)", f);
 			}
 			i = (size_t)(te - s);
 		} else {
-			put_escaped(f, s + i, 1);
+			nv_esc_html(f, s + i, 1);
 		}
 	}
 	if (em)
@@ -343,7 +330,7 @@ static int put_figure(FILE *f, const struct nv_figset *o, const char *line, unsi
 	snprintf(path, sizeof(path), "%s/%.*s.svg", o->dir, (int)(ne - name), name);
 	svg = slurp(path, &n);
 	fputs("<figure id=\"fig-", f);
-	put_escaped(f, name, (size_t)(ne - name));
+	nv_esc_html(f, name, (size_t)(ne - name));
 	fputs("\">\n", f);
 	if (svg && strstr(svg, "<svg") && !strstr(svg, "<script"))
 		put_svg(f, svg, fig);
@@ -379,7 +366,7 @@ static size_t put_run(FILE *f, char **lines, size_t i, size_t nl, bool list)
 			put_inline(f, t, strlen(t));
 			fputs("</li>\n", f);
 		} else {
-			put_escaped(f, t, strlen(t));
+			nv_esc_html(f, t, strlen(t));
 			fputc('\n', f);
 		}
 	}
@@ -597,7 +584,7 @@ unsigned nv_report_html_put(FILE *f, const struct nv_figset *o, const struct nv_
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		"<meta name=\"color-scheme\" content=\"light dark\">\n"
 		"<title>" NV_REPORT_MD_TITLE "</title>\n<style>%s%s</style>\n</head>\n<body>\n",
-		html_style, html_print_style);
+		nv_report_html_style, html_print_style);
 	if (put_body(&p, src->lines, src->nl))
 		fputs("<p><strong>report.html is incomplete: out of memory</strong></p>\n", f);
 	fputs("</body>\n</html>\n", f);

@@ -11,6 +11,13 @@
 
 #include "analyze/figures/figset.h"
 
+/*
+ * The page's screen style (the inside of a <style>): fonts, light and dark
+ * colours, tables, figures on a white card; the live page
+ * (analyze/live/live_page.c) wears it too.
+ */
+extern const char nv_report_html_style[];
+
 /* report.md read back, as lines. */
 struct nv_html_src {
 	char *md;

@@ -1,6 +1,6 @@
 /*
- * escape.c - input strings escaped for the Markdown and text reports (see
- * escape.h).
+ * escape.c - input strings escaped for the Markdown and text reports, HTML
+ * and Prometheus label values (see escape.h).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/report/escape.h"
+#include "analyze/report/json_value.h"
 
 /*
  * Whether '<' then c may open raw HTML or an autolink in CommonMark (a tag
@@ -75,4 +76,40 @@ char *nv_esc_dup(const char *s, enum nv_format f)
 	if (d)
 		nv_esc_str(d, len + 1, s, f);
 	return d;
+}
+
+int nv_esc_html(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(s[i], out);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+int nv_esc_prom_label(FILE *out, const char *s)
+{
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < len;) {
+		size_t k = nv_utf8_len(s + i, len - i);
+
+		if (!k) {
+			fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+			i++;
+		} else if (s[i] == '\\' || s[i] == '"' || s[i] == '\n') {
+			fputc('\\', out);
+			fputc(s[i] == '\n' ? 'n' : s[i], out);
+			i++;
+		} else {
+			fwrite(s + i, 1, k, out);
+			i += k;
+		}
+	}
+	return ferror(out) ? -EIO : 0;
 }

@@ -2,7 +2,9 @@
  * escape.h - the one escaping of input strings (job names, labels, file
  * names, job options, host names, claims, fio's error text) for the
  * Markdown and the aligned text of the reports: a string from an input is
- * shown as written and never ends a table cell, a line or a code span.
+ * shown as written and never ends a table cell, a line or a code span; and
+ * the one escaping for HTML (report.html, the live page) and for the label
+ * values of Prometheus' text exposition format (the live metrics).
  */
 #ifndef NV_ANALYZE_ESCAPE_H
 #define NV_ANALYZE_ESCAPE_H
@@ -34,5 +36,22 @@ int nv_esc_fputs(FILE *out, const char *s, enum nv_format f);
  * Return: the text, or NULL when out of memory.
  */
 char *nv_esc_dup(const char *s, enum nv_format f);
+
+/*
+ * n bytes of s written to out as HTML text or a quoted attribute value:
+ * '&', '<', '>' and '"' as entities, every other byte as it is.
+ * Return: 0, or -EIO when the stream has its error flag set.
+ */
+int nv_esc_html(FILE *out, const char *s, size_t n);
+
+/*
+ * s written to out as a label value of Prometheus' text exposition format
+ * (what goes between the quotes): '\' as \\, '"' as \", a newline as \n
+ * (the format's three escapes); a byte that is not part of valid UTF-8 as
+ * U+FFFD (label values are UTF-8; nv_json_value_str does the same); every
+ * other character as it is.
+ * Return: 0, or -EIO when the stream has its error flag set.
+ */
+int nv_esc_prom_label(FILE *out, const char *s);
 
 #endif

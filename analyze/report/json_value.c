@@ -12,12 +12,7 @@ void nv_json_value_set(json_t *o, const char *key, json_t *v)
 	json_object_set_new(o, key, v ? v : json_null());
 }
 
-/*
- * The length of the valid UTF-8 sequence at s (n bytes left): no overlong
- * form, no surrogate, nothing above U+10FFFF (jansson's rules).
- * Return: 1 to 4, or 0 when s does not start one.
- */
-static size_t utf8_len(const char *s, size_t n)
+size_t nv_utf8_len(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] < 0xe0 ? 2 :
@@ -47,7 +42,7 @@ json_t *nv_json_value_str(const char *s)
 	if (v || !(fixed = malloc(3 * len + 1)))	/* U+FFFD is 3 bytes */
 		return v;
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(s + i, len - i);
+		size_t n = nv_utf8_len(s + i, len - i);
 
 		if (n) {
 			memcpy(fixed + o, s + i, n);

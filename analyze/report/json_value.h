@@ -22,4 +22,11 @@ void nv_json_value_set(json_t *o, const char *key, json_t *v);
  */
 json_t *nv_json_value_str(const char *s);
 
+/*
+ * The length of the valid UTF-8 sequence at s (n > 0 bytes left): no
+ * overlong form, no surrogate, nothing above U+10FFFF (jansson's rules).
+ * Return: 1 to 4, or 0 when s does not start one.
+ */
+size_t nv_utf8_len(const char *s, size_t n);
+
 #endif

@@ -84,9 +84,9 @@ struct nv_json_stream {
 int nv_render_json_with(FILE *out, const struct nv_report *r, const struct nv_json_stream *traces);
 
 /*
- * Write v as JSON indented by depth levels; reals as their shortest exact
- * text (jansson's own dumper prints "%.17g", e.g. 0.10000000000000001);
- * objects in their insertion order.
+ * Write v as JSON indented by depth levels (depth < 0: on one line, objects
+ * only); reals as their shortest exact text (jansson's own dumper prints
+ * "%.17g", e.g. 0.10000000000000001); objects in their insertion order.
  * Return: nothing.
  */
 void nv_render_json_emit(FILE *out, const json_t *v, int depth);

@@ -30,7 +30,11 @@ static void emit_key(FILE *out, const char *k, int depth, size_t n)
 	json_t *ks = nv_json_value_str(k);
 	char *kd = ks ? json_dumps(ks, JSON_ENCODE_ANY) : NULL;
 
-	fprintf(out, "%s%*s%s: ", n ? ",\n" : "", 2 * (depth + 1), "", kd ? kd : "\"\"");
+	if (depth < 0)	/* one line */
+		fprintf(out, "%s%s:", n ? "," : "", kd ? kd : "\"\"");
+	else
+		fprintf(out, "%s%*s%s: ", n ? ",\n" : "", 2 * (depth + 1), "",
+			kd ? kd : "\"\"");
 	free(kd);
 	json_decref(ks);
 }
@@ -48,7 +52,7 @@ static size_t emit_members(FILE *out, const json_t *v, int depth)
 
 	json_object_foreach((json_t *)v, k, x) {
 		emit_key(out, k, depth, n++);
-		nv_render_json_emit(out, x, depth + 1);
+		nv_render_json_emit(out, x, depth < 0 ? depth : depth + 1);
 	}
 	return n;
 }
@@ -70,9 +74,12 @@ void nv_render_json_emit(FILE *out, const json_t *v, int depth)
 			fputs("{}", out);
 			break;
 		}
-		fputs("{\n", out);
+		fputs(depth < 0 ? "{" : "{\n", out);
 		emit_members(out, v, depth);
-		fprintf(out, "\n%*s}", 2 * depth, "");
+		if (depth < 0)
+			fputs("}", out);
+		else
+			fprintf(out, "\n%*s}", 2 * depth, "");
 		break;
 	case JSON_ARRAY:
 		if (!json_array_size(v)) {

@@ -217,6 +217,50 @@ static json_t *tracing_json(const struct nv_trace_disturb *d)
 	return o;
 }
 
+json_t *nv_tan_iv_json(const char *job, const struct nv_tan_iv *iv)
+{
+	json_t *o = json_object();
+
+	nv_json_value_set(o, "type", json_string("interval"));
+	nv_json_value_set(o, "job", nv_json_value_str(job));
+	nv_json_value_set(o, "op", json_string(iv->op == NV_TAN_ALL ? "all" :
+					       nvt_op_name(iv->op)));
+	nv_json_value_set(o, "index", jint(iv->index));
+	nv_json_value_set(o, "start_s", json_real(iv->start_s));
+	nv_json_value_set(o, "end_s", json_real(iv->end_s));
+	nv_json_value_set(o, "ios", jint(iv->ios));
+	nv_json_value_set(o, "bytes", jint(iv->bytes));
+	nv_json_value_set(o, "errors", jint(iv->errors));
+	nv_json_value_set(o, "iops", json_real(iv->iops));
+	nv_json_value_set(o, "MB_per_s", json_real(iv->mb_per_s));
+	nv_json_value_set(o, "p50_ns", jint(iv->p50_ns));
+	nv_json_value_set(o, "p99_ns", jint(iv->p99_ns));
+	nv_json_value_set(o, "p99.9_ns", jint(iv->p999_ns));
+	nv_json_value_set(o, "max_ns", jint(iv->max_ns));
+	return o;
+}
+
+/* The series: per operation shown (and "all" with several), every interval. */
+static json_t *series_json(const struct nv_traceset *ts, const struct nv_tan *t,
+			   const char *job)
+{
+	json_t *arr = json_array();
+	unsigned shown = 0;
+	struct nv_tan_iv iv;
+
+	for (unsigned op = 0; op < NVT_OP__MAX; op++)
+		shown += t->series[op] && nv_traces_op_shown(ts, op);
+	for (unsigned op = 0; op < NV_TAN_NOPS; op++) {
+		if (!t->series[op] || (op == NV_TAN_ALL ? shown < 2 : !nv_traces_op_shown(ts, op)))
+			continue;
+		for (size_t i = 0; i < t->nint; i++) {
+			nv_tan_iv_of(t, op, i, &iv);
+			json_array_append_new(arr, nv_tan_iv_json(job, &iv));
+		}
+	}
+	return arr;
+}
+
 static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin *jj,
 			  const char *run_label)
 {
@@ -239,6 +283,7 @@ static json_t *entry_json(const struct nv_traceset *ts, const struct nv_jobjoin 
 	nv_json_value_set(o, "operations", ops_json(ts, t));
 	nv_json_value_set(o, "queue_depth", qd_json(ts, t));
 	nv_json_value_set(o, "findings", t->records ? findings_json(ts, t) : NULL);
+	nv_json_value_set(o, "series", series_json(ts, t, e->run->jobs[e->job].key));
 	return o;
 }
 

@@ -4,7 +4,8 @@
  * the IOs (and ramp IOs left out), the exact latency per operation and
  * queue depth, and the findings over time as numbers (throughput level or
  * throttling step, warm-up, spike episodes and isolated slow IOs) beside
- * their text.  Times in s from t = 0, latencies in ns, rates in MB/s
+ * their text, and the series (every interval of every operation, as
+ * `nvanalyze watch` prints them).  Times in s from t = 0, latencies in ns, rates in MB/s
  * (10^6 bytes/s) and IO/s, as the keys say.
  */
 #ifndef NV_ANALYZE_TRACE_JSON_H
@@ -13,7 +14,19 @@
 #include <stdio.h>
 
 #include "analyze/report/model.h"
+#include <jansson.h>
+
+#include "analyze/stats/trace_find.h"
 #include "analyze/stats/trace_join.h"
+
+/*
+ * One interval of one operation as a JSON object: the post-run
+ * traces[i].series entries and nvanalyze watch's interval lines, one
+ * writer for both: {"type":"interval","job","op","index","start_s","end_s",
+ * "ios","bytes","errors","iops","MB_per_s","p50_ns","p99_ns","p99.9_ns",
+ * "max_ns"}.  Return: the new object (NULL when out of memory).
+ */
+json_t *nv_tan_iv_json(const char *job, const struct nv_tan_iv *iv);
 
 /*
  * Print r as JSON (render_json.c) with the "traces" array of tj's joined

@@ -32,6 +32,25 @@ double nv_tan_iops(const struct nv_tan *t, unsigned op, size_t i)
 	return t->series[op] ? (double)t->series[op][i].ios / interval_s(t, i) : 0;
 }
 
+void nv_tan_iv_of(const struct nv_tan *t, unsigned op, size_t i, struct nv_tan_iv *iv)
+{
+	const struct nv_tan_point *p = &t->series[op][i];
+
+	iv->op = op;
+	iv->index = i;
+	iv->start_s = (double)i * (double)t->interval_ns / 1e9;
+	iv->end_s = iv->start_s + interval_s(t, i);
+	iv->ios = p->ios;
+	iv->bytes = p->bytes;
+	iv->errors = p->errors;
+	iv->iops = nv_tan_iops(t, op, i);
+	iv->mb_per_s = nv_tan_mbps(t, op, i);
+	iv->p50_ns = p->p50;
+	iv->p99_ns = p->p99;
+	iv->p999_ns = p->p999;
+	iv->max_ns = p->max;
+}
+
 void nv_tan_find(const struct nv_tan *t, struct nv_tan_find *f)
 {
 	double *x;

@@ -37,6 +37,23 @@ double nv_tan_mbps(const struct nv_tan *t, unsigned op, size_t i);
 double nv_tan_iops(const struct nv_tan *t, unsigned op, size_t i);
 
 /*
+ * Interval index of operation op (enum nvt_op or NV_TAN_ALL) as every
+ * output shows it: the post-run series (traces[i].series of -f json) and
+ * nvanalyze watch's interval lines, so that both say the same.
+ */
+struct nv_tan_iv {
+	unsigned op;
+	size_t index;
+	double start_s, end_s;	/* from time 0; the last interval ends at the span */
+	uint64_t ios, bytes, errors;
+	double iops, mb_per_s;	/* over the interval's length (nv_tan_iops, nv_tan_mbps) */
+	uint64_t p50_ns, p99_ns, p999_ns, max_ns;	/* exact; 0 without IOs */
+};
+
+/* Return: nothing; *iv is interval i of op's series (t->series[op] not NULL). */
+void nv_tan_iv_of(const struct nv_tan *t, unsigned op, size_t i, struct nv_tan_iv *iv);
+
+/*
  * Apply the rules to the full intervals of t's all-operations series.
  * Return: nothing; *f is filled (all zero but nfull when out of memory).
  */

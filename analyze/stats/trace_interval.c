@@ -133,6 +133,22 @@ grow:
 	return 0;
 }
 
+/* Return: the first of edges e[0..n) (ascending) at or above v, n above them all. */
+static unsigned le_index(const uint64_t *e, unsigned n, uint64_t v)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (e[mid] >= v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 int tan_ibuf_push(struct ibuf *b, const uint64_t *lat, const uint64_t *cpl, size_t n,
 		  bool *spilled)
 {
@@ -145,6 +161,7 @@ int tan_ibuf_push(struct ibuf *b, const uint64_t *lat, const uint64_t *cpl, size
 		unsigned h = nv_exact_bucket_of(v);
 
 		hist[h]++;
+		b->lat_sum += v;
 		hlo = h < hlo ? h : hlo;
 		hhi = h > hhi ? h : hhi;
 		mx = v > mx ? v : mx;
@@ -296,5 +313,55 @@ void tan_ibuf_clear(struct ibuf *b)
 	b->ncv = 0;
 	b->cut = 0;
 	b->bytes = 0;
+	b->errors = 0;
 	b->max = 0;
+	b->lat_sum = 0;
+}
+
+/* The first edge of e[0..n) at or above v's bucket's low end, and whether an
+ * edge falls inside the bucket [lo, hi] (values <= it before, above after).
+ * Return: that edge's index (n: above them all). */
+static unsigned le_bucket(const uint64_t *e, unsigned n, unsigned h, bool *split)
+{
+	uint64_t lo, hi;
+	unsigned i;
+
+	nv_exact_bucket_range(h, &lo, &hi);
+	i = le_index(e, n, lo);
+	*split = i < n && e[i] < hi;
+	return i;
+}
+
+void tan_ibuf_le(const struct ibuf *b, const uint64_t *e, unsigned n, uint64_t *le)
+{
+	bool split, wide = false;
+
+	memset(le, 0, (n + 1) * sizeof(*le));
+	for (unsigned h = b->hlo; b->ios && h <= b->hhi; h++) {
+		uint64_t lo, hi, below = 0;
+		unsigned i;
+
+		if (!b->hist[h])
+			continue;
+		i = le_bucket(e, n, h, &split);
+		if (!split) {	/* the whole bucket at or below edge i */
+			le[i] += b->hist[h];
+			continue;
+		}
+		nv_exact_bucket_range(h, &lo, &hi);
+		if (hi >= b->lim) {	/* a bucket is below the limit or above it, whole */
+			wide = true;
+			continue;
+		}
+		for (uint64_t v = lo; v <= e[i]; v++)
+			below += b->dense[v];
+		le[i] += below;
+		le[i + 1] += b->hist[h] - below;
+	}
+	for (size_t k = 0; wide && k < b->nwide; k++) {	/* split buckets' listed values */
+		unsigned i = le_bucket(e, n, nv_exact_bucket_of(b->wide[k]), &split);
+
+		if (split)
+			le[b->wide[k] <= e[i] ? i : i + 1]++;
+	}
 }

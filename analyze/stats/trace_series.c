@@ -108,6 +108,7 @@ static int reduce(struct state *st, struct ibuf *const *bufs, unsigned nb, const
 	for (unsigned j = 0; j < nb; j++) {
 		n += bufs[j]->ios;
 		p->bytes += bufs[j]->bytes;
+		p->errors += bufs[j]->errors;
 		if (bufs[j]->max > p->max)
 			p->max = bufs[j]->max;
 	}
@@ -247,6 +248,8 @@ static int close_interval(struct state *st)
 			err = reduce_all(st, bufs, nb, &st->t->series[NV_TAN_ALL][st->cur],
 					 pd ? pd->r[NV_TAN_ALL] : NULL);
 	}
+	if (!err && st->on_close)
+		err = st->on_close(st);
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)
 		if (st->t->series[k])
 			tan_ibuf_clear(&st->ib[k]);
@@ -294,6 +297,7 @@ static int op_run(struct state *st, const struct nvt_cols *c, unsigned op, size_
 			errors += c->status[i] != 0;
 	}
 	ib->bytes += bytes;
+	ib->errors += errors;
 	o->records += b - a;
 	o->bytes += bytes;
 	o->errors += errors;
@@ -362,12 +366,7 @@ static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size
 	return 0;
 }
 
-/*
- * Records [a, b) of s's block, in completion order: the ramp's counted, the
- * others into the series and the exact states.
- * Return: 0, -ENOMEM or -EINVAL.
- */
-static int pass1_run(struct state *st, struct src *s, size_t a, size_t b)
+int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b)
 {
 	int err;
 
@@ -422,25 +421,26 @@ static struct src *next_run(struct state *st, struct src *s, size_t *end)
 	return best;
 }
 
-typedef int run_fn(struct state *st, struct src *s, size_t a, size_t b);
-
 /*
- * The traces s[0..npaths) opened (columns want) and merged by completion
- * time, each run of one trace's records handed to run, in the same order
- * every time.  Return: 0 or -errno (st->err set).
+ * The merge as far as the blocks at hand go: the runs of s[0..npaths) in
+ * completion order handed to run while every trace not done has a record.
+ * Return: 0 when every trace is done, 1 with *need the index of the trace
+ * whose next block the merge waits for, or run's error (st->err set).
  */
-static int merge(struct state *st, struct src *s, unsigned want, run_fn *run)
+int tan_merge_ready(struct state *st, struct src *s, run_fn *run, size_t *need)
 {
 	struct src *best;
 	size_t end;
-	int err = 0;
+	int err;
 
-	for (size_t i = 0; i < st->npaths; i++) {
-		s[i].want = want;
-		if ((err = tan_open_src(st, i, &s[i])) || (err = tan_src_next(st, &s[i])))
-			return err;
-	}
-	while ((best = next_run(st, s, &end))) {
+	for (;;) {
+		for (size_t i = 0; i < st->npaths; i++)
+			if (!s[i].done && s[i].i == s[i].n) {
+				*need = i;
+				return 1;
+			}
+		if (!(best = next_run(st, s, &end)))
+			return 0;
 		if ((err = run(st, best, best->i, end))) {
 			if (err == -ENOMEM)
 				snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
@@ -450,10 +450,28 @@ static int merge(struct state *st, struct src *s, unsigned want, run_fn *run)
 			return err;
 		}
 		best->i = end;
-		if (best->i == best->n && (err = tan_src_next(st, best)))
+	}
+}
+
+/*
+ * The traces s[0..npaths) opened (columns want) and merged by completion
+ * time, each run of one trace's records handed to run, in the same order
+ * every time.  Return: 0 or -errno (st->err set).
+ */
+static int merge(struct state *st, struct src *s, unsigned want, run_fn *run)
+{
+	size_t need;
+	int err = 0;
+
+	for (size_t i = 0; i < st->npaths; i++) {
+		s[i].want = want;
+		if ((err = tan_open_src(st, i, &s[i])) || (err = tan_src_next(st, &s[i])))
 			return err;
 	}
-	return 0;
+	while ((err = tan_merge_ready(st, s, run, &need)) == 1)
+		if ((err = tan_src_next(st, &s[need])))
+			return err;
+	return err;
 }
 
 /* Return: the latencies listed per interval and operation: SERIES_VCAP with
@@ -472,15 +490,15 @@ static size_t series_vcap(bool *dense)
 	return vl ? (size_t)vl : SERIES_VCAP;
 }
 
-/* Pass 1 over the merged traces. */
-int tan_pass1(struct state *st, struct src *s)
+void tan_pass1_begin(struct state *st)
+{
+	st->vcap = series_vcap(&st->dense);
+}
+
+int tan_pass1_end(struct state *st)
 {
 	int err;
 
-	st->vcap = series_vcap(&st->dense);
-	if ((err = merge(st, s, NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS |
-				       NVT_COL_QD, pass1_run)))
-		return err;
 	if (st->any) {
 		if ((err = close_interval(st))) {
 			snprintf(st->err, st->errlen, "%s: %s", st->paths[0],
@@ -502,6 +520,17 @@ void tan_pass1_totals(struct nv_tan *t)
 		t->op[NV_TAN_ALL].errors += t->op[k].errors;
 	}
 	t->records = t->op[NV_TAN_ALL].records;
+}
+
+/* Pass 1 over the merged traces. */
+int tan_pass1(struct state *st, struct src *s)
+{
+	int err;
+
+	tan_pass1_begin(st);
+	if ((err = merge(st, s, TAN_PASS1_COLS, tan_pass1_run)))
+		return err;
+	return tan_pass1_end(st);
 }
 
 /* Keep v for rank r of slot k.  Return: 0 or -ENOMEM. */

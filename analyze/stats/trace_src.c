@@ -193,6 +193,8 @@ int tan_src_next(struct state *st, struct src *s)
 	} while (err == 1 && !s->c->n);
 	s->i = 0;
 	s->n = err == 1 ? s->c->n : 0;
+	if (err == -EAGAIN)	/* a reader in follow mode: the block is not complete yet */
+		return err;
 	if (err < 0 && st->drop && st->drop[s->file] == TAN_CUT && err != -ENOMEM) {
 		s->n = 0;	/* where pass 1 found it damaged: its end */
 		s->done = true;

@@ -63,8 +63,7 @@ static int later_pass(struct state *st, bool spikes)
 	return err;
 }
 
-/* nlv: the extra levels e resolves after nv_pcts' (opstats.h). */
-static void latsum(const struct nv_exact *e, size_t nlv, struct nv_latsum *l)
+void tan_latsum(const struct nv_exact *e, size_t nlv, struct nv_latsum *l)
 {
 	l->n = nv_exact_count(e);
 	l->min = nv_exact_min(e);
@@ -106,7 +105,7 @@ static int collect(struct state *st)
 
 		if (!e)
 			continue;
-		latsum(e, st->ops.nextra, &t->op[k].lat);
+		tan_latsum(e, st->ops.nextra, &t->op[k].lat);
 		h = nv_exact_hist(e);
 		if (h) {	/* the nonzero buckets' span: kept per job, not 114 KiB */
 			unsigned lo = 0, hi = NV_EXACT_NBUCKETS;
@@ -136,7 +135,7 @@ static int collect(struct state *st)
 			d = &t->qd[t->nqd++];
 			d->op = k;
 			nv_tan_qd_range(q, &d->qd_lo, &d->qd_hi);
-			latsum(st->qx[k][q], 0, &d->lat);
+			tan_latsum(st->qx[k][q], 0, &d->lat);
 		}
 	return 0;
 }

@@ -60,7 +60,7 @@ struct nv_tan_op {
 
 /* One interval of one operation (all latencies exact, ns). */
 struct nv_tan_point {
-	uint64_t ios, bytes;
+	uint64_t ios, bytes, errors;
 	uint64_t p50, p99, p999, max;
 };
 

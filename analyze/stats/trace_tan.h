@@ -64,7 +64,8 @@ struct ibuf {
 	size_t ncv, cvcap;
 	uint64_t cut;
 	uint64_t ios;		/* the interval's IOs of this op, counted or spilled */
-	uint64_t bytes, max;
+	uint64_t bytes, errors, max;
+	uint64_t lat_sum;	/* the sum of its latencies */
 };
 
 /* Return: 0, or -ENOMEM; b empty, holding at most vcap latencies in its
@@ -105,6 +106,15 @@ int tan_ibuf_kth(struct ibuf *const *bufs, unsigned nb, unsigned bk, uint64_t k,
  */
 int tan_ibuf_cands(const struct ibuf *b, uint64_t from, uint64_t *cut,
 		   int (*keep)(void *arg, uint64_t lat, uint64_t cpl), void *arg);
+
+/*
+ * The interval's IOs of b (not spilled) per fixed histogram bucket: le[i]
+ * those whose latency's first edge of e[0..n) (ascending, each at least
+ * twice the one before) at or above it is e[i], le[n] those above them all;
+ * from the bucket counts, and for the few buckets an edge splits, the
+ * per-ns counts or the listed values.  Return: nothing; le[0..n] set.
+ */
+void tan_ibuf_le(const struct ibuf *b, const uint64_t *e, unsigned n, uint64_t *le);
 
 /* Return: nothing; b empty for the next interval (only what was used cleared). */
 void tan_ibuf_clear(struct ibuf *b);
@@ -173,6 +183,11 @@ struct state {
 	unsigned workers;	/* threads for the job's traces (nv_tan_opts') */
 	uint64_t qx_dense;	/* the QD classes' exact states' single-pass limits */
 	size_t qx_ovf;		/* (nv_exact_set_single); 0: exact.h's defaults */
+	/* A job's traces followed as they grow (trace_stream.c): */
+	int (*on_close)(struct state *st);	/* NULL, or called as interval cur closes,
+						 * its points in t->series, before the
+						 * buffers are cleared */
+	void *hook_arg;		/* on_close's */
 };
 
 enum { TAN_KEPT, TAN_CUT, TAN_LEFT_OUT };
@@ -194,7 +209,9 @@ void tan_progress(struct state *st, const struct src *s, bool done);
 int tan_open_src(struct state *st, size_t i, struct src *s);
 
 /* Refill s with its next block (the columns of s->want), every record checked
- * (trace_check.h); s->done at the end.  Return: 0 or -errno (st->err set). */
+ * (trace_check.h); s->done at the end.  Return: 0, -EAGAIN (a reader in
+ * follow mode: no complete block yet, s->n 0, st->err untouched) or -errno
+ * (st->err set). */
 int tan_src_next(struct state *st, struct src *s);
 
 /* The end of the run of records from a on in s's block (up to b) that fio
@@ -211,6 +228,11 @@ int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b);
  * classes' (pass 1 feeds only those), and the all-operations state of a
  * mixed job.  Return: 0 or -errno (st->err set). */
 int tan_fold_exact(struct state *st);
+
+/* *l from exact state e once resolved (nlv: the extra levels e resolves
+ * after nv_pcts', opstats.h).  Return: nothing. */
+struct nv_latsum;
+void tan_latsum(const struct nv_exact *e, size_t nlv, struct nv_latsum *l);
 
 /* Pass 1 over the merged traces s[0..npaths).  Return: 0 or -errno (st->err set). */
 int tan_pass1(struct state *st, struct src *s);
@@ -250,6 +272,34 @@ void tan_pass1_totals(struct nv_tan *t);
 /* Op op's exact state of queue-depth class q, made on first use (trace_src.c).
  * Return: it, or NULL (no memory). */
 struct nv_exact *tan_qd_state(struct state *st, unsigned op, unsigned q);
+/* The columns pass 1 reads. */
+#define TAN_PASS1_COLS (NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS | \
+			NVT_COL_QD)
+
+/* Records [a, b) of a trace's block, handed to it by the merge. */
+typedef int run_fn(struct state *st, struct src *s, size_t a, size_t b);
+
+/*
+ * The merge as far as the blocks at hand go: the runs of s[0..npaths) in
+ * completion order (ties: the lower index) handed to run while every trace
+ * not done has a record.  The same runs in the same order whether the blocks
+ * come all at once or one at a time.
+ * Return: 0 when every trace is done, 1 with *need the trace whose next block
+ * the merge waits for, or run's error (st->err set).
+ */
+int tan_merge_ready(struct state *st, struct src *s, run_fn *run, size_t *need);
+
+/* Pass 1's start: the interval buffers' size.  Return: nothing. */
+void tan_pass1_begin(struct state *st);
+
+/* Pass 1's run_fn: records [a, b) of s's block in completion order, the
+ * ramp's counted, the others into the series, the totals and the exact
+ * states.  Return: 0, -ENOMEM or -EINVAL. */
+int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b);
+
+/* Pass 1's end, every trace done: the last interval closed (nint), the
+ * totals of all operations.  Return: 0 or -errno (st->err set). */
+int tan_pass1_end(struct state *st);
 
 /* After pass 1, when some interval spilled (st->npend): the traces merged
  * again as pass 1 did, the spilled intervals' p50/p99/p99.9 selected among

@@ -286,6 +286,41 @@ else
 	fi
 fi
 
+# ---- every hostile name through the watch's HTTP output (issue 56) ----
+# The stand-in watcher gen_live serves one job per name on a localhost port:
+# /metrics (label values escaped as the exposition format requires), the
+# live page (escape.c's text form, HTML-escaped) and its JSON hold each as
+# given (tests/py/hostile_live.py).
+GEN_LIVE=${UNIT_DIR:-$TOP/build/tests/unit}/gen_live
+if [ ! -x "$GEN_LIVE" ]; then
+	skip live_http "build first: make unit ($GEN_LIVE)"
+else
+	port=$(pytool free_port 127.0.0.1)
+	jargs=()
+	nfiles=()
+	for i in "${!names[@]}"; do
+		jargs+=(--job-file "$T/name$i")
+		nfiles+=("$T/name$i")
+	done
+	timeout 120 "$GEN_LIVE" --listen "127.0.0.1:$port" "${jargs[@]}" --intervals 2 \
+		--period-ms 100 --hold-ms 60000 >"$T/live.out" 2>"$T/live.err" &
+	lpid=$!
+	for _ in $(seq 100); do
+		grep -q '^done' "$T/live.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	why=$(pytool hostile_live "$port" "${nfiles[@]}" 2>&1 | tail -n 3)
+	kill "$lpid" 2>/dev/null
+	wait "$lpid"
+	if ! grep -q '^closed' "$T/live.out"; then
+		fail live_http "gen_live did not serve and close: $(head -c 300 "$T/live.err")"
+	elif [ "$why" != ok ]; then
+		fail live_http "$why"
+	else
+		pass "live_http: ${#names[@]} names through /metrics, /api/intervals and /"
+	fi
+fi
+
 canaries=$(find "$T" -name 'CANARY*' | wc -l)
 if [ "$canaries" != 0 ]; then
 	fail canary "$canaries canary files: an input ran a command"

@@ -55,7 +55,7 @@ for h in ("# Benchmarks", "## Machine", "## Method", "## Goals", "## 1. Engine o
           "## 6. Tracing's CPU time", "## 7. QD 1 latency", "## 8. Many hosts",
           "## 10. A sweep's analysis", "## 11. The full comparison on every core",
           "## 12. Tracing's disturbance", "## 13. diskspd XML reports",
-          "## 14. Reading fio's normal output"):
+          "## 14. Reading fio's normal output", "## 15. nvanalyze watch beside a traced run"):
     if h not in md:
         bad.append("no heading " + h)
 for k in ("| CPU |", "| cores | ", "| kernel |", "| fio | fio-"):
@@ -76,7 +76,7 @@ for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "ana
           "the same, whole jobs (nv_nop pairs", "CPU time, trace writer thread",
           "many hosts: nvanalyze peak memory", "sweep analysis: `nvanalyze A B`",
           "sweep analysis peak memory", "full comparison -o, 4 traces",
-          "tracing's wait on the IO loop, nv_nop"):
+          "tracing's wait on the IO loop, nv_nop", "watcher: CPU per IO vs the post-run"):
     if not any(g in r and "| not run |" not in r for r in rows):
         bad.append("goal '%s' not measured" % g)
 for word in ("None", "nan", "Traceback"):

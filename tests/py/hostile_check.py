@@ -183,4 +183,5 @@ def main():
     print(why or "ok")
 
 
-main()
+if __name__ == '__main__':
+    main()

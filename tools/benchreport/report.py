@@ -10,6 +10,7 @@ from .common import goal_row, read_meta
 from .engine import section_files, section_memory, section_trace, section_vm
 from .inputs import section_inputtext, section_inputxml
 from .tracecost import section_cpu, section_disturb, section_loop
+from .watch import section as section_watch
 
 # the checkout: bench/soak.md and bench/analysis.md go into the report
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -24,7 +25,8 @@ SECTIONS = (("files", 1, section_files, True), ("vm", 2, section_vm, True),
             ("sweep", 10, section_sweep, False), ("workers", 11, section_workers, False),
             ("disturb", 12, section_disturb, False),
             ("inputxml", 13, section_inputxml, False),
-            ("inputtext", 14, section_inputtext, False))
+            ("inputtext", 14, section_inputtext, False),
+            ("watch", 15, section_watch, False))
 
 
 # The goal rows by section: (section, the goal's name starts so, target).  Every goal with a target
@@ -65,7 +67,11 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("inputxml", "diskspd XML report of", "< 1 s"),
          ("inputxml", "diskspd XML memory linear", "<= 1.25x"),
          ("inputtext", "reading a fio normal output of", "< 1 s"),
-         ("inputtext", "reading memory, fio normal output", "<= 5.00x (linear 4x)"))
+         ("inputtext", "reading memory, fio normal output", "<= 5.00x (linear 4x)"),
+         ("watch", "watcher: tracing's wait on the IO loop, nv_nop", "0 waits"),
+         ("watch", "watcher: IOPS watched vs without", "within A/A"),
+         ("watch", "watcher: CPU per IO vs the post-run analysis", "<= 1.00x"),
+         ("watch", "watcher: peak RSS vs the post-run analysis'", "<= 1.25x"))
 
 
 def goal_section(row):
