@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "analyze/live/watch_priv.h"
 #include "analyze/report/format.h"
@@ -228,6 +229,15 @@ static struct wtrace *trace_at(struct wjob *j, size_t i)
 	return NULL;
 }
 
+/* Return: true when the file system of fd has less room than a trace block
+ * takes (its writer stopped on it: ENOSPC). */
+static bool disk_full(int fd)
+{
+	struct statvfs sv;
+
+	return !fstatvfs(fd, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < (64u << 10);
+}
+
 /* Return: true when pid (a job on this host) is gone. */
 static bool pid_gone(pid_t pid)
 {
@@ -278,8 +288,10 @@ static int check_trace(struct nv_watch *w, struct wjob *j, size_t i)
 	if (watch_now() - tr->grew_at >= GONE_S && pid_gone(tr->pid)) {
 		nv_tan_stream_cut(j->ts, i);
 		err = watch_say(w, j, "fault", "%s has no footer and its writer (pid %d) is "
-				"gone: fio was killed or the job failed; it ends at its last "
-				"complete block", tr->path, (int)tr->pid);
+				"gone: %s; it ends at its last complete block", tr->path,
+				(int)tr->pid, disk_full(nvt_reader_fd(r)) ?
+				"its file system is full (the job failed on it)" :
+				"fio was killed or the job failed");
 		return err ? err : 1;
 	}
 	return 0;
