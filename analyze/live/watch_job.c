@@ -4,7 +4,8 @@
  * intervals closed behind the watermark of every trace), each closed
  * interval handed to the outputs, the trace it waits on checked for faults
  * (truncated, deleted, replaced, its writer gone), its findings as they
- * happen (a stall, a throughput step, a p99 spike), and its totals at its
+ * happen (a stall, a throughput step, a p99 spike; tracing's waits on the
+ * IO loop once the footers say them), and its totals at its
  * end, exact: pass 1's exact states, or where they need another read (or
  * fio's ramp_time left them unsure) the post-run analysis of its files.
  */
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "analyze/live/watch.h"
 #include "analyze/live/watch_priv.h"
@@ -23,6 +25,7 @@
 #include "analyze/stats/findings.h"
 #include "analyze/stats/trace_find.h"
 #include "analyze/stats/trace_stats.h"
+#include "analyze/stats/trace_wait.h"
 #include "trace/nvtrace.h"
 
 #define STALL_S 5.0		/* no new block for this long: a stall is said */
@@ -227,6 +230,15 @@ static struct wtrace *trace_at(struct wjob *j, size_t i)
 	return NULL;
 }
 
+/* Return: true when the file system of fd has less room than a trace block
+ * takes (its writer stopped on it: ENOSPC). */
+static bool disk_full(int fd)
+{
+	struct statvfs sv;
+
+	return !fstatvfs(fd, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < (64u << 10);
+}
+
 /* Return: true when pid (a job on this host) is gone. */
 static bool pid_gone(pid_t pid)
 {
@@ -277,8 +289,10 @@ static int check_trace(struct nv_watch *w, struct wjob *j, size_t i)
 	if (watch_now() - tr->grew_at >= GONE_S && pid_gone(tr->pid)) {
 		nv_tan_stream_cut(j->ts, i);
 		err = watch_say(w, j, "fault", "%s has no footer and its writer (pid %d) is "
-				"gone: fio was killed or the job failed; it ends at its last "
-				"complete block", tr->path, (int)tr->pid);
+				"gone: %s; it ends at its last complete block", tr->path,
+				(int)tr->pid, disk_full(nvt_reader_fd(r)) ?
+				"its file system is full (the job failed on it)" :
+				"fio was killed or the job failed");
 		return err ? err : 1;
 	}
 	return 0;
@@ -300,6 +314,32 @@ static int end_op(struct wjob *j, const struct nv_tan *a, unsigned k, bool compl
 	};
 
 	return watch_end_rec(j->w, &e);
+}
+
+/* Tracing's waits on the IO loop, from j's footers now that they are in
+ * (trace_wait.h): a finding per trace that held its IO loop, and the health
+ * record with the job's total.  Return: 0 or an output's error. */
+static int waits(struct nv_watch *w, struct wjob *j, const struct nv_tan *t)
+{
+	struct nv_trace_disturb d = { 0 };
+	struct nv_live_health h = { .job = j->name, .host = w->host, .jobs_seen = w->njobs,
+				    .jobs_ended = w->ended };
+	char line[512];
+	int err = 0, r;
+
+	for (size_t i = 0; i < nv_tan_stream_ntraces(j->ts) && !err; i++) {
+		struct nvt_reader *rd = nv_tan_stream_reader(j->ts, i);
+
+		if (!nv_tan_stream_ended(j->ts, i) || !nvt_reader_footer(rd))
+			continue;
+		if (nv_trace_disturb_add(rd, t->span_ns, &d) < 0 ||
+		    (r = nv_trace_wait_finding(rd, t->span_ns, line, sizeof(line))) < 0)
+			return -ENOMEM;
+		if (r == 1)
+			err = watch_say(w, j, "wait", "%s: %s", nvt_reader_path(rd), line);
+	}
+	h.io_wait_s = (double)d.wait_ns / 1e9;
+	return err ? err : watch_health_rec(w, &h);
 }
 
 /*
@@ -364,6 +404,8 @@ static int finish(struct nv_watch *w, struct wjob *j, bool complete)
 	t = got ? nv_tan_stream_tan(j->ts) : &a;
 	if (!j->announced)
 		ret = announce(j, t);
+	if (!ret)
+		ret = waits(w, j, t);
 	if (!ret && j->step_said)
 		ret = watch_say(w, j, "step", "the throughput step at %g s held %g s, to the end",
 				(double)j->step_at * (double)t->interval_ns / 1e9,

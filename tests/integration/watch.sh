@@ -10,7 +10,8 @@
 # - A generated trace written in two halves: read to its footer and equal to
 #   its post-run series; and the faults, each with its line and exit status:
 #   the trace truncated, deleted, replaced or damaged while watched, fio
-#   killed (no footer), --idle-timeout, Ctrl-C (the totals so far).
+#   killed (no footer), the trace's disk full, --idle-timeout, Ctrl-C (the
+#   totals so far).
 # No timing is asserted: the waits below only bound a hang (300 s).
 . "$(dirname "$0")/../lib.sh"
 need_engine || exit 0
@@ -289,4 +290,19 @@ if [ $rc = 0 ] && [ -n "$one" ] && [ -n "$second" ] && [ "$one" -lt "$second" ] 
 	pass jobs_run_live_search_bracket
 else
 	fail jobs_run_live_search_bracket "exit $rc: $(grep -E 'search|point' "$T/ss.err")"
+fi
+
+# The trace's disk full: the writer stops, the job fails, fio ends; the
+# watch says why the trace has no footer.  (A 256 KiB tmpfs: needs mount.)
+mkdir "$T/full"
+if mount -t tmpfs -o size=256k tmpfs "$T/full" 2>/dev/null; then
+	start full --format jsonl "$T/full"
+	"$FIO" --thread --ioengine="external:$NVENGINE_SO" --name=df --filename="$T/nop" \
+		--size=1M --bs=4k --rw=randread --rate_iops=20000 --runtime=60 --time_based \
+		--nv_nop=1 --nv_trace="$T/full" >"$T/full.fio.out" 2>&1
+	finish trace_disk_full 1 \
+		"df.1.nvt has no footer and its writer .* is gone: its file system is full"
+	umount "$T/full"
+else
+	skip trace_disk_full "cannot mount a small tmpfs (not root?)"
 fi

@@ -38,7 +38,7 @@ tmux new-session -d -s "$S" -x 200 -y 50 \
 # (in a subshell: fio, one process killed, may die at its end; that is not ours)
 ("$FIO" --ioengine="external:$NVENGINE_SO" --name=grp --numjobs=4 --group_reporting \
 	--filename="$T/nop" --size=1M --bs=4k --rw=randread --rate_iops=400 --iodepth=4 \
-	--runtime=20 --time_based --nv_nop=1 --nv_trace="$T/tr") >"$T/fio.out" 2>&1 &
+	--runtime=20 --time_based --nv_nop=1 --nv_trace="$T/tr"; exit $?) >"$T/fio.out" 2>&1 &
 fpid=$!
 if wait_screen '^grp read ([6-9]|1[0-9]) s'; then
 	screen >"$T/screen1"
