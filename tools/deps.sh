@@ -11,6 +11,9 @@ set -euo pipefail
 PKGS=(fio liburing-dev zlib1g-dev libzstd-dev libjansson-dev libexpat1-dev libpng-dev
       gnuplot-nox gcc make pkg-config dpkg-dev xz-utils ca-certificates python3 python3-zstandard
       lintian man-db valgrind libmicrohttpd-dev prometheus)
+# The live tests: nvanalyze watch's terminal view in tmux (capture-pane), its
+# HTTP endpoint scraped by curl beside a real Prometheus.
+LIVE_PKGS=(tmux curl)
 # The emulated-NVMe tests (tests/vm) need these; they are installed here too so
 # that `make check` on a fresh machine runs them instead of skipping.
 VM_PKGS=(qemu-system-x86 busybox-static cpio e2fsprogs util-linux)
@@ -41,7 +44,7 @@ if [ "${1:-}" = "--check" ]; then
 			"(see README, Requirements)" >&2
 		exit 0
 	fi
-	pkgs=("${PKGS[@]}" "${REPORT_PKGS[@]}")
+	pkgs=("${PKGS[@]}" "${REPORT_PKGS[@]}" "${LIVE_PKGS[@]}")
 	# a fio of one's own (make FIO=PATH) stands in for Debian's
 	if [ "${FIO:-fio}" != fio ] && command -v "$FIO" >/dev/null; then
 		pkgs=("${pkgs[@]/#fio/}")
@@ -66,7 +69,7 @@ if [ "${1:-}" = "--check" ]; then
 fi
 
 mapfile -t missing < <(missing_of "${PKGS[@]}" "${REPORT_PKGS[@]}" "${VM_PKGS[@]}" \
-			       "${HOSTS_PKGS[@]}" "${FUZZ_PKGS[@]}")
+			       "${HOSTS_PKGS[@]}" "${FUZZ_PKGS[@]}" "${LIVE_PKGS[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi
