@@ -208,8 +208,9 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 		job->error = (int)v;
 		job->have_error = true;
 	}
+	/* the options (load curves), and the kb_base bs= is read under */
 	if (nv_jobmeta_parse(e, options_for(json_object_get(e, "job options"), host),
-			     options_for(gopts, host), &job->meta))	/* load curves, bs's kb_base */
+			     options_for(gopts, host), &job->meta))
 		return -ENOMEM;
 	if (job_options(e, gopts, host, job) || parse_jobextra(e, &job->x))
 		return -ENOMEM;
