@@ -425,8 +425,9 @@ static int parse_root(const json_t *root, struct nv_run *run)
 	return nv_run_assign_keys(run);
 }
 
-int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
-		 char *err, size_t errlen)
+/* nv_fio_parse; text_read: the text around the JSON is read by the caller. */
+static int fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
+		     char *err, size_t errlen, bool text_read)
 {
 	const unsigned char *u = (const unsigned char *)buf;
 	struct framing f = { 0 };
@@ -472,7 +473,7 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		}
 		goto out;
 	}
-	fj_framing_notes(run, buf, len, &f);
+	fj_framing_notes(run, buf, len, &f, text_read);
 	ret = parse_root(f.last, run);
 	if (ret)
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -484,6 +485,18 @@ out:
 	if (ret)
 		nv_run_free(run);
 	return ret;
+}
+
+int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
+		 char *err, size_t errlen)
+{
+	return fio_parse(buf, len, path, run, err, errlen, false);
+}
+
+int nv_fio_parse_beside_text(const char *buf, size_t len, const char *path, struct nv_run *run,
+			     char *err, size_t errlen)
+{
+	return fio_parse(buf, len, path, run, err, errlen, true);
 }
 
 const char *nv_job_file(const struct nv_run *run, const struct nv_job *job)
