@@ -155,9 +155,10 @@ else
 fi
 
 # fio's KiB: 1000 bytes under the default kb_base=1024, 1024 under kb_base=1000
+# set before bs (fio's JSON lists a job file's kb_base first: it parses it first)
 synth kib.json "k1/rw=randread;bs=64KiB/1000/100" "k2/rw=randread;bs=128KiB/900/110"
-synth kib1000.json "k1/rw=randread;bs=64KiB;kb_base=1000/1000/100" \
-	"k2/rw=randread;bs=128KiB;kb_base=1000/900/110"
+synth kib1000.json "k1/rw=randread;kb_base=1000;bs=64KiB/1000/100" \
+	"k2/rw=randread;kb_base=1000;bs=128KiB/900/110"
 "$NVANALYZE" kib.json 2>&1 | grep -q '^| 64000 *| 1,000 ' &&
 	"$NVANALYZE" kib1000.json 2>&1 | grep -q '^| 64k *| 1,000 ' &&
 	pass kib_under_both_kb_base || fail kib_under_both_kb_base \
