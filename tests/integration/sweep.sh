@@ -164,6 +164,13 @@ synth kib1000.json "k1/rw=randread;kb_base=1000;bs=64KiB/1000/100" \
 	pass kib_under_both_kb_base || fail kib_under_both_kb_base \
 		"$("$NVANALYZE" kib.json kib1000.json 2>&1 | grep -E '^\| (64|128)')"
 
+# --sla on fio's normal or terse output: no job options, no sweep; the error says
+# why and what to give instead (fio's JSON)
+"$NVANALYZE" --sla 'p99<=1ms' "$TOP/tests/data/fio-text/rounded-a.txt" >sla-text.out 2>sla-text.err
+rc=$?
+[ $rc -eq 2 ] && grep -q "normal and terse outputs carry no job options" sla-text.err &&
+	pass sla_text_input_says_why || fail sla_text_input_says_why "rc $rc: $(cat sla-text.err)"
+
 # --percentiles without 50 (and with levels of its own): -o draws the levels that exist,
 # the point table's columns follow the list
 "$NVANALYZE" --percentiles 99,99.9 -o pct s1.json >pct.md 2>pct.err
