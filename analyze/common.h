@@ -66,17 +66,26 @@ double *nv_sorted_copy(const double *v, size_t n);
 enum nv_src { NV_SRC_NONE = 0, NV_SRC_FIO, NV_SRC_EXACT };
 
 /*
+ * How a printed value was cut to its digits, and so where the true value
+ * lies: NV_CUT_ROUND rounded, [v - prec, v + prec]; NV_CUT_DOWN truncated
+ * (fio's integer divisions: terse latencies, min= and max=), [v, v + prec];
+ * NV_CUT_UP rounded up (fio's normal-output percentiles), [v - prec, v].
+ */
+enum nv_cut { NV_CUT_ROUND = 0, NV_CUT_DOWN, NV_CUT_UP };
+
+/*
  * prec: a value read from text that rounds (fio's normal output "IOPS=84.1k",
- * CrystalDiskMark's "MB/s" with three decimals) carries the half-width of
- * its printed rounding, in the value's own unit: the true value lies in
- * [v - prec, v + prec].  0 means exact as far as the source goes (JSON,
- * traces, values recomputed from totals).  A change smaller than the
- * rounding of either side reads "about equal" (report/).
+ * CrystalDiskMark's "MB/s" with three decimals) carries the width of its
+ * printed rounding, in the value's own unit, on the side(s) cut says: the
+ * true value lies in [v - prec, v + prec] when rounded.  0 means exact as
+ * far as the source goes (JSON, traces, values recomputed from totals).
+ * Values whose printed ranges overlap read "about equal" (stats/repeats.h).
  */
 struct nv_val {
 	double v;
 	unsigned char src;	/* enum nv_src; NV_SRC_NONE = missing */
-	float prec;		/* half-width of the printed rounding, 0: exact */
+	float prec;		/* width of the printed rounding, 0: exact */
+	unsigned char cut;	/* enum nv_cut: which side(s) of v prec lies on */
 };
 
 #endif

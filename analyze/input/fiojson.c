@@ -163,34 +163,9 @@ uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb)
 }
 
 /*
- * The kb_base the job's bs= was parsed under: fio parses the global
- * options, then the job's, each in order, and kb_base applies to the
- * options after it ("--bs=4k --kb_base=1000" is 4096 bytes, "--kb_base=1000
- * --bs=4k" 4000).  The JSON keeps each section's order.
- * Return: 1000 or 1024.
+ * rw= and bs= (also blocksize=) of a job, from its or the global options,
+ * bs under the kb_base it was parsed under (job->meta, read before).
  */
-static unsigned bs_kb_base(const json_t *jo, const json_t *go)
-{
-	const json_t *sec[2] = { go, jo };
-	unsigned kb = 1024, at_bs = 1024;
-
-	for (unsigned i = 0; i < 2; i++) {
-		const char *k;
-		json_t *v;
-
-		if (!json_is_object(sec[i]))
-			continue;
-		json_object_foreach((json_t *)sec[i], k, v) {
-			if (!strcmp(k, "kb_base"))
-				kb = nv_fio_kb_base(json_string_value(v));
-			else if (!strcmp(k, "bs") || !strcmp(k, "blocksize"))
-				at_bs = kb;
-		}
-	}
-	return at_bs;
-}
-
-/* rw= and bs= (also blocksize=) of a job, from its or the global options. */
 static int job_options(const json_t *e, const json_t *gopts, const char *host, struct nv_job *job)
 {
 	const json_t *jo = options_for(json_object_get(e, "job options"), host);
@@ -204,7 +179,7 @@ static int job_options(const json_t *e, const json_t *gopts, const char *host, s
 	if (rw && !(job->rw = strdup(rw)))
 		return -ENOMEM;
 	for (unsigned d = 0; d < 3; d++)
-		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d, bs_kb_base(jo, go)) : 0;
+		job->bs[d] = bs ? nv_fio_bs_parse(bs, (enum nv_dir)d, job->meta.bs_kb) : 0;
 	return 0;
 }
 
@@ -250,10 +225,11 @@ static int parse_job(const json_t *e, const json_t *gopts, bool client, struct n
 		job->error = (int)v;
 		job->have_error = true;
 	}
-	if (job_options(e, gopts, host, job) || parse_jobextra(e, &job->x))
-		return -ENOMEM;
+	/* the options (load curves), and the kb_base bs= is read under */
 	if (nv_jobmeta_parse(e, options_for(json_object_get(e, "job options"), host),
-			     options_for(gopts, host), &job->meta))	/* load curves */
+			     options_for(gopts, host), &job->meta))
+		return -ENOMEM;
+	if (job_options(e, gopts, host, job) || parse_jobextra(e, &job->x))
 		return -ENOMEM;
 	for (unsigned d = 0; d < NV_DIR_NR; d++) {
 		const json_t *dobj = json_object_get(e, nv_dir_name(d));
@@ -466,8 +442,9 @@ static int parse_root(const json_t *root, struct nv_run *run)
 	return nv_run_assign_keys(run);
 }
 
-int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
-		 char *err, size_t errlen)
+/* nv_fio_parse; text_read: the text around the JSON is read by the caller. */
+static int fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
+		     char *err, size_t errlen, bool text_read)
 {
 	const unsigned char *u = (const unsigned char *)buf;
 	struct framing f = { 0 };
@@ -513,7 +490,7 @@ int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *r
 		}
 		goto out;
 	}
-	fj_framing_notes(run, buf, len, &f);
+	fj_framing_notes(run, buf, len, &f, text_read);
 	ret = parse_root(f.last, run);
 	if (ret)
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -525,6 +502,18 @@ out:
 	if (ret)
 		nv_run_free(run);
 	return ret;
+}
+
+int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
+		 char *err, size_t errlen)
+{
+	return fio_parse(buf, len, path, run, err, errlen, false);
+}
+
+int nv_fio_parse_beside_text(const char *buf, size_t len, const char *path, struct nv_run *run,
+			     char *err, size_t errlen)
+{
+	return fio_parse(buf, len, path, run, err, errlen, true);
 }
 
 const char *nv_job_file(const struct nv_run *run, const struct nv_job *job)

@@ -154,6 +154,13 @@ int nv_latkind_parse(const char *s, enum nv_latkind *k);
  */
 int nv_fio_parse(const char *buf, size_t len, const char *path, struct nv_run *run,
 		 char *err, size_t errlen);
+/*
+ * nv_fio_parse of a file whose text around the JSON is fio's normal or
+ * terse output, which the caller reads and compares (fiomulti.h): no note
+ * calls that text ignored.  Return: as nv_fio_parse.
+ */
+int nv_fio_parse_beside_text(const char *buf, size_t len, const char *path, struct nv_run *run,
+			     char *err, size_t errlen);
 
 void nv_run_free(struct nv_run *run);
 

@@ -239,11 +239,12 @@ void fj_find_objects(const char *buf, size_t len, struct framing *f)
 			f->after++;
 }
 
-void fj_framing_notes(struct nv_run *run, const char *buf, size_t len, const struct framing *f)
+void fj_framing_notes(struct nv_run *run, const char *buf, size_t len, const struct framing *f,
+		      bool text_read)
 {
 	char pos[512];
 
-	if (f->before)
+	if (f->before && !text_read)
 		run_note(run, "%s: %zu bytes of text before the JSON ignored (fio messages?)",
 			 run->path, f->before);
 	if (f->objects > 1 && f->distinct == 1)
@@ -258,7 +259,7 @@ void fj_framing_notes(struct nv_run *run, const char *buf, size_t len, const str
 		run_note(run, "%s: incomplete JSON object after the last complete one ignored: %s",
 			 pos, f->trail_err.text);
 	}
-	if (f->after && !f->trailing_err)
+	if (f->after && !f->trailing_err && !text_read)
 		run_note(run, "%s: %zu bytes of text after the JSON ignored (json,normal output?)",
 			 run->path, f->after);
 }

@@ -59,8 +59,13 @@ struct framing {
  * holds a reference).  Return: nothing; f->objects 0 when there are none.
  */
 void fj_find_objects(const char *buf, size_t len, struct framing *f);
-/* The notes about the text around the objects *f found.  Return: nothing. */
-void fj_framing_notes(struct nv_run *run, const char *buf, size_t len, const struct framing *f);
+/*
+ * The notes about the text around the objects *f found; text_read: that
+ * text is fio's normal or terse output the caller reads (no "ignored" note).
+ * Return: nothing.
+ */
+void fj_framing_notes(struct nv_run *run, const char *buf, size_t len, const struct framing *f,
+		      bool text_read);
 /* "path:line:col" of the error at off (or of bad UTF-8 before it) into out.  Return: nothing. */
 void fj_err_pos(char *out, size_t n, const char *path, const char *buf, size_t len,
 		size_t off, const json_error_t *e);

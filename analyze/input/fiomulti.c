@@ -143,13 +143,15 @@ static void fm_check(struct nv_run *run, const char *text, size_t len, const cha
 int nv_fiomulti_parse(const char *text, size_t len, const char *path, struct nv_run *run,
 		      char *err, size_t errlen)
 {
-	int ret = nv_fio_parse(text, len, path, run, err, errlen);
+	bool normal = nv_fionormal_sniff(text, len), terse = nv_fioterse_sniff(text, len);
+	int ret = normal || terse ? nv_fio_parse_beside_text(text, len, path, run, err, errlen)
+				  : nv_fio_parse(text, len, path, run, err, errlen);
 
 	if (ret)
 		return ret;
-	if (nv_fionormal_sniff(text, len))
+	if (normal)
 		fm_check(run, text, len, "normal", nv_fionormal_parse);
-	if (nv_fioterse_sniff(text, len))
+	if (terse)
 		fm_check(run, text, len, "terse", nv_fioterse_parse);
 	return 0;
 }

@@ -297,12 +297,12 @@ static int fn_pair(struct fn_state *st, const char *line, const char *key, struc
 		return 0;
 	if (nv_fiotext_num(p, &e, &x, &place))
 		return fn_fail(st, "a disk counter that is not a number", line);
-	v[ri] = (struct nv_val){ x, NV_SRC_FIO, (float)(place * pf) };
+	v[ri] = (struct nv_val){ x, NV_SRC_FIO, (float)(place * pf), NV_CUT_ROUND };
 	if (wi < 0)
 		return 0;
 	if (*e != '/' || nv_fiotext_num(e + 1, &e, &x, &place))
 		return fn_fail(st, "a disk counter that is not N/N", line);
-	v[wi] = (struct nv_val){ x, NV_SRC_FIO, 0 };
+	v[wi] = (struct nv_val){ x, NV_SRC_FIO, 0, NV_CUT_ROUND };
 	return 0;
 }
 

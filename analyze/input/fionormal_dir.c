@@ -47,9 +47,9 @@ static void fn_mixed_sums(struct fn_state *st, struct nv_job *j)
 	}
 	m->have_ios = true;
 	m->ios = ios;
-	m->iops = (struct nv_val){ (double)ios * 1000.0 / rt, NV_SRC_FIO, 0 };
+	m->iops = (struct nv_val){ (double)ios * 1000.0 / rt, NV_SRC_FIO, 0, NV_CUT_ROUND };
 	m->bw = (struct nv_val){ (double)(bytes * 1000 / (uint64_t)rt), NV_SRC_FIO,
-				 (float)(prec * 1000.0 / rt) };
+				 (float)(prec * 1000.0 / rt), NV_CUT_ROUND };
 }
 
 /*
@@ -115,10 +115,11 @@ void fn_exact(struct fn_state *st, struct nv_job *j)
 		if (!(rt > 0))
 			continue;
 		if (ds->have_ios)
-			ds->iops = (struct nv_val){ (double)ds->ios * 1000.0 / rt, NV_SRC_FIO, 0 };
+			ds->iops = (struct nv_val){ (double)ds->ios * 1000.0 / rt, NV_SRC_FIO, 0,
+						    NV_CUT_ROUND };
 		if (exact)	/* fio: (1000 * io_bytes) / runtime in integers */
 			ds->bw = (struct nv_val){ (double)(ds->io_bytes * 1000 / (uint64_t)rt),
-						  NV_SRC_FIO, 0 };
+						  NV_SRC_FIO, 0, NV_CUT_ROUND };
 	}
 	if (st->mixed0)
 		fn_mixed_sums(st, j);
@@ -180,7 +181,7 @@ int fn_dir(struct fn_state *st, int d, const char *line, const char *rest)
 		if (nv_fiotext_size(p, &e, old, &v, &prec) || strncmp(e, "/s", 2))
 			return fn_fail(st, "bandwidth with no unit fio prints (nor its bare "
 					   "\"BW=0 (0)\" of unified_rw_reporting=both)", line);
-		ds->bw = (struct nv_val){ v, NV_SRC_FIO, (float)prec };
+		ds->bw = (struct nv_val){ v, NV_SRC_FIO, (float)prec, NV_CUT_ROUND };
 		if (!old)	/* fio prints kb_base's unit first: "200MB/s (191MiB/s)" */
 			st->kbase = memmem(p, (size_t)(e - p), "iB", 2) ||
 				    memmem(p, (size_t)(e - p), "ibit", 4) ? 1024 : 1000;
@@ -192,7 +193,7 @@ int fn_dir(struct fn_state *st, int d, const char *line, const char *rest)
 	if (old && nv_fiotext_key(rest, "runt", &p)) {
 		if (nv_fiotext_num(p, &e, &v, &prec) || strncmp(e, "msec", 4))
 			return fn_fail(st, "runt= is not N msec", line);
-		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0 };
+		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0, NV_CUT_ROUND };
 	}
 	q = strstr(rest, "msec)");
 	if (!old && q) {
@@ -201,7 +202,7 @@ int fn_dir(struct fn_state *st, int d, const char *line, const char *rest)
 		if (nv_fiotext_size(p, &e, false, &st->io[d], &st->io_prec[d]) || *e != '/' ||
 		    nv_fiotext_num(e + 1, &e, &v, &prec) || e != q)
 			return fn_fail(st, "(SIZE/Nmsec) does not read", line);
-		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0 };
+		ds->runtime_ms = (struct nv_val){ v, NV_SRC_FIO, 0, NV_CUT_ROUND };
 	}
 	if (!ds->iops.src && !ds->bw.src && !st->mixed0)
 		return fn_fail(st, "a direction line with neither IOPS nor BW", line);
@@ -209,8 +210,9 @@ int fn_dir(struct fn_state *st, int d, const char *line, const char *rest)
 }
 
 /*
- * min=, max= (integers fio truncates: one unit), avg=, stdev= (half the
- * last digit) of line in unit mult.  Return: 0 or -EINVAL naming the line.
+ * min=, max= (integers fio truncates: one unit above them, NV_CUT_DOWN),
+ * avg=, stdev= (half the last digit) of line in unit mult.
+ * Return: 0 or -EINVAL naming the line.
  */
 static int fn_four(struct fn_state *st, const char *line, double mult, struct nv_val *min,
 		   struct nv_val *max, struct nv_val *mean, struct nv_val *dev)
@@ -223,6 +225,7 @@ static int fn_four(struct fn_state *st, const char *line, double mult, struct nv
 		r = fn_keyval(st, line, "avg", mult, 0.5, mean);
 	if (!r)
 		r = fn_keyval(st, line, "stdev", mult, 0.5, dev);
+	min->cut = max->cut = NV_CUT_DOWN;
 	return r;
 }
 
@@ -260,7 +263,8 @@ int fn_pctline(struct fn_state *st, const char *line)
 		for (unsigned i = 0; i < NV_PCT_NR; i++)
 			if (fabs(p - nv_pcts[i].value) < 1e-6)
 				ls->pct[i] = (struct nv_val){ v * st->pct_mult, NV_SRC_FIO,
-							     (float)(place * st->pct_mult) };
+							     (float)(place * st->pct_mult),
+							     NV_CUT_UP };	/* rounded up */
 	}
 	return 0;
 }

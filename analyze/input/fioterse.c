@@ -11,8 +11,9 @@
  *   clat (4, usec); 20 percentiles "P%=V" (usec); lat (4, usec);
  *   bw min;max;agg%;mean;dev (KiB/s) [v5: ;bw samples;iops min;max;mean;
  *   dev;samples].
- * fio truncates the integers it prints (iops, KiB, min and max in usec):
- * their precision is one unit; the means print with six decimals.
+ * fio truncates the integers it prints (iops, KiB, min, max and the
+ * percentiles in usec): the true value lies up to one unit above them
+ * (NV_CUT_DOWN); the means print with six decimals.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -61,13 +62,15 @@ static int td_num(struct td_line *t, size_t i, bool pct, double *v)
 	return 0;
 }
 
+/* Field i times mult; prec one unit (prec == mult) is a truncated integer. */
 static int td_val(struct td_line *t, size_t i, double mult, double prec, struct nv_val *out)
 {
 	double v;
 	int r = td_num(t, i, true, &v);	/* CPU and agg fields end with '%' */
 
 	if (!r)
-		*out = (struct nv_val){ v * mult, NV_SRC_FIO, (float)prec };
+		*out = (struct nv_val){ v * mult, NV_SRC_FIO, (float)prec,
+					prec > 0 && prec == mult ? NV_CUT_DOWN : NV_CUT_ROUND };
 	return r;
 }
 
@@ -111,7 +114,8 @@ static int td_pcts(struct td_line *t, size_t i, struct nv_latstat *ls)
 		ls->points[ls->npoints++] = (struct nv_pctpt){ p, v * 1e3 };
 		for (unsigned l = 0; l < NV_PCT_NR; l++)
 			if (fabs(p - nv_pcts[l].value) < 1e-6)
-				ls->pct[l] = (struct nv_val){ v * 1e3, NV_SRC_FIO, 1e3 };
+				ls->pct[l] = (struct nv_val){ v * 1e3, NV_SRC_FIO, 1e3,
+							      NV_CUT_DOWN };
 	}
 	return 0;
 }
@@ -218,8 +222,8 @@ static int td_disks(struct td_line *t, size_t i, struct nv_run *run)
 
 			r = td_num(t, i + 1 + k, k == NV_DISK_UTIL, &x);
 			if (!r)
-				*v = (struct nv_val){ x, NV_SRC_FIO,
-						      k == NV_DISK_UTIL ? 5e-3f : 0 };
+				*v = (struct nv_val){ x, NV_SRC_FIO, k == NV_DISK_UTIL ? 5e-3f : 0,
+						      NV_CUT_ROUND };
 		}
 		if (r)
 			return r;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/input/fiojson.h"
 #include "analyze/input/jobmeta.h"
 
 /* A finite number member; false when absent or not a number. */
@@ -123,10 +124,40 @@ static void parse_lt(const json_t *e, struct nv_lattarget *lt)
 		lt->window_ns = d * 1e3;
 }
 
+/*
+ * The kb_base the job's bs= was parsed under: fio parses the global
+ * options, then the job's, each in order, and kb_base applies to the
+ * options after it ("--bs=4k --kb_base=1000" is 4096 bytes, "--kb_base=1000
+ * --bs=4k" 4000; a job file's section is parsed kb_base first, and fio's
+ * JSON lists the options in the order it parsed them).
+ * Return: 1000 or 1024.
+ */
+static unsigned bs_kb_base(const json_t *jo, const json_t *go)
+{
+	const json_t *sec[2] = { go, jo };
+	unsigned kb = 1024, at_bs = 1024;
+
+	for (unsigned i = 0; i < 2; i++) {
+		const char *k;
+		json_t *v;
+
+		if (!json_is_object(sec[i]))
+			continue;
+		json_object_foreach((json_t *)sec[i], k, v) {
+			if (!strcmp(k, "kb_base"))
+				kb = nv_fio_kb_base(json_string_value(v));
+			else if (!strcmp(k, "bs") || !strcmp(k, "blocksize"))
+				at_bs = kb;
+		}
+	}
+	return at_bs;
+}
+
 int nv_jobmeta_parse(const json_t *e, const json_t *jopt, const json_t *gopt,
 		     struct nv_jobmeta *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->bs_kb = bs_kb_base(jopt, gopt);
 	if ((json_is_object(jopt) && add_opts(m, jopt)) ||
 	    (json_is_object(gopt) && add_opts(m, gopt)))
 		return -ENOMEM;

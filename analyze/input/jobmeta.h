@@ -45,6 +45,7 @@ struct nv_lattarget {
 struct nv_jobmeta {
 	size_t nopts;
 	struct nv_jobopt *opts;	/* the job's over the global ones, sorted by key */
+	unsigned bs_kb;		/* the kb_base bs= was parsed under: 1000 or 1024 */
 	struct nv_steadystate ss;
 	struct nv_lattarget lt;
 };

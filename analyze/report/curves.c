@@ -239,6 +239,23 @@ static int sla_one(struct nv_curves *c, const struct nv_claim *cl, size_t ci)
 	return 0;
 }
 
+/*
+ * Whether a run of the report was read from fio's normal or terse output,
+ * which carry no job options to recognise a sweep by.
+ * Return: true or false.
+ */
+static bool any_text_run(const struct nv_report *r)
+{
+	for (size_t s = 0; s < r->nsides; s++)
+		for (size_t k = 0; k < r->sides[s].nruns; k++) {
+			const char *f = r->sides[s].runs[k].format;
+
+			if (f && (!strcmp(f, "fio-normal") || !strcmp(f, "fio-terse")))
+				return true;
+		}
+	return false;
+}
+
 static int eval_sla(struct nv_curves *c, char *err, size_t errlen)
 {
 	for (size_t k = 0; k < c->o.nsla; k++) {
@@ -263,7 +280,11 @@ static int eval_sla(struct nv_curves *c, char *err, size_t errlen)
 				"see docs/analysis.md)",
 				cl->text,
 				c->n ? "no sweep matches its job pattern"
-				     : "the input has no sweep");
+				: any_text_run(c->r)
+					? "the input has no sweep (fio's normal and terse "
+					  "outputs carry no job options to find one by: give "
+					  "fio's JSON, --output-format=json or normal,json)"
+					: "the input has no sweep");
 			return -ENOENT;
 		}
 	}

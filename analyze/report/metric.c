@@ -117,7 +117,8 @@ static const struct nv_val *metric_val(const struct nv_dirstat *ds, const struct
 }
 
 int nv_metric_value_prec(const struct nv_dirstat *ds, const struct nv_latstat *exact,
-			 enum nv_metric m, enum nv_latkind lat, double *v, double *prec)
+			 enum nv_metric m, enum nv_latkind lat, double *v, double *prec,
+			 unsigned char *cut)
 {
 	const struct nv_latstat *ls = &ds->lat[(unsigned)lat < NV_LAT_NR ? lat : NV_LAT_CLAT];
 	const struct nv_val *val;
@@ -126,8 +127,10 @@ int nv_metric_value_prec(const struct nv_dirstat *ds, const struct nv_latstat *e
 		ls = exact;	/* the traces' values, where there are */
 	if (!ds->present)
 		return NV_SRC_NONE;
-	if (prec)
+	if (prec) {
 		*prec = 0;
+		*cut = NV_CUT_ROUND;
+	}
 	if (m == NV_M_IO_BYTES) {
 		if (!ds->have_io_bytes)
 			return NV_SRC_NONE;
@@ -138,12 +141,15 @@ int nv_metric_value_prec(const struct nv_dirstat *ds, const struct nv_latstat *e
 	if (!val || val->src == NV_SRC_NONE)
 		return NV_SRC_NONE;
 	*v = metric_scale(m, val->v);
-	if (prec)
+	if (prec) {
 		*prec = metric_scale(m, val->prec);
+		*cut = val->cut;
+	}
 	return val->src;
 }
 
-int nv_job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, double *prec)
+int nv_job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, double *prec,
+			unsigned char *cut)
 {
 	const struct nv_val *val;
 
@@ -156,25 +162,27 @@ int nv_job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, dou
 	case NV_M_ERROR:
 		*v = j->error;
 		*prec = 0;
+		*cut = NV_CUT_ROUND;
 		return j->have_error ? NV_SRC_FIO : NV_SRC_NONE;
 	default:
 		return NV_SRC_NONE;
 	}
 	*v = val->v;
 	*prec = val->prec;
+	*cut = val->cut;
 	return val->src;
 }
 
 int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact, enum nv_metric m,
 		    enum nv_latkind lat, double *v)
 {
-	return nv_metric_value_prec(ds, exact, m, lat, v, NULL);
+	return nv_metric_value_prec(ds, exact, m, lat, v, NULL, NULL);
 }
 
 int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
 			double *v)
 {
-	return nv_metric_value_prec(ds, NULL, m, lat, v, NULL);
+	return nv_metric_value_prec(ds, NULL, m, lat, v, NULL, NULL);
 }
 
 double nv_cost_per_kiops(double usd_per_hour, double iops)

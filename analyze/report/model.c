@@ -181,14 +181,21 @@ static int collect_blocks(struct nv_report *r, const struct nv_select *sel)
 }
 
 
-/* The printed half-width of fio's value of level p (text inputs), 0 if none. */
-static double level_prec(const struct nv_dirstat *ds, enum nv_latkind lat, double p)
+/*
+ * The printed width of fio's value of level p (text inputs), its cut into
+ * *cut.  Return: the width, 0 if none.
+ */
+static double level_prec(const struct nv_dirstat *ds, enum nv_latkind lat, double p,
+			 unsigned char *cut)
 {
+	*cut = NV_CUT_ROUND;
 	if ((unsigned)lat >= NV_LAT_NR)
 		return 0;
 	for (unsigned i = 0; i < NV_PCT_NR; i++)
-		if (fabs(p - nv_pcts[i].value) < 1e-9 && ds->lat[lat].pct[i].src)
+		if (fabs(p - nv_pcts[i].value) < 1e-9 && ds->lat[lat].pct[i].src) {
+			*cut = ds->lat[lat].pct[i].cut;
 			return ds->lat[lat].pct[i].prec;
+		}
 	return 0;
 }
 
@@ -202,13 +209,14 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 {
 	const struct nv_side *side = &r->sides[s];
 	size_t n = 0;
-	unsigned char src = NV_SRC_NONE;
+	unsigned char src = NV_SRC_NONE, ccut = NV_CUT_ROUND;
 	double cprec = 0;
 
 	for (size_t k = 0; k < b->nsrc[s]; k++) {
 		const struct nv_job *j = b->src[s][k].job;
 		const struct nv_latstat *exact = fio ? NULL : nv_jobjoin_exact(b->src[s][k].traces,
 									     b->dir);
+		unsigned char cut = NV_CUT_ROUND;
 		int got;
 		double v, prec = 0;
 
@@ -217,19 +225,21 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 			if (got == NV_SRC_FIO && nv_level_above_max(j, b->dir, b->lat, v))
 				*above = true;
 			if (got == NV_SRC_FIO)
-				prec = level_prec(&j->dir[b->dir], b->lat, level);
+				prec = level_prec(&j->dir[b->dir], b->lat, level, &cut);
 		} else if (m == NV_M_PRICE) {
 			got = side->have_price ? NV_SRC_FIO : NV_SRC_NONE;
 			v = side->price;
 		} else {
-			got = nv_metric_value_prec(&j->dir[b->dir], exact, m, b->lat, &v, &prec);
+			got = nv_metric_value_prec(&j->dir[b->dir], exact, m, b->lat, &v, &prec,
+						   &cut);
 			if (got == NV_SRC_NONE)
-				got = nv_job_metric_value(j, m, &v, &prec);
+				got = nv_job_metric_value(j, m, &v, &prec, &cut);
 		}
 		if (got == NV_SRC_NONE)
 			continue;
 		if (got > src)
 			src = (unsigned char)got;
+		ccut = n && cut != ccut ? NV_CUT_ROUND : cut;
 		buf[n++] = v;	/* the price: once per run that has the job, as its rates */
 		cprec = fmax(cprec, prec);
 	}
@@ -237,6 +247,7 @@ static void side_cell(const struct nv_report *r, const struct nv_block *b, size_
 	c->absent = side->nruns - b->nsrc[s];
 	c->src = src;
 	c->prec = cprec;
+	c->cut = ccut;
 }
 
 /*

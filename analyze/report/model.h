@@ -78,17 +78,20 @@ int nv_metric_value(const struct nv_dirstat *ds, const struct nv_latstat *exact,
 int nv_metric_value_fio(const struct nv_dirstat *ds, enum nv_metric m, enum nv_latkind lat,
 			double *v);
 /*
- * nv_metric_value, and its printed half-width into *prec when prec is not
- * NULL.  Return: the value's source, NV_SRC_NONE if absent.
+ * nv_metric_value, and its printed width and cut (nv_val.prec, .cut) into
+ * *prec and *cut when prec is not NULL.  Return: the value's source,
+ * NV_SRC_NONE if absent.
  */
 int nv_metric_value_prec(const struct nv_dirstat *ds, const struct nv_latstat *exact,
-			 enum nv_metric m, enum nv_latkind lat, double *v, double *prec);
+			 enum nv_metric m, enum nv_latkind lat, double *v, double *prec,
+			 unsigned char *cut);
 /*
  * A number of the job rather than of one direction (CPU, context switches,
- * page faults, its error) into *v and *prec.  Return: the source,
+ * page faults, its error) into *v, *prec and *cut.  Return: the source,
  * NV_SRC_NONE when absent or m is not one of those.
  */
-int nv_job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, double *prec);
+int nv_job_metric_value(const struct nv_job *j, enum nv_metric m, double *v, double *prec,
+			unsigned char *cut);
 
 double nv_cost_per_kiops(double usd_per_hour, double iops);	/* NAN if iops <= 0 */
 double nv_cost_per_gbps(double usd_per_hour, double mbps);	/* NAN if mbps <= 0 */

@@ -158,6 +158,42 @@ static void print_missing_levels(FILE *out, const struct nv_report *r, const str
 			k > 1 ? "these levels" : "this level", k > 1 ? "them" : "it");
 }
 
+/*
+ * Under a block's table: the percentile rows printed '-' for a side whose
+ * tool prints no latency percentiles (CrystalDiskMark; diskspd without -L)
+ * or not every level, once per tool (--format json and csv: a note on
+ * stderr).
+ * Return: nothing.
+ */
+static void print_tool_missing(FILE *out, const struct nv_report *r, const struct nv_block *b,
+			       enum nv_format f)
+{
+	const char *said[8];
+	size_t nsaid = 0;
+
+	for (size_t s = 0; s < r->nsides && nsaid < 8; s++) {
+		const char *tool;
+		bool miss = false, some = false, dup = false;
+
+		if (!b->nsrc[s] || nv_run_is_fio(b->src[s][0].rp))
+			continue;
+		for (size_t i = 0; i < b->nrows; i++) {
+			miss |= NV_M_IS_PCT(b->rows[i].metric) && !b->rows[i].cells[s].n;
+			some |= NV_M_IS_PCT(b->rows[i].metric) && b->rows[i].cells[s].n;
+		}
+		tool = b->src[s][0].rp->fio_version;
+		for (size_t k = 0; k < nsaid; k++)
+			dup |= !strcmp(said[k], tool);
+		if (!miss || dup)
+			continue;
+		said[nsaid++] = tool;
+		fputs("\nlat percentiles `-`: ", out);
+		nv_esc_fputs(out, tool, f);
+		fputs(some ? " did not print every level (those rows print `-`).\n"
+			   : " prints no latency percentiles.\n", out);
+	}
+}
+
 static int block_grid(const struct nv_report *r, const struct nv_block *b, struct nv_grid *g)
 {
 	size_t cols = 1 + r->nsides + r->npairs;
@@ -763,7 +799,7 @@ static bool lat_pct_missing(const struct nv_report *r, const struct nv_block *b)
 
 		if (!NV_M_IS_PCT(m))
 			continue;
-		for (size_t s = 0; s < r->nsides; s++)	/* the hint is fio's: fio's runs */
+		for (size_t s = 0; s < r->nsides; s++)	/* other tools: print_tool_missing */
 			if (mean->cells[s].n && !b->rows[k].cells[s].n && b->nsrc[s] &&
 			    nv_run_is_fio(b->src[s][0].rp))
 				return true;
@@ -833,6 +869,7 @@ static int render_md(FILE *out, const struct nv_report *r, enum nv_format f, uns
 				     "when the job sets `lat_percentiles=1`; `--lat clat` shows "
 				     "the completion latency percentiles it always reports.\n");
 		print_missing_levels(out, r, b);
+		print_tool_missing(out, r, b, f);
 		print_above_max(out, r, b);
 		fputc('\n', out);
 		nv_grid_free(&g);

@@ -78,7 +78,7 @@ static int sweep_values(const struct nv_sweep_job *j, double v[NV_SW_NR])
 				nv_fio_bs_parse(s, j->dir == NV_DIR_WRITE || j->dir == NV_DIR_TRIM
 							   ? (enum nv_dir)j->dir
 							   : NV_DIR_READ,
-					nv_fio_kb_base(nv_jobmeta_opt(j->meta, "kb_base")));
+					j->meta->bs_kb);
 
 			if (!b)
 				return -EINVAL;

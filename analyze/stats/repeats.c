@@ -67,6 +67,7 @@ void nv_repeats_cell(const double *v, size_t n, enum nv_aggregate agg, bool high
 	c->value = c->mean = c->sd = c->median = c->min = c->max = c->lmean = c->lsd = 0;
 	c->positive = false;
 	c->prec = 0;
+	c->cut = NV_CUT_ROUND;
 	if (!n)
 		return;
 	c->min = c->max = v[0];
@@ -186,6 +187,21 @@ double nv_repeats_mean_half(const struct nv_cell *c)
 }
 
 /*
+ * Whether the printed ranges of two one-run cells overlap (common.h
+ * nv_cut): fio's truncated 6 and 4 us are [6, 7) and [4, 5), apart; two
+ * rounded values each +-prec.  Return: true when they can be equal.
+ */
+static bool ranges_overlap(const struct nv_cell *a, const struct nv_cell *b)
+{
+	double alo = a->value - (a->cut == NV_CUT_DOWN ? 0 : a->prec);
+	double ahi = a->value + (a->cut == NV_CUT_UP ? 0 : a->prec);
+	double blo = b->value - (b->cut == NV_CUT_DOWN ? 0 : b->prec);
+	double bhi = b->value + (b->cut == NV_CUT_UP ? 0 : b->prec);
+
+	return alo <= bhi && blo <= ahi;
+}
+
+/*
  * The interval of the ratio of geometric means of a over base, on ln:
  * Welch's t (Welch-Satterthwaite df); no spread on either side gives the
  * point.  lo, hi and gm as changes in %.
@@ -237,7 +253,7 @@ void nv_repeats_change(const struct nv_cell *a, const struct nv_cell *base, bool
 		dir = ch->why == NV_CI_SINGLE ? (diff > 0) - (diff < 0) : 0;
 	}
 	if (ch->why == NV_CI_SINGLE && (a->prec > 0 || base->prec > 0) &&
-	    fabs(diff) <= a->prec + base->prec) {	/* the printed ranges overlap */
+	    ranges_overlap(a, base)) {
 		ch->within_prec = true;
 		dir = 0;
 	}

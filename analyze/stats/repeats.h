@@ -30,8 +30,9 @@ struct nv_cell {
 	bool positive;		/* every value > 0: lmean and lsd are set */
 	double lmean, lsd;	/* mean and sample stdev of the natural logarithms */
 	unsigned char src;	/* enum nv_src of the values (EXACT if any is) */
-	/* the largest printed half-width of the values (nv_val.prec) */
+	/* the largest printed width of the values (nv_val.prec), on cut's side(s) */
 	double prec;
+	unsigned char cut;	/* enum nv_cut (common.h) of the values; ROUND if they differ */
 };
 
 /*
@@ -63,7 +64,7 @@ struct nv_change {
 	double lo, hi;		/* its 95% interval, in % (always > -100%) */
 	bool noise;		/* the interval contains 0: within noise (~) */
 	enum nv_verdict verdict;	/* from the interval (see nv_repeats_change) */
-	bool within_prec;	/* one run a side, |difference| <= the two prec: no verdict */
+	bool within_prec;	/* one run a side, printed ranges overlap: no verdict */
 	bool about_equal;	/* one run a side, under the threshold (nv_repeats_about_equal) */
 };
 
@@ -81,8 +82,9 @@ struct nv_change {
  * NV_REPEATS_MIN_CI runs per side and values > 0.  With it the verdict is
  * read from it: better or worse when it excludes 0, else within noise;
  * with one run a side, by the sign of pct, unless the values were read
- * rounded (nv_cell.prec) and differ by no more than both half-widths
- * together (within_prec: no verdict); for repeats without an interval
+ * rounded (nv_cell.prec, cut) and their printed ranges overlap (a
+ * truncated 6 is [6, 7), a rounded one [5.5, 6.5]: within_prec, no
+ * verdict); for repeats without an interval
  * there is none (NV_SAME, noise false).  Claims (report/claims.c) read
  * have_ci, lo and hi ("cannot tell" without an interval).
  * Return: nothing; ch->have is false when a cell is empty or base's value is 0.

@@ -155,13 +155,21 @@ else
 fi
 
 # fio's KiB: 1000 bytes under the default kb_base=1024, 1024 under kb_base=1000
+# set before bs (fio's JSON lists a job file's kb_base first: it parses it first)
 synth kib.json "k1/rw=randread;bs=64KiB/1000/100" "k2/rw=randread;bs=128KiB/900/110"
-synth kib1000.json "k1/rw=randread;bs=64KiB;kb_base=1000/1000/100" \
-	"k2/rw=randread;bs=128KiB;kb_base=1000/900/110"
+synth kib1000.json "k1/rw=randread;kb_base=1000;bs=64KiB/1000/100" \
+	"k2/rw=randread;kb_base=1000;bs=128KiB/900/110"
 "$NVANALYZE" kib.json 2>&1 | grep -q '^| 64000 *| 1,000 ' &&
 	"$NVANALYZE" kib1000.json 2>&1 | grep -q '^| 64k *| 1,000 ' &&
 	pass kib_under_both_kb_base || fail kib_under_both_kb_base \
 		"$("$NVANALYZE" kib.json kib1000.json 2>&1 | grep -E '^\| (64|128)')"
+
+# --sla on fio's normal or terse output: no job options, no sweep; the error says
+# why and what to give instead (fio's JSON)
+"$NVANALYZE" --sla 'p99<=1ms' "$TOP/tests/data/fio-text/rounded-a.txt" >sla-text.out 2>sla-text.err
+rc=$?
+[ $rc -eq 2 ] && grep -q "normal and terse outputs carry no job options" sla-text.err &&
+	pass sla_text_input_says_why || fail sla_text_input_says_why "rc $rc: $(cat sla-text.err)"
 
 # --percentiles without 50 (and with levels of its own): -o draws the levels that exist,
 # the point table's columns follow the list

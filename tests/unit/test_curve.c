@@ -138,6 +138,43 @@ TEST(no_sweep_same_point_or_other_option)
 		nv_jobmeta_free(&m[i]);
 }
 
+/*
+ * A sweep's bs under the kb_base set before it, as fio parses (and as the
+ * JSON reader's bs): "bs=4k" then "kb_base=1000" is 4096 bytes,
+ * "kb_base=1000" then "bs=8k" 8000; global options before the job's.
+ */
+TEST(sweep_bs_under_kb_base_before_it)
+{
+	const char *a[] = { "rw=randread", "bs=4k", "kb_base=1000" };
+	const char *b[] = { "rw=randread", "kb_base=1000", "bs=8k" };
+	struct nv_jobmeta m[2] = { meta(a, 3), meta(b, 3) };
+	struct nv_sweep_job j[2] = {
+		{ "a", &m[0], NV_DIR_READ }, { "b", &m[1], NV_DIR_READ },
+	};
+	json_t *g = json_pack("{s:s}", "kb_base", "1000");
+	json_t *jo = json_pack("{s:s}", "bs", "4k");
+	struct nv_jobmeta gm;
+	struct nv_sweeps s;
+
+	CHECK(!nv_sweeps_find(j, 2, &s));
+	CHECK_EQ_U64(s.n, 1);
+	if (s.n == 1 && s.s[0].npoints == 2) {
+		CHECK(s.s[0].pt[0].v[NV_SW_BS] == 4096);
+		CHECK(s.s[0].pt[1].v[NV_SW_BS] == 8000);
+	}
+	nv_sweeps_free(&s);
+	CHECK(!nv_jobmeta_parse(jo, jo, g, &gm));	/* global kb_base, the job's bs */
+	CHECK_EQ_U64(gm.bs_kb, 1000);
+	nv_jobmeta_free(&gm);
+	CHECK(!nv_jobmeta_parse(g, g, jo, &gm));	/* global bs, the job's kb_base */
+	CHECK_EQ_U64(gm.bs_kb, 1024);
+	nv_jobmeta_free(&gm);
+	json_decref(g);
+	json_decref(jo);
+	for (int i = 0; i < 2; i++)
+		nv_jobmeta_free(&m[i]);
+}
+
 TEST(knee)
 {
 	struct nv_knee_opts o = { 2, 10 };
@@ -293,6 +330,7 @@ int main(void)
 	RUN(sweep_family_name_before_at_whole);
 	RUN(sweep_matrix_named_by_jobs_run);
 	RUN(no_sweep_same_point_or_other_option);
+	RUN(sweep_bs_under_kb_base_before_it);
 	RUN(knee);
 	RUN(sla_search);
 	RUN(steady_flat);

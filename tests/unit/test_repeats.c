@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
+#include "analyze/common.h"
 #include "analyze/report/format.h"
 #include "analyze/stats/repeats.h"
 
@@ -119,6 +120,43 @@ TEST(cells_and_log_welch)
 	CHECK(!ch.have);
 }
 
+/*
+ * One value a side read from text: their printed ranges decide "within the
+ * printed precision".  fio's truncated 6 and 4 us (terse) are [6, 7) and
+ * [4, 5): apart, a verdict; 6 and 7 touch; rounded 6 and 4 +-1 overlap;
+ * normal-output percentiles fio rounds up, 6 and 7 are (5, 6] and (6, 7].
+ */
+TEST(single_printed_ranges)
+{
+	double six = 6, four = 4, seven = 7;
+	struct nv_cell a, b;
+	struct nv_change ch;
+
+	nv_repeats_cell(&six, 1, NV_AGG_MEAN, false, &a);
+	nv_repeats_cell(&four, 1, NV_AGG_MEAN, false, &b);
+	a.prec = b.prec = 1;
+	a.cut = b.cut = NV_CUT_DOWN;
+	nv_repeats_change(&a, &b, false, &ch);
+	CHECK(!ch.within_prec && ch.verdict == NV_WORSE);
+	a.cut = b.cut = NV_CUT_UP;
+	nv_repeats_change(&a, &b, false, &ch);
+	CHECK(!ch.within_prec && ch.verdict == NV_WORSE);
+	a.cut = b.cut = NV_CUT_ROUND;
+	nv_repeats_change(&a, &b, false, &ch);
+	CHECK(ch.within_prec && ch.verdict == NV_SAME);
+	nv_repeats_cell(&seven, 1, NV_AGG_MEAN, false, &b);
+	b.prec = 1;
+	a.cut = b.cut = NV_CUT_DOWN;
+	nv_repeats_change(&a, &b, false, &ch);
+	CHECK(ch.within_prec);
+	b.prec = 0;	/* an exact 7 (JSON) against a truncated 6: [6, 7] holds it */
+	nv_repeats_change(&a, &b, false, &ch);
+	CHECK(ch.within_prec);
+	b.value = 5.5;	/* below [6, 7]: a verdict */
+	nv_repeats_change(&a, &b, false, &ch);
+	CHECK(!ch.within_prec && ch.verdict == NV_WORSE);
+}
+
 TEST(aggregates)
 {
 	double v[] = { 3, 1, 2 }, e[] = { 4, 1, 3, 2 };
@@ -150,5 +188,6 @@ int main(void)
 	RUN(mean_half);
 	RUN(cells_and_log_welch);
 	RUN(aggregates);
+	RUN(single_printed_ranges);
 	return check_summary();
 }
