@@ -282,7 +282,7 @@ int fn_samples(struct fn_state *st, const char *line, double mult, struct nv_sam
  * "bw (  KiB/s): ..." with the unit's blanks removed.  fio keeps the samples
  * in KiB/s whatever it prints (stat.c __add_samples, show_ddir_status): the
  * label is "KiB", or "kB" under kb_base=1000, "Kibit"/"kbit" (x8) under
- * unit_base=1, "MiB"/"Mibit" once divided by kb_base; 2.x "KB".
+ * unit_base=1, "MiB"/"Mibit" once divided by kb_base; 2.x "KB", "Kbit".
  */
 int fn_bwline(struct fn_state *st, const char *line)
 {
@@ -290,6 +290,7 @@ int fn_bwline(struct fn_state *st, const char *line)
 		{ "KiB/s", 1, false }, { "kB/s", 1, false }, { "KB/s", 1, false },
 		{ "Kibit/s", 1.0 / 8, false }, { "kbit/s", 1.0 / 8, false },
 		{ "MiB/s", 1, true }, { "MB/s", 1, true }, { "Mibit/s", 1.0 / 8, true },
+		{ "Kbit/s", 1.0 / 8, false }, { "Mbit/s", 1.0 / 8, true },
 	};
 	const char *p = strchr(line, '(') + 1;
 	char unit[16];
