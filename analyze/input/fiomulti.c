@@ -38,8 +38,8 @@ static void fm_val(struct nv_run *run, const char *fmt, const char *job, const c
 	if (nv_fio_val_agrees(t, j))
 		return;
 	(*bad)++;
-	run_note(run, "%s: the %s output disagrees with the JSON: %s %s %.6g (+-%.3g) vs %.6g (+-%.3g)",
-		 run->path, fmt, job, what, t->v, t->prec, j->v, j->prec);
+	run_note(run, "%s: the %s output disagrees with the JSON: %s %s %.6g (+-%.3g) vs %.6g "
+		 "(+-%.3g)", run->path, fmt, job, what, t->v, t->prec, j->v, j->prec);
 }
 
 /*
