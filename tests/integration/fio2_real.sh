@@ -13,22 +13,18 @@ cd "$TOP" || exit 1
 need_unit_helper gen_textcmp || exit 0
 FX=tests/fixtures/fio2
 
-# split FILE BASE: FILE's JSON, terse and normal parts into BASE.json,
-# BASE.terse, BASE.txt.
-split() {
-	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$1" >"$2.json"
-	grep '^3;' "$1" >"$2.terse"
-	awk '/^\{/{j=1} !j && !/^3;/{print} /^\}/{j=0}' "$1" >"$2.txt"
-}
-
-# textcmp NAME TEXT JSON [NEED]: gen_textcmp finds no mismatch (NEED: a grep
-# -E the compared values must match as well).
-textcmp() {
-	if "$GEN" "$2" "$3" >"$T/$1.cmp" 2>&1 &&
-	   grep -Eq "compared [1-9][0-9]+ \\(buckets [1-9][0-9]*\\), mismatches 0" "$T/$1.cmp"; then
+# one_job NAME FILE N: FILE reads as the one job "status", its last of N
+# status-interval snapshots.
+one_job() {
+	"$NVANALYZE" --format csv "$2" >"$T/$1.csv" 2>"$T/$1.err"
+	if [ "$(cut -d, -f1 "$T/$1.csv" | sort -u | grep -vc -e '^job$' -e '^$')" = 1 ] &&
+	   grep -q '^status,read,' "$T/$1.csv" &&
+	   grep -q "$3 status-interval snapshots of one fio run.*the last is read" \
+		"$T/$1.err"; then
 		pass "$1"
 	else
-		fail "$1" "$(grep -v '^text format' "$T/$1.cmp" | head -n 6 | tr '\n' ' ')"
+		fail "$1" "$(cut -d, -f1 "$T/$1.csv" | sort -u | tr '\n' ' ')" \
+			"$(head -c 300 "$T/$1.err")"
 	fi
 }
 
@@ -43,12 +39,12 @@ for n in kb1000 unified bits fracbs; do
 	   ! grep -q disagrees "$T/$n.err"; then
 		pass "2.21-$n-three-formats-agree"
 	else
-		fail "2.21-$n-three-formats-agree" "exit $rc: $(grep -v 'bytes of text' "$T/$n.err" |
-			head -n 4 | tr '\n' ' ')"
+		fail "2.21-$n-three-formats-agree" "exit $rc:" \
+			"$(grep -v 'bytes of text' "$T/$n.err" | head -n 4 | tr '\n' ' ')"
 	fi
-	split "$f" "$T/s-$n"
-	textcmp "2.21-$n-normal-equals-json" "$T/s-$n.txt" "$T/s-$n.json"
-	textcmp "2.21-$n-terse-equals-json" "$T/s-$n.terse" "$T/s-$n.json"
+	fio_split "$f" "$T/s-$n"
+	textcmp_eq "2.21-$n-normal-equals-json" "$T/s-$n.txt" "$T/s-$n.json"
+	textcmp_eq "2.21-$n-terse-equals-json" "$T/s-$n.terse" "$T/s-$n.json"
 done
 
 # Item 11: kb_base=1000 in fio 2.21 ("2000kB", bs 4000B): the bytes are the
@@ -58,23 +54,17 @@ if grep -q 'issued rwt: total=489,511,0' "$FX/fio-2.21-kb1000.out" &&
    grep -q '^kb1000,write,IO total,bytes,2044000$' "$T/kb1000.csv"; then
 	pass 2.21-kb1000-bytes-are-issued-times-bs
 else
-	fail 2.21-kb1000-bytes-are-issued-times-bs "$(grep 'IO total' "$T/kb1000.csv" | tr '\n' ' ')"
+	fail 2.21-kb1000-bytes-are-issued-times-bs \
+		"$(grep 'IO total' "$T/kb1000.csv" | tr '\n' ' ')"
 fi
 
 # Item 8: terse with --status-interval (and its JSONs): one job, the last
 # snapshot; the last terse line equals the last JSON object.
 f=$FX/fio-2.21-status-interval.out
-"$NVANALYZE" --format csv "$f" >"$T/si.csv" 2>"$T/si.err"
-if [ "$(cut -d, -f1 "$T/si.csv" | sort -u | grep -vc -e '^job$' -e '^$')" = 1 ] &&
-   grep -q '^status,read,' "$T/si.csv" &&
-   grep -q '3 status-interval snapshots of one fio run.*the last is read' "$T/si.err"; then
-	pass 2.21-status-interval-one-job
-else
-	fail 2.21-status-interval-one-job "$(cut -d, -f1 "$T/si.csv" | sort -u | tr '\n' ' ')"
-fi
+one_job 2.21-status-interval-one-job "$f" 3
 grep '^3;' "$f" | tail -n 1 >"$T/si-last.terse"
 awk '/^\{/{j=1; n++} j && n == 3 {print} /^\}/{j=0}' "$f" >"$T/si-last.json"
-textcmp 2.21-status-interval-last-terse-equals-json "$T/si-last.terse" "$T/si-last.json"
+textcmp_eq 2.21-status-interval-last-terse-equals-json "$T/si-last.terse" "$T/si-last.json"
 
 # fio 2.2.10: same seeded job, one run a format.  same210 NAME FORM: the
 # FORM file's IO counts equal the JSON's, its bytes within the JSON's KiB.
@@ -98,14 +88,7 @@ for n in kb1000 unified bits fracbs; do
 done
 same210 status-interval terse
 # Item 8 in fio 2.2.10: its status-interval terse lines are one job.
-"$NVANALYZE" --format csv "$FX/fio-2.2.10-status-interval.terse" >"$T/si2.csv" 2>"$T/si2.err"
-if [ "$(cut -d, -f1 "$T/si2.csv" | sort -u | grep -vc -e '^job$' -e '^$')" = 1 ] &&
-   grep -q '^status,read,' "$T/si2.csv" &&
-   grep -q 'status-interval snapshots of one fio run.*the last is read' "$T/si2.err"; then
-	pass 2.2.10-status-interval-one-job
-else
-	fail 2.2.10-status-interval-one-job "$(cut -d, -f1 "$T/si2.csv" | sort -u | tr '\n' ' ')"
-fi
+one_job 2.2.10-status-interval-one-job "$FX/fio-2.2.10-status-interval.terse" 4
 
 # Item 12 in fio 2.2.10's form: its terse line alone prints the mixed
 # totals as read (the line cannot say so: docs/analysis.md); they are the
@@ -116,8 +99,9 @@ if grep -q '^unified,read,IO total,bytes,4194304$' "$T/ut.csv" &&
    grep -q '^unified,mixed,IO total,bytes,4194304$' "$T/uj.csv"; then
 	pass 2.2.10-unified-terse-read-is-json-mixed
 else
-	fail 2.2.10-unified-terse-read-is-json-mixed "$(grep -h 'IO total' "$T/ut.csv" "$T/uj.csv" |
-		tr '\n' ' ') $(head -c 200 "$T/ut.err")"
+	fail 2.2.10-unified-terse-read-is-json-mixed \
+		"$(grep -h 'IO total' "$T/ut.csv" "$T/uj.csv" | tr '\n' ' ')" \
+		"$(head -c 200 "$T/ut.err")"
 fi
 
 # Item 11 in fio 2.2.10's own form: "io=2128.0KB" with kb_base=1000 is
