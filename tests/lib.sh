@@ -69,6 +69,29 @@ check() {
 	fi
 }
 
+# fio_split OUT BASE: fio's --output-format=normal,terse,json file OUT into
+# BASE.json (its JSON objects), BASE.terse (its terse lines) and BASE.txt
+# (the rest: the normal output).
+fio_split() {
+	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$1" >"$2.json"
+	awk '/^\{/{j=1} /^[2-5];fio-/{next} !j{print} /^\}/{j=0}' "$1" >"$2.txt"
+	grep -E '^[2-5];fio-' "$1" >"$2.terse"
+}
+
+# textcmp_eq NAME TEXT JSON: PASS NAME when gen_textcmp (built by make unit)
+# finds the fio text output TEXT equal to the JSON of the same run within
+# the printed precision, latency buckets compared too; else FAIL with the
+# first mismatches.
+textcmp_eq() {
+	local cmp=${UNIT_DIR:-$TOP/build/tests/unit}/gen_textcmp
+	if "$cmp" "$2" "$3" >"$T/$1.cmp" 2>&1 &&
+	   grep -Eq 'compared [1-9][0-9]+ \(buckets [1-9][0-9]*\), mismatches 0' "$T/$1.cmp"; then
+		pass "$1"
+	else
+		fail "$1" "$(grep -v '^text format' "$T/$1.cmp" | head -n 6 | tr '\n' ' ')"
+	fi
+}
+
 # The tests' helpers are Python: Debian's python3, with the modules make
 # deps installs (python3-zstandard), ahead of another python3 on PATH.
 PYTHON=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3 || true)}

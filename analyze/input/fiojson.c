@@ -4,8 +4,9 @@
  * The quirks handled, by fio version and origin:
  *  - latency objects "slat"/"clat"/"lat" in microseconds (fio < 2.99) or
  *    "slat_ns"/"clat_ns"/"lat_ns" in nanoseconds; both become nanoseconds;
- *  - "io_bytes" in KiB (old fio, no "io_kbytes") or bytes; "bw" in KiB/s,
- *    "bw_bytes" in bytes/s (fio >= 3.2); "iops" an integer or a float;
+ *  - "io_bytes" in KiB (old fio, no "io_kbytes") or bytes; "bw" in whole
+ *    KiB/s (fio's integer division: its precision 1 KiB/s), "bw_bytes" in
+ *    bytes/s (fio >= 3.2); "iops" an integer or a float;
  *  - duplicate "0.00" keys in "percentile" (fio <= 3.3; the parser keeps
  *    the last, and percentiles <= 0 are ignored anyway); absent percentile
  *    objects, or percentile lists without a value we show: left missing;

@@ -235,6 +235,14 @@ bool nv_run_no_latency(const struct nv_run *run);
 #define NV_FIO_JSON_REAL_PREC 5e-7
 
 /*
+ * Whether a text reading t of a value agrees with the JSON reading j of
+ * the same run: within both precisions (nv_val.prec: the text's printed
+ * rounding; the JSON's, e.g. fio 2.x's "bw" in whole KiB/s) and the
+ * JSON's six decimals.  Return: true when they agree (or either is missing).
+ */
+bool nv_fio_val_agrees(const struct nv_val *t, const struct nv_val *j);
+
+/*
  * Whether fio measured any latency of the direction (some kind has a mean or
  * a max): fio's sync direction of an fdatasync= run has latency samples but
  * total_ios 0.  Return: true when some latency kind was read.

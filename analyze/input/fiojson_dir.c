@@ -116,6 +116,14 @@ bool fj_get_u64(const json_t *o, const char *key, uint64_t *v)
 	return false;
 }
 
+bool nv_fio_val_agrees(const struct nv_val *t, const struct nv_val *j)
+{
+	if (!t->src || !j->src)
+		return true;
+	return fabs(t->v - j->v) <=
+	       t->prec + j->prec + NV_FIO_JSON_REAL_PREC + 1e-9 * fabs(j->v) + 1e-9;
+}
+
 /* *val set to v, from fio.  Return: nothing. */
 void fj_set_val(struct nv_val *val, double v)
 {
@@ -339,8 +347,11 @@ int fj_parse_dir(const json_t *d, struct nv_dirstat *ds)
 		fj_set_val(&ds->iops, v);
 	if (fj_get_num(d, "bw_bytes", &v))
 		fj_set_val(&ds->bw, v);
-	else if (fj_get_num(d, "bw", &v))
+	else if (fj_get_num(d, "bw", &v)) {
+		/* whole KiB/s, fio's integer division: up to 1 KiB/s below */
 		fj_set_val(&ds->bw, v * 1024);
+		ds->bw.prec = 1024;
+	}
 	for (unsigned k = 0; k < NV_LAT_NR; k++)
 		if (parse_lat(d, (enum nv_latkind)k, nv_dir_active(ds), &ds->lat[k]))
 			return -ENOMEM;

@@ -27,7 +27,7 @@ bool nv_fiomulti_sniff(const char *text, size_t len)
 
 /*
  * One value: counted, and a note when the text's is outside its precision
- * and the JSON's (six decimals).
+ * and the JSON's (nv_fio_val_agrees).
  */
 static void fm_val(struct nv_run *run, const char *fmt, const char *job, const char *what,
 		   const struct nv_val *t, const struct nv_val *j, unsigned *n, unsigned *bad)
@@ -35,11 +35,11 @@ static void fm_val(struct nv_run *run, const char *fmt, const char *job, const c
 	if (!t->src || !j->src)
 		return;
 	(*n)++;
-	if (fabs(t->v - j->v) <= t->prec + NV_FIO_JSON_REAL_PREC + 1e-9 * fabs(j->v) + 1e-9)
+	if (nv_fio_val_agrees(t, j))
 		return;
 	(*bad)++;
-	run_note(run, "%s: the %s output disagrees with the JSON: %s %s %.6g (+-%.3g) vs %.6g",
-		 run->path, fmt, job, what, t->v, t->prec, j->v);
+	run_note(run, "%s: the %s output disagrees with the JSON: %s %s %.6g (+-%.3g) vs %.6g "
+		 "(+-%.3g)", run->path, fmt, job, what, t->v, t->prec, j->v, j->prec);
 }
 
 /*

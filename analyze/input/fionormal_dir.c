@@ -92,20 +92,24 @@ static void fn_kb_base(struct fn_state *st, struct nv_job *j)
 void fn_exact(struct fn_state *st, struct nv_job *j)
 {
 	static const int issued_of[NV_DIR_NR] = { 0, 1, 2, 3, -1 };
+	uint64_t bs_mixed = j->bs[0] == j->bs[1] && j->bs[1] == j->bs[2] ? j->bs[0] : 0;
 
 	if (!st->fmt3 && st->have_issued)
 		fn_kb_base(st, j);
 	for (unsigned d = 0; d < NV_DIR_NR; d++) {
 		struct nv_dirstat *ds = &j->dir[d];
 		double rt = ds->runtime_ms.v, bytes = st->io[d];
-		uint64_t bs = d < 3 ? j->bs[d] : 0;
+		uint64_t bs = d < 3 ? j->bs[d] : d == NV_DIR_MIXED ? bs_mixed : 0;
 		bool exact = false;
 
 		if (!ds->present)
 			continue;
-		if (st->have_issued && issued_of[d] >= 0) {
+		if (st->have_issued && (issued_of[d] >= 0 || !st->mixed0)) {
+			/* fio's mixed direction: the read, write and trim IOs summed
+			 * (unified_rw_reporting=1 prints them all as read's) */
 			ds->have_ios = true;
-			ds->ios = st->issued[issued_of[d]];
+			ds->ios = issued_of[d] >= 0 ? st->issued[issued_of[d]] :
+				  st->issued[0] + st->issued[1] + st->issued[2];
 			exact = bs && fabs((double)ds->ios * (double)bs - bytes) <= st->io_prec[d];
 			if (exact)
 				bytes = (double)ds->ios * (double)bs;
@@ -286,7 +290,7 @@ int fn_samples(struct fn_state *st, const char *line, double mult, struct nv_sam
  * "bw (  KiB/s): ..." with the unit's blanks removed.  fio keeps the samples
  * in KiB/s whatever it prints (stat.c __add_samples, show_ddir_status): the
  * label is "KiB", or "kB" under kb_base=1000, "Kibit"/"kbit" (x8) under
- * unit_base=1, "MiB"/"Mibit" once divided by kb_base; 2.x "KB".
+ * unit_base=1, "MiB"/"Mibit" once divided by kb_base; 2.x "KB", "Kbit".
  */
 int fn_bwline(struct fn_state *st, const char *line)
 {
@@ -294,6 +298,7 @@ int fn_bwline(struct fn_state *st, const char *line)
 		{ "KiB/s", 1, false }, { "kB/s", 1, false }, { "KB/s", 1, false },
 		{ "Kibit/s", 1.0 / 8, false }, { "kbit/s", 1.0 / 8, false },
 		{ "MiB/s", 1, true }, { "MB/s", 1, true }, { "Mibit/s", 1.0 / 8, true },
+		{ "Kbit/s", 1.0 / 8, false }, { "Mbit/s", 1.0 / 8, true },
 	};
 	const char *p = strchr(line, '(') + 1;
 	char unit[16];

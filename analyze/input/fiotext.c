@@ -69,10 +69,14 @@ double nv_fiotext_size_unit(const char *s, size_t *n, bool old)
 		*n = 5;
 		return pow(1024, (double)(k - pfx + 1)) / 8;
 	}
+	m = old && *s != 'k' ? 1024 : 1000;	/* 2.x "KB" is KiB */
+	if (old && !strncmp(s + 1, "bit", 3)) {	/* 2.x unit_base=1: "11331Kbit" */
+		*n = 4;
+		return pow(m, (double)(k - pfx + 1)) / 8;
+	}
 	if (s[1] != 'B')
 		return 0;
 	*n = 2;
-	m = old && *s != 'k' ? 1024 : 1000;	/* 2.x "KB" is KiB */
 	return pow(m, (double)(k - pfx + 1));
 }
 
@@ -83,6 +87,14 @@ int nv_fiotext_size(const char *s, const char **end, bool old, double *v, double
 
 	if (nv_fiotext_num(s, end, &d, &place))
 		return -EINVAL;
+	if (old && !strncmp(*end, "bit", 3) && *end > s && strchr("MGTP", (*end)[-1])) {
+		/* 2.x "9.5Mbit": a prefix of the size unit, not a count */
+		double c = pow(1000, (double)(strchr("kMGTP", (*end)[-1]) - "kMGTP" + 1));
+
+		d /= c;
+		place /= c;
+		(*end)--;
+	}
 	m = nv_fiotext_size_unit(*end, &n, old);
 	if (!m)
 		return -EINVAL;

@@ -23,14 +23,16 @@ int nv_fiotext_num(const char *s, const char **end, double *v, double *place);
  * "MB".. (1000-based), except that with old (fio 2.x, kb_base=1024) "KB",
  * "MB".. are 1024-based; unit_base=1's bits: "Kibit".."Eibit" (1024-based)
  * and "bit" (after nv_fiotext_num's 1000-based "k", "M"..: "571Mbit"), an
- * eighth of a byte each.  *n is the unit's length.
+ * eighth of a byte each; with old, 2.x's "Kbit", "Mbit".. (1024-based, as
+ * its "KB").  *n is the unit's length.
  * Return: the multiplier, 0 when s is no unit.
  */
 double nv_fiotext_size_unit(const char *s, size_t *n, bool old);
 
 /*
- * A size ("14.4GiB", "1024.0MB", "17476KB/s") at s: *v in bytes, *prec the
- * half-width of its printed rounding in bytes, *end after the unit.
+ * A size ("14.4GiB", "1024.0MB", "17476KB/s", 2.x's "9.5Mbit/s") at s: *v
+ * in bytes, *prec the half-width of its printed rounding in bytes, *end
+ * after the unit.
  * Return: 0, or -EINVAL for no number or no unit.
  */
 int nv_fiotext_size(const char *s, const char **end, bool old, double *v, double *prec);

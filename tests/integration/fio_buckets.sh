@@ -17,24 +17,6 @@ CMP=${UNIT_DIR:-$TOP/build/tests/unit}/gen_textcmp
 S=../shared/fixtures/study-outputs
 F=tests/fixtures/fio-buckets
 
-# split OUT BASE: fio's --output-format=normal,terse,json file into BASE.txt,
-# BASE.terse and BASE.json (fio writes terse, then JSON, then normal).
-split() {
-	awk '/^\{/{j=1} j{print} /^\}/{j=0}' "$1" >"$2.json"
-	awk '/^\{/{j=1} /^[2-5];fio-/{next} !j{print} /^\}/{j=0}' "$1" >"$2.txt"
-	grep -E '^[2-5];fio-' "$1" >"$2.terse"
-}
-
-# text_eq NAME TEXT JSON: gen_textcmp finds every bucket (and value) equal.
-text_eq() {
-	if "$CMP" "$2" "$3" >"$T/$1.cmp" 2>&1 &&
-	   grep -Eq 'compared [1-9][0-9]+ \(buckets [1-9][0-9]*\), mismatches 0' "$T/$1.cmp"; then
-		pass "$1"
-	else
-		fail "$1" "$(head -n 6 "$T/$1.cmp" | tr '\n' ' ')"
-	fi
-}
-
 # Item 1: the I8g/I4g study's texts, both orders.  i8g prints "100=0.01%,
 # 250=68.81%", i4g "250=4.39%, 500=7.08%": [100 us, 250 us) is 68.81%
 # against 4.39%, and [50 us, 100 us) is i8g's 0.01%.
@@ -68,10 +50,10 @@ fi
 
 # Items 1 and 2 on one fio run with gaps in its ladder (README.md there):
 # the normal and terse readings equal the JSON's bucket for bucket.
-split "$F/gaps.out" "$T/gaps"
+fio_split "$F/gaps.out" "$T/gaps"
 if grep -q 'lat (usec).*50=4.69%, 250=4.69%' "$T/gaps.txt"; then	# [50, 100 us) empty
-	text_eq gaps-normal-buckets-equal-json "$T/gaps.txt" "$T/gaps.json"
-	text_eq gaps-terse-buckets-equal-json "$T/gaps.terse" "$T/gaps.json"
+	textcmp_eq gaps-normal-buckets-equal-json "$T/gaps.txt" "$T/gaps.json"
+	textcmp_eq gaps-terse-buckets-equal-json "$T/gaps.terse" "$T/gaps.json"
 else
 	fail gaps-fixture "no gap in $F/gaps.out's ladder"
 fi
@@ -128,26 +110,26 @@ shape() {	# NAME FIO-ARGS...: one run, normal,terse,json, split
 	(cd "$T" && "$FIO" --name="$n" --filename="$T/$n.dat" --output-format=normal,terse,json \
 		--output="$n.out" "$@" >"$T/fio.log" 2>&1) || return 1
 	rm -f "$T/$n.dat"
-	split "$T/$n.out" "$T/$n"
+	fio_split "$T/$n.out" "$T/$n"
 }
 if shape rrate --ioengine=psync --rw=randrw --bs=4k --size=4m --rate_iops=1500,700 \
 	--runtime=1500ms --time_based; then
-	text_eq randrw-rate-normal-buckets-equal-json "$T/rrate.txt" "$T/rrate.json"
-	text_eq randrw-rate-terse-buckets-equal-json "$T/rrate.terse" "$T/rrate.json"
+	textcmp_eq randrw-rate-normal-buckets-equal-json "$T/rrate.txt" "$T/rrate.json"
+	textcmp_eq randrw-rate-terse-buckets-equal-json "$T/rrate.terse" "$T/rrate.json"
 else
 	fail randrw-rate "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
 fi
 if shape wsync --ioengine=sync --rw=write --bssplit=4k/70:64k/20:1m/10 --size=16m --fsync=8; then
-	text_eq write-fsync-normal-buckets-equal-json "$T/wsync.txt" "$T/wsync.json"
-	text_eq write-fsync-terse-buckets-equal-json "$T/wsync.terse" "$T/wsync.json"
+	textcmp_eq write-fsync-normal-buckets-equal-json "$T/wsync.txt" "$T/wsync.json"
+	textcmp_eq write-fsync-terse-buckets-equal-json "$T/wsync.terse" "$T/wsync.json"
 else
 	fail write-fsync "fio: $(tail -n 2 "$T/fio.log" | tr '\n' ' ')"
 fi
 if shape two --ioengine=psync --rw=randread --bs=4k --size=4m --numjobs=2; then
 	if [ "$(grep -c ': (groupid=' "$T/two.txt")" = 2 ] && [ "$(wc -l <"$T/two.terse")" = 2 ]
 	then
-		text_eq numjobs2-normal-buckets-equal-json "$T/two.txt" "$T/two.json"
-		text_eq numjobs2-terse-buckets-equal-json "$T/two.terse" "$T/two.json"
+		textcmp_eq numjobs2-normal-buckets-equal-json "$T/two.txt" "$T/two.json"
+		textcmp_eq numjobs2-terse-buckets-equal-json "$T/two.terse" "$T/two.json"
 	else
 		fail numjobs2 "not two job entries"
 	fi

@@ -5,8 +5,9 @@
 # (fio < 3.39 prints "mixed: IOPS=0, BW=0 (0)(0B/1001msec)"), unit_base=1
 # (bits), kb_base=1000 (bw samples are KiB/s whatever the label), a
 # fractional block size on the options line, and a terse+JSON file whose
-# terse lines hold nothing to compare.  fio 2.x's cases are unit tests
-# (test_fionormal, test_fioterse): no fio 2.x here.
+# terse lines hold nothing to compare.  fio 2.x's cases: unit tests
+# (test_fionormal, test_fioterse) and real fio 2.21 and 2.2.10 output in
+# tests/fixtures/fio2 (fio2_real.sh).
 . "$(dirname "$0")/../lib.sh"
 
 cd "$TOP" || exit 1
@@ -114,10 +115,11 @@ else
 fi
 
 # Item 12: fio 2.x's terse unified_rw_reporting=1 prints the mixed totals as
-# read (and zero writes); its JSON says "mixed".  No fio 2.x here: fio
-# 3.33's own mixed fields laid out as 2.x does (version 3, read then write)
-# beside that run's JSON; in the terse+JSON file the terse read is checked
-# against the JSON's mixed (a changed IOPS field is caught).
+# read (and zero writes); its JSON says "mixed" (real fio 2.21 output:
+# fio2_real.sh).  Here fio 3.33's own mixed fields laid out as 2.x does
+# (version 3, read then write) beside that run's JSON; in the terse+JSON
+# file the terse read is checked against the JSON's mixed (a changed IOPS
+# field is caught).
 if (cd "$T" && "$FIO" --name=u1 --ioengine=null --rw=randrw --bs=4k --size=16m \
 	--unified_rw_reporting=1 --output-format=terse,json --output=u1.out >"$T/fio.log" 2>&1)
 then

@@ -62,6 +62,20 @@ static const char fio2_kb1000[] =
 	"  cpu          : usr=10.00%, sys=50.00%, ctx=1000, majf=0, minf=40\n"
 	"     issued    : total=r=130513/w=0/d=0, short=r=0/w=0/d=0, drop=r=0/w=0/d=0\n";
 
+/*
+ * fio 2.x under unit_base=1 (issue 60 item 10; the real fio 2.2.10 output
+ * is tests/fixtures/fio2/fio-2.2.10-bits.normal, in Kbit): its bits take
+ * the KB's prefixes, 1024-based, also "Mbit" (no issued counts here: the
+ * printed values stay).
+ */
+static const char fio2_mbit[] =
+	"mb: (g=0): rw=read, bs=128K-128K/128K-128K/128K-128K, ioengine=libaio, iodepth=32\n"
+	"fio-2.2.10\n"
+	"mb: (groupid=0, jobs=1): err= 0: pid=7: Fri Dec 28 16:32:44 2018\n"
+	"  read : io=1234.5MB, bw=9876.5Mbit/s, iops=9876, runt=  1000msec\n"
+	"    clat (usec): min=20, max=900, avg=243.10, stdev=20.50\n"
+	"    bw (Mbit/s): min= 9000, max=10000, per=100.00%, avg=9870.00, stdev=100.00\n";
+
 /* 3.x with lost indentation, num2str suffixes and no issued counts. */
 static const char fio3[] =
 	"rand: (groupid=0, jobs=4): err= 0: pid=1: Mon Dec  2 04:27:48 2024\n"
@@ -267,10 +281,27 @@ TEST(fio2_kb_base_1000)
 	nv_run_free(&run);
 }
 
+TEST(fio2_bits)
+{
+	const double mbit = 1024.0 * 1024 / 8;
+	struct nv_run run;
+	char err[256] = "";
+	const struct nv_dirstat *ds;
+
+	CHECK(parse(fio2_mbit, &run, err, sizeof(err)) == 0);
+	if (run.njobs != 1)
+		return;
+	ds = &run.jobs[0].dir[NV_DIR_READ];
+	CHECK(fabs(ds->bw.v - 9876.5 * mbit) < 1e-6 && fabs(ds->bw.prec - 0.05 * mbit) < 1e-3);
+	CHECK(fabs(ds->bw_samples.mean.v - 9870.0 * mbit) < 1e-6);	/* KiB/s x 8 / 1024 */
+	nv_run_free(&run);
+}
+
 int main(void)
 {
 	RUN(fio2_entry);
 	RUN(fio2_kb_base_1000);
+	RUN(fio2_bits);
 	RUN(fio3_rounded);
 	RUN(errors_name_line);
 	RUN(cut_everywhere);
