@@ -87,8 +87,9 @@ hosts_listen_start() {
 		_p=$(hosts_listen_port "$_n")
 		case $hosts_bind in *:*) _a="[$hosts_bind]:$_p";; *) _a="$hosts_bind:$_p";; esac
 		set -- $(cat "$hosts_st/$_n.run")
-		_o=$(hosts_ssh "$_d" "$_sp" "sh -c $(shq "$hosts_remote_watch") sh $(shq "$1") \
-			$(shq "${NVANALYZE_REMOTE:-nvanalyze}") $(shq "$_n") $(shq "$_a") $_p" 2>&1)
+		_o=$(hosts_ssh "$_d" "$_sp" "sh -c $(shq "$hosts_remote_watch") sh \
+			$(shq "$1") $(shq "${NVANALYZE_REMOTE:-nvanalyze}") $(shq "$_n") \
+			$(shq "$_a") $_p" 2>&1)
 		case $_o in
 		*"NVWATCH ok"*) ;;
 		*) rm -f "$_t.tmp"
