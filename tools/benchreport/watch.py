@@ -123,7 +123,7 @@ def section(md, wd, meta, goals):
     median_range_table(md, rows)
     lrows = listen_rows(d, meta)
     if lrows:
-        md.append("\nThe HTTP output (issue 56): for 4 and for 64 jobs (nv_nop x QD 64, {} s), "
+        md.append("The HTTP output (issue 56): for 4 and for 64 jobs (nv_nop x QD 64, {} s), "
                   "rounds of a watched run without `--listen` and with `--listen "
                   "127.0.0.1:PORT --linger 0` and a client GETting `/metrics` every 1 s "
                   "(Prometheus at the watch's interval), the order alternated; the watcher's "
