@@ -61,8 +61,8 @@ listen_run() {
 		(
 			i=0
 			while [ $i -lt $((WATCH_RUNTIME + 60)) ] && kill -0 "$wpid" 2>/dev/null; do
-				curl -s --max-time 5 -o /dev/null "http://127.0.0.1:$port/metrics" &&
-					echo ok
+				curl -s --max-time 5 -o /dev/null \
+					"http://127.0.0.1:$port/metrics" && echo ok
 				sleep 1
 				i=$((i + 1))
 			done >"$p-scrapes"
@@ -72,7 +72,8 @@ listen_run() {
 	timed "$p" "$FIO" --ioengine="external:$NVENGINE_SO" --output-format=json --name=nop \
 		--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=64 \
 		--numjobs="$nj" --group_reporting --time_based --runtime="$WATCH_RUNTIME" \
-		--nv_nop=1 --nv_trace="$tr" || die "watch: fio $cfg x$nj failed: $(tail -n 3 "$p.err")"
+		--nv_nop=1 --nv_trace="$tr" ||
+		die "watch: fio $cfg x$nj failed: $(tail -n 3 "$p.err")"
 	wait "$wpid" || die "watch: the watch ($cfg) failed: $(tail -n 3 "$p-watch.err")"
 	[ -z "$spid" ] || wait "$spid"
 	for f in "$tr"/*.nvt; do "$NVANALYZE" stat "$f"; done >"$p.stat" 2>&1 ||
