@@ -20,17 +20,23 @@ hosts_log() {
 	echo "jobs/run: $*" >&2
 }
 
-# hosts_add SPEC: check one "[user@]HOST[:SSHPORT][,FIOPORT]" and append
-# it to $hosts_list as "NAME DEST SSHPORT FIOPORT".
+# hosts_add SPEC: check one "[user@]HOST[:SSHPORT][,FIOPORT[,LISTENPORT]]"
+# and append it to $hosts_list as "NAME DEST SSHPORT FIOPORT" (and to
+# $hosts_lports as "NAME LISTENPORT" when it has one).
 hosts_add() {
-	local _s _fp _sp _dest _name _p
+	local _s _fp _sp _dest _name _p _lp
 	_s=$1
 	case $_s in
-	''|*[[:space:]]*|*/*) die "host '$_s': expected [user@]HOST[:SSHPORT][,FIOPORT]";;
+	''|*[[:space:]]*|*/*)
+		die "host '$_s': expected [user@]HOST[:SSHPORT][,FIOPORT[,LISTENPORT]]";;
 	esac
-	_fp=
+	_fp= _lp=
+	case $_s in *,*,*) _lp=${_s##*,}; _s=${_s%,*}
+		[ -n "$_lp" ] || die "host '$1': a second ',' with no listen port after it
+  ([user@]HOST[:SSHPORT][,FIOPORT[,LISTENPORT]]: the watcher's port of --listen)";;
+	esac
 	case $_s in *,*) _fp=${_s##*,}; _s=${_s%,*}
-		[ -n "$_fp" ] || die "host '$1': ',' with no fio port after it
+		[ -n "$_fp" ] || [ -n "$_lp" ] || die "host '$1': ',' with no fio port after it
   ([user@]HOST[:SSHPORT][,FIOPORT]: write the port, or drop the ',')";;
 	esac
 	_sp=22
@@ -40,10 +46,11 @@ hosts_add() {
 	esac
 	_dest=$_s
 	_name=${_s#*@}
-	for _p in $_sp $_fp; do
+	for _p in $_sp $_fp $_lp; do
 		case $_p in
 		*[!0-9]*|0*) die "host '$1': port '$_p' is not a number from 1 to 65535
-  ([user@]HOST[:SSHPORT][,FIOPORT]: ':' the ssh port, ',' fio's server port)";;
+  ([user@]HOST[:SSHPORT][,FIOPORT[,LISTENPORT]]: ':' the ssh port, ',' fio's
+  server port, a second ',' the port of the watcher of --listen)";;
 		esac
 		[ "$_p" -le 65535 ] || die "host '$1': port $_p is above 65535"
 	done
@@ -59,6 +66,8 @@ hosts_add() {
 	esac
 	hosts_names="$hosts_names $_name"
 	hosts_list="$hosts_list$_name $_dest $_sp ${_fp:--}
+"
+	[ -z "$_lp" ] || hosts_lports="$hosts_lports$_name $_lp
 "
 }
 
@@ -87,10 +96,20 @@ hosts_ssh() {
 		${NVSSH_OPTS:-} "$_d" "$@"
 }
 
+# listening PORT, in the scripts run on the hosts: 0 when a TCP socket
+# listens on PORT there (/proc/net/tcp*).
+hosts_remote_listening='
+listening() {
+	h=$(printf ":%04X" "$1")
+	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v h="$h" "substr(\$2, length(\$2) - 4) == h && \$4 == \"0A\"" | grep -q .
+}
+'
+
 # The script run on each host (sh -c) to prepare it: ARGS start fio bind
 # port names nvdev.  Prints "NVRUN DIR PORT" last; the engine comes on
 # stdin.
-hosts_remote_start='
+hosts_remote_start=$hosts_remote_listening'
 set -u
 start=$1 fio=$2 bind=$3 port=$4 names=$5 nvdev=$6
 d=$(mktemp -d "${TMPDIR:-/tmp}/nvengine-run.XXXXXX") || exit 1
@@ -106,11 +125,6 @@ for n in $names; do mkdir -p "$d/traces/$n" || fail "cannot create $d/traces/$n"
 [ "$start" = 1 ] || { echo "NVRUN $d -"; exit 0; }
 command -v "$fio" >/dev/null 2>&1 ||
 	fail "no $fio on this host (install fio, the version the engine was built for)"
-listening() {
-	h=$(printf ":%04X" "$1")
-	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
-		awk -v h="$h" "substr(\$2, length(\$2) - 4) == h && \$4 == \"0A\"" | grep -q .
-}
 tries=0
 while :; do
 	tries=$((tries + 1))
@@ -149,6 +163,13 @@ if [ -f "$d/fio.pid" ]; then
 	i=0
 	while [ $i -lt 100 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 	kill -KILL -"$pid" 2>/dev/null
+fi
+if [ -f "$d/watch.pid" ]; then	# the watcher of --listen: Ctrl-C, at once
+	pid=$(cat "$d/watch.pid")
+	kill -INT "$pid" 2>/dev/null
+	i=0
+	while [ $i -lt 100 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	kill -KILL "$pid" 2>/dev/null
 fi
 r=${TMPDIR:-/tmp}/nvengine-port.$p
 [ "$p" = - ] || [ "$(readlink "$r" 2>/dev/null)" != "$d" ] || rm -f "$r"

@@ -342,4 +342,61 @@ lb=$(left_behind "$T/term.log")
 [ $st -eq 143 ] && [ -z "$left" ] && [ -z "$lb" ] && grep -q "on 3 host(s)" "$T/term.log" &&
 	pass host_sigterm_cleans_up ||
 		fail host_sigterm_cleans_up "exit $st; in TMPDIR: $left; left behind: $lb"
+# issue 56: the fleet's watchers.  jobs/run --listen starts each host's
+# nvanalyze watch --listen beside its fio server (two hosts here, on one
+# machine: a LISTENPORT of each, HOST:SSHPORT,,LISTENPORT; 127.0.0.1 and
+# localhost, the names Prometheus resolves, it has no 127.1), writes the
+# file_sd list, and after --linger stops them.  One real Prometheus scrapes
+# the fleet from that list every 1 s during a traced run; each host's series
+# are under its own host label, from its own target, and their final
+# nvengine_ios_total equals the host's IO count in fio's JSON.  Then the
+# same port given to both: a clear error before any job file runs.
+if ! "$NVANALYZE" watch --help 2>&1 | grep -q -- '--listen'; then
+	skip fleet_listen "nvanalyze has no 'watch --listen' (built without libmicrohttpd)"
+	exit 0
+fi
+p1=$(pytool free_port 127.0.0.1)
+p2=$p1
+for _ in $(seq 20); do
+	[ "$p2" != "$p1" ] && break
+	p2=$(pytool free_port 127.0.0.1)
+done
+mkdir -p "$T/L"
+PROM_TEST=fleet_listen
+if [ "$p1" != "$p2" ] && prom_start --file-sd "$T/L/prometheus-targets.json"; then
+	NVANALYZE_REMOTE=$NVANALYZE RUNTIME=3 timeout 300 "$RUN" --start-servers \
+		--bind 127.0.0.1 -o "$T/L" --host "127.0.0.1:$port" --host "localhost:$port,,$p2" \
+		--listen "$p1" --linger 3 "$T/jobs/short.fio" >"$T/L.log" 2>&1
+	st=$?
+	lb=$(left_behind "$T/L.log")
+	if [ $st -ne 0 ] || [ ! -s "$T/L/prometheus-targets.json" ]; then
+		fail fleet_listen "exit $st: $(tail -n 4 "$T/L.log" | tr '\n' ' ')"
+	elif [ -n "$lb" ]; then
+		fail fleet_listen "left behind: $lb"
+	elif pgrep -f "watch --follow --format jsonl --host localhost --listen" >/dev/null; then
+		fail fleet_listen "a watcher still runs after jobs/run ended"
+	elif why=$(pytool fleet_prom_check "$PROM_URL" "$T/L/$NAME.json" \
+		"$T/L/prometheus-targets.json"); then
+		pass "fleet_listen: $why"
+	else
+		fail fleet_listen "$why"
+	fi
+	prom_stop
+elif [ "$p1" = "$p2" ]; then
+	fail fleet_listen "no second free port on 127.0.0.1"
+fi
+NVANALYZE_REMOTE=$NVANALYZE RUNTIME=1 timeout 300 "$RUN" --start-servers --bind 127.0.0.1 \
+	-o "$T/L2" \
+	--host "127.0.0.1:$port" --host "127.1:$port" --listen "$p1" "$T/jobs/short.fio" \
+	>"$T/L2.log" 2>&1
+st=$?
+lb=$(left_behind "$T/L2.log")
+used="host 127.1: nvanalyze watch --listen 127.0.0.1:$p1 did not start:.*the port is in use"
+if [ $st -eq 2 ] && grep -q "$used" "$T/L2.log" &&
+	[ ! -e "$T/L2/$NAME.json" ] && [ -z "$lb" ]; then
+	pass fleet_listen_port_in_use
+else
+	fail fleet_listen_port_in_use "exit $st, left behind: $lb: $(tail -n 3 "$T/L2.log" |
+		tr '\n' ' ')"
+fi
 exit 0

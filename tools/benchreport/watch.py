@@ -39,6 +39,37 @@ def run(d, p):
             "post": read_time(os.path.join(d, p + "-post.time"))}
 
 
+def listen_rows(d, meta):
+    """Issue 56's rows: per job count, the watcher's CPU per second of run without and with
+    --listen and 1 s scrapes, and their ratio per round; [] when not run."""
+    rows = []
+    rt = int(meta.get("watch_runtime", 0) or 0)
+    for j in (4, 64):
+        plain, listen, ratio, scrapes = [], [], [], []
+        for r in range(1, int(meta.get("watch_rounds", 0) or 0) + 1):
+            t = {c: read_time(os.path.join(d, "j{}-r{}-{}-watch.time".format(j, r, c)))
+                 for c in ("plain", "listen")}
+            if not all(t.values()) or not rt:
+                continue
+            plain.append(t["plain"]["cpu"] / rt * 1e3)
+            listen.append(t["listen"]["cpu"] / rt * 1e3)
+            if t["plain"]["cpu"] > 0:
+                ratio.append(t["listen"]["cpu"] / t["plain"]["cpu"])
+            try:
+                with open(os.path.join(d, "j{}-r{}-listen-scrapes".format(j, r))) as f:
+                    scrapes.append(sum(1 for _ in f))
+            except OSError:
+                pass
+        if not plain:
+            continue
+        rows += [("watcher CPU, {} jobs, without --listen".format(j), plain, "{:.0f} ms/s"),
+                 ("watcher CPU, {} jobs, --listen + 1 s scrapes".format(j), listen,
+                  "{:.0f} ms/s"),
+                 ("**--listen / without**, {} jobs (per round)".format(j), ratio, "{:.2f}x"),
+                 ("scrapes answered, {} jobs".format(j), scrapes, "{:.0f}")]
+    return rows
+
+
 def section(md, wd, meta, goals):
     """15. nvanalyze watch beside a traced run."""
     md.append("## 15. nvanalyze watch beside a traced run\n")
@@ -90,6 +121,16 @@ def section(md, wd, meta, goals):
         rows.append(("post-run analysis peak RSS, {} s".format(rt * 4),
                      [long_["post"]["maxrss_kb"] / 1024], "{:.1f} MiB"))
     median_range_table(md, rows)
+    lrows = listen_rows(d, meta)
+    if lrows:
+        md.append("The HTTP output (issue 56): for 4 and for 64 jobs (nv_nop x QD 64, {} s), "
+                  "rounds of a watched run without `--listen` and with `--listen "
+                  "127.0.0.1:PORT --linger 0` and a client GETting `/metrics` every 1 s "
+                  "(Prometheus at the watch's interval), the order alternated; the watcher's "
+                  "CPU (user + sys, `/usr/bin/time`) per second of run.  The machine was shared "
+                  "(load from the other sessions): read the per-round ratio, not the absolute "
+                  "milliseconds.\n".format(rt))
+        median_range_table(md, lrows)
     waits = sum(x["waits"] for x in w)
     goal_row(goals, "watcher: tracing's wait on the IO loop, nv_nop", "0 waits", str(waits),
              waits == 0, "{} watched runs".format(len(w)))
