@@ -3,7 +3,8 @@
 # runs on that host beside its fio server, following its trace directory
 # (every job file's), labelled with the host's name (--host), serving
 # Prometheus metrics and the live page on the --bind address (default
-# 0.0.0.0) and PORT (or the host's own LISTENPORT:
+# 127.0.0.1, as every server of the project: --bind 0.0.0.0 for a
+# Prometheus on another machine) and PORT (or the host's own LISTENPORT:
 # [user@]HOST[:SSHPORT][,FIOPORT[,LISTENPORT]]).  DIR/prometheus-targets.json
 # is the fleet as a Prometheus file_sd target list (docs/prometheus.md).
 # After the last job file the watchers serve --linger seconds more (one
@@ -13,7 +14,8 @@
 # stops the run before any job file, with nvanalyze's reason.
 #
 # Uses from jobs/run and hosts.sh: die, shq, hosts_log, hosts_ssh,
-# hosts_alive, hosts_remote_listening, $hosts_st, $hosts_bind, $out.
+# hosts_alive, hosts_remote_listening, $hosts_st, $hosts_bind,
+# $hosts_bind_given, $out.
 
 hosts_listen= hosts_linger=5 hosts_linger_given=0 hosts_watching=0
 
@@ -85,7 +87,9 @@ hosts_listen_start() {
 	while read -r _n _d _sp _fp; do
 		[ -n "$_n" ] || continue
 		_p=$(hosts_listen_port "$_n")
-		case $hosts_bind in *:*) _a="[$hosts_bind]:$_p";; *) _a="$hosts_bind:$_p";; esac
+		_a=127.0.0.1
+		[ "$hosts_bind_given" = 0 ] || _a=$hosts_bind
+		case $_a in *:*) _a="[$_a]:$_p";; *) _a="$_a:$_p";; esac
 		set -- $(cat "$hosts_st/$_n.run")
 		_o=$(hosts_ssh "$_d" "$_sp" "sh -c $(shq "$hosts_remote_watch") sh \
 			$(shq "$1") $(shq "${NVANALYZE_REMOTE:-nvanalyze}") $(shq "$_n") \
