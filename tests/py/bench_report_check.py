@@ -75,7 +75,7 @@ for g in ("files, QD 1", "files, QD 32", "trace size", "one writer thread", "ana
           "CPU time, job thread, per IO (nv_nop, on/off windows",
           "the same, whole jobs (nv_nop pairs", "CPU time, trace writer thread",
           "many hosts: nvanalyze peak memory", "sweep analysis: `nvanalyze A B`",
-          "sweep analysis peak memory", "full comparison -o, 4 traces",
+          "sweep analysis peak memory", "full comparison -o, hosts, 4 traces",
           "tracing's wait on the IO loop, nv_nop", "watcher: CPU per IO vs the post-run"):
     if not any(g in r and "| not run |" not in r for r in rows):
         bad.append("goal '%s' not measured" % g)
