@@ -150,7 +150,7 @@ a=$out/passthrough-1/instance-suite.json,$out/passthrough-2/instance-suite.json
 b=$out/block-1/instance-suite.json,$out/block-2/instance-suite.json
 labels=(-l passthrough -l block)
 # -o writes report.md, report.html, tables, data, gnuplot scripts and
-# PNG/SVG figures; the traces are found next to the JSON (the guest's paths
+# PNG figures; the traces are found next to the JSON (the guest's paths
 # are not here).  The sweep is a report of its own: each side of the suite
 # is two runs (repeats, which must hold the same jobs), the sweep one.
 ./nvanalyze -o "$out" "${labels[@]}" "$a" "$b" >/dev/null 2>"$out/nvanalyze.log" ||

@@ -43,7 +43,7 @@
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .format = NV_FMT_MD, .lat = NV_LAT_CLAT,
-			  .sel = { .same_below = NV_SAME_BELOW_DEFAULT }, .formats = NV_FIG_ALL,
+			  .sel = { .same_below = NV_SAME_BELOW_DEFAULT }, .formats = NV_FIG_PNG,
 			  .curve = nv_curve_opts_default() };
 	struct nv_traceset ts = { 0 };
 	struct nv_tracejoin tj = { 0 };

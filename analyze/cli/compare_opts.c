@@ -152,12 +152,13 @@ void cmd_compare_usage(FILE *out)
 	      "                        p99.9 (default 10)\n"
 	      "  -o, --outdir DIR      also write DIR/report.md, DIR/report.html (one\n"
 	      "                        self-contained page), tables (md, csv, json), data\n"
-	      "                        files, gnuplot scripts and PNG/SVG figures; files\n"
+	      "                        files, gnuplot scripts and the figures (PNG); files\n"
 	      "                        an earlier -o there wrote and this one does not are\n"
 	      "                        removed (see docs/analysis.md)\n"
-	      "      --figures FMT     with -o: the figure files rendered, png,svg\n"
-	      "                        (default), svg (report.md links the SVGs), png\n"
-	      "                        or none (data and scripts only)\n"
+	      "      --figures FMT     with -o: the figure files rendered, png (default;\n"
+	      "                        report.html embeds them), svg (report.md links\n"
+	      "                        the SVGs, report.html inlines them), png,svg or\n"
+	      "                        none (data and scripts only)\n"
 	      "  -h, --help            this help\n"
 	      "      --version         the version and the trace formats read (alone)\n",
 	      out);

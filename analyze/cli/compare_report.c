@@ -49,9 +49,10 @@ static int write_outdir(const char *dir, const struct nv_report *r, const struct
 	if (!ret && !res.gnuplot && formats)
 		fprintf(stderr,
 			"nvanalyze: gnuplot not found: wrote %zu scripts in %s; render them with\n"
-			"  cd %s && for f in *.gp; do gnuplot \"$f\"; gnuplot -e \"fmt='svg'\" "
-			"\"$f\"; done\n"
-			"(Debian: apt-get install gnuplot-nox)\n", res.nfig, dir, dir);
+			"  cd %s && for f in *.gp; do%s%s done\n"
+			"(Debian: apt-get install gnuplot-nox)\n", res.nfig, dir, dir,
+			formats & NV_FIG_PNG ? " gnuplot \"$f\";" : "",
+			formats & NV_FIG_SVG ? " gnuplot -e \"fmt='svg'\" \"$f\";" : "");
 	if (ret)
 		fprintf(stderr, "nvanalyze: %s\n", err);
 	else

@@ -82,7 +82,7 @@ struct nv_fig *nv_figset_add(struct nv_figset *o, size_t block, const struct nv_
 int nv_figset_write(struct nv_figset *o);
 
 /*
- * Render every figure as PNG and SVG (those of o->formats; none: nothing
+ * Render every figure as the files of o->formats (PNG, SVG or both; none: nothing
  * rendered, gnuplot not looked for) when gnuplot is found (*gnuplot),
  * gnuplot's messages in DIR/gnuplot.log; a script gnuplot fails on is
  * named in o->err, the others are still rendered (*rendered).  o->workers

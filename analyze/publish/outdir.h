@@ -9,7 +9,8 @@
  *   DIR/data/NAME.dat        every number plotted (figures/figdata.h)
  *   DIR/style.gp             copy of plots/style.gp, loaded by every script
  *   DIR/NAME.gp              one standalone gnuplot script per figure (figures/gnuplot.h)
- *   DIR/NAME.png .svg        rendered when gnuplot is installed (figures/plot.h)
+ *   DIR/NAME.png (.svg)      rendered when gnuplot is installed (figures/plot.h):
+ *                            PNG by default, SVG with --figures svg
  *   DIR/gnuplot.log          gnuplot's messages (empty when all went well)
  *
  * outdir.c owns the directory: it creates it, opens and closes every file

@@ -6,12 +6,13 @@
  * <header>, the contents a <nav> whose links reach every heading (the ids
  * are report.md's anchors, anchors.h), each "## " a <section>, each "### "
  * (a job, a traced run) a <details> open until clicked shut, the figures
- * of a section beside its tables, each figure its rendered SVG inlined
- * (ids made unique per figure).  The style is one inline <style>: light
+ * of a section beside its tables, each figure its rendered file inline:
+ * the SVG when SVGs were asked for (ids made unique per figure), else the
+ * PNG as a base64 data: URI.  The style is one inline <style>: light
  * and dark colours (prefers-color-scheme), figures on a white card, and a
  * print style.  Nothing is loaded from anywhere: no script, no style
- * sheet, no image file (links to the directory's files are shown as their
- * names).
+ * sheet, no image file, every image a data: URI (links to the directory's
+ * files are shown as their names).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -56,7 +57,7 @@ const char nv_report_html_style[] =
 	"grid-template-columns:repeat(auto-fit,minmax(440px,1fr));gap:.8em}"
 	"figure{margin:1em 0;padding:.5em;background:#ffffff;color:#000000;border:1px solid "
 	"#d0d7de;border-radius:6px}.figs figure{margin:.6em 0 0;max-width:900px}"
-	"figure svg{display:block;width:100%;height:auto}"
+	"figure svg,figure img{display:block;width:100%;height:auto}"
 	"figcaption{font-size:90%;color:#333333;margin-top:.3em}"
 	"@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}"
 	"a{color:#58a6ff}nav.toc{background:#161b22;border-color:#30363d}"
@@ -89,7 +90,7 @@ struct page {
 	FILE *f;
 	const struct nv_figset *o;
 	struct nv_anchors anchors;	/* the headings' ids, as report.md's contents */
-	unsigned nfig, figs;		/* figure lines seen (their SVG ids), SVGs inlined */
+	unsigned nfig, figs;		/* figure lines seen (their SVG ids), figures shown */
 	const char *open;		/* the element of the "# " or "## " heading, or NULL */
 	bool details;			/* a "### " <details> is open */
 	bool toc;			/* the contents were written */
@@ -312,39 +313,69 @@ static void put_svg(FILE *f, const char *svg, unsigned fig)
 }
 
 /*
- * A figure line "![caption](NAME.png)" or "(NAME.svg)": NAME.svg inline with its caption,
- * or a note when it was not rendered.
- * Return: 1 when an SVG was inlined, else 0.
+ * The figure NAME (nl bytes of name) from its rendered file in DIR: the SVG
+ * inline when SVGs were rendered (--figures svg or png,svg), else the PNG
+ * as a data: URI (base64, escape.h), alt text the caption's; nothing when
+ * the file is missing or not what gnuplot writes.
+ * Return: 1 when the figure was written, else 0.
+ */
+static int put_rendered(FILE *f, const struct nv_figset *o, const char *name, size_t nl,
+			const char *cap, size_t capl, unsigned fig)
+{
+	static const char png_magic[] = "\x89PNG\r\n\x1a\n";
+	bool svg = o->formats & NV_FIG_SVG;
+	char path[PATH_MAX], *buf;
+	size_t n = 0;
+	int shown = 0;
+
+	if (!o->formats)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%.*s.%s", o->dir, (int)nl, name, svg ? "svg" : "png");
+	buf = slurp(path, &n);
+	if (!buf)
+		return 0;
+	if (svg && strstr(buf, "<svg") && !strstr(buf, "<script")) {
+		put_svg(f, buf, fig);
+		shown = 1;
+	} else if (!svg && n > 8 && !memcmp(buf, png_magic, 8)) {
+		fputs("<img alt=\"", f);
+		nv_esc_html(f, cap, capl);
+		fputs("\" src=\"data:image/png;base64,", f);
+		nv_esc_base64(f, buf, n);
+		fputs("\">\n", f);
+		shown = 1;
+	}
+	free(buf);
+	return shown;
+}
+
+/*
+ * A figure line "![caption](NAME.png)" or "(NAME.svg)": the rendered
+ * figure with its caption (put_rendered), or a note on how to render it.
+ * Return: 1 when the figure was shown, else 0.
  */
 static int put_figure(FILE *f, const struct nv_figset *o, const char *line, unsigned fig)
 {
 	const char *cap = line + 2, *ce = strchr(cap, ']'), *name, *ne;
-	char path[PATH_MAX], *svg;
-	size_t n = 0;
+	int shown;
 
 	if (!ce || ce[1] != '(' || !(ne = strchr(ce, ')')))
 		return 0;
 	name = ce + 2;
 	if (ne - name > 4 && (!memcmp(ne - 4, ".png", 4) || !memcmp(ne - 4, ".svg", 4)))
 		ne -= 4;
-	snprintf(path, sizeof(path), "%s/%.*s.svg", o->dir, (int)(ne - name), name);
-	svg = slurp(path, &n);
 	fputs("<figure id=\"fig-", f);
 	nv_esc_html(f, name, (size_t)(ne - name));
 	fputs("\">\n", f);
-	if (svg && strstr(svg, "<svg") && !strstr(svg, "<script"))
-		put_svg(f, svg, fig);
-	else
-		fprintf(f,
-			"<p>(not rendered: run <code>gnuplot -e \"fmt='svg'\" "
-			"%.*s.gp</code>)</p>\n",
+	shown = put_rendered(f, o, name, (size_t)(ne - name), cap, (size_t)(ce - cap), fig);
+	if (!shown)
+		fprintf(f, "<p>(not rendered: run <code>gnuplot %s%.*s.gp</code>)</p>\n",
+			o->formats & NV_FIG_SVG ? "-e \"fmt='svg'\" " : "",
 			(int)(ne - name), name);
 	fputs("<figcaption>", f);
 	put_inline(f, cap, (size_t)(ce - cap));
 	fputs("</figcaption>\n</figure>\n", f);
-	n = svg && strstr(svg, "<svg") && !strstr(svg, "<script");
-	free(svg);
-	return (int)n;
+	return shown;
 }
 
 /*

@@ -1,6 +1,7 @@
 /*
  * report_html.h - DIR/report.html of `nvanalyze -o`: report.md as one
- * self-contained HTML page (figures inline as SVG, tables as HTML tables,
+ * self-contained HTML page (figures inline: the SVGs when rendered, else
+ * the PNGs as data: URIs; tables as HTML tables,
  * nothing loaded from anywhere; light and dark viewers).
  */
 #ifndef NV_ANALYZE_REPORT_HTML_H
@@ -35,8 +36,9 @@ int nv_report_html_read(const char *dir, struct nv_html_src *src, char *err, siz
 
 /*
  * Write the page into f (opened by outdir.c): src's Markdown as HTML, the
- * figures' DIR/NAME.svg inlined.
- * Return: the number of figures inlined.
+ * figures' DIR/NAME.svg inlined when o->formats has SVG, else DIR/NAME.png
+ * as a data: URI.
+ * Return: the number of figures shown.
  */
 unsigned nv_report_html_put(FILE *f, const struct nv_figset *o, const struct nv_html_src *src);
 

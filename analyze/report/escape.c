@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,30 @@ int nv_esc_prom_label(FILE *out, const char *s)
 			fwrite(s + i, 1, k, out);
 			i += k;
 		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+int nv_esc_base64(FILE *out, const void *p, size_t n)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *b = p;
+	char q[4];
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)b[i] << 16;
+		size_t k = n - i < 3 ? n - i : 3;
+
+		if (k > 1)
+			v |= (uint32_t)b[i + 1] << 8;
+		if (k > 2)
+			v |= b[i + 2];
+		q[0] = abc[v >> 18 & 63];
+		q[1] = abc[v >> 12 & 63];
+		q[2] = k > 1 ? abc[v >> 6 & 63] : '=';
+		q[3] = k > 2 ? abc[v & 63] : '=';
+		fwrite(q, 1, 4, out);
 	}
 	return ferror(out) ? -EIO : 0;
 }

@@ -4,7 +4,8 @@
  * Markdown and the aligned text of the reports: a string from an input is
  * shown as written and never ends a table cell, a line or a code span; and
  * the one escaping for HTML (report.html, the live page) and for the label
- * values of Prometheus' text exposition format (the live metrics).
+ * values of Prometheus' text exposition format (the live metrics); the one
+ * base64 encoding (report.html's PNG figures as data: URIs).
  */
 #ifndef NV_ANALYZE_ESCAPE_H
 #define NV_ANALYZE_ESCAPE_H
@@ -53,5 +54,12 @@ int nv_esc_html(FILE *out, const char *s, size_t n);
  * Return: 0, or -EIO when the stream has its error flag set.
  */
 int nv_esc_prom_label(FILE *out, const char *s);
+
+/*
+ * n bytes of p written to out as base64 (RFC 4648's alphabet, '=' padding,
+ * no line breaks): the text of a data: URI.
+ * Return: 0, or -EIO when the stream has its error flag set.
+ */
+int nv_esc_base64(FILE *out, const void *p, size_t n);
 
 #endif

@@ -214,9 +214,37 @@ static void single_free(struct nv_exact *e)
 	e->ndense = e->novf = 0;
 }
 
+/*
+ * The k-th smallest (0-based) of e->ovf, selected within the part of the
+ * list that the targets selected before left it in: a selection leaves the
+ * list partitioned at its position (nv_select_kth), so the k-th lies
+ * between the nearest earlier positions below and above k, and only that
+ * part is searched (the first target searches it all).  done[0..ndone):
+ * the positions selected so far; k is added.
+ * Return: the value.
+ */
+static uint64_t ovf_kth(struct nv_exact *e, size_t *done, size_t *ndone, size_t k)
+{
+	size_t l = 0, r = e->novf;
+
+	for (size_t j = 0; j < *ndone; j++) {
+		if (done[j] == k)
+			return e->ovf[k];
+		if (done[j] < k && done[j] + 1 > l)
+			l = done[j] + 1;
+		if (done[j] > k && done[j] < r)
+			r = done[j];
+	}
+	done[(*ndone)++] = k;
+	return nv_select_kth(e->ovf + l, r - l, k - l);
+}
+
 /* After pass 1 with the single-pass data intact: every rank, exactly. */
 static void single_resolve(struct nv_exact *e)
 {
+	size_t stack[16], ndone = 0;
+	size_t *done = e->ntarget <= 16 ? stack : malloc(e->ntarget * sizeof(*done));
+
 	for (size_t i = 0; i < e->ntarget; i++) {
 		struct target *t = &e->t[i];
 		uint64_t cum = 0, v = 0;
@@ -232,11 +260,15 @@ static void single_resolve(struct nv_exact *e)
 			while (cum + e->dense[v] < t->rank)
 				cum += e->dense[v++];
 			t->value = v;
-		} else {
+		} else if (done) {
+			t->value = ovf_kth(e, done, &ndone, t->rank - e->dense_n - 1);
+		} else {	/* no memory for the positions: the whole list each time */
 			t->value = nv_select_kth(e->ovf, e->novf, t->rank - e->dense_n - 1);
 		}
 		t->done = true;
 	}
+	if (done != stack)
+		free(done);
 }
 
 void nv_exact_add(struct nv_exact *e, uint64_t v)

@@ -4,11 +4,11 @@
 # figure's own.  A gnuplot wrapper
 # earlier on PATH logs each start.  Input: two hosts of a many-host run
 # (gen_trace), 8 figures with --interval 0.02.
-#  - -J 1: one gnuplot for every figure; -J 2: two; every PNG and SVG
-#    written, gnuplot.log empty;
+#  - -J 1: one gnuplot for every figure; -J 2: two; every figure rendered
+#    once, as PNG (the default), no SVG; gnuplot.log empty;
 #  - the files equal those of each script rendered on its own in a fresh
-#    gnuplot with libnvpngfast.so preloaded, as nvanalyze runs it (PNG and
-#    SVG byte for byte);
+#    gnuplot with libnvpngfast.so preloaded, as nvanalyze runs it (PNG and,
+#    with --figures png,svg, SVG byte for byte);
 #  - as the user reruns a script (no preload): the same pixels, PNG rows
 #    filtered by libpng's search where nvanalyze's are all filter 0 (the
 #    preload took effect); NVANALYZE_PNGFAST=0: the user's files byte for
@@ -17,8 +17,8 @@
 #    fails for it alone) in the middle of a batch: the message names it
 #    and only it, every other figure is rendered and the same as above,
 #    and only the broken figure is rendered again on its own;
-#  - --figures svg, png, none: only those files, the pages linking or
-#    inlining what there is; a wrong value or no -o: exit 2.
+#  - --figures svg, png, png,svg, none: only those files, the pages linking,
+#    embedding or inlining what there is; a wrong value or no -o: exit 2.
 source "$(dirname "$0")/../lib.sh"
 need_unit_helper || exit 0
 GNUPLOT=$(command -v gnuplot || true)
@@ -55,12 +55,15 @@ echo "\$*" >>"$T/starts"
 exec "$GNUPLOT" "\$@"
 EOF
 chmod +x "$T/bin/gnuplot"
-# nva J OUT [ENV...]: nvanalyze -J J -o OUT through the wrapper; starts in OUT.starts
+# nva J OUT [ENV...]: nvanalyze -J J -o OUT ($NVA_ARGS too) through the
+# wrapper; starts in OUT.starts
 nva() {
 	local j=$1 out=$2
 	shift 2
 	rm -rf "$out" "$T/starts"
-	env PATH="$T/bin:$PATH" "$@" "$NVANALYZE" -J "$j" --interval 0.02 -o "$out" "$A" \
+	# shellcheck disable=SC2086 # NVA_ARGS: words
+	env PATH="$T/bin:$PATH" "$@" "$NVANALYZE" -J "$j" ${NVA_ARGS:-} --interval 0.02 \
+		-o "$out" "$A" \
 		>/dev/null 2>"$out.err"
 	echo $? >"$out.rc"
 	mv "$T/starts" "$out.starts" 2>/dev/null || : >"$out.starts"
@@ -80,17 +83,29 @@ for j in 1 2; do
 	starts=$(wc -l <"$T/j$j.starts")
 	missing=""
 	for f in $(figs "$T/j$j"); do
-		[ -s "$T/j$j/$f.png" ] && [ -s "$T/j$j/$f.svg" ] || missing="$missing $f"
+		[ -s "$T/j$j/$f.png" ] && [ ! -e "$T/j$j/$f.svg" ] || missing="$missing $f"
 	done
 	if [ "$(cat "$T/j$j.rc")" = 0 ] && [ "$n" -ge 8 ] && [ "$starts" -eq $j ] &&
+	   [ "$(find "$T/j$j" -maxdepth 1 -name '*.svg' | wc -l)" = 0 ] &&
 	   [ -z "$missing" ] && [ -f "$T/j$j/gnuplot.log" ] && [ ! -s "$T/j$j/gnuplot.log" ]; then
 		pass "gnuplot_per_worker_J$j ($n figures, $starts gnuplot)"
 	else
 		fail "gnuplot_per_worker_J$j" \
 			"rc $(cat "$T/j$j.rc"), $n figures, $starts starts," \
-			"missing:$missing; $(head -c 300 "$T/j$j.err" "$T/j$j/gnuplot.log")"
+			"missing (or an SVG):$missing;" \
+			"$(head -c 300 "$T/j$j.err" "$T/j$j/gnuplot.log")"
 	fi
 done
+# both formats when asked: two gnuplots at -J 2, a PNG and an SVG per figure
+NVA_ARGS="--figures png,svg" nva 2 "$T/both"
+missing=""
+for f in $(figs "$T/both"); do
+	[ -s "$T/both/$f.png" ] && [ -s "$T/both/$f.svg" ] || missing="$missing $f"
+done
+[ "$(cat "$T/both.rc")" = 0 ] && [ "$(wc -l <"$T/both.starts")" = 2 ] && [ -z "$missing" ] &&
+	[ ! -s "$T/both/gnuplot.log" ] && pass gnuplot_per_worker_both_formats_J2 ||
+	fail gnuplot_per_worker_both_formats_J2 "rc $(cat "$T/both.rc"), starts" \
+		"$(wc -l <"$T/both.starts"), missing:$missing; $(head -c 300 "$T/both.err")"
 
 # ---- the same files as each script rendered on its own ----
 PNGFAST=$(cd "$(dirname "$NVANALYZE")" && pwd)/libnvpngfast.so
@@ -110,9 +125,10 @@ R=$T/alone
 alone "$R" LD_PRELOAD="$PNGFAST"
 diffs=""
 for f in $(figs "$T/j1"); do
+	cmp -s "$R/$f.png" "$T/j1/$f.png" || diffs="$diffs $f.png(J1)"
+	cmp -s "$R/$f.png" "$T/j2/$f.png" || diffs="$diffs $f.png(J2)"
 	for x in png svg; do
-		cmp -s "$R/$f.$x" "$T/j1/$f.$x" || diffs="$diffs $f.$x(J1)"
-		cmp -s "$R/$f.$x" "$T/j2/$f.$x" || diffs="$diffs $f.$x(J2)"
+		cmp -s "$R/$f.$x" "$T/both/$f.$x" || diffs="$diffs $f.$x(both)"
 	done
 done
 [ -z "$diffs" ] && [ ! -s "$T/alone.log" ] && pass same_files_as_one_by_one ||
@@ -130,7 +146,7 @@ for f in $(figs "$T/j1"); do
 	[ "$dims $fast" = "$pdims $plain" ] || why="$why $f: pixels differ;"
 	[ "$ffil" = filters=0 ] || why="$why $f: nvanalyze's rows $ffil;"
 	[ "$pfil" = filters=0 ] || searched=1
-	cmp -s "$T/j1/$f.svg" "$P/$f.svg" || why="$why $f.svg differs;"
+	cmp -s "$T/both/$f.svg" "$P/$f.svg" || why="$why $f.svg differs;"
 done
 [ "${searched:-0}" = 1 ] ||
 	why="$why no rerun used another filter than 0 (is libpng's search gone?);"
@@ -148,11 +164,11 @@ done
 # ---- a slow figure holds up no other: the gnuplots take the next file ----
 # summary.png (the first file) takes 4 s more; with -J 2 the other gnuplot
 # renders every other file meanwhile (a fixed share of the files would
-# leave half of them behind the slow one).
+# leave half of them behind the slow one), PNGs and SVGs asked for.
 mkdir -p "$T/slow"
 cp "$TOP/plots/style.gp" "$T/slow/"
 echo 'if (out eq "summary" && fmt eq "png") { pause 4 }' >>"$T/slow/style.gp"
-nva 2 "$T/s2" NVANALYZE_PLOTS="$T/slow"
+NVA_ARGS="--figures png,svg" nva 2 "$T/s2" NVANALYZE_PLOTS="$T/slow"
 later=$(find "$T/s2" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) ! -name summary.png \
 	-newer "$T/s2/summary.png" | wc -l)
 nfiles=$(find "$T/s2" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) | wc -l)
@@ -175,7 +191,7 @@ for j in 1 2; do
 		why="$why message: $(head -c 300 "$o.err");"
 	for f in $(figs "$o"); do
 		[ "$f" = "$broken" ] && continue
-		cmp -s "$R/$f.svg" "$o/$f.svg" && cmp -s "$R/$f.png" "$o/$f.png" ||
+		cmp -s "$R/$f.png" "$o/$f.png" && [ ! -e "$o/$f.svg" ] ||
 			why="$why $f differs;"
 	done
 	grep -q no_such_variable "$o/gnuplot.log" ||
@@ -189,11 +205,14 @@ for j in 1 2; do
 done
 
 # ---- --figures: the files rendered, and the pages linking them ----
-# svg (J 2): no PNG, every SVG as the default run renders it, report.md
+# svg (J 2): no PNG, every SVG as a script renders it alone, report.md
 # linking the SVGs, report.html inlining every one; rerun into a directory
-# of the default -o, its PNGs go.  png: no SVG, report.html says how to
-# render each.  none: no gnuplot started, report.md says why.  A wrong
-# value, or --figures without -o: exit 2 naming the option.
+# of the default -o, its PNGs go.  png (the default): no SVG, report.md
+# linking the PNGs, report.html embedding every one as a data: URI of the
+# file's bytes; without gnuplot it says how to render each PNG.  png,svg:
+# report.md links the PNGs, report.html inlines the SVGs.  none: no
+# gnuplot started, report.md says why.  A wrong value, or --figures
+# without -o: exit 2 naming the option.
 nfig=$(figs "$T/j1" | wc -l)
 cp -r "$T/j1" "$T/fsvg"	# the default's files: its PNGs must go
 env PATH="$T/bin:$PATH" "$NVANALYZE" -J 2 --interval 0.02 --figures svg -o "$T/fsvg" "$A" \
@@ -203,7 +222,7 @@ why=""
 [ "$rc" = 0 ] || why="exit $rc: $(head -c 200 "$T/fsvg.err");"
 [ -z "$(find "$T/fsvg" -maxdepth 1 -name '*.png')" ] || why="$why PNGs left;"
 for f in $(figs "$T/fsvg"); do
-	cmp -s "$T/j1/$f.svg" "$T/fsvg/$f.svg" || why="$why $f.svg differs;"
+	cmp -s "$R/$f.svg" "$T/fsvg/$f.svg" || why="$why $f.svg differs;"
 done
 links=$(grep -c '^!\[.*\]([^)]*\.svg)$' "$T/fsvg/report.md")
 pngs=$(grep -c '\.png)$' "$T/fsvg/report.md")
@@ -217,10 +236,32 @@ env PATH="$T/bin:$PATH" "$NVANALYZE" -J 1 --interval 0.02 --figures png -o "$T/f
 rc=$?
 npng=$(find "$T/fpng" -maxdepth 1 -name '*.png' | wc -l)
 nsvg=$(find "$T/fpng" -maxdepth 1 -name '*.svg' | wc -l)
-notes=$(grep -c "not rendered: run <code>gnuplot -e" "$T/fpng/report.html")
-[ "$rc" = 0 ] && [ "$npng" = "$nfig" ] && [ "$nsvg" = 0 ] && [ "$notes" = "$nfig" ] &&
-	pass figures_png_only ||
-	fail figures_png_only "exit $rc, $npng PNG, $nsvg SVG, $notes notes of $nfig"
+links=$(grep -c '^!\[.*\]([^)]*\.png)$' "$T/fpng/report.md")
+emb=$(pytool report_html_pngs "$T/fpng/report.html" "$T/fpng")
+[ "$rc" = 0 ] && [ "$npng" = "$nfig" ] && [ "$nsvg" = 0 ] && [ "$links" = "$nfig" ] &&
+	[ "$emb" = "$nfig" ] && ! grep -q '<svg' "$T/fpng/report.html" &&
+	diff -r -x report.html -x report.md -x '*.err' "$T/j1" "$T/fpng" >/dev/null &&
+	pass figures_png_default_embedded ||
+	fail figures_png_default_embedded "exit $rc, $npng PNG, $nsvg SVG, $links links," \
+		"embedded: $emb of $nfig"
+mkdir -p "$T/nognuplot"	# an empty PATH: no gnuplot on it
+env PATH="$T/nognuplot" "$NVANALYZE" -J 1 --interval 0.02 -o "$T/fnog" "$A" \
+	>/dev/null 2>"$T/fnog.err"
+rc=$?
+notes=$(grep -c "not rendered: run <code>gnuplot [a-z_0-9]*\.gp</code>" "$T/fnog/report.html")
+[ "$rc" = 0 ] && [ "$notes" = "$nfig" ] && grep -q 'do gnuplot "$f"; done$' "$T/fnog.err" &&
+	pass figures_png_no_gnuplot_says_how ||
+	fail figures_png_no_gnuplot_says_how "exit $rc, $notes notes of $nfig;" \
+		"$(head -c 300 "$T/fnog.err")"
+
+env PATH="$T/bin:$PATH" "$NVANALYZE" -J 2 --interval 0.02 --figures png,svg -o "$T/fboth" "$A" \
+	>/dev/null 2>"$T/fboth.err"
+rc=$?
+links=$(grep -c '^!\[.*\]([^)]*\.png)$' "$T/fboth/report.md")
+inl=$(grep -c '<svg' "$T/fboth/report.html")
+[ "$rc" = 0 ] && [ "$links" = "$nfig" ] && [ "$inl" = "$nfig" ] &&
+	! grep -q '<img' "$T/fboth/report.html" && pass figures_both_svg_inlined ||
+	fail figures_both_svg_inlined "exit $rc, $links PNG links, $inl inlined of $nfig"
 
 rm -f "$T/starts"
 env PATH="$T/bin:$PATH" "$NVANALYZE" -J 2 --interval 0.02 --figures none -o "$T/fnone" "$A" \

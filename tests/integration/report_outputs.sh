@@ -9,10 +9,12 @@
 #    figures of the earlier report it does not write again, never a file it
 #    did not write;
 #  - DIR/report.html: one self-contained page (no external reference), with
-#    as many inline SVG figures as report.md has figures, rendered by
-#    headless Chromium into a PNG that is not blank and shows the figures;
+#    as many figures shown as report.md has figures: by default each its
+#    PNG (the only file rendered) as a data: URI, with --figures svg each
+#    its SVG inline; rendered by headless Chromium into a PNG that is not
+#    blank and shows the figures;
 #  - report.html reads like a study (tests/py/report_html_study.py): the
-#    summary table and its figure (summary.png and .svg, the SVG inline)
+#    summary table and its figure (summary.png only, embedded)
 #    first, then the claims, then the per-job sections; every link of the
 #    contents reaches an id; a print style; printed to PDF by Chromium,
 #    pdftotext (poppler-utils; SKIP without it) reads summary, claims, per
@@ -104,7 +106,7 @@ echo mine >"$O/lat_job_a_write.png"	# a name nvanalyze could write, but did not
 n_before=$(ls "$O"/lat_job_b_read.* 2>/dev/null | wc -l)
 "$NVANALYZE" -o "$O" -d write "$T/a.json" "$T/b.json" >/dev/null 2>"$T/o2.err"
 if [ "$n_before" -gt 0 ] && [ ! -e "$O/lat_job_b_read.png" ] && [ ! -e "$O/lat_job_b_read.gp" ] &&
-   [ ! -e "$O/cdf_job_read.svg" ] && [ -e "$O/lat_job_b_write.png" ] && [ -e "$O/notes.txt" ] &&
+   [ ! -e "$O/cdf_job_read.png" ] && [ -e "$O/lat_job_b_write.png" ] && [ -e "$O/notes.txt" ] &&
    [ -e "$O/lat_job_a_write.png" ] && grep -qx "lat_job_b_write.png" "$O/nvanalyze-files.txt"; then
 	pass outdir_removes_stale_keeps_others
 else
@@ -119,8 +121,18 @@ ls "$O"/lat_*_read.gp "$O"/*_read.gp 2>/dev/null | grep -q . &&
 H=$T/h/report.html
 nmd=$(grep -c '^!\[' "$T/h/report.md")
 nsvg=$(grep -c '<svg' "$H")
-[ "$nmd" -gt 0 ] && [ "$nmd" -eq "$nsvg" ] && pass "html_inline_figures ($nsvg)" ||
-	fail html_inline_figures "report.md $nmd figures, report.html $nsvg <svg>"
+nimg=$(grep -o '<img alt="[^"]*" src="data:image/png;base64,' "$H" | wc -l)
+[ "$nmd" -gt 0 ] && [ "$nmd" -eq "$nimg" ] && [ "$nsvg" = 0 ] &&
+	pass "html_inline_figures ($nimg PNG)" ||
+	fail html_inline_figures "report.md $nmd figures, report.html $nimg PNG, $nsvg <svg>"
+"$NVANALYZE" -o "$T/hs" --figures svg --claim 'iops:+0%' "$T/a.json" "$T/b.json" \
+	>/dev/null 2>"$T/hs.err"
+HS=$T/hs/report.html
+nmds=$(grep -c '^!\[.*\.svg)$' "$T/hs/report.md")
+nsvgs=$(grep -c '<svg' "$HS")
+[ "$nmds" = "$nmd" ] && [ "$nsvgs" = "$nmd" ] && ! grep -q '<img' "$HS" &&
+	[ -z "$(pytool report_html_refs "$HS")" ] && pass "html_inline_svg_asked ($nsvgs)" ||
+	fail html_inline_svg_asked "report.md $nmds SVG links, report.html $nsvgs <svg> of $nmd"
 ext=$(pytool report_html_refs "$H")
 [ -z "$ext" ] && grep -q '<table>' "$H" && pass html_self_contained ||
 	fail html_self_contained "$ext"
@@ -144,9 +156,15 @@ cr --screenshot="$T/shot.png" --window-size=1200,6000 "file://$H" >/dev/null
 out=$(pytool png_page_check "$T/shot.png" "$T/dom.html" "$nmd")
 [ $? -eq 0 ] && pass "html_chromium_renders ($out)" ||
 	fail html_chromium_renders "$out $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
+cr --dump-dom "file://$HS" >"$T/doms.html"
+cr --screenshot="$T/shots.png" --window-size=1200,6000 "file://$HS" >/dev/null
+out=$(pytool png_page_check "$T/shots.png" "$T/doms.html" "$nmd")
+[ $? -eq 0 ] && pass "html_chromium_renders_svg ($out)" ||
+	fail html_chromium_renders_svg "$out $(tail -n 3 "$T/chromium.log" | tr '\n' ' ')"
 
 # ---- report.html reads like a study ----
-[ -s "$T/h/summary.png" ] && [ -s "$T/h/summary.svg" ] && grep -q '^!\[Summary' "$T/h/report.md" &&
+[ -s "$T/h/summary.png" ] && [ ! -e "$T/h/summary.svg" ] &&
+	grep -q '^!\[Summary' "$T/h/report.md" &&
 	pass html_summary_figure_files ||
 	fail html_summary_figure_files "$(ls "$T/h" | tr '\n' ' ')"
 out=$(pytool report_html_study "$T/dom.html")

@@ -175,7 +175,7 @@ rc=$?
 # the point table's columns follow the list
 "$NVANALYZE" --percentiles 99,99.9 -o pct s1.json >pct.md 2>pct.err
 rc=$?
-[ $rc -eq 0 ] && [ -s pct/curve_p99_q_read.svg ] && [ -s pct/curve_p99.9_q_read.svg ] &&
+[ $rc -eq 0 ] && [ -s pct/curve_p99_q_read.png ] && [ -s pct/curve_p99.9_q_read.png ] &&
 	[ ! -e pct/curve_p50_q_read.gp ] &&
 	grep -q '^| iodepth |  IOPS |  bandwidth | clat p99 | clat p99.9 |$' pct.md &&
 	grep -q '^# point iops iops_lo iops_hi p99_us lo hi p99.9_us lo hi exact$' \
@@ -184,7 +184,7 @@ rc=$?
 		fail percentiles_without_p50_figures "rc $rc: $(tail -n 3 pct.err; ls pct)"
 "$NVANALYZE" --percentiles 90,99 -o pct90 s1.json >/dev/null 2>pct90.err &&
 	grep -q '^1 1000 1000 1000 - - - 100 100 100 0$' pct90/data/curve_q_read.dat &&
-	[ -s pct90/curve_p99_q_read.svg ] && [ ! -e pct90/curve_p90_q_read.gp ] &&
+	[ -s pct90/curve_p99_q_read.png ] && [ ! -e pct90/curve_p90_q_read.gp ] &&
 	grep -q '^set datafile missing "-"' pct90/curve_p99_q_read.gp &&
 	pass percentiles_level_not_measured ||
 		fail percentiles_level_not_measured "$(tail -n 3 pct90.err)"

@@ -3,7 +3,8 @@ and shows the figures, and the page's DOM has the figures inline.
 
     png_page_check.py SHOT.png DOM.html NFIG   prints what it measured; exit 0
 when over 2% of the sampled pixels are not white, over 50 are the figures'
-first colour (Okabe-Ito blue) and the DOM has NFIG <svg> elements.
+first colour (Okabe-Ito blue) and the DOM has NFIG figures shown: <svg>
+elements, or <img> of PNG data: URIs (what the default -o embeds).
 """
 import struct, sys, zlib
 
@@ -53,6 +54,7 @@ for line in rows[::4]:
         total += 1
         ink += (r, g, b) != (255, 255, 255)
         blue += b > 150 and r < 60 and 80 < g < 150
-nsvg = open(sys.argv[2]).read().count('<svg')
-print('ink %.3f blue %d svg-in-dom %d' % (ink / total, blue, nsvg))
+dom = open(sys.argv[2]).read()
+nsvg = dom.count('<svg') + dom.count('src="data:image/png;base64,')
+print('ink %.3f blue %d figures-in-dom %d' % (ink / total, blue, nsvg))
 sys.exit(0 if ink / total > 0.02 and blue > 50 and nsvg == int(sys.argv[3]) else 1)

@@ -36,7 +36,7 @@ class Page(html.parser.HTMLParser):
         self.style = ''
         self.in_style = False
         self.details = []       # ids of <details>
-        self.fig_svg = {}       # figure id -> it holds an <svg>
+        self.fig_svg = {}       # figure id -> it holds an <svg> or a PNG data: <img>
         self.fig = None
 
     def handle_starttag(self, tag, attrs):
@@ -61,6 +61,9 @@ class Page(html.parser.HTMLParser):
             self.fig = a.get('id')
             self.fig_svg[self.fig] = False
         if tag == 'svg' and self.fig is not None:
+            self.fig_svg[self.fig] = True
+        if (tag == 'img' and self.fig is not None
+                and (a.get('src') or '').startswith('data:image/png;base64,')):
             self.fig_svg[self.fig] = True
 
     def handle_endtag(self, tag):
@@ -104,7 +107,7 @@ def check_dom(path):
             bad.append('order: summary %d table %d figure %d claims %d per-job %d'
                        % (summ, table, fig, claims, jobs))
         if not p.fig_svg.get('fig-summary'):
-            bad.append('the summary figure has no inline SVG')
+            bad.append('the summary figure is not shown (no inline SVG or PNG)')
         jobdet = [d for t, d, _ in o[jobs:] if t == 'details']
         if not jobdet:
             bad.append('no job <details> after per-job')

@@ -250,6 +250,44 @@ TEST(single_pass)
 }
 
 /*
+ * Targets resolved from the list of values above the dense limit in any
+ * order, repeated, and more of them than single_resolve keeps on its stack
+ * (each selection searches only the part that the earlier ones left it
+ * in): every value the sorted copy's, with many ties and without.
+ */
+TEST(ovf_targets_any_order)
+{
+	static const double p[] = { 99.9, 0, 100, 50, 99.99, 1, 50, 90, 10, 99, 25, 75, 5,
+				    95, 99.5, 60, 40, 30, 99.999, 100, 0.5, 70 };
+	const size_t np = sizeof(p) / sizeof(p[0]);
+	struct gen_rng g = { 11 };
+	size_t n = 50000;
+	uint64_t *v = malloc(n * sizeof(*v)), *s = malloc(n * sizeof(*s));
+
+	CHECK(v && s);
+	for (unsigned ties = 0; v && s && ties < 2; ties++) {
+		struct nv_exact *e;
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = 1000 + (ties ? gen_below(&g, 40) : gen_below(&g, 1000000000));
+		memcpy(s, v, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), cmp_u64);
+		for (size_t m = 1; m <= np; m += np - 1) {	/* a single target, all */
+			CHECK_EQ_I64(nv_exact_new(&e, p, m), 0);
+			nv_exact_set_single(e, 1, n);	/* every value in the list */
+			nv_exact_add_many(e, v, n);
+			CHECK_EQ_I64(nv_exact_end_pass(e), 0);
+			CHECK_EQ_I64(nv_exact_passes(e), 1);
+			for (size_t i = 0; i < m; i++)
+				CHECK_EQ_U64(nv_exact_value(e, i), s[nv_exact_rank(p[i], n) - 1]);
+			nv_exact_free(e);
+		}
+	}
+	free(v);
+	free(s);
+}
+
+/*
  * Feed v[0..n) to a fresh state: one value at a time (batch 0) or through
  * nv_exact_add_many in pseudo-random batches of 1..batch values, every pass.
  * dense/ovf: nv_exact_set_single (dense 0: the multi-pass path only).
@@ -615,6 +653,7 @@ int main(void)
 	RUN(random_many);
 	RUN(values_changed);
 	RUN(single_pass);
+	RUN(ovf_targets_any_order);
 	RUN(add_many_equals_add);
 	RUN(clone_continues);
 	RUN(merge_equals_add);
