@@ -114,11 +114,6 @@ static char *job_desc(const json_t *jopt, const json_t *gopt)
 	return strdup(buf);
 }
 
-unsigned nv_fio_kb_base(const char *opt)
-{
-	return opt && !strcmp(opt, "1000") ? 1000 : 1024;
-}
-
 uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb)
 {
 	static const char *const units = "kmgtp";

@@ -203,12 +203,6 @@ int nv_fio_bin_range(double ns, double *lo, double *hi);
 uint64_t nv_fio_bs_parse(const char *s, enum nv_dir d, unsigned kb);
 
 /*
- * A job's kb_base option text (NULL: not set) as nv_fio_bs_parse takes it.
- * Return: 1000 for "1000", else 1024 (fio's default).
- */
-unsigned nv_fio_kb_base(const char *opt);
-
-/*
  * Whether run was written by fio (JSON, normal or terse output) rather than
  * another tool (CrystalDiskMark, diskspd: no clat, no percentile_list).
  * Return: true for fio's.

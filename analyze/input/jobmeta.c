@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/input/fiojson.h"
 #include "analyze/input/jobmeta.h"
+
+unsigned nv_fio_kb_base(const char *opt)
+{
+	return opt && !strcmp(opt, "1000") ? 1000 : 1024;
+}
 
 /* A finite number member; false when absent or not a number. */
 static bool num(const json_t *o, const char *key, double *v)

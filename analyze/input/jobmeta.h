@@ -67,4 +67,10 @@ const char *nv_jobmeta_opt(const struct nv_jobmeta *m, const char *key);
 /* Return: nothing; m is emptied. */
 void nv_jobmeta_free(struct nv_jobmeta *m);
 
+/*
+ * A job's kb_base option text (NULL: not set) as nv_fio_bs_parse (fiojson.h) takes it.
+ * Return: 1000 for "1000", else 1024 (fio's default).
+ */
+unsigned nv_fio_kb_base(const char *opt);
+
 #endif
