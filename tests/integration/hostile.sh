@@ -305,15 +305,18 @@ else
 	timeout 120 "$GEN_LIVE" --listen "127.0.0.1:$port" "${jargs[@]}" --intervals 2 \
 		--period-ms 100 --hold-ms 60000 >"$T/live.out" 2>"$T/live.err" &
 	lpid=$!
-	for _ in $(seq 100); do
-		grep -q '^done' "$T/live.out" 2>/dev/null && break
+	# Until every record is served: under ASan on a loaded 2-core machine
+	# that is seconds, so the bound is the process's own 120 s timeout.
+	while kill -0 "$lpid" 2>/dev/null && ! grep -q '^done' "$T/live.out"; do
 		sleep 0.1
 	done
 	why=$(pytool hostile_live "$port" "${nfiles[@]}" 2>&1 | tail -n 3)
 	kill "$lpid" 2>/dev/null
 	wait "$lpid"
+	lrc=$?
 	if ! grep -q '^closed' "$T/live.out"; then
-		fail live_http "gen_live did not serve and close: $(head -c 300 "$T/live.err")"
+		msg="gen_live did not serve and close (exit $lrc; served: $why):"
+		fail live_http "$msg $(head -c 300 "$T/live.err")"
 	elif [ "$why" != ok ]; then
 		fail live_http "$why"
 	else

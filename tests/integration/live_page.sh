@@ -19,8 +19,7 @@ port=$(pytool free_port 127.0.0.1)
 timeout 300 "$GEN" --listen "127.0.0.1:$port" --job-file "$T/hname" --job plain \
 	--intervals 1000 --period-ms 500 >"$T/gen.out" 2>"$T/gen.err" &
 gpid=$!
-for _ in $(seq 100); do
-	grep -q '^listening' "$T/gen.out" 2>/dev/null && break
+while kill -0 "$gpid" 2>/dev/null && ! grep -q '^listening' "$T/gen.out"; do
 	sleep 0.1
 done
 sleep 2	# a few intervals to draw

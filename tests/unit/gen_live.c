@@ -121,6 +121,9 @@ int main(int argc, char **argv)
 	char err[512];
 	int ret;
 
+	/* First: a test's SIGTERM must always end in "closed", never a kill. */
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--listen"))
 			listen = argv[i + 1];
@@ -149,8 +152,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen_live: --listen %s: %s (%s)\n", listen, err, strerror(-ret));
 		return 2;
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
 	printf("listening\n");
 	fflush(stdout);
 	t0 = now_ns(CLOCK_REALTIME) / 1000000 / (int64_t)period * (int64_t)period;
