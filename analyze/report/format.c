@@ -74,7 +74,12 @@ static void fmt_grouped(char *buf, size_t n, double v)
 	snprintf(buf, n, "%s", out);
 }
 
-/* About four significant digits, grouped above 1000: "316.5", "8,854", "70.42". */
+/*
+ * Three or four significant digits, grouped above 1000; two decimals from 1
+ * to 100, trailing zeros kept, so that a column reads alike ("15.03%" above
+ * "3.80%", not "3.8%"); below 1 three significant digits as fio prints them:
+ * "8,854", "316.5", "70.42", "3.80", "0.11".
+ */
 static void fmt_sig(char *buf, size_t n, double v)
 {
 	double a = fabs(v);
@@ -83,10 +88,8 @@ static void fmt_sig(char *buf, size_t n, double v)
 		fmt_grouped(buf, n, v);
 	else if (a >= 100)
 		snprintf(buf, n, "%.1f", v);
-	else if (a >= 10)
+	else if (a >= 1)
 		snprintf(buf, n, "%.2f", v);
-	else if (a >= 1 || a == 0)
-		snprintf(buf, n, "%.3g", v);
 	else
 		snprintf(buf, n, "%.3g", v);
 }
@@ -180,7 +183,7 @@ void nv_fmt_value_in(char *buf, size_t n, double v, enum nv_unit u, double ref)
 
 	switch (u) {
 	case NV_U_IOPS:
-		if (fabs(v) >= 100 || v == 0)
+		if (fabs(v) >= 100 || v == floor(v))	/* fio's iops_min: "3" */
 			fmt_grouped(buf, n, v);
 		else
 			fmt_sig(buf, n, v);

@@ -65,7 +65,7 @@ else
 fi
 
 out=$("$NVANALYZE" --format text "$D/diskspd22-randrw-L.txt" 2>&1)
-for want in 'Latency: lat \(total\)' "randrw-4k-t4-qd32-w30 · read" "CPU user +4.5%" \
+for want in 'Latency: lat \(total\)' "randrw-4k-t4-qd32-w30 · read" "CPU user +4.50%" \
 	"CPU system +34.50%" "runtime +10.0 s" "IO total +5.73 GB" "lat p99.9 +1.45 ms"; do
 	if ! grep -Eq "$want" <<<"$out"; then
 		fail report-fields "no '$want' in the report"
