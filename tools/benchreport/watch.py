@@ -173,7 +173,7 @@ def section(md, wd, meta, goals):
     median_range_table(md, rows)
     if hq or hf:
         md.append("RSS against the run's length, two shapes.  nv_nop: the same job {} s and "
-                  "{} s at full speed (about {:.0f} M IOs per s of run): the IOs and their "
+                  "{} s at full speed (about {:.1f} M IOs per s of run): the IOs and their "
                   "spread grow with the length.  Synthetic: `tests/unit/gen_trace` writes through "
                   "the real trace writer {:,} IOs per s of the trace's clock (QD 4, randread, "
                   "a block per s, a tail of 1 IO in 1000) for {} s ({} intervals of 1 s; an hour "
