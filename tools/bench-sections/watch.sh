@@ -151,7 +151,7 @@ section_watch() {
 	rm -rf "$d/rr"
 	log "watch: one watched run of $((WATCH_RUNTIME * 4)) s"
 	watch_run nop watched "$d/long" $((WATCH_RUNTIME * 4))
-	log "watch: synthetic traces of $((WATCH_HOUR_S / 4)) and $WATCH_HOUR_S s appended as watched"
+	log "watch: synthetic traces of $((WATCH_HOUR_S / 4)) and $WATCH_HOUR_S s, watched"
 	watch_hour "$d/hour-quarter" $((WATCH_HOUR_S / 4))
 	watch_hour "$d/hour-full" "$WATCH_HOUR_S"
 	for j in 4 64; do
