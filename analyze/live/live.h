@@ -105,6 +105,10 @@ struct nv_live_sink {
 	/* Added for the watcher: NULL, or called once when the watch is over
 	 * (after every end, or on an error), to flush and free arg. */
 	void (*close)(void *arg);
+	/* The interval records' le and le_inf counts are filled only when some
+	 * output sets this (they cost a pass over each interval's buckets);
+	 * otherwise they are 0. */
+	bool want_le;
 };
 
 /* Return: "read" ... for enum nvt_op, "all" for NV_TAN_ALL. */

@@ -239,7 +239,7 @@ void nv_live_state_hooks(struct nv_live_state *st, struct nv_live_sink *out)
 {
 	*out = (struct nv_live_sink){
 		.job = hook_job, .interval = hook_interval, .finding = hook_finding,
-		.health = hook_health, .end = hook_end, .arg = st,
+		.health = hook_health, .end = hook_end, .arg = st, .want_le = true,
 	};
 }
 

@@ -137,7 +137,7 @@ static int on_interval(void *arg, const struct nv_tan *t, const struct nv_tan_cl
 	j->closed++;
 	if (w->o->from_now && t->t0 + (uint64_t)(c->iv.end_s * 1e9) < w->start_ns)
 		return 0;
-	if (c->le) {	/* the stream's edges are nv_live_le_ns (start) */
+	if (c->le) {	/* the stream's edges are nv_live_le_ns (start), when wanted */
 		memcpy(iv.le, c->le, sizeof(iv.le));
 		iv.le_inf = c->le[NV_LIVE_NLE];
 	}
@@ -209,10 +209,15 @@ static bool ready(struct nv_watch *w, struct wjob *j)
 static int start(struct nv_watch *w, struct wjob *j)
 {
 	struct nv_tan_stream_opts so = {
-		.interval_ns = w->o->interval_ns, .le_ns = nv_live_le_ns, .nle = NV_LIVE_NLE,
-		.fn = on_interval, .arg = j,
+		.interval_ns = w->o->interval_ns, .fn = on_interval, .arg = j,
 	};
 	int err;
+
+	for (size_t i = 0; i < w->o->nsinks; i++)	/* the histogram, where it is shown */
+		if (w->o->sinks[i].want_le) {
+			so.le_ns = nv_live_le_ns;
+			so.nle = NV_LIVE_NLE;
+		}
 
 	if ((err = nv_tan_stream_new(&j->ts, &so)))
 		return err;
