@@ -40,9 +40,10 @@
 #                    40), time and peak memory against a quarter of the jobs;
 #                    and a page of 10,000 outputs under headings (issue 57)
 #   15 watch.sh      nvanalyze watch beside a traced nv_nop 4 x QD 64 run
-#                    (issue 55): IOPS and IO-loop waits with and without it
-#                    (A/A), its CPU per IO against the post-run analysis', its
-#                    peak RSS against the run's length
+#                    and jobs/randread.fio (issue 55): IOPS and IO-loop waits
+#                    with and without it (A/A), its CPU per IO against the
+#                    post-run analysis', its peak RSS against the run's length
+#                    (and on a synthetic trace of an hour appended as watched)
 #    2 vm.sh         passthrough in the emulated-NVMe guest
 #
 # Pairing: the machines are small and noisy, so every configuration that is
@@ -108,7 +109,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 		DISTURB_JOBS=${DISTURB_JOBS:-nop maxiops}
 	XML_ROUNDS=1
 	INPUT_JOBS=1000 INPUT_ROUNDS=1
-	WATCH_ROUNDS=1 WATCH_RUNTIME=1
+	WATCH_ROUNDS=1 WATCH_RUNTIME=1 WATCH_HOUR_S=40
 	: "${BENCH_VM:=0}"
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	MODE=quick
@@ -127,7 +128,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops maxiops_thread}
 	XML_ROUNDS=3
 	INPUT_JOBS=10000 INPUT_ROUNDS=3
-	WATCH_ROUNDS=3 WATCH_RUNTIME=2
+	WATCH_ROUNDS=3 WATCH_RUNTIME=2 WATCH_HOUR_S=900
 else
 	MODE=full
 	ROUNDS=7 RUNTIME=3 FILE_MB=1024
@@ -146,12 +147,13 @@ else
 	DISTURB_JOBS=${DISTURB_JOBS:-nop randread maxiops maxiops_thread}
 	XML_ROUNDS=7
 	INPUT_JOBS=10000 INPUT_ROUNDS=5
-	WATCH_ROUNDS=7 WATCH_RUNTIME=4
+	WATCH_ROUNDS=7 WATCH_RUNTIME=4 WATCH_HOUR_S=3600
 fi
 : "${BENCH_VM:=1}"
 QDS="1 32"
 SWEEP_QDS="1 2 4 8 16 32 64 128 256"	# section 10's points (jobs/run --sweep iodepth=1..256)
 AB_WINDOW=1000	# IOs per nv_trace_ab window (section 6)
+WATCH_HOUR_IOPS=10000	# section 15's synthetic long trace: its IOs per second of timestamps
 
 # --- checks -----------------------------------------------------------------
 [ -f "$NVENGINE_SO" ] || die "$NVENGINE_SO not built (run make)"
@@ -232,6 +234,8 @@ want() { case " $BENCH_SECTIONS " in *" $1 "*) return 0;; esac; return 1; }
 	echo "input_rounds=$INPUT_ROUNDS"
 	echo "watch_rounds=$WATCH_ROUNDS"
 	echo "watch_runtime=$WATCH_RUNTIME"
+	echo "watch_hour_s=$WATCH_HOUR_S"
+	echo "watch_hour_iops=$WATCH_HOUR_IOPS"
 	echo "sections=$BENCH_SECTIONS"
 	echo "vm=$BENCH_VM"
 	echo "taskset=$BENCH_TASKSET"

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/stats/trace_find.h"
+
 /*
  * The classic histogram's fixed upper edges (ns): log-spaced, 1 us to 10 s,
  * 1-2-5 per decade; a latency lands in the first bucket whose edge is >= it
@@ -44,13 +46,13 @@ struct nv_live_job {
 /* One closed interval of one job and operation: final, never revised. */
 struct nv_live_interval {
 	const char *job, *host;
-	const char *op;		/* "read", "write", ..., "all" (nvanalyze's JSON names) */
-	size_t index;		/* k: [k * interval, (k + 1) * interval) from time 0 */
-	double start_s, end_s;
+	/* The interval as the post-run series shows it (trace_find.h): its
+	 * operation (enum nvt_op, NV_TAN_ALL; nv_live_op_name names it), index
+	 * k ([k * interval, (k + 1) * interval) from time 0), start and end,
+	 * IOs, bytes, errors, IOPS and MB/s (10^6 bytes, over its length) and
+	 * exact p50/p99/p99.9/max (nearest rank; 0: no IO). */
+	struct nv_tan_iv iv;
 	int64_t end_unix_ms;	/* the interval's end on the wall clock, 0: unknown */
-	uint64_t ios, bytes, errors;
-	double iops, mb_per_s;	/* MB = 10^6 bytes, over the interval's length */
-	uint64_t p50_ns, p99_ns, p999_ns, max_ns;	/* exact (nearest rank); 0: no IO */
 	uint64_t lat_sum_ns;	/* the sum of the interval's latencies */
 	uint64_t le[NV_LIVE_NLE];	/* its IOs per histogram bucket (not cumulative; */
 	uint64_t le_inf;		/* above the last edge) */
@@ -103,20 +105,13 @@ struct nv_live_sink {
 	/* Added for the watcher: NULL, or called once when the watch is over
 	 * (after every end, or on an error), to flush and free arg. */
 	void (*close)(void *arg);
+	/* The interval records' le and le_inf counts are filled only when some
+	 * output sets this (they cost a pass over each interval's buckets);
+	 * otherwise they are 0. */
+	bool want_le;
 };
-
-struct nv_tan_closed;	/* analyze/stats/trace_stream.h */
-struct nv_tan_iv;
 
 /* Return: "read" ... for enum nvt_op, "all" for NV_TAN_ALL. */
 const char *nv_live_op_name(unsigned op);
-
-/* Return: nothing; *iv is c as the outputs get it (t0_unix_ms: time 0 on the
- * wall clock, 0: unknown). */
-void nv_live_interval_of(const struct nv_tan_closed *c, const char *job, const char *host,
-			 int64_t t0_unix_ms, struct nv_live_interval *iv);
-
-/* Return: nothing; *iv the fields of l that the series' JSON writer takes. */
-void nv_live_iv_back(const struct nv_live_interval *l, struct nv_tan_iv *iv);
 
 #endif

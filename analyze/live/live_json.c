@@ -65,19 +65,19 @@ static json_t *point_json(size_t series, const struct nv_live_point *p)
 		return NULL;
 	json_array_append_new(a, json_integer((json_int_t)series));
 	json_array_append_new(a, json_integer((json_int_t)p->seq));
-	json_array_append_new(a, json_integer((json_int_t)p->index));
-	json_array_append_new(a, json_real(p->start_s));
-	json_array_append_new(a, json_real(p->end_s));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.index));
+	json_array_append_new(a, json_real(p->iv.start_s));
+	json_array_append_new(a, json_real(p->iv.end_s));
 	json_array_append_new(a, json_integer(p->end_unix_ms));
-	json_array_append_new(a, json_integer((json_int_t)p->ios));
-	json_array_append_new(a, json_integer((json_int_t)p->bytes));
-	json_array_append_new(a, json_integer((json_int_t)p->errors));
-	json_array_append_new(a, json_real(p->iops));
-	json_array_append_new(a, json_real(p->mb_per_s));
-	json_array_append_new(a, json_integer((json_int_t)p->p50_ns));
-	json_array_append_new(a, json_integer((json_int_t)p->p99_ns));
-	json_array_append_new(a, json_integer((json_int_t)p->p999_ns));
-	json_array_append_new(a, json_integer((json_int_t)p->max_ns));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.ios));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.bytes));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.errors));
+	json_array_append_new(a, json_real(p->iv.iops));
+	json_array_append_new(a, json_real(p->iv.mb_per_s));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.p50_ns));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.p99_ns));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.p999_ns));
+	json_array_append_new(a, json_integer((json_int_t)p->iv.max_ns));
 	return a;
 }
 

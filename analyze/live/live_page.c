@@ -147,7 +147,7 @@ static void put_rows(FILE *f, const struct nv_live_snap *sn)
 	      "</thead><tbody id=rows>\n", f);
 	for (size_t i = 0; i < sn->nseries; i++) {
 		const struct nv_live_series_copy *c = &sn->series[i];
-		const struct nv_live_point *p = &c->t.last;
+		const struct nv_tan_iv *p = &c->t.last.iv;
 
 		fprintf(f, "<tr data-id=\"%zu\"><td>", i);
 		put_name(f, c->s->jr->job);

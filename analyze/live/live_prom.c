@@ -60,10 +60,10 @@ static const struct {
 	const char *q;
 	size_t off;
 } quantiles[] = {
-	{ .q = "0.5", .off = offsetof(struct nv_live_point, p50_ns) },
-	{ .q = "0.99", .off = offsetof(struct nv_live_point, p99_ns) },
-	{ .q = "0.999", .off = offsetof(struct nv_live_point, p999_ns) },
-	{ .q = "1", .off = offsetof(struct nv_live_point, max_ns) },
+	{ .q = "0.5", .off = offsetof(struct nv_tan_iv, p50_ns) },
+	{ .q = "0.99", .off = offsetof(struct nv_tan_iv, p99_ns) },
+	{ .q = "0.999", .off = offsetof(struct nv_tan_iv, p999_ns) },
+	{ .q = "1", .off = offsetof(struct nv_tan_iv, max_ns) },
 };
 
 /*
@@ -156,7 +156,7 @@ static void put_quantiles(FILE *f, const struct nv_live_snap *sn)
 		for (size_t q = 0; q < sizeof(quantiles) / sizeof(quantiles[0]); q++) {
 			put_series(f, fam_ilat.name, c->s->prom, "quantile",
 				   quantiles[q].q);
-			put_seconds(f, *(const uint64_t *)((const char *)&c->t.last +
+			put_seconds(f, *(const uint64_t *)((const char *)&c->t.last.iv +
 							   quantiles[q].off));
 			if (c->t.last.end_unix_ms > 0)
 				fprintf(f, " %" PRId64, c->t.last.end_unix_ms);

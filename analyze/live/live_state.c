@@ -134,17 +134,11 @@ static int hook_job(void *arg, const struct nv_live_job *j)
  */
 static void series_add(struct nv_live_series *s, const struct nv_live_interval *iv, uint64_t seq)
 {
-	struct nv_live_point p = {
-		.seq = seq, .index = iv->index, .start_s = iv->start_s, .end_s = iv->end_s,
-		.end_unix_ms = iv->end_unix_ms, .ios = iv->ios, .bytes = iv->bytes,
-		.errors = iv->errors, .iops = iv->iops, .mb_per_s = iv->mb_per_s,
-		.p50_ns = iv->p50_ns, .p99_ns = iv->p99_ns, .p999_ns = iv->p999_ns,
-		.max_ns = iv->max_ns,
-	};
+	struct nv_live_point p = { .seq = seq, .iv = iv->iv, .end_unix_ms = iv->end_unix_ms };
 
-	s->t.ios += iv->ios;
-	s->t.bytes += iv->bytes;
-	s->t.errors += iv->errors;
+	s->t.ios += iv->iv.ios;
+	s->t.bytes += iv->iv.bytes;
+	s->t.errors += iv->iv.errors;
 	s->t.lat_sum_ns += iv->lat_sum_ns;
 	for (size_t i = 0; i < NV_LIVE_NLE; i++)
 		s->t.le[i] += iv->le[i];
@@ -166,7 +160,7 @@ static int hook_interval(void *arg, const struct nv_live_interval *iv)
 	pthread_mutex_lock(&st->mu);
 	jr = job_of(st, iv->job, iv->host);
 	if (jr)
-		s = series_of(st, jr, iv->op);
+		s = series_of(st, jr, nv_live_op_name(iv->iv.op));
 	if (s)
 		series_add(s, iv, ++st->seq);
 	else
@@ -245,7 +239,7 @@ void nv_live_state_hooks(struct nv_live_state *st, struct nv_live_sink *out)
 {
 	*out = (struct nv_live_sink){
 		.job = hook_job, .interval = hook_interval, .finding = hook_finding,
-		.health = hook_health, .end = hook_end, .arg = st,
+		.health = hook_health, .end = hook_end, .arg = st, .want_le = true,
 	};
 }
 

@@ -46,12 +46,8 @@ struct nv_live_jobrec {
 /* One closed interval as the page and the gauges show it. */
 struct nv_live_point {
 	uint64_t seq;			/* the state's record sequence number */
-	size_t index;
-	double start_s, end_s;
+	struct nv_tan_iv iv;		/* as nv_live_interval's */
 	int64_t end_unix_ms;
-	uint64_t ios, bytes, errors;
-	double iops, mb_per_s;
-	uint64_t p50_ns, p99_ns, p999_ns, max_ns;
 };
 
 /* The cumulative values of a series (copied whole by a snapshot). */

@@ -59,10 +59,7 @@ static int on_job(void *arg, const struct nv_live_job *j)
 
 static int on_interval(void *arg, const struct nv_live_interval *l)
 {
-	struct nv_tan_iv iv;
-
-	nv_live_iv_back(l, &iv);
-	return line(arg, nv_tan_iv_json(l->job, &iv));
+	return line(arg, nv_tan_iv_json(l->job, &l->iv));
 }
 
 static int on_finding(void *arg, const struct nv_live_finding *f)

@@ -23,7 +23,7 @@
 
 struct row {
 	char *job, *op;
-	struct nv_live_interval last;	/* hist not kept */
+	struct nv_tan_iv last;	/* the last interval */
 	bool have_last;
 	uint64_t ios, bytes, errors, max;
 	double end_s;
@@ -156,7 +156,7 @@ static int draw(struct term *t)
 		"MB/s", "p50", "p99", "p99.9", "max", "errors", "p99, last minute");
 	for (size_t i = 0; i < t->nrows; i++) {
 		struct row *r = &t->rows[i];
-		const struct nv_live_interval *l = &r->last;
+		const struct nv_tan_iv *l = &r->last;
 		uint64_t lat[4] = { l->p50_ns, l->p99_ns, l->p999_ns, l->max_ns };
 		double span = r->end_s > 0 ? r->end_s : 1;
 
@@ -199,28 +199,28 @@ static int on_job(void *arg, const struct nv_live_job *j)
 	return redraw(t);
 }
 
-static int on_interval(void *arg, const struct nv_live_interval *iv)
+static int on_interval(void *arg, const struct nv_live_interval *l)
 {
+	const struct nv_tan_iv *iv = &l->iv;
 	struct term *t = arg;
-	struct row *r = row_of(t, iv->job, iv->op);
+	struct row *r = row_of(t, l->job, nv_live_op_name(iv->op));
 
 	if (!r || (!r->hist && !(r->hist = calloc(NV_EXACT_NBUCKETS, sizeof(*r->hist)))))
 		return -ENOMEM;
 	r->last = *iv;
-	r->last.hist = NULL;
 	r->have_last = true;
 	r->ios += iv->ios;
 	r->bytes += iv->bytes;
 	r->errors += iv->errors;
 	r->max = iv->max_ns > r->max ? iv->max_ns : r->max;
 	r->end_s = iv->end_s;
-	if (iv->hist) {
+	if (l->hist) {
 		if (r->ios == iv->ios)
-			r->lo = iv->hist_lo, r->hi = iv->hist_hi;
-		r->lo = iv->hist_lo < r->lo ? iv->hist_lo : r->lo;
-		r->hi = iv->hist_hi > r->hi ? iv->hist_hi : r->hi;
-		for (unsigned h = iv->hist_lo; h <= iv->hist_hi; h++)
-			r->hist[h] += iv->hist[h];
+			r->lo = l->hist_lo, r->hi = l->hist_hi;
+		r->lo = l->hist_lo < r->lo ? l->hist_lo : r->lo;
+		r->hi = l->hist_hi > r->hi ? l->hist_hi : r->hi;
+		for (unsigned h = l->hist_lo; h <= l->hist_hi; h++)
+			r->hist[h] += l->hist[h];
 	}
 	r->spark[r->nspark++ % SPARK_MAX] = iv->p99_ns;
 	return redraw(t);

@@ -55,15 +55,16 @@ static int on_job(void *arg, const struct nv_live_job *j)
 	return flushed(s);
 }
 
-static int on_interval(void *arg, const struct nv_live_interval *iv)
+static int on_interval(void *arg, const struct nv_live_interval *l)
 {
+	const struct nv_tan_iv *iv = &l->iv;
 	const uint64_t lat[4] = { iv->p50_ns, iv->p99_ns, iv->p999_ns, iv->max_ns };
 	struct text *s = arg;
 	char r[256];
 
 	rates(r, sizeof(r), iv->iops, iv->mb_per_s, iv->ios, lat, iv->errors);
-	fprintf(s->out, "%s %s #%zu %.4g-%.4g s: %s\n", iv->job, iv->op, iv->index, iv->start_s,
-		iv->end_s, r);
+	fprintf(s->out, "%s %s #%zu %.4g-%.4g s: %s\n", l->job, nv_live_op_name(iv->op),
+		iv->index, iv->start_s, iv->end_s, r);
 	return flushed(s);
 }
 

@@ -123,7 +123,13 @@ static int on_interval(void *arg, const struct nv_tan *t, const struct nv_tan_cl
 {
 	struct wjob *j = arg;
 	struct nv_watch *w = j->w;
-	struct nv_live_interval iv;
+	int64_t t0_ms = j->off_ms ? (int64_t)(t->t0 / 1000000) + j->off_ms : 0;
+	struct nv_live_interval iv = {
+		.job = j->name, .host = w->host, .iv = c->iv,
+		.end_unix_ms = t0_ms ? t0_ms + (int64_t)(c->iv.end_s * 1000 + 0.5) : 0,
+		.lat_sum_ns = c->lat_sum_ns,
+		.hist = c->hist, .hist_lo = c->hist_lo, .hist_hi = c->hist_hi,
+	};
 	int err;
 
 	if (!j->announced && (err = announce(j, t)))
@@ -131,8 +137,10 @@ static int on_interval(void *arg, const struct nv_tan *t, const struct nv_tan_cl
 	j->closed++;
 	if (w->o->from_now && t->t0 + (uint64_t)(c->iv.end_s * 1e9) < w->start_ns)
 		return 0;
-	nv_live_interval_of(c, j->name, w->host,
-			    j->off_ms ? (int64_t)(t->t0 / 1000000) + j->off_ms : 0, &iv);
+	if (c->le) {	/* the stream's edges are nv_live_le_ns (start), when wanted */
+		memcpy(iv.le, c->le, sizeof(iv.le));
+		iv.le_inf = c->le[NV_LIVE_NLE];
+	}
 	if ((err = watch_interval_rec(w, &iv)))
 		return err;
 	if (c->iv.op == NV_TAN_ALL || nv_tan_nops(t) == 1)
@@ -201,10 +209,15 @@ static bool ready(struct nv_watch *w, struct wjob *j)
 static int start(struct nv_watch *w, struct wjob *j)
 {
 	struct nv_tan_stream_opts so = {
-		.interval_ns = w->o->interval_ns, .le_ns = nv_live_le_ns, .nle = NV_LIVE_NLE,
-		.fn = on_interval, .arg = j,
+		.interval_ns = w->o->interval_ns, .fn = on_interval, .arg = j,
 	};
 	int err;
+
+	for (size_t i = 0; i < w->o->nsinks; i++)	/* the histogram, where it is shown */
+		if (w->o->sinks[i].want_le) {
+			so.le_ns = nv_live_le_ns;
+			so.nle = NV_LIVE_NLE;
+		}
 
 	if ((err = nv_tan_stream_new(&j->ts, &so)))
 		return err;

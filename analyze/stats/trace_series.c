@@ -384,14 +384,20 @@ int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b)
 /*
  * The merge: the trace whose next record completes first (ties: the lower
  * index) in best, and the end of the run of its records the merge takes
- * before another trace's (below the heads of the traces before it, at or
- * below those after it), in *end.
+ * before another trace's, in *end.  While that record is in the open
+ * interval (time 0 known), the run is every record of best before the
+ * first that completes past the interval's end: the merged order would
+ * take each of them before the interval closes (it closes only once every
+ * trace's next record is past its end), so each falls in the same interval,
+ * and what an interval holds does not depend on the order its IOs came in.
+ * Otherwise (a record that closes intervals, or the first) the exact merged
+ * order: below the heads of the traces before it, at or below those after.
  * Return: best, or NULL when every trace is done.
  */
 static struct src *next_run(struct state *st, struct src *s, size_t *end)
 {
 	struct src *best = NULL;
-	uint64_t lo = 0, hi = UINT64_MAX, h;
+	uint64_t lo = 0, hi = UINT64_MAX, h, iv_end;
 	bool any_lo = false;
 	size_t e;
 
@@ -401,6 +407,13 @@ static struct src *next_run(struct state *st, struct src *s, size_t *end)
 			best = &s[i];
 	if (!best)
 		return NULL;
+	iv_end = st->t->t0 + st->next_ns;	/* no wrap: t0 + span fits */
+	if (st->npaths > 1 && st->any && best->c->complete_ns[best->i] < iv_end) {
+		for (e = best->i + 1; e < best->n && best->c->complete_ns[e] < iv_end; e++)
+			;
+		*end = e;
+		return best;
+	}
 	for (size_t i = 0; i < st->npaths; i++) {
 		if (s[i].done || &s[i] == best)
 			continue;

@@ -62,8 +62,10 @@ static int hand_out(struct nv_tan_stream *ts, unsigned k, size_t i)
 	nv_tan_iv_of(&ts->t, k, i, &c.iv);
 	if (k < NVT_OP__MAX) {
 		c.lat_sum_ns = st->ib[k].lat_sum;
-		tan_ibuf_le(&st->ib[k], ts->o.le_ns, ts->o.nle, ts->le_op);
-		c.le = ts->le_op;
+		if (ts->o.le_ns) {
+			tan_ibuf_le(&st->ib[k], ts->o.le_ns, ts->o.nle, ts->le_op);
+			c.le = ts->le_op;
+		}
 		c.hist = st->ib[k].ios ? st->ib[k].hist : NULL;
 		c.hist_lo = st->ib[k].hlo;
 		c.hist_hi = st->ib[k].hhi;
@@ -79,15 +81,17 @@ static int hand_out(struct nv_tan_stream *ts, unsigned k, size_t i)
 		if (!ts->t.series[j] || !b->ios)
 			continue;
 		c.lat_sum_ns += b->lat_sum;
-		tan_ibuf_le(b, ts->o.le_ns, ts->o.nle, ts->le_op);
-		for (unsigned e = 0; e <= ts->o.nle; e++)
-			ts->le_all[e] += ts->le_op[e];
+		if (ts->o.le_ns) {
+			tan_ibuf_le(b, ts->o.le_ns, ts->o.nle, ts->le_op);
+			for (unsigned e = 0; e <= ts->o.nle; e++)
+				ts->le_all[e] += ts->le_op[e];
+		}
 		for (unsigned h = b->hlo; h <= b->hhi; h++)
 			ts->hist_all[h] += b->hist[h];
 		c.hist_lo = b->hlo < c.hist_lo ? b->hlo : c.hist_lo;
 		c.hist_hi = b->hhi > c.hist_hi ? b->hhi : c.hist_hi;
 	}
-	c.le = ts->le_all;
+	c.le = ts->o.le_ns ? ts->le_all : NULL;
 	c.hist = c.iv.ios ? ts->hist_all : NULL;
 	err = ts->o.fn ? ts->o.fn(ts->o.arg, &ts->t, &c) : 0;
 	if (c.iv.ios)

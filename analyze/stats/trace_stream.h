@@ -33,7 +33,8 @@ struct nv_tan_stream;
 struct nv_tan_closed {
 	struct nv_tan_iv iv;	/* as the post-run series shows it */
 	uint64_t lat_sum_ns;	/* the sum of its latencies */
-	const uint64_t *le;	/* IOs per histogram bucket: [nle + 1] (the last: above) */
+	const uint64_t *le;	/* IOs per histogram bucket: [nle + 1] (the last: above); NULL
+				 * without le_ns */
 	bool last;		/* the job's last interval (every trace ended) */
 	const uint64_t *hist;	/* exact.h's bucket counts (NV_EXACT_NBUCKETS), nonzero */
 	unsigned hist_lo, hist_hi;	/* only in [hist_lo, hist_hi]; NULL without IOs */

@@ -40,6 +40,14 @@ ios_sum() {
 			END { if (n) printf "%d\n", s }'
 }
 
+# hist_count PORT: the sum of the histogram's nvengine_latency_seconds_count
+# {op!="all"} served (its buckets summed), or nothing.
+hist_count() {
+	curl -s --max-time 10 "http://127.0.0.1:$1/metrics" 2>/dev/null |
+		awk '/^nvengine_latency_seconds_count\{/ && !/op="all"/ { s += $NF; n++ }
+			END { if (n) printf "%d\n", s }'
+}
+
 # gone PID TRIES: 0 once PID has exited (reaped), within TRIES x 0.1 s.
 gone() {
 	local i=0
@@ -69,6 +77,12 @@ elif [ "$got" != "$total" ]; then
 	fail linger "after the run's end /metrics says ${got:-nothing}, fio counted $total"
 else
 	pass "linger: after the last footer /metrics still serves $got IOs = fio's count"
+fi
+got=$(hist_count "$port")
+if [ "$got" = "$total" ]; then
+	pass "linger_histogram: the latency histogram's buckets hold $got IOs = fio's count"
+else
+	fail linger_histogram "the histogram holds ${got:-nothing} IOs, fio counted $total"
 fi
 kill -INT "$wpid" 2>/dev/null
 if gone "$wpid" 300; then	# 30 s of a 600 s linger

@@ -85,16 +85,16 @@ static void log_interval(FILE *log, const struct nv_live_interval *iv)
 
 	nv_json_value_set(o, "job", nv_json_value_str(iv->job));
 	nv_json_value_set(o, "host", nv_json_value_str(iv->host));
-	nv_json_value_set(o, "op", json_string(iv->op));
-	nv_json_value_set(o, "index", json_integer((json_int_t)iv->index));
+	nv_json_value_set(o, "op", json_string(nv_live_op_name(iv->iv.op)));
+	nv_json_value_set(o, "index", json_integer((json_int_t)iv->iv.index));
 	nv_json_value_set(o, "end_unix_ms", json_integer(iv->end_unix_ms));
-	nv_json_value_set(o, "p50_ns", json_integer((json_int_t)iv->p50_ns));
-	nv_json_value_set(o, "p99_ns", json_integer((json_int_t)iv->p99_ns));
-	nv_json_value_set(o, "p99.9_ns", json_integer((json_int_t)iv->p999_ns));
-	nv_json_value_set(o, "max_ns", json_integer((json_int_t)iv->max_ns));
-	nv_json_value_set(o, "ios", json_integer((json_int_t)iv->ios));
-	nv_json_value_set(o, "bytes", json_integer((json_int_t)iv->bytes));
-	nv_json_value_set(o, "errors", json_integer((json_int_t)iv->errors));
+	nv_json_value_set(o, "p50_ns", json_integer((json_int_t)iv->iv.p50_ns));
+	nv_json_value_set(o, "p99_ns", json_integer((json_int_t)iv->iv.p99_ns));
+	nv_json_value_set(o, "p99.9_ns", json_integer((json_int_t)iv->iv.p999_ns));
+	nv_json_value_set(o, "max_ns", json_integer((json_int_t)iv->iv.max_ns));
+	nv_json_value_set(o, "ios", json_integer((json_int_t)iv->iv.ios));
+	nv_json_value_set(o, "bytes", json_integer((json_int_t)iv->iv.bytes));
+	nv_json_value_set(o, "errors", json_integer((json_int_t)iv->iv.errors));
 	json_dumpf(o, log, JSON_COMPACT);
 	fputc('\n', log);
 	fflush(log);

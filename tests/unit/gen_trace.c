@@ -5,11 +5,13 @@
  *
  *   gen_trace [-p randread|seqwrite|mixed] [-n RECORDS] [-b BLOCK_RECORDS]
  *             [-q QD] [-s SEED] [-c zstd|zlib] [-t TAIL_NS[:PER_MILLE]]
- *             OUT.nvt [EXPECTED.csv]
+ *             [-S SERVICE_NS] OUT.nvt [EXPECTED.csv]
  *
  * -c zlib writes the blocks as traces before format 1.2 hold them.  -t:
  * PER_MILLE IOs in 1000 (default 1) take up to TAIL_NS (default 2 ms)
- * longer.
+ * longer.  -S: the IOs' mean device time (default 20 us): QD / SERVICE_NS
+ * IOs per second of the trace's clock (tools/bench-sections/watch.sh: an
+ * hour of timestamps at a given rate).
  *
  * Used by tests/integration/trace_cli.sh.
  */
@@ -41,10 +43,10 @@ int main(int argc, char **argv)
 	FILE *csv = NULL;
 	struct gen g;
 	char msg[600], *end;
-	unsigned long long tail_ns = 2000000, tail_pm = 1;
+	unsigned long long tail_ns = 2000000, tail_pm = 1, service_ns = 0;
 	int opt, err = 0;
 
-	while ((opt = getopt(argc, argv, "p:n:b:q:s:c:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:b:q:s:c:t:S:")) != -1) {
 		switch (opt) {
 		case 'p':
 			if (gen_pattern_parse(optarg, &pat)) {
@@ -76,12 +78,21 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'S':
+			service_ns = strtoull(optarg, &end, 0);
+			if (*end || !service_ns) {
+				fprintf(stderr, "gen_trace: -S %s: want SERVICE_NS > 0\n",
+					optarg);
+				return 2;
+			}
+			break;
 		default: return 2;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "usage: gen_trace [-p PAT] [-n N] [-b BLOCK] [-q QD] [-s SEED] "
-			"[-c zstd|zlib] [-t TAIL_NS[:PER_MILLE]] OUT.nvt [EXPECTED.csv]\n");
+			"[-c zstd|zlib] [-t TAIL_NS[:PER_MILLE]] [-S SERVICE_NS] OUT.nvt "
+			"[EXPECTED.csv]\n");
 		return 2;
 	}
 	if (optind + 1 < argc && !(csv = fopen(argv[optind + 1], "w"))) {
@@ -96,6 +107,8 @@ int main(int argc, char **argv)
 	gen_init(&g, pat, (unsigned)qd, seed);
 	g.tail_ns = tail_ns;
 	g.tail_per_mille = (unsigned)tail_pm;
+	if (service_ns)
+		g.service_ns = service_ns;
 	for (unsigned long i = 0; i < n && !err; i++) {
 		struct nvt_record r;
 

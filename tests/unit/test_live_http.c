@@ -167,8 +167,8 @@ TEST(serve_after_records)
 	for (size_t k = 0; k < 3; k++) {
 		live_gen_interval(&iv, HOSTILE, "h1", 0, 0, k, 1000, 1700000000000);
 		CHECK_EQ_I64(s.interval(s.arg, &iv), 0);
-		ios += iv.ios;
-		p99 = iv.p99_ns;
+		ios += iv.iv.ios;
+		p99 = iv.iv.p99_ns;
 	}
 	CHECK_EQ_I64(s.finding(s.arg, &f), 0);
 
@@ -252,8 +252,8 @@ TEST(rings_bounded)
 	CHECK_EQ_U64(sn.nnotes, NV_LIVE_FINDINGS);
 	CHECK(strlen(sn.notes[0].text) < NV_LIVE_TEXT && strstr(sn.notes[0].text, "..."));
 	CHECK_EQ_U64(sn.npoints, NV_LIVE_RING + NV_LIVE_MAX_JOBS - 1);
-	CHECK_EQ_U64(sn.points[0].index, 50);	/* the oldest kept */
-	CHECK(sn.series[0].t.have_last && sn.series[0].t.last.index == NV_LIVE_RING + 49);
+	CHECK_EQ_U64(sn.points[0].iv.index, 50);	/* the oldest kept */
+	CHECK(sn.series[0].t.have_last && sn.series[0].t.last.iv.index == NV_LIVE_RING + 49);
 	nv_live_snap_free(&sn);
 	nv_live_state_free(&st);
 }

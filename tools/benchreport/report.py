@@ -70,8 +70,11 @@ GOALS = (("files", "nvengine tracing off vs fio `io_uring`, files, QD 1", ">= 1.
          ("inputtext", "reading memory, fio normal output", "<= 5.00x (linear 4x)"),
          ("watch", "watcher: tracing's wait on the IO loop, nv_nop", "0 waits"),
          ("watch", "watcher: IOPS watched vs without", "within A/A"),
+         ("watch", "watcher: tracing's wait on the IO loop, randread.fio", "0 waits"),
+         ("watch", "watcher: IOPS watched vs without, randread.fio", "within A/A"),
          ("watch", "watcher: CPU per IO vs the post-run analysis", "<= 1.00x"),
-         ("watch", "watcher: peak RSS vs the post-run analysis'", "<= 1.25x"))
+         ("watch", "watcher: peak RSS vs the post-run analysis'", "<= 1.25x"),
+         ("watch", "watcher: peak RSS, an hour's trace vs a quarter's", "growth <= 2 MiB"))
 
 
 def goal_section(row):

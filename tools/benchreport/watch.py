@@ -1,6 +1,7 @@
 """watch.py - section 15 of BENCHMARKS.md (tools/bench-sections/watch.sh): nvanalyze watch beside
-a traced run (issue 55): IOPS and the IO loop's waits with and without it, its CPU per IO against
-the post-run analysis', its peak RSS against the run's length."""
+a traced run (issue 55): IOPS and the IO loop's waits with and without it (nv_nop and
+jobs/randread.fio), its CPU per IO against the post-run analysis', its peak RSS against the run's
+length (a 4 times longer nv_nop run, synthetic traces of a quarter and a whole hour)."""
 import os
 import re
 
@@ -36,7 +37,45 @@ def run(d, p):
         return None
     return {"iops": iops, "waits": f[0], "records": f[1],
             "watch": read_time(os.path.join(d, p + "-watch.time")),
-            "post": read_time(os.path.join(d, p + "-post.time"))}
+            "post": read_time(os.path.join(d, p + "-post.time")),
+            "rewatch": read_time(os.path.join(d, p + "-rewatch.time"))}
+
+
+def rounds_of(d, meta, prefix):
+    """The complete rounds (alone, watched, alone2) of runs named PREFIX + rR-CFG."""
+    out = []
+    for r in range(1, int(meta.get("watch_rounds", 0) or 0) + 1):
+        c = {k: run(d, "{}r{}-{}".format(prefix, r, k)) for k in ("alone", "watched", "alone2")}
+        if all(c.values()) and c["watched"]["watch"] and c["watched"]["post"]:
+            out.append(c)
+    return out
+
+
+def io_rows(rounds, what):
+    """IOPS and IO-loop wait rows of rounds of job what, and the per-round ratios."""
+    ratio = [c["watched"]["iops"] / c["alone"]["iops"] for c in rounds]
+    aa = [c["alone2"]["iops"] / c["alone"]["iops"] for c in rounds]
+    return [("IOPS without a watcher, {}".format(what), [c["alone"]["iops"] for c in rounds],
+             "{:,.0f}"),
+            ("IOPS watched, {}".format(what), [c["watched"]["iops"] for c in rounds], "{:,.0f}"),
+            ("**IOPS watched / without**, {} (per round)".format(what), ratio, "{:.3f}x"),
+            ("IOPS without again / without (A/A), {}".format(what), aa, "{:.3f}x"),
+            ("IO-loop waits, watched, {}".format(what), [c["watched"]["waits"] for c in rounds],
+             "{:.0f}"),
+            ("IO-loop waits, without, {}".format(what),
+             [c["alone"]["waits"] + c["alone2"]["waits"] for c in rounds], "{:.0f}")], ratio, aa
+
+
+def hour(d, name):
+    """(peak RSS MiB, intervals, the writer's wall s) of the synthetic trace run name, or None."""
+    t = read_time(os.path.join(d, name + "-watch.time"))
+    g = read_time(os.path.join(d, name + "-gen.time"))
+    try:
+        with open(os.path.join(d, name + "-intervals")) as f:
+            n = int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        return None
+    return (t["maxrss_kb"] / 1024, n, g["wall"] if g else None) if t else None
 
 
 def listen_rows(d, meta):
@@ -74,53 +113,76 @@ def section(md, wd, meta, goals):
     """15. nvanalyze watch beside a traced run."""
     md.append("## 15. nvanalyze watch beside a traced run\n")
     d = os.path.join(wd, "watch")
-    rounds = []
-    for r in range(1, int(meta.get("watch_rounds", 0) or 0) + 1):
-        c = {k: run(d, "r{}-{}".format(r, k)) for k in ("alone", "watched", "alone2")}
-        if all(c.values()) and c["watched"]["watch"] and c["watched"]["post"]:
-            rounds.append(c)
+    rounds = rounds_of(d, meta, "")
     if not rounds:
         md.append("Not run in this mode.\n")
         return
+    rr = rounds_of(d, meta, "rr-")
     long_ = run(d, "long")
     rt = int(meta.get("watch_runtime", 0) or 0)
-    md.append("Run on {} (nvengine {}, mode {}, {} cores).  nv_nop 4 jobs x QD 64 "
-              "(`--numjobs=4 --group_reporting`, {} s) on the tmpfs file, traced, in rounds of "
+    hs = int(meta.get("watch_hour_s", 0) or 0)
+    hiops = int(meta.get("watch_hour_iops", 0) or 0)
+    hq, hf = hour(d, "hour-quarter"), hour(d, "hour-full")
+    md.append("Run on {} (nvengine {}, mode {}, {} cores).  Two jobs, each traced, in rounds of "
               "three, the order reversed every other round: without a watcher, with `nvanalyze "
               "watch --format jsonl` on its trace directory (it ends by itself after fio), and "
-              "without again (the A/A pair).  The IO loop's waits from the traces' footers; "
-              "the watcher's and the post-run analysis' (`nvanalyze -f json` of the watched run) "
-              "CPU (user + sys) per traced IO and peak RSS from `/usr/bin/time`; then one watched "
-              "run of {} s.  Both hold pass 1's exact states, which grow with the IOs up to "
-              "exact.h's single-pass caps and stay there (an hour's run: the same bound).\n"
+              "without again (the A/A pair): nv_nop 4 jobs x QD 64 (`--numjobs=4 "
+              "--group_reporting`, {} s) on the tmpfs file, CPU-bound; and the brief's "
+              "`jobs/randread.fio` as users run it (direct IO on the checkout's file system, "
+              "4 jobs x QD 64 on four 256 MiB files), its `runtime=` cut to {} s in a copy.  The "
+              "IO loop's waits from the traces' footers; the watcher's and the post-run "
+              "analysis' (`nvanalyze -f json` of the watched run) CPU (user + sys) per traced "
+              "IO and peak RSS from `/usr/bin/time`, and the watcher run once more on the "
+              "finished traces (the same lines: its work without fio beside it).  The machine "
+              "is shared with other sessions: read the per-round ratios.\n"
               .format(meta.get("date", "?"), meta.get("commit", "?"), meta.get("mode", "?"),
-                      meta.get("cores", "?"), rt, rt * 4))
+                      meta.get("cores", "?"), rt, rt))
     w = [c["watched"] for c in rounds]
-    ratio = [c["watched"]["iops"] / c["alone"]["iops"] for c in rounds]
-    aa = [c["alone2"]["iops"] / c["alone"]["iops"] for c in rounds]
+    rows, ratio, aa = io_rows(rounds, "nv_nop")
+    if rr:
+        rrows, rratio, raa = io_rows(rr, "randread.fio")
+        rows += rrows
     cpu = [(x["watch"]["cpu"] / x["records"] * 1e9) for x in w]
     post = [(x["post"]["cpu"] / x["records"] * 1e9) for x in w]
     rel = [a / b for a, b in zip(cpu, post) if b]
+    rew = [x["rewatch"]["cpu"] / x["records"] * 1e9 for x in w if x["rewatch"]]
+    rrel = [x["rewatch"]["cpu"] / x["post"]["cpu"] for x in w
+            if x["rewatch"] and x["post"]["cpu"]]
     rss = [x["watch"]["maxrss_kb"] / 1024 for x in w]
-    rows = [("IOPS without a watcher", [c["alone"]["iops"] for c in rounds], "{:,.0f}"),
-            ("IOPS watched", [x["iops"] for x in w], "{:,.0f}"),
-            ("**IOPS watched / without** (per round)", ratio, "{:.3f}x"),
-            ("IOPS without again / without (A/A)", aa, "{:.3f}x"),
-            ("IO-loop waits, watched", [x["waits"] for x in w], "{:.0f}"),
-            ("IO-loop waits, without", [c["alone"]["waits"] + c["alone2"]["waits"]
-                                        for c in rounds], "{:.0f}"),
-            ("watcher CPU per IO", cpu, "{:.1f} ns"),
-            ("post-run analysis CPU per IO", post, "{:.1f} ns"),
-            ("**watcher CPU / post-run analysis'** (per round)", rel, "{:.2f}x"),
-            ("watcher peak RSS, {} s".format(rt), rss, "{:.1f} MiB")]
-    rows.append(("post-run analysis peak RSS, {} s".format(rt),
+    rows += [("watcher CPU per IO, nv_nop", cpu, "{:.1f} ns"),
+             ("post-run analysis CPU per IO, nv_nop", post, "{:.1f} ns"),
+             ("**watcher CPU / post-run analysis'**, nv_nop (per round)", rel, "{:.2f}x"),
+             ("watcher CPU per IO on the finished traces, nv_nop", rew or None, "{:.1f} ns"),
+             ("**watcher on the finished traces / post-run analysis'** (per round)", rrel or None,
+              "{:.2f}x"),
+             ("watcher peak RSS, nv_nop {} s".format(rt), rss, "{:.1f} MiB")]
+    rows.append(("post-run analysis peak RSS, nv_nop {} s".format(rt),
                  [x["post"]["maxrss_kb"] / 1024 for x in w], "{:.1f} MiB"))
     if long_ and long_["watch"] and long_["post"]:
-        rows.append(("watcher peak RSS, {} s".format(rt * 4), [long_["watch"]["maxrss_kb"] / 1024],
-                     "{:.1f} MiB"))
-        rows.append(("post-run analysis peak RSS, {} s".format(rt * 4),
+        rows.append(("watcher peak RSS, nv_nop {} s".format(rt * 4),
+                     [long_["watch"]["maxrss_kb"] / 1024], "{:.1f} MiB"))
+        rows.append(("post-run analysis peak RSS, nv_nop {} s".format(rt * 4),
                      [long_["post"]["maxrss_kb"] / 1024], "{:.1f} MiB"))
+    for name, h, secs in (("a quarter", hq, hs // 4), ("the whole", hf, hs)):
+        if h:
+            rows.append(("watcher peak RSS, synthetic {} s ({:.1f} M IOs, {} intervals)"
+                         .format(secs, secs * hiops / 1e6, h[1]), [h[0]], "{:.1f} MiB"))
+    if hq and hf:
+        rows.append(("**watcher peak RSS, synthetic {} s / {} s**".format(hs, hs // 4),
+                     [hf[0] / hq[0]], "{:.2f}x"))
     median_range_table(md, rows)
+    if hq or hf:
+        md.append("RSS against the run's length, two shapes.  nv_nop: the same job {} s and "
+                  "{} s at full speed (about {:.1f} M IOs per s of run): the IOs and their "
+                  "spread grow with the length.  Synthetic: `tests/unit/gen_trace` writes through "
+                  "the real trace writer {:,} IOs per s of the trace's clock (QD 4, randread, "
+                  "a block per s, a tail of 1 IO in 1000) for {} s ({} intervals of 1 s; an hour "
+                  "in full mode) and for a quarter of it, appended as fast as the writer goes "
+                  "({}) while the watcher follows the file (started before it, it begins "
+                  "reading 1 s after the file appears: gen_trace's header names no numjobs); "
+                  "the watcher's peak RSS of each.\n".format(
+                      rt, rt * 4, med([x["iops"] for x in w]) / 1e6, hiops, hs, hs,
+                      "{:.1f} s for the whole".format(hf[2]) if hf and hf[2] else "?"))
     lrows = listen_rows(d, meta)
     if lrows:
         md.append("The HTTP output (issue 56): for 4 and for 64 jobs (nv_nop x QD 64, {} s), "
@@ -138,10 +200,25 @@ def section(md, wd, meta, goals):
     v = med(ratio)
     goal_row(goals, "watcher: IOPS watched vs without", "within A/A", "{:.3f}x".format(v),
              lo - 0.02 <= v <= hi + 0.02, "A/A {:.3f}-{:.3f}x (2% slack)".format(lo, hi))
+    if rr:
+        waits = sum(c["watched"]["waits"] for c in rr)
+        goal_row(goals, "watcher: tracing's wait on the IO loop, randread.fio", "0 waits",
+                 str(waits), waits == 0, "{} watched runs".format(len(rr)))
+        lo, hi = min(raa + [1.0]), max(raa + [1.0])
+        v = med(rratio)
+        goal_row(goals, "watcher: IOPS watched vs without, randread.fio", "within A/A",
+                 "{:.3f}x".format(v), lo - 0.02 <= v <= hi + 0.02,
+                 "A/A {:.3f}-{:.3f}x (2% slack)".format(lo, hi))
     v = med(rel)
     goal_row(goals, "watcher: CPU per IO vs the post-run analysis", "<= 1.00x",
-             "{:.2f}x".format(v), v <= 1.0, "{:.1f} vs {:.1f} ns per IO".format(med(cpu),
-                                                                            med(post)))
+             "{:.2f}x".format(v), v <= 1.0, "{:.1f} vs {:.1f} ns per IO; on the finished "
+             "traces {}".format(med(cpu), med(post),
+                                "{:.2f}x".format(med(rrel)) if rrel else "not run"))
+    if hq and hf:
+        v = hf[0] - hq[0]
+        goal_row(goals, "watcher: peak RSS, an hour's trace vs a quarter's", "growth <= 2 MiB",
+                 "{:+.1f} MiB".format(v), v <= 2.0, "synthetic, {} s vs {} s of {:,} IOs per "
+                 "s: {:.1f} vs {:.1f} MiB".format(hs, hs // 4, hiops, hf[0], hq[0]))
     if long_ and long_["watch"] and long_["post"]:
         v = long_["watch"]["maxrss_kb"] / long_["post"]["maxrss_kb"]
         goal_row(goals, "watcher: peak RSS vs the post-run analysis'", "<= 1.25x",
