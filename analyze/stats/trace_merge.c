@@ -540,6 +540,7 @@ static int merge_part(struct state *st, struct part *pt)
 		for (size_t b = 0; b <= t->nedges; b++)
 			t->bucket[k][b] += u->bucket[k][b];
 	t->ramp_records += u->ramp_records;
+	st->back |= pt->st.back;
 	t->ramp_ns = u->ramp_ns ? u->ramp_ns : t->ramp_ns;
 	t->ab_window = u->ab_window ? u->ab_window : t->ab_window;
 	t->span_ns = u->span_ns > t->span_ns ? u->span_ns : t->span_ns;

@@ -147,7 +147,11 @@ static int keep_cand(void *arg, uint64_t lat, uint64_t cpl)
 		st->cand = n;
 		st->candcap = nc;
 	}
-	st->cand[st->ncand++] = (struct slow){ cpl - lat, cpl, a->op };
+	if (st->cur > UINT32_MAX) {
+		st->cand_overflow = true;	/* beyond struct slow's iv: read again */
+		return 0;
+	}
+	st->cand[st->ncand++] = (struct slow){ cpl - lat, cpl, a->op, (uint32_t)st->cur };
 	return 0;
 }
 
