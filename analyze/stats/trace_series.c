@@ -331,7 +331,7 @@ static int interval_run(struct state *st, const struct nvt_cols *c, size_t a, si
  * Pass 1's series and totals of records [a, b) of block c, in completion
  * order (their exact states: tan_feed_exact).  An interval is closed when a
  * record completes past its end; a record that completes before the open
- * interval (out of order) joins it.
+ * interval (out of order, even before time 0) joins it.
  * Return: 0, -ENOMEM or -EINVAL.
  */
 static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size_t b)
@@ -349,7 +349,7 @@ static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size
 		uint64_t end = t->t0 + st->next_ns;	/* no wrap: t0 + span fits */
 
 		for (; i < b && c->complete_ns[i] < end; i++)	/* the span on the way */
-			if (c->complete_ns[i] - t->t0 > t->span_ns)
+			if (c->complete_ns[i] >= t->t0 && c->complete_ns[i] - t->t0 > t->span_ns)
 				t->span_ns = c->complete_ns[i] - t->t0;
 		if ((err = interval_run(st, c, a, i)))
 			return err;
@@ -624,7 +624,7 @@ static int series_run(struct state *st, struct src *s, size_t a, size_t b)
 		for (size_t i = a; i < e; i++) {
 			uint64_t cpl = c->complete_ns[i] - st->t->t0;
 
-			if (cpl >= st->next_ns) {
+			if (c->complete_ns[i] >= st->t->t0 && cpl >= st->next_ns) {
 				if ((err = series_move(st, (size_t)(cpl / st->t->interval_ns))))
 					return err;
 				st->next_ns = (uint64_t)(st->cur + 1) * st->t->interval_ns;

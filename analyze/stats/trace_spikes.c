@@ -77,7 +77,7 @@ int tan_build_spikes(struct state *st)
 	for (size_t i = 0; i < st->nslow; i++) {
 		const struct slow *x = &st->slow[i];
 		uint64_t sub = x->submit > t->t0 ? x->submit - t->t0 : 0,
-			 end = x->complete - t->t0;
+			 end = x->complete > t->t0 ? x->complete - t->t0 : 0;
 		struct nv_tan_spike *sp = t->nspikes ? &t->spikes[t->nspikes - 1] : NULL;
 
 		if (!sp || sp->op != x->op || sub > sp->end_ns + t->spike_threshold_ns[x->op]) {

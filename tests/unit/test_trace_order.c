@@ -1,6 +1,8 @@
 /*
- * test_trace_spikes.c - analyze/stats/trace_spikes.c: the slow IOs of the
- * spike episodes found wherever their completions land in their trace.
+ * test_trace_order.c - nv_tan_run on traces whose completion times go back
+ * (trace_series.c: such a record joins the interval open when it is read):
+ * the slow IOs of the spike episodes found wherever their completions land
+ * in their trace (trace_spikes.c), and a record completing before time 0.
  *
  * A job of 3 generated thread traces (4k reads, no slow tail, 5 ms
  * intervals of about 3000 IOs) with bursts of 6 slow IOs (30 ms) in
@@ -321,12 +323,89 @@ out:
 	free(r);
 }
 
+/* Return: the IOs of t's read series. */
+static uint64_t ios_in_series(const struct nv_tan *t)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < t->nint; i++)
+		n += t->series[NVT_OP_READ][i].ios;
+	return n;
+}
+
+/*
+ * A record completing before time 0 (the first record's submission): it
+ * joins interval 0, stretches no span and is a slow IO at time 0, in one trace and in several, in
+ * the spilled intervals' second read and in watch's stream.
+ */
+TEST(completion_before_time_0)
+{
+	struct nvt_record *r = calloc(PER, sizeof(*r));
+	char *paths[2] = { strdup(tpath("early.1.nvt")), strdup(tpath("early.2.nvt")) };
+	struct nv_tan t, t2, ts;
+	struct gen g;
+	uint64_t want;
+
+	CHECK(r && paths[0] && paths[1]);
+	if (!r || !paths[0] || !paths[1])
+		goto out;
+	gen_init(&g, GEN_RANDREAD, 4, 9);
+	g.tail_per_mille = 0;
+	for (size_t i = 0; i < PER; i++)
+		gen_record(&g, &r[i]);
+	want = r[PER - 1].complete_ns - r[0].submit_ns;
+	r[3].complete_ns = r[0].submit_ns - 1000;	/* before time 0, a slow IO */
+	r[3].submit_ns = r[3].complete_ns - SLOW;
+	CHECK_EQ_I64(put_trace(paths[0], r, PER), 0);
+	for (size_t i = 0; i < PER; i++) {	/* a second thread, later */
+		r[i].complete_ns += 1000;
+		r[i].submit_ns += 1000;
+	}
+	CHECK_EQ_I64(put_trace(paths[1], r, PER), 0);
+	if (run(paths, 1, 1, &t)) {
+		CHECK(!"one trace analysed");
+		goto out;
+	}
+	CHECK_EQ_I64(t.span_ns, want);
+	CHECK_EQ_I64(t.nint, want / IV + 1);
+	CHECK_EQ_I64(ios_in_series(&t), PER);
+	CHECK(t.nspikes == 1 && t.spikes[0].slow_ios == 1 && t.spikes[0].worst_ns == SLOW &&
+	      t.spikes[0].start_ns == 0 && t.spikes[0].end_ns == 0);
+	CHECK_EQ_I64(stream_differs(paths, 1, &t), 0);
+	if (!run(paths, 2, 4, &t2)) {
+		CHECK_EQ_I64(t2.span_ns, want + 1000);
+		CHECK_EQ_I64(ios_in_series(&t2), 2 * PER);
+		nv_tan_free(&t2);
+	} else {
+		CHECK(!"two traces analysed");
+	}
+	setenv("NVANALYZE_SERIES_CAP", "64", 1);
+	if (!run(paths, 1, 1, &ts)) {
+		CHECK_EQ_I64(ts.nint, t.nint);
+		CHECK(ts.nint == t.nint && !memcmp(ts.series[NVT_OP_READ], t.series[NVT_OP_READ],
+						   t.nint * sizeof(*t.series[NVT_OP_READ])));
+		nv_tan_free(&ts);
+	} else {
+		CHECK(!"spilled intervals resolved");
+	}
+	unsetenv("NVANALYZE_SERIES_CAP");
+	nv_tan_free(&t);
+out:
+	for (size_t i = 0; i < 2; i++) {
+		if (paths[i])
+			unlink(paths[i]);
+		free(paths[i]);
+	}
+	free(r);
+}
+
 int main(void)
 {
-	if (tmpdir_make("trace_spikes"))
+	if (tmpdir_make("trace_order"))
 		return 1;
 	RUN(slow_ios_completing_out_of_order);
 	RUN(slow_io_at_a_block_boundary);
+	RUN(completion_before_time_0);
 	tmpdir_remove();
 	return check_summary();
 }
