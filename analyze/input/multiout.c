@@ -28,6 +28,7 @@ struct seg {
 	long long pid, start;	/* normal: pid=; JSON: timestamp - elapsed (s) */
 	double runtime_ms;	/* the longest job runtime */
 	bool one_name;		/* terse lines of one job name (period 1) */
+	bool cut_short;		/* the file's last output, cut before its end */
 };
 
 /* A growing array of outputs. */
@@ -207,6 +208,27 @@ static int cut(const char *text, size_t len, struct segs *s)
 	return 0;
 }
 
+/*
+ * True when output sg is a fio normal output without its end: a job's
+ * header ("NAME: (groupid="), no "Run status group" line and no JSON of
+ * its own (fio stopped while it wrote it).
+ */
+static bool normal_cut_short(const char *text, const struct seg *sg)
+{
+	const char *p = text + sg->off, *end = p + sg->len, *e, *b;
+	bool job = false;
+
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		e = e ? e : end;
+		b = line_start(p, e);
+		if (starts(b, (size_t)(e - b), "Run status group") || json_head(b, e, end))
+			return false;
+		job |= has(b, e, ": (groupid=");
+	}
+	return job;
+}
+
 /* The job name of the terse line [p, e): field 2 (version 2) or 3; *n its length. */
 static const char *terse_name(const char *p, const char *e, size_t *n)
 {
@@ -239,47 +261,61 @@ static bool same_name(const char *text, const size_t *off, const size_t *end, si
  * A file of fio terse lines (one a job, in the same order in each of fio's
  * outputs: --status-interval, or runs appended) cut into outputs in s: the
  * smallest period of the lines' job names that repeats at least twice;
- * *period is its lines (0: none, s left one output).  Return: 0 or -ENOMEM.
+ * *period is its lines (0: none, s left one output).  A last output of
+ * fewer lines, each naming the job of its place (fio stopped while it
+ * wrote them), is an output of its own, cut_short.  Each output's line
+ * numbers are its first terse line's.  Return: 0 or -ENOMEM.
  */
 static int terse_cut(const char *text, size_t len, struct segs *s, size_t *period)
 {
-	size_t n = 0, cap = 0, *off = NULL, *end = NULL;
+	size_t n = 0, cap = 0, *off = NULL, *end = NULL, *num = NULL;
+	unsigned line = 1;
 	int ret = 0;
 
 	*period = 0;
-	for (const char *p = text, *e; p < text + len; p = e + 1) {
+	for (const char *p = text, *e; p < text + len; p = e + 1, line++) {
 		e = memchr(p, '\n', (size_t)(text + len - p));
 		e = e ? e : text + len;
 		if (!nv_fioterse_is_line(p, (size_t)(e - p)))
 			continue;
 		if (n == cap) {
 			size_t nc = cap ? 2 * cap : 16, *no = realloc(off, nc * sizeof(*no)),
-			       *ne = no ? realloc(end, nc * sizeof(*ne)) : NULL;
+			       *ne = no ? realloc(end, nc * sizeof(*ne)) : NULL,
+			       *nn = ne ? realloc(num, nc * sizeof(*nn)) : NULL;
 
 			off = no ? no : off;
 			end = ne ? ne : end;
-			if (!no || !ne) {
+			num = nn ? nn : num;
+			if (!no || !ne || !nn) {
 				ret = -ENOMEM;
 				goto out;
 			}
 			cap = nc;
 		}
+		num[n] = line;
 		off[n] = (size_t)(p - text);
 		end[n++] = (size_t)(e - text);
 	}
 	for (size_t p = 1; p <= n / 2 && !*period; p++) {
-		bool same = n % p == 0;
+		bool same = true;
 
 		for (size_t i = p; i < n && same; i++)
 			same = same_name(text, off, end, i, i - p);
 		if (same)
 			*period = p;
 	}
+	if (*period && n) {
+		s->v[0].at = off[0];
+		s->v[0].line = (unsigned)num[0];
+	}
 	for (size_t i = *period; i && i < n && !ret; i += *period) {
 		s->v[s->n - 1].len = off[i] - s->v[s->n - 1].off;
 		ret = segs_grow(s);
-		if (!ret)
-			s->v[s->n++].off = off[i];
+		if (!ret) {
+			s->v[s->n].off = s->v[s->n].at = off[i];
+			s->v[s->n].line = (unsigned)num[i];
+			s->v[s->n++].cut_short = n - i < *period;
+		}
 	}
 	s->v[s->n - 1].len = len - s->v[s->n - 1].off;
 	for (size_t i = 0; i < s->n; i++)
@@ -287,6 +323,7 @@ static int terse_cut(const char *text, size_t len, struct segs *s, size_t *perio
 out:
 	free(off);
 	free(end);
+	free(num);
 	return ret;
 }
 
@@ -675,16 +712,24 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 	struct segs s = { 0 };
 	size_t period = 0;
 	char err[512], (*heads)[NV_PAGE_HEAD] = NULL;
+	unsigned cut_line = 0;	/* a last output cut short, left out: its line */
 	int ret = cut(text, len, &s);
 
 	if (!ret && s.n < 2 && f && !strcmp(f->name, "fio-terse"))
 		ret = terse_cut(text, len, &s, &period);
 	if (!ret && s.n < 2)
 		ret = 1;
+	if (!ret && (s.v[s.n - 1].cut_short || (!period && normal_cut_short(text, &s.v[s.n - 1]))))
+		cut_line = s.v[--s.n].line;	/* the one before it ends where it starts */
 	if (!ret && read_segs(text, path, &s, err, sizeof(err)))
 		ret = 1;
 	if (!ret)
 		ret = keep_last(&s, path, m);
+	if (!ret && cut_line)
+		run_note(&m->runs[m->n - 1], "%s:%u: the last fio output stops before its end "
+			 "(%s: fio stopped while it wrote it): left out, the one before it read",
+			 path, cut_line, period ? "fewer terse lines than each output before it" :
+			 "no \"Run status group\" lines");
 	if (!ret && period == 1 && m->n == s.n)
 		ret = 1;
 	if (!ret && m->n > 1 && split_mode != NV_SPLIT_NONE)
