@@ -1,9 +1,12 @@
 /*
  * trace_tan.h - the state nv_tan_run (trace_stats.h) shares between its
  * files: trace_src.c (the traces opened, read block by block, checked),
- * trace_series.c (pass 1: the merge, the intervals, the totals),
- * trace_spikes.c (thresholds, slow IOs, episodes) and trace_stats.c (the
- * passes and the results).  Internal to those files.
+ * trace_series.c (pass 1: the merge, the intervals, the totals) with
+ * trace_interval.c (an interval's buffers), trace_merge.c (pass 1 of
+ * several thread traces, split) and trace_stream.c (pass 1 fed a block at
+ * a time, for nvanalyze watch), trace_spikes.c (thresholds, slow IOs,
+ * episodes) and trace_stats.c (the passes and the results).  Internal to
+ * those files.
  */
 #ifndef NV_ANALYZE_TRACE_TAN_H
 #define NV_ANALYZE_TRACE_TAN_H
