@@ -145,7 +145,8 @@ synth narrow.json "q1/$O;iodepth=1/1000/400" "q2/$O;iodepth=2/2000/1400" \
 grep -qx 'set ytics ("500 us" 500, "1 ms" 1000, "2 ms" 2000, "5 ms" 5000)' \
 	ntics/curve_p99_q_read.gp &&
 	pass curve_ticks_within_a_decade ||
-		fail curve_ticks_within_a_decade "$(cat ntics.err; grep tics ntics/curve_p99_q_read.gp)"
+		fail curve_ticks_within_a_decade \
+			"$(cat ntics.err; grep tics ntics/curve_p99_q_read.gp)"
 
 # a matrix with a cell not run: drawn as such (gnuplot's "with image" emptied the map)
 synth mx.json "a/rw=randread;bs=4k;iodepth=1/1000/100" "b/rw=randread;bs=4k;iodepth=8/3000/200" \

@@ -124,10 +124,13 @@ static int make_job(char **paths)
 	for (size_t k = 0; k < NTH * PER && !err; k++) {
 		size_t best = NTH;
 
-		for (size_t t = 0; t < NTH; t++)
-			if (at[t] < PER && (best == NTH || r[t * PER + at[t]].complete_ns <
-								r[best * PER + at[best]].complete_ns))
+		for (size_t t = 0; t < NTH; t++) {
+			const struct nvt_record *x = &r[t * PER + at[t]];
+
+			if (at[t] < PER && (best == NTH ||
+					    x->complete_ns < r[best * PER + at[best]].complete_ns))
 				best = t;
+		}
 		m[k] = r[best * PER + at[best]++];
 	}
 	paths[NTH] = strdup(tpath("merged.nvt"));
