@@ -224,8 +224,8 @@ static int spike_block(struct state *st, const struct src *s, size_t a, size_t b
 /*
  * Intervals [a, b) of trace s (from its start when whole, or from its index
  * entry before the intervals' start: completion times that never go back
- * put every record of the intervals after it).  Return: 0, -ENOENT or
- * -ESPIPE when it has no index to seek with, or -errno (st->err set).
+ * put every record of the intervals after it).  Return: 0, 1 when it
+ * cannot seek (no index, not seekable), or -errno (st->err set).
  */
 static int spike_range(struct state *st, struct src *s, size_t a, size_t b, bool whole)
 {
@@ -233,8 +233,8 @@ static int spike_range(struct state *st, struct src *s, size_t a, size_t b, bool
 	size_t run = 0;
 	int err;
 
-	if (!whole && (err = nvt_reader_seek_time(s->r, lo ? lo - 1 : 0)))
-		return err;
+	if (!whole && nvt_reader_seek_time(s->r, lo ? lo - 1 : 0))
+		return 1;
 	s->seen = whole ? s->seen : UINT64_MAX;	/* record numbers unknown after a seek */
 	s->done = false;
 	while (!(err = tan_src_next(st, s)) && !s->done)
@@ -276,7 +276,7 @@ int tan_spike_pass(struct state *st)
 			if (b == a)
 				continue;
 			err = spike_range(st, &s, a, b, false);
-			if (err == -ENOENT || err == -ESPIPE) {
+			if (err == 1) {
 				whole = true;	/* no index: from the start, where it is */
 				a--;
 				err = 0;
