@@ -427,6 +427,23 @@ static int read_segs(const char *text, const char *path, struct segs *s, char *e
 	return 0;
 }
 
+/*
+ * True when the last output of s (one of two or more) is a later snapshot
+ * that fio stopped while it wrote it: terse lines fewer than each output
+ * before it (terse_cut), or a normal output of the process of the one
+ * before it (its first pid=) without its end (an article's output of
+ * another machine, cut by its author, stays).
+ */
+static bool cut_short(const char *text, const struct segs *s)
+{
+	const struct seg *a = &s->v[s->n - 2], *b = &s->v[s->n - 1];
+	long long pa, pb;
+
+	return b->cut_short || (num_after(text + a->off, a->len, " pid=", &pa) &&
+				num_after(text + b->off, b->len, " pid=", &pb) && pa == pb &&
+				normal_cut_short(text, b));
+}
+
 /* "pid 123" or "started at 1796353020" or "" for the note. */
 static void who(char *buf, size_t n, const struct seg *sg)
 {
@@ -719,7 +736,7 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 		ret = terse_cut(text, len, &s, &period);
 	if (!ret && s.n < 2)
 		ret = 1;
-	if (!ret && (s.v[s.n - 1].cut_short || (!period && normal_cut_short(text, &s.v[s.n - 1]))))
+	if (!ret && cut_short(text, &s))
 		cut_line = s.v[--s.n].line;	/* the one before it ends where it starts */
 	if (!ret && read_segs(text, path, &s, err, sizeof(err)))
 		ret = 1;

@@ -4,8 +4,9 @@
  * --status-interval run, a disk full): the cut output is left out with a
  * note naming its line, and the complete one before it is read, never the
  * cut one as the run's last snapshot (its later directions missing) nor
- * every snapshot as a job of its own ("status #1" ... "#4").  Terse lines
- * cut into runs: each at its own line.
+ * every snapshot as a job of its own ("status #1" ... "#4"); another
+ * process's output cut short stays.  Terse lines cut into runs: each at
+ * its own line.
  *
  * The outputs are real fio 2.2.10 ones (tests/fixtures/fio2/README.md):
  * a normal output and its copy as a later snapshot of the same process
@@ -112,6 +113,14 @@ TEST(normal_last_snapshot_cut)
 		CHECK(m.runs[0].jobs[0].dir[NV_DIR_READ].runtime_ms.v == 1542);
 		CHECK(noted(&m.runs[0], "snap.log:42: the last fio output stops before its end"));
 	}
+	nv_multiout_free(&m);
+
+	/* another process's output, cut (an article's next machine, shortened by
+	 * its author): not a snapshot being written, kept as before */
+	memcpy(strstr(file + n, "pid=30488"), "pid=30499", 9);
+	CHECK_EQ_I64(nv_multiout_parse(file, cut, "page.md", &m, err, sizeof(err)), 0);
+	CHECK(m.n >= 1 && !noted(&m.runs[0], "stops before its end") &&
+	      !noted(&m.runs[m.n - 1], "stops before its end"));
 	nv_multiout_free(&m);
 out:
 	free(one);
