@@ -24,6 +24,7 @@
 #include "tests/unit/check.h"
 #include "tests/unit/tmpdir.h"
 #include "tests/unit/trace_gen.h"
+#include "tests/unit/trace_util.h"
 #include "analyze/stats/trace_stats.h"
 
 #define MAXT 16
@@ -35,25 +36,6 @@ struct job {
 	size_t n;
 };
 
-/* Write records r[0..n) to path (header: one job thread).  Return: 0 or -errno. */
-static int put_trace(const char *path, const struct nvt_record *r, size_t n)
-{
-	static const struct nvt_kv hdr[] = {
-		{ "job.name", "grouped" }, { "clock", "CLOCK_MONOTONIC" },
-	};
-	struct nvt_writer_opts wo = { .block_records = 1024 };
-	struct nvt_writer *w;
-	int err = nvt_writer_open(&w, path, hdr, 2, &wo);
-
-	for (size_t i = 0; !err && i < n; i++)
-		err = nvt_writer_append(w, &r[i]);
-	if (err) {
-		nvt_writer_close(w, NULL, 0);
-		return err;
-	}
-	return nvt_writer_close(w, NULL, 0);
-}
-
 /*
  * nth generated thread streams of per records each (pattern pat, queue
  * depth qd) into job j: one trace per thread and one of them all merged by
@@ -62,7 +44,6 @@ static int put_trace(const char *path, const struct nvt_record *r, size_t n)
 static int make_job(struct job *j, size_t nth, enum gen_pattern pat, unsigned qd, size_t per)
 {
 	struct nvt_record *r = calloc(nth * per, sizeof(*r)), *m = calloc(nth * per, sizeof(*m));
-	size_t at[MAXT] = { 0 };
 	char name[64];
 	int err = 0;
 
@@ -88,23 +69,13 @@ static int make_job(struct job *j, size_t nth, enum gen_pattern pat, unsigned qd
 		}
 		snprintf(name, sizeof(name), "grouped.%zu.nvt", t + 1);
 		j->paths[t] = strdup(tpath(name));
-		err = j->paths[t] ? put_trace(j->paths[t], r + t * per, per) : -ENOMEM;
+		err = j->paths[t] ? put_job_trace(j->paths[t], "grouped", r + t * per, per) : -ENOMEM;
 	}
-	for (size_t k = 0; k < nth * per && !err; k++) {	/* merged by completion */
-		size_t best = MAXT;
-
-		for (size_t t = 0; t < nth; t++) {
-			const struct nvt_record *x = &r[t * per + at[t]];
-
-			if (at[t] < per && (best == MAXT ||
-					    x->complete_ns < r[best * per + at[best]].complete_ns))
-				best = t;
-		}
-		m[k] = r[best * per + at[best]++];
-	}
+	if (!err)
+		err = merge_by_completion(r, nth, per, m);
 	j->paths[nth] = strdup(tpath("merged.nvt"));
 	if (!err)
-		err = j->paths[nth] ? put_trace(j->paths[nth], m, nth * per) : -ENOMEM;
+		err = j->paths[nth] ? put_job_trace(j->paths[nth], "grouped", m, nth * per) : -ENOMEM;
 	free(r);
 	free(m);
 	return err;
@@ -327,7 +298,7 @@ TEST(no_trace_readable)
 	gen_init(&g, GEN_RANDREAD, 8, 7);
 	for (size_t i = 0; i < 500; i++)
 		gen_record(&g, &r[i]);
-	CHECK(paths[0] && paths[1] && !put_trace(paths[1], r, 500) && !damage(paths[1]));
+	CHECK(paths[0] && paths[1] && !put_job_trace(paths[1], "grouped", r, 500) && !damage(paths[1]));
 	CHECK(run(paths, 2, 1, &t) < 0);
 	CHECK(run(paths, 2, 4, &t) < 0);
 	unlink(paths[1]);

@@ -28,6 +28,7 @@
 #include "tests/unit/check.h"
 #include "tests/unit/tmpdir.h"
 #include "tests/unit/trace_gen.h"
+#include "tests/unit/trace_util.h"
 #include "analyze/stats/trace_find.h"
 #include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_stream.h"
@@ -38,25 +39,6 @@
 #define SLOW 30000000ull	/* a burst's IOs' latency */
 #define BACK_SLOW 1000000ull	/* a slow IO going back, below its interval's cut */
 #define NSLOW (2 * 6 + 2)	/* the slow IOs written */
-
-/* Write records r[0..n) to path.  Return: 0 or -errno. */
-static int put_trace(const char *path, const struct nvt_record *r, size_t n)
-{
-	static const struct nvt_kv hdr[] = {
-		{ "job.name", "spiky" }, { "clock", "CLOCK_MONOTONIC" },
-	};
-	struct nvt_writer_opts wo = { .block_records = 1024 };
-	struct nvt_writer *w;
-	int err = nvt_writer_open(&w, path, hdr, 2, &wo);
-
-	for (size_t i = 0; !err && i < n; i++)
-		err = nvt_writer_append(w, &r[i]);
-	if (err) {
-		nvt_writer_close(w, NULL, 0);
-		return err;
-	}
-	return nvt_writer_close(w, NULL, 0);
-}
 
 /* Return: the first record of r[0..n) completing at or after t. */
 static size_t at_time(const struct nvt_record *r, size_t n, uint64_t t)
@@ -94,7 +76,6 @@ static void add_slow(struct nvt_record *r, uint64_t t0)
 static int make_job(char **paths)
 {
 	struct nvt_record *r = calloc(NTH * PER, sizeof(*r)), *m = calloc(NTH * PER, sizeof(*m));
-	size_t at[NTH] = { 0 };
 	uint64_t t0 = UINT64_MAX;
 	char name[32];
 	int err = 0;
@@ -119,23 +100,13 @@ static int make_job(char **paths)
 	for (size_t t = 0; t < NTH && !err; t++) {
 		snprintf(name, sizeof(name), "spiky.%zu.nvt", t + 1);
 		paths[t] = strdup(tpath(name));
-		err = paths[t] ? put_trace(paths[t], r + t * PER, PER) : -ENOMEM;
+		err = paths[t] ? put_job_trace(paths[t], "spiky", r + t * PER, PER) : -ENOMEM;
 	}
-	for (size_t k = 0; k < NTH * PER && !err; k++) {
-		size_t best = NTH;
-
-		for (size_t t = 0; t < NTH; t++) {
-			const struct nvt_record *x = &r[t * PER + at[t]];
-
-			if (at[t] < PER && (best == NTH ||
-					    x->complete_ns < r[best * PER + at[best]].complete_ns))
-				best = t;
-		}
-		m[k] = r[best * PER + at[best]++];
-	}
+	if (!err)
+		err = merge_by_completion(r, NTH, PER, m);
 	paths[NTH] = strdup(tpath("merged.nvt"));
 	if (!err)
-		err = paths[NTH] ? put_trace(paths[NTH], m, NTH * PER) : -ENOMEM;
+		err = paths[NTH] ? put_job_trace(paths[NTH], "spiky", m, NTH * PER) : -ENOMEM;
 	free(r);
 	free(m);
 	return err;
@@ -297,7 +268,7 @@ TEST(slow_io_at_a_block_boundary)
 	struct nv_tan t;
 	struct gen g;
 	uint64_t x, d, worst;
-	size_t b = 10 * 1024, i;	/* the first record of block 10 (put_trace's 1024) */
+	size_t b = 10 * 1024, i;	/* the first record of block 10 (put_job_trace's 1024) */
 
 	CHECK(r && path);
 	if (!r || !path)
@@ -312,7 +283,7 @@ TEST(slow_io_at_a_block_boundary)
 	r[0].submit_ns -= d;
 	for (i = b - 1; i < b + 5; i++)	/* the interval's burst, from the tied ones on */
 		r[i].submit_ns = r[i].complete_ns - SLOW;
-	CHECK_EQ_I64(put_trace(path, r, PER), 0);
+	CHECK_EQ_I64(put_job_trace(path, "spiky", r, PER), 0);
 	CHECK_EQ_I64(run(&path, 1, 1, &t), 0);
 	CHECK_EQ_I64(t.t0, r[0].submit_ns);
 	CHECK_EQ_I64((x - t.t0) % IV, 0);
@@ -359,12 +330,12 @@ TEST(completion_before_time_0)
 	want = r[PER - 1].complete_ns - r[0].submit_ns;
 	r[3].complete_ns = r[0].submit_ns - 1000;	/* before time 0, a slow IO */
 	r[3].submit_ns = r[3].complete_ns - SLOW;
-	CHECK_EQ_I64(put_trace(paths[0], r, PER), 0);
+	CHECK_EQ_I64(put_job_trace(paths[0], "spiky", r, PER), 0);
 	for (size_t i = 0; i < PER; i++) {	/* a second thread, later */
 		r[i].complete_ns += 1000;
 		r[i].submit_ns += 1000;
 	}
-	CHECK_EQ_I64(put_trace(paths[1], r, PER), 0);
+	CHECK_EQ_I64(put_job_trace(paths[1], "spiky", r, PER), 0);
 	if (run(paths, 1, 1, &t)) {
 		CHECK(!"one trace analysed");
 		goto out;
