@@ -28,6 +28,7 @@
 #include "analyze/stats/trace_stats.h"
 
 #define MAXT 16
+#define JOB "grouped"	/* the job's name in its traces' headers */
 
 static bool ooo;	/* make_job: thread 2's completion times go back once */
 
@@ -69,13 +70,13 @@ static int make_job(struct job *j, size_t nth, enum gen_pattern pat, unsigned qd
 		}
 		snprintf(name, sizeof(name), "grouped.%zu.nvt", t + 1);
 		j->paths[t] = strdup(tpath(name));
-		err = j->paths[t] ? put_job_trace(j->paths[t], "grouped", r + t * per, per) : -ENOMEM;
+		err = j->paths[t] ? put_job_trace(j->paths[t], JOB, r + t * per, per) : -ENOMEM;
 	}
 	if (!err)
 		err = merge_by_completion(r, nth, per, m);
 	j->paths[nth] = strdup(tpath("merged.nvt"));
 	if (!err)
-		err = j->paths[nth] ? put_job_trace(j->paths[nth], "grouped", m, nth * per) : -ENOMEM;
+		err = j->paths[nth] ? put_job_trace(j->paths[nth], JOB, m, nth * per) : -ENOMEM;
 	free(r);
 	free(m);
 	return err;
@@ -298,7 +299,7 @@ TEST(no_trace_readable)
 	gen_init(&g, GEN_RANDREAD, 8, 7);
 	for (size_t i = 0; i < 500; i++)
 		gen_record(&g, &r[i]);
-	CHECK(paths[0] && paths[1] && !put_job_trace(paths[1], "grouped", r, 500) && !damage(paths[1]));
+	CHECK(paths[0] && paths[1] && !put_job_trace(paths[1], JOB, r, 500) && !damage(paths[1]));
 	CHECK(run(paths, 2, 1, &t) < 0);
 	CHECK(run(paths, 2, 4, &t) < 0);
 	unlink(paths[1]);

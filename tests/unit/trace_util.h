@@ -165,10 +165,13 @@ static inline int merge_by_completion(const struct nvt_record *r, size_t nth, si
 	for (size_t k = 0; k < nth * per; k++) {
 		size_t best = nth;
 
-		for (size_t t = 0; t < nth; t++)
-			if (at[t] < per && (best == nth || r[t * per + at[t]].complete_ns <
-								r[best * per + at[best]].complete_ns))
+		for (size_t t = 0; t < nth; t++) {
+			const struct nvt_record *x = &r[t * per + at[t]];
+
+			if (at[t] < per && (best == nth ||
+					    x->complete_ns < r[best * per + at[best]].complete_ns))
 				best = t;
+		}
 		m[k] = r[best * per + at[best]++];
 	}
 	free(at);
