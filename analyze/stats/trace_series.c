@@ -133,6 +133,10 @@ static int keep_cand(void *arg, uint64_t lat, uint64_t cpl)
 
 	if (st->cand_overflow)
 		return 0;
+	if (st->cur > UINT32_MAX) {
+		st->cand_overflow = true;	/* beyond struct slow's iv: read again */
+		return 0;
+	}
 	if (st->ncand == st->candcap) {
 		size_t nc = st->candcap ? st->candcap * 2 : 1024;
 		struct slow *n;
@@ -146,10 +150,6 @@ static int keep_cand(void *arg, uint64_t lat, uint64_t cpl)
 			return -ENOMEM;
 		st->cand = n;
 		st->candcap = nc;
-	}
-	if (st->cur > UINT32_MAX) {
-		st->cand_overflow = true;	/* beyond struct slow's iv: read again */
-		return 0;
 	}
 	st->cand[st->ncand++] = (struct slow){ cpl - lat, cpl, a->op, (uint32_t)st->cur };
 	return 0;
