@@ -169,14 +169,16 @@ static bool tool_line(const char *b, const char *e, const char *end)
 
 /*
  * Cut text into outputs (multiout.h's rules) in s: offsets and lengths,
- * and where each output's own text starts (its first tool line).
+ * and where each output's own text starts (its first tool line).  The
+ * terse lines right before a JSON object that starts the next output are
+ * that output's (fio's terse,json writes each output's terse lines first).
  * Return: 0 or -ENOMEM.
  */
 static int cut(const char *text, size_t len, struct segs *s)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = text + len, *terse = NULL;	/* its terse lines' start */
 	struct cutstate cs = { 0 };
-	unsigned line = 1;
+	unsigned line = 1, terse_line = 0;
 	bool found = false;	/* the output being read has its first tool line */
 
 	if (segs_grow(s))
@@ -184,18 +186,32 @@ static int cut(const char *text, size_t len, struct segs *s)
 	s->n = 1;
 	s->v[0].line = 1;
 	for (; p < end; p++, line++) {
-		const char *e = memchr(p, '\n', (size_t)(end - p)), *b;
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *b, *at = p;
+		bool jh;
 
 		e = e ? e : end;
 		b = line_start(p, e);
+		jh = json_head(b, e, end);
 		if (next_output(&cs, b, e, end)) {
-			s->v[s->n - 1].len = (size_t)(p - text) - s->v[s->n - 1].off;
+			if (jh && terse)	/* its terse lines go with it */
+				at = terse;
+			s->v[s->n - 1].len = (size_t)(at - text) - s->v[s->n - 1].off;
 			if (segs_grow(s))
 				return -ENOMEM;
-			s->v[s->n].off = s->v[s->n].at = (size_t)(p - text);
-			s->v[s->n].line = line;
+			s->v[s->n].off = s->v[s->n].at = (size_t)(at - text);
+			s->v[s->n].line = at == p ? line : terse_line;
 			s->n++;
 			found = false;
+			if (at != p)	/* the JSON head below is the output's tool line */
+				found = true;
+		}
+		if (nv_fioterse_is_line(b, (size_t)(e - b))) {
+			if (!terse) {
+				terse = p;
+				terse_line = line;
+			}
+		} else {
+			terse = NULL;
 		}
 		if (!found && tool_line(b, e, end)) {
 			s->v[s->n - 1].at = (size_t)(p - text);

@@ -22,6 +22,7 @@
 
 #define NORMAL "tests/fixtures/fio2/fio-2.2.10-bits.normal"
 #define TERSE "tests/fixtures/fio2/fio-2.2.10-status-interval.terse"
+#define SI "tests/fixtures/fio2/fio-2.21-status-interval.out"
 
 /* The file at path, NUL-terminated, in *buf.  Return: its length, or 0. */
 static size_t slurp(const char *path, char **buf)
@@ -214,10 +215,36 @@ out:
 	free(file);
 }
 
+/*
+ * fio 2.21's --status-interval=1 --output-format=terse,json: each snapshot
+ * its terse line, then its JSON.  The last snapshot's terse line goes with
+ * its JSON (checked against it), not with the snapshot before.
+ */
+TEST(terse_json_snapshots)
+{
+	char *text = NULL, err[512];
+	size_t n = slurp(SI, &text);
+	struct nv_multiout m;
+
+	CHECK(n > 0);
+	if (!n)
+		return;
+	CHECK_EQ_I64(nv_multiout_parse(text, n, SI, &m, err, sizeof(err)), 0);
+	CHECK_EQ_I64(m.n, 1);
+	if (m.n == 1) {
+		CHECK(noted(&m.runs[0], "3 status-interval snapshots"));
+		CHECK(noted(&m.runs[0], "the terse output agrees with the JSON"));
+		CHECK_EQ_I64(m.runs[0].line, 0);
+	}
+	nv_multiout_free(&m);
+	free(text);
+}
+
 int main(void)
 {
 	RUN(normal_last_snapshot_cut);
 	RUN(terse_last_snapshot_cut);
 	RUN(terse_runs_lines);
+	RUN(terse_json_snapshots);
 	return check_summary();
 }
