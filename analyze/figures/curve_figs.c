@@ -163,9 +163,42 @@ static void lat_tick(char *buf, size_t n, double us)
 }
 
 /*
+ * The latency ticks of points from lmin to lmax (us), on a y range
+ * [lo, hi] around them: each decade from the one at or below lmin to the
+ * first at or above lmax, or where fewer than two decades fall inside the
+ * range (the points within a decade or so), 1, 2 and 5 x 10^k inside it,
+ * so that the axis reads more than one value.
+ */
+static void lat_tics(FILE *f, double lmin, double lmax, double lo, double hi)
+{
+	static const double m125[] = { 1, 2, 5 };
+	double first = pow(10, floor(log10(lmin)));
+	unsigned inside = 0, n = 0;
+	char b[32];
+
+	for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+		inside += d >= lo;
+	fprintf(f, "set ytics (");
+	for (double d = first; inside >= 2 && n < 20; d *= 10) {
+		lat_tick(b, sizeof(b), d);
+		fprintf(f, "%s\"%s\" %.10g", n++ ? ", " : "", b, d);
+		if (d >= lmax)
+			break;
+	}
+	for (double d = pow(10, floor(log10(lo))); inside < 2 && d <= hi; d *= 10)
+		for (size_t j = 0; j < sizeof(m125) / sizeof(m125[0]); j++) {
+			if (d * m125[j] < lo || d * m125[j] > hi)
+				continue;
+			lat_tick(b, sizeof(b), d * m125[j]);
+			fprintf(f, "%s\"%s\" %.10g", n++ ? ", " : "", b, d * m125[j]);
+		}
+	fprintf(f, ")\n");
+}
+
+/*
  * The ticks of the curve of level l: throughput from 0 in steps of 1, 2,
- * 2.5 or 5 x 10^k (about 5 of them), latency at each decade the points span
- * (its unit in the label: the y axis is in us).
+ * 2.5 or 5 x 10^k (about 5 of them), latency as lat_tics says (its unit in
+ * the label: the y axis is in us).
  */
 static void curve_tics(FILE *f, const struct nv_report *r, const struct nv_curve *cv, double l)
 {
@@ -195,15 +228,10 @@ static void curve_tics(FILE *f, const struct nv_report *r, const struct nv_curve
 		tput_tick(b, sizeof(b), i * step);
 		fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", b, i * step);
 	}
-	fprintf(f, ")\nset ytics (");
-	for (double d = pow(10, floor(log10(lmin))), i = 0; i < 20; d *= 10, i++) {
-		lat_tick(b, sizeof(b), d);
-		fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", b, d);
-		if (d >= lmax)
-			break;
-	}
+	fprintf(f, ")\n");
+	lat_tics(f, lmin, lmax, lmin / 1.5, lmax * 1.5);
 	/* no point on an edge */
-	fprintf(f, ")\nset yrange [%.6g:%.6g]\n", lmin / 1.5, lmax * 1.5);
+	fprintf(f, "set yrange [%.6g:%.6g]\n", lmin / 1.5, lmax * 1.5);
 }
 
 /* The script of the curve of latency level k (data column LAT_COL(k)). */

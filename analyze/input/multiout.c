@@ -28,6 +28,7 @@ struct seg {
 	long long pid, start;	/* normal: pid=; JSON: timestamp - elapsed (s) */
 	double runtime_ms;	/* the longest job runtime */
 	bool one_name;		/* terse lines of one job name (period 1) */
+	bool cut_short;		/* the file's last output, cut before its end */
 };
 
 /* A growing array of outputs. */
@@ -168,14 +169,16 @@ static bool tool_line(const char *b, const char *e, const char *end)
 
 /*
  * Cut text into outputs (multiout.h's rules) in s: offsets and lengths,
- * and where each output's own text starts (its first tool line).
+ * and where each output's own text starts (its first tool line).  The
+ * terse lines right before a JSON object that starts the next output are
+ * that output's (fio's terse,json writes each output's terse lines first).
  * Return: 0 or -ENOMEM.
  */
 static int cut(const char *text, size_t len, struct segs *s)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = text + len, *terse = NULL;	/* its terse lines' start */
 	struct cutstate cs = { 0 };
-	unsigned line = 1;
+	unsigned line = 1, terse_line = 0;
 	bool found = false;	/* the output being read has its first tool line */
 
 	if (segs_grow(s))
@@ -183,18 +186,32 @@ static int cut(const char *text, size_t len, struct segs *s)
 	s->n = 1;
 	s->v[0].line = 1;
 	for (; p < end; p++, line++) {
-		const char *e = memchr(p, '\n', (size_t)(end - p)), *b;
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *b, *at = p;
+		bool jh;
 
 		e = e ? e : end;
 		b = line_start(p, e);
+		jh = json_head(b, e, end);
 		if (next_output(&cs, b, e, end)) {
-			s->v[s->n - 1].len = (size_t)(p - text) - s->v[s->n - 1].off;
+			if (jh && terse)	/* its terse lines go with it */
+				at = terse;
+			s->v[s->n - 1].len = (size_t)(at - text) - s->v[s->n - 1].off;
 			if (segs_grow(s))
 				return -ENOMEM;
-			s->v[s->n].off = s->v[s->n].at = (size_t)(p - text);
-			s->v[s->n].line = line;
+			s->v[s->n].off = s->v[s->n].at = (size_t)(at - text);
+			s->v[s->n].line = at == p ? line : terse_line;
 			s->n++;
 			found = false;
+			if (at != p)	/* the JSON head below is the output's tool line */
+				found = true;
+		}
+		if (nv_fioterse_is_line(b, (size_t)(e - b))) {
+			if (!terse) {
+				terse = p;
+				terse_line = line;
+			}
+		} else {
+			terse = NULL;
 		}
 		if (!found && tool_line(b, e, end)) {
 			s->v[s->n - 1].at = (size_t)(p - text);
@@ -205,6 +222,27 @@ static int cut(const char *text, size_t len, struct segs *s)
 	}
 	s->v[s->n - 1].len = len - s->v[s->n - 1].off;
 	return 0;
+}
+
+/*
+ * True when output sg is a fio normal output without its end: a job's
+ * header ("NAME: (groupid="), no "Run status group" line and no JSON of
+ * its own (fio stopped while it wrote it).
+ */
+static bool normal_cut_short(const char *text, const struct seg *sg)
+{
+	const char *p = text + sg->off, *end = p + sg->len, *e, *b;
+	bool job = false;
+
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		e = e ? e : end;
+		b = line_start(p, e);
+		if (starts(b, (size_t)(e - b), "Run status group") || json_head(b, e, end))
+			return false;
+		job |= has(b, e, ": (groupid=");
+	}
+	return job;
 }
 
 /* The job name of the terse line [p, e): field 2 (version 2) or 3; *n its length. */
@@ -239,47 +277,61 @@ static bool same_name(const char *text, const size_t *off, const size_t *end, si
  * A file of fio terse lines (one a job, in the same order in each of fio's
  * outputs: --status-interval, or runs appended) cut into outputs in s: the
  * smallest period of the lines' job names that repeats at least twice;
- * *period is its lines (0: none, s left one output).  Return: 0 or -ENOMEM.
+ * *period is its lines (0: none, s left one output).  A last output of
+ * fewer lines, each naming the job of its place (fio stopped while it
+ * wrote them), is an output of its own, cut_short.  Each output's line
+ * numbers are its first terse line's.  Return: 0 or -ENOMEM.
  */
 static int terse_cut(const char *text, size_t len, struct segs *s, size_t *period)
 {
-	size_t n = 0, cap = 0, *off = NULL, *end = NULL;
+	size_t n = 0, cap = 0, *off = NULL, *end = NULL, *num = NULL;
+	unsigned line = 1;
 	int ret = 0;
 
 	*period = 0;
-	for (const char *p = text, *e; p < text + len; p = e + 1) {
+	for (const char *p = text, *e; p < text + len; p = e + 1, line++) {
 		e = memchr(p, '\n', (size_t)(text + len - p));
 		e = e ? e : text + len;
 		if (!nv_fioterse_is_line(p, (size_t)(e - p)))
 			continue;
 		if (n == cap) {
 			size_t nc = cap ? 2 * cap : 16, *no = realloc(off, nc * sizeof(*no)),
-			       *ne = no ? realloc(end, nc * sizeof(*ne)) : NULL;
+			       *ne = no ? realloc(end, nc * sizeof(*ne)) : NULL,
+			       *nn = ne ? realloc(num, nc * sizeof(*nn)) : NULL;
 
 			off = no ? no : off;
 			end = ne ? ne : end;
-			if (!no || !ne) {
+			num = nn ? nn : num;
+			if (!no || !ne || !nn) {
 				ret = -ENOMEM;
 				goto out;
 			}
 			cap = nc;
 		}
+		num[n] = line;
 		off[n] = (size_t)(p - text);
 		end[n++] = (size_t)(e - text);
 	}
 	for (size_t p = 1; p <= n / 2 && !*period; p++) {
-		bool same = n % p == 0;
+		bool same = true;
 
 		for (size_t i = p; i < n && same; i++)
 			same = same_name(text, off, end, i, i - p);
 		if (same)
 			*period = p;
 	}
+	if (*period && n) {
+		s->v[0].at = off[0];
+		s->v[0].line = (unsigned)num[0];
+	}
 	for (size_t i = *period; i && i < n && !ret; i += *period) {
 		s->v[s->n - 1].len = off[i] - s->v[s->n - 1].off;
 		ret = segs_grow(s);
-		if (!ret)
-			s->v[s->n++].off = off[i];
+		if (!ret) {
+			s->v[s->n].off = s->v[s->n].at = off[i];
+			s->v[s->n].line = (unsigned)num[i];
+			s->v[s->n++].cut_short = n - i < *period;
+		}
 	}
 	s->v[s->n - 1].len = len - s->v[s->n - 1].off;
 	for (size_t i = 0; i < s->n; i++)
@@ -287,6 +339,7 @@ static int terse_cut(const char *text, size_t len, struct segs *s, size_t *perio
 out:
 	free(off);
 	free(end);
+	free(num);
 	return ret;
 }
 
@@ -388,6 +441,23 @@ static int read_segs(const char *text, const char *path, struct segs *s, char *e
 		identify(text, &s->v[i]);
 	}
 	return 0;
+}
+
+/*
+ * True when the last output of s (one of two or more) is a later snapshot
+ * that fio stopped while it wrote it: terse lines fewer than each output
+ * before it (terse_cut), or a normal output of the process of the one
+ * before it (its first pid=) without its end (an article's output of
+ * another machine, cut by its author, stays).
+ */
+static bool cut_short(const char *text, const struct segs *s)
+{
+	const struct seg *a = &s->v[s->n - 2], *b = &s->v[s->n - 1];
+	long long pa, pb;
+
+	return b->cut_short || (num_after(text + a->off, a->len, " pid=", &pa) &&
+				num_after(text + b->off, b->len, " pid=", &pb) && pa == pb &&
+				normal_cut_short(text, b));
 }
 
 /* "pid 123" or "started at 1796353020" or "" for the note. */
@@ -675,16 +745,24 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 	struct segs s = { 0 };
 	size_t period = 0;
 	char err[512], (*heads)[NV_PAGE_HEAD] = NULL;
+	unsigned cut_line = 0;	/* a last output cut short, left out: its line */
 	int ret = cut(text, len, &s);
 
 	if (!ret && s.n < 2 && f && !strcmp(f->name, "fio-terse"))
 		ret = terse_cut(text, len, &s, &period);
 	if (!ret && s.n < 2)
 		ret = 1;
+	if (!ret && cut_short(text, &s))
+		cut_line = s.v[--s.n].line;	/* the one before it ends where it starts */
 	if (!ret && read_segs(text, path, &s, err, sizeof(err)))
 		ret = 1;
 	if (!ret)
 		ret = keep_last(&s, path, m);
+	if (!ret && cut_line)
+		run_note(&m->runs[m->n - 1], "%s:%u: the last fio output stops before its end "
+			 "(%s: fio stopped while it wrote it): left out, the one before it read",
+			 path, cut_line, period ? "fewer terse lines than each output before it" :
+			 "no \"Run status group\" lines");
 	if (!ret && period == 1 && m->n == s.n)
 		ret = 1;
 	if (!ret && m->n > 1 && split_mode != NV_SPLIT_NONE)

@@ -10,7 +10,11 @@
  * "fio version" member starts the next JSON object once the output holds
  * one; in a file of terse lines, whose job names repeat in the same order in
  * each output, the smallest period of the names that repeats at least
- * twice.  Each output is read by its own reader (detect.h).
+ * twice.  Each output is read by its own reader (detect.h).  A last output
+ * that fio stopped writing (a normal output of the process of the one
+ * before it without its "Run status group" lines, fewer terse lines than
+ * each output before it) is left out with a note, so that the one before
+ * it is read, never the cut one.
  *
  * Consecutive outputs of one fio process are snapshots: the same jobs, the
  * runtime growing, and the same process (the normal output's pid=, or the

@@ -596,6 +596,15 @@ static void print_fio_context(FILE *out, const struct nv_run *run, enum nv_forma
 		fprintf(out, "; %zu more jobs", run->njobs - shown);
 }
 
+/* Return: true when some job of run has an options line (print_fio_context's). */
+static bool fio_has_context(const struct nv_run *run)
+{
+	for (size_t j = 0; j < run->njobs; j++)
+		if (run->jobs[j].desc && *run->jobs[j].desc)
+			return true;
+	return false;
+}
+
 /*
  * Each run's own context under its side's line (a CrystalDiskMark or
  * KDiskMark export's Comment, profile, test size, mode, OS; diskspd's
@@ -607,7 +616,7 @@ static void print_context(FILE *out, const struct nv_side *side, enum nv_format 
 	for (size_t k = 0; k < side->nruns; k++) {
 		const struct nv_run *run = &side->runs[k];
 		bool fio = (!run->desc || !*run->desc) && run->line && nv_run_is_fio(run) &&
-			   run->njobs;
+			   fio_has_context(run);
 
 		if ((!run->desc || !*run->desc) && !fio)
 			continue;

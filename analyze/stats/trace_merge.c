@@ -40,7 +40,6 @@
 #include "analyze/stats/trace_tan.h"
 #include "analyze/stats/workpool.h"
 
-#define PASS1_COLS (NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_LENGTH | NVT_COL_STATUS | NVT_COL_QD)
 #define PART_VCAP_MIN (1u << 15)	/* latencies a trace's interval lists at least */
 /* A trace's exact states per QD class count per ns below PART_DENSE (64 us:
  * at most 64 pages) and list the others, up to PART_OVF of them (then the
@@ -126,7 +125,7 @@ static void part_init(struct split *sp, size_t i, size_t vcap)
 		.qx_dense = PART_DENSE, .qx_ovf = PART_OVF,
 	};
 	nv_opstats_init(&pt->st.ops);
-	pt->s.want = PASS1_COLS;
+	pt->s.want = TAN_PASS1_COLS;
 }
 
 /* Return: nothing; part pt's memory freed (its results merged or not wanted). */
@@ -540,6 +539,7 @@ static int merge_part(struct state *st, struct part *pt)
 		for (size_t b = 0; b <= t->nedges; b++)
 			t->bucket[k][b] += u->bucket[k][b];
 	t->ramp_records += u->ramp_records;
+	st->back |= pt->st.back;
 	t->ramp_ns = u->ramp_ns ? u->ramp_ns : t->ramp_ns;
 	t->ab_window = u->ab_window ? u->ab_window : t->ab_window;
 	t->span_ns = u->span_ns > t->span_ns ? u->span_ns : t->span_ns;

@@ -133,6 +133,10 @@ static int keep_cand(void *arg, uint64_t lat, uint64_t cpl)
 
 	if (st->cand_overflow)
 		return 0;
+	if (st->cur > UINT32_MAX) {
+		st->cand_overflow = true;	/* beyond struct slow's iv: read again */
+		return 0;
+	}
 	if (st->ncand == st->candcap) {
 		size_t nc = st->candcap ? st->candcap * 2 : 1024;
 		struct slow *n;
@@ -147,7 +151,7 @@ static int keep_cand(void *arg, uint64_t lat, uint64_t cpl)
 		st->cand = n;
 		st->candcap = nc;
 	}
-	st->cand[st->ncand++] = (struct slow){ cpl - lat, cpl, a->op };
+	st->cand[st->ncand++] = (struct slow){ cpl - lat, cpl, a->op, (uint32_t)st->cur };
 	return 0;
 }
 
@@ -327,7 +331,7 @@ static int interval_run(struct state *st, const struct nvt_cols *c, size_t a, si
  * Pass 1's series and totals of records [a, b) of block c, in completion
  * order (their exact states: tan_feed_exact).  An interval is closed when a
  * record completes past its end; a record that completes before the open
- * interval (out of order) joins it.
+ * interval (out of order, even before time 0) joins it.
  * Return: 0, -ENOMEM or -EINVAL.
  */
 static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size_t b)
@@ -345,7 +349,7 @@ static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size
 		uint64_t end = t->t0 + st->next_ns;	/* no wrap: t0 + span fits */
 
 		for (; i < b && c->complete_ns[i] < end; i++)	/* the span on the way */
-			if (c->complete_ns[i] - t->t0 > t->span_ns)
+			if (c->complete_ns[i] >= t->t0 && c->complete_ns[i] - t->t0 > t->span_ns)
 				t->span_ns = c->complete_ns[i] - t->t0;
 		if ((err = interval_run(st, c, a, i)))
 			return err;
@@ -633,7 +637,7 @@ static int series_run(struct state *st, struct src *s, size_t a, size_t b)
 		for (size_t i = a; i < e; i++) {
 			uint64_t cpl = c->complete_ns[i] - st->t->t0;
 
-			if (cpl >= st->next_ns) {
+			if (c->complete_ns[i] >= st->t->t0 && cpl >= st->next_ns) {
 				if ((err = series_move(st, (size_t)(cpl / st->t->interval_ns))))
 					return err;
 				st->next_ns = (uint64_t)(st->cur + 1) * st->t->interval_ns;

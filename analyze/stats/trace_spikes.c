@@ -77,7 +77,7 @@ int tan_build_spikes(struct state *st)
 	for (size_t i = 0; i < st->nslow; i++) {
 		const struct slow *x = &st->slow[i];
 		uint64_t sub = x->submit > t->t0 ? x->submit - t->t0 : 0,
-			 end = x->complete - t->t0;
+			 end = x->complete > t->t0 ? x->complete - t->t0 : 0;
 		struct nv_tan_spike *sp = t->nspikes ? &t->spikes[t->nspikes - 1] : NULL;
 
 		if (!sp || sp->op != x->op || sub > sp->end_ns + t->spike_threshold_ns[x->op]) {
@@ -114,7 +114,7 @@ static int add_slow(struct state *st, const struct nvt_record *x)
 		st->slow = n;
 		st->slowcap = nc;
 	}
-	st->slow[st->nslow++] = (struct slow){ x->submit_ns, x->complete_ns, x->op };
+	st->slow[st->nslow++] = (struct slow){ x->submit_ns, x->complete_ns, x->op, 0 };
 	return 0;
 }
 
@@ -154,10 +154,10 @@ int tan_plan_spikes(struct state *st)
 	free(ios);
 	for (size_t i = 0; !st->cand_overflow && i < st->ncand; i++) {
 		const struct slow *c = &st->cand[i];
-		size_t iv = (size_t)((c->complete - t->t0) / t->interval_ns);
 
+		/* c->iv: the interval whose buffer held it, not its completion's */
 		if (st->spiky[c->op] && c->complete - c->submit >= t->spike_threshold_ns[c->op] &&
-		    !needs_reread(st, c->op, iv) &&
+		    !needs_reread(st, c->op, c->iv) &&
 		    add_slow(st, &(struct nvt_record){ .submit_ns = c->submit,
 						       .complete_ns = c->complete,
 						       .op = (uint8_t)c->op }))
@@ -169,12 +169,22 @@ int tan_plan_spikes(struct state *st)
 	return 0;
 }
 
+size_t tan_pass1_iv(const struct state *st, uint64_t complete, size_t *run)
+{
+	const struct nv_tan *t = st->t;
+	size_t iv = complete > t->t0 ? (size_t)((complete - t->t0) / t->interval_ns) : 0;
+
+	if (iv > *run)
+		*run = iv;
+	return *run;
+}
+
 /* A slow IO (pass 2): collect it for the episodes. */
-int tan_spike_record(struct state *st, unsigned op, uint64_t submit, uint64_t complete)
+int tan_spike_record(struct state *st, unsigned op, uint64_t submit, uint64_t complete,
+		     size_t iv)
 {
 	if (!st->spiky[op] || complete - submit < st->t->spike_threshold_ns[op] ||
-	    complete < st->t->t0 ||
-	    !needs_reread(st, op, (size_t)((complete - st->t->t0) / st->t->interval_ns)))
+	    !needs_reread(st, op, iv))
 		return 0;
 	if (add_slow(st, &(struct nvt_record){ .submit_ns = submit, .complete_ns = complete,
 					       .op = (uint8_t)op })) {
@@ -185,10 +195,62 @@ int tan_spike_record(struct state *st, unsigned op, uint64_t submit, uint64_t co
 }
 
 /*
+ * Records of s's block from i on, in pass 1's intervals [a, b) (*run: see
+ * tan_pass1_iv), through tan_spike_record.
+ * Return: 1 once a record of interval b or later was read (the rest of the
+ * trace is past b), 0 at the block's end, or tan_spike_record's error.
+ */
+static int spike_block(struct state *st, const struct src *s, size_t a, size_t b, size_t *run)
+{
+	const struct nvt_cols *c = s->c;
+	int err;
+
+	for (size_t i = 0; i < s->n; i++) {
+		size_t iv;
+
+		if (tan_in_ramp(s, i))	/* pass 1 did not count it */
+			continue;
+		iv = tan_pass1_iv(st, c->complete_ns[i], run);
+		if (iv >= b)
+			return 1;
+		if (iv >= a && (err = tan_spike_record(st, c->op[i],
+						       c->complete_ns[i] - c->latency_ns[i],
+						       c->complete_ns[i], iv)))
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Intervals [a, b) of trace s (from its start when whole, or from its index
+ * entry before the intervals' start: completion times that never go back
+ * put every record of the intervals after it).  Return: 0, 1 when it
+ * cannot seek (no index, not seekable), or -errno (st->err set).
+ */
+static int spike_range(struct state *st, struct src *s, size_t a, size_t b, bool whole)
+{
+	uint64_t lo = st->t->t0 + a * st->t->interval_ns;
+	size_t run = 0;
+	int err;
+
+	if (!whole && nvt_reader_seek_time(s->r, lo ? lo - 1 : 0))
+		return 1;
+	s->seen = whole ? s->seen : UINT64_MAX;	/* record numbers unknown after a seek */
+	s->done = false;
+	while (!(err = tan_src_next(st, s)) && !s->done)
+		if ((err = spike_block(st, s, a, b, &run)))
+			return err < 0 ? err : 0;
+	return err;
+}
+
+/*
  * The slow IOs only: for each run of intervals where some operation's max
  * reached its threshold, seek (footer index) to its start and read until
- * its end; slow IOs complete inside those intervals, by their definition.
- * A file without index is read whole.
+ * its end; slow IOs are counted inside those intervals, by their
+ * definition.  A trace without index, a damaged one, and every trace of a
+ * job whose completion times go back somewhere (st->back: an IO counted in
+ * a later interval than its completion's, an index entry's first completion
+ * not where its records start) are read whole, once.
  */
 int tan_spike_pass(struct state *st)
 {
@@ -197,41 +259,28 @@ int tan_spike_pass(struct state *st)
 
 	for (size_t f = 0; f < st->npaths && !err; f++) {
 		struct src s = { 0 };
-		bool whole = false;
+		bool whole = st->back || (st->drop && st->drop[f]);
 
 		s.want = NVT_COL_LATENCY | NVT_COL_OP;
 		if ((err = tan_open_src(st, f, &s)))
 			return err;
-		for (size_t a = 0; a < t->nint && !err && !whole; a++) {
+		for (size_t a = 0; s.r && a < t->nint && !err; a++) {
 			size_t b = a;
-			uint64_t lo, hi;
 
+			if (whole) {
+				err = spike_range(st, &s, 0, t->nint, true);
+				break;
+			}
 			while (b < t->nint && spiky_interval(st, b))
 				b++;
 			if (b == a)
 				continue;
-			lo = t->t0 + a * t->interval_ns;
-			hi = t->t0 + b * t->interval_ns;
-			s.seen = UINT64_MAX;	/* record numbers unknown after a seek */
-			/* a damaged trace is read from its start to where pass 1 ended it */
-			if (!s.r || (st->drop && st->drop[f]) || nvt_reader_seek_time(s.r, lo)) {
-				whole = true; /* no index: from the start, which is where we are */
-				lo = 0;
-				hi = UINT64_MAX;
-			}
-			s.done = false;
-			while (!err && !(err = tan_src_next(st, &s)) && !s.done) {
-				size_t i = 0;
-
-				for (; i < s.n && s.c->complete_ns[i] < hi; i++)
-					if (s.c->complete_ns[i] >= lo && !tan_in_ramp(&s, i) &&
-					    (err = tan_spike_record(st, s.c->op[i],
-								    s.c->complete_ns[i] -
-									    s.c->latency_ns[i],
-								    s.c->complete_ns[i])))
-						break;
-				if (i < s.n)
-					break;
+			err = spike_range(st, &s, a, b, false);
+			if (err == 1) {
+				whole = true;	/* no index: from the start, where it is */
+				a--;
+				err = 0;
+				continue;
 			}
 			a = b;
 		}

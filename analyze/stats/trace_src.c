@@ -179,6 +179,23 @@ static int check_block(struct state *st, const struct src *s)
 	return -EINVAL;
 }
 
+/*
+ * Pass 1: whether s's block goes back in completion time (before the
+ * latest completion read before it, or within itself): then an index
+ * cannot say where an interval's records start, st->back.  Return: nothing.
+ */
+static void note_order(struct state *st, struct src *s)
+{
+	const uint64_t *c = s->c->complete_ns;
+	unsigned back = s->c->min_complete_ns < s->maxc;
+
+	for (size_t i = 1, n = st->back ? 0 : s->n; i < n; i++)	/* no branch: vectorised */
+		back |= c[i] < c[i - 1];
+	st->back |= back != 0;
+	if (s->c->max_complete_ns > s->maxc)
+		s->maxc = s->c->max_complete_ns;
+}
+
 int tan_src_next(struct state *st, struct src *s)
 {
 	int err;
@@ -219,6 +236,8 @@ int tan_src_next(struct state *st, struct src *s)
 	}
 	if (s->seen != UINT64_MAX)
 		s->seen += s->n;
+	if (st->pass == 0 && s->n)
+		note_order(st, s);
 	if (st->o->progress) {
 		struct nvt_read_info in;
 

@@ -44,6 +44,7 @@ static int later_pass(struct state *st, bool spikes)
 
 	for (size_t f = 0; f < st->npaths && !err; f++) {
 		struct src s = { 0 };
+		size_t run = 0;		/* pass 1's interval (tan_pass1_iv) */
 
 		s.want = NVT_COL_LATENCY | NVT_COL_OP | NVT_COL_QD;
 		if ((err = tan_open_src(st, f, &s)))
@@ -55,7 +56,8 @@ static int later_pass(struct state *st, bool spikes)
 				for (size_t i = a; spikes && !err && i < e; i++)
 					err = tan_spike_record(st, s.c->op[i],
 						s.c->complete_ns[i] - s.c->latency_ns[i],
-						s.c->complete_ns[i]);
+						s.c->complete_ns[i],
+						tan_pass1_iv(st, s.c->complete_ns[i], &run));
 			}
 		}
 		nvt_reader_close(s.r);

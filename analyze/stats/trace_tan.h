@@ -1,9 +1,12 @@
 /*
  * trace_tan.h - the state nv_tan_run (trace_stats.h) shares between its
  * files: trace_src.c (the traces opened, read block by block, checked),
- * trace_series.c (pass 1: the merge, the intervals, the totals),
- * trace_spikes.c (thresholds, slow IOs, episodes) and trace_stats.c (the
- * passes and the results).  Internal to those files.
+ * trace_series.c (pass 1: the merge, the intervals, the totals) with
+ * trace_interval.c (an interval's buffers), trace_merge.c (pass 1 of
+ * several thread traces, split) and trace_stream.c (pass 1 fed a block at
+ * a time, for nvanalyze watch), trace_spikes.c (thresholds, slow IOs,
+ * episodes) and trace_stats.c (the passes and the results).  Internal to
+ * those files.
  */
 #ifndef NV_ANALYZE_TRACE_TAN_H
 #define NV_ANALYZE_TRACE_TAN_H
@@ -30,6 +33,7 @@ struct src {
 	uint64_t counted;	/* bytes of this file counted in done_bytes */
 	size_t file;		/* its index in paths */
 	uint64_t ramp_end;	/* IOs submitted before this are fio's ramp (0: none) */
+	uint64_t maxc;		/* pass 1: the latest completion read so far */
 };
 
 /* A candidate for the spike episodes: an IO at or above its interval's cut. */
@@ -154,7 +158,8 @@ struct state {
 	uint64_t next_ns;	/* its end, from t0 */
 	bool any;
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
-	struct slow { uint64_t submit, complete; unsigned op; } *slow;
+	/* a slow IO, or a candidate with iv the interval pass 1 counted it in */
+	struct slow { uint64_t submit, complete; unsigned op; uint32_t iv; } *slow;
 	size_t nslow, slowcap;
 	/* Pass 1 keeps the IOs at or above their interval's cut (cutx, its
 	 * p99.9 or a little above): the slow IOs are among them wherever the
@@ -163,6 +168,8 @@ struct state {
 	struct slow *cand;
 	size_t ncand, candcap;
 	bool cand_overflow;
+	bool back;		/* some trace's completion times go back (pass 1): the
+				 * spike pass reads the traces whole, not from an index */
 	uint64_t *hall;		/* the ops' hist summed (NV_EXACT_NBUCKETS), mixed jobs */
 	uint64_t *scratch;	/* the values of one bucket, selected on */
 	size_t scratchcap;
@@ -313,9 +320,19 @@ int tan_plan_spikes(struct state *st);
 /* Return: true when some interval's slow IOs must be read again (tan_spike_pass). */
 bool tan_any_spiky(const struct state *st);
 
-/* A record of a later pass: kept when it is a slow IO to read again.
- * Return: 0 or -ENOMEM (st->err set). */
-int tan_spike_record(struct state *st, unsigned op, uint64_t submit, uint64_t complete);
+/*
+ * The interval pass 1 counted a record completing at complete in: its own,
+ * or the later one its trace's counted records before it had reached (*run,
+ * 0 at the trace's start; a completion out of order joins the interval
+ * open, trace_series.c), *run moved to it.
+ * Return: that interval.
+ */
+size_t tan_pass1_iv(const struct state *st, uint64_t complete, size_t *run);
+
+/* A record of a later pass, counted in interval iv by pass 1 (tan_pass1_iv):
+ * kept when it is a slow IO to read again.  Return: 0 or -ENOMEM (st->err set). */
+int tan_spike_record(struct state *st, unsigned op, uint64_t submit, uint64_t complete,
+		     size_t iv);
 
 /* The slow IOs of the spiky intervals, read again.  Return: 0 or -errno (st->err set). */
 int tan_spike_pass(struct state *st);

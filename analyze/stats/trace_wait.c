@@ -204,9 +204,14 @@ void nv_trace_disturb_line(const struct nv_trace_disturb *d, char *buf, size_t l
 {
 	int k;
 
-	k = snprintf(buf, len, "IO loop held by tracing %.3f%% of %.1f s (%" PRIu64 " wait%s)",
-		     d->traced_ns ? 100.0 * (double)d->wait_ns / (double)d->traced_ns : 0.0,
-		     (double)d->traced_ns / 1e9, d->waits, d->waits == 1 ? "" : "s");
+	k = snprintf(buf, len, "IO loop held by tracing %.3f%% of %.1f s", d->traced_ns ?
+		     100.0 * (double)d->wait_ns / (double)d->traced_ns : 0.0,
+		     (double)d->traced_ns / 1e9);
+	if (d->traces > 1 && k >= 0 && (size_t)k < len)	/* not the run's length */
+		k += snprintf(buf + k, len - (size_t)k, ", %u traces' time summed", d->traces);
+	if (k >= 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, " (%" PRIu64 " wait%s)", d->waits,
+			      d->waits == 1 ? "" : "s");
 	if (d->rings && k >= 0 && (size_t)k < len)
 		k += snprintf(buf + k, len - (size_t)k, ", trace ring high-water %" PRIu64
 			      " of %" PRIu64 " chunks", d->ring_high, d->ring_chunks);

@@ -125,3 +125,17 @@ if grep -q 'bw=[0-9.]*Kbit/s' "$FX/fio-2.2.10-bits.normal" &&
 else
 	fail 2.2.10-bits-reads "$(head -c 300 "$T/b2.err")"
 fi
+
+# Two runs' terse lines appended (the second's counts anew): repeats, each
+# source at its line, and no empty context line for runs whose format
+# prints no options ("  - FILE:1: " with nothing after it).
+head -n 1 "$FX/fio-2.2.10-status-interval.terse" >"$T/rep.terse"
+sed 's/;0;0;220;/;0;0;221;/' "$T/rep.terse" >>"$T/rep.terse"
+sed -i 'p; s/;status;/;second;/' "$T/rep.terse"
+"$NVANALYZE" "$T/rep.terse" >"$T/rep.md" 2>"$T/rep.err"
+if grep -q "rep.terse:1 (fio-2.2.10), $T/rep.terse:3 (fio-2.2.10)" "$T/rep.md" &&
+   ! grep -q '^  - .*: *$' "$T/rep.md"; then
+	pass 2.2.10-terse-runs-sources
+else
+	fail 2.2.10-terse-runs-sources "$(grep -- '- ' "$T/rep.md" | head -n 4 | tr '\n' ' ')"
+fi

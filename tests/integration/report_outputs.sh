@@ -49,7 +49,8 @@ fi
 # ---- tracing's disturbance in each job's trace section, every format ----
 # (the waits as run a's footer has them; JSON: report_findings_json above)
 waits=$("$NVANALYZE" stat "$T"/ta/*.nvt 2>/dev/null | sed -n 's/^  writer.io_waits = //p')
-re="Tracing: IO loop held by tracing [0-9.]*% of [0-9.]* s ($waits waits\?), trace ring "
+re="Tracing: IO loop held by tracing [0-9.]*% of [0-9.]* s\(, [0-9]* traces' time summed\)\? "
+re="${re}($waits waits\?), trace ring "
 re="${re}high-water [0-9]* of [0-9]* chunks, writer [0-9]* ns CPU per record"
 for fmt in md text; do
 	"$NVANALYZE" --format $fmt "$T/a.json" >"$T/dist.$fmt" 2>&1

@@ -137,6 +137,16 @@ grep -qx 'set xtics ("0" 0, "1k" 1000, "2k" 2000, "3k" 3000, "4k" 4000)' \
 	grep -qx 'set ytics ("10 us" 10, "100 us" 100, "1 ms" 1000)' tics/curve_p50_q_read.gp &&
 	pass curve_ticks_readable ||
 		fail curve_ticks_readable "$(cat tics.err; grep tics tics/curve_p*_q_read.gp)"
+# points within about a decade (p99 400 us to 4.5 ms: only "1 ms" inside the
+# range): 1, 2, 5 x 10^k, so that the axis reads more than one value
+synth narrow.json "q1/$O;iodepth=1/1000/400" "q2/$O;iodepth=2/2000/1400" \
+	"q4/$O;iodepth=4/2500/3700" "q8/$O;iodepth=8/2600/4500"
+"$NVANALYZE" -o ntics narrow.json >/dev/null 2>ntics.err
+grep -qx 'set ytics ("500 us" 500, "1 ms" 1000, "2 ms" 2000, "5 ms" 5000)' \
+	ntics/curve_p99_q_read.gp &&
+	pass curve_ticks_within_a_decade ||
+		fail curve_ticks_within_a_decade \
+			"$(cat ntics.err; grep tics ntics/curve_p99_q_read.gp)"
 
 # a matrix with a cell not run: drawn as such (gnuplot's "with image" emptied the map)
 synth mx.json "a/rw=randread;bs=4k;iodepth=1/1000/100" "b/rw=randread;bs=4k;iodepth=8/3000/200" \

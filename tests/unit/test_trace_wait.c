@@ -155,7 +155,8 @@ TEST(disturb_of_a_job)
 	CHECK_EQ_U64(d.traced_ns, 20000000000ull);
 	CHECK_EQ_U64(d.ring_high, 3);
 	nv_trace_disturb_line(&d, line, sizeof(line));
-	CHECK_STR(line, "IO loop held by tracing 0.100% of 20.0 s (2 waits), "
+	CHECK_STR(line, "IO loop held by tracing 0.100% of 20.0 s, 2 traces' time summed "
+		  "(2 waits), "
 		  "trace ring high-water 3 of 4 chunks, writer 30 ns CPU per record");
 out:
 	nvt_reader_close(ra);

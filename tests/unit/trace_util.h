@@ -1,7 +1,8 @@
 /*
  * trace_util.h - helpers of the trace writer tests: a footer key's value,
  * the tid of a named thread, the records of a trace checked in order, and
- * a disk that fills under a writer appending until it fails.
+ * a disk that fills under a writer appending until it fails; of the
+ * analysis tests: a job's thread traces written, and merged by completion.
  */
 #ifndef NV_TRACE_UTIL_H
 #define NV_TRACE_UTIL_H
@@ -125,6 +126,56 @@ static inline int append_until_error(struct nvt_writer *w, struct nvt_record *r)
 		err = nvt_writer_append(w, r);
 	}
 	return err;
+}
+
+/*
+ * Records r[0..n) written to path as a job thread's trace (header: job.name
+ * job, the clock; blocks of 1024 records).  Return: 0 or -errno.
+ */
+static inline int put_job_trace(const char *path, const char *job, const struct nvt_record *r,
+				size_t n)
+{
+	const struct nvt_kv hdr[] = { { "job.name", job }, { "clock", "CLOCK_MONOTONIC" } };
+	struct nvt_writer_opts wo = { .block_records = 1024 };
+	struct nvt_writer *w;
+	int err = nvt_writer_open(&w, path, hdr, 2, &wo);
+
+	for (size_t i = 0; !err && i < n; i++)
+		err = nvt_writer_append(w, &r[i]);
+	if (err) {
+		nvt_writer_close(w, NULL, 0);
+		return err;
+	}
+	return nvt_writer_close(w, NULL, 0);
+}
+
+/*
+ * The nth threads' records (per each, thread t's at r[t * per], each in
+ * its trace's order) merged into m[0..nth * per) as the analysis merges
+ * traces: the next record of the thread whose next one completes first
+ * (ties: the lower thread).  Return: 0 or -ENOMEM.
+ */
+static inline int merge_by_completion(const struct nvt_record *r, size_t nth, size_t per,
+				      struct nvt_record *m)
+{
+	size_t *at = calloc(nth ? nth : 1, sizeof(*at));
+
+	if (!at)
+		return -ENOMEM;
+	for (size_t k = 0; k < nth * per; k++) {
+		size_t best = nth;
+
+		for (size_t t = 0; t < nth; t++) {
+			const struct nvt_record *x = &r[t * per + at[t]];
+
+			if (at[t] < per && (best == nth ||
+					    x->complete_ns < r[best * per + at[best]].complete_ns))
+				best = t;
+		}
+		m[k] = r[best * per + at[best]++];
+	}
+	free(at);
+	return 0;
 }
 
 #endif
