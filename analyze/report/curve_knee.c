@@ -40,7 +40,7 @@ void nv_curve_knee_print(FILE *out, const struct nv_curves *c, const struct nv_c
 	if (k < 0) {
 		fprintf(out,
 			"No knee (%s): %s never more than %gx the previous point's while %s "
-			"grew by less than %g%%.\n",
+			"grew by less than %g%%, then and at every later point.\n",
 			r->sides[s].label, title, c->o.knee.lat_factor, nv_metric(cv->tput)->title,
 			c->o.knee.tput_pct);
 		return;

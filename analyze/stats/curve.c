@@ -320,6 +320,22 @@ size_t nv_sweep_values(const struct nv_sweep *s, enum nv_sweep_key k, double *v,
 	return n;
 }
 
+/* Whether t grew by at least o->tput_pct % over base. */
+static bool grew(double t, double base, const struct nv_knee_opts *o)
+{
+	return !(100 * (t - base) < o->tput_pct * base);
+}
+
+/* Whether a point after i has a throughput that grew enough over base. */
+static bool grows_later(const double *tput, size_t i, size_t n, double base,
+			const struct nv_knee_opts *o)
+{
+	for (size_t k = i + 1; k < n; k++)
+		if (tput[k] > 0 && grew(tput[k], base, o))
+			return true;
+	return false;
+}
+
 long nv_knee_find(const double *tput, const double *lat, size_t n, const struct nv_knee_opts *o,
 		  size_t *prev)
 {
@@ -329,7 +345,8 @@ long nv_knee_find(const double *tput, const double *lat, size_t n, const struct 
 		if (!(tput[i] > 0) || !(lat[i] > 0))
 			continue;
 		if (last >= 0 && lat[i] > o->lat_factor * lat[last] &&
-		    100 * (tput[i] - tput[last]) < o->tput_pct * tput[last]) {
+		    !grew(tput[i], tput[last], o) &&
+		    !grows_later(tput, (size_t)i, n, tput[last], o)) {
 			*prev = (size_t)last;
 			return (long)i;
 		}

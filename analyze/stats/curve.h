@@ -94,8 +94,9 @@ struct nv_knee_opts {
 /*
  * The knee of a curve: the first point i whose latency lat[i] is more than
  * o->lat_factor times the previous present point's while its throughput
- * tput[i] grew by less than o->tput_pct % over that point's.  Points with a
- * NAN (absent) or non-positive value are skipped.
+ * tput[i] grew by less than o->tput_pct % over that point's, and no later
+ * point's grew by that much either (a dip of noise before more throughput is
+ * not a knee).  Points with a NAN (absent) or non-positive value are skipped.
  * Return: the index, or -1 when there is none; *prev is the point compared with.
  */
 long nv_knee_find(const double *tput, const double *lat, size_t n, const struct nv_knee_opts *o,

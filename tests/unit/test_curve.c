@@ -182,6 +182,8 @@ TEST(knee)
 	double l[] = { 100, 110, 130, 300, 900 };
 	double t2[] = { 10000, 20000, NAN, 40000 };
 	double l2[] = { 100, 110, 999, 250 };
+	double t3[] = { 50000, 95000, 93000, 141000, 161000, 163000 };
+	double l3[] = { 80, 90, 200, 260, 300, 900 };
 	size_t prev = 99;
 
 	CHECK_EQ_I64(nv_knee_find(t, l, 5, &o, &prev), 3);
@@ -194,6 +196,9 @@ TEST(knee)
 	CHECK_EQ_U64(prev, 3);
 	o.tput_pct = 10;	/* an absent point is skipped: 250 vs 110 with IOPS doubled */
 	CHECK_EQ_I64(nv_knee_find(t2, l2, 4, &o, &prev), -1);
+	/* a noisy dip at iodepth 4, then +52% and +70%: the knee is at 32 */
+	CHECK_EQ_I64(nv_knee_find(t3, l3, 6, &o, &prev), 5);
+	CHECK_EQ_U64(prev, 4);
 }
 
 TEST(sla_search)
