@@ -339,6 +339,7 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 	const char *p = strchr(s, '|');
 	double pct = ds_pct_label(s);
 	int ncol = c->job->dir[NV_DIR_READ].ios && c->job->dir[NV_DIR_WRITE].ios ? 3 : 2;
+	int ret;
 
 	if (!p || pct == 0)
 		return ds_error(c, "a %-ile row that does not parse (expected 'LEVEL | Read | "
@@ -354,8 +355,11 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 			   !strchr("|\r\n", *(p = nv_text_skip(p)))) {
 			/* "0#junk.5": damage */
 			return ds_error(c, "a %-ile row with a value that does not parse");
-		} else if (nv_diskspd_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, v)) {
-			return ds_nomem(c);
+		} else if ((ret = nv_diskspd_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct,
+						   v))) {
+			return ret == -EINVAL ? ds_error(c, "a %-ile row out of order (each level "
+							    "after a lower one, min to max)")
+					      : ds_nomem(c);
 		}
 		p = p ? strchr(p, '|') : NULL;
 		if (!p && d < 2)

@@ -223,3 +223,19 @@ else
 	fail dash-rows-named-by-their-tool "$(grep 'percentiles `-`' "$T/hint.md" | sort -u |
 		tr '\n' ' ')"
 fi
+# Percentile levels out of order (damage: diskspd writes them ascending, min
+# to max) are refused with the line, in text and in XML (make fuzz found an
+# XML report read with 26 after 50, the points no longer ascending).
+sed '78{h;d};79{G}' "$D/diskspd22-randrw-L.txt" >"$T/order.txt"
+"$NVANALYZE" --format json "$T/order.txt" >"$T/order.json" 2>"$T/order.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "order.txt:79: .*a %-ile row out of order" "$T/order.err"; then
+	pass pct-order-text
+else
+	fail pct-order-text "rc $rc: $(head -c 300 "$T/order.err")"
+fi
+R=$TOP/tests/fuzz/regress/fuzz_diskspdxml/bucket-26-after-50.xml
+"$NVANALYZE" --format json "$R" >"$T/order.json" 2>"$T/order.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "50.xml:401: a Latency Bucket's Percentile 26 after 50" "$T/order.err"
+then pass pct-order-xml; else fail pct-order-xml "rc $rc: $(head -c 300 "$T/order.err")"; fi
