@@ -159,6 +159,20 @@ else
 	fail encoding-cp1252 "$(head -c 300 "$T/enc-cp1252.err")"
 fi
 
+# Word's quotes and dashes (0x80-0x9F, the same in cp1251 and cp1252): a
+# comment of nothing else is still read as its code page (it was kept as
+# bytes that are not UTF-8), as in the real cp1251 session trying-out-diskspd__Lenovo-G580
+# ("It’s").
+sed 's/^  test box NVMe.*/Comment: Mike’s SSD – “fast”\r/' "$c" |
+	iconv -f UTF-8 -t CP1252 >"$T/enc/quotes.txt"
+json enc-quotes "$T/enc/quotes.txt"
+if grep -q 'Mike’s SSD – “fast”' "$T/enc-quotes.json" &&
+	grep -q 'read as cp1252' "$T/enc-quotes.err"; then
+	pass encoding-cp125x-quotes
+else
+	fail encoding-cp125x-quotes "$(head -c 300 "$T/enc-quotes.err")"
+fi
+
 # A paste into an HTML page: <pre> around the export, &lt; &gt; for < >.
 { printf '<p>My new SSD:</p>\n<pre class="lang:default decode:true">'
   sed -e 's/</\&lt;/g' -e 's/>/\&gt;/g' tests/data/cdm/cdm8-nvme-crlf.txt
