@@ -239,3 +239,14 @@ R=$TOP/tests/fuzz/regress/fuzz_diskspdxml/bucket-26-after-50.xml
 rc=$?
 if [ $rc = 2 ] && grep -q "50.xml:401: a Latency Bucket's Percentile 26 after 50" "$T/order.err"
 then pass pct-order-xml; else fail pct-order-xml "rc $rc: $(head -c 300 "$T/order.err")"; fi
+# A README with one whole report, then other machines' fragments (a CPU
+# table, a Total IO table) under their headings: the report ends at its last
+# table, its CPU its own (the last fragment's overwrote it), the rest noted.
+R=$TOP/tests/fixtures/diskspd/diskspd-containers__README.md
+"$NVANALYZE" --format json "$R" >"$T/pl.json" 2>"$T/pl.err"
+if out=$(pytool diskspd_values "$R" "$T/pl.json" 2>&1) &&
+	grep -q 'README.md:169: the diskspd report ends before this line' "$T/pl.err"; then
+	pass "readme-report-then-fragments ($out)"
+else
+	fail readme-report-then-fragments "$out $(head -c 300 "$T/pl.err")"
+fi

@@ -6,9 +6,10 @@
 #    Microsoft Store banner, quote markers), pages of several machines
 #    under headings, read as an independent reader reads them
 #    (tests/py/cdm_values.py, paste_values.py), values read by eye asserted;
-#  - diskspd before 2.0.18 (files written from ResultParser.cpp, see
-#    tests/data/diskspd-old/gen.py): the MB/s layout, its one %-ile table,
-#    cp1251 with a wrapped command line, two runs in a PowerShell session;
+#  - diskspd before 2.0.18 (real sessions of tests/fixtures/diskspd, and
+#    files written from ResultParser.cpp, see tests/data/diskspd-old/gen.py):
+#    the MB/s layout, its one %-ile table, cp1251 with a wrapped command
+#    line, two runs in a PowerShell session, prose between two reports;
 #  - encodings: UTF-16 with and without a BOM, cp932, cp1252 read the same
 #    as UTF-8; HTML pastes (<pre>, &lt;) the same as the text;
 #  - --split outputs|headings|none; an error that names the tool, version
@@ -117,6 +118,33 @@ else
 	fail diskspd-old-cp1251-wrapped "$(head -c 300 "$T/cp.err") $(grep -m3 'Command\|"job"' \
 		"$T/cp.json")"
 fi
+# The real 2.0.x sessions of tests/fixtures/diskspd (trying-out-diskspd):
+# cp1251 with the console's 80-column wrap inside a word; two reports of one
+# VM with a note and a prompt between them are two runs (C: and D:).
+D=tests/fixtures/diskspd
+json lenovo $D/trying-out-diskspd__Lenovo-G580.txt
+if grep -q 'diskspd 2.0.x (before 2.0.18)' "$T/lenovo.json" &&
+	grep -q 'Command Line: diskspd -w50 -W5 -b4K -c8G -F2 -o32 -Sh -L -r -d600 C:' \
+		"$T/lenovo.json" && grep -qF 'd600 C:\\testfile.foo"' "$T/lenovo.json" &&
+	grep -q '"randrw-4k-t2-qd32-w50"' "$T/lenovo.json" &&
+	grep -q 'read as cp1251' "$T/lenovo.err"; then
+	pass diskspd-real-cp1251-wrapped
+else
+	fail diskspd-real-cp1251-wrapped "$(head -c 300 "$T/lenovo.err") $(grep -m3 \
+		'Command\|"job"' "$T/lenovo.json")"
+fi
+json azure $D/trying-out-diskspd__goodwinserverdc.txt
+if [ "$(pytool paste_checks labels "$T/azure.json")" = \
+	"trying-out-diskspd__goodwinserverdc|trying-out-diskspd__goodwinserverdc #2" ]; then
+	pass diskspd-real-two-runs-prose-between
+else
+	fail diskspd-real-two-runs-prose-between "$(pytool paste_checks labels "$T/azure.json")"
+fi
+value eye-azure-hdd "$T/azure.json" randrw-4k-t2-qd32-w50 read \
+	trying-out-diskspd__goodwinserverdc iops 197.44
+value eye-azure-ssd "$T/azure.json" randrw-4k-t2-qd32-w50 read \
+	"trying-out-diskspd__goodwinserverdc #2" iops 25197.22
+
 # Two runs in one PowerShell session (4K then 64K): two runs of their own,
 # each the same as its part read alone.
 s=$O/diskspd-2.0.15-two-runs-session.txt
