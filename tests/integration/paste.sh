@@ -10,6 +10,7 @@
 #    files written from ResultParser.cpp, see tests/data/diskspd-old/gen.py):
 #    the MB/s layout, its one %-ile table, cp1251 with a wrapped command
 #    line, two runs in a PowerShell session, prose between two reports;
+#  - CrystalDiskMark results pasted without their banner;
 #  - encodings: UTF-16 with and without a BOM, cp932, cp1252 read the same
 #    as UTF-8; HTML pastes (<pre>, &lt;) the same as the text;
 #  - --split outputs|headings|none; an error that names the tool, version
@@ -92,6 +93,29 @@ if grep -q 'fanxiang-s790.md:52: the CrystalDiskMark 8.0.4 export ends before' "
 	pass fanxiang-prose-after-noted
 else
 	fail fanxiang-prose-after-noted "no note where the export ends: $(cat "$T/fx.err")"
+fi
+
+# CrystalDiskMark 7.x results pasted without their banner, two drives under
+# one heading with prose between (backendcloud-3-hexo): read from each
+# [Read] line, noted at the file's lines; --split outputs: a run per drive.
+json wintel $P/backendcloud-3-hexo__wintel-entrap.md --split outputs
+if out=$(pytool paste_values "$TOP/$P/backendcloud-3-hexo__wintel-entrap.md" \
+	"$T/wintel.json" 2>&1); then
+	pass "page-wintel-no-banner ($out)"
+else
+	fail page-wintel-no-banner "$(echo "$out" | head -n 5 | tr '\n' ' ')"
+fi
+value eye-wintel-980pro "$T/wintel.json" RND4K-Q32T16-read read hyper-v iops 1060963.4
+value eye-wintel-kioxia "$T/wintel.json" SEQ1M-Q8T1-write write "hyper-v #2" bw_MB_per_s \
+	2797.679
+value eye-wintel-kioxia-lat "$T/wintel.json" RND4K-Q1T1-write write "hyper-v #2" lat_mean_ns \
+	55620.0
+if grep -q 'wintel-entrap.md:38: CrystalDiskMark results without the export.s banner' \
+	"$T/wintel.err" && grep -q 'wintel-entrap.md:54: CrystalDiskMark results without' \
+	"$T/wintel.err" && grep -q '"CrystalDiskMark (no banner)"' "$T/wintel.json"; then
+	pass wintel-no-banner-noted
+else
+	fail wintel-no-banner-noted "$(cat "$T/wintel.err")"
 fi
 
 # Tables that speak of the tool: no percentile rows for exports, one line
