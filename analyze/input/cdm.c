@@ -8,7 +8,9 @@
  * Profile, Mode, Time, Comment) or, once the footer began, a comment.  A
  * ``` line after the banner closes the pasted export: what follows is the
  * post's prose, skipped, except a second banner (two exports pasted into
- * one file), an error.  Anything else, and a row that does not parse, is an
+ * one file), an error.  Results pasted without the banner (7.x and later:
+ * "[Read]" and its rows, the lines above it left out) start at "[Read]",
+ * their version unknown.  Anything else, and a row that does not parse, is an
  * error naming the line: nothing is read silently as zero.
  */
 #include <errno.h>
@@ -21,13 +23,16 @@
 
 #define CDM_BANNER "CrystalDiskMark "
 #define KDM_BANNER "KDiskMark ("
+#define CDM_NOBANNER "CrystalDiskMark (no banner)"
 
 struct cdm_ctx {
 	const char *path;
 	struct nv_run *run;
 	size_t cap;		/* run->jobs allocated */
 	unsigned line;
-	bool banner;		/* the "CrystalDiskMark X.Y.Z" line was seen */
+	bool banner;		/* the "CrystalDiskMark X.Y.Z" line (or, without
+				 * one, the first "[Read]") was seen */
+	bool read;		/* a "[Read]" section was seen */
 	bool footer;		/* a footer field was seen */
 	bool closed;		/* a ``` fence, or prose after the results, ended the export */
 	bool blank;		/* the line before was blank */
@@ -53,7 +58,9 @@ struct cdm_row {
 bool nv_cdm_sniff(const char *text, size_t len)
 {
 	return (memmem(text, len, CDM_BANNER, strlen(CDM_BANNER)) ||
-		memmem(text, len, KDM_BANNER, strlen(KDM_BANNER))) && memmem(text, len, "MB/s", 4);
+		memmem(text, len, KDM_BANNER, strlen(KDM_BANNER)) ||
+		(memmem(text, len, "[Read]", 6) && memmem(text, len, " IOPS] <", 8))) &&
+	       memmem(text, len, "MB/s", 4);
 }
 
 static int cdm_error(struct cdm_ctx *c, const char *what)
@@ -339,6 +346,23 @@ static int cdm_banner(struct cdm_ctx *c, const char *s)
 	return 0;
 }
 
+/*
+ * "[Read]" without a banner above it: the results of a 7.x or later export
+ * pasted alone; the export starts here, its version unknown (noted).
+ * Return: 0, or -ENOMEM.
+ */
+static int cdm_nobanner(struct cdm_ctx *c)
+{
+	c->banner = true;
+	c->run->fio_version = strdup(CDM_NOBANNER);
+	if (!c->run->fio_version)
+		return cdm_nomem(c);
+	nv_note_add(&c->run->notes, &c->run->nnotes, "%s:%u: CrystalDiskMark results without "
+		    "the export's banner (its first lines not pasted): read from their [Read] "
+		    "line, the version unknown (7.x or later by its sections)", c->path, c->line);
+	return 0;
+}
+
 /* A section header "[Read]", "[Write]", "[Mix] Read 70%/Write 30%".  Return: true if one. */
 static bool cdm_section(struct cdm_ctx *c, const char *s)
 {
@@ -434,6 +458,19 @@ static int cdm_line(void *ctx, const char *line, unsigned lineno)
 	if (!strncmp(s, "```", 3)) {	/* a Markdown fence: closes a pasted export */
 		c->closed = c->banner;
 		return 0;
+	}
+	if (!strncmp(s, "[Read]", 6)) {
+		int ret = c->banner ? 0 : cdm_nobanner(c);
+
+		if (ret)
+			return ret;
+		if (c->read)
+			return cdm_error(c, "a second [Read] section: a second CrystalDiskMark "
+					    "export in this file (several pasted into one post?): "
+					    "one export per output; --split outputs reads each as "
+					    "a run");
+		c->read = true;
+		c->digest = (c->digest ^ nv_hash(s, strlen(s))) * 0x100000001b3ULL;
 	}
 	if (c->closed && *s)
 		c->run->text_after = true;

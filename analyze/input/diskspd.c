@@ -45,6 +45,9 @@ struct ds_ctx {
 	size_t cmdlast;		/* the length of the command line's last line */
 	char *cmd;		/* the command line, its wrapped lines joined */
 	bool noted_targets;	/* the per-target %-ile tables' note was added */
+	bool measuring;		/* "measuring latency" (-L): a %-ile table ends it */
+	bool ended;		/* the timespan's last table was read */
+	bool rest;		/* other text came after it: the rest is not the report's */
 	char *err;
 	size_t errlen;
 };
@@ -86,7 +89,10 @@ static int ds_cmdline(struct ds_ctx *c, const char *s)
 			continue;
 		switch (tok[1]) {
 		case 'b': nv_diskspd_size(tok + 2, c->p.bs, sizeof(c->p.bs)); break;
-		case 't': c->p.threads = (unsigned)strtoul(tok + 2, NULL, 10); break;
+		case 't':	/* threads per file */
+		case 'F':	/* threads in all, each on every file (2.0.x's -F) */
+			c->p.threads = (unsigned)strtoul(tok + 2, NULL, 10);
+			break;
 		case 'o': c->p.qd = (unsigned)strtoul(tok + 2, NULL, 10); break;
 		case 'r': c->p.rnd = true; break;
 		case 's': c->p.si = tok[2] == 'i'; break;
@@ -170,6 +176,7 @@ static void ds_param(struct ds_ctx *c, const char *s)
 static int ds_timespan(struct ds_ctx *c)
 {
 	c->timespans++;
+	c->ended = c->rest = false;
 	if (nv_diskspd_job(c->run, &c->p, c->timespans, &c->job))
 		return ds_nomem(c);
 	return 0;
@@ -266,6 +273,7 @@ static int ds_total(struct ds_ctx *c, const char *s)
 	c->state = DS_NONE;
 	if (c->dir < 0)
 		return 0;	/* Total IO: the sum of Read IO and Write IO */
+	c->ended = c->dir == NV_DIR_WRITE && !c->measuring;
 	ds = &c->job->dir[c->dir];
 	ds->present = true;
 	ds->have_ios = ds->have_io_bytes = true;
@@ -339,6 +347,7 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 	const char *p = strchr(s, '|');
 	double pct = ds_pct_label(s);
 	int ncol = c->job->dir[NV_DIR_READ].ios && c->job->dir[NV_DIR_WRITE].ios ? 3 : 2;
+	int ret;
 
 	if (!p || pct == 0)
 		return ds_error(c, "a %-ile row that does not parse (expected 'LEVEL | Read | "
@@ -354,8 +363,11 @@ static int ds_pctrow(struct ds_ctx *c, const char *s)
 			   !strchr("|\r\n", *(p = nv_text_skip(p)))) {
 			/* "0#junk.5": damage */
 			return ds_error(c, "a %-ile row with a value that does not parse");
-		} else if (nv_diskspd_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, v)) {
-			return ds_nomem(c);
+		} else if ((ret = nv_diskspd_point(&c->job->dir[dirs[d]].lat[NV_LAT_TOTAL], pct,
+						   v))) {
+			return ret == -EINVAL ? ds_error(c, "a %-ile row out of order (each level "
+							    "after a lower one, min to max)")
+					      : ds_nomem(c);
 		}
 		p = p ? strchr(p, '|') : NULL;
 		if (!p && d < 2)
@@ -426,6 +438,27 @@ static int ds_pcthead(struct ds_ctx *c, bool after_total)
 	return 0;
 }
 
+/*
+ * A line s after the timespan's last table: a %-ile table whose -L the
+ * report did not say (no "measuring latency") goes on with it; anything
+ * else, prose, a prompt, another output's tables, ends the report, its
+ * rest not read (noted): text after it, a post's next machine.
+ * Return: nothing.
+ */
+static void ds_rest(struct ds_ctx *c, const char *s)
+{
+	if (!c->measuring && c->state == DS_NONE &&
+	    (!strncmp(s, "%-ile", 5) || !strcmp(s, "total:") ||
+	     !strncmp(s, "Total latency distribution:", 27))) {
+		c->ended = false;
+		return;
+	}
+	c->rest = c->run->text_after = true;
+	nv_note_add(&c->run->notes, &c->run->nnotes, "%s:%u: the diskspd report ends before "
+		    "this line (prose, a prompt or another output's tables follow it): the rest "
+		    "of the output is not read", c->path, c->line);
+}
+
 /* One line of the report (CR and newline removed).  Return: 0, or -errno. */
 static int ds_line(void *ctx, const char *line, unsigned lineno)
 {
@@ -449,9 +482,12 @@ static int ds_line(void *ctx, const char *line, unsigned lineno)
 		return ret ? ret : ds_timespan(c);
 	}
 	if (!c->job) {
+		c->measuring |= !strcmp(s, "measuring latency");
 		ds_param(c, s);
 		return 0;
 	}
+	if (c->rest)
+		return 0;
 	if (c->state == DS_IOROWS && *s)
 		return ds_iorow(c, s);
 	if (c->state == DS_PCT || c->state == DS_PCT_SKIP) {
@@ -459,8 +495,13 @@ static int ds_line(void *ctx, const char *line, unsigned lineno)
 			return 0;
 		if (*s && strchr(s, '|'))
 			return c->state == DS_PCT ? ds_pctrow(c, s) : 0;
+		c->ended |= c->state == DS_PCT;	/* the totals' table: the last */
 		c->state = DS_NONE;
 	}
+	if (c->ended && *s && strncmp(s, "```", 3))
+		ds_rest(c, s);
+	if (c->rest)
+		return 0;
 	if (c->state == DS_IOHEAD && !strncmp(s, "thread", 6)) {
 		c->state = DS_IOROWS;
 		return ds_header(c, s);

@@ -88,6 +88,8 @@ int nv_diskspd_point(struct nv_latstat *ls, double pct, struct nv_val ns)
 		ls->max = ns;
 		return 0;
 	}
+	if (ls->npoints && pct <= ls->points[ls->npoints - 1].pct)
+		return -EINVAL;	/* diskspd writes its levels ascending: damage */
 	np = realloc(ls->points, (ls->npoints + 1) * sizeof(*np));
 	if (!np)
 		return -ENOMEM;

@@ -39,7 +39,9 @@ int nv_diskspd_job(struct nv_run *run, const struct nv_diskspd_params *p, unsign
 /*
  * Add the percentile pct (0 < pct < 100; -1 for the minimum, -2 for the
  * maximum) of value ns to ls: its points and, at fio's levels, its pct[].
- * Return: 0, or -ENOMEM.
+ * A level at or below ls's last point is refused (points stay ascending, as
+ * diskspd writes them; the report is damaged).
+ * Return: 0, -EINVAL (out of order, ls unchanged) or -ENOMEM.
  */
 int nv_diskspd_point(struct nv_latstat *ls, double pct, struct nv_val ns);
 

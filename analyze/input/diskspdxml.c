@@ -354,10 +354,17 @@ static int dx_bucket_close(struct dx_ctx *c)
 		return dx_error(c, "a Latency Bucket's Percentile above 100");
 	if (pct == 0 || pct == 100)
 		pct = pct == 0 ? -1 : -2;
-	for (int d = 0; d < 3; d++)
-		if (c->bval[d].src &&
-		    nv_diskspd_point(&dx_job(c)->dir[dirs[d]].lat[NV_LAT_TOTAL], pct, c->bval[d]))
+	for (int d = 0; d < 3; d++) {
+		struct nv_latstat *ls = &dx_job(c)->dir[dirs[d]].lat[NV_LAT_TOTAL];
+		int ret = c->bval[d].src ? nv_diskspd_point(ls, pct, c->bval[d]) : 0;
+
+		if (ret == -EINVAL)
+			return dx_error(c, "a Latency Bucket's Percentile %g after %g: the "
+					"buckets out of order (the report damaged?)", c->bpct,
+					ls->points[ls->npoints - 1].pct);
+		if (ret)
 			return dx_nomem(c);
+	}
 	return 0;
 }
 

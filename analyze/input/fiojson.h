@@ -135,8 +135,9 @@ struct nv_run {
 	size_t nnotes;
 	char **notes;		/* warnings about the file, for stderr */
 	unsigned line;		/* one output of a file of several: its first line, else 0 */
-	bool text_after;	/* an export that other text follows (prose, another
-				 * tool's table): multiout.h tells machines by it */
+	bool text_after;	/* an export or a diskspd report that other text
+				 * follows (prose, a prompt, another tool's table):
+				 * multiout.h tells machines by it */
 	size_t at;		/* that line's offset in the decoded text */
 };
 

@@ -128,6 +128,15 @@ static bool cdm_head(const char *b, const char *e)
 	       starts(b, n, "KDiskMark (");
 }
 
+/*
+ * True when the line [b, e) is a CrystalDiskMark 7.x+ "[Read]" section: an
+ * export's first results, its banner above it or, pasted alone, none.
+ */
+static bool cdm_read(const char *b, const char *e)
+{
+	return starts(b, (size_t)(e - b), "[Read]");
+}
+
 /* True when the line [b, e) opens a diskspd text report. */
 static bool diskspd_head(const char *b, const char *e)
 {
@@ -140,6 +149,7 @@ static bool diskspd_head(const char *b, const char *e)
 struct cutstate {
 	bool json, status;	/* fio: a JSON object; a "Run status group" line */
 	bool cdm, diskspd;	/* an export's banner; a diskspd timespan's results */
+	bool cdmread;		/* an export's [Read] section */
 };
 
 /*
@@ -149,14 +159,16 @@ struct cutstate {
 static bool next_output(struct cutstate *cs, const char *b, const char *e, const char *end)
 {
 	bool jh = json_head(b, e, end), ch = cdm_head(b, e), dh = diskspd_head(b, e);
-	bool cut = (cs->json && jh) || (cs->status && normal_head(b, e)) || (cs->cdm && ch) ||
-		   (cs->diskspd && dh);
+	bool rh = cdm_read(b, e);
+	bool cut = (cs->json && jh) || (cs->status && normal_head(b, e)) ||
+		   ((cs->cdm || cs->cdmread) && ch) || (cs->cdmread && rh) || (cs->diskspd && dh);
 
 	if (cut)
 		memset(cs, 0, sizeof(*cs));
 	cs->json |= jh;
 	cs->status |= starts(b, (size_t)(e - b), "Run status group");
 	cs->cdm |= ch;
+	cs->cdmread |= rh;
 	cs->diskspd |= starts(b, (size_t)(e - b), "Results for timespan");
 	return cut;
 }
@@ -164,7 +176,8 @@ static bool next_output(struct cutstate *cs, const char *b, const char *e, const
 /* True when the line [b, e) is a tool's own first line (an output's start). */
 static bool tool_line(const char *b, const char *e, const char *end)
 {
-	return json_head(b, e, end) || normal_head(b, e) || cdm_head(b, e) || diskspd_head(b, e);
+	return json_head(b, e, end) || normal_head(b, e) || cdm_head(b, e) || cdm_read(b, e) ||
+	       diskspd_head(b, e);
 }
 
 /*
@@ -427,15 +440,48 @@ static bool snapshot_of(const struct seg *a, const struct seg *b)
 }
 
 /* Read each output of s. Return: 0, or -errno when one does not read (err set). */
+/*
+ * A reader numbers the lines of the output it is given from 1: its notes
+ * "PATH:N: ..." of an output that starts at line base + 1 of the file are
+ * renumbered to the file's lines (a note left as it is where memory runs
+ * out).  Return: nothing.
+ */
+static void rebase_notes(struct nv_run *run, const char *path, unsigned base)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; base && i < run->nnotes; i++) {
+		char *note = run->notes[i], *end, *t;
+		unsigned long line;
+
+		if (strncmp(note, path, n) || note[n] != ':' || note[n + 1] < '0' ||
+		    note[n + 1] > '9')
+			continue;
+		line = strtoul(note + n + 1, &end, 10);
+		if (*end != ':' || asprintf(&t, "%s:%lu%s", path, line + base, end) < 0)
+			continue;
+		free(note);
+		run->notes[i] = t;
+	}
+}
+
 static int read_segs(const char *text, const char *path, struct segs *s, char *err,
 		     size_t errlen)
 {
+	unsigned base = 0;	/* lines of the file before output i */
+	size_t at = 0;
+
 	for (size_t i = 0; i < s->n; i++) {
 		int ret = nv_input_parse(text + s->v[i].off, s->v[i].len, path, &s->v[i].run,
 					 err, errlen);
 
 		if (ret)
 			return ret;
+		for (const char *q = text + at;
+		     (q = memchr(q, '\n', s->v[i].off - (size_t)(q - text))); q++)
+			base++;
+		at = s->v[i].off;
+		rebase_notes(&s->v[i].run, path, base);
 		if (!s->v[i].run.digest)	/* the text readers leave it to us */
 			s->v[i].run.digest = nv_hash(text + s->v[i].off, s->v[i].len);
 		identify(text, &s->v[i]);

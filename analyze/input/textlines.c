@@ -112,10 +112,24 @@ static bool ascii_letter(unsigned char c)
 }
 
 /*
+ * True when c (0x80-0x9F) is typographic punctuation at the same place in
+ * cp1251 and cp1252, which texts of either code page use: Word's quotes
+ * (0x91-0x94, the apostrophe of "It's" 0x92), dashes (0x96, 0x97), the
+ * low quotes, ellipsis, bullet, angle quotes and trade mark.
+ */
+static bool cp125x_punct(unsigned char c)
+{
+	static const unsigned char p[] = { 0x82, 0x84, 0x85, 0x8b, 0x91, 0x92, 0x93, 0x94,
+					   0x95, 0x96, 0x97, 0x99, 0x9b };
+
+	return memchr(p, c, sizeof(p)) != NULL;
+}
+
+/*
  * True when the bytes above 0x7f of u read as Cyrillic words in cp1251:
  * most of those at 0xC0 and above in runs of three or more (the letters of
  * a word), none of 0x80-0xBF but the few a Russian text uses (№, «», ё, Ё,
- * and the like between 0xA0 and 0xBF).
+ * and the like between 0xA0 and 0xBF; quotes and dashes, cp125x_punct).
  */
 static bool cyrillic_words(const unsigned char *u, size_t len)
 {
@@ -124,7 +138,7 @@ static bool cyrillic_words(const unsigned char *u, size_t len)
 	for (size_t i = 0; i < len;) {
 		size_t run = 0;
 
-		if (u[i] >= 0x80 && u[i] < 0xa0)
+		if (u[i] >= 0x80 && u[i] < 0xa0 && !cp125x_punct(u[i]))
 			return false;
 		while (i + run < len && u[i + run] >= 0xc0)
 			run++;
@@ -139,7 +153,8 @@ static bool cyrillic_words(const unsigned char *u, size_t len)
  * True when the bytes above 0x7f of u read as a Western text's accents in
  * cp1252: each a letter (0xC0 and above but × and ÷) or a symbol of
  * 0xA0-0xBF, alone between ASCII letters, digits or blanks ("Café",
- * "für"), a letter one beside an ASCII letter.
+ * "für"), a letter one beside an ASCII letter; quotes and dashes
+ * (cp125x_punct) anywhere (alone they read the same in cp1251).
  */
 static bool western_accents(const unsigned char *u, size_t len)
 {
@@ -147,6 +162,8 @@ static bool western_accents(const unsigned char *u, size_t len)
 
 	for (size_t i = 0; i < len; i++) {
 		if (u[i] < 0x80)
+			continue;
+		if (cp125x_punct(u[i]) && ++n)
 			continue;
 		n++;
 		if ((i && u[i - 1] >= 0x80) || (i + 1 < len && u[i + 1] >= 0x80) || u[i] < 0xa0 ||

@@ -223,3 +223,30 @@ else
 	fail dash-rows-named-by-their-tool "$(grep 'percentiles `-`' "$T/hint.md" | sort -u |
 		tr '\n' ' ')"
 fi
+# Percentile levels out of order (damage: diskspd writes them ascending, min
+# to max) are refused with the line, in text and in XML (make fuzz found an
+# XML report read with 26 after 50, the points no longer ascending).
+sed '78{h;d};79{G}' "$D/diskspd22-randrw-L.txt" >"$T/order.txt"
+"$NVANALYZE" --format json "$T/order.txt" >"$T/order.json" 2>"$T/order.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "order.txt:79: .*a %-ile row out of order" "$T/order.err"; then
+	pass pct-order-text
+else
+	fail pct-order-text "rc $rc: $(head -c 300 "$T/order.err")"
+fi
+R=$TOP/tests/fuzz/regress/fuzz_diskspdxml/bucket-26-after-50.xml
+"$NVANALYZE" --format json "$R" >"$T/order.json" 2>"$T/order.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "50.xml:401: a Latency Bucket's Percentile 26 after 50" "$T/order.err"
+then pass pct-order-xml; else fail pct-order-xml "rc $rc: $(head -c 300 "$T/order.err")"; fi
+# A README with one whole report, then other machines' fragments (a CPU
+# table, a Total IO table) under their headings: the report ends at its last
+# table, its CPU its own (the last fragment's overwrote it), the rest noted.
+R=$TOP/tests/fixtures/diskspd/diskspd-containers__README.md
+"$NVANALYZE" --format json "$R" >"$T/pl.json" 2>"$T/pl.err"
+if out=$(pytool diskspd_values "$R" "$T/pl.json" 2>&1) &&
+	grep -q 'README.md:169: the diskspd report ends before this line' "$T/pl.err"; then
+	pass "readme-report-then-fragments ($out)"
+else
+	fail readme-report-then-fragments "$out $(head -c 300 "$T/pl.err")"
+fi

@@ -27,6 +27,16 @@ mutations diskspd-2.0 $D/diskspd-old/diskspd-2.0.17-randrw-L.txt \
 	$D/diskspd-old/diskspd-2.0.17-seqread-cp1251-wrapped.txt \
 	$D/diskspd-old/diskspd-2.0.15-two-runs-session.txt
 mutations fio-page $P/vps-comparison__fio-iodepth-32_fio-128K.md
+# Real 2.0.x sessions (cp1251, -F, two reports with prose between, a README
+# whose report other machines' fragments follow); CrystalDiskMark results
+# pasted without their banner: the real page's first drive, its fence alone
+# (with both drives under one heading a mutant that changes a test tells
+# them apart, and every side's label changes with it).
+F=tests/fixtures/diskspd
+mutations diskspd-2.0-real $F/trying-out-diskspd__Lenovo-G580.txt \
+	$F/trying-out-diskspd__goodwinserverdc.txt $F/diskspd-containers__README.md
+sed -n '33,49p' $P/backendcloud-3-hexo__wintel-entrap.md >"$T/wintel-980pro.md"
+mutations cdm-no-banner "$T/wintel-980pro.md"
 
 # The harness catches what it is for: a reader that crashes on a mutant, and
 # one that reads a damaged value as 0 (a stand-in nvanalyze for each).

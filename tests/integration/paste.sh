@@ -6,9 +6,11 @@
 #    Microsoft Store banner, quote markers), pages of several machines
 #    under headings, read as an independent reader reads them
 #    (tests/py/cdm_values.py, paste_values.py), values read by eye asserted;
-#  - diskspd before 2.0.18 (files written from ResultParser.cpp, see
-#    tests/data/diskspd-old/gen.py): the MB/s layout, its one %-ile table,
-#    cp1251 with a wrapped command line, two runs in a PowerShell session;
+#  - diskspd before 2.0.18 (real sessions of tests/fixtures/diskspd, and
+#    files written from ResultParser.cpp, see tests/data/diskspd-old/gen.py):
+#    the MB/s layout, its one %-ile table, cp1251 with a wrapped command
+#    line, two runs in a PowerShell session, prose between two reports;
+#  - CrystalDiskMark results pasted without their banner;
 #  - encodings: UTF-16 with and without a BOM, cp932, cp1252 read the same
 #    as UTF-8; HTML pastes (<pre>, &lt;) the same as the text;
 #  - --split outputs|headings|none; an error that names the tool, version
@@ -93,6 +95,29 @@ else
 	fail fanxiang-prose-after-noted "no note where the export ends: $(cat "$T/fx.err")"
 fi
 
+# CrystalDiskMark 7.x results pasted without their banner, two drives under
+# one heading with prose between (backendcloud-3-hexo): read from each
+# [Read] line, noted at the file's lines; --split outputs: a run per drive.
+json wintel $P/backendcloud-3-hexo__wintel-entrap.md --split outputs
+if out=$(pytool paste_values "$TOP/$P/backendcloud-3-hexo__wintel-entrap.md" \
+	"$T/wintel.json" 2>&1); then
+	pass "page-wintel-no-banner ($out)"
+else
+	fail page-wintel-no-banner "$(echo "$out" | head -n 5 | tr '\n' ' ')"
+fi
+value eye-wintel-980pro "$T/wintel.json" RND4K-Q32T16-read read hyper-v iops 1060963.4
+value eye-wintel-kioxia "$T/wintel.json" SEQ1M-Q8T1-write write "hyper-v #2" bw_MB_per_s \
+	2797.679
+value eye-wintel-kioxia-lat "$T/wintel.json" RND4K-Q1T1-write write "hyper-v #2" lat_mean_ns \
+	55620.0
+if grep -q 'wintel-entrap.md:38: CrystalDiskMark results without the export.s banner' \
+	"$T/wintel.err" && grep -q 'wintel-entrap.md:54: CrystalDiskMark results without' \
+	"$T/wintel.err" && grep -q '"CrystalDiskMark (no banner)"' "$T/wintel.json"; then
+	pass wintel-no-banner-noted
+else
+	fail wintel-no-banner-noted "$(cat "$T/wintel.err")"
+fi
+
 # Tables that speak of the tool: no percentile rows for exports, one line
 # on what the format holds; the context under the runs list.
 "$NVANALYZE" $P/zenn-docs__homeIT.md >"$T/home.md" 2>/dev/null
@@ -117,6 +142,33 @@ else
 	fail diskspd-old-cp1251-wrapped "$(head -c 300 "$T/cp.err") $(grep -m3 'Command\|"job"' \
 		"$T/cp.json")"
 fi
+# The real 2.0.x sessions of tests/fixtures/diskspd (trying-out-diskspd):
+# cp1251 with the console's 80-column wrap inside a word; two reports of one
+# VM with a note and a prompt between them are two runs (C: and D:).
+D=tests/fixtures/diskspd
+json lenovo $D/trying-out-diskspd__Lenovo-G580.txt
+if grep -q 'diskspd 2.0.x (before 2.0.18)' "$T/lenovo.json" &&
+	grep -q 'Command Line: diskspd -w50 -W5 -b4K -c8G -F2 -o32 -Sh -L -r -d600 C:' \
+		"$T/lenovo.json" && grep -qF 'd600 C:\\testfile.foo"' "$T/lenovo.json" &&
+	grep -q '"randrw-4k-t2-qd32-w50"' "$T/lenovo.json" &&
+	grep -q 'read as cp1251' "$T/lenovo.err"; then
+	pass diskspd-real-cp1251-wrapped
+else
+	fail diskspd-real-cp1251-wrapped "$(head -c 300 "$T/lenovo.err") $(grep -m3 \
+		'Command\|"job"' "$T/lenovo.json")"
+fi
+json azure $D/trying-out-diskspd__goodwinserverdc.txt
+if [ "$(pytool paste_checks labels "$T/azure.json")" = \
+	"trying-out-diskspd__goodwinserverdc|trying-out-diskspd__goodwinserverdc #2" ]; then
+	pass diskspd-real-two-runs-prose-between
+else
+	fail diskspd-real-two-runs-prose-between "$(pytool paste_checks labels "$T/azure.json")"
+fi
+value eye-azure-hdd "$T/azure.json" randrw-4k-t2-qd32-w50 read \
+	trying-out-diskspd__goodwinserverdc iops 197.44
+value eye-azure-ssd "$T/azure.json" randrw-4k-t2-qd32-w50 read \
+	"trying-out-diskspd__goodwinserverdc #2" iops 25197.22
+
 # Two runs in one PowerShell session (4K then 64K): two runs of their own,
 # each the same as its part read alone.
 s=$O/diskspd-2.0.15-two-runs-session.txt
@@ -157,6 +209,20 @@ if grep -q 'Café Crème SSD für Prüfung' "$T/enc-cp1252.json" &&
 	pass encoding-cp1252
 else
 	fail encoding-cp1252 "$(head -c 300 "$T/enc-cp1252.err")"
+fi
+
+# Word's quotes and dashes (0x80-0x9F, the same in cp1251 and cp1252): a
+# comment of nothing else is still read as its code page (it was kept as
+# bytes that are not UTF-8), as in the real cp1251 session trying-out-diskspd__Lenovo-G580
+# ("It’s").
+sed 's/^  test box NVMe.*/Comment: Mike’s SSD – “fast”\r/' "$c" |
+	iconv -f UTF-8 -t CP1252 >"$T/enc/quotes.txt"
+json enc-quotes "$T/enc/quotes.txt"
+if grep -q 'Mike’s SSD – “fast”' "$T/enc-quotes.json" &&
+	grep -q 'read as cp1252' "$T/enc-quotes.err"; then
+	pass encoding-cp125x-quotes
+else
+	fail encoding-cp125x-quotes "$(head -c 300 "$T/enc-quotes.err")"
 fi
 
 # A paste into an HTML page: <pre> around the export, &lt; &gt; for < >.

@@ -29,7 +29,10 @@ nvanalyze's C code.  Layout facts it relies on:
   - pasted into Markdown (a blog post, a README): the export runs from its
     banner to the ``` line that closes its fence, or to a heading; "> "
     quote markers are the post's, not the export's; the prose around it is
-    not the export's.
+    not the export's;
+  - 7.x/8.x results pasted without the banner and the lines under it start
+    at their "[Read]" line and end before a second "[Read]" (the next
+    export's).
 MB/s is 10^6 bytes/s; the mean latency is in microseconds.
 """
 import json
@@ -106,9 +109,10 @@ def export_text(text):
     tests, footer, sect, inside = {}, [], None, None
     for line in text.splitlines():
         s = unquote(line)
-        if inside is None and s.startswith(BANNERS):
+        if inside is None and s.startswith(BANNERS + ('[Read]',)):
             inside = True
-        elif inside and (s.startswith('```') or s.startswith('#')):
+        elif inside and (s.startswith('```') or s.startswith('#') or
+                         (s.startswith('[Read]') and sect)):
             inside = False
         if not inside:
             continue

@@ -26,8 +26,13 @@ not from nvanalyze's C code.  Layout facts it relies on:
     code divides by 1024 twice), and the one %-ile table follows the Write
     IO table's total row; the command line may be wrapped onto the lines
     right after it (up to a blank line), inside a word at 80 characters;
-  - a report may be in UTF-8 or, from a Russian console, cp1251.
+  - a report may be in UTF-8 or, from a Russian console, cp1251;
+  - -F N (2.0.x: N threads in all, each on every file) names the threads as
+    -t N does;
+  - a file may hold several reports, each from its "Command Line:" line
+    (a session pasted whole): report k is the k-th side of the JSON.
 """
+import json
 import re
 import sys
 
@@ -43,8 +48,8 @@ def name_of(cmd):
     rnd = si = False
     for tok in cmd.split():
         if tok[:1] in '-/' and len(tok) > 1:
-            if tok[1] in 'btow':
-                opt[tok[1]] = tok[2:]
+            if tok[1] in 'btowF':
+                opt[tok[1].replace('F', 't')] = tok[2:]
             rnd |= tok[1] == 'r'
             si |= tok[1:3] == 'si'
     w = int(opt['w'])
@@ -168,8 +173,8 @@ def cpu(lines):
     return None
 
 
-def report(path):
-    """{(name, direction): {metric: value}} as printed."""
+def reports(path):
+    """[{(name, direction): {metric: value}}] of each report, as printed."""
     with open(path, 'rb') as f:
         raw = f.read()
     try:
@@ -177,8 +182,20 @@ def report(path):
     except UnicodeDecodeError:
         text = raw.decode('cp1251')
     lines = [line.strip() for line in text.splitlines()]
+    starts = [i for i, s in enumerate(lines) if s.startswith('Command Line:')]
+    if len(starts) < 2:
+        return [report(path, lines)]
+    segs = [lines[a:b] for a, b in zip(starts, starts[1:] + [len(lines)])]
+    if not any(s.startswith('Results for timespan') for s in segs[-1]):
+        last = segs.pop()  # a last report cut before its results: none
+        segs[-1] += last
+    return [report(path, seg) for seg in segs]
+
+
+def report(path, lines):
+    """{(name, direction): {metric: value}} of one report's lines, as printed."""
     if sum(s.startswith('Results for timespan') for s in lines) != 1:
-        raise SystemExit('%s: this reader takes one timespan' % path)
+        raise SystemExit('%s: this reader takes one timespan per report' % path)
     cmd = [i for i, s in enumerate(lines) if s.startswith('Command Line:')]
     if cmd:
         full, i = lines[cmd[0]][13:], cmd[0] + 1
@@ -209,5 +226,27 @@ def report(path):
     return {(name, d): m for d, m in out.items()}
 
 
+def main(path, json_path):
+    """Compare each report of path with its side.  Return: the exit status."""
+    want = reports(path)
+    if len(want) == 1:
+        return valuecheck.main(want[0], json_path, rel=1e-6)
+    with open(json_path) as f:
+        doc = json.load(f)
+    bad, n = [], 0
+    if len(doc['sides']) != len(want):
+        bad.append('%d reports, %d sides' % (len(want), len(doc['sides'])))
+    for k, w in enumerate(want):
+        got = {(r['job'], r['direction']): list(r['sides'].values())[k]
+               for r in doc['results'] if len(r['sides']) > k}
+        got = {key: {m: {lv: x for lv, x in y.items() if x is not None}
+                     if isinstance(y, dict) else y for m, y in v.items()}
+               for key, v in got.items() if v and v.get('present')}
+        b, m = valuecheck.compare(w, got, rel=1e-6)
+        bad += ['report %d: %s' % (k + 1, x) for x in b]
+        n += m
+    return valuecheck.finish(bad, '%d reports, %d values' % (len(want), n))
+
+
 if __name__ == '__main__':
-    sys.exit(valuecheck.main(report(sys.argv[1]), sys.argv[2], rel=1e-6))
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -10,7 +10,8 @@ every test's values (tests/integration/paste.sh runs it per page).
 Prints "N outputs, M values" and exits 0, or the differences and exits 1.
 Written from the pages' text, not from nvanalyze's C code:
   - an output starts at a CrystalDiskMark banner ("CrystalDiskMark 8.0.0"),
-    a KDiskMark banner ("KDiskMark (3.0.0):"), or fio's first line of a run
+    a KDiskMark banner ("KDiskMark (3.0.0):"), a "[Read]" line that no
+    banner opened (7.x+ results pasted alone), or fio's first line of a run
     ("NAME: (g=0): rw=...") that follows the previous run's "Run status
     group" lines (or opens the page);
   - its heading is the last "#".."######" line above it outside ``` fences,
@@ -46,7 +47,7 @@ def label(text):
 
 def outputs(lines):
     """[(first line number, heading label or '')] of every output of the page."""
-    out, head, fence, fio_done = [], '', False, True
+    out, head, fence, fio_done, banner_open = [], '', False, True, False
     for n, line in enumerate(lines, 1):
         s = cdm_values.unquote(line)
         if s.startswith('```') or s.startswith('~~~'):
@@ -59,6 +60,11 @@ def outputs(lines):
         if s.startswith(cdm_values.BANNERS) and (s.startswith('KDiskMark') or
                                                  s[16:17].isdigit()):
             out.append((n, head))
+            banner_open = True
+        elif s.startswith('[Read]'):
+            if not banner_open:
+                out.append((n, head))
+            banner_open = False
         elif FIO_START.match(s) and fio_done:
             out.append((n, head))
             fio_done = False
@@ -95,7 +101,8 @@ def main():
     if got_lines != [ln for ln, _ in found]:
         bad.append('first lines %r, the page gives %r' % (got_lines, [ln for ln, _ in found]))
     for k, (ln, _) in enumerate(found):
-        if k >= len(got) or not lines[ln - 1].lstrip('> \t').startswith(cdm_values.BANNERS):
+        first = lines[ln - 1].lstrip('> \t')
+        if k >= len(got) or not first.startswith(cdm_values.BANNERS + ('[Read]',)):
             continue
         tests, footer = cdm_values.export_text('\n'.join(lines[ln - 1:]))
         label_k = got[k]
