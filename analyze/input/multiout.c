@@ -314,17 +314,37 @@ static bool repeats(const struct nv_multiout *m)
 	return true;
 }
 
-/* What page_repeat needs: the runs, and whether any of them has a heading. */
+/* What page_repeat needs: the text, its runs, whether any has a heading. */
 struct page_ctx {
+	const char *text;
 	const struct nv_multiout *m;
 	bool headings;
 };
 
 /*
+ * Whether runs first and i of pc, under one heading with prose before i,
+ * have captions (page.h) that name different things: "Samsung SSD 980
+ * PRO" above one and "KIOXIA KXG60ZNV512G" above the other are two drives
+ * of one post, "run 1:" and "run 2:" repeats.  Return: true when they differ.
+ */
+static bool captioned_apart(const struct page_ctx *pc, size_t first, size_t i)
+{
+	const char *a, *b;
+	size_t na, nb;
+
+	if (!pc->m->runs[i - 1].text_after)	/* nothing between: no caption of i's */
+		return false;
+	na = nv_page_caption(pc->text, pc->m->runs[first].at, &a);
+	nb = nv_page_caption(pc->text, pc->m->runs[i].at, &b);
+	return na && nb && nv_page_captions_differ(a, na, b, nb);
+}
+
+/*
  * nv_page_labels' repeat: run i repeats run first (ctx a page_ctx): the
- * same jobs, options, version (repeat_of), not the same output, and on a
- * page without headings no prose or other tool's table between them (a
- * post's next machine; under a heading, "Run 2:" between repeats is theirs).
+ * same jobs, options, version (repeat_of), not the same output; on a page
+ * without headings no prose or other tool's table between them (a post's
+ * next machine); under a heading no captions naming different things (a
+ * drive's name above each; "Run 2:" between repeats is theirs).
  */
 static bool page_repeat(size_t first, size_t i, void *ctx)
 {
@@ -334,6 +354,8 @@ static bool page_repeat(size_t first, size_t i, void *ctx)
 	for (size_t j = first; !pc->headings && j < i; j++)
 		if (m->runs[j].text_after)
 			return false;
+	if (pc->headings && captioned_apart(pc, first, i))
+		return false;
 	return repeat_of(&m->runs[first], &m->runs[i]) &&
 	       m->runs[first].digest != m->runs[i].digest;
 }
@@ -369,7 +391,7 @@ static int run_headings(const char *text, const struct nv_multiout *m,
  * file's stem, " #N" for a later one under a heading unless (group) it
  * repeats the first there.  Return: 0 or -ENOMEM.
  */
-static int label_runs(const char (*heads)[NV_PAGE_HEAD], const char *path,
+static int label_runs(const char *text, const char (*heads)[NV_PAGE_HEAD], const char *path,
 		      struct nv_multiout *m, bool group)
 {
 	const char *base = strrchr(path, '/'), *dot;
@@ -379,7 +401,7 @@ static int label_runs(const char (*heads)[NV_PAGE_HEAD], const char *path,
 	dot = strrchr(base, '.');
 	snprintf(stem, sizeof(stem), "%.*s", (int)(dot && dot > base ? dot - base
 						   : (long)strlen(base)), base);
-	struct page_ctx pc = { .m = m };
+	struct page_ctx pc = { .text = text, .m = m };
 
 	for (size_t i = 0; i < m->n && !pc.headings; i++)
 		pc.headings = *heads[i] != '\0';
@@ -478,7 +500,7 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 		ret = run_headings(text, m, &heads);
 	if (!ret && heads && is_page((const char (*)[NV_PAGE_HEAD])heads, m)) {
 		m->page = true;
-		ret = label_runs((const char (*)[NV_PAGE_HEAD])heads, path, m,
+		ret = label_runs(text, (const char (*)[NV_PAGE_HEAD])heads, path, m,
 				 split_mode != NV_SPLIT_OUTPUTS);
 		free(heads);
 		nv_mo_segs_free(&s);

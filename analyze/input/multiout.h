@@ -36,8 +36,8 @@
  * tool's table between them (run->text_after), each labelled by its
  * heading (the file's name without one), " #2" for a second output under
  * one heading that does not repeat the first; outputs under one heading
- * that repeat each other with nothing between them stay repeats of that
- * machine (the same label).
+ * that repeat each other stay repeats of that machine (the same label)
+ * unless the captions above them name different things (page.h).
  * --split outputs makes every output a run of its own, --split headings
  * a page whatever the headings, --split none never a page.  A paste
  * repeated (the same output twice), outputs that do not read one by one,

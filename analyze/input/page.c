@@ -64,6 +64,68 @@ static bool heading(const char *p, const char *e, char *buf)
 	return o > 0;
 }
 
+/* True when the line [b, e) is a rule: only '-', '=', '*' and blanks. */
+static bool rule_line(const char *b, const char *e)
+{
+	bool any = false;
+
+	for (; b < e; b++) {
+		if (*b == '-' || *b == '=' || *b == '*')
+			any = true;
+		else if (*b != ' ' && *b != '\t' && *b != '\r')
+			return false;
+	}
+	return any;
+}
+
+size_t nv_page_caption(const char *text, size_t at, const char **cap)
+{
+	const char *e = text + at;	/* the start of the line below */
+	char h[NV_PAGE_HEAD];
+
+	*cap = NULL;
+	while (e > text) {
+		const char *b = e - 1, *q, *end = e - 1;	/* [b, end): the line above */
+
+		while (b > text && b[-1] != '\n')
+			b--;
+		for (q = b; q < end && (*q == ' ' || *q == '\t' || *q == '>'); q++)
+			;	/* quote markers */
+		while (end > q && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (end > q && !fence_line(q, end) && !rule_line(q, end)) {
+			if (heading(q, end, h))
+				return 0;
+			*cap = q;
+			return (size_t)(end - q);
+		}
+		e = b;
+	}
+	return 0;
+}
+
+/* The next byte of s[0..n) from *i on that is not a digit, blank or '#', lowered. */
+static int next_word_byte(const char *s, size_t n, size_t *i)
+{
+	while (*i < n && strchr("0123456789 \t#", s[*i]))
+		(*i)++;
+	if (*i == n)
+		return -1;
+	return (unsigned char)(s[*i] >= 'A' && s[*i] <= 'Z' ? s[(*i)++] + 32 : s[(*i)++]);
+}
+
+bool nv_page_captions_differ(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t i = 0, k = 0;
+	int x, y;
+
+	do {
+		x = next_word_byte(a, na, &i);
+		y = next_word_byte(b, nb, &k);
+	} while (x == y && x >= 0);
+	return x != y;
+}
+
 int nv_page_headings(const char *text, const size_t *at, size_t n,
 		     char (**heads)[NV_PAGE_HEAD])
 {

@@ -23,6 +23,21 @@
 int nv_page_headings(const char *text, const size_t *at, size_t n,
 		     char (**heads)[NV_PAGE_HEAD]);
 
+/*
+ * The caption of the output at offset at of text: the last line above it
+ * that is not blank, a code fence or a rule of '-', '=' or '*' (a drive's
+ * name, "run 2:"), past quote markers.  A heading there (or none) is no
+ * caption.  Return: its length (0: none), *cap its start.
+ */
+size_t nv_page_caption(const char *text, size_t at, const char **cap);
+
+/*
+ * Whether two captions name different things: they differ in more than
+ * their digits, blanks and case ("Samsung SSD 980 PRO" and "KIOXIA
+ * KXG60ZNV512G" do; "run 1:" and "Run 2:" do not).  Return: true when so.
+ */
+bool nv_page_captions_differ(const char *a, size_t na, const char *b, size_t nb);
+
 /* The number of different heads[0..n) ("" counts as one).  Return: that number. */
 size_t nv_page_distinct(const char (*heads)[NV_PAGE_HEAD], size_t n);
 

@@ -97,8 +97,9 @@ fi
 
 # CrystalDiskMark 7.x results pasted without their banner, two drives under
 # one heading with prose between (backendcloud-3-hexo): read from each
-# [Read] line, noted at the file's lines; --split outputs: a run per drive.
-json wintel $P/backendcloud-3-hexo__wintel-entrap.md --split outputs
+# [Read] line, noted at the file's lines; a run per drive by the line
+# naming each drive above it (not two repeats of one machine).
+json wintel $P/backendcloud-3-hexo__wintel-entrap.md
 if out=$(pytool paste_values "$TOP/$P/backendcloud-3-hexo__wintel-entrap.md" \
 	"$T/wintel.json" 2>&1); then
 	pass "page-wintel-no-banner ($out)"

@@ -113,6 +113,8 @@ static void log_interval(FILE *log, const struct nv_live_interval *iv)
 int main(int argc, char **argv)
 {
 	const char *listen = NULL, *host = "testhost", *jobs[MAX_JOBS];
+	char *owned[MAX_JOBS];	/* the names read from files, freed at the end */
+	size_t nowned = 0;
 	size_t njobs = 0, nint = 10;
 	uint64_t period = 1000, hold = 0;
 	FILE *log = NULL;
@@ -130,7 +132,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--job") && njobs < MAX_JOBS)
 			jobs[njobs++] = argv[i + 1];
 		else if (!strcmp(argv[i], "--job-file") && njobs < MAX_JOBS)
-			jobs[njobs++] = read_name(argv[i + 1]);
+			jobs[njobs++] = owned[nowned++] = read_name(argv[i + 1]);
 		else if (!strcmp(argv[i], "--host"))
 			host = argv[i + 1];
 		else if (!strcmp(argv[i], "--intervals"))
@@ -202,5 +204,7 @@ int main(int argc, char **argv)
 	printf("hook_max_ns %" PRId64 "\nclosed\n", hook_max);
 	if (log)
 		fclose(log);
+	while (nowned)
+		free(owned[--nowned]);
 	return 0;
 }
