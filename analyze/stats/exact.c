@@ -16,6 +16,14 @@
 #include "analyze/stats/exact_dense.h"
 
 #define SUB_BITS	NV_EXACT_SUB_BITS
+/* The single pass counts values below DENSE_LO (64 K: 256 KiB of counts) and
+ * lists the others until the list holds RAISE_AT of them; only then are the
+ * values up to dense_limit counted (single_raise).  A state with few large
+ * values (a rare queue-depth class of a trace whose tail spreads over
+ * milliseconds) so holds a short list, not a count page per 1024 ns its
+ * values touch. */
+#define DENSE_LO	(1u << 16)
+#define RAISE_AT	(1u << 15)
 #define NBUCKETS	NV_EXACT_NBUCKETS
 _Static_assert(NBUCKETS == ((64 - SUB_BITS + 1) << SUB_BITS), "bucket count");
 
@@ -60,6 +68,7 @@ struct nv_exact {
 	 * in a list; when both hold, pass 1 resolves every rank. */
 	uint32_t *dense;	/* dense_mapped counts (exact_dense.c), used up to ndense */
 	uint64_t ndense, dense_limit, dense_n, dense_mapped;
+	uint64_t lim;		/* values below it counted, the others listed (single_raise) */
 	uint64_t dense_span;	/* what earlier users of the array may have written */
 	unsigned role;		/* nv_exact_set_role */
 	unsigned dense_role;	/* the role dense was taken for (lent: another's) */
@@ -125,6 +134,7 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 	e->collect_cap = 1u << 18;
 	e->nsub_max = 1u << 16;
 	e->dense_limit = 1u << 21;
+	e->lim = DENSE_LO;
 	e->ovf_cap = 1u << 20;
 	*ep = e;
 	return 0;
@@ -144,6 +154,7 @@ void nv_exact_set_role(struct nv_exact *e, unsigned role)
 void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap)
 {
 	e->dense_limit = dense_limit;
+	e->lim = dense_limit < DENSE_LO ? dense_limit : DENSE_LO;
 	e->ovf_cap = ovf_cap;
 }
 
@@ -166,21 +177,66 @@ static bool dense_map(struct nv_exact *e)
 	return true;
 }
 
+/* Return: whether n counts fit e's dense array, mapped and grown to them (the
+ * single pass given up when it cannot be mapped). */
+static bool dense_reach(struct nv_exact *e, uint64_t n)
+{
+	uint64_t nd = e->ndense ? e->ndense : 4096;
+
+	if (n <= e->ndense)
+		return true;
+	while (nd < n)
+		nd *= 2;
+	if (nd > e->lim)
+		nd = e->lim;
+	if (!dense_map(e))
+		return false;
+	e->ndense = nd;
+	return true;
+}
+
+/*
+ * The list holds RAISE_AT values: from now on every value below dense_limit
+ * is counted, the listed ones too (what is left listed is at or above it).
+ * Return: nothing (e->single_failed set on a wrapped count or no memory).
+ */
+static void single_raise(struct nv_exact *e)
+{
+	uint64_t top = 0;
+	size_t m = 0;
+
+	e->lim = e->dense_limit;
+	for (size_t i = 0; i < e->novf; i++)
+		if (e->ovf[i] < e->lim && e->ovf[i] >= top)
+			top = e->ovf[i] + 1;
+	if (!dense_reach(e, top))
+		return;
+	for (size_t i = 0; i < e->novf; i++) {
+		uint64_t v = e->ovf[i];
+
+		if (v >= e->lim) {
+			e->ovf[m++] = v;
+			continue;
+		}
+		if (!++e->dense[v])
+			e->single_failed = true;	/* 2^32 equal values */
+		e->dense_n++;
+	}
+	e->novf = m;
+}
+
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
 static void single_add(struct nv_exact *e, uint64_t v)
 {
-	if (v < e->dense_limit) {
-		if (v >= e->ndense) {
-			uint64_t nd = e->ndense ? e->ndense : 4096;
-
-			while (nd <= v)
-				nd *= 2;
-			if (nd > e->dense_limit)
-				nd = e->dense_limit;
-			if (!dense_map(e))
-				return;
-			e->ndense = nd;
-		}
+	if (v >= e->lim && e->lim < e->dense_limit &&
+	    e->novf == (RAISE_AT < e->ovf_cap ? RAISE_AT : e->ovf_cap)) {
+		single_raise(e);
+		if (e->single_failed)
+			return;
+	}
+	if (v < e->lim) {
+		if (!dense_reach(e, v + 1))
+			return;
 		if (!++e->dense[v])
 			e->single_failed = true;	/* 2^32 equal values */
 		e->dense_n++;
@@ -485,11 +541,10 @@ static void ovf_merge(struct nv_exact *e, const struct nv_exact *src)
  * wrapped count, a full list or no memory. */
 static void single_merge(struct nv_exact *e, const struct nv_exact *src)
 {
-	if (src->ndense > e->ndense) {
-		if (!dense_map(e))
-			return;
-		e->ndense = src->ndense;
-	}
+	if (src->lim > e->lim)	/* src counts values e lists: e counts them too */
+		single_raise(e);
+	if (e->single_failed || !dense_reach(e, src->ndense))
+		return;
 	if (src->ndense && !dense_merge(e, src)) {
 		e->single_failed = true;
 		return;
@@ -546,8 +601,10 @@ int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
 	if (!merge_ok(e, src))
 		return -EINVAL;
 	if (!src->pass_n || src->single_failed || e->single_failed || e->dense || !src->dense ||
-	    src->dense_limit != e->dense_limit)	/* its array: e's size */
+	    src->dense_limit != e->dense_limit ||	/* its array: e's size */
+	    e->pass_n || src->lim != src->dense_limit)	/* e never raised: no array of its own */
 		return nv_exact_merge(e, src);
+	e->lim = src->lim;
 	ovf_merge(e, src);
 	merge_sums(e, src);
 	e->dense = src->dense;	/* lent until src's results are taken from it */

@@ -44,7 +44,9 @@ void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub);
  * Single-pass path (default on): pass 1 also counts values below dense_limit
  * exactly (4 bytes per value of the range, grown up to the largest value
  * seen: default 2^21, i.e. 8 MiB for latencies up to 2.1 ms in ns) and keeps
- * up to ovf_cap larger values (default 2^20, 8 MiB); when both held, pass 1
+ * up to ovf_cap larger values (default 2^20, 8 MiB); values from 64 K up are
+ * listed at first, and counted only once 32 K of them were listed (a few
+ * large values cost their list, not a page of counts each); when both held, pass 1
  * resolves every rank and end_pass returns 0 at once.  Otherwise the
  * multi-pass method below takes over.  dense_limit 0 turns it off (tests).
  * Only before the first value.
