@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analyze/stats/exact.h"
 #include "analyze/stats/exact_dense.h"
@@ -78,6 +79,28 @@ struct nv_exact {
 	bool dense_lent;	/* dense belongs to another state (nv_exact_merge_move) */
 };
 
+/*
+ * A histogram of zero counts, mapped so that only the pages a count lands
+ * in become resident (a state's values fill a few of its 29 pages): many
+ * states alive at once (a job's thread traces, each with its queue-depth
+ * classes) cost what they count, not 114 KiB each as a cleared allocation.
+ * Return: it, or NULL (no memory).
+ */
+static uint64_t *hist_new(void)
+{
+	void *h = mmap(NULL, NBUCKETS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return h == MAP_FAILED ? NULL : h;
+}
+
+/* Return: nothing; h (hist_new's, or NULL) unmapped. */
+static void hist_free(uint64_t *h)
+{
+	if (h)
+		munmap(h, NBUCKETS * sizeof(*h));
+}
+
 void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
 {
 	unsigned e, m;
@@ -124,7 +147,7 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 	e->ntarget = npct;
 	e->t = calloc(npct ? npct : 1, sizeof(*e->t));
 	e->probes = calloc(npct ? npct : 1, sizeof(*e->probes));
-	e->hist = calloc(NBUCKETS, sizeof(*e->hist));
+	e->hist = hist_new();
 	if (!e->t || !e->probes || !e->hist) {
 		nv_exact_free(e);
 		return -ENOMEM;
@@ -466,7 +489,7 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 	}
 	e->t = malloc((src->ntarget ? src->ntarget : 1) * sizeof(*e->t));
 	e->probes = calloc(src->ntarget ? src->ntarget : 1, sizeof(*e->probes));
-	e->hist = malloc(NBUCKETS * sizeof(*e->hist));
+	e->hist = hist_new();
 	if (src->dense)
 		e->dense = nv_dense_get(src->dense_mapped, src->role, &e->dense_span);
 	if (src->ovf)
@@ -477,7 +500,10 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 		return -ENOMEM;
 	}
 	memcpy(e->t, src->t, src->ntarget * sizeof(*e->t));
-	memcpy(e->hist, src->hist, NBUCKETS * sizeof(*e->hist));
+	if (src->pass_n)	/* its counts: the buckets of min to max */
+		memcpy(e->hist + nv_exact_bucket_of(src->min), src->hist + nv_exact_bucket_of(src->min),
+		       (nv_exact_bucket_of(src->max) - nv_exact_bucket_of(src->min) + 1) *
+		       sizeof(*e->hist));
 	if (src->dense)
 		memcpy(e->dense, src->dense, src->ndense * sizeof(*e->dense));
 	if (src->ovf)
@@ -570,8 +596,8 @@ static void merge_sums(struct nv_exact *e, const struct nv_exact *src)
 	e->sum += src->sum + (__int128)src->pass_n * ((__int128)src->shift - (__int128)e->shift);
 	e->sumsq += src->sumsq + 2 * d * (double)src->sum + (double)src->pass_n * d * d;
 	e->pass_n += src->pass_n;
-	for (unsigned b = 0; b < NBUCKETS; b++)
-		e->hist[b] += src->hist[b];
+	for (unsigned b = nv_exact_bucket_of(src->min); b <= nv_exact_bucket_of(src->max); b++)
+		e->hist[b] += src->hist[b];	/* src's counts: min's bucket to max's */
 }
 
 static bool merge_ok(const struct nv_exact *e, const struct nv_exact *src)
@@ -871,7 +897,7 @@ void nv_exact_free(struct nv_exact *e)
 		probe_free(&e->probes[i]);
 	free(e->probes);
 	free(e->t);
-	free(e->hist);
+	hist_free(e->hist);
 	single_free(e);
 	free(e);
 }
