@@ -400,11 +400,11 @@ void nv_exact_add(struct nv_exact *e, uint64_t v)
  */
 void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 {
-	uint64_t *hist = e->hist, mn, mx, shift, dense_n;
+	uint64_t *hist = e->hist, mn, mx, shift, dense_n, lim, *ovf;
 	uint32_t *dense;
 	__int128 sum;
 	double sumsq;
-	size_t i = 0, start, ndense;
+	size_t i = 0, start, ndense, novf, ovf_cap;
 	bool counting;
 
 	if (e->pass != 0 || e->finished) {
@@ -424,6 +424,10 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 		dense = e->dense;
 		ndense = e->ndense;
 		dense_n = e->dense_n;
+		lim = e->lim;
+		ovf = e->ovf;
+		novf = e->novf;
+		ovf_cap = e->ovf_cap;
 		for (start = i; i < n; i++) {
 			uint64_t x = v[i];
 			double d;
@@ -432,13 +436,19 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 				/* incremented before it is read: a page's first touch is then a
 				 * write, never a read that maps the zero page and a write fault
 				 * after it (whose TLB flush interrupts every other worker) */
-				if (x >= ndense)
-					break;
-				if (!++dense[x]) {	/* 2^32 equal values: nv_exact_add's */
-					dense[x] = UINT32_MAX;
+				if (x < ndense) {
+					if (!++dense[x]) {	/* 2^32 equal values: nv_exact_add's */
+						dense[x] = UINT32_MAX;
+						break;
+					}
+					dense_n++;
+				} else if (x >= lim && novf < ovf_cap && (novf & (novf - 1))) {
+					ovf[novf++] = x;	/* listed in place while the list has
+								 * room: single_add grows it at a power
+								 * of two, raises or gives up */
+				} else {
 					break;
 				}
-				dense_n++;
 			}
 			hist[nv_exact_bucket_of(x)]++;
 			mn = x < mn ? x : mn;
@@ -453,6 +463,7 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 		e->sum = sum;
 		e->sumsq = sumsq;
 		e->dense_n = dense_n;
+		e->novf = novf;
 		if (i < n)
 			nv_exact_add(e, v[i++]);
 	}

@@ -162,7 +162,7 @@ static int part_walk(struct part *pt, uint64_t end)
 {
 	struct state *st = &pt->st;
 	struct src *s = &pt->s;
-	uint64_t t0 = pt->tan.t0;
+	uint64_t t0 = pt->tan.t0, last = 0;
 	int err;
 
 	pt->live = false;
@@ -177,8 +177,9 @@ static int part_walk(struct part *pt, uint64_t end)
 		}
 		e = tan_counted_run(st, s, &a, s->n);
 		for (i = a; i < e && c->complete_ns[i] < end; i++)	/* the span on the way */
-			if (c->complete_ns[i] >= t0 && c->complete_ns[i] - t0 > pt->tan.span_ns)
-				pt->tan.span_ns = c->complete_ns[i] - t0;
+			last = c->complete_ns[i] > last ? c->complete_ns[i] : last;
+		if (last >= t0 && last - t0 > pt->tan.span_ns)
+			pt->tan.span_ns = last - t0;
 		if (i > a && ((err = tan_interval_run(st, c, a, i)) ||
 			      (err = tan_feed_exact(st, s, a, i)))) {
 			snprintf(pt->err, sizeof(pt->err), "%s: out of memory", st->paths[0]);
