@@ -79,14 +79,7 @@ struct nv_exact {
 	bool dense_lent;	/* dense belongs to another state (nv_exact_merge_move) */
 };
 
-/*
- * A histogram of zero counts, mapped so that only the pages a count lands
- * in become resident (a state's values fill a few of its 29 pages): many
- * states alive at once (a job's thread traces, each with its queue-depth
- * classes) cost what they count, not 114 KiB each as a cleared allocation.
- * Return: it, or NULL (no memory).
- */
-static uint64_t *hist_new(void)
+uint64_t *nv_exact_hist_new(void)
 {
 	void *h = mmap(NULL, NBUCKETS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -94,8 +87,7 @@ static uint64_t *hist_new(void)
 	return h == MAP_FAILED ? NULL : h;
 }
 
-/* Return: nothing; h (hist_new's, or NULL) unmapped. */
-static void hist_free(uint64_t *h)
+void nv_exact_hist_free(uint64_t *h)
 {
 	if (h)
 		munmap(h, NBUCKETS * sizeof(*h));
@@ -147,7 +139,7 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 	e->ntarget = npct;
 	e->t = calloc(npct ? npct : 1, sizeof(*e->t));
 	e->probes = calloc(npct ? npct : 1, sizeof(*e->probes));
-	e->hist = hist_new();
+	e->hist = nv_exact_hist_new();
 	if (!e->t || !e->probes || !e->hist) {
 		nv_exact_free(e);
 		return -ENOMEM;
@@ -500,7 +492,7 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 	}
 	e->t = malloc((src->ntarget ? src->ntarget : 1) * sizeof(*e->t));
 	e->probes = calloc(src->ntarget ? src->ntarget : 1, sizeof(*e->probes));
-	e->hist = hist_new();
+	e->hist = nv_exact_hist_new();
 	if (src->dense)
 		e->dense = nv_dense_get(src->dense_mapped, src->role, &e->dense_span);
 	if (src->ovf)
@@ -908,7 +900,7 @@ void nv_exact_free(struct nv_exact *e)
 		probe_free(&e->probes[i]);
 	free(e->probes);
 	free(e->t);
-	hist_free(e->hist);
+	nv_exact_hist_free(e->hist);
 	single_free(e);
 	free(e);
 }

@@ -119,6 +119,17 @@ uint64_t nv_exact_rank(double p, uint64_t n);
  */
 #define NV_EXACT_NBUCKETS ((64 - 8 + 1) << 8)	/* 14592 */
 const uint64_t *nv_exact_hist(const struct nv_exact *e);
+/*
+ * NV_EXACT_NBUCKETS zero counts, mapped so that only the pages a count
+ * lands in become resident (a state's values fill a few of the 29 pages):
+ * many states alive at once (a job's thread traces, each with its
+ * queue-depth classes and interval buffers) cost what they count, not 114
+ * KiB each as a cleared allocation.
+ * Return: the counts, or NULL (no memory).
+ */
+uint64_t *nv_exact_hist_new(void);
+/* Return: nothing; h (nv_exact_hist_new's, or NULL) unmapped. */
+void nv_exact_hist_free(uint64_t *h);
 void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi);
 #define NV_EXACT_SUB_BITS 8	/* 2^8 buckets per power of two */
 

@@ -43,14 +43,14 @@ int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense, unsigned role)
 	b->vcap = vcap;
 	b->dense_ok = dense;
 	b->lim = dense ? IV_DENSE_LO : 0;
-	if (!(b->hist = calloc(NV_EXACT_NBUCKETS, sizeof(*b->hist))))
+	if (!(b->hist = nv_exact_hist_new()))
 		return -ENOMEM;
 	return dense ? ibuf_dense(b, role) : 0;
 }
 
 void tan_ibuf_free(struct ibuf *b)
 {
-	free(b->hist);
+	nv_exact_hist_free(b->hist);
 	if (b->dense)	/* counts only below lim, which only rises */
 		nv_dense_put(b->dense, IV_DENSE_HI,
 			     b->lim > b->dense_span ? b->lim : b->dense_span, b->role);
