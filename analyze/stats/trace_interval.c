@@ -129,6 +129,19 @@ grow:
 			return -ENOMEM;
 		b->cv = c;
 		b->cvcap = nc;
+	} else if (b->cvcap > 1024 && b->ncv < b->cvcap / 8) {
+		/* the cut rose past most of what the first IOs kept: the list
+		 * shrinks to four times what it holds (a job's thread traces
+		 * keep their buffers until the interval closes) */
+		size_t nc = 1024;
+		struct ivcand *c;
+
+		while (nc < 4 * b->ncv)
+			nc *= 2;
+		if ((c = realloc(b->cv, nc * sizeof(*c)))) {
+			b->cv = c;
+			b->cvcap = nc;
+		}
 	}
 	return 0;
 }
