@@ -176,8 +176,13 @@ static int part_walk(struct part *pt, uint64_t end)
 			continue;
 		}
 		e = tan_counted_run(st, s, &a, s->n);
-		for (i = a; i < e && c->complete_ns[i] < end; i++)	/* the span on the way */
-			last = c->complete_ns[i] > last ? c->complete_ns[i] : last;
+		if (!s->ramp_end && c->max_complete_ns < end) {	/* the block's rest, whole */
+			i = e;	/* every record counted: its latest is the span's */
+			last = c->max_complete_ns > last ? c->max_complete_ns : last;
+		} else {
+			for (i = a; i < e && c->complete_ns[i] < end; i++)	/* the span on the way */
+				last = c->complete_ns[i] > last ? c->complete_ns[i] : last;
+		}
 		if (last >= t0 && last - t0 > pt->tan.span_ns)
 			pt->tan.span_ns = last - t0;
 		if (i > a && ((err = tan_interval_run(st, c, a, i)) ||
