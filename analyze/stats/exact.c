@@ -17,14 +17,22 @@
 #include "analyze/stats/exact_dense.h"
 
 #define SUB_BITS	NV_EXACT_SUB_BITS
-/* The single pass counts values below DENSE_LO (64 K: 256 KiB of counts) and
- * lists the others until the list holds RAISE_AT of them; only then are the
- * values up to dense_limit counted (single_raise).  A state with few large
- * values (a rare queue-depth class of a trace whose tail spreads over
- * milliseconds) so holds a short list, not a count page per 1024 ns its
+/* The single pass counts values below lim (a 32nd of dense_limit, at most
+ * DENSE_LO: 64 K, 256 KiB of counts) and lists the others until the list
+ * holds RAISE_AT of them (256 KiB, what a 64 K range of counts costs); only
+ * then are the values up to dense_limit counted (single_raise).  A state
+ * with few values spread over its range (a rare queue-depth class of a
+ * trace whose tail spreads over milliseconds; a thread trace's class of a
+ * few thousand IOs) so holds a short list, not a count page per 1024 ns its
  * values touch. */
 #define DENSE_LO	(1u << 16)
 #define RAISE_AT	(1u << 15)
+
+/* Return: the limit a state of dense_limit counts below at first. */
+static uint64_t first_lim(uint64_t dense_limit)
+{
+	return dense_limit >> 5 < DENSE_LO ? dense_limit >> 5 : DENSE_LO;
+}
 #define NBUCKETS	NV_EXACT_NBUCKETS
 _Static_assert(NBUCKETS == ((64 - SUB_BITS + 1) << SUB_BITS), "bucket count");
 
@@ -149,7 +157,7 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 	e->collect_cap = 1u << 18;
 	e->nsub_max = 1u << 16;
 	e->dense_limit = 1u << 21;
-	e->lim = DENSE_LO;
+	e->lim = first_lim(e->dense_limit);
 	e->ovf_cap = 1u << 20;
 	*ep = e;
 	return 0;
@@ -169,7 +177,7 @@ void nv_exact_set_role(struct nv_exact *e, unsigned role)
 void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap)
 {
 	e->dense_limit = dense_limit;
-	e->lim = dense_limit < DENSE_LO ? dense_limit : DENSE_LO;
+	e->lim = first_lim(dense_limit);
 	e->ovf_cap = ovf_cap;
 }
 
@@ -210,6 +218,23 @@ static bool dense_reach(struct nv_exact *e, uint64_t n)
 	return true;
 }
 
+/* e's list, fewer after a raise, to the capacity single_add would have given
+ * it (at least 1024, or the least power of two it fits: single_add grows it
+ * when it holds a power of two).  Return: nothing (kept as it is when the
+ * smaller one cannot be had). */
+static void ovf_shrink(struct nv_exact *e)
+{
+	size_t nc = 1024;
+	uint64_t *o;
+
+	while (nc < e->novf)
+		nc *= 2;
+	if (nc >= RAISE_AT || !e->ovf)
+		return;
+	if ((o = realloc(e->ovf, nc * sizeof(*o))))
+		e->ovf = o;
+}
+
 /*
  * The list holds RAISE_AT values: from now on every value below dense_limit
  * is counted, the listed ones too (what is left listed is at or above it).
@@ -238,6 +263,7 @@ static void single_raise(struct nv_exact *e)
 		e->dense_n++;
 	}
 	e->novf = m;
+	ovf_shrink(e);
 }
 
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
