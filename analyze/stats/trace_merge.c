@@ -22,8 +22,10 @@
  * other trace's next one completes earlier), so the series pass of spilled
  * intervals (trace_series.c), which reads them merged, divides them alike.
  * Memory: per trace its current block's columns (read in a scratch of the
- * worker's), interval buffers and exact states (merged into the job's each
- * round), independent of the number of IOs and of the run's length.
+ * worker's; after the first round only where a block straddles a round's
+ * end: part_round), interval buffers and exact states (merged into the
+ * job's each round), independent of the number of IOs and of the run's
+ * length.
  *
  * A trace that cannot be opened is left out, one that is damaged further
  * on is used up to the damage (its later passes end there too: st->drop),
