@@ -77,7 +77,7 @@ struct nv_exact {
 	 * in a list; when both hold, pass 1 resolves every rank. */
 	uint32_t *dense;	/* dense_mapped counts (exact_dense.c), used up to ndense */
 	uint64_t ndense, dense_limit, dense_n, dense_mapped;
-	uint64_t lim;		/* values below it counted, the others listed (single_raise) */
+	uint64_t lim;		/* below it counted, the others listed (single_raise) */
 	uint64_t dense_span;	/* what earlier users of the array may have written */
 	unsigned role;		/* nv_exact_set_role */
 	unsigned dense_role;	/* the role dense was taken for (lent: another's) */
@@ -455,15 +455,16 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 				 * write, never a read that maps the zero page and a write fault
 				 * after it (whose TLB flush interrupts every other worker) */
 				if (x < ndense) {
-					if (!++dense[x]) {	/* 2^32 equal values: nv_exact_add's */
-						dense[x] = UINT32_MAX;
+					if (!++dense[x]) {	/* 2^32 equal values */
+						dense[x] = UINT32_MAX;	/* nv_exact_add's */
 						break;
 					}
 					dense_n++;
 				} else if (x >= lim && novf < ovf_cap && (novf & (novf - 1))) {
-					ovf[novf++] = x;	/* listed in place while the list has
-								 * room: single_add grows it at a power
-								 * of two, raises or gives up */
+					/* listed in place while the list has room:
+					 * single_add grows it at a power of two,
+					 * raises or gives up */
+					ovf[novf++] = x;
 				} else {
 					break;
 				}
@@ -529,10 +530,11 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 		return -ENOMEM;
 	}
 	memcpy(e->t, src->t, src->ntarget * sizeof(*e->t));
-	if (src->pass_n)	/* its counts: the buckets of min to max */
-		memcpy(e->hist + nv_exact_bucket_of(src->min), src->hist + nv_exact_bucket_of(src->min),
-		       (nv_exact_bucket_of(src->max) - nv_exact_bucket_of(src->min) + 1) *
-		       sizeof(*e->hist));
+	if (src->pass_n) {	/* its counts: the buckets of min to max */
+		unsigned lo = nv_exact_bucket_of(src->min), hi = nv_exact_bucket_of(src->max);
+
+		memcpy(e->hist + lo, src->hist + lo, (hi - lo + 1) * sizeof(*e->hist));
+	}
 	if (src->dense)
 		memcpy(e->dense, src->dense, src->ndense * sizeof(*e->dense));
 	if (src->ovf)
@@ -657,7 +659,7 @@ int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
 		return -EINVAL;
 	if (!src->pass_n || src->single_failed || e->single_failed || e->dense || !src->dense ||
 	    src->dense_limit != e->dense_limit ||	/* its array: e's size */
-	    e->pass_n || src->lim != src->dense_limit)	/* e never raised: no array of its own */
+	    e->pass_n || src->lim != src->dense_limit)	/* e never raised: no array */
 		return nv_exact_merge(e, src);
 	e->lim = src->lim;
 	ovf_merge(e, src);

@@ -178,11 +178,11 @@ static int part_walk(struct part *pt, uint64_t end)
 			continue;
 		}
 		e = tan_counted_run(st, s, &a, s->n);
-		if (!s->ramp_end && c->max_complete_ns < end) {	/* the block's rest, whole */
+		if (!s->ramp_end && c->max_complete_ns < end) {	/* the block's rest */
 			i = e;	/* every record counted: its latest is the span's */
 			last = c->max_complete_ns > last ? c->max_complete_ns : last;
-		} else {
-			for (i = a; i < e && c->complete_ns[i] < end; i++)	/* the span on the way */
+		} else {	/* the span on the way */
+			for (i = a; i < e && c->complete_ns[i] < end; i++)
 				last = c->complete_ns[i] > last ? c->complete_ns[i] : last;
 		}
 		if (last >= t0 && last - t0 > pt->tan.span_ns)
