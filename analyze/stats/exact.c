@@ -11,11 +11,28 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analyze/stats/exact.h"
 #include "analyze/stats/exact_dense.h"
 
 #define SUB_BITS	NV_EXACT_SUB_BITS
+/* The single pass counts values below lim (a 32nd of dense_limit, at most
+ * DENSE_LO: 64 K, 256 KiB of counts) and lists the others until the list
+ * holds RAISE_AT of them (256 KiB, what a 64 K range of counts costs); only
+ * then are the values up to dense_limit counted (single_raise).  A state
+ * with few values spread over its range (a rare queue-depth class of a
+ * trace whose tail spreads over milliseconds; a thread trace's class of a
+ * few thousand IOs) so holds a short list, not a count page per 1024 ns its
+ * values touch. */
+#define DENSE_LO	(1u << 16)
+#define RAISE_AT	(1u << 15)
+
+/* Return: the limit a state of dense_limit counts below at first. */
+static uint64_t first_lim(uint64_t dense_limit)
+{
+	return dense_limit >> 5 < DENSE_LO ? dense_limit >> 5 : DENSE_LO;
+}
 #define NBUCKETS	NV_EXACT_NBUCKETS
 _Static_assert(NBUCKETS == ((64 - SUB_BITS + 1) << SUB_BITS), "bucket count");
 
@@ -60,6 +77,7 @@ struct nv_exact {
 	 * in a list; when both hold, pass 1 resolves every rank. */
 	uint32_t *dense;	/* dense_mapped counts (exact_dense.c), used up to ndense */
 	uint64_t ndense, dense_limit, dense_n, dense_mapped;
+	uint64_t lim;		/* below it counted, the others listed (single_raise) */
 	uint64_t dense_span;	/* what earlier users of the array may have written */
 	unsigned role;		/* nv_exact_set_role */
 	unsigned dense_role;	/* the role dense was taken for (lent: another's) */
@@ -68,6 +86,20 @@ struct nv_exact {
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
 	bool dense_lent;	/* dense belongs to another state (nv_exact_merge_move) */
 };
+
+uint64_t *nv_exact_hist_new(void)
+{
+	void *h = mmap(NULL, NBUCKETS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return h == MAP_FAILED ? NULL : h;
+}
+
+void nv_exact_hist_free(uint64_t *h)
+{
+	if (h)
+		munmap(h, NBUCKETS * sizeof(*h));
+}
 
 void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
 {
@@ -115,7 +147,7 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 	e->ntarget = npct;
 	e->t = calloc(npct ? npct : 1, sizeof(*e->t));
 	e->probes = calloc(npct ? npct : 1, sizeof(*e->probes));
-	e->hist = calloc(NBUCKETS, sizeof(*e->hist));
+	e->hist = nv_exact_hist_new();
 	if (!e->t || !e->probes || !e->hist) {
 		nv_exact_free(e);
 		return -ENOMEM;
@@ -125,6 +157,7 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 	e->collect_cap = 1u << 18;
 	e->nsub_max = 1u << 16;
 	e->dense_limit = 1u << 21;
+	e->lim = first_lim(e->dense_limit);
 	e->ovf_cap = 1u << 20;
 	*ep = e;
 	return 0;
@@ -144,6 +177,7 @@ void nv_exact_set_role(struct nv_exact *e, unsigned role)
 void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap)
 {
 	e->dense_limit = dense_limit;
+	e->lim = first_lim(dense_limit);
 	e->ovf_cap = ovf_cap;
 }
 
@@ -166,21 +200,84 @@ static bool dense_map(struct nv_exact *e)
 	return true;
 }
 
+/* Return: whether n counts fit e's dense array, mapped and grown to them (the
+ * single pass given up when it cannot be mapped). */
+static bool dense_reach(struct nv_exact *e, uint64_t n)
+{
+	uint64_t nd = e->ndense ? e->ndense : 4096;
+
+	if (n <= e->ndense)
+		return true;
+	while (nd < n)
+		nd *= 2;
+	if (nd > e->lim)
+		nd = e->lim;
+	if (!dense_map(e))
+		return false;
+	e->ndense = nd;
+	return true;
+}
+
+/* e's list, fewer after a raise, to the capacity single_add would have given
+ * it (at least 1024, or the least power of two it fits: single_add grows it
+ * when it holds a power of two).  Return: nothing (kept as it is when the
+ * smaller one cannot be had). */
+static void ovf_shrink(struct nv_exact *e)
+{
+	size_t nc = 1024;
+	uint64_t *o;
+
+	while (nc < e->novf)
+		nc *= 2;
+	if (nc >= RAISE_AT || !e->ovf)
+		return;
+	if ((o = realloc(e->ovf, nc * sizeof(*o))))
+		e->ovf = o;
+}
+
+/*
+ * The list holds RAISE_AT values: from now on every value below dense_limit
+ * is counted, the listed ones too (what is left listed is at or above it).
+ * Return: nothing (e->single_failed set on a wrapped count or no memory).
+ */
+static void single_raise(struct nv_exact *e)
+{
+	uint64_t top = 0;
+	size_t m = 0;
+
+	e->lim = e->dense_limit;
+	for (size_t i = 0; i < e->novf; i++)
+		if (e->ovf[i] < e->lim && e->ovf[i] >= top)
+			top = e->ovf[i] + 1;
+	if (!dense_reach(e, top))
+		return;
+	for (size_t i = 0; i < e->novf; i++) {
+		uint64_t v = e->ovf[i];
+
+		if (v >= e->lim) {
+			e->ovf[m++] = v;
+			continue;
+		}
+		if (!++e->dense[v])
+			e->single_failed = true;	/* 2^32 equal values */
+		e->dense_n++;
+	}
+	e->novf = m;
+	ovf_shrink(e);
+}
+
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
 static void single_add(struct nv_exact *e, uint64_t v)
 {
-	if (v < e->dense_limit) {
-		if (v >= e->ndense) {
-			uint64_t nd = e->ndense ? e->ndense : 4096;
-
-			while (nd <= v)
-				nd *= 2;
-			if (nd > e->dense_limit)
-				nd = e->dense_limit;
-			if (!dense_map(e))
-				return;
-			e->ndense = nd;
-		}
+	if (v >= e->lim && e->lim < e->dense_limit &&
+	    e->novf == (RAISE_AT < e->ovf_cap ? RAISE_AT : e->ovf_cap)) {
+		single_raise(e);
+		if (e->single_failed)
+			return;
+	}
+	if (v < e->lim) {
+		if (!dense_reach(e, v + 1))
+			return;
 		if (!++e->dense[v])
 			e->single_failed = true;	/* 2^32 equal values */
 		e->dense_n++;
@@ -321,11 +418,11 @@ void nv_exact_add(struct nv_exact *e, uint64_t v)
  */
 void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 {
-	uint64_t *hist = e->hist, mn, mx, shift, dense_n;
+	uint64_t *hist = e->hist, mn, mx, shift, dense_n, lim, *ovf;
 	uint32_t *dense;
 	__int128 sum;
 	double sumsq;
-	size_t i = 0, start, ndense;
+	size_t i = 0, start, ndense, novf, ovf_cap;
 	bool counting;
 
 	if (e->pass != 0 || e->finished) {
@@ -345,6 +442,10 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 		dense = e->dense;
 		ndense = e->ndense;
 		dense_n = e->dense_n;
+		lim = e->lim;
+		ovf = e->ovf;
+		novf = e->novf;
+		ovf_cap = e->ovf_cap;
 		for (start = i; i < n; i++) {
 			uint64_t x = v[i];
 			double d;
@@ -353,13 +454,20 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 				/* incremented before it is read: a page's first touch is then a
 				 * write, never a read that maps the zero page and a write fault
 				 * after it (whose TLB flush interrupts every other worker) */
-				if (x >= ndense)
-					break;
-				if (!++dense[x]) {	/* 2^32 equal values: nv_exact_add's */
-					dense[x] = UINT32_MAX;
+				if (x < ndense) {
+					if (!++dense[x]) {	/* 2^32 equal values */
+						dense[x] = UINT32_MAX;	/* nv_exact_add's */
+						break;
+					}
+					dense_n++;
+				} else if (x >= lim && novf < ovf_cap && (novf & (novf - 1))) {
+					/* listed in place while the list has room:
+					 * single_add grows it at a power of two,
+					 * raises or gives up */
+					ovf[novf++] = x;
+				} else {
 					break;
 				}
-				dense_n++;
 			}
 			hist[nv_exact_bucket_of(x)]++;
 			mn = x < mn ? x : mn;
@@ -374,6 +482,7 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 		e->sum = sum;
 		e->sumsq = sumsq;
 		e->dense_n = dense_n;
+		e->novf = novf;
 		if (i < n)
 			nv_exact_add(e, v[i++]);
 	}
@@ -410,7 +519,7 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 	}
 	e->t = malloc((src->ntarget ? src->ntarget : 1) * sizeof(*e->t));
 	e->probes = calloc(src->ntarget ? src->ntarget : 1, sizeof(*e->probes));
-	e->hist = malloc(NBUCKETS * sizeof(*e->hist));
+	e->hist = nv_exact_hist_new();
 	if (src->dense)
 		e->dense = nv_dense_get(src->dense_mapped, src->role, &e->dense_span);
 	if (src->ovf)
@@ -421,7 +530,11 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 		return -ENOMEM;
 	}
 	memcpy(e->t, src->t, src->ntarget * sizeof(*e->t));
-	memcpy(e->hist, src->hist, NBUCKETS * sizeof(*e->hist));
+	if (src->pass_n) {	/* its counts: the buckets of min to max */
+		unsigned lo = nv_exact_bucket_of(src->min), hi = nv_exact_bucket_of(src->max);
+
+		memcpy(e->hist + lo, src->hist + lo, (hi - lo + 1) * sizeof(*e->hist));
+	}
 	if (src->dense)
 		memcpy(e->dense, src->dense, src->ndense * sizeof(*e->dense));
 	if (src->ovf)
@@ -485,11 +598,10 @@ static void ovf_merge(struct nv_exact *e, const struct nv_exact *src)
  * wrapped count, a full list or no memory. */
 static void single_merge(struct nv_exact *e, const struct nv_exact *src)
 {
-	if (src->ndense > e->ndense) {
-		if (!dense_map(e))
-			return;
-		e->ndense = src->ndense;
-	}
+	if (src->lim > e->lim)	/* src counts values e lists: e counts them too */
+		single_raise(e);
+	if (e->single_failed || !dense_reach(e, src->ndense))
+		return;
 	if (src->ndense && !dense_merge(e, src)) {
 		e->single_failed = true;
 		return;
@@ -515,8 +627,8 @@ static void merge_sums(struct nv_exact *e, const struct nv_exact *src)
 	e->sum += src->sum + (__int128)src->pass_n * ((__int128)src->shift - (__int128)e->shift);
 	e->sumsq += src->sumsq + 2 * d * (double)src->sum + (double)src->pass_n * d * d;
 	e->pass_n += src->pass_n;
-	for (unsigned b = 0; b < NBUCKETS; b++)
-		e->hist[b] += src->hist[b];
+	for (unsigned b = nv_exact_bucket_of(src->min); b <= nv_exact_bucket_of(src->max); b++)
+		e->hist[b] += src->hist[b];	/* src's counts: min's bucket to max's */
 }
 
 static bool merge_ok(const struct nv_exact *e, const struct nv_exact *src)
@@ -546,8 +658,10 @@ int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
 	if (!merge_ok(e, src))
 		return -EINVAL;
 	if (!src->pass_n || src->single_failed || e->single_failed || e->dense || !src->dense ||
-	    src->dense_limit != e->dense_limit)	/* its array: e's size */
+	    src->dense_limit != e->dense_limit ||	/* its array: e's size */
+	    e->pass_n || src->lim != src->dense_limit)	/* e never raised: no array */
 		return nv_exact_merge(e, src);
+	e->lim = src->lim;
 	ovf_merge(e, src);
 	merge_sums(e, src);
 	e->dense = src->dense;	/* lent until src's results are taken from it */
@@ -814,7 +928,7 @@ void nv_exact_free(struct nv_exact *e)
 		probe_free(&e->probes[i]);
 	free(e->probes);
 	free(e->t);
-	free(e->hist);
+	nv_exact_hist_free(e->hist);
 	single_free(e);
 	free(e);
 }

@@ -44,7 +44,9 @@ void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub);
  * Single-pass path (default on): pass 1 also counts values below dense_limit
  * exactly (4 bytes per value of the range, grown up to the largest value
  * seen: default 2^21, i.e. 8 MiB for latencies up to 2.1 ms in ns) and keeps
- * up to ovf_cap larger values (default 2^20, 8 MiB); when both held, pass 1
+ * up to ovf_cap larger values (default 2^20, 8 MiB); values from 64 K up are
+ * listed at first, and counted only once 32 K of them were listed (a few
+ * large values cost their list, not a page of counts each); when both held, pass 1
  * resolves every rank and end_pass returns 0 at once.  Otherwise the
  * multi-pass method below takes over.  dense_limit 0 turns it off (tests).
  * Only before the first value.
@@ -117,6 +119,17 @@ uint64_t nv_exact_rank(double p, uint64_t n);
  */
 #define NV_EXACT_NBUCKETS ((64 - 8 + 1) << 8)	/* 14592 */
 const uint64_t *nv_exact_hist(const struct nv_exact *e);
+/*
+ * NV_EXACT_NBUCKETS zero counts, mapped so that only the pages a count
+ * lands in become resident (a state's values fill a few of the 29 pages):
+ * many states alive at once (a job's thread traces, each with its
+ * queue-depth classes and interval buffers) cost what they count, not 114
+ * KiB each as a cleared allocation.
+ * Return: the counts, or NULL (no memory).
+ */
+uint64_t *nv_exact_hist_new(void);
+/* Return: nothing; h (nv_exact_hist_new's, or NULL) unmapped. */
+void nv_exact_hist_free(uint64_t *h);
 void nv_exact_bucket_range(unsigned b, uint64_t *lo, uint64_t *hi);
 #define NV_EXACT_SUB_BITS 8	/* 2^8 buckets per power of two */
 

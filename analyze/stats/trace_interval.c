@@ -43,14 +43,14 @@ int tan_ibuf_init(struct ibuf *b, size_t vcap, bool dense, unsigned role)
 	b->vcap = vcap;
 	b->dense_ok = dense;
 	b->lim = dense ? IV_DENSE_LO : 0;
-	if (!(b->hist = calloc(NV_EXACT_NBUCKETS, sizeof(*b->hist))))
+	if (!(b->hist = nv_exact_hist_new()))
 		return -ENOMEM;
 	return dense ? ibuf_dense(b, role) : 0;
 }
 
 void tan_ibuf_free(struct ibuf *b)
 {
-	free(b->hist);
+	nv_exact_hist_free(b->hist);
 	if (b->dense)	/* counts only below lim, which only rises */
 		nv_dense_put(b->dense, IV_DENSE_HI,
 			     b->lim > b->dense_span ? b->lim : b->dense_span, b->role);
@@ -129,6 +129,19 @@ grow:
 			return -ENOMEM;
 		b->cv = c;
 		b->cvcap = nc;
+	} else if (b->cvcap > 1024 && b->ncv < b->cvcap / 8) {
+		/* the cut rose past most of what the first IOs kept: the list
+		 * shrinks to four times what it holds (a job's thread traces
+		 * keep their buffers until the interval closes) */
+		size_t nc = 1024;
+		struct ivcand *c;
+
+		while (nc < 4 * b->ncv)
+			nc *= 2;
+		if ((c = realloc(b->cv, nc * sizeof(*c)))) {
+			b->cv = c;
+			b->cvcap = nc;
+		}
 	}
 	return 0;
 }

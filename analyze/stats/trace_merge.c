@@ -22,8 +22,10 @@
  * other trace's next one completes earlier), so the series pass of spilled
  * intervals (trace_series.c), which reads them merged, divides them alike.
  * Memory: per trace its current block's columns (read in a scratch of the
- * worker's), interval buffers and exact states (merged into the job's each
- * round), independent of the number of IOs and of the run's length.
+ * worker's; after the first round only where a block straddles a round's
+ * end: part_round), interval buffers and exact states (merged into the
+ * job's each round), independent of the number of IOs and of the run's
+ * length.
  *
  * A trace that cannot be opened is left out, one that is damaged further
  * on is used up to the damage (its later passes end there too: st->drop),
@@ -59,6 +61,7 @@ struct part {
 	struct src s;
 	struct split *sp;
 	uint64_t head;		/* the interval of its next counted record, when live */
+	uint64_t head_c, head_l;	/* that record's completion time and latency */
 	bool live;		/* it has a next counted record */
 	uint64_t records, bytes;	/* its progress counted in the job's */
 	int ret;		/* its last round's */
@@ -91,10 +94,14 @@ static void part_progress(const struct nv_tan_progress *q, void *arg)
 	struct nv_tan_progress p;
 
 	pthread_mutex_lock(&sp->lock);
-	sp->records += q->records - pt->records;
-	sp->bytes += q->bytes - pt->bytes;
-	pt->records = q->records;
-	pt->bytes = q->bytes;
+	if (q->records > pt->records) {	/* a trace read again (rewind) counts once */
+		sp->records += q->records - pt->records;
+		pt->records = q->records;
+	}
+	if (q->bytes > pt->bytes) {
+		sp->bytes += q->bytes - pt->bytes;
+		pt->bytes = q->bytes;
+	}
 	p = (struct nv_tan_progress){
 		.path = q->path, .file = (size_t)(pt - sp->p), .nfiles = st->npaths, .pass = 1,
 		.records = sp->records, .total = st->footers_known ? st->footer_records : 0,
@@ -156,7 +163,7 @@ static int part_walk(struct part *pt, uint64_t end)
 {
 	struct state *st = &pt->st;
 	struct src *s = &pt->s;
-	uint64_t t0 = pt->tan.t0;
+	uint64_t t0 = pt->tan.t0, last = 0;
 	int err;
 
 	pt->live = false;
@@ -170,9 +177,15 @@ static int part_walk(struct part *pt, uint64_t end)
 			continue;
 		}
 		e = tan_counted_run(st, s, &a, s->n);
-		for (i = a; i < e && c->complete_ns[i] < end; i++)	/* the span on the way */
-			if (c->complete_ns[i] >= t0 && c->complete_ns[i] - t0 > pt->tan.span_ns)
-				pt->tan.span_ns = c->complete_ns[i] - t0;
+		if (!s->ramp_end && c->max_complete_ns < end) {	/* the block's rest */
+			i = e;	/* every record counted: its latest is the span's */
+			last = c->max_complete_ns > last ? c->max_complete_ns : last;
+		} else {	/* the span on the way */
+			for (i = a; i < e && c->complete_ns[i] < end; i++)
+				last = c->complete_ns[i] > last ? c->complete_ns[i] : last;
+		}
+		if (last >= t0 && last - t0 > pt->tan.span_ns)
+			pt->tan.span_ns = last - t0;
 		if (i > a && ((err = tan_interval_run(st, c, a, i)) ||
 			      (err = tan_feed_exact(st, s, a, i)))) {
 			snprintf(pt->err, sizeof(pt->err), "%s: out of memory", st->paths[0]);
@@ -185,6 +198,30 @@ static int part_walk(struct part *pt, uint64_t end)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Part pt, which the first round walked to its first counted record (its
+ * head), read again from its start by the next round: its decoded block is
+ * not held meanwhile.  What that round counted is undone: the ramp's IOs
+ * before the head (counted again), the progress (part_progress counts a
+ * record once).  A trace that cannot be opened again is cut there (its
+ * error set).  Return: 0 or -errno.
+ */
+static int part_rewind(struct part *pt, uint64_t ramp_records)
+{
+	struct src *s = &pt->s;
+	int err;
+
+	nvt_reader_close(s->r);
+	*s = (struct src){ .want = s->want, .file = s->file, .ramp_end = s->ramp_end };
+	pt->tan.ramp_records = ramp_records;
+	pt->st.done_bytes = 0;
+	pt->st.pass_records = 0;
+	if ((err = nvt_reader_open(&s->r, pt->st.paths[0])))
+		snprintf(pt->err, sizeof(pt->err), "%s: %s", pt->st.paths[0],
+			 s->r ? nvt_reader_strerror(s->r) : strerror(-err));
+	return err;
 }
 
 /* Return: a scratch no part is using (one per worker), or NULL (the reader's own). */
@@ -215,7 +252,13 @@ static void scratch_give(struct split *sp, struct nvt_scratch *s)
 /*
  * Work item i of a round (workpool.h): its part walked, its reader reading
  * in a scratch of the worker's (its own buffers hold no block meanwhile);
- * a part that reached its end closes its reader.
+ * its head noted.  A part that reached its end closes its reader.  In the
+ * first round (end 0: time 0 is known from every part's head) the parts
+ * past the first nscr read again from their start by the next round
+ * (part_rewind) rather than hold a block each: a job of many short thread
+ * traces (64 threads of a fraction of a second) then holds nscr decoded
+ * blocks, not one per thread, for the price of decoding the others' first
+ * blocks twice.  Nothing else depends on nscr.
  * Return: its result.
  */
 static int part_round(size_t i, void *arg)
@@ -228,6 +271,12 @@ static int part_round(size_t i, void *arg)
 	pt->ret = part_walk(pt, sp->end);
 	nvt_reader_scratch(pt->s.r, NULL);
 	scratch_give(sp, scr);
+	if (!pt->ret && pt->live) {
+		pt->head_c = pt->s.c->complete_ns[pt->s.i];
+		pt->head_l = pt->s.c->latency_ns[pt->s.i];
+		if (!sp->end && sp->item[i] >= sp->nscr)	/* no ramp IO counted before */
+			pt->ret = part_rewind(pt, 0);
+	}
 	if (!pt->ret && pt->s.done) {	/* its notes taken: the columns go too */
 		nvt_reader_close(pt->s.r);
 		pt->s.r = NULL;
@@ -238,9 +287,7 @@ static int part_round(size_t i, void *arg)
 /* Return: the interval of part pt's next record (time t0 of the job). */
 static uint64_t part_head(const struct part *pt, uint64_t t0, uint64_t interval)
 {
-	uint64_t c = pt->s.c->complete_ns[pt->s.i];
-
-	return c > t0 ? (c - t0) / interval : 0;
+	return pt->head_c > t0 ? (pt->head_c - t0) / interval : 0;
 }
 
 /*
@@ -339,14 +386,13 @@ static void find_t0(struct split *sp)
 	for (size_t i = 0; i < st->npaths; i++) {
 		const struct part *pt = &sp->p[i];
 
-		if (pt->live && (!best || pt->s.c->complete_ns[pt->s.i] <
-					  best->s.c->complete_ns[best->s.i]))
+		if (pt->live && (!best || pt->head_c < best->head_c))
 			best = pt;
 	}
 	if (!best)
 		return;
 	st->any = true;
-	st->t->t0 = best->s.c->complete_ns[best->s.i] - best->s.c->latency_ns[best->s.i];
+	st->t->t0 = best->head_c - best->head_l;
 	for (size_t i = 0; i < st->npaths; i++) {
 		sp->p[i].tan.t0 = st->t->t0;
 		if (sp->p[i].live)
