@@ -84,3 +84,40 @@ if [ $st -eq 0 ] && [ "$p" = "$want" ]; then
 else
 	fail run-progress-untimed "exit $st: $(diff <(echo "$want") <(echo "$p") | tr '\n' ' ')"
 fi
+
+# The progress ticker ends by itself once the job file's subshell that
+# started it is gone, even when that subshell's kill never reaches it (a
+# shell drops a signal landing before its child reset its traps: an
+# orphaned ticker waiting for the next section's traces held make asan's
+# `out=$(jobs/run ...)` open for ever).  Here the subshell is SIGKILLed
+# while the ticker waits for section b's traces, which never come.
+mkdir -p "$T/orph/bin" "$T/orph/tr"
+cat >"$T/orph/bin/fio" <<'EOF2'
+#!/bin/sh
+case " $* " in *" --parse-only "*|*" --version "*) exec fio "$@";; esac
+echo "$$" >"$ORPH/fio"
+echo "$PPID" >"$ORPH/owner"
+exec sleep 60
+EOF2
+chmod +x "$T/orph/bin/fio"
+(cd "$T" && ORPH=$T/orph FIO=$T/orph/bin/fio NVDEV="$T/target.img" NVTRACE=$T/orph/tr \
+	RUNTIME=2 "$TOP/jobs/run" -o "$T/orph/res" pre.fio >/dev/null 2>&1 &)
+for _ in $(seq 600); do [ -s "$T/orph/owner" ] && break; sleep 0.1; done
+owner=$(cat "$T/orph/owner" 2>/dev/null)
+if [ -z "$owner" ]; then
+	fail ticker-ends-without-owner "the fake fio never ran"
+else
+	kill -KILL "$owner" "$(cat "$T/orph/fio")" 2>/dev/null
+	left=1
+	for _ in $(seq 300); do	# the ticker looks each second; 30 s for a loaded machine
+		pgrep -f "jobs/run -o $T/orph/res" >/dev/null || { left=0; break; }
+		sleep 0.1
+	done
+	if [ $left -eq 0 ]; then
+		pass ticker-ends-without-owner
+	else
+		fail ticker-ends-without-owner \
+			"still running: $(pgrep -af "jobs/run -o $T/orph/res" | head -n 3 | tr '\n' ' ')"
+		pkill -KILL -f "jobs/run -o $T/orph/res"
+	fi
+fi
