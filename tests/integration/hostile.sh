@@ -302,7 +302,7 @@ else
 		jargs+=(--job-file "$T/name$i")
 		nfiles+=("$T/name$i")
 	done
-	timeout 120 "$GEN_LIVE" --listen "127.0.0.1:$port" "${jargs[@]}" --intervals 2 \
+	timeout -k 60 120 "$GEN_LIVE" --listen "127.0.0.1:$port" "${jargs[@]}" --intervals 2 \
 		--period-ms 100 --hold-ms 60000 >"$T/live.out" 2>"$T/live.err" &
 	lpid=$!
 	# Until every record is served: under ASan on a loaded 2-core machine

@@ -21,7 +21,7 @@ need_unit_helper gen_live || exit 0
 start_gen() {
 	local port=$1 out=$T/gen.$1
 	shift
-	timeout 300 "$GEN" --listen "127.0.0.1:$port" "$@" >"$out.out" 2>"$out.err" &
+	timeout -k 60 300 "$GEN" --listen "127.0.0.1:$port" "$@" >"$out.out" 2>"$out.err" &
 	GPID=$!
 	# bounded by gen_live's own timeout, not by how fast a loaded CPU is
 	while ! grep -q '^listening' "$out.out" 2>/dev/null; do

@@ -16,7 +16,7 @@ hn+="<script>document.title='PWNED_SCRIPT'</script>"
 hn+="<svg onload=document.title='PWNED_SVG'>&lt;b&gt;"
 printf '%s' "$hn" >"$T/hname"
 port=$(pytool free_port 127.0.0.1)
-timeout 300 "$GEN" --listen "127.0.0.1:$port" --job-file "$T/hname" --job plain \
+timeout -k 60 300 "$GEN" --listen "127.0.0.1:$port" --job-file "$T/hname" --job plain \
 	--intervals 1000 --period-ms 500 >"$T/gen.out" 2>"$T/gen.err" &
 gpid=$!
 while kill -0 "$gpid" 2>/dev/null && ! grep -q '^listening' "$T/gen.out"; do
