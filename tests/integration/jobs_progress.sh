@@ -116,8 +116,8 @@ else
 	if [ $left -eq 0 ]; then
 		pass ticker-ends-without-owner
 	else
-		fail ticker-ends-without-owner \
-			"still running: $(pgrep -af "jobs/run -o $T/orph/res" | head -n 3 | tr '\n' ' ')"
+		still=$(pgrep -af "jobs/run -o $T/orph/res" | head -n 3 | tr '\n' ' ')
+		fail ticker-ends-without-owner "still running: $still"
 		pkill -KILL -f "jobs/run -o $T/orph/res"
 	fi
 fi

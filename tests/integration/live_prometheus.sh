@@ -25,8 +25,8 @@ if prom_start --file-sd "$T/targets.json"; then
 	i=0
 	pids=()
 	for h in h1 h2; do
-		timeout -k 60 120 "$GEN" --listen "127.0.0.1:${ports[$i]}" --host "$h" --job "j$h" \
-			--job $'q"uote\\back\nline' --intervals 12 --period-ms 1000 \
+		timeout -k 60 120 "$GEN" --listen "127.0.0.1:${ports[$i]}" --host "$h" \
+			--job "j$h" --job $'q"uote\\back\nline' --intervals 12 --period-ms 1000 \
 			--hold-ms 4000 \
 			--log "$T/$h.log" >"$T/$h.out" 2>"$T/$h.err" &
 		pids+=($!)
