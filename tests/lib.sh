@@ -32,6 +32,20 @@ need_unit_helper() {
 	fi
 }
 
+# wait_line PID FILE REGEX: until FILE holds a line matching REGEX while the
+# process PID lives; bounded by that process's own timeout, not by how fast
+# a loaded CPU is.  Returns 1 when PID ended without writing it.
+#   wait_line "$gpid" "$T/gen.out" '^listening' || fail ...
+wait_line() {
+	until grep -q "$3" "$2" 2>/dev/null; do
+		if ! kill -0 "$1" 2>/dev/null; then
+			grep -q "$3" "$2" 2>/dev/null
+			return
+		fi
+		sleep 0.1
+	done
+}
+
 # need_nvanalyze: returns 1 after a skip line when nvanalyze is not built.
 #   need_nvanalyze || exit 0
 need_nvanalyze() {

@@ -307,9 +307,7 @@ else
 	lpid=$!
 	# Until every record is served: under ASan on a loaded 2-core machine
 	# that is seconds, so the bound is the process's own 120 s timeout.
-	while kill -0 "$lpid" 2>/dev/null && ! grep -q '^done' "$T/live.out"; do
-		sleep 0.1
-	done
+	wait_line "$lpid" "$T/live.out" '^done'
 	why=$(pytool hostile_live "$port" "${nfiles[@]}" 2>&1 | tail -n 3)
 	kill "$lpid" 2>/dev/null
 	wait "$lpid"

@@ -23,12 +23,7 @@ start_gen() {
 	shift
 	timeout -k 60 300 "$GEN" --listen "127.0.0.1:$port" "$@" >"$out.out" 2>"$out.err" &
 	GPID=$!
-	# bounded by gen_live's own timeout, not by how fast a loaded CPU is
-	while ! grep -q '^listening' "$out.out" 2>/dev/null; do
-		kill -0 "$GPID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 0
+	wait_line "$GPID" "$out.out" '^listening'
 }
 
 port=$(pytool free_port 127.0.0.1)

@@ -19,9 +19,7 @@ port=$(pytool free_port 127.0.0.1)
 timeout -k 60 300 "$GEN" --listen "127.0.0.1:$port" --job-file "$T/hname" --job plain \
 	--intervals 1000 --period-ms 500 >"$T/gen.out" 2>"$T/gen.err" &
 gpid=$!
-while kill -0 "$gpid" 2>/dev/null && ! grep -q '^listening' "$T/gen.out"; do
-	sleep 0.1
-done
+wait_line "$gpid" "$T/gen.out" '^listening'
 sleep 2	# a few intervals to draw
 export HOME=$T/home
 mkdir -p "$HOME"
