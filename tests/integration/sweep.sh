@@ -364,10 +364,17 @@ n=$(ls js/*.json | wc -l)
 	pass jobs_run_search_as_grid || fail jobs_run_search_as_grid \
 		"rc $rc, $n points: $(tail -2 js.err) $(tail -2 jg.perr)"
 
-# --rounds: NAME@round=K, the steady-state rule
+# --rounds: NAME@round=K, read back as one set of 5 rounds with the
+# steady-state rule applied.  Which verdict depends on the null engine's
+# IOPS on this machine (a loaded core moves a round by more than the
+# rule's 20%), so either is accepted here; the rule itself is tested on
+# fixed rounds above (rounds.md: steady from round 5).
 "$JR" -o jrd -e null --rounds 5 jobsdir/nj.fio 2>jrd.err
-"$NVANALYZE" jrd 2>&1 | grep -q '^jrd: \*\*steady state from round 1\*\* (rounds 1-5' &&
-	pass jobs_run_rounds || fail jobs_run_rounds "$(ls jrd | tr '\n' ' ')"
+"$NVANALYZE" jrd >jrd.md 2>&1
+[ "$(ls jrd/jobsdir-nj@round=[1-5].json | wc -l)" = 5 ] &&
+	grep -Eq '^jrd: (\*\*steady state from round 1\*\* \(rounds 1-5|'\
+'steady state not reached \(5 rounds)' jrd.md &&
+	pass jobs_run_rounds || fail jobs_run_rounds "$(ls jrd | tr '\n' ' '; grep 'steady' jrd.md)"
 
 # bad values: exit 2 with the value named, nothing run
 badval() {	# NAME WANT ARGS...
