@@ -331,10 +331,13 @@ static int interval_run(struct state *st, const struct nvt_cols *c, size_t a, si
  * Pass 1's series and totals of records [a, b) of block c, in completion
  * order (their exact states: tan_feed_exact).  An interval is closed when a
  * record completes past its end; a record that completes before the open
- * interval (out of order, even before time 0) joins it.
+ * interval (out of order, even before time 0) joins it.  whole: every
+ * record of c is counted (no ramp cut), so when c's latest completion is in
+ * the open interval the rest of c is, and that completion is the span's.
  * Return: 0, -ENOMEM or -EINVAL.
  */
-static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size_t b)
+static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size_t b,
+		      bool whole)
 {
 	struct nv_tan *t = st->t;
 	int err;
@@ -348,6 +351,11 @@ static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size
 		size_t i = a;
 		uint64_t end = t->t0 + st->next_ns;	/* no wrap: t0 + span fits */
 
+		if (whole && c->max_complete_ns < end) {	/* the block's rest, unread */
+			i = b;
+			if (c->max_complete_ns >= t->t0 && c->max_complete_ns - t->t0 > t->span_ns)
+				t->span_ns = c->max_complete_ns - t->t0;
+		}
 		for (; i < b && c->complete_ns[i] < end; i++)	/* the span on the way */
 			if (c->complete_ns[i] >= t->t0 && c->complete_ns[i] - t->t0 > t->span_ns)
 				t->span_ns = c->complete_ns[i] - t->t0;
@@ -377,7 +385,7 @@ int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b)
 	while (a < b) {
 		size_t e = tan_counted_run(st, s, &a, b);
 
-		if ((err = pass1_span(st, s->c, a, e)))
+		if ((err = pass1_span(st, s->c, a, e, !s->ramp_end)))
 			return err;
 		if ((err = tan_feed_exact(st, s, a, e)))
 			return err;
@@ -413,8 +421,11 @@ static struct src *next_run(struct state *st, struct src *s, size_t *end)
 		return NULL;
 	iv_end = st->t->t0 + st->next_ns;	/* no wrap: t0 + span fits */
 	if (st->npaths > 1 && st->any && best->c->complete_ns[best->i] < iv_end) {
-		for (e = best->i + 1; e < best->n && best->c->complete_ns[e] < iv_end; e++)
-			;
+		if (best->c->max_complete_ns < iv_end)	/* the block's rest, unread */
+			e = best->n;
+		else
+			for (e = best->i + 1; e < best->n && best->c->complete_ns[e] < iv_end; e++)
+				;
 		*end = e;
 		return best;
 	}
