@@ -339,6 +339,7 @@ struct nvt_cols {
 					 * n times (a constant column); a clear bit proves
 					 * nothing */
 	uint64_t min_complete_ns, max_complete_ns;
+	bool back;			/* a record completes before the one before it */
 	uint64_t *complete_ns;
 	uint64_t *latency_ns;
 	uint64_t *offset;

@@ -495,6 +495,7 @@ struct sinks {
 	bool submit;		/* S_LATENCY receives complete - latency (the records) */
 	unsigned uniform;	/* out: NVT_COL_* of constant columns */
 	uint64_t lo, hi;	/* out: min/max completion time */
+	bool back;		/* out: a completion before the one before it */
 };
 
 #define AT(k, T, i) (*(T *)(void *)((uint8_t *)(k)->p + (i) * (k)->stride))
@@ -505,12 +506,13 @@ static inline uint64_t unzz(uint64_t u)
 	return (u >> 1) ^ (0 - (u & 1));
 }
 
-/* complete_ns: c0, then n-1 zigzag deltas; also its min/max. */
+/* complete_ns: c0, then n-1 zigzag deltas; also its min/max and whether a
+ * delta is negative (odd: its zigzag's low bit). */
 static int dec_complete(const uint8_t *in, size_t len, size_t *pos, size_t n, uint64_t *tmp,
 			struct sinks *s)
 {
 	const struct sink *k = &s->s[S_COMPLETE];
-	uint64_t c, lo, hi;
+	uint64_t c, lo, hi, odd = 0;
 
 	if (get_varint(in, len, pos, &c) || get_column(in, len, pos, tmp, n - 1))
 		return -EBADMSG;
@@ -521,6 +523,7 @@ static int dec_complete(const uint8_t *in, size_t len, size_t *pos, size_t n, ui
 
 		for (size_t i = 1; i < n; i++) {
 			c += unzz(tmp[i - 1]);
+			odd |= tmp[i - 1];
 			lo = c < lo ? c : lo;
 			hi = c > hi ? c : hi;
 			o[i] = c;
@@ -528,6 +531,7 @@ static int dec_complete(const uint8_t *in, size_t len, size_t *pos, size_t n, ui
 	} else {
 		for (size_t i = 1; i < n; i++) {
 			c += unzz(tmp[i - 1]);
+			odd |= tmp[i - 1];
 			lo = c < lo ? c : lo;
 			hi = c > hi ? c : hi;
 			AT(k, uint64_t, i) = c;
@@ -535,6 +539,7 @@ static int dec_complete(const uint8_t *in, size_t len, size_t *pos, size_t n, ui
 	}
 	s->lo = lo;
 	s->hi = hi;
+	s->back = odd & 1;
 	return 0;
 }
 
@@ -772,6 +777,7 @@ int nvt_decode_cols(const uint8_t *in, size_t len, size_t n, unsigned want, uint
 	c->uniform = s.uniform & want;
 	c->min_complete_ns = s.lo;
 	c->max_complete_ns = s.hi;
+	c->back = s.back;
 	return err;
 }
 

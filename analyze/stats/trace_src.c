@@ -186,12 +186,7 @@ static int check_block(struct state *st, const struct src *s)
  */
 static void note_order(struct state *st, struct src *s)
 {
-	const uint64_t *c = s->c->complete_ns;
-	unsigned back = s->c->min_complete_ns < s->maxc;
-
-	for (size_t i = 1, n = st->back ? 0 : s->n; i < n; i++)	/* no branch: vectorised */
-		back |= c[i] < c[i - 1];
-	st->back |= back != 0;
+	st->back |= s->c->min_complete_ns < s->maxc || s->c->back;
 	if (s->c->max_complete_ns > s->maxc)
 		s->maxc = s->c->max_complete_ns;
 }

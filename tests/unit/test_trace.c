@@ -561,6 +561,39 @@ TEST(cols_equal_records)
 }
 
 /*
+ * A block's columns say whether its completions go back within it (a
+ * negative delta), the order check of pass 1 that no longer reads them.
+ */
+TEST(cols_back)
+{
+	static const uint64_t cpl[2][5] = {
+		{ 1000, 2000, 2000, 3000, 9000 },	/* ties and steps: in order */
+		{ 1000, 2000, 1999, 3000, 9000 },	/* one a ns before the one before it */
+	};
+
+	for (int k = 0; k < 2; k++) {
+		struct nvt_record rec[5];
+		uint64_t tmp[NVT_ENCODE_TMP(5)], out_c[5], out_l[5], lo, hi;
+		uint8_t op[5];
+		struct nvt_cols c = { .complete_ns = out_c, .latency_ns = out_l, .op = op };
+		struct nvt_buf raw = { 0 };
+		const char *why;
+
+		for (int i = 0; i < 5; i++)
+			rec[i] = (struct nvt_record){ .submit_ns = cpl[k][i] - 500,
+						      .complete_ns = cpl[k][i], .length = 4096,
+						      .qd = 1, .op = NVT_OP_READ };
+		CHECK_EQ_I64(nvt_encode_records(rec, 5, tmp, &raw, &lo, &hi), 0);
+		CHECK_EQ_I64(nvt_decode_cols(raw.p, raw.len, 5, NVT_COL_LATENCY | NVT_COL_OP, tmp,
+					     &c, &why), 0);
+		CHECK_EQ_I64(c.back, k);
+		CHECK_EQ_U64(c.min_complete_ns, 1000);
+		CHECK_EQ_U64(c.max_complete_ns, 9000);
+		nvt_buf_free(&raw);
+	}
+}
+
+/*
  * The column decoder accepts and rejects exactly the payloads the record
  * decoder does (mutated and cut payloads of every pattern, any set of
  * columns), and what it accepts equals the records.
@@ -691,6 +724,7 @@ int main(void)
 	RUN(roundtrip_mixed);
 	RUN(roundtrip_extremes);
 	RUN(cols_equal_records);
+	RUN(cols_back);
 	RUN(decode_cols_garbage);
 	RUN(empty_trace);
 	RUN(header_footer_kv);
