@@ -24,7 +24,12 @@
 
 #define SCAN_DEPTH 3	/* DIR/traces/NAME/JOB.N.nvt of jobs/run's result directory */
 #define SCAN_S 0.5	/* the directories read again at most this often */
-#define TURN_S 0.05	/* turns at most this often (a busy trace's writes wake inotify) */
+/* Turns at most every quarter interval, at most every TURN_S (a busy trace's
+ * writes wake inotify at every block): a turn reads what landed since the
+ * last in one go.  Beside fio, which keeps the cores busy, every wake-up
+ * starts with caches fio filled: 0.05 s turns cost 7% more CPU per IO than
+ * 0.25 s ones (BENCHMARKS.md, section 15, and bench/analysis.md). */
+#define TURN_S 0.25
 
 double watch_now(void)
 {
@@ -364,6 +369,15 @@ static int turn(struct nv_watch *w, int ifd, char *err, size_t errlen)
 	return ret;
 }
 
+/* Return: the least time between turns, seconds: a quarter of the interval,
+ * TURN_S at most. */
+static double turn_s(const struct nv_watch_opts *o)
+{
+	double q = (o->interval_ns ? (double)o->interval_ns : 1e9) / 4e9;
+
+	return q < TURN_S ? q : TURN_S;
+}
+
 /* The loop until an ending rule holds.  Return: enum nv_watch_end or -errno. */
 static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 {
@@ -401,7 +415,7 @@ static int loop(struct nv_watch *w, int ifd, char *err, size_t errlen)
 			return w->incomplete ? NV_WATCH_INCOMPLETE : NV_WATCH_DONE;
 		}
 		wait_turn(ifd, ifd >= 0 ? ms * 5 : ms);
-		rest = TURN_S - (watch_now() - w->turned);
+		rest = turn_s(o) - (watch_now() - w->turned);
 		if (rest > 0) {	/* wake-ups coalesced */
 			struct timespec ts = { 0, (long)(rest * 1e9) };
 
