@@ -63,6 +63,8 @@
 #                  section alone; into an existing BENCH_MD it replaces only
 #                  its own section and goal rows (bench_report.py),
 #                  into a new file the others say "not run"
+#   BENCH_WORKERS  section 11's configurations instead of the mode's, e.g.
+#                  "grouped:4:4000000 nop:4:4000000" (a subset rerun at a quiet hour)
 #   BENCH_VM=0     leave out the VM section (smoke mode does)
 #   BENCH_VM_ALT_SO  a second libnvengine.so run beside the first in the VM
 #                  section ("alt_off": A/B test of an engine change)
@@ -149,6 +151,7 @@ else
 	INPUT_JOBS=10000 INPUT_ROUNDS=5
 	WATCH_ROUNDS=7 WATCH_RUNTIME=4 WATCH_HOUR_S=3600
 fi
+[ -z "${BENCH_WORKERS:-}" ] || WORKERS_CONFIGS=$BENCH_WORKERS
 : "${BENCH_VM:=1}"
 QDS="1 32"
 SWEEP_QDS="1 2 4 8 16 32 64 128 256"	# section 10's points (jobs/run --sweep iodepth=1..256)

@@ -52,6 +52,7 @@ watch_run() {
 		(cd "$(dirname "$tr")" && timed "$p-post" "$NVANALYZE" -f json "$p.out") ||
 			die "watch: the post-run analysis failed: $(tail -n 3 "$p-post.err")"
 		rm -f "$p-post.out"
+		[ "$job" != nop ] || post_beside "$p" "$tr" "$rt"
 		timed "$p-rewatch" "$NVANALYZE" watch --format jsonl "$tr" ||
 			die "watch: the watch of the finished traces failed: $(tail -n 3 \
 				"$p-rewatch.err")"
@@ -62,6 +63,31 @@ watch_run() {
 	for f in "$tr"/*.nvt; do "$NVANALYZE" stat "$f"; done >"$p.stat" 2>&1 ||
 		die "watch: cannot read the traces of $p"
 	rm -rf "$tr"
+}
+
+# post_beside PREFIX TRACES RUNTIME: the post-run analysis of the watched
+# run (PREFIX.out, its traces in TRACES) once more, beside a running fio as
+# the watcher was: the same nv_nop job traced to a scratch directory, the
+# analysis started 1 s into it (it takes well under the run's length).  Its
+# time in PREFIX-postbeside.time: the watcher's CPU against the analysis'
+# under the same contention for the 2 cores.
+post_beside() {
+	local p=$1 tr=$2 rt=$3 b=$SHM/wtrace-b fpid
+	rm -rf "$b"
+	mkdir -p "$b"
+	"$FIO" --ioengine="external:$NVENGINE_SO" --output-format=json --name=nop \
+		--filename="$SHM/f" --size="${FILE_MB}M" --rw=randread --bs=4k --iodepth=64 \
+		--numjobs=4 --group_reporting --time_based --runtime="$rt" --nv_nop=1 \
+		--nv_trace="$b" >"$p-beside-fio.out" 2>&1 &
+	fpid=$!
+	sleep 1
+	(cd "$(dirname "$tr")" && timed "$p-postbeside" "$NVANALYZE" -f json "$p.out") ||
+		die "watch: the post-run analysis beside fio failed: $(tail -n 3 \
+			"$p-postbeside.err")"
+	rm -f "$p-postbeside.out"
+	wait "$fpid" || die "watch: fio beside the post-run analysis failed: $(tail -n 3 \
+		"$p-beside-fio.out")"
+	rm -rf "$b" "$p-beside-fio.out"
 }
 
 # watch_hour PREFIX SECS: a synthetic trace of SECS s of timestamps
