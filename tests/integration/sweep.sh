@@ -374,7 +374,8 @@ n=$(ls js/*.json | wc -l)
 [ "$(ls jrd/jobsdir-nj@round=[1-5].json | wc -l)" = 5 ] &&
 	grep -Eq '^jrd: (\*\*steady state from round 1\*\* \(rounds 1-5|'\
 'steady state not reached \(5 rounds)' jrd.md &&
-	pass jobs_run_rounds || fail jobs_run_rounds "$(ls jrd | tr '\n' ' '; grep 'steady' jrd.md)"
+	pass jobs_run_rounds ||
+	fail jobs_run_rounds "$(ls jrd | tr '\n' ' '; grep 'steady' jrd.md)"
 
 # bad values: exit 2 with the value named, nothing run
 badval() {	# NAME WANT ARGS...
