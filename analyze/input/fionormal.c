@@ -476,8 +476,10 @@ static int fn_line(struct fn_state *st, const char *s)
 		return fn_entry(st, s, g);
 	if ((g = strstr(s, ": (g=")) && g > s)
 		return fn_options(st, s, g);
-	if (fn_word(s, "Run status group", &rest))
+	if (fn_word(s, "Run status group", &rest)) {
+		st->status = true;
 		return fn_finish(st);
+	}
 	if (fn_word(s, "Disk stats", &rest)) {
 		st->disks = true;
 		return fn_finish(st);
@@ -529,6 +531,11 @@ int nv_fionormal_parse(const char *text, size_t len, const char *path, struct nv
 			 path, st.line);
 		ret = -EINVAL;
 	}
+	if (!ret && !st.status)	/* every fio output ends with one: cut short */
+		nv_note_add(&run->notes, &run->nnotes, "%s:%u: no \"Run status group\" line "
+			    "after the job sections (fio stopped while it wrote them, or the "
+			    "output was cut or pasted in part): the lines there are read, a "
+			    "value whose line is missing shows as -", path, st.line);
 	if (!ret && !run->fio_version)
 		run->fio_version = strdup("fio (version not printed)");
 	if (!ret && (!run->fio_version || !(run->path = strdup(path))))

@@ -32,6 +32,7 @@ struct fn_state {
 	struct nv_latstat *pct;		/* a percentile list being read */
 	double pct_mult;
 	bool disks;			/* after "Disk stats" */
+	bool status;			/* a "Run status group" line was read */
 	bool fmt3;			/* the entry's direction lines are 3.x's */
 	bool mixed0;			/* its "mixed: IOPS=0, BW=0 (0)" (fio's misprint) */
 	double kbase;			/* its kb_base: 1000 when BW= prints "MB/s" first */
