@@ -60,7 +60,9 @@ static const char fio2_kb1000[] =
 	"    bw (KB  /s): min=520000, max=540000, per=100.00%, avg=521530.00, stdev=1000.00\n"
 	"    lat (usec) : 50=0.01%, 250=68.00%, 500=31.99%\n"
 	"  cpu          : usr=10.00%, sys=50.00%, ctx=1000, majf=0, minf=40\n"
-	"     issued    : total=r=130513/w=0/d=0, short=r=0/w=0/d=0, drop=r=0/w=0/d=0\n";
+	"     issued    : total=r=130513/w=0/d=0, short=r=0/w=0/d=0, drop=r=0/w=0/d=0\n"
+	"\n"
+	"Run status group 0 (all jobs):\n";
 
 /*
  * fio 2.x under unit_base=1 (issue 60 item 10; the real fio 2.2.10 output
