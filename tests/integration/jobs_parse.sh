@@ -128,6 +128,18 @@ if [ $st -eq 2 ] && grep -q 'NVDEV is not set' <<<"$out" && ! [ -e "$T/unset" ];
 else
 	fail unset-nvdev-run "exit $st: $(echo "$out" | head -n 2 | tr '\n' ' ')"
 fi
+# A job file with its own ioengine= and filename=, never naming NVDEV,
+# runs with NVDEV unset (the null engine: nothing is opened).
+printf '[own]\nioengine=null\nfilename=own\nsize=1m\nrw=randread\nbs=4k\n' >"$T/own.fio"
+out=$(env -u NVDEV "$RUN" -o "$T/own" "$T/own.fio" 2>&1)
+st=$?
+if [ $st -eq 0 ] && [ -s "$T/own/$(basename "$T")-own.json" ] &&
+	grep -q "own.fio on its own filename=" <<<"$out"
+then
+	pass own-filename-without-nvdev
+else
+	fail own-filename-without-nvdev "exit $st: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+fi
 out=$(NVDEV=$T/absent "$RUN" -n "$TOP/jobs/instance/latency.fio" 2>&1)
 if [ $? -eq 2 ] && grep -q "'$T/absent' does not exist" <<<"$out"; then
 	pass missing-target-run
