@@ -80,45 +80,89 @@ static const struct nv_dirstat *fm_text_dir(const struct nv_job *t, const struct
 	return &t->dir[d];
 }
 
+/* Text job tj against JSON job jj: values counted in *n, disagreements in *bad. */
+static void fm_job(struct nv_run *run, const char *fmt, const struct nv_job *tj,
+		   const struct nv_job *jj, unsigned *n, unsigned *bad)
+{
+	for (unsigned d = 0; d < NV_DIR_NR; d++) {
+		const struct nv_dirstat *a = fm_text_dir(tj, jj, d), *b = &jj->dir[d];
+		char what[48];
+
+		if (!a->present || !nv_dir_active(b))
+			continue;
+		snprintf(what, sizeof(what), "%s iops", nv_dir_name(d));
+		fm_val(run, fmt, jj->key, what, &a->iops, &b->iops, n, bad);
+		snprintf(what, sizeof(what), "%s bw", nv_dir_name(d));
+		fm_val(run, fmt, jj->key, what, &a->bw, &b->bw, n, bad);
+		snprintf(what, sizeof(what), "%s runtime", nv_dir_name(d));
+		fm_val(run, fmt, jj->key, what, &a->runtime_ms, &b->runtime_ms, n, bad);
+		for (unsigned k = 0; k < NV_LAT_NR; k++) {
+			snprintf(what, sizeof(what), "%s %s mean", nv_dir_name(d),
+				 nv_latkind_name(k));
+			fm_val(run, fmt, jj->key, what, &a->lat[k].mean, &b->lat[k].mean, n, bad);
+		}
+	}
+	fm_buckets(run, fmt, jj->key, &tj->x, &jj->x, n, bad);
+}
+
+/*
+ * Whether text job key tk is a copy of JSON job key jk: "KEY #N", as the
+ * text's reader names a job entry that appears again (the whole output
+ * pasted twice, whose JSON object is counted once).
+ */
+static bool fm_copy_of(const char *tk, const char *jk)
+{
+	size_t n = strlen(jk);
+
+	if (strncmp(tk, jk, n) || strncmp(tk + n, " #", 2) || !tk[n + 2])
+		return false;
+	return strspn(tk + n + 2, "0123456789") == strlen(tk + n + 2);
+}
+
+/*
+ * The text's job entries that stand for JSON job jj into *out (at most
+ * max): the one of the same key, or else every copy of it (fm_copy_of).
+ * Return: their number.
+ */
+static size_t fm_text_jobs(const struct nv_run *t, const struct nv_job *jj,
+			   const struct nv_job **out, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t o = 0; o < t->njobs; o++)
+		if (!strcmp(t->jobs[o].key, jj->key)) {
+			out[0] = &t->jobs[o];
+			return 1;
+		}
+	for (size_t o = 0; o < t->njobs && k < max; o++)
+		if (fm_copy_of(t->jobs[o].key, jj->key))
+			out[k++] = &t->jobs[o];
+	return k;
+}
+
 static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run *t)
 {
 	unsigned n = 0, bad = 0;
+	size_t copies = 1;
 
 	for (size_t i = 0; i < run->njobs; i++) {
-		const struct nv_job *jj = &run->jobs[i], *tj = NULL;
+		const struct nv_job *jj = &run->jobs[i], *tjs[16];
+		size_t ntj = fm_text_jobs(t, jj, tjs, sizeof(tjs) / sizeof(tjs[0]));
 
-		for (size_t o = 0; o < t->njobs && !tj; o++)
-			if (!strcmp(t->jobs[o].key, jj->key))
-				tj = &t->jobs[o];
-		if (!tj) {
+		if (!ntj) {
 			bad++;
 			run_note(run, "%s: the %s output has no job %s", run->path, fmt, jj->key);
 			continue;
 		}
-		for (unsigned d = 0; d < NV_DIR_NR; d++) {
-			const struct nv_dirstat *a = fm_text_dir(tj, jj, d), *b = &jj->dir[d];
-			char what[48];
-
-			if (!a->present || !nv_dir_active(b))
-				continue;
-			snprintf(what, sizeof(what), "%s iops", nv_dir_name(d));
-			fm_val(run, fmt, jj->key, what, &a->iops, &b->iops, &n, &bad);
-			snprintf(what, sizeof(what), "%s bw", nv_dir_name(d));
-			fm_val(run, fmt, jj->key, what, &a->bw, &b->bw, &n, &bad);
-			snprintf(what, sizeof(what), "%s runtime", nv_dir_name(d));
-			fm_val(run, fmt, jj->key, what, &a->runtime_ms, &b->runtime_ms, &n, &bad);
-			for (unsigned k = 0; k < NV_LAT_NR; k++) {
-				snprintf(what, sizeof(what), "%s %s mean", nv_dir_name(d),
-					 nv_latkind_name(k));
-				fm_val(run, fmt, jj->key, what, &a->lat[k].mean, &b->lat[k].mean,
-				       &n, &bad);
-			}
-		}
-		fm_buckets(run, fmt, jj->key, &tj->x, &jj->x, &n, &bad);
+		copies = ntj > copies ? ntj : copies;
+		for (size_t c = 0; c < ntj; c++)
+			fm_job(run, fmt, tjs[c], jj, &n, &bad);
 	}
 	if (!bad && n)
 		run_note(run, "%s: the %s output agrees with the JSON (%u values within their "
-			 "printed precision)", run->path, fmt, n);
+			 "printed precision%s)", run->path, fmt, n,
+			 copies > 1 ? "; its jobs appear more than once, as the JSON object: "
+			 "the output pasted again" : "");
 	else if (!bad)
 		run_note(run, "%s: the %s output holds no value to compare with the JSON "
 			 "(no job did IO); only the JSON is read", run->path, fmt);

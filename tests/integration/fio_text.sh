@@ -157,6 +157,32 @@ else
 	fail multi-output-disagrees "$(grep -v 'note:' "$T/multi2.err" | head -c 300)"
 fi
 
+# The same file pasted twice: the JSON object counted once, the text
+# outputs' repeated job entries checked as copies (no job said missing),
+# and a value changed in the second copy caught.
+cat "$T/all.out" "$T/all.out" >"$T/twice.out"
+"$NVANALYZE" "$T/twice.out" >/dev/null 2>"$T/twice.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q 'the same JSON object appears 2 times' "$T/twice.err" &&
+	grep -q 'the normal output agrees with the JSON (.*the output pasted again)' \
+		"$T/twice.err" &&
+	grep -q 'the terse output agrees with the JSON' "$T/twice.err" &&
+	! grep -q 'has no job' "$T/twice.err"; then
+	pass multi-output-pasted-twice
+else
+	fail multi-output-pasted-twice "exit $rc: $(head -c 400 "$T/twice.err")"
+fi
+awk '/^trimjob: \(groupid=/ {n++} n == 2 && /clat \([a-z]*sec\):/ && !done {
+	sub(/avg=[0-9.]*/, "avg=987654.00"); done = 1 } { print }' "$T/twice.out" >"$T/twice2.out"
+"$NVANALYZE" "$T/twice2.out" >/dev/null 2>"$T/twice2.err"
+if ! cmp -s "$T/twice.out" "$T/twice2.out" &&
+	grep -q 'the normal output disagrees with the JSON: trimjob trim clat mean 987654' \
+		"$T/twice2.err"; then
+	pass multi-output-pasted-twice-copy-checked
+else
+	fail multi-output-pasted-twice-copy-checked "$(head -c 400 "$T/twice2.err")"
+fi
+
 # Real outputs (tests/fixtures/fio-text, SOURCES.md) and the I8g/I4g study's
 # pasted outputs: an independent reader (tests/py/fio_text_check.py) finds
 # the same IOPS, clat and CPU values in nvanalyze's CSV.
