@@ -32,10 +32,12 @@ static const struct nv_metric_info metrics[NV_M_NR] = {
 	[NV_M_RUNTIME] = { "runtime", "runtime", NV_U_NS, false, false, true, "runtime_ns" },
 	[NV_M_USR_CPU] = { "usr_cpu", "CPU user", NV_U_PCT, false, false },
 	[NV_M_SYS_CPU] = { "sys_cpu", "CPU system", NV_U_PCT, false, false },
-	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, false,
+	/* counts of the whole run: they grow with its IOs and length, so a change
+	 * is not better or worse by itself (neutral) */
+	[NV_M_CTX]   = { "ctx", "context switches", NV_U_COUNT, false, false, true,
 			 "ctx_switches" },
-	[NV_M_MAJF]  = { "majf", "major faults", NV_U_COUNT, false, false, false, "major_faults" },
-	[NV_M_MINF]  = { "minf", "minor faults", NV_U_COUNT, false, false, false, "minor_faults" },
+	[NV_M_MAJF]  = { "majf", "major faults", NV_U_COUNT, false, false, true, "major_faults" },
+	[NV_M_MINF]  = { "minf", "minor faults", NV_U_COUNT, false, false, true, "minor_faults" },
 	[NV_M_BW_SMIN]  = { "bw_min",  "bw samples min",   NV_U_MBPS, true, false },
 	[NV_M_BW_SMAX]  = { "bw_max",  "bw samples max",   NV_U_MBPS, true, false },
 	[NV_M_BW_SMEAN] = { "bw_mean", "bw samples mean",  NV_U_MBPS, true, false },

@@ -178,7 +178,8 @@ def side_values(files, jobname, direction, title):
 
 CI = re.compile(r"^([+-]\d+\.\d)%( \(better\)| \(worse\)| ~ within noise)? "
                 r"\[([+-]\d+\.\d+)%, ([+-]\d+\.\d+)%\] n=(\d+)\+(\d+)$")
-NEUTRAL = ("runtime", "fio error (errno)")	# a change, but neither better nor worse
+NEUTRAL = ("runtime", "fio error (errno)", "context switches", "major faults",
+           "minor faults")	# a change, but neither better nor worse (counts of a run)
 NOCI = re.compile(r"^([+-]\d+\.\d)% n=(\d+)\+(\d+), no interval: (< 3 runs|a value <= 0)$")
 SINGLE = re.compile(r"^([+-]\d+\.\d)%( \(better\)| \(worse\)| \(about equal\))?$")
 
