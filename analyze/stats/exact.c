@@ -20,10 +20,12 @@
 /* The single pass counts values below lim (a 32nd of dense_limit, at most
  * DENSE_LO: 64 K, 256 KiB of counts) and lists the others until the list
  * holds RAISE_AT of them (256 KiB, what a 64 K range of counts costs); only
- * then are the values up to dense_limit counted (single_raise).  A state
- * with few values spread over its range (a rare queue-depth class of a
- * trace whose tail spreads over milliseconds; a thread trace's class of a
- * few thousand IOs) so holds a short list, not a count page per 1024 ns its
+ * then are the values up to dense_limit counted (single_raise), and only if
+ * their counts take no more memory than the list (list_cheaper): else the
+ * list goes on to twice as many values, and so on.  A state with few values
+ * spread over its range (a rare queue-depth class of a trace whose tail
+ * spreads over milliseconds; a thread trace's class of a few thousand IOs;
+ * a long run's tail) so holds a list, not a count page per 1024 ns its
  * values touch. */
 #define DENSE_LO	(1u << 16)
 #define RAISE_AT	(1u << 15)
@@ -83,6 +85,7 @@ struct nv_exact {
 	unsigned dense_role;	/* the role dense was taken for (lent: another's) */
 	uint64_t *ovf;
 	size_t novf, ovf_cap;
+	size_t raise_at;	/* the list's size at which a raise is weighed (0: RAISE_AT) */
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
 	bool dense_lent;	/* dense belongs to another state (nv_exact_merge_move) */
 };
@@ -266,14 +269,48 @@ static void single_raise(struct nv_exact *e)
 	ovf_shrink(e);
 }
 
+/*
+ * Whether e's list of novf values costs less than counting its values
+ * below dense_limit would: a 4 KiB page of counts for each 1024 ns range
+ * they touch, against 8 bytes a listed value; and whether it may double
+ * (ovf_cap).  Return: true to keep listing.
+ */
+static bool list_cheaper(const struct nv_exact *e)
+{
+	size_t npages = (size_t)((e->dense_limit + 1023) >> 10), nbits = 0;
+	uint64_t *seen;
+
+	if (2 * e->novf > e->ovf_cap || !npages)
+		return false;
+	seen = calloc((npages + 63) / 64, sizeof(*seen));
+	if (!seen)
+		return false;	/* counting, as before */
+	for (size_t i = 0; i < e->novf; i++) {
+		uint64_t v = e->ovf[i], b;
+
+		if (v >= e->dense_limit)
+			continue;
+		b = v >> 10;
+		nbits += !(seen[b / 64] & (1ull << (b % 64)));
+		seen[b / 64] |= 1ull << (b % 64);
+	}
+	free(seen);
+	return nbits * 4096 > e->novf * sizeof(uint64_t);
+}
+
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
 static void single_add(struct nv_exact *e, uint64_t v)
 {
-	if (v >= e->lim && e->lim < e->dense_limit &&
-	    e->novf == (RAISE_AT < e->ovf_cap ? RAISE_AT : e->ovf_cap)) {
-		single_raise(e);
-		if (e->single_failed)
-			return;
+	size_t at = e->raise_at ? e->raise_at : RAISE_AT < e->ovf_cap ? RAISE_AT : e->ovf_cap;
+
+	if (v >= e->lim && e->lim < e->dense_limit && e->novf == at) {
+		if (list_cheaper(e)) {
+			e->raise_at = 2 * at;	/* weighed again then */
+		} else {
+			single_raise(e);
+			if (e->single_failed)
+				return;
+		}
 	}
 	if (v < e->lim) {
 		if (!dense_reach(e, v + 1))
