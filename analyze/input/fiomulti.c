@@ -120,24 +120,15 @@ static bool fm_copy_of(const char *tk, const char *jk)
 }
 
 /*
- * The text's job entries that stand for JSON job jj into *out (at most
- * max): the one of the same key, or else every copy of it (fm_copy_of).
- * Return: their number.
+ * Whether the text has a job entry of jj's own key: then it alone stands
+ * for jj, else every copy of it (fm_copy_of).
  */
-static size_t fm_text_jobs(const struct nv_run *t, const struct nv_job *jj,
-			   const struct nv_job **out, size_t max)
+static bool fm_has_key(const struct nv_run *t, const struct nv_job *jj)
 {
-	size_t k = 0;
-
 	for (size_t o = 0; o < t->njobs; o++)
-		if (!strcmp(t->jobs[o].key, jj->key)) {
-			out[0] = &t->jobs[o];
-			return 1;
-		}
-	for (size_t o = 0; o < t->njobs && k < max; o++)
-		if (fm_copy_of(t->jobs[o].key, jj->key))
-			out[k++] = &t->jobs[o];
-	return k;
+		if (!strcmp(t->jobs[o].key, jj->key))
+			return true;
+	return false;
 }
 
 static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run *t)
@@ -146,17 +137,21 @@ static void fm_compare(struct nv_run *run, const char *fmt, const struct nv_run 
 	size_t copies = 1;
 
 	for (size_t i = 0; i < run->njobs; i++) {
-		const struct nv_job *jj = &run->jobs[i], *tjs[16];
-		size_t ntj = fm_text_jobs(t, jj, tjs, sizeof(tjs) / sizeof(tjs[0]));
+		const struct nv_job *jj = &run->jobs[i];
+		bool own = fm_has_key(t, jj);
+		size_t ntj = 0;
 
+		for (size_t o = 0; o < t->njobs; o++)
+			if (own ? !strcmp(t->jobs[o].key, jj->key) :
+				  fm_copy_of(t->jobs[o].key, jj->key)) {
+				fm_job(run, fmt, &t->jobs[o], jj, &n, &bad);
+				ntj++;
+			}
 		if (!ntj) {
 			bad++;
 			run_note(run, "%s: the %s output has no job %s", run->path, fmt, jj->key);
-			continue;
 		}
 		copies = ntj > copies ? ntj : copies;
-		for (size_t c = 0; c < ntj; c++)
-			fm_job(run, fmt, tjs[c], jj, &n, &bad);
 	}
 	if (!bad && n)
 		run_note(run, "%s: the %s output agrees with the JSON (%u values within their "
