@@ -333,7 +333,9 @@ static int interval_run(struct state *st, const struct nvt_cols *c, size_t a, si
  * record completes past its end; a record that completes before the open
  * interval (out of order, even before time 0) joins it.  whole: every
  * record of c is counted (no ramp cut), so when c's latest completion is in
- * the open interval the rest of c is, and that completion is the span's.
+ * the open interval the rest of c is, and that completion is the span's
+ * (taken before the records of c after b are read: the span, a maximum, is
+ * read only once the pass ends, or for an interval that is not the last).
  * Return: 0, -ENOMEM or -EINVAL.
  */
 static int pass1_span(struct state *st, const struct nvt_cols *c, size_t a, size_t b,
