@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,10 +185,78 @@ static int write_html(const struct nv_figset *o, unsigned *nfigs)
 	return ret;
 }
 
+/*
+ * The tables written on a thread of their own, beside the figures' data,
+ * scripts and rendering, when the run has workers to spare (-J 2 or more;
+ * with one, before the figures, as one core): into a copy of the figure
+ * set's context with a list of names and a message buffer of its own, so
+ * the two never write the same memory.  Reads the report, as the figures
+ * do, and nothing else they share.  A table that cannot be written stops
+ * neither the figures nor report.md, whichever way the tables ran.
+ */
+struct tables_job {
+	struct nv_figset o;	/* the caller's, with its own list and message */
+	struct nv_manifest files;	/* the tables' names, in the order written */
+	char err[512];
+	pthread_t th;
+	bool beside;		/* on its own thread (joined by tables_wait) */
+	int ret;
+};
+
+/* The thread's body.  Return: NULL (j->ret says). */
+static void *tables_run(void *arg)
+{
+	struct tables_job *j = arg;
+
+	j->ret = write_tables(&j->o);
+	return NULL;
+}
+
+/*
+ * The tables of o's report started beside the figures when o->workers > 1
+ * (or a thread cannot be made: then written now, as with one worker).
+ * Return: nothing (tables_wait gives the result and its message).
+ */
+static void tables_start(struct tables_job *j, const struct nv_figset *o)
+{
+	j->o = *o;
+	j->o.wrote_arg = &j->files;
+	j->o.err = j->err;
+	j->o.errlen = sizeof(j->err);
+	j->err[0] = 0;
+	j->beside = o->workers > 1 && !pthread_create(&j->th, NULL, tables_run, j);
+	if (!j->beside)
+		tables_run(j);
+}
+
+/*
+ * After the figures: the tables' thread joined, their names added to files
+ * (before figs, the figures' names: the order of a run with one worker),
+ * their message in o->err when they failed (first, as with one worker).
+ * Return: the tables' result when it is an error, else fig_ret.
+ */
+static int tables_wait(struct tables_job *j, const struct nv_figset *o, int fig_ret,
+		       struct nv_manifest *files, const struct nv_manifest *figs)
+{
+	if (j->beside)
+		pthread_join(j->th, NULL);
+	for (size_t i = 0; i < j->files.n; i++)
+		nv_manifest_add(files, j->files.rel[i]);
+	for (size_t i = 0; i < figs->n; i++)
+		nv_manifest_add(files, figs->rel[i]);
+	files->oom |= j->files.oom || figs->oom;
+	nv_manifest_free(&j->files);
+	if (!j->ret)
+		return fig_ret;
+	snprintf(o->err, o->errlen, "%s", j->err);
+	return j->ret;
+}
+
 int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_tracejoin *tj,
 		    unsigned formats, struct nv_outdir_result *res, char *err, size_t errlen)
 {
-	struct nv_manifest files = { 0 };
+	struct nv_manifest files = { 0 }, figs = { 0 };
+	struct tables_job tables = { 0 };
 	char scratch[512];	/* a manifest message after an earlier error */
 	struct nv_figset o = { .dir = dir, .r = r, .tj = tj, .err = err, .errlen = errlen,
 			       .wrote = wrote, .wrote_arg = &files, .formats = formats };
@@ -203,16 +272,19 @@ int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_
 	if (ret)
 		goto out;
 	ret = copy_style(&o);
-	if (!ret)
-		ret = write_tables(&o);
+	o.workers = tj ? tj->workers : 1;
+	o.wrote_arg = &figs;	/* listed after the tables' (tables_wait) */
+	if (!ret)	/* the figures are written whether or not the tables were */
+		tables_start(&tables, &o);
 	if (!ret)
 		ret = nv_curve_figs_write(&o);	/* load curves first */
 	if (!ret)
 		ret = nv_figset_write(&o);
 	res->nfig = o.nfig;
-	o.workers = tj ? tj->workers : 1;
 	if (!ret)
 		ret = nv_figset_render(&o, &res->gnuplot, &res->rendered);
+	ret = tables_wait(&tables, &o, ret, &files, &figs);
+	o.wrote_arg = &files;
 	if (ret) {	/* report.md still, but the first message stays, whole */
 		char *keep = strdup(err);
 
@@ -232,6 +304,7 @@ int nv_outdir_write(const char *dir, const struct nv_report *r, const struct nv_
 	if (!ret)
 		ret = mret;
 out:
+	nv_manifest_free(&figs);
 	nv_manifest_free(&files);
 	free(o.fig);
 	return ret;

@@ -41,7 +41,10 @@ struct nv_outdir_result {
  * their runs; the figures rendered as formats (figset.h: NV_FIG_*; 0:
  * none).  A missing gnuplot is not an error: the
  * scripts are written and res->gnuplot says so.  When gnuplot fails on a
- * script, the others and report.md are still written.
+ * script, the others and report.md are still written; when a table cannot
+ * be written, the figures and report.md still are.  With tj's workers > 1
+ * the tables are written on a thread beside the figures (the same files,
+ * the same list, the same message).
  * Return: 0, or -errno with a message naming the file in err (-EIO: writing
  * failed or gnuplot failed on a script).
  */

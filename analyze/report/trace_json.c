@@ -180,7 +180,7 @@ static json_t *findings_json(const struct nv_traceset *ts, const struct nv_tan *
 	nv_json_value_set(o, "spikes", sp);
 	if (text) {
 		nv_tan_describe(t, ts, text, 16384);
-		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
+		for (char *sv, *l = strtok_r(text, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv))
 			json_array_append_new(lines,
 					      json_string(l[0] == '-' && l[1] == ' ' ? l + 2 : l));
 	}

@@ -100,6 +100,28 @@ else
 	fail grouped_damaged_thread_reported_others_analyzed "$rc: $(head -n 3 "$T/g4.4.err")"
 fi
 
+# -o with a table that cannot be written (tables.json a directory): the
+# tables are written beside the figures under -J 2 or more (publish/outdir.c),
+# before them under -J 1; either way the message names the file, exit 2, and
+# the figures, report.md and the other tables are written: the same directory
+for j in 1 4; do
+	mkdir -p "$T/tbl$j/tables.json"
+	"$NVANALYZE" -J $j --interval 0.01 -o "$T/tbl$j" "$T/g16.json" >/dev/null \
+		2>"$T/tbl$j.err"
+	echo "exit $?" >>"$T/tbl$j.err"
+done
+if grep -qx "nvanalyze: -o: cannot write $T/tbl4/tables.json: Is a directory" "$T/tbl4.err" &&
+	[ "$(tail -n 1 "$T/tbl4.err")" = "exit 2" ] && [ -s "$T/tbl4/tables.csv" ] &&
+	[ -s "$T/tbl4/report.md" ] && [ -s "$T/tbl4/data/ts_g16_g16.dat" ] &&
+	grep -qx "tables.md" "$T/tbl4/nvanalyze-files.txt" &&
+	diff <(sed "s|tbl1|tblJ|" "$T/tbl1.err") <(sed "s|tbl4|tblJ|" "$T/tbl4.err") \
+		>/dev/null && diff -r "$T/tbl1" "$T/tbl4" >/dev/null; then
+	pass tables_unwritable_figures_written_any_J
+else
+	fail tables_unwritable_figures_written_any_J \
+		"$(head -n 2 "$T/tbl4.err"; diff -r "$T/tbl1" "$T/tbl4" | head -n 3)"
+fi
+
 # a grouped job of 64 short thread traces (gen_trace, one block each): its
 # analysis keeps one decoded block per worker through the first round (the
 # others read again), its states' histograms and lists at the pages they use
