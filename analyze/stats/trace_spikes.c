@@ -35,7 +35,8 @@ static bool needs_reread(const struct state *st, unsigned k, size_t i)
 		return false;
 	p = &st->t->series[k][i];
 	return p->ios && p->max >= st->t->spike_threshold_ns[k] &&
-	       (st->cand_overflow || st->cutx[k][i] >= st->t->spike_threshold_ns[k]);
+	       (st->cand_overflow || st->cutx[k][i] >= st->t->spike_threshold_ns[k] ||
+		st->cand_floor[k] >= st->t->spike_threshold_ns[k]);
 }
 
 static bool spiky_interval(const struct state *st, size_t i)

@@ -134,7 +134,9 @@ struct pend {
 };
 
 #define SERIES_VCAP (1u << 18)	/* latencies listed per interval and op: 2 MiB */
-#define MAX_CANDIDATES (1u << 22)	/* 96 MiB of slow-IO candidates at most */
+/* Slow-IO candidates kept at most (48 MiB): a longer run's are thinned,
+ * each operation's floor raised past the lower half of its (thin_cands). */
+#define CAND_KEEP (1u << 21)
 
 struct state {
 	struct nv_tan *t;
@@ -167,6 +169,10 @@ struct state {
 	 * are read again. */
 	struct slow *cand;
 	size_t ncand, candcap;
+	/* per operation, the candidates of every interval are only the IOs at
+	 * or above this too (the list thinned: its cut is the larger) */
+	uint64_t cand_floor[NVT_OP__MAX];
+	size_t cand_keep;	/* CAND_KEEP (tests: NVANALYZE_CAND_KEEP), 0 until read */
 	bool cand_overflow;
 	bool back;		/* some trace's completion times go back (pass 1): the
 				 * spike pass reads the traces whole, not from an index */

@@ -82,6 +82,30 @@ grep -q "ok b write" "$T/check.out" && pass mixed_ops_checked ||
 pytool analysis_spikes "$T/a.csv" "$T/eps.md" >"$T/eps.out" 2>&1
 [ $? -eq 0 ] && pass spikes_equal_python || fail spikes_equal_python "$(cat "$T/eps.out")"
 
+# Slow-IO candidates thinned (NVANALYZE_CAND_KEEP, tests only: a long run
+# keeps CAND_KEEP of them, stats/trace_series.c thin_cands): each thinning
+# raises the operation's floor, the intervals whose candidates it hides are
+# read again, so the episodes and the whole report equal the default's, on
+# the synthetic trace (154 isolated slow IOs at factor 2; 45 when the floor
+# was ignored) and on a's two thread traces (the merged pass)
+nopass() { sed -E 's/[0-9]+ pass(es)?\b/N passes/'; }
+for k in 8 64; do
+	for in in "--trace $T/synth.nvt $T/synth.json" "$T/a.json"; do
+		# shellcheck disable=SC2086
+		"$NVANALYZE" -v --spike-factor 2 $in 2>&1 | nopass >"$T/ck.md"
+		# shellcheck disable=SC2086
+		NVANALYZE_CAND_KEEP=$k "$NVANALYZE" -v --spike-factor 2 $in 2>&1 | nopass \
+			>"$T/ck$k.md"
+		name=cands_thinned_${k}_same_$(basename "${in##* }" .json)
+		grep -q "latency spikes" "$T/ck.md" && cmp -s "$T/ck.md" "$T/ck$k.md" &&
+			pass "$name" || fail "$name" "$(diff "$T/ck.md" "$T/ck$k.md" | head -n 4)"
+	done
+done
+NVANALYZE_CAND_KEEP=8 "$NVANALYZE" --spike-factor 2 --trace "$T/synth.nvt" "$T/synth.json" \
+	>"$T/ck.md" 2>&1
+grep -q "(4 IOs); 154 isolated slow IOs" "$T/ck.md" && pass cands_thinned_synth_slow_ios ||
+	fail cands_thinned_synth_slow_ios "$(grep spikes "$T/ck.md")"
+
 # Markdown: exact marks, per-op and queue-depth sections for the mixed job
 "$NVANALYZE" "$T/a.json" "$T/b.json" >"$T/ab.md" 2>&1
 grep -q "(exact)" "$T/ab.md" && grep -q "Latency by queue depth" "$T/ab.md" &&
