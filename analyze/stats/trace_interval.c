@@ -162,58 +162,89 @@ static unsigned le_index(const uint64_t *e, unsigned n, uint64_t v)
 	return lo;
 }
 
+/*
+ * The hot loop's copies of b's counters, in locals so that the stores to
+ * the counts (uint64_t and uint32_t arrays that could alias b's fields) do
+ * not reload them every IO; put back before a helper reads b and taken
+ * again after it changed the limit or the cut.
+ */
+struct push_regs {
+	uint64_t ios, lat_sum, max, lim, cut;
+	unsigned hlo, hhi;
+	size_t nwide, ncv;
+};
+
+static inline void regs_put(struct ibuf *b, const struct push_regs *r)
+{
+	b->ios = r->ios, b->lat_sum = r->lat_sum, b->max = r->max;
+	b->hlo = r->hlo, b->hhi = r->hhi, b->nwide = r->nwide, b->ncv = r->ncv;
+}
+
+static inline void regs_get(const struct ibuf *b, struct push_regs *r)
+{
+	r->lim = b->lim, r->cut = b->cut, r->nwide = b->nwide, r->ncv = b->ncv;
+}
+
 int tan_ibuf_push(struct ibuf *b, const uint64_t *lat, const uint64_t *cpl, size_t n,
 		  bool *spilled)
 {
-	uint64_t *hist = b->hist, mx = b->max;
-	unsigned hlo = b->ios ? b->hlo : UINT32_MAX, hhi = b->ios ? b->hhi : 0;
+	uint64_t *hist = b->hist;
+	struct push_regs r = {
+		.ios = b->ios, .lat_sum = b->lat_sum, .max = b->max,
+		.hlo = b->ios ? b->hlo : UINT32_MAX, .hhi = b->ios ? b->hhi : 0,
+	};
+	bool spill = *spilled;
 	int err = 0;
 
+	regs_get(b, &r);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = lat[i];
 		unsigned h = nv_exact_bucket_of(v);
 
 		hist[h]++;
-		b->lat_sum += v;
-		hlo = h < hlo ? h : hlo;
-		hhi = h > hhi ? h : hhi;
-		mx = v > mx ? v : mx;
-		b->ios++;
-		if (*spilled)
+		r.lat_sum += v;
+		r.hlo = h < r.hlo ? h : r.hlo;
+		r.hhi = h > r.hhi ? h : r.hhi;
+		r.max = v > r.max ? v : r.max;
+		r.ios++;
+		if (spill)
 			continue;
-		if (v < b->lim) {
+		if (v < r.lim) {
 			if (!++b->dense[v])
-				*spilled = true;	/* 2^32 equal values */
+				spill = true;	/* 2^32 equal values */
 		} else {
-			if (b->nwide == b->widecap) {
-				b->hlo = hlo, b->hhi = hhi;
-				if ((err = wide_full(b, spilled)))
+			if (r.nwide == b->widecap) {
+				regs_put(b, &r);
+				err = wide_full(b, &spill);
+				regs_get(b, &r);
+				if (err)
 					break;
-				if (*spilled)
+				if (spill)
 					continue;
-				if (v < b->lim) {	/* raised */
+				if (v < r.lim) {	/* raised */
 					if (!++b->dense[v])
-						*spilled = true;
+						spill = true;
 					goto cand;
 				}
 			}
-			b->wide[b->nwide++] = v;
+			b->wide[r.nwide++] = v;
 		}
 cand:
-		if (v < b->cut)
+		if (v < r.cut)
 			continue;
-		if (b->ncv == b->cvcap) {
-			b->hlo = hlo, b->hhi = hhi;
-			if ((err = cand_full(b)))
+		if (r.ncv == b->cvcap) {
+			regs_put(b, &r);
+			err = cand_full(b);
+			regs_get(b, &r);
+			if (err)
 				break;
-			if (v < b->cut)
+			if (v < r.cut)
 				continue;
 		}
-		b->cv[b->ncv++] = (struct ivcand){ v, cpl[i] };
+		b->cv[r.ncv++] = (struct ivcand){ v, cpl[i] };
 	}
-	b->hlo = hlo;
-	b->hhi = hhi;
-	b->max = mx;
+	regs_put(b, &r);
+	*spilled = spill;
 	return err;
 }
 
