@@ -314,10 +314,11 @@ static bool repeats(const struct nv_multiout *m)
 	return true;
 }
 
-/* What page_repeat needs: the text, its runs, whether any has a heading. */
+/* What page_rel needs: the text, its runs and their headings, whether any has one. */
 struct page_ctx {
 	const char *text;
 	const struct nv_multiout *m;
+	const char (*heads)[NV_PAGE_HEAD];
 	bool headings;
 };
 
@@ -360,11 +361,48 @@ static bool page_repeat(size_t first, size_t i, void *ctx)
 	       m->runs[first].digest != m->runs[i].digest;
 }
 
-/* page_repeat's answer for --split outputs: never.  Return: false. */
-static bool never_repeat(size_t first, size_t i, void *ctx)
+/* Return: true when run b holds a job of a with the same name and options line. */
+static bool shares_job(const struct nv_run *a, const struct nv_run *b)
 {
-	(void)first, (void)i, (void)ctx;
+	for (size_t i = 0; i < a->njobs; i++)
+		for (size_t j = 0; j < b->njobs; j++)
+			if (!strcmp(a->jobs[i].name, b->jobs[j].name) &&
+			    !strcmp(a->jobs[i].desc, b->jobs[j].desc))
+				return true;
 	return false;
+}
+
+/*
+ * Run i is another test of the machine whose first run is mach (multiout.h):
+ * under a heading, read by the same reader, right after that machine's
+ * runs (every run between under the same heading) and sharing no job with
+ * any of them.  Return: true when so.
+ */
+static bool page_join(const struct page_ctx *pc, size_t mach, size_t i)
+{
+	const struct nv_run *r = pc->m->runs;
+
+	if (!pc->headings || r[mach].format != r[i].format)
+		return false;
+	for (size_t j = mach; j < i; j++)
+		if (strcmp(pc->heads[j], pc->heads[i]) || shares_job(&r[j], &r[i]))
+			return false;
+	return true;
+}
+
+/* nv_page_labels' rel (ctx a page_ctx).  Return: what run i is to the runs before it. */
+static enum nv_page_rel page_rel(size_t first, size_t mach, size_t i, void *ctx)
+{
+	if (page_repeat(first, i, ctx))
+		return NV_PAGE_REPEAT;
+	return page_join(ctx, mach, i) ? NV_PAGE_JOIN : NV_PAGE_OTHER;
+}
+
+/* page_rel for --split outputs: every output a machine.  Return: NV_PAGE_OTHER. */
+static enum nv_page_rel never_rel(size_t first, size_t mach, size_t i, void *ctx)
+{
+	(void)first, (void)mach, (void)i, (void)ctx;
+	return NV_PAGE_OTHER;
 }
 
 /*
@@ -389,7 +427,8 @@ static int run_headings(const char *text, const struct nv_multiout *m,
 /*
  * Label each run of m (a page of machines; page.h): its heading, else the
  * file's stem, " #N" for a later one under a heading unless (group) it
- * repeats the first there.  Return: 0 or -ENOMEM.
+ * repeats the first there or is another test of the machine before it
+ * (m->joined).  Return: 0 or -ENOMEM.
  */
 static int label_runs(const char *text, const char (*heads)[NV_PAGE_HEAD], const char *path,
 		      struct nv_multiout *m, bool group)
@@ -401,12 +440,14 @@ static int label_runs(const char *text, const char (*heads)[NV_PAGE_HEAD], const
 	dot = strrchr(base, '.');
 	snprintf(stem, sizeof(stem), "%.*s", (int)(dot && dot > base ? dot - base
 						   : (long)strlen(base)), base);
-	struct page_ctx pc = { .text = text, .m = m };
+	struct page_ctx pc = { .text = text, .m = m, .heads = heads };
 
 	for (size_t i = 0; i < m->n && !pc.headings; i++)
 		pc.headings = *heads[i] != '\0';
-	return nv_page_labels(heads, m->n, stem, group ? page_repeat : never_repeat, &pc,
-			      m->labels);
+	if (!(m->joined = calloc(m->n, sizeof(*m->joined))))
+		return -ENOMEM;
+	return nv_page_labels(heads, m->n, stem, group ? page_rel : never_rel, &pc,
+			      m->labels, m->joined);
 }
 
 /* True when every run of m was read by a text tool other than fio's readers. */
@@ -647,6 +688,7 @@ void nv_multiout_free(struct nv_multiout *m)
 		free(m->labels ? m->labels[i] : NULL);
 	}
 	free(m->labels);
+	free(m->joined);
 	free(m->runs);
 	memset(m, 0, sizeof(*m));
 }

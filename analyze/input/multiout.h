@@ -37,7 +37,11 @@
  * heading (the file's name without one), " #2" for a second output under
  * one heading that does not repeat the first; outputs under one heading
  * that repeat each other stay repeats of that machine (the same label)
- * unless the captions above them name different things (page.h).
+ * unless the captions above them name different things (page.h).  An
+ * output under one heading that follows that machine's outputs (no other
+ * heading's between) and holds none of their jobs (a name with the same
+ * options line: the write test, then the read test) is another test of
+ * that machine: the same label, joined into its run.
  * --split outputs makes every output a run of its own, --split headings
  * a page whatever the headings, --split none never a page.  A paste
  * repeated (the same output twice), outputs that do not read one by one,
@@ -57,6 +61,9 @@ struct nv_multiout {
 	struct nv_run *runs;	/* [n]: each fio run (its last snapshot) */
 	bool page;		/* different machines of a page (above), not repeats */
 	char **labels;		/* [n] on a page: each run's label; else NULL entries */
+	bool *joined;		/* [n] on a page: another test of the machine of the
+				 * last run before it of the same label that is not
+				 * joined (its run is theirs joined, runset.h); else NULL */
 };
 
 /* How a file's outputs become runs (--split; above). */

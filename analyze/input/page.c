@@ -193,24 +193,36 @@ size_t nv_page_distinct(const char (*heads)[NV_PAGE_HEAD], size_t n)
 }
 
 int nv_page_labels(const char (*heads)[NV_PAGE_HEAD], size_t n, const char *stem,
-		   bool (*repeat)(size_t first, size_t i, void *ctx), void *ctx, char **labels)
+		   enum nv_page_rel (*rel)(size_t first, size_t mach, size_t i, void *ctx),
+		   void *ctx, char **labels, bool *joined)
 {
 	size_t *idx = sorted(heads, n);
 	int ret = idx ? 0 : -ENOMEM;
 
-	for (size_t k = 0, first = 0, nth = 0; !ret && k < n; k++) {
+	for (size_t k = 0, first = 0, mach = 0, nth = 0; !ret && k < n; k++) {
 		size_t i = idx[k];
 		const char *h = *heads[i] ? heads[i] : stem;
+		enum nv_page_rel r = NV_PAGE_OTHER;
 
+		joined[i] = false;
 		if (!k || strcmp(heads[i], heads[idx[k - 1]])) {
-			first = i;
+			first = mach = i;
 			nth = 0;
+		} else {
+			r = rel(first, mach, i, ctx);
 		}
-		nth++;
-		if (nth == 1 || repeat(first, i, ctx))
+		if (r == NV_PAGE_JOIN) {
+			labels[i] = strdup(labels[mach]);
+			joined[i] = true;
+		} else if (r == NV_PAGE_REPEAT) {
 			labels[i] = strdup(h);
-		else if (asprintf(&labels[i], "%s #%zu", h, nth) < 0)
-			labels[i] = NULL;
+		} else if (++nth == 1) {
+			labels[i] = strdup(h);
+		} else {
+			mach = i;
+			if (asprintf(&labels[i], "%s #%zu", h, nth) < 0)
+				labels[i] = NULL;
+		}
 		if (!labels[i])
 			ret = -ENOMEM;
 	}

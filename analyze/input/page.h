@@ -42,13 +42,24 @@ bool nv_page_captions_differ(const char *a, size_t na, const char *b, size_t nb)
 size_t nv_page_distinct(const char (*heads)[NV_PAGE_HEAD], size_t n);
 
 /*
+ * What an output under the heading of earlier ones is to them (page_labels'
+ * classify): another test of the same machine, joined into its run
+ * (NV_PAGE_JOIN: the first output of the machine's and i), a repeat of the
+ * first output there (NV_PAGE_REPEAT: first and i), or another machine.
+ */
+enum nv_page_rel { NV_PAGE_OTHER, NV_PAGE_REPEAT, NV_PAGE_JOIN };
+
+/*
  * labels[0..n) (malloc'ed strings) of the outputs: heads[i], or stem where
- * it is ""; an output under the heading of an earlier one gets " #N" (its
- * place under that heading) unless repeat(first, i, ctx) says it repeats
- * the first output there (then the same label: a repeat of that machine).
- * O(n log n) compares.  Return: 0, or -ENOMEM (labels set so far stay).
+ * it is ""; an output under the heading of an earlier one gets " #N" (N:
+ * the machines under that heading so far) unless rel(first, mach, i, ctx)
+ * says it repeats the first output there or is another test of the
+ * machine whose first output is mach (then that machine's label, and
+ * joined[i] true).  O(n log n) compares.  Return: 0, or -ENOMEM (labels
+ * set so far stay).
  */
 int nv_page_labels(const char (*heads)[NV_PAGE_HEAD], size_t n, const char *stem,
-		   bool (*repeat)(size_t first, size_t i, void *ctx), void *ctx, char **labels);
+		   enum nv_page_rel (*rel)(size_t first, size_t mach, size_t i, void *ctx),
+		   void *ctx, char **labels, bool *joined);
 
 #endif

@@ -210,21 +210,40 @@ static bool key_elsewhere(const struct nv_run *run, size_t i)
 	return false;
 }
 
-/* Unique keys in a joined run: "STEM:KEY" for keys found in several files. */
+/* True when two parts of run are the same file (a page's tests of one machine). */
+static bool parts_share_file(const struct nv_run *run)
+{
+	for (size_t p = 1; p < run->nparts; p++)
+		for (size_t q = 0; q < p; q++)
+			if (!strcmp(run->parts[p], run->parts[q]))
+				return true;
+	return false;
+}
+
+/*
+ * Unique keys in a joined run: "STEM:KEY" for keys found in several files,
+ * "KEY #N" (N: its part's place) when the parts are outputs of one file
+ * (fio's own way with a name twice in one output, fiojson.c).
+ */
 static int join_keys(struct nv_run *run)
 {
 	char **fresh = calloc(run->njobs + 1, sizeof(*fresh));
+	bool one_file = parts_share_file(run);
 	int ret = 0;
 
 	if (!fresh)
 		return -ENOMEM;
 	for (size_t i = 0; i < run->njobs && !ret; i++) {
 		char stem[256];
+		int r;
 
 		if (!key_elsewhere(run, i))
 			continue;
 		path_stem(stem, sizeof(stem), run->parts[run->jobs[i].part], false);
-		if (asprintf(&fresh[i], "%s:%s", stem, run->jobs[i].key) < 0) {
+		r = one_file ? asprintf(&fresh[i], "%s #%zu", run->jobs[i].key,
+					run->jobs[i].part + 1)
+			     : asprintf(&fresh[i], "%s:%s", stem, run->jobs[i].key);
+		if (r < 0) {
 			fresh[i] = NULL;
 			ret = -ENOMEM;
 		}
@@ -533,9 +552,62 @@ static int add_hosts(struct nv_runset *rs, const char *dir)
 }
 
 /*
+ * Run i of page m with the runs joined to it (m->joined: the later runs of
+ * its label up to the next one not joined, other tests of its machine) as
+ * one run in *out, joined as '+' joins files (their jobs' keys told apart,
+ * nv_run_join); alone, moved.  m's runs taken are left empty.
+ * Return: 0 or -ENOMEM.
+ */
+static int join_machine(struct nv_multiout *m, size_t i, struct nv_run *out)
+{
+	struct nv_run *parts;
+	size_t *at, n = 0;
+	int ret = -ENOMEM;
+
+	parts = calloc(m->n - i, sizeof(*parts));
+	at = calloc(m->n - i, sizeof(*at));
+	if (!parts || !at)
+		goto out;
+	at[n++] = i;
+	for (size_t j = i + 1; m->joined && j < m->n; j++) {
+		if (strcmp(m->labels[j], m->labels[i]))
+			continue;
+		if (!m->joined[j])
+			break;	/* a repeat of the machine: a run of its own */
+		at[n++] = j;
+	}
+	if (n == 1) {
+		*out = m->runs[i];
+		memset(&m->runs[i], 0, sizeof(m->runs[i]));
+		ret = 0;
+		goto out;
+	}
+	for (size_t p = 0; p < n; p++)
+		parts[p] = m->runs[at[p]];
+	ret = nv_run_join(parts, n, parts[0].path, out);
+	if (!ret) {
+		out->format = parts[0].format;
+		out->line = parts[0].line;
+		out->at = parts[0].at;
+		out->text_after = parts[n - 1].text_after;
+		if (parts[0].desc && !(out->desc = strdup(parts[0].desc)))
+			ret = -ENOMEM;
+	}
+	for (size_t p = 0; p < n; p++) {
+		nv_run_free(&parts[p]);
+		memset(&m->runs[at[p]], 0, sizeof(m->runs[at[p]]));
+	}
+out:
+	free(parts);
+	free(at);
+	return ret;
+}
+
+/*
  * The plain file path as repeats of rs: one, or each fio run of a file that
  * holds several (multiout.h), labelled STEM-1, STEM-2, ...; the machines of
- * a page (multiout.h) labelled by their headings, rs->page set.
+ * a page (multiout.h) labelled by their headings, rs->page set, the tests of
+ * one machine (m.joined) one run.
  * Return: 0 or -errno with err set.
  */
 static int add_file(struct nv_runset *rs, const char *path, char *err, size_t errlen)
@@ -560,14 +632,18 @@ static int add_file(struct nv_runset *rs, const char *path, char *err, size_t er
 			snprintf(label, sizeof(label), "%s-%zu", name, i + 1);
 		else
 			snprintf(label, sizeof(label), "%s", name);
+		if (m.joined && m.joined[i])
+			continue;	/* in the run of its machine (join_machine) */
 		if (grow(rs) || !(rs->labels[rs->nruns] = strdup(label))) {
 			ret = -ENOMEM;
 			break;
 		}
-		rs->runs[rs->nruns] = m.runs[i];
-		memset(&m.runs[i], 0, sizeof(m.runs[i]));
+		if ((ret = join_machine(&m, i, &rs->runs[rs->nruns])))
+			break;
 		add_repeat(rs);
 	}
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
 	nv_multiout_free(&m);
 	return ret;
 }

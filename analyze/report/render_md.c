@@ -577,8 +577,9 @@ static void print_repeats_legend(FILE *out, const struct nv_report *r, enum nv_f
 
 /*
  * A fio run's context, for one output of a page (run->line set): its jobs'
- * options lines ("myjob: rw=randrw, bs=(R) 4096B-4096B, ..."), the first
- * three, then how many more.  Return: nothing.
+ * options lines under the names the tables give them ("myjob: rw=randrw,
+ * bs=(R) 4096B-4096B, ..."; "myjob #2: ..." for a machine's second test),
+ * the first three, then how many more.  Return: nothing.
  */
 static void print_fio_context(FILE *out, const struct nv_run *run, enum nv_format f)
 {
@@ -588,7 +589,7 @@ static void print_fio_context(FILE *out, const struct nv_run *run, enum nv_forma
 		if (!run->jobs[j].desc || !*run->jobs[j].desc)
 			continue;
 		fputs(shown++ ? "; " : "", out);
-		nv_esc_fputs(out, run->jobs[j].name, f);
+		nv_esc_fputs(out, run->jobs[j].key, f);
 		fputs(": ", out);
 		nv_esc_fputs(out, run->jobs[j].desc, f);
 	}

@@ -239,14 +239,26 @@ else
 		head -n 4 | tr '\n' ' ') $(head -c 200 "$T/html.err")"
 fi
 
-# A fio output of a page has its jobs' options under its side: what tells
-# "aws ec2 micro - 990M" (the writes) from "... #2" (the reads).
+# A page's machine tested by two fio runs under its heading (the write
+# test, then the read test: the same job name, another options line) is one
+# side, the runs joined as '+' joins files: the jobs told apart as "myjob #1"
+# and "myjob #2", their options under the side, every machine beside the
+# baseline in both rows (each test apart compared writes with reads: n/a)
 "$NVANALYZE" $P/vps-comparison__fio-iodepth-32_fio-128K.md >"$T/vps.md" 2>/dev/null
-if grep -A1 -F -- '- **aws ec2 micro - 990M #2**: ' "$T/vps.md" |
-	grep -q '^  - myjob: rw=read, bs=(R) 128KiB-128KiB'; then
+if grep -A1 -F -- '- **aws ec2 micro - 990M**: ' "$T/vps.md" | grep -q '^  - myjob #1: '\
+'rw=write, bs=(R) 128KiB-128KiB.*; myjob #2: rw=read, bs=(R) 128KiB-128KiB'; then
 	pass fio-context-under-runs
 else
 	fail fio-context-under-runs "$(sed -n 3,6p "$T/vps.md")"
+fi
+row=$(grep -F '| myjob #2 · read  | bandwidth |' "$T/vps.md" | head -n 1)
+if grep -qF -- '- **upcloud - 992M** (baseline): ' "$T/vps.md" &&
+	[ "$(grep -c '^- \*\*' "$T/vps.md")" = 5 ] &&
+	echo "$row" | grep -q ' 64.96 MB/s .* 419.8 MB/s | *-84.5% (worse) |' &&
+	! grep -q 'absent' "$T/vps.md"; then
+	pass page-machine-tests-joined
+else
+	fail page-machine-tests-joined "$(grep -c '^- \*\*' "$T/vps.md") sides: $row"
 fi
 
 # --split: outputs (every output), headings (the same here), none (one run).
@@ -262,7 +274,7 @@ json heads $P/vps-comparison__fio-iodepth-32_fio-128K.md --split headings
 json outs tests/fixtures/fio-text/dyu-vps-comparison__linode-randread.log --split outputs
 json auto tests/fixtures/fio-text/dyu-vps-comparison__linode-randread.log
 if [ "$(labels "$T/heads.json" | cut -d'|' -f1-3)" = \
-	"aws ec2 micro - 990M|aws ec2 micro - 990M #2|gcloud micro - 585M" ] &&
+	"aws ec2 micro - 990M|gcloud micro - 585M|vultr - 488M" ] &&
 	[ "$(labels "$T/outs.json" | sed 's/dyu-vps-comparison__linode-randread/L/g')" = \
 		"L|L #2|L #3|L #4|L #5" ] &&
 	[ "$(labels "$T/auto.json")" = "dyu-vps-comparison__linode-randread" ] &&

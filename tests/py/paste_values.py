@@ -18,7 +18,10 @@ Written from the pages' text, not from nvanalyze's C code:
     without the marks, emphasis (* _ `) and a parenthesised remark, cut to
     at most 40 bytes at a blank; a second output under one heading that
     does not repeat the first is "HEADING #2" (the pages here hold no
-    repeats: each output under a heading is another test);
+    repeats), unless it is a fio output right after that machine's outputs
+    whose job lines ("NAME: (g=0): rw=write, ...") none of them holds (the
+    machine's read test after its write test): then the same side, whose
+    first line stays its first output's;
   - each export's values as tests/py/cdm_values.py reads them.
 """
 import json
@@ -46,7 +49,8 @@ def label(text):
 
 
 def outputs(lines):
-    """[(first line number, heading label or '')] of every output of the page."""
+    """[(first line number, heading label or '', fio job lines or None)] of
+    every output of the page."""
     out, head, fence, fio_done, banner_open = [], '', False, True, False
     for n, line in enumerate(lines, 1):
         s = cdm_values.unquote(line)
@@ -59,27 +63,38 @@ def outputs(lines):
             continue
         if s.startswith(cdm_values.BANNERS) and (s.startswith('KDiskMark') or
                                                  s[16:17].isdigit()):
-            out.append((n, head))
+            out.append((n, head, None))
             banner_open = True
         elif s.startswith('[Read]'):
             if not banner_open:
-                out.append((n, head))
+                out.append((n, head, None))
             banner_open = False
         elif FIO_START.match(s) and fio_done:
-            out.append((n, head))
+            out.append((n, head, {s.strip()}))
             fio_done = False
+        elif FIO_START.match(s) and out and out[-1][2] is not None:
+            out[-1][2].add(s.strip())
         elif s.startswith('Run status group'):
             fio_done = True
     return out
 
 
-def labels_of(found, stem):
-    """Each output's side label: its heading (the stem without), '#N' after the first."""
-    seen, res = {}, []
-    for _, head in found:
+def sides_of(found, stem):
+    """Each output's side: (label, its side's index): its heading (the stem
+    without), '#N' after the first, the side before it for another test of
+    that machine (fio job lines disjoint from its outputs', right after them)."""
+    seen, res, mach = {}, [], None   # mach: (heading, side, job lines so far)
+    for _, head, jobs in found:
         h = head or stem
+        if (mach and head and mach[0] == h and jobs is not None and mach[2] is not None
+                and not (jobs & mach[2])):
+            mach[2].update(jobs)
+            res.append((res[-1][0], mach[1]))
+            continue
         seen[h] = seen.get(h, 0) + 1
-        res.append(h if seen[h] == 1 else '%s #%d' % (h, seen[h]))
+        side = len(set(k for _, k in res))
+        res.append((h if seen[h] == 1 else '%s #%d' % (h, seen[h]), side))
+        mach = (h, side, set(jobs) if jobs is not None else None)
     return res
 
 
@@ -90,7 +105,12 @@ def main():
     lines = text.splitlines()
     found = outputs(lines)
     stem = page.rsplit('/', 1)[-1].split('.')[0]
-    want = labels_of(found, stem)
+    sides = sides_of(found, stem)
+    first_of = {}
+    for (ln, _, _), (lab, k) in zip(found, sides):
+        first_of.setdefault(k, (lab, ln))
+    want = [first_of[k][0] for k in sorted(first_of)]
+    want_lines = [first_of[k][1] for k in sorted(first_of)]
     with open(js) as f:
         doc = json.load(f)
     got = [s['label'] for s in doc['sides']]
@@ -98,9 +118,9 @@ def main():
     bad, n = [], 0
     if got != want:
         bad.append('sides %r, the page gives %r' % (got, want))
-    if got_lines != [ln for ln, _ in found]:
-        bad.append('first lines %r, the page gives %r' % (got_lines, [ln for ln, _ in found]))
-    for k, (ln, _) in enumerate(found):
+    if got_lines != want_lines:
+        bad.append('first lines %r, the page gives %r' % (got_lines, want_lines))
+    for (ln, _, _), (_, k) in zip(found, sides):
         first = lines[ln - 1].lstrip('> \t')
         if k >= len(got) or not first.startswith(cdm_values.BANNERS + ('[Read]',)):
             continue
