@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,20 +324,40 @@ struct page_ctx {
 };
 
 /*
+ * Where run k of pc's caption is looked for: above the code fence that
+ * opens its block when it is in one of its own (opened after the run
+ * before it started: the prose between fenced outputs, past the command
+ * line above a fio output inside the block), else above its first line.
+ * Return: that offset.
+ */
+static size_t caption_at(const struct page_ctx *pc, size_t k)
+{
+	const struct nv_run *r = pc->m->runs;
+	size_t f = nv_page_fence_above(pc->text, k ? r[k - 1].at : 0, r[k].at);
+
+	return f == SIZE_MAX ? r[k].at : f;
+}
+
+/*
  * Whether runs first and i of pc, under one heading with prose before i,
  * have captions (page.h) that name different things: "Samsung SSD 980
  * PRO" above one and "KIOXIA KXG60ZNV512G" above the other are two drives
- * of one post, "run 1:" and "run 2:" repeats.  Return: true when they differ.
+ * of one post, "ZFS, block 4k:" and "Raw device, block 4k:" above two
+ * fenced fio outputs two setups, "run 1:" and "run 2:" repeats.  Prose
+ * before i: an export or report that other text follows (text_after), or
+ * i in a code block of its own.  Return: true when they differ.
  */
 static bool captioned_apart(const struct page_ctx *pc, size_t first, size_t i)
 {
+	const struct nv_run *r = pc->m->runs;
 	const char *a, *b;
 	size_t na, nb;
 
-	if (!pc->m->runs[i - 1].text_after)	/* nothing between: no caption of i's */
+	if (!r[i - 1].text_after &&	/* nothing between: no caption of i's */
+	    nv_page_fence_above(pc->text, r[i - 1].at, r[i].at) == SIZE_MAX)
 		return false;
-	na = nv_page_caption(pc->text, pc->m->runs[first].at, &a);
-	nb = nv_page_caption(pc->text, pc->m->runs[i].at, &b);
+	na = nv_page_caption(pc->text, caption_at(pc, first), &a);
+	nb = nv_page_caption(pc->text, caption_at(pc, i), &b);
 	return na && nb && nv_page_captions_differ(a, na, b, nb);
 }
 
@@ -372,17 +393,53 @@ static bool shares_job(const struct nv_run *a, const struct nv_run *b)
 	return false;
 }
 
+/* Return: the length of desc's rw= value at its start, 0 when it does not start with rw=. */
+static size_t rw_len(const char *d)
+{
+	return strncmp(d, "rw=", 3) ? 0 : 3 + strcspn(d + 3, ", ");
+}
+
+/*
+ * Whether options lines a and b say the same but their rw= (fio's normal
+ * output: "rw=write, bs=(R) ..."; JSON: "rw=randread bs=4k ..."): the write
+ * test and the read test of one setup.  Return: true when so.
+ */
+static bool same_but_rw(const char *a, const char *b)
+{
+	size_t la = rw_len(a), lb = rw_len(b);
+
+	return la && lb && !strcmp(a + la, b + lb);
+}
+
+/* Return: true when every job of b has one of a's names, with a's options but rw=. */
+static bool other_direction(const struct nv_run *a, const struct nv_run *b)
+{
+	for (size_t j = 0; j < b->njobs; j++) {
+		bool found = false;
+
+		for (size_t i = 0; i < a->njobs && !found; i++)
+			found = !strcmp(a->jobs[i].name, b->jobs[j].name) &&
+				same_but_rw(a->jobs[i].desc, b->jobs[j].desc);
+		if (!found)
+			return false;
+	}
+	return b->njobs > 0;
+}
+
 /*
  * Run i is another test of the machine whose first run is mach (multiout.h):
  * under a heading, read by the same reader, right after that machine's
- * runs (every run between under the same heading) and sharing no job with
- * any of them.  Return: true when so.
+ * runs (every run between under the same heading), sharing no job with any
+ * of them, its jobs those of the machine's first run with another rw= (the
+ * read test after the write test; a drive tested with another block size
+ * or on another file system is another setup, "#2").  Return: true when so.
  */
 static bool page_join(const struct page_ctx *pc, size_t mach, size_t i)
 {
 	const struct nv_run *r = pc->m->runs;
 
-	if (!pc->headings || r[mach].format != r[i].format)
+	if (!pc->headings || r[mach].format != r[i].format ||
+	    !other_direction(&r[mach], &r[i]))
 		return false;
 	for (size_t j = mach; j < i; j++)
 		if (strcmp(pc->heads[j], pc->heads[i]) || shares_job(&r[j], &r[i]))

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,28 @@ size_t nv_page_caption(const char *text, size_t at, const char **cap)
 		e = b;
 	}
 	return 0;
+}
+
+size_t nv_page_fence_above(const char *text, size_t from, size_t at)
+{
+	const char *e = text + at, *lo = text + from;	/* e: the start of the line below */
+
+	while (e > lo) {
+		const char *b = e - 1, *q, *end = e - 1;	/* [b, end): the line above */
+
+		while (b > text && b[-1] != '\n')
+			b--;
+		if (b < lo)
+			break;
+		for (q = b; q < end && (*q == ' ' || *q == '\t' || *q == '>'); q++)
+			;	/* quote markers */
+		while (end > q && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (end > q && fence_line(q, end))
+			return (size_t)(b - text);
+		e = b;
+	}
+	return SIZE_MAX;
 }
 
 /* The next byte of s[0..n) from *i on that is not a digit, blank or '#', lowered. */

@@ -32,6 +32,14 @@ int nv_page_headings(const char *text, const size_t *at, size_t n,
 size_t nv_page_caption(const char *text, size_t at, const char **cap);
 
 /*
+ * The code fence line (``` or ~~~, past quote markers) nearest above offset
+ * at of text and at or after offset from: the one that opens the code block
+ * at is in, when at is in one that opens after from.  Return: its offset,
+ * or SIZE_MAX when there is none.
+ */
+size_t nv_page_fence_above(const char *text, size_t from, size_t at);
+
+/*
  * Whether two captions name different things: they differ in more than
  * their digits, blanks and case ("Samsung SSD 980 PRO" and "KIOXIA
  * KXG60ZNV512G" do; "run 1:" and "Run 2:" do not).  Return: true when so.

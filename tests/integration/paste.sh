@@ -49,7 +49,7 @@ check() {
 for f in $P/KDiskMark__README-*.md $P/blog-docusaurus__fanxiang-s790.md; do
 	check "values-$(basename "$f" .md)" cdm_values "$f"
 done
-for f in $P/zenn-docs__homeIT.md $P/vps-comparison__*.md \
+for f in $P/zenn-docs__homeIT.md $P/vps-comparison__*.md $P/k8s-homelab__test-fsync.md \
 	tests/fixtures/fio-text/dyu-vps-comparison__libaio-random-mixed-4K.md \
 	tests/fixtures/fio-text/guonaihong-knowledge__fio-benchmark.md; do
 	check "page-$(basename "$f" .md)" paste_values "$f"
@@ -259,6 +259,37 @@ if grep -qF -- '- **upcloud - 992M** (baseline): ' "$T/vps.md" &&
 	pass page-machine-tests-joined
 else
 	fail page-machine-tests-joined "$(grep -c '^- \*\*' "$T/vps.md") sides: $row"
+fi
+
+# Fenced fio outputs of one job under one heading, each below a caption
+# naming its setup ("ZFS, block 4k:", then "Raw device, block 4k:"; the
+# shell's command line between the caption and the output): setups of that
+# drive, not repeats to average, while "run 1:" / "run 2:" stay repeats
+"$NVANALYZE" $P/k8s-homelab__test-fsync.md >"$T/k8s.md" 2>/dev/null
+if grep -qF -- '- **NVMe Intel Optane M10 16GB #3**: ' "$T/k8s.md" &&
+	grep -qF -- '- **Slow vdev + Optane Special #2**: ' "$T/k8s.md" &&
+	! grep -q '^- \*\*.*\.md:[0-9]* (fio-[0-9.]*), ' "$T/k8s.md"; then
+	pass fenced-fio-captions-setups
+else
+	fail fenced-fio-captions-setups "$(grep '^- \*\*' "$T/k8s.md" | head -n 8 | tr '\n' ' ')"
+fi
+{
+	printf '## disk\n\n'
+	for r in 1 2; do
+		printf 'run %s:\n\n```\n' $r
+		sed -n '307,345p' $P/k8s-homelab__test-fsync.md | grep -v '^```'
+		printf '```\n\n'
+	done
+	printf '## other disk\n\n```\n'
+	sed -n '524,558p' $P/k8s-homelab__test-fsync.md | grep -v '^```'
+	printf '```\n'
+} >"$T/runs.md"
+"$NVANALYZE" "$T/runs.md" >"$T/runs.out" 2>&1
+if grep -qF -- "- **disk**: $T/runs.md:6 (fio-3.25), $T/runs.md:" "$T/runs.out" &&
+	[ "$(grep -c '^- \*\*' "$T/runs.out")" = 2 ]; then
+	pass fenced-fio-run-captions-repeats
+else
+	fail fenced-fio-run-captions-repeats "$(grep -A3 '^- \*\*' "$T/runs.out" | head -n 4)"
 fi
 
 # --split: outputs (every output), headings (the same here), none (one run).

@@ -19,9 +19,10 @@ Written from the pages' text, not from nvanalyze's C code:
     at most 40 bytes at a blank; a second output under one heading that
     does not repeat the first is "HEADING #2" (the pages here hold no
     repeats), unless it is a fio output right after that machine's outputs
-    whose job lines ("NAME: (g=0): rw=write, ...") none of them holds (the
-    machine's read test after its write test): then the same side, whose
-    first line stays its first output's;
+    whose job lines ("NAME: (g=0): rw=write, ...") none of them holds and
+    each of which is one of the machine's first output's but for its rw=
+    (the machine's read test after its write test): then the same side,
+    whose first line stays its first output's;
   - each export's values as tests/py/cdm_values.py reads them.
 """
 import json
@@ -79,22 +80,31 @@ def outputs(lines):
     return out
 
 
+RW = re.compile(r'^(.*: \(g=\d+\): )rw=[^, ]*(.*)$')
+
+
+def but_rw(lines):
+    """fio job lines without their rw= value."""
+    return {RW.sub(r'\1rw=\2', l) for l in lines}
+
+
 def sides_of(found, stem):
     """Each output's side: (label, its side's index): its heading (the stem
     without), '#N' after the first, the side before it for another test of
-    that machine (fio job lines disjoint from its outputs', right after them)."""
-    seen, res, mach = {}, [], None   # mach: (heading, side, job lines so far)
+    that machine (right after its outputs, no job line of theirs, each one
+    of its first output's but for rw=)."""
+    seen, res, mach = {}, [], None   # mach: (heading, side, job lines so far, first's)
     for _, head, jobs in found:
         h = head or stem
         if (mach and head and mach[0] == h and jobs is not None and mach[2] is not None
-                and not (jobs & mach[2])):
+                and not (jobs & mach[2]) and but_rw(jobs) <= but_rw(mach[3])):
             mach[2].update(jobs)
             res.append((res[-1][0], mach[1]))
             continue
         seen[h] = seen.get(h, 0) + 1
         side = len(set(k for _, k in res))
         res.append((h if seen[h] == 1 else '%s #%d' % (h, seen[h]), side))
-        mach = (h, side, set(jobs) if jobs is not None else None)
+        mach = (h, side, set(jobs) if jobs is not None else None, set(jobs or ()))
     return res
 
 
