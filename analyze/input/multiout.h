@@ -39,9 +39,10 @@
  * that repeat each other stay repeats of that machine (the same label)
  * unless the captions above them name different things (page.h).  An
  * output under one heading that follows that machine's outputs (no other
- * heading's between) and holds none of their jobs (a name with the same
- * options line: the write test, then the read test) is another test of
- * that machine: the same label, joined into its run.
+ * heading's between), holds none of their jobs (a name with the same
+ * options line) and whose jobs are its first output's with another rw=
+ * (the write test, then the read test) is another test of that machine:
+ * the same label, joined into its run.
  * --split outputs makes every output a run of its own, --split headings
  * a page whatever the headings, --split none never a page.  A paste
  * repeated (the same output twice), outputs that do not read one by one,

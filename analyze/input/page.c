@@ -32,13 +32,26 @@ static bool fence_line(const char *b, const char *e)
 	return e - b >= 3 && (!memcmp(b, "```", 3) || !memcmp(b, "~~~", 3));
 }
 
+/* Return: the ')' that closes the '(' at p (nested ones counted) before e, or NULL. */
+static const char *closing(const char *p, const char *e)
+{
+	int depth = 0;
+
+	for (; p < e; p++)
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && !--depth)
+			return p;
+	return NULL;
+}
+
 /*
  * The Markdown heading ("## aws ec2 micro - 990M") of the line [p, e) into
  * buf[NV_PAGE_HEAD] as a run's label (page.h).  Return: true for a heading.
  */
 static bool heading(const char *p, const char *e, char *buf)
 {
-	const char *q = skip(p, e), *paren;
+	const char *q = skip(p, e), *paren, *close;
 	size_t hashes = 0, o = 0;
 
 	if (q - p > 3)
@@ -49,12 +62,15 @@ static bool heading(const char *p, const char *e, char *buf)
 		return false;
 	q = skip(q, e);
 	paren = memmem(q, (size_t)(e - q), " (", 2);
-	if (paren && paren > q)
-		e = paren;
+	close = paren && paren > q ? closing(paren + 1, e) : NULL;
+	if (paren && paren > q && !close)
+		e = paren;	/* a remark left open: the rest is its */
 	while (e > q && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == '#'))
 		e--;
 	for (; q < e && o + 1 < NV_PAGE_HEAD && o < 40; q++)
-		if (!strchr("*_`", *q))
+		if (q == paren && close)
+			q = close;	/* the remark left out, what follows it kept */
+		else if (!strchr("*_`", *q))
 			buf[o++] = *q;
 	if (q < e)	/* cut: at the last blank, not inside a word (or a UTF-8 letter) */
 		while (o > 1 && buf[o - 1] != ' ')

@@ -50,6 +50,7 @@ for f in $P/KDiskMark__README-*.md $P/blog-docusaurus__fanxiang-s790.md; do
 	check "values-$(basename "$f" .md)" cdm_values "$f"
 done
 for f in $P/zenn-docs__homeIT.md $P/vps-comparison__*.md $P/k8s-homelab__test-fsync.md \
+	$P/racksetup__performance-readme.md \
 	tests/fixtures/fio-text/dyu-vps-comparison__libaio-random-mixed-4K.md \
 	tests/fixtures/fio-text/guonaihong-knowledge__fio-benchmark.md; do
 	check "page-$(basename "$f" .md)" paste_values "$f"
@@ -259,6 +260,16 @@ if grep -qF -- '- **upcloud - 992M** (baseline): ' "$T/vps.md" &&
 	pass page-machine-tests-joined
 else
 	fail page-machine-tests-joined "$(grep -c '^- \*\*' "$T/vps.md") sides: $row"
+fi
+
+# A heading's parenthesised remark is left out, what follows it kept: the
+# setups of racksetup's page differ only after "(aoc supermicro card x4)"
+"$NVANALYZE" $P/racksetup__performance-readme.md >"$T/rack.md" 2>/dev/null
+if grep -qF -- '- **2 x Samsung 9a3 pci 4.0 libaio raid0**: ' "$T/rack.md" &&
+	grep -qF -- '- **2 x Samsung 1733 pci 4.0 iouring raid0**: ' "$T/rack.md"; then
+	pass heading-text-after-remark
+else
+	fail heading-text-after-remark "$(grep '^- \*\*' "$T/rack.md" | tr '\n' ' ')"
 fi
 
 # Fenced fio outputs of one job under one heading, each below a caption

@@ -15,7 +15,8 @@ Written from the pages' text, not from nvanalyze's C code:
     ("NAME: (g=0): rw=...") that follows the previous run's "Run status
     group" lines (or opens the page);
   - its heading is the last "#".."######" line above it outside ``` fences,
-    without the marks, emphasis (* _ `) and a parenthesised remark, cut to
+    without the marks, emphasis (* _ `) and its first parenthesised remark
+    (what follows it kept), cut to
     at most 40 bytes at a blank; a second output under one heading that
     does not repeat the first is "HEADING #2" (the pages here hold no
     repeats), unless it is a fio output right after that machine's outputs
@@ -37,10 +38,20 @@ FIO_START = re.compile(r'^\S.*: \(g=\d+\): rw=')
 
 
 def label(text):
-    """The run label a heading's text gives."""
+    """The run label a heading's text gives: its first parenthesised remark
+    left out (the rest after it kept; all of it when the remark is left open)."""
     i = text.find(' (')
     if i > 0:
-        text = text[:i]
+        depth, j = 0, None
+        for k in range(i + 1, len(text)):
+            if text[k] == '(':
+                depth += 1
+            elif text[k] == ')':
+                depth -= 1
+                if not depth:
+                    j = k
+                    break
+        text = text[:i] + text[j + 1:] if j is not None else text[:i]
     text = ''.join(c for c in text.rstrip(' #') if c not in '*_`')
     raw = text.encode()
     if len(raw) > 40:
