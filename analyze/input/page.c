@@ -63,7 +63,9 @@ static bool heading(const char *p, const char *e, char *buf)
 	q = skip(q, e);
 	paren = memmem(q, (size_t)(e - q), " (", 2);
 	close = paren && paren > q ? closing(paren + 1, e) : NULL;
-	if (paren && paren > q && !close)
+	if (close && !memchr(paren + 2, ' ', (size_t)(close - paren - 2)))
+		paren = close = NULL;	/* one word, "(m5d.8xlarge)": the label's */
+	else if (paren && paren > q && !close)
 		e = paren;	/* a remark left open: the rest is its */
 	while (e > q && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == '#'))
 		e--;

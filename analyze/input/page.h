@@ -17,8 +17,9 @@
  * the fences' count calls one when a blank line stands on either side (a
  * fence line lost or doubled; a comment in a code block has its command
  * beside it).  A heading becomes a label: without the marks, emphasis
- * (* _ `) and its first parenthesised remark (what follows it kept), at
- * most 40 bytes, cut at a blank.
+ * (* _ `) and its first parenthesised remark of several words (what
+ * follows it kept; one word, "(m5d.8xlarge)", stays), at most 40 bytes,
+ * cut at a blank.
  * Return: 0 or -ENOMEM (*heads NULL).
  */
 int nv_page_headings(const char *text, const size_t *at, size_t n,

@@ -272,6 +272,22 @@ else
 	fail heading-text-after-remark "$(grep '^- \*\*' "$T/rack.md" | tr '\n' ' ')"
 fi
 
+# ... but one word in parentheses is the label's (andrewpatto/s3bfg's
+# disk.md heads its outputs "### Raw nvme disk speed (m5d.8xlarge)" and
+# "... (m5d.4xlarge)": two instances, not "Raw nvme disk speed #2")
+for t in 8 4; do
+	printf '### Raw nvme disk speed (m5d.%sxlarge)\n\n```\n' $t
+	sed -n '307,345p' $P/k8s-homelab__test-fsync.md | grep -v '^```'
+	printf '```\n\n'
+done >"$T/inst.md"
+"$NVANALYZE" "$T/inst.md" >"$T/inst.out" 2>&1
+if grep -qF -- '- **Raw nvme disk speed (m5d.8xlarge)**: ' "$T/inst.out" &&
+	grep -qF -- '- **Raw nvme disk speed (m5d.4xlarge)** (baseline): ' "$T/inst.out"; then
+	pass heading-one-word-remark-kept
+else
+	fail heading-one-word-remark-kept "$(grep '^- \*\*' "$T/inst.out" | tr '\n' ' ')"
+fi
+
 # Fenced fio outputs of one job under one heading, each below a caption
 # naming its setup ("ZFS, block 4k:", then "Raw device, block 4k:"; the
 # shell's command line between the caption and the output): setups of that

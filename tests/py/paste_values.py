@@ -16,7 +16,7 @@ Written from the pages' text, not from nvanalyze's C code:
     group" lines (or opens the page);
   - its heading is the last "#".."######" line above it outside ``` fences,
     without the marks, emphasis (* _ `) and its first parenthesised remark
-    (what follows it kept), cut to
+    of several words (what follows it kept; one word stays), cut to
     at most 40 bytes at a blank; a second output under one heading that
     does not repeat the first is "HEADING #2" (the pages here hold no
     repeats), unless it is a fio output right after that machine's outputs
@@ -39,7 +39,8 @@ FIO_START = re.compile(r'^\S.*: \(g=\d+\): rw=')
 
 def label(text):
     """The run label a heading's text gives: its first parenthesised remark
-    left out (the rest after it kept; all of it when the remark is left open)."""
+    of several words left out (the rest after it kept; all of it when the
+    remark is left open); one word in parentheses stays."""
     i = text.find(' (')
     if i > 0:
         depth, j = 0, None
@@ -51,7 +52,10 @@ def label(text):
                 if not depth:
                     j = k
                     break
-        text = text[:i] + text[j + 1:] if j is not None else text[:i]
+        if j is None:
+            text = text[:i]
+        elif ' ' in text[i + 2:j]:
+            text = text[:i] + text[j + 1:]
     text = ''.join(c for c in text.rstrip(' #') if c not in '*_`')
     raw = text.encode()
     if len(raw) > 40:
