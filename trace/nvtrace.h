@@ -425,6 +425,15 @@ struct nvt_scratch {
 	size_t comp_cap, raw_cap, tmp_cap;
 };
 
+/*
+ * The columns nvt_reader_next_cols returned keep the block's records from
+ * from on only, moved to the front and their arrays shrunk to them (a
+ * reader held between reads holds its block's rest, not all of it); the
+ * view returned holds that many records.  Return: 0, or -EINVAL (from past
+ * the block's end).
+ */
+int nvt_reader_keep_rest(struct nvt_reader *r, size_t from);
+
 /* r reads its next blocks in s (NULL: its own again); s outlives that use and
  * is used by one reader at a time.  Return: nothing. */
 void nvt_reader_scratch(struct nvt_reader *r, struct nvt_scratch *s);

@@ -787,6 +787,33 @@ const char *nvt_reader_path(const struct nvt_reader *r)
 	return r->path;
 }
 
+int nvt_reader_keep_rest(struct nvt_reader *r, size_t from)
+{
+	struct col_field f[NCOLS], v[NCOLS];
+	size_t rest;
+
+	if (from > r->view.n)
+		return -EINVAL;
+	rest = r->view.n - from;
+	col_fields(&r->cols, f);
+	col_fields(&r->view, v);
+	for (size_t i = 0; i < NCOLS; i++) {
+		void *q;
+
+		if (!*f[i].p)
+			continue;
+		if (from && rest)
+			memmove(*f[i].p, (char *)*f[i].p + from * f[i].size, rest * f[i].size);
+		if ((q = realloc(*f[i].p, (rest ? rest : 1) * f[i].size)))
+			*f[i].p = q;
+		if (*v[i].p)
+			*v[i].p = *f[i].p;
+	}
+	r->col_cap = rest;
+	r->view.n = rest;
+	return 0;
+}
+
 void nvt_reader_scratch(struct nvt_reader *r, struct nvt_scratch *s)
 {
 	r->scr = s ? s : &r->own;

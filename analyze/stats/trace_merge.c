@@ -23,9 +23,9 @@
  * intervals (trace_series.c), which reads them merged, divides them alike.
  * Memory: per trace its current block's columns (read in a scratch of the
  * worker's; after the first round only where a block straddles a round's
- * end: part_round), interval buffers and exact states (merged into the
- * job's each round), independent of the number of IOs and of the run's
- * length.
+ * end, and then only the block's rest: part_round), interval buffers and
+ * exact states (merged into the job's each round), independent of the
+ * number of IOs and of the run's length.
  *
  * A trace that cannot be opened is left out, one that is damaged further
  * on is used up to the damage (its later passes end there too: st->drop),
@@ -258,7 +258,10 @@ static void scratch_give(struct split *sp, struct nvt_scratch *s)
  * (part_rewind) rather than hold a block each: a job of many short thread
  * traces (64 threads of a fraction of a second) then holds nscr decoded
  * blocks, not one per thread, for the price of decoding the others' first
- * blocks twice.  Nothing else depends on nscr.
+ * blocks twice.  Nothing else depends on nscr.  A part that stops inside
+ * a block in a later round keeps the block's rest only until the next
+ * (nvt_reader_keep_rest: about half a block a thread, 64 threads of
+ * gen_trace 109.6 -> 80.8 MiB).
  * Return: its result.
  */
 static int part_round(size_t i, void *arg)
@@ -274,8 +277,12 @@ static int part_round(size_t i, void *arg)
 	if (!pt->ret && pt->live) {
 		pt->head_c = pt->s.c->complete_ns[pt->s.i];
 		pt->head_l = pt->s.c->latency_ns[pt->s.i];
-		if (!sp->end && sp->item[i] >= sp->nscr)	/* no ramp IO counted before */
+		if (!sp->end && sp->item[i] >= sp->nscr) {	/* no ramp IO counted before */
 			pt->ret = part_rewind(pt, 0);
+		} else if (pt->s.i && !nvt_reader_keep_rest(pt->s.r, pt->s.i)) {
+			pt->s.n -= pt->s.i;	/* held until the next round: its rest only */
+			pt->s.i = 0;
+		}
 	}
 	if (!pt->ret && pt->s.done) {	/* its notes taken: the columns go too */
 		nvt_reader_close(pt->s.r);

@@ -709,6 +709,49 @@ TEST(readers_share_scratch)
 	nvt_scratch_free(&scr);
 }
 
+/*
+ * nvt_reader_keep_rest: a block's columns keep their records from a point
+ * on, at the front, the view showing that many; past the end is -EINVAL;
+ * the next block still reads whole (the arrays grown again), and every
+ * record read across the cuts equals the one written.
+ */
+TEST(keep_rest)
+{
+	struct nvt_writer_opts o = { .block_records = 1000 };
+	struct nvt_record *want = NULL;
+	struct nvt_reader *r = NULL;
+	const struct nvt_cols *c;
+	size_t got = 0, bad = 0, blocks = 0;
+	int rc;
+
+	CHECK_EQ_I64(write_trace(tpath("rest.nvt"), GEN_MIXED, 8, 7, 5000, &o, &want), 0);
+	CHECK_EQ_I64(nvt_reader_open(&r, tpath("rest.nvt")), 0);
+	while (r && (rc = nvt_reader_next_cols(r, NVT_COL_ALL, &c)) == 1) {
+		size_t cut = (blocks * 337) % (c->n + 1), n = c->n;
+
+		for (size_t i = 0; i < cut && got < 5000; i++, got++)
+			bad += c->complete_ns[i] != want[got].complete_ns;
+		CHECK_EQ_I64(nvt_reader_keep_rest(r, n + 1), -EINVAL);
+		CHECK_EQ_I64(nvt_reader_keep_rest(r, cut), 0);
+		CHECK_EQ_U64(c->n, n - cut);
+		for (size_t i = 0; i < c->n && got < 5000; i++, got++) {
+			const struct nvt_record *w = &want[got];
+
+			bad += c->complete_ns[i] != w->complete_ns ||
+			       c->latency_ns[i] != w->complete_ns - w->submit_ns ||
+			       c->offset[i] != w->offset || c->length[i] != w->length ||
+			       c->qd[i] != w->qd || c->op[i] != w->op ||
+			       c->status[i] != w->status || c->file[i] != w->file;
+		}
+		blocks++;
+	}
+	CHECK_EQ_U64(blocks, 5);
+	CHECK_EQ_U64(got, 5000);
+	CHECK_EQ_U64(bad, 0);
+	nvt_reader_close(r);
+	free(want);
+}
+
 int main(void)
 {
 	if (tmpdir_make("test_trace"))
@@ -732,6 +775,7 @@ int main(void)
 	RUN(seek_time);
 	RUN(index_bounded);
 	RUN(readers_share_scratch);
+	RUN(keep_rest);
 	tmpdir_remove();
 	return check_summary();
 }
