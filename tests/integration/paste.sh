@@ -19,6 +19,7 @@ source "$(dirname "$0")/../lib.sh"
 need_nvanalyze || exit 0
 cd "$TOP" || exit 1
 P=tests/fixtures/paste
+K=tests/fixtures/fio-text/d-uzlov-k8s-homelab__test-fsync.md	# setups (fio-text/SOURCES.md)
 O=tests/data/diskspd-old
 
 if out=$(pytool lib/sources "$TOP/$P" 2>&1); then
@@ -49,7 +50,7 @@ check() {
 for f in $P/KDiskMark__README-*.md $P/blog-docusaurus__fanxiang-s790.md; do
 	check "values-$(basename "$f" .md)" cdm_values "$f"
 done
-for f in $P/zenn-docs__homeIT.md $P/vps-comparison__*.md $P/k8s-homelab__test-fsync.md \
+for f in $P/zenn-docs__homeIT.md $P/vps-comparison__*.md $K \
 	$P/racksetup__performance-readme.md \
 	tests/fixtures/fio-text/dyu-vps-comparison__libaio-random-mixed-4K.md \
 	tests/fixtures/fio-text/guonaihong-knowledge__fio-benchmark.md; do
@@ -277,7 +278,7 @@ fi
 # "... (m5d.4xlarge)": two instances, not "Raw nvme disk speed #2")
 for t in 8 4; do
 	printf '### Raw nvme disk speed (m5d.%sxlarge)\n\n```\n' $t
-	sed -n '307,345p' $P/k8s-homelab__test-fsync.md | grep -v '^```'
+	sed -n '307,345p' $K | grep -v '^```'
 	printf '```\n\n'
 done >"$T/inst.md"
 "$NVANALYZE" "$T/inst.md" >"$T/inst.out" 2>&1
@@ -292,7 +293,7 @@ fi
 # naming its setup ("ZFS, block 4k:", then "Raw device, block 4k:"; the
 # shell's command line between the caption and the output): setups of that
 # drive, not repeats to average, while "run 1:" / "run 2:" stay repeats
-"$NVANALYZE" $P/k8s-homelab__test-fsync.md >"$T/k8s.md" 2>/dev/null
+"$NVANALYZE" $K >"$T/k8s.md" 2>/dev/null
 if grep -qF -- '- **NVMe Intel Optane M10 16GB #3**: ' "$T/k8s.md" &&
 	grep -qF -- '- **Slow vdev + Optane Special #2**: ' "$T/k8s.md" &&
 	! grep -q '^- \*\*.*\.md:[0-9]* (fio-[0-9.]*), ' "$T/k8s.md"; then
@@ -304,11 +305,11 @@ fi
 	printf '## disk\n\n'
 	for r in 1 2; do
 		printf 'run %s:\n\n```\n' $r
-		sed -n '307,345p' $P/k8s-homelab__test-fsync.md | grep -v '^```'
+		sed -n '307,345p' $K | grep -v '^```'
 		printf '```\n\n'
 	done
 	printf '## other disk\n\n```\n'
-	sed -n '524,558p' $P/k8s-homelab__test-fsync.md | grep -v '^```'
+	sed -n '524,558p' $K | grep -v '^```'
 	printf '```\n'
 } >"$T/runs.md"
 "$NVANALYZE" "$T/runs.md" >"$T/runs.out" 2>&1
