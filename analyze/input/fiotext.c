@@ -130,9 +130,30 @@ double nv_fiotext_time_unit(const char *s)
 	return 0;
 }
 
+/*
+ * The length of the quote markers at the start of line p[0..n): each '>'
+ * (not fio's ">=64=") and one blank after it, the blanks before the first
+ * (an e-mail's "> > ", a Markdown blockquote's "> ").  Return: that length.
+ */
+static size_t quote_len(const char *p, size_t n)
+{
+	size_t i = 0, q = 0;
+
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	while (i < n && p[i] == '>' && (i + 1 >= n || p[i + 1] != '=')) {
+		i++;
+		if (i < n && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		q = i;
+	}
+	return q;
+}
+
 char *nv_fiotext_line(const char *p, size_t n)
 {
-	char *line = strndup(p, n);
+	size_t q = quote_len(p, n);
+	char *line = strndup(p + q, n - q);
 	size_t len;
 
 	if (!line)

@@ -53,8 +53,10 @@ double nv_fiotext_time_unit(const char *s);
 
 /*
  * A copy of the line p[0..n) for the fio text readers, without a trailing
- * CR.  A NUL byte in it ends the copy (the C string it becomes), and the CR
- * is looked for at the copy's real end, never past it.
+ * CR and without the quote markers a paste into a mail or a Markdown
+ * blockquote puts before it ("> ", "> > ", ">>"; fio's own ">=64=" is
+ * not one).  A NUL byte in it ends the copy (the C string it becomes), and
+ * the CR is looked for at the copy's real end, never past it.
  * Return: the copy (free it), or NULL when out of memory.
  */
 char *nv_fiotext_line(const char *p, size_t n);

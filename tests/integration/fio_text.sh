@@ -51,6 +51,23 @@ else
 	fail normal-equals-json "$(head -n 8 "$T/cmp.out" | tr '\n' ' ')"
 fi
 
+# The same normal output quoted as a mail quotes it (a reply's "> ", a
+# reply to it "> > ", "> " on the blank lines, every line spaced by a quoted
+# blank line as an HTML mail's text part is; fio's ">=64=" kept) and as a
+# Markdown blockquote (">" without a blank): the same reading as the JSON.
+awk '{print "> > " $0; print "> "}' "$T/run.txt" >"$T/mailq.txt"
+sed 's/^/>/' "$T/run.txt" >"$T/bquote.txt"
+for q in mailq bquote; do
+	if "$CMP" "$T/$q.txt" "$T/run.json" >"$T/$q.out" 2>&1 &&
+	   grep -q '>=64=' "$T/$q.txt" &&
+	   grep -Eq 'compared [1-9][0-9]{2,} \(buckets [1-9][0-9]*\), mismatches 0' \
+		"$T/$q.out"; then
+		pass "normal-quoted-$q-equals-json"
+	else
+		fail "normal-quoted-$q-equals-json" "$(head -n 4 "$T/$q.out" | tr '\n' ' ')"
+	fi
+done
+
 # fsync's block ("fsync/fdatasync/sync_file_range:", "sync (nsec): min=...",
 # "sync percentiles"): the sync direction's latency and count, as the JSON's.
 if (cd "$T" && "$FIO" --name=fs --ioengine=null --rw=randwrite --bs=4k --size=8m --fsync=4 \
