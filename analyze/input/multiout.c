@@ -361,6 +361,45 @@ static bool captioned_apart(const struct page_ctx *pc, size_t first, size_t i)
 	return na && nb && nv_page_captions_differ(a, na, b, nb);
 }
 
+/* Return: true when the line [c, c + n) is one of a fio normal output's last
+ * (its "Run status group" lines, its "Disk stats", a device's "ios="). */
+static bool fio_tail_line(const char *c, size_t n)
+{
+	static const char *const head[] = { "READ:", "WRITE:", "TRIM:", "MIXED:",
+					    "Run status group", "Disk stats" };
+
+	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
+		if (n >= strlen(head[k]) && !strncmp(c, head[k], strlen(head[k])))
+			return true;
+	return memmem(c, n, ": ios=", 6) || memmem(c, n, "aggrios=", 8);
+}
+
+/*
+ * Whether fio outputs first and i of pc have captions that name different
+ * things (as captioned_apart), i's not a line of the output before it: two
+ * outputs pasted into a message under "FIO on Erofs:" and "FIO on SquashFs:",
+ * or below the command lines that ran them on two file systems, are two
+ * setups, while a log of runs appended (nothing between them) and a
+ * terminal's runs of one command (the same command line above each) are
+ * repeats.  Return: true when they differ.
+ */
+static bool fio_captioned_apart(const struct page_ctx *pc, size_t first, size_t i)
+{
+	const struct nv_run *r = pc->m->runs;
+	const char *a, *b;
+	size_t na, nb;
+
+	if (!r[first].format || !r[i].format || strncmp(r[first].format, "fio", 3) ||
+	    strncmp(r[i].format, "fio", 3))
+		return false;
+	na = nv_page_caption(pc->text, caption_at(pc, first), &a);
+	nb = nv_page_caption(pc->text, caption_at(pc, i), &b);
+	if (!na || !nb || fio_tail_line(a, na) || fio_tail_line(b, nb) ||
+	    b < pc->text + r[i - 1].at)
+		return false;
+	return nv_page_captions_differ(a, na, b, nb);
+}
+
 /*
  * nv_page_labels' repeat: run i repeats run first (ctx a page_ctx): the
  * same jobs, options, version (repeat_of), not the same output; on a page
@@ -377,6 +416,8 @@ static bool page_repeat(size_t first, size_t i, void *ctx)
 		if (m->runs[j].text_after)
 			return false;
 	if (pc->headings && captioned_apart(pc, first, i))
+		return false;
+	if (!pc->headings && fio_captioned_apart(pc, first, i))
 		return false;
 	return repeat_of(&m->runs[first], &m->runs[i]) &&
 	       m->runs[first].digest != m->runs[i].digest;
@@ -533,14 +574,22 @@ static bool text_between(const struct nv_multiout *m)
  * tables between them (a post's machines; repeats pasted one after the
  * other have none).  Return: true for a page.
  */
-static bool is_page(const char (*heads)[NV_PAGE_HEAD], const struct nv_multiout *m)
+static bool is_page(const char *text, const char (*heads)[NV_PAGE_HEAD],
+		    const struct nv_multiout *m)
 {
+	struct page_ctx pc = { .text = text, .m = m, .heads = heads };
+
 	if (m->n < 2 || split_mode == NV_SPLIT_NONE)
 		return false;
 	if (split_mode != NV_SPLIT_AUTO)
 		return true;
-	return nv_page_distinct(heads, m->n) >= 2 ||
-	       (other_tools(m) && (!repeats(m) || text_between(m)));
+	if (nv_page_distinct(heads, m->n) >= 2 ||
+	    (other_tools(m) && (!repeats(m) || text_between(m))))
+		return true;
+	for (size_t i = 1; i < m->n; i++)	/* fio outputs captioned apart */
+		if (fio_captioned_apart(&pc, 0, i))
+			return true;
+	return false;
 }
 
 /* The whole text as one run in m (the reader's own rules). Return: as nv_input_parse. */
@@ -596,7 +645,7 @@ static int read_outputs(const char *text, size_t len, const char *path, struct n
 		ret = 1;
 	if (!ret && m->n > 1 && split_mode != NV_SPLIT_NONE)
 		ret = run_headings(text, m, &heads);
-	if (!ret && heads && is_page((const char (*)[NV_PAGE_HEAD])heads, m)) {
+	if (!ret && heads && is_page(text, (const char (*)[NV_PAGE_HEAD])heads, m)) {
 		m->page = true;
 		ret = label_runs(text, (const char (*)[NV_PAGE_HEAD])heads, path, m,
 				 split_mode != NV_SPLIT_OUTPUTS);

@@ -33,7 +33,10 @@
  * m->page): outputs under two or more different Markdown headings (the
  * nearest "## title" above each output, outside code fences), or text
  * outputs of those tools that are not repeats or have prose or another
- * tool's table between them (run->text_after), each labelled by its
+ * tool's table between them (run->text_after), or fio outputs whose
+ * captions name different things (the line above each that is not a line
+ * of the output before it: "FIO on Erofs:", a command line on another file
+ * system; the same command line above each keeps repeats), each labelled by its
  * heading (the file's name without one), " #2" for a second output under
  * one heading that does not repeat the first; outputs under one heading
  * that repeat each other stay repeats of that machine (the same label)

@@ -68,6 +68,29 @@ for q in mailq bquote; do
 	fi
 done
 
+# Two outputs of the same jobs pasted into a message, each below its own
+# caption and command line (a post comparing two file systems): two setups
+# side by side, not repeats averaged; below the same command line each (a
+# terminal's runs of one command) they stay repeats of one run.
+for c in "FIO on Erofs:|fio --filename=/mnt/erofs/f job.fio" \
+	"FIO on SquashFs:|fio --filename=/mnt/sqsh/f job.fio"; do
+	printf '%s\n\nhost:~> %s\n' "${c%%|*}" "${c#*|}"
+	cat "$T/run.txt"
+	printf '\n'
+done >"$T/twofs.txt"
+for r in 1 2; do printf 'host:~> fio job.fio\n'; cat "$T/run.txt"; done >"$T/twice.txt"
+"$NVANALYZE" "$T/twofs.txt" >"$T/twofs.md" 2>"$T/twofs.err"
+"$NVANALYZE" "$T/twice.txt" >"$T/twice.md" 2>"$T/twice.err"
+if [ "$(grep -c '^- \*\*' "$T/twofs.md")" = 2 ] && grep -qF -- '- **twofs #2** (baseline)' \
+	"$T/twofs.md" && ! grep -q 'repeats of one run' "$T/twofs.err" &&
+	[ "$(grep -c '^- \*\*' "$T/twice.md")" = 1 ] &&
+	grep -q 'read as repeats of one run' "$T/twice.err"; then
+	pass normal-captioned-setups-not-repeats
+else
+	fail normal-captioned-setups-not-repeats "$(grep '^- \*\*' "$T/twofs.md" "$T/twice.md" |
+		tr '\n' ' ') $(head -c 200 "$T/twice.err")"
+fi
+
 # fsync's block ("fsync/fdatasync/sync_file_range:", "sync (nsec): min=...",
 # "sync percentiles"): the sync direction's latency and count, as the JSON's.
 if (cd "$T" && "$FIO" --name=fs --ioengine=null --rw=randwrite --bs=4k --size=8m --fsync=4 \
