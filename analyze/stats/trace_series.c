@@ -128,13 +128,6 @@ struct cand_arg {
 
 _Static_assert(NVT_OP__MAX <= 8, "thin_cands: an operation holds an eighth at least");
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The candidates thinned, a run too long to keep them all: for each
  * operation holding an eighth of them or more (one at least, NVT_OP__MAX
@@ -146,7 +139,7 @@ static int cmp_u64(const void *a, const void *b)
  */
 static int thin_cands(struct state *st)
 {
-	uint64_t *lat = malloc(st->ncand * sizeof(*lat));
+	uint64_t *lat = malloc(st->ncand * sizeof(*lat)), mid;
 	size_t n, k = 0;
 
 	if (!lat)
@@ -158,9 +151,9 @@ static int thin_cands(struct state *st)
 				lat[n++] = st->cand[i].complete - st->cand[i].submit;
 		if (n < st->ncand / 8)
 			continue;	/* a rare operation's: kept whole */
-		qsort(lat, n, sizeof(*lat), cmp_u64);
-		if (lat[(n - 1) / 2] + 1 > st->cand_floor[op])
-			st->cand_floor[op] = lat[(n - 1) / 2] + 1;
+		mid = nv_select_kth(lat, n, (n - 1) / 2);
+		if (mid + 1 > st->cand_floor[op])
+			st->cand_floor[op] = mid + 1;
 	}
 	for (size_t i = 0; i < st->ncand; i++) {
 		const struct slow *c = &st->cand[i];
