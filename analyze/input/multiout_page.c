@@ -99,29 +99,6 @@ static size_t caption_at(const struct page_ctx *pc, size_t k)
 	return f == SIZE_MAX ? r[k].at : f;
 }
 
-/*
- * Whether runs first and i of pc, under one heading with prose before i,
- * have captions (page.h) that name different things: "Samsung SSD 980
- * PRO" above one and "KIOXIA KXG60ZNV512G" above the other are two drives
- * of one post, "ZFS, block 4k:" and "Raw device, block 4k:" above two
- * fenced fio outputs two setups, "run 1:" and "run 2:" repeats.  Prose
- * before i: an export or report that other text follows (text_after), or
- * i in a code block of its own.  Return: true when they differ.
- */
-static bool captioned_apart(const struct page_ctx *pc, size_t first, size_t i)
-{
-	const struct nv_run *r = pc->m->runs;
-	const char *a, *b;
-	size_t na, nb;
-
-	if (!r[i - 1].text_after &&	/* nothing between: no caption of i's */
-	    nv_page_fence_above(pc->text, r[i - 1].at, r[i].at) == SIZE_MAX)
-		return false;
-	na = nv_page_caption(pc->text, caption_at(pc, first), &a);
-	nb = nv_page_caption(pc->text, caption_at(pc, i), &b);
-	return na && nb && nv_page_captions_differ(a, na, b, nb);
-}
-
 /* Return: true when the line [c, c + n) is one of a fio normal output's last
  * (its "Run status group" lines, its "Disk stats", a device's "ios="). */
 static bool fio_tail_line(const char *c, size_t n)
@@ -136,6 +113,44 @@ static bool fio_tail_line(const char *c, size_t n)
 }
 
 /*
+ * Whether the captions (page.h) of runs first and i of pc name different
+ * things; for fio text outputs (fio) none is a line of fio's output and i's
+ * is below the run before it.  Return: true when they differ.
+ */
+static bool captions_differ(const struct page_ctx *pc, size_t first, size_t i, bool fio)
+{
+	const char *a, *b;
+	size_t na = nv_page_caption(pc->text, caption_at(pc, first), &a),
+	       nb = nv_page_caption(pc->text, caption_at(pc, i), &b);
+
+	if (!na || !nb)
+		return false;
+	if (fio && (fio_tail_line(a, na) || fio_tail_line(b, nb) ||
+		    b < pc->text + pc->m->runs[i - 1].at))
+		return false;
+	return nv_page_captions_differ(a, na, b, nb);
+}
+
+/*
+ * Whether runs first and i of pc, under one heading with prose before i,
+ * have captions (page.h) that name different things: "Samsung SSD 980
+ * PRO" above one and "KIOXIA KXG60ZNV512G" above the other are two drives
+ * of one post, "ZFS, block 4k:" and "Raw device, block 4k:" above two
+ * fenced fio outputs two setups, "run 1:" and "run 2:" repeats.  Prose
+ * before i: an export or report that other text follows (text_after), or
+ * i in a code block of its own.  Return: true when they differ.
+ */
+static bool captioned_apart(const struct page_ctx *pc, size_t first, size_t i)
+{
+	const struct nv_run *r = pc->m->runs;
+
+	if (!r[i - 1].text_after &&	/* nothing between: no caption of i's */
+	    nv_page_fence_above(pc->text, r[i - 1].at, r[i].at) == SIZE_MAX)
+		return false;
+	return captions_differ(pc, first, i, false);
+}
+
+/*
  * Whether fio outputs first and i of pc have captions that name different
  * things (as captioned_apart), i's not a line of the output before it: two
  * outputs pasted into a message under "FIO on Erofs:" and "FIO on SquashFs:",
@@ -147,18 +162,12 @@ static bool fio_tail_line(const char *c, size_t n)
 static bool fio_captioned_apart(const struct page_ctx *pc, size_t first, size_t i)
 {
 	const struct nv_run *r = pc->m->runs;
-	const char *a, *b;
-	size_t na, nb;
 
-	if (!r[first].format || !r[i].format || strncmp(r[first].format, "fio", 3) ||
-	    strncmp(r[i].format, "fio", 3))
+	/* fio text only: fio JSON (no format) is cut at its objects, a '}' above each */
+	if (!r[first].format || !nv_run_is_fio(&r[first]) || !r[i].format ||
+	    !nv_run_is_fio(&r[i]))
 		return false;
-	na = nv_page_caption(pc->text, caption_at(pc, first), &a);
-	nb = nv_page_caption(pc->text, caption_at(pc, i), &b);
-	if (!na || !nb || fio_tail_line(a, na) || fio_tail_line(b, nb) ||
-	    b < pc->text + r[i - 1].at)
-		return false;
-	return nv_page_captions_differ(a, na, b, nb);
+	return captions_differ(pc, first, i, true);
 }
 
 /*
@@ -311,7 +320,7 @@ int nv_mo_label_runs(const char *text, const char (*heads)[NV_PAGE_HEAD], const 
 static bool other_tools(const struct nv_mo_runs *m)
 {
 	for (size_t i = 0; i < m->n; i++)
-		if (!m->runs[i].format || !strncmp(m->runs[i].format, "fio", 3))
+		if (nv_run_is_fio(&m->runs[i]))
 			return false;
 	return true;
 }

@@ -97,6 +97,23 @@ static bool rule_line(const char *b, const char *e)
 	return any;
 }
 
+/*
+ * The line of text above the one starting at e (e > text): its start into
+ * *b, its content into [*q, *end) (past quote markers and blanks, without
+ * its CR and trailing blanks).  Return: nothing.
+ */
+static void line_above(const char *text, const char *e, const char **b, const char **q,
+		       const char **end)
+{
+	*b = *end = e - 1;
+	while (*b > text && (*b)[-1] != '\n')
+		(*b)--;
+	for (*q = *b; *q < *end && (**q == ' ' || **q == '\t' || **q == '>'); (*q)++)
+		;	/* quote markers */
+	while (*end > *q && ((*end)[-1] == '\r' || (*end)[-1] == ' ' || (*end)[-1] == '\t'))
+		(*end)--;
+}
+
 size_t nv_page_caption(const char *text, size_t at, const char **cap)
 {
 	const char *e = text + at;	/* the start of the line below */
@@ -104,14 +121,9 @@ size_t nv_page_caption(const char *text, size_t at, const char **cap)
 
 	*cap = NULL;
 	while (e > text) {
-		const char *b = e - 1, *q, *end = e - 1;	/* [b, end): the line above */
+		const char *b, *q, *end;
 
-		while (b > text && b[-1] != '\n')
-			b--;
-		for (q = b; q < end && (*q == ' ' || *q == '\t' || *q == '>'); q++)
-			;	/* quote markers */
-		while (end > q && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-			end--;
+		line_above(text, e, &b, &q, &end);
 		if (end > q && !fence_line(q, end) && !rule_line(q, end)) {
 			if (heading(q, end, h))
 				return 0;
@@ -128,16 +140,11 @@ size_t nv_page_fence_above(const char *text, size_t from, size_t at)
 	const char *e = text + at, *lo = text + from;	/* e: the start of the line below */
 
 	while (e > lo) {
-		const char *b = e - 1, *q, *end = e - 1;	/* [b, end): the line above */
+		const char *b, *q, *end;
 
-		while (b > text && b[-1] != '\n')
-			b--;
+		line_above(text, e, &b, &q, &end);
 		if (b < lo)
 			break;
-		for (q = b; q < end && (*q == ' ' || *q == '\t' || *q == '>'); q++)
-			;	/* quote markers */
-		while (end > q && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-			end--;
 		if (end > q && fence_line(q, end))
 			return (size_t)(b - text);
 		e = b;
