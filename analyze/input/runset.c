@@ -239,10 +239,13 @@ static int join_keys(struct nv_run *run)
 
 		if (!key_elsewhere(run, i))
 			continue;
-		path_stem(stem, sizeof(stem), run->parts[run->jobs[i].part], false);
-		r = one_file ? asprintf(&fresh[i], "%s #%zu", run->jobs[i].key,
-					run->jobs[i].part + 1)
-			     : asprintf(&fresh[i], "%s:%s", stem, run->jobs[i].key);
+		if (one_file) {
+			r = asprintf(&fresh[i], "%s #%zu", run->jobs[i].key,
+				     run->jobs[i].part + 1);
+		} else {
+			path_stem(stem, sizeof(stem), run->parts[run->jobs[i].part], false);
+			r = asprintf(&fresh[i], "%s:%s", stem, run->jobs[i].key);
+		}
 		if (r < 0) {
 			fresh[i] = NULL;
 			ret = -ENOMEM;
@@ -626,14 +629,14 @@ static int add_file(struct nv_runset *rs, const char *path, char *err, size_t er
 	for (size_t i = 0; !ret && i < m.n; i++) {
 		char label[300];
 
+		if (m.joined && m.joined[i])
+			continue;	/* in the run of its machine (join_machine) */
 		if (m.page)
 			snprintf(label, sizeof(label), "%s", m.labels[i]);
 		else if (m.n > 1)
 			snprintf(label, sizeof(label), "%s-%zu", name, i + 1);
 		else
 			snprintf(label, sizeof(label), "%s", name);
-		if (m.joined && m.joined[i])
-			continue;	/* in the run of its machine (join_machine) */
 		if (grow(rs) || !(rs->labels[rs->nruns] = strdup(label))) {
 			ret = -ENOMEM;
 			break;
@@ -642,8 +645,6 @@ static int add_file(struct nv_runset *rs, const char *path, char *err, size_t er
 			break;
 		add_repeat(rs);
 	}
-	if (ret == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", path);
 	nv_multiout_free(&m);
 	return ret;
 }
