@@ -916,6 +916,11 @@ unsigned nv_exact_passes(const struct nv_exact *e)
 	return e->pass;
 }
 
+size_t nv_exact_listed(const struct nv_exact *e)
+{
+	return e->pass ? 0 : e->novf;
+}
+
 uint64_t nv_exact_count(const struct nv_exact *e)
 {
 	return e->pass ? e->n : e->pass_n;

@@ -99,6 +99,8 @@ int nv_exact_end_pass(struct nv_exact *e);
 unsigned nv_exact_passes(const struct nv_exact *e);
 
 uint64_t nv_exact_count(const struct nv_exact *e);
+/* Pass 1's values held in its list (8 bytes each; 0 after pass 1): what a merge of e frees. */
+size_t nv_exact_listed(const struct nv_exact *e);
 uint64_t nv_exact_min(const struct nv_exact *e);	/* 0 if no values */
 uint64_t nv_exact_max(const struct nv_exact *e);
 double nv_exact_mean(const struct nv_exact *e);		/* 0 if no values */

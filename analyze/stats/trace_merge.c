@@ -46,10 +46,12 @@
 /* A trace's exact states per QD class count per ns below PART_DENSE (64 us:
  * at most 64 pages) and list the others, up to PART_OVF of them (then the
  * job's later passes resolve them); merged into the job's after a round
- * once they hold FOLD_LEAST values. */
+ * once they hold FOLD_LEAST values or list FOLD_LISTED (64 KiB: a trace's
+ * slow IOs are not held twice for the whole run, nv_nop 4 x 4 M -2.5 MiB). */
 #define PART_DENSE (1u << 16)
 #define PART_OVF (1u << 22)
 #define FOLD_LEAST (1u << 16)
+#define FOLD_LISTED (1u << 13)
 
 struct split;
 
@@ -530,7 +532,7 @@ static int close_merged(struct split *sp)
 
 /*
  * Part pt's exact states per queue-depth class that hold at least least
- * values added to the job's (its counts per ns below PART_DENSE, its list
+ * values, or list FOLD_LISTED, added to the job's (its counts per ns below PART_DENSE, its list
  * of the others counted in the job's arrays) and freed, so that a part
  * holds at most about a round's values.  Which are folded when depends only
  * on the part's own records and the rounds, never on the workers.
@@ -543,7 +545,8 @@ static int merge_exact(struct state *st, struct part *pt, uint64_t least)
 			struct nv_exact **x = &pt->st.qx[k][q], *e;
 			int err;
 
-			if (!*x || nv_exact_count(*x) < least)
+			if (!*x || (nv_exact_count(*x) < least &&
+				    nv_exact_listed(*x) < FOLD_LISTED))
 				continue;
 			if (!(e = tan_qd_state(st, k, q)))
 				return -ENOMEM;
