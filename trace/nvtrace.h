@@ -426,13 +426,21 @@ struct nvt_scratch {
 };
 
 /*
- * The columns nvt_reader_next_cols returned keep the block's records from
- * from on only, moved to the front and their arrays shrunk to them (a
- * reader held between reads holds its block's rest, not all of it); the
- * view returned holds that many records.  Return: 0, or -EINVAL (from past
- * the block's end).
+ * The block nvt_reader_next_cols returned kept from record `from` on only,
+ * packed (nvtrace_pack.h: a constant column as one value, times and
+ * latencies as 32-bit offsets where they fit), its column arrays freed: a
+ * reader held between reads holds its block's rest, small.  The view
+ * returned must not be read until nvt_reader_unpack_rest gives it back; a
+ * next_cols call first passes over a rest not taken back.
+ * Return: 0, -EINVAL (from past the block's end) or -ENOMEM (the view as it was).
  */
 int nvt_reader_keep_rest(struct nvt_reader *r, size_t from);
+/*
+ * The rest nvt_reader_keep_rest kept, unpacked into the view next_cols
+ * returned (the same pointer), bit for bit what it held from `from` on, at
+ * the front.  Return: 1 (the view holds it), 0 (no rest held) or -ENOMEM.
+ */
+int nvt_reader_unpack_rest(struct nvt_reader *r);
 
 /* r reads its next blocks in s (NULL: its own again); s outlives that use and
  * is used by one reader at a time.  Return: nothing. */

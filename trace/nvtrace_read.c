@@ -23,6 +23,7 @@
 #include <zstd.h>
 
 #include "trace/nvtrace_fmt.h"
+#include "trace/nvtrace_pack.h"
 
 struct nvt_reader {
 	char *path;
@@ -41,6 +42,7 @@ struct nvt_reader {
 	struct nvt_cols cols;		/* nvt_reader_next_cols: arrays of col_cap */
 	size_t col_cap;
 	struct nvt_cols view;		/* what next_cols returned: unwanted arrays NULL */
+	struct nvt_packed *rest;	/* nvt_reader_keep_rest's, until unpacked */
 
 	uint32_t next_seq;
 	bool seeked;			/* counts no longer start at block 0 */
@@ -376,44 +378,20 @@ int nvt_reader_next_block(struct nvt_reader *r, const struct nvt_record **recs, 
 	return err;
 }
 
-/* One array of struct nvt_cols: its NVT_COL_* bit (0: complete_ns, always
- * there), where its pointer is and the size of a value. */
-struct col_field {
-	unsigned bit;
-	void **p;
-	size_t size;
-};
-
-#define NCOLS 8
-
-/* The arrays of c, complete_ns first. */
-static void col_fields(struct nvt_cols *c, struct col_field f[NCOLS])
-{
-	f[0] = (struct col_field){ 0, (void **)&c->complete_ns, sizeof(*c->complete_ns) };
-	f[1] = (struct col_field){ NVT_COL_LATENCY, (void **)&c->latency_ns,
-				   sizeof(*c->latency_ns) };
-	f[2] = (struct col_field){ NVT_COL_OFFSET, (void **)&c->offset, sizeof(*c->offset) };
-	f[3] = (struct col_field){ NVT_COL_LENGTH, (void **)&c->length, sizeof(*c->length) };
-	f[4] = (struct col_field){ NVT_COL_STATUS, (void **)&c->status, sizeof(*c->status) };
-	f[5] = (struct col_field){ NVT_COL_QD, (void **)&c->qd, sizeof(*c->qd) };
-	f[6] = (struct col_field){ NVT_COL_OP, (void **)&c->op, sizeof(*c->op) };
-	f[7] = (struct col_field){ NVT_COL_FILE, (void **)&c->file, sizeof(*c->file) };
-}
-
 /* The column arrays for nrec values of the columns in want (and complete_ns). */
 static int grow_cols(struct nvt_reader *r, size_t nrec, unsigned want)
 {
-	struct col_field a[NCOLS];
+	struct nvt_col_field a[NVT_NCOLS];
 
-	col_fields(&r->cols, a);
+	nvt_col_fields(&r->cols, a);
 	if (nrec > r->col_cap) {	/* every array to the new size */
-		for (size_t i = 0; i < NCOLS; i++) {
+		for (size_t i = 0; i < NVT_NCOLS; i++) {
 			free(*a[i].p);
 			*a[i].p = NULL;
 		}
 		r->col_cap = nrec;
 	}
-	for (size_t i = 0; i < NCOLS; i++) {
+	for (size_t i = 0; i < NVT_NCOLS; i++) {
 		if (*a[i].p || (a[i].bit && !(want & a[i].bit)))
 			continue;
 		*a[i].p = malloc(r->col_cap * a[i].size);
@@ -425,7 +403,7 @@ static int grow_cols(struct nvt_reader *r, size_t nrec, unsigned want)
 
 int nvt_reader_next_cols(struct nvt_reader *r, unsigned want, const struct nvt_cols **cp)
 {
-	struct col_field f[NCOLS];
+	struct nvt_col_field f[NVT_NCOLS];
 	struct nvt_cols c;
 	struct nvt_block_hdr h;
 	const char *why;
@@ -434,14 +412,16 @@ int nvt_reader_next_cols(struct nvt_reader *r, unsigned want, const struct nvt_c
 
 	*cp = NULL;
 	want &= NVT_COL_ALL;
+	nvt_packed_free(r->rest);	/* a rest not taken back is passed over */
+	r->rest = NULL;
 	err = read_block(r, &h, &at);
 	if (err <= 0)
 		return err;
 	if (grow_cols(r, h.nrec, want))
 		return fail(r, -ENOMEM, "out of memory for block %" PRIu32, h.seq);
 	c = r->cols;
-	col_fields(&c, f);
-	for (size_t i = 1; i < NCOLS; i++)	/* the caller sees only what it asked for */
+	nvt_col_fields(&c, f);
+	for (size_t i = 1; i < NVT_NCOLS; i++)	/* the caller sees only what it asked for */
 		if (!(want & f[i].bit))
 			*f[i].p = NULL;
 	err = nvt_decode_cols(r->scr->raw, h.raw_len, h.nrec, want, r->scr->tmp, &c, &why);
@@ -787,31 +767,55 @@ const char *nvt_reader_path(const struct nvt_reader *r)
 	return r->path;
 }
 
+/* Return: nothing; r's column arrays freed (grow_cols makes them again). */
+static void free_cols(struct nvt_reader *r)
+{
+	struct nvt_col_field f[NVT_NCOLS];
+
+	nvt_col_fields(&r->cols, f);
+	for (size_t i = 0; i < NVT_NCOLS; i++) {
+		free(*f[i].p);
+		*f[i].p = NULL;
+	}
+	r->col_cap = 0;
+}
+
 int nvt_reader_keep_rest(struct nvt_reader *r, size_t from)
 {
-	struct col_field f[NCOLS], v[NCOLS];
-	size_t rest;
+	struct nvt_packed *p;
 
 	if (from > r->view.n)
 		return -EINVAL;
-	rest = r->view.n - from;
-	col_fields(&r->cols, f);
-	col_fields(&r->view, v);
-	for (size_t i = 0; i < NCOLS; i++) {
-		void *q;
-
-		if (!*f[i].p)
-			continue;
-		if (from && rest)
-			memmove(*f[i].p, (char *)*f[i].p + from * f[i].size, rest * f[i].size);
-		if ((q = realloc(*f[i].p, (rest ? rest : 1) * f[i].size)))
-			*f[i].p = q;
-		if (*v[i].p)
-			*v[i].p = *f[i].p;
-	}
-	r->col_cap = rest;
-	r->view.n = rest;
+	if (nvt_cols_pack(&r->view, from, &p))
+		return -ENOMEM;
+	nvt_packed_free(r->rest);
+	r->rest = p;
+	free_cols(r);
+	r->view = (struct nvt_cols){ 0 };
 	return 0;
+}
+
+int nvt_reader_unpack_rest(struct nvt_reader *r)
+{
+	struct nvt_col_field f[NVT_NCOLS];
+	struct nvt_cols c;
+	unsigned want;
+
+	if (!r->rest)
+		return 0;
+	want = nvt_packed_want(r->rest);
+	if (grow_cols(r, nvt_packed_n(r->rest), want))
+		return -ENOMEM;
+	c = r->cols;
+	nvt_col_fields(&c, f);
+	for (size_t i = 1; i < NVT_NCOLS; i++)	/* as next_cols returned them */
+		if (!(want & f[i].bit))
+			*f[i].p = NULL;
+	nvt_cols_unpack(r->rest, &c);
+	nvt_packed_free(r->rest);
+	r->rest = NULL;
+	r->view = c;
+	return 1;
 }
 
 void nvt_reader_scratch(struct nvt_reader *r, struct nvt_scratch *s)
@@ -829,8 +833,6 @@ void nvt_scratch_free(struct nvt_scratch *s)
 
 void nvt_reader_close(struct nvt_reader *r)
 {
-	struct col_field f[NCOLS];
-
 	if (!r)
 		return;
 	if (r->fd >= 0)
@@ -844,9 +846,8 @@ void nvt_reader_close(struct nvt_reader *r)
 		free(r->z);
 	}
 	ZSTD_freeDCtx(r->zd);
-	col_fields(&r->cols, f);
-	for (size_t i = 0; i < NCOLS; i++)
-		free(*f[i].p);
+	free_cols(r);
+	nvt_packed_free(r->rest);
 	free(r->path);
 	free(r);
 }
