@@ -412,17 +412,22 @@ void nvt_reader_close(struct nvt_reader *r);
 
 /*
  * The buffers a reader reads and decodes a block in (its stored bytes, its
- * payload, the decoding's scratch): only the block being read needs them,
+ * payload, the decoding's scratch, the decompressors): only the block being read needs them,
  * the columns and records returned are elsewhere.  A caller that keeps many
  * readers open but reads with a few at a time (one job's thread traces
  * going interval by interval) lends each reader, while it reads, the
  * scratch of the thread reading: one scratch per thread instead of per
  * reader.  Zeroed: empty (grown as blocks need).
  */
+struct ZSTD_DCtx_s;
+struct z_stream_s;
+
 struct nvt_scratch {
 	uint8_t *comp, *raw;
 	uint64_t *tmp;
 	size_t comp_cap, raw_cap, tmp_cap;
+	struct ZSTD_DCtx_s *zd;		/* the decompressors, made on first need: */
+	struct z_stream_s *z;		/* 95 KiB a zstd one, not one per trace */
 };
 
 /*

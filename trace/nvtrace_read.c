@@ -37,8 +37,6 @@ struct nvt_reader {
 	struct nvt_scratch *scr;	/* &own, or one lent (nvt_reader_scratch) */
 	struct nvt_record *recs;
 	size_t rec_cap;
-	z_stream *z;			/* raw inflate, reset per block */
-	ZSTD_DCtx *zd;			/* zstd blocks */
 	struct nvt_cols cols;		/* nvt_reader_next_cols: arrays of col_cap */
 	size_t col_cap;
 	struct nvt_cols view;		/* what next_cols returned: unwanted arrays NULL */
@@ -193,8 +191,8 @@ static int read_footer(struct nvt_reader *r, const uint8_t magic[4]);
 
 /*
  * Inflate the payload's zlib stream (RFC 1950) into the scratch's raw: exactly raw_len
- * bytes, as uncompress() would, but with one z_stream kept for the whole
- * file and without recomputing the stream's Adler-32 trailer (the payload
+ * bytes, as uncompress() would, but with the scratch's one z_stream for every
+ * block and without recomputing the stream's Adler-32 trailer (the payload
  * CRC32, already checked, covers those bytes; the trailer must be present).
  * The 2-byte zlib header is checked as inflate() checks it: deflate,
  * window <= 32 KiB, FCHECK, no preset dictionary.  0 or -EBADMSG/-ENOMEM.
@@ -202,7 +200,7 @@ static int read_footer(struct nvt_reader *r, const uint8_t magic[4]);
 static int inflate_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 {
 	const uint8_t *c = r->scr->comp;
-	z_stream *z = r->z;
+	z_stream *z = r->scr->z;
 	int zr;
 
 	if (h->comp_len < 2 + 4 || (c[0] & 0x0f) != Z_DEFLATED || (c[0] >> 4) > 7 ||
@@ -216,7 +214,7 @@ static int inflate_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 			free(z);
 			return -ENOMEM;
 		}
-		r->z = z;
+		r->scr->z = z;
 	} else if (inflateReset(z) != Z_OK) {
 		return -EBADMSG;
 	}
@@ -242,12 +240,12 @@ static int unzstd_payload(struct nvt_reader *r, const struct nvt_block_hdr *h)
 
 	if (ZSTD_findFrameCompressedSize(r->scr->comp, h->comp_len) != h->comp_len)
 		return -EBADMSG;
-	if (!r->zd) {
-		r->zd = ZSTD_createDCtx();
-		if (!r->zd)
+	if (!r->scr->zd) {
+		r->scr->zd = ZSTD_createDCtx();
+		if (!r->scr->zd)
 			return -ENOMEM;
 	}
-	n = ZSTD_decompressDCtx(r->zd, r->scr->raw, h->raw_len, r->scr->comp, h->comp_len);
+	n = ZSTD_decompressDCtx(r->scr->zd, r->scr->raw, h->raw_len, r->scr->comp, h->comp_len);
 	return ZSTD_isError(n) || n != h->raw_len ? -EBADMSG : 0;
 }
 
@@ -828,6 +826,11 @@ void nvt_scratch_free(struct nvt_scratch *s)
 	free(s->comp);
 	free(s->raw);
 	free(s->tmp);
+	if (s->z) {
+		inflateEnd(s->z);
+		free(s->z);
+	}
+	ZSTD_freeDCtx(s->zd);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -841,11 +844,6 @@ void nvt_reader_close(struct nvt_reader *r)
 	nvt_footer_free(&r->foot);
 	nvt_scratch_free(&r->own);
 	free(r->recs);
-	if (r->z) {
-		inflateEnd(r->z);
-		free(r->z);
-	}
-	ZSTD_freeDCtx(r->zd);
 	free_cols(r);
 	nvt_packed_free(r->rest);
 	free(r->path);

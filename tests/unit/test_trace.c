@@ -661,8 +661,9 @@ TEST(op_names)
 }
 
 /*
- * Readers lent one scratch in turn, a block each (zstd and zlib traces):
- * every record as written, as each reading with its own buffers.
+ * Readers lent one scratch in turn, a block each (zstd and zlib traces,
+ * one decompressor of each kind in the scratch): every record as written,
+ * as each reading with its own buffers.
  */
 TEST(readers_share_scratch)
 {
