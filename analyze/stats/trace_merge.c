@@ -24,8 +24,9 @@
  * Memory: per trace its current block's columns (read in a scratch of the
  * worker's; after the first round only where a block straddles a round's
  * end, and then only the block's rest, packed: part_round), interval buffers and
- * exact states (merged into the job's each round), independent of the
- * number of IOs and of the run's length.
+ * exact states (merged into the job's after a round, or inside one once they
+ * list PAUSE_LISTED values: run_round), independent of the number of IOs and
+ * of the run's length.
  *
  * A trace that cannot be opened is left out, one that is damaged further
  * on is used up to the damage (its later passes end there too: st->drop),
@@ -52,6 +53,10 @@
 #define PART_OVF (1u << 22)
 #define FOLD_LEAST (1u << 16)
 #define FOLD_LISTED (1u << 13)
+/* A trace whose state lists PAUSE_LISTED values inside a round stops there,
+ * that state is folded, and it goes on in the same round (run_round): a
+ * heavy tail is not held twice for a whole interval. */
+#define PAUSE_LISTED (1u << 14)
 
 struct split;
 
@@ -65,6 +70,7 @@ struct part {
 	uint64_t head;		/* the interval of its next counted record, when live */
 	uint64_t head_c, head_l;	/* that record's completion time and latency */
 	bool live;		/* it has a next counted record */
+	bool paused;		/* stopped inside the round at PAUSE_LISTED (part_walk) */
 	uint64_t records, bytes;	/* its progress counted in the job's */
 	int ret;		/* its last round's */
 	char err[1024];
@@ -81,6 +87,7 @@ struct split {
 	struct nvt_scratch *scr;	/* [nscr]: what a worker reads blocks in, lent */
 	bool *scr_busy;		/* to the part it walks (nvt_reader_scratch) */
 	unsigned nscr;
+	size_t pause;		/* PAUSE_LISTED (tests: NVANALYZE_PAUSE_LISTED) */
 };
 
 /*
@@ -155,10 +162,24 @@ static void part_free(struct part *pt)
 	nv_tan_free(&pt->tan);
 }
 
+/* Return: the most values one of st's exact states per QD class lists. */
+static size_t part_listed(const struct state *st)
+{
+	size_t n = 0;
+
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		for (unsigned q = 0; q < NV_TAN_NQD; q++)
+			if (st->qx[k][q] && nv_exact_listed(st->qx[k][q]) > n)
+				n = nv_exact_listed(st->qx[k][q]);
+	return n;
+}
+
 /*
  * Part pt's records up to the round's end (before: their interval's
  * buffers, totals and exact states), stopping at its first counted record
- * at or after it (pt->live) or its end.
+ * at or after it (pt->live) or its end, or before, once one of its exact
+ * states lists PAUSE_LISTED values (pt->paused: the run's records so far
+ * counted).
  * Return: 0 or -errno (pt->err set).
  */
 static int part_walk(struct part *pt, uint64_t end)
@@ -196,6 +217,10 @@ static int part_walk(struct part *pt, uint64_t end)
 		s->i = i;
 		if (i < e) {
 			pt->live = true;
+			return 0;
+		}
+		if (part_listed(st) >= pt->sp->pause) {	/* folded, then on in this round */
+			pt->live = pt->paused = true;
 			return 0;
 		}
 	}
@@ -282,7 +307,12 @@ static int part_round(size_t i, void *arg)
 	}
 	nvt_reader_scratch(pt->s.r, NULL);
 	scratch_give(sp, scr);
-	if (!pt->ret && pt->live) {
+	if (!pt->ret && pt->paused) {	/* on from there in this round */
+		if (!nvt_reader_keep_rest(pt->s.r, pt->s.i)) {
+			pt->s.n -= pt->s.i;
+			pt->s.i = 0;
+		}
+	} else if (!pt->ret && pt->live) {
 		pt->head_c = pt->s.c->complete_ns[pt->s.i];
 		pt->head_l = pt->s.c->latency_ns[pt->s.i];
 		if (!sp->end && sp->item[i] >= sp->nscr) {	/* no ramp IO counted before */
@@ -327,29 +357,13 @@ static int round_end(struct split *sp, size_t nitems)
 				 "job's other traces are analysed)", pt->err);
 			st->drop[i] = TAN_CUT;
 			st->t->damaged++;
-			pt->live = false;
+			pt->live = pt->paused = false;
 			pt->ret = 0;
 		}
-		if (pt->live && st->any)
+		if (pt->live && !pt->paused && st->any)
 			pt->head = part_head(pt, st->t->t0, st->t->interval_ns);
 	}
 	return 0;
-}
-
-/*
- * A round: the live parts whose next record is in interval k (all live
- * ones in the first round, end 0) walked to sp->end on the pool.
- * Return: 0 or -ENOMEM (st->err set).
- */
-static int run_round(struct split *sp, struct nv_pool *pool, uint64_t k)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < sp->st->npaths; i++)
-		if (sp->p[i].live && sp->p[i].head <= k)
-			sp->item[n++] = i;
-	nv_pool_round(pool, n, part_round, sp);
-	return round_end(sp, n);
 }
 
 /*
@@ -538,21 +552,20 @@ static int close_merged(struct split *sp)
 
 /*
  * Part pt's exact states per queue-depth class that hold at least least
- * values, or list FOLD_LISTED, added to the job's (its counts per ns below PART_DENSE, its list
- * of the others counted in the job's arrays) and freed, so that a part
- * holds at most about a round's values.  Which are folded when depends only
+ * values, or list at least listed, added to the job's (its counts per ns
+ * below PART_DENSE, its list of the others counted in the job's arrays) and
+ * freed, so that a part holds at most about a round's values.  Which are folded when depends only
  * on the part's own records and the rounds, never on the workers.
  * Return: 0 or -errno.
  */
-static int merge_exact(struct state *st, struct part *pt, uint64_t least)
+static int merge_exact(struct state *st, struct part *pt, uint64_t least, size_t listed)
 {
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)
 		for (unsigned q = 0; q < NV_TAN_NQD; q++) {
 			struct nv_exact **x = &pt->st.qx[k][q], *e;
 			int err;
 
-			if (!*x || (nv_exact_count(*x) < least &&
-				    nv_exact_listed(*x) < FOLD_LISTED))
+			if (!*x || (nv_exact_count(*x) < least && nv_exact_listed(*x) < listed))
 				continue;
 			if (!(e = tan_qd_state(st, k, q)))
 				return -ENOMEM;
@@ -574,7 +587,7 @@ static int fold_exact(struct split *sp)
 	int err = 0;
 
 	for (size_t i = 0; i < sp->st->npaths && !err; i++)
-		err = merge_exact(sp->st, &sp->p[i], FOLD_LEAST);
+		err = merge_exact(sp->st, &sp->p[i], FOLD_LEAST, FOLD_LISTED);
 	if (err)
 		snprintf(sp->st->err, sp->st->errlen, "%s: %s", sp->st->paths[0], err == -ENOMEM ?
 			 "out of memory" : "internal error: merging exact states");
@@ -608,7 +621,7 @@ static int merge_part(struct state *st, struct part *pt)
 	for (size_t i = 0; i < u->nnotes; i++)
 		add_note(t, "%s", u->notes[i]);
 	nv_trace_disturb_merge(&t->disturb, &u->disturb);
-	return merge_exact(st, pt, 0);
+	return merge_exact(st, pt, 0, 0);
 }
 
 /*
@@ -628,6 +641,55 @@ static int no_records(struct split *sp)
 			return -EINVAL;
 		}
 	return 0;
+}
+
+/*
+ * The parts of the round's items[0..n) that paused (part_walk): their exact
+ * states that list sp->pause values (the one that paused at least) folded
+ * as after a round (merge_exact), in trace order, and the
+ * parts made the items to go on with.  Which parts pause where depends only
+ * on their own records: the folds are the same for any -J.
+ * Return: the number of such parts, or 0 with *err set (st->err set).
+ */
+static size_t fold_paused(struct split *sp, size_t n, int *err)
+{
+	size_t m = 0;
+
+	for (size_t j = 0; j < n && !*err; j++) {
+		struct part *pt = &sp->p[sp->item[j]];
+
+		if (!pt->paused)
+			continue;
+		pt->paused = false;
+		if ((*err = merge_exact(sp->st, pt, FOLD_LEAST, sp->pause)))
+			snprintf(sp->st->err, sp->st->errlen, "%s: %s", sp->st->paths[0],
+				 *err == -ENOMEM ? "out of memory" :
+				 "internal error: merging exact states");
+		sp->item[m++] = sp->item[j];	/* j >= m: still to be read */
+	}
+	return *err ? 0 : m;
+}
+
+/*
+ * A round: the live parts whose next record is in interval k (all live
+ * ones in the first round, end 0) walked to sp->end on the pool; those
+ * that paused go on once their states are folded, until none does.
+ * Return: 0 or -errno (st->err set).
+ */
+static int run_round(struct split *sp, struct nv_pool *pool, uint64_t k)
+{
+	size_t n = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < sp->st->npaths; i++)
+		if (sp->p[i].live && sp->p[i].head <= k)
+			sp->item[n++] = i;
+	do {
+		nv_pool_round(pool, n, part_round, sp);
+		if ((err = round_end(sp, n)))
+			return err;
+	} while ((n = fold_paused(sp, n, &err)));
+	return err;
 }
 
 /*
@@ -685,11 +747,13 @@ static int merge_parts(struct split *sp)
 
 int tan_pass1_split(struct state *st)
 {
-	struct split sp = { .st = st };
+	const char *pause = getenv("NVANALYZE_PAUSE_LISTED");	/* tests: pause often */
+	struct split sp = { .st = st, .pause = pause ? strtoull(pause, NULL, 10) : 0 };
 	size_t n = st->npaths, vcap = tan_series_vcap(&st->dense);
 	struct nv_pool *pool = NULL;
 	int err = -ENOMEM;
 
+	sp.pause = sp.pause ? sp.pause : PAUSE_LISTED;
 	st->vcap = vcap;
 	if (vcap == SERIES_VCAP)	/* the job's list shared among its traces */
 		vcap = vcap / n > PART_VCAP_MIN ? vcap / n : PART_VCAP_MIN;

@@ -6,8 +6,8 @@
 # one side beside another); a damaged trace is reported by name, its job
 # keeps fio's values and the other jobs are analyzed, under any -J.
 # Grouped jobs (numjobs, group_reporting): a job of 4 or 16 thread traces, one
-# of them damaged, gives the same output under any -J too; one of 64 short
-# thread traces is analysed in bounded memory.
+# of them damaged, or paused inside rounds, gives the same output under any
+# -J too; one of 64 short thread traces is analysed in bounded memory.
 # (many_hosts.sh and sweep.sh run the same check on their fleets and
 # sweeps: workers_same in tests/lib.sh.)
 source "$(dirname "$0")/../lib.sh"
@@ -73,6 +73,18 @@ grouped g4 4
 grouped g16 16
 workers_same grouped_4_threads_same_any_J --interval 0.01 "$T/g4.json"
 workers_same grouped_16_threads_same_any_J --interval 0.01 "$T/g16.json"
+# a thread whose exact states list many values inside a round pauses there,
+# its states are folded into the job's and it goes on (trace_merge.c
+# PAUSE_LISTED; NVANALYZE_PAUSE_LISTED=16 pauses it over and over): the same
+# output for any -J, and the same results as without pauses (every interval's;
+# the standard deviations to their last digits: sums in another order)
+"$NVANALYZE" --interval 0.01 -f json "$T/g4.json" >"$T/g4u.json" 2>&1
+export NVANALYZE_PAUSE_LISTED=16
+workers_same grouped_4_threads_paused_same_any_J --interval 0.01 "$T/g4.json"
+"$NVANALYZE" -J 4 --interval 0.01 -f json "$T/g4.json" >"$T/g4p.json" 2>&1
+unset NVANALYZE_PAUSE_LISTED
+why=$(pytool json_close "$T/g4u.json" "$T/g4p.json" 2>&1) && grep -q exact "$T/g4p.json" &&
+	pass grouped_paused_same_results || fail grouped_paused_same_results "$why"
 tr=$(ls "$T"/g4/g4.2.nvt)
 pytool flip_bit "$tr" "$T/g4.bad"
 mv "$T/g4.bad" "$tr"
