@@ -19,14 +19,14 @@
 #define SUB_BITS	NV_EXACT_SUB_BITS
 /* The single pass counts values below lim (a 32nd of dense_limit, at most
  * DENSE_LO: 64 K, 256 KiB of counts) and lists the others until the list
- * holds RAISE_AT of them (256 KiB, what a 64 K range of counts costs); only
- * then are the values up to dense_limit counted (single_raise), and only if
- * their counts take no more memory than the list (list_cheaper): else the
- * list goes on to twice as many values, and so on.  A state with few values
- * spread over its range (a rare queue-depth class of a trace whose tail
- * spreads over milliseconds; a thread trace's class of a few thousand IOs;
- * a long run's tail) so holds a list, not a count page per 1024 ns its
- * values touch. */
+ * holds RAISE_AT of them (weighed as 256 KiB, what a 64 K range of counts
+ * costs, though held in half: 32-bit offsets); only then are the values up
+ * to dense_limit counted (single_raise), and only if their counts take no
+ * more memory than the list (list_cheaper): else the list goes on to twice
+ * as many values, and so on.  A state with few values spread over its
+ * range (a rare queue-depth class of a trace whose tail spreads over
+ * milliseconds; a thread trace's class of a few thousand IOs; a long run's
+ * tail) so holds a list, not a count page per 1024 ns its values touch. */
 #define DENSE_LO	(1u << 16)
 #define RAISE_AT	(1u << 15)
 
@@ -83,8 +83,11 @@ struct nv_exact {
 	uint64_t dense_span;	/* what earlier users of the array may have written */
 	unsigned role;		/* nv_exact_set_role */
 	unsigned dense_role;	/* the role dense was taken for (lent: another's) */
-	uint64_t *ovf;
-	size_t novf, ovf_cap;
+	/* the list: offsets from obase (lim at first, never raised) of the values
+	 * within 2^32 of it, 4 bytes each; the rare larger ones in far */
+	uint32_t *ovf;
+	uint64_t obase, *far;
+	size_t novf, nfar, ovf_cap;	/* ovf_cap: novf + nfar at most */
 	size_t raise_at;	/* the list's size at which a raise is weighed (0: RAISE_AT) */
 	bool single_failed;	/* a count wrapped, the list filled, or no memory */
 	bool dense_lent;	/* dense belongs to another state (nv_exact_merge_move) */
@@ -160,7 +163,7 @@ int nv_exact_new(struct nv_exact **ep, const double *pct, size_t npct)
 	e->collect_cap = 1u << 18;
 	e->nsub_max = 1u << 16;
 	e->dense_limit = 1u << 21;
-	e->lim = first_lim(e->dense_limit);
+	e->lim = e->obase = first_lim(e->dense_limit);
 	e->ovf_cap = 1u << 20;
 	*ep = e;
 	return 0;
@@ -180,7 +183,7 @@ void nv_exact_set_role(struct nv_exact *e, unsigned role)
 void nv_exact_set_single(struct nv_exact *e, uint64_t dense_limit, size_t ovf_cap)
 {
 	e->dense_limit = dense_limit;
-	e->lim = first_lim(dense_limit);
+	e->lim = e->obase = first_lim(dense_limit);
 	e->ovf_cap = ovf_cap;
 }
 
@@ -221,6 +224,12 @@ static bool dense_reach(struct nv_exact *e, uint64_t n)
 	return true;
 }
 
+/* Return: e's i-th listed value (i < novf + nfar: the offsets, then far). */
+static inline uint64_t listed(const struct nv_exact *e, size_t i)
+{
+	return i < e->novf ? e->obase + e->ovf[i] : e->far[i - e->novf];
+}
+
 /* e's list, fewer after a raise, to the capacity single_add would have given
  * it (at least 1024, or the least power of two it fits: single_add grows it
  * when it holds a power of two).  Return: nothing (kept as it is when the
@@ -228,7 +237,7 @@ static bool dense_reach(struct nv_exact *e, uint64_t n)
 static void ovf_shrink(struct nv_exact *e)
 {
 	size_t nc = 1024;
-	uint64_t *o;
+	uint32_t *o;
 
 	while (nc < e->novf)
 		nc *= 2;
@@ -243,36 +252,50 @@ static void ovf_shrink(struct nv_exact *e)
  * is counted, the listed ones too (what is left listed is at or above it).
  * Return: nothing (e->single_failed set on a wrapped count or no memory).
  */
+/* v counted by a raise.  Return: nothing (e->single_failed on a wrapped count). */
+static void raise_count(struct nv_exact *e, uint64_t v)
+{
+	if (!++e->dense[v])
+		e->single_failed = true;	/* 2^32 equal values */
+	e->dense_n++;
+}
+
 static void single_raise(struct nv_exact *e)
 {
 	uint64_t top = 0;
-	size_t m = 0;
+	size_t m = 0, mf = 0;
 
 	e->lim = e->dense_limit;
-	for (size_t i = 0; i < e->novf; i++)
-		if (e->ovf[i] < e->lim && e->ovf[i] >= top)
-			top = e->ovf[i] + 1;
+	for (size_t i = 0; i < e->novf + e->nfar; i++) {
+		uint64_t v = listed(e, i);
+
+		if (v < e->lim && v >= top)
+			top = v + 1;
+	}
 	if (!dense_reach(e, top))
 		return;
 	for (size_t i = 0; i < e->novf; i++) {
-		uint64_t v = e->ovf[i];
-
-		if (v >= e->lim) {
-			e->ovf[m++] = v;
-			continue;
-		}
-		if (!++e->dense[v])
-			e->single_failed = true;	/* 2^32 equal values */
-		e->dense_n++;
+		if (e->obase + e->ovf[i] >= e->lim)
+			e->ovf[m++] = e->ovf[i];
+		else
+			raise_count(e, e->obase + e->ovf[i]);
+	}
+	for (size_t i = 0; i < e->nfar; i++) {
+		if (e->far[i] >= e->lim)
+			e->far[mf++] = e->far[i];
+		else
+			raise_count(e, e->far[i]);
 	}
 	e->novf = m;
+	e->nfar = mf;
 	ovf_shrink(e);
 }
 
 /*
  * Whether e's list of novf values costs less than counting its values
  * below dense_limit would: a 4 KiB page of counts for each 1024 ns range
- * they touch, against 8 bytes a listed value; and whether it may double
+ * they touch, against 8 bytes a listed value (4 held, but a listed value
+ * also costs time each merge, a page of counts once); and whether it may double
  * (ovf_cap).  Return: true to keep listing.
  */
 static bool list_cheaper(const struct nv_exact *e)
@@ -280,13 +303,13 @@ static bool list_cheaper(const struct nv_exact *e)
 	size_t npages = (size_t)((e->dense_limit + 1023) >> 10), nbits = 0;
 	uint64_t *seen;
 
-	if (2 * e->novf > e->ovf_cap || !npages)
+	if (2 * (e->novf + e->nfar) > e->ovf_cap || !npages)
 		return false;
 	seen = calloc((npages + 63) / 64, sizeof(*seen));
 	if (!seen)
 		return false;	/* counting, as before */
-	for (size_t i = 0; i < e->novf; i++) {
-		uint64_t v = e->ovf[i], b;
+	for (size_t i = 0; i < e->novf + e->nfar; i++) {
+		uint64_t v = listed(e, i), b;
 
 		if (v >= e->dense_limit)
 			continue;
@@ -295,7 +318,23 @@ static bool list_cheaper(const struct nv_exact *e)
 		seen[b / 64] |= 1ull << (b % 64);
 	}
 	free(seen);
-	return nbits * 4096 > e->novf * sizeof(uint64_t);
+	return nbits * 4096 > (e->novf + e->nfar) * sizeof(uint64_t);
+}
+
+/* v, past the offsets' reach, into e's far list.  Return: nothing
+ * (e->single_failed when it cannot grow). */
+static void far_add(struct nv_exact *e, uint64_t v)
+{
+	if (!e->nfar || (e->nfar >= 16 && !(e->nfar & (e->nfar - 1)))) {	/* full: grow */
+		uint64_t *f = realloc(e->far, (e->nfar ? 2 * e->nfar : 16) * sizeof(*f));
+
+		if (!f) {
+			e->single_failed = true;
+			return;
+		}
+		e->far = f;
+	}
+	e->far[e->nfar++] = v;
 }
 
 /* Pass 1's exact side: count v in the dense array or keep it in the list. */
@@ -320,13 +359,17 @@ static void single_add(struct nv_exact *e, uint64_t v)
 		e->dense_n++;
 		return;
 	}
-	if (e->novf == e->ovf_cap) {
+	if (e->novf + e->nfar == e->ovf_cap) {
 		e->single_failed = true;
+		return;
+	}
+	if (v - e->obase > UINT32_MAX) {	/* 4.3 s past obase: rare */
+		far_add(e, v);
 		return;
 	}
 	if (!e->ovf || !(e->novf & (e->novf - 1))) {	/* grow at powers of two */
 		size_t nc = e->novf ? e->novf * 2 : 1024;
-		uint64_t *o = realloc(e->ovf, (nc < e->ovf_cap ? nc : e->ovf_cap) * sizeof(*o));
+		uint32_t *o = realloc(e->ovf, (nc < e->ovf_cap ? nc : e->ovf_cap) * sizeof(*o));
 
 		if (!o) {
 			e->single_failed = true;
@@ -334,7 +377,7 @@ static void single_add(struct nv_exact *e, uint64_t v)
 		}
 		e->ovf = o;
 	}
-	e->ovf[e->novf++] = v;
+	e->ovf[e->novf++] = (uint32_t)(v - e->obase);
 }
 
 static void single_free(struct nv_exact *e)
@@ -343,13 +386,16 @@ static void single_free(struct nv_exact *e)
 		nv_dense_put(e->dense, e->dense_mapped,
 			     e->ndense > e->dense_span ? e->ndense : e->dense_span, e->dense_role);
 	free(e->ovf);
+	free(e->far);
 	e->dense = NULL;
 	e->ovf = NULL;
-	e->ndense = e->novf = 0;
+	e->far = NULL;
+	e->ndense = e->novf = e->nfar = 0;
 }
 
 /*
- * The k-th smallest (0-based) of e->ovf, selected within the part of the
+ * The k-th smallest (0-based, k < novf) listed value, one of the offsets
+ * (every far value is larger), selected within the part of the
  * list that the targets selected before left it in: a selection leaves the
  * list partitioned at its position (nv_select_kth), so the k-th lies
  * between the nearest earlier positions below and above k, and only that
@@ -363,14 +409,14 @@ static uint64_t ovf_kth(struct nv_exact *e, size_t *done, size_t *ndone, size_t 
 
 	for (size_t j = 0; j < *ndone; j++) {
 		if (done[j] == k)
-			return e->ovf[k];
+			return e->obase + e->ovf[k];
 		if (done[j] < k && done[j] + 1 > l)
 			l = done[j] + 1;
 		if (done[j] > k && done[j] < r)
 			r = done[j];
 	}
 	done[(*ndone)++] = k;
-	return nv_select_kth(e->ovf + l, r - l, k - l);
+	return e->obase + nv_select_kth32(e->ovf + l, r - l, k - l);
 }
 
 /* After pass 1 with the single-pass data intact: every rank, exactly. */
@@ -381,7 +427,7 @@ static void single_resolve(struct nv_exact *e)
 
 	for (size_t i = 0; i < e->ntarget; i++) {
 		struct target *t = &e->t[i];
-		uint64_t cum = 0, v = 0;
+		uint64_t cum = 0, v = 0, k;
 
 		t->rank = nv_exact_rank(t->pct, e->n);
 		if (t->rank <= e->dense_n) {
@@ -394,10 +440,12 @@ static void single_resolve(struct nv_exact *e)
 			while (cum + e->dense[v] < t->rank)
 				cum += e->dense[v++];
 			t->value = v;
+		} else if ((k = t->rank - e->dense_n - 1) >= e->novf) {	/* a far one */
+			t->value = nv_select_kth(e->far, e->nfar, k - e->novf);
 		} else if (done) {
-			t->value = ovf_kth(e, done, &ndone, t->rank - e->dense_n - 1);
+			t->value = ovf_kth(e, done, &ndone, k);
 		} else {	/* no memory for the positions: the whole list each time */
-			t->value = nv_select_kth(e->ovf, e->novf, t->rank - e->dense_n - 1);
+			t->value = e->obase + nv_select_kth32(e->ovf, e->novf, k);
 		}
 		t->done = true;
 	}
@@ -455,11 +503,11 @@ void nv_exact_add(struct nv_exact *e, uint64_t v)
  */
 void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 {
-	uint64_t *hist = e->hist, mn, mx, shift, dense_n, lim, *ovf;
-	uint32_t *dense;
+	uint64_t *hist = e->hist, mn, mx, shift, dense_n, lim, obase;
+	uint32_t *dense, *ovf;
 	__int128 sum;
 	double sumsq;
-	size_t i = 0, start, ndense, novf, ovf_cap;
+	size_t i = 0, start, ndense, novf, room;
 	bool counting;
 
 	if (e->pass != 0 || e->finished) {
@@ -481,8 +529,9 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 		dense_n = e->dense_n;
 		lim = e->lim;
 		ovf = e->ovf;
+		obase = e->obase;
 		novf = e->novf;
-		ovf_cap = e->ovf_cap;
+		room = e->ovf_cap - e->nfar;
 		for (start = i; i < n; i++) {
 			uint64_t x = v[i];
 			double d;
@@ -497,11 +546,12 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 						break;
 					}
 					dense_n++;
-				} else if (x >= lim && novf < ovf_cap && (novf & (novf - 1))) {
+				} else if (x >= lim && x - obase <= UINT32_MAX && novf < room &&
+					   (novf & (novf - 1))) {
 					/* listed in place while the list has room:
 					 * single_add grows it at a power of two,
-					 * raises or gives up */
-					ovf[novf++] = x;
+					 * raises, lists far or gives up */
+					ovf[novf++] = (uint32_t)(x - obase);
 				} else {
 					break;
 				}
@@ -533,7 +583,7 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 {
 	struct nv_exact *e;
-	size_t ocap = 0;
+	size_t ocap = 0, fcap = 16;
 
 	*dst = NULL;
 	if (src->pass || src->finished)
@@ -547,6 +597,9 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 	e->hist = NULL;
 	e->dense = NULL;
 	e->ovf = NULL;
+	e->far = NULL;
+	while (fcap < src->nfar)	/* far_add's capacity */
+		fcap *= 2;
 	if (src->ovf) {		/* the capacity single_add would have given it */
 		ocap = src->novf ? (size_t)2 << (63 - __builtin_clzll(src->novf)) : 1024;
 		if (ocap > src->ovf_cap)
@@ -561,8 +614,10 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 		e->dense = nv_dense_get(src->dense_mapped, src->role, &e->dense_span);
 	if (src->ovf)
 		e->ovf = malloc((ocap ? ocap : 1) * sizeof(*e->ovf));
+	if (src->far)
+		e->far = malloc(fcap * sizeof(*e->far));
 	if (!e->t || !e->probes || !e->hist || (src->dense && !e->dense) ||
-	    (src->ovf && !e->ovf)) {
+	    (src->ovf && !e->ovf) || (src->far && !e->far)) {
 		nv_exact_free(e);
 		return -ENOMEM;
 	}
@@ -576,6 +631,8 @@ int nv_exact_clone(const struct nv_exact *src, struct nv_exact **dst)
 		memcpy(e->dense, src->dense, src->ndense * sizeof(*e->dense));
 	if (src->ovf)
 		memcpy(e->ovf, src->ovf, src->novf * sizeof(*e->ovf));
+	if (src->far)
+		memcpy(e->far, src->far, src->nfar * sizeof(*e->far));
 	*dst = e;
 	return 0;
 }
@@ -627,8 +684,8 @@ static bool dense_merge(struct nv_exact *e, const struct nv_exact *src)
 /* src's list of values >= dense_limit added to e's (single_add: e's list). */
 static void ovf_merge(struct nv_exact *e, const struct nv_exact *src)
 {
-	for (size_t i = 0; i < src->novf && !e->single_failed; i++)
-		single_add(e, src->ovf[i]);
+	for (size_t i = 0; i < src->novf + src->nfar && !e->single_failed; i++)
+		single_add(e, listed(src, i));
 }
 
 /* src's single-pass data added to e's (both intact); gives up e's on a
@@ -712,44 +769,6 @@ int nv_exact_merge_move(struct nv_exact *e, struct nv_exact *src)
 	src->dense = NULL;
 	src->dense_lent = false;
 	return err;
-}
-
-static void swap64(uint64_t *a, uint64_t *b)
-{
-	uint64_t t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* Quickselect with a three-way partition (many equal values are common in
- * latency data); on return a[k] is in its sorted place and partitions a. */
-uint64_t nv_select_kth(uint64_t *a, size_t n, size_t k)
-{
-	size_t l = 0, r = n;	/* [l, r) holds the answer */
-
-	while (r - l > 1) {
-		size_t m = l + (r - l) / 2, lt = l, i = l, gt = r;
-		uint64_t x = a[l], y = a[m], z = a[r - 1], piv;
-
-		/* median of three */
-		piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-		while (i < gt) {
-			if (a[i] < piv)
-				swap64(&a[lt++], &a[i++]);
-			else if (a[i] > piv)
-				swap64(&a[i], &a[--gt]);
-			else
-				i++;
-		}
-		if (k < lt)
-			r = lt;
-		else if (k >= gt)
-			l = gt;
-		else
-			return a[k];	/* == piv: [lt, gt) all hold it */
-	}
-	return a[l];
 }
 
 static void probe_free(struct probe *p)
@@ -918,7 +937,7 @@ unsigned nv_exact_passes(const struct nv_exact *e)
 
 size_t nv_exact_listed(const struct nv_exact *e)
 {
-	return e->pass ? 0 : e->novf;
+	return e->pass ? 0 : e->novf + e->nfar;
 }
 
 uint64_t nv_exact_count(const struct nv_exact *e)

@@ -44,8 +44,9 @@ void nv_exact_set_limits(struct nv_exact *e, size_t collect_cap, size_t nsub);
  * Single-pass path (default on): pass 1 also counts values below dense_limit
  * exactly (4 bytes per value of the range, grown up to the largest value
  * seen: default 2^21, i.e. 8 MiB for latencies up to 2.1 ms in ns) and keeps
- * up to ovf_cap larger values (default 2^20, 8 MiB); values from 64 K up are
- * listed at first, and counted only once 32 K of them were listed (a few
+ * up to ovf_cap larger values (default 2^20: 4 MiB, each held as a 32-bit
+ * offset, the rare one 4.3 s past the state's first limit in 8 bytes);
+ * values from 64 K up are listed at first, and counted only once 32 K of them were listed (a few
  * large values cost their list, not a page of counts each); when both held, pass 1
  * resolves every rank and end_pass returns 0 at once.  Otherwise the
  * multi-pass method below takes over.  dense_limit 0 turns it off (tests).
@@ -99,7 +100,7 @@ int nv_exact_end_pass(struct nv_exact *e);
 unsigned nv_exact_passes(const struct nv_exact *e);
 
 uint64_t nv_exact_count(const struct nv_exact *e);
-/* Pass 1's values held in its list (8 bytes each; 0 after pass 1): what a merge of e frees. */
+/* Pass 1's values held in its list (4 bytes each; 0 after pass 1): what a merge of e frees. */
 size_t nv_exact_listed(const struct nv_exact *e);
 uint64_t nv_exact_min(const struct nv_exact *e);	/* 0 if no values */
 uint64_t nv_exact_max(const struct nv_exact *e);
@@ -152,5 +153,7 @@ static inline unsigned nv_exact_bucket_of(uint64_t v)
  * a[0..k) <= a[k] <= a[k+1..n) (quickselect, three-way partition).
  */
 uint64_t nv_select_kth(uint64_t *a, size_t n, size_t k);
+/* nv_select_kth of 32-bit values (exact_select.c: one template for both). */
+uint32_t nv_select_kth32(uint32_t *a, size_t n, size_t k);
 
 #endif

@@ -707,6 +707,64 @@ TEST(dense_first_touch_is_a_write)
 	free(v);
 }
 
+/*
+ * The list keeps values as 32-bit offsets from the state's first limit
+ * (64 K with the default dense range) and the few beyond 2^32 of it as they
+ * are: latency-like values with 1% at the offsets' last value, one past it
+ * and far above, each batch size, exact against the sort (single pass
+ * resolved); a raise with far values listed; two halves merged equal one
+ * state fed both; a list cap counts the far values too (the multi-pass
+ * method then, still exact).
+ */
+TEST(far_values_listed)
+{
+	enum { N = 40000 };
+	static uint64_t v[N];
+	const uint64_t edge = 65536 + (uint64_t)UINT32_MAX;
+	struct gen_rng rng = { 23 };
+	struct nv_exact *a = NULL, *b = NULL, *m = NULL;
+
+	for (size_t i = 0; i < N; i++) {
+		uint64_t r = gen_next(&rng);
+
+		v[i] = i % 100 == 1 ? edge + r % 3 - 1 : i % 100 == 2 ? (r >> 24) + edge :
+		       20000 + r % 200000;	/* the tail listed, then raised */
+	}
+	single_dense = 0;
+	single_ovf = 0;
+	CHECK_EQ_I64(against_sort(v, N, 0, 0), 1);
+	for (size_t batch = 0; batch <= 1000; batch += 1000) {
+		struct nv_exact *e = feed(v, N, batch, 1u << 21, 1u << 20);
+
+		CHECK(e != NULL);
+		CHECK(e && nv_exact_passes(e) == 1);
+		nv_exact_free(e);
+	}
+	a = feed(v, N, 0, 1u << 21, 1u << 20);
+	CHECK_EQ_I64(nv_exact_new(&m, pcts, NPCT), 0);
+	CHECK_EQ_I64(nv_exact_new(&b, pcts, NPCT), 0);
+	if (a && m && b) {
+		struct nv_exact *half = NULL;
+
+		CHECK_EQ_I64(nv_exact_new(&half, pcts, NPCT), 0);
+		for (size_t i = 0; half && i < N; i++)
+			nv_exact_add(i < N / 2 ? half : b, v[i]);
+		CHECK_EQ_I64(nv_exact_merge(m, half), 0);
+		CHECK_EQ_I64(nv_exact_merge(m, b), 0);
+		CHECK_EQ_I64(nv_exact_end_pass(m), 0);
+		CHECK(alike(a, m, 1e-9));
+		nv_exact_free(half);
+	}
+	nv_exact_free(a);
+	nv_exact_free(b);
+	nv_exact_free(m);
+	single_dense = 1u << 21;	/* room for 500 listed: the far ones fill it */
+	single_ovf = 500;
+	CHECK(against_sort(v, N, 0, 0) > 1);
+	single_dense = 0;
+	single_ovf = 0;
+}
+
 int main(void)
 {
 	RUN(rank);
@@ -726,5 +784,6 @@ int main(void)
 	RUN(merge_equals_add);
 	RUN(merge_smaller_dense_limit);
 	RUN(dense_first_touch_is_a_write);
+	RUN(far_values_listed);
 	return check_summary();
 }
