@@ -443,7 +443,8 @@ int nvt_reader_keep_rest(struct nvt_reader *r, size_t from);
 /*
  * The rest nvt_reader_keep_rest kept, unpacked into the view next_cols
  * returned (the same pointer), bit for bit what it held from `from` on, at
- * the front.  Return: 1 (the view holds it), 0 (no rest held) or -ENOMEM.
+ * the front.  Return: 1 (the view holds it), 0 (no rest held, or an empty
+ * one: the view holds no record) or -ENOMEM.
  */
 int nvt_reader_unpack_rest(struct nvt_reader *r);
 

@@ -784,7 +784,9 @@ int nvt_reader_keep_rest(struct nvt_reader *r, size_t from)
 
 	if (from > r->view.n)
 		return -EINVAL;
-	if (nvt_cols_pack(&r->view, from, &p))
+	if (from == r->view.n)	/* nothing left: nothing held */
+		p = NULL;
+	else if (nvt_cols_pack(&r->view, from, &p))
 		return -ENOMEM;
 	nvt_packed_free(r->rest);
 	r->rest = p;
