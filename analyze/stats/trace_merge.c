@@ -251,6 +251,16 @@ static int part_rewind(struct part *pt, uint64_t ramp_records)
 	return err;
 }
 
+/* Part pt's block held until it goes on: its rest only, packed (the whole
+ * block as it is when that cannot be had).  Return: nothing. */
+static void part_keep_rest(struct part *pt)
+{
+	if (!nvt_reader_keep_rest(pt->s.r, pt->s.i)) {
+		pt->s.n -= pt->s.i;
+		pt->s.i = 0;
+	}
+}
+
 /* Return: a scratch no part is using (one per worker), or NULL (the reader's own). */
 static struct nvt_scratch *scratch_take(struct split *sp)
 {
@@ -308,19 +318,14 @@ static int part_round(size_t i, void *arg)
 	nvt_reader_scratch(pt->s.r, NULL);
 	scratch_give(sp, scr);
 	if (!pt->ret && pt->paused) {	/* on from there in this round */
-		if (!nvt_reader_keep_rest(pt->s.r, pt->s.i)) {
-			pt->s.n -= pt->s.i;
-			pt->s.i = 0;
-		}
+		part_keep_rest(pt);
 	} else if (!pt->ret && pt->live) {
 		pt->head_c = pt->s.c->complete_ns[pt->s.i];
 		pt->head_l = pt->s.c->latency_ns[pt->s.i];
-		if (!sp->end && sp->item[i] >= sp->nscr) {	/* no ramp IO counted before */
+		if (!sp->end && sp->item[i] >= sp->nscr)	/* no ramp IO counted before */
 			pt->ret = part_rewind(pt, 0);
-		} else if (!nvt_reader_keep_rest(pt->s.r, pt->s.i)) {
-			pt->s.n -= pt->s.i;	/* held until the next round: its rest only */
-			pt->s.i = 0;
-		}
+		else
+			part_keep_rest(pt);
 	}
 	if (!pt->ret && pt->s.done) {	/* its notes taken: the columns go too */
 		nvt_reader_close(pt->s.r);
