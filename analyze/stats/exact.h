@@ -14,7 +14,9 @@
  *
  * Usually pass 1 is the only one (see nv_exact_set_single).  Otherwise:
  * pass 1 counts values in log-linear buckets (256 per power of two) and
- * takes count, min, max, mean and stdev (Welford).  Each requested rank then
+ * takes count, min, max, mean and stdev (from exact integer sums of the
+ * values and of their squares: the same bits whatever the order of the
+ * values and however states were split, cloned and merged).  Each requested rank then
  * lies in one bucket; later passes either collect the values of that bucket
  * (when few: at most collect_cap) and select, or count them in nsub equal
  * sub-ranges to narrow the range.  A range of width 1 is the answer.
@@ -63,6 +65,13 @@ void nv_exact_add(struct nv_exact *e, uint64_t v);
 /* nv_exact_add(e, v[i]) for i = 0..n-1, in order, with the same results; faster. */
 void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n);
 /*
+ * cnt[i] copies of the value lo + i, for i = 0..n-1, added to e: every result (count, min,
+ * max, mean, stdev, histogram, percentiles) as if each copy had been added by nv_exact_add,
+ * in any order.  Pass 1's counts below e's counting limit are added at once (the interval
+ * counts of trace_interval.c, a bucket's range at a time); other values one copy at a time.
+ */
+void nv_exact_add_counts(struct nv_exact *e, uint64_t lo, const uint32_t *cnt, size_t n);
+/*
  * *dst = a copy of e during pass 1 (before the first nv_exact_end_pass):
  * both go on independently, and a value added to the copy counts as if it
  * had been added to e from the start.  E.g. the all-operations statistics
@@ -75,8 +84,8 @@ int nv_exact_clone(const struct nv_exact *e, struct nv_exact **dst);
  * their first nv_exact_end_pass, with the same percentiles and collect
  * limits, src's dense_limit at most e's: its listed values below e's limit
  * are counted in e's dense array): the
- * same counts, histogram, percentiles and mean; the standard deviation
- * equal but for the rounding of its sums.  E.g. an operation's statistics
+ * same counts, histogram, percentiles, mean and standard deviation
+ * (exact sums: bit for bit).  E.g. an operation's statistics
  * from those of its queue-depth classes.  src is unchanged.
  * Return: 0, or -EINVAL (a pass ended, or src's dense_limit above e's).
  */
