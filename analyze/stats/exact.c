@@ -161,7 +161,7 @@ void nv_exact_add(struct nv_exact *e, uint64_t v)
  */
 void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 {
-	uint64_t *hist = e->hist, mn, mx, dense_n, lim, obase;
+	uint64_t *hist = e->hist, mn, mx, lim, obase;
 	uint32_t *dense, *ovf;
 	struct nv_exact_sums sums;
 	size_t i = 0, start, ndense, novf, room;
@@ -181,7 +181,6 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 		counting = !e->single_failed;
 		dense = e->dense;
 		ndense = e->ndense;
-		dense_n = e->dense_n;
 		lim = e->lim;
 		ovf = e->ovf;
 		obase = e->obase;
@@ -199,7 +198,6 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 						dense[x] = UINT32_MAX;	/* nv_exact_add's */
 						break;
 					}
-					dense_n++;
 				} else if (x >= lim && x - obase <= UINT32_MAX && novf < room &&
 					   (novf & (novf - 1))) {
 					/* listed in place while the list has room:
@@ -219,7 +217,8 @@ void nv_exact_add_many(struct nv_exact *e, const uint64_t *v, size_t n)
 		e->min = mn;
 		e->max = mx;
 		e->sums = sums;
-		e->dense_n = dense_n;
+		if (counting)	/* each value of the run counted or listed */
+			e->dense_n += (i - start) - (novf - e->novf);
 		e->novf = novf;
 		if (i < n)
 			nv_exact_add(e, v[i++]);
