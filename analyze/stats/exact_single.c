@@ -341,7 +341,6 @@ void nv_single_merge(struct nv_exact *e, const struct nv_exact *src)
 	nv_single_ovf_merge(e, src);
 }
 
-
 /*
  * c copies of v, below e's counting limit, counted at once (e's single-pass
  * data intact).  *page: the dense page counted in last; a page's first count
@@ -374,29 +373,83 @@ static void single_add_copies(struct nv_exact *e, uint64_t v, uint32_t c, uint64
 	}
 }
 
-void nv_exact_add_counts(struct nv_exact *e, uint64_t lo, const uint32_t *cnt, size_t n)
+/* Return: nothing; c copies of v added to e in pass 1, whatever its dense
+ * array holds (the general case of nv_exact_add_counts). */
+static void counts_one(struct nv_exact *e, uint64_t v, uint32_t c, uint64_t *page)
 {
-	uint64_t page = UINT64_MAX;
+	if (!e->pass_n)
+		e->min = e->max = v;
+	e->min = v < e->min ? v : e->min;
+	e->max = v > e->max ? v : e->max;
+	e->pass_n += c;
+	e->hist[nv_exact_bucket_of(v)] += c;
+	nv_sums_add_count(&e->sums, v, c);
+	if (!e->single_failed)
+		single_add_copies(e, v, c, page);
+}
 
-	for (size_t i = 0; i < n; i++) {
+/*
+ * The entries cnt[i..n) whose values e's dense array already holds (every
+ * value once the single pass is given up), counted with pass 1's state in
+ * locals as in nv_exact_add_many; zero counts cost a test each.
+ * *page: as for dense_add_copies.
+ * Return: the first entry left to counts_one (its value past the array, or
+ * its count would wrap one), or n.
+ */
+static size_t counts_run(struct nv_exact *e, uint64_t lo, const uint32_t *cnt, size_t i,
+			 size_t n, uint64_t *page)
+{
+	uint64_t *hist = e->hist, mn = e->pass_n ? e->min : UINT64_MAX;
+	uint64_t mx = e->pass_n ? e->max : 0, total = 0, pg = *page;
+	bool counting = !e->single_failed;
+	uint64_t ndense = counting ? e->ndense : UINT64_MAX;
+	uint32_t *dense = e->dense;
+	struct nv_exact_sums sums = e->sums;
+
+	for (; i < n; i++) {
 		uint64_t v = lo + i;
 		uint32_t c = cnt[i];
 
 		if (!c)
 			continue;
-		if (e->pass || e->finished) {	/* a later pass: rare */
-			for (uint32_t k = 0; k < c; k++)
-				nv_exact_add(e, v);
-			continue;
+		if (v >= ndense)
+			break;
+		if (counting) {
+			if (v / NV_DENSE_PAGE != pg) {	/* the page's first touch: a write */
+				pg = v / NV_DENSE_PAGE;
+				__atomic_fetch_add(&dense[v], 0, __ATOMIC_RELAXED);
+			}
+			if (c > UINT32_MAX - dense[v])
+				break;	/* it would wrap: counts_one gives the data up */
+			dense[v] += c;
 		}
-		if (!e->pass_n)
-			e->min = e->max = v;
-		e->min = v < e->min ? v : e->min;
-		e->max = v > e->max ? v : e->max;
-		e->pass_n += c;
-		e->hist[nv_exact_bucket_of(v)] += c;
-		nv_sums_add_copies(&e->sums, v, c);
-		if (!e->single_failed)
-			single_add_copies(e, v, c, &page);
+		hist[nv_exact_bucket_of(v)] += c;
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+		nv_sums_add_count(&sums, v, c);
+		total += c;
 	}
+	if (total) {
+		e->min = mn;
+		e->max = mx;
+	}
+	e->pass_n += total;
+	e->dense_n += counting ? total : 0;
+	e->sums = sums;
+	*page = pg;
+	return i;
+}
+
+void nv_exact_add_counts(struct nv_exact *e, uint64_t lo, const uint32_t *cnt, size_t n)
+{
+	uint64_t page = UINT64_MAX;
+
+	if (e->pass || e->finished) {	/* a later pass: rare */
+		for (size_t i = 0; i < n; i++)
+			for (uint32_t k = 0; k < cnt[i]; k++)
+				nv_exact_add(e, lo + i);
+		return;
+	}
+	for (size_t i = 0; (i = counts_run(e, lo, cnt, i, n, &page)) < n; i++)
+		counts_one(e, lo + i, cnt[i], &page);
 }

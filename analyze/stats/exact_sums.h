@@ -30,6 +30,21 @@ static inline void nv_sums_add(struct nv_exact_sums *s, uint64_t v)
 
 /* Return: nothing; c copies of v added to s. */
 void nv_sums_add_copies(struct nv_exact_sums *s, uint64_t v, uint64_t c);
+/* Return: nothing; c copies of v added to s (inline: the bulk add's, once per
+ * counted value; the product in 128 bits for values below 2^32). */
+static inline void nv_sums_add_count(struct nv_exact_sums *s, uint64_t v, uint32_t c)
+{
+	unsigned __int128 sq;
+
+	if (v >> 32) {
+		nv_sums_add_copies(s, v, c);
+		return;
+	}
+	sq = (unsigned __int128)(v * v) * c;
+	s->p += v * c;
+	s->q += sq;
+	s->qhi += s->q < sq;
+}
 /* Return: nothing; src's sums added to s (exact: the same as adding its values). */
 void nv_sums_merge(struct nv_exact_sums *s, const struct nv_exact_sums *src);
 /* Return: the mean of n values of sums s (0 when n is 0), rounded once. */
