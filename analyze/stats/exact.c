@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "analyze/stats/exact.h"
 #include "analyze/stats/exact_dense.h"
 #include "analyze/stats/exact_int.h"
 

@@ -1,6 +1,8 @@
 /*
  * exact_int.h - the state of exact.c (private to exact.c and exact_single.c,
- * its single-pass path): targets, probes and the single-pass data.
+ * its single-pass path): targets, probes and the single-pass data.  Its
+ * includers include exact.h first (exact.h's module includes this one: no
+ * circle of modules, tests/integration/build.sh).
  */
 #ifndef NV_EXACT_INT_H
 #define NV_EXACT_INT_H
@@ -9,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/stats/exact.h"
 #include "analyze/stats/exact_sums.h"
 
 #define SUB_BITS	NV_EXACT_SUB_BITS

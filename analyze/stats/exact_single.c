@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "analyze/stats/exact.h"
 #include "analyze/stats/exact_dense.h"
 #include "analyze/stats/exact_int.h"
 
