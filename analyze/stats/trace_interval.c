@@ -14,7 +14,9 @@
  * second read resolves it).  The IOs at or above a cut, which rises with
  * the interval's counts to about its p99.8 and never past what was kept,
  * are kept with their completion times: the candidates for the spike
- * episodes (trace_spikes.c).
+ * episodes (trace_spikes.c).  The counts and list also give the interval's
+ * IOs back to the exact states at the close (tan_ibuf_exact), less those
+ * noted as of another queue-depth class (tan_ibuf_minor).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -56,7 +58,43 @@ void tan_ibuf_free(struct ibuf *b)
 			     b->lim > b->dense_span ? b->lim : b->dense_span, b->role);
 	free(b->wide);
 	free(b->cv);
+	free(b->minor);
 	memset(b, 0, sizeof(*b));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The limit raised to IV_DENSE_HI: the listed values below it counted per ns.
+ * Return: nothing; *spilled set when a count wrapped (2^32 equal values). */
+static void ibuf_raise(struct ibuf *b, bool *spilled)
+{
+	size_t m = 0;
+
+	b->lim = IV_DENSE_HI;
+	for (size_t i = 0; i < b->nwide; i++) {
+		uint64_t v = b->wide[i];
+
+		if (v >= b->lim)
+			b->wide[m++] = v;
+		else if (!++b->dense[v])
+			*spilled = true;
+	}
+	b->nwide = m;
+}
+
+/* Return: how many of lat[0..n) are at or above lim. */
+static size_t count_from(const uint64_t *lat, size_t n, uint64_t lim)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += lat[i] >= lim;
+	return w;
 }
 
 /*
@@ -79,23 +117,28 @@ static int wide_full(struct ibuf *b, bool *spilled)
 		return 0;
 	}
 	if (b->dense_ok && b->lim < IV_DENSE_HI) {
-		size_t m = 0;
-
-		b->lim = IV_DENSE_HI;
-		for (size_t i = 0; i < b->nwide; i++) {
-			uint64_t v = b->wide[i];
-
-			if (v >= b->lim)
-				b->wide[m++] = v;
-			else if (!++b->dense[v])
-				*spilled = true;	/* 2^32 equal values */
-		}
-		b->nwide = m;
-		if (m < b->widecap)
+		ibuf_raise(b, spilled);
+		if (b->nwide < b->widecap)
 			return 0;
 	}
 	*spilled = true;
 	return 0;
+}
+
+bool tan_ibuf_will_hold(struct ibuf *b, const uint64_t *lat, size_t n)
+{
+	bool spilled = false;
+
+	if (!b->dense || b->ios + n >= UINT32_MAX)	/* no count can wrap */
+		return false;
+	if (b->nwide + n <= b->vcap)
+		return true;
+	if (b->nwide + count_from(lat, n, b->lim) <= b->vcap)
+		return true;
+	if (!b->dense_ok || b->lim >= IV_DENSE_HI)
+		return false;
+	ibuf_raise(b, &spilled);	/* as the push would once the list filled */
+	return !spilled && b->nwide + count_from(lat, n, b->lim) <= b->vcap;
 }
 
 /*
@@ -248,12 +291,6 @@ cand:
 	return err;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Return: the bucket of counts h (nonzero in [lo, hi]) holding the k-th
  * smallest (0-based), the values in the buckets below it in *below. */
@@ -337,6 +374,120 @@ int tan_ibuf_cands(const struct ibuf *b, uint64_t from, uint64_t *cut,
 	return err;
 }
 
+int tan_ibuf_minor(struct ibuf *b, const uint64_t *lat, size_t n)
+{
+	if (b->nminor + n > IV_MINOR_MAX)
+		return -ENOSPC;
+	if (b->nminor + n > b->minorcap) {
+		size_t nc = b->minorcap ? b->minorcap : 256;
+		uint64_t *m;
+
+		while (nc < b->nminor + n)
+			nc *= 2;
+		if (!(m = realloc(b->minor, nc * sizeof(*m))))
+			return -ENOMEM;
+		b->minor = m;
+		b->minorcap = nc;
+	}
+	memcpy(b->minor + b->nminor, lat, n * sizeof(*lat));
+	b->nminor += n;
+	return 0;
+}
+
+/*
+ * b's listed latencies less the noted ones m[0..nm) (ascending, each one of
+ * the listed), in list order, into *out (malloc'ed, *nout of them; b's own
+ * list when none is noted, *out then NULL).  The noted are few: each listed
+ * value is looked up among them (a binary search past a range check), the
+ * list is not sorted.  Return: 0 or -ENOMEM.
+ */
+static int wide_less(const struct ibuf *b, const uint64_t *m, size_t nm, uint64_t **out,
+		     size_t *nout)
+{
+	uint64_t *w;
+	bool *used;
+	size_t k = 0;
+
+	*out = NULL;
+	*nout = b->nwide;
+	if (!nm)
+		return 0;
+	w = malloc(b->nwide * sizeof(*w));
+	used = calloc(nm, sizeof(*used));
+	if (!w || !used) {
+		free(w);
+		free(used);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < b->nwide; i++) {
+		uint64_t v = b->wide[i];
+		size_t lo = 0, hi = nm;
+
+		if (v >= m[0] && v <= m[nm - 1]) {
+			while (lo < hi) {	/* the first noted at or above v */
+				size_t mid = (lo + hi) / 2;
+
+				if (m[mid] >= v)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			while (lo < nm && m[lo] == v && used[lo])
+				lo++;
+			if (lo < nm && m[lo] == v) {	/* one noted copy of v: left out */
+				used[lo] = true;
+				continue;
+			}
+		}
+		w[k++] = v;
+	}
+	free(used);
+	*out = w;
+	*nout = k;
+	return 0;
+}
+
+int tan_ibuf_exact(struct ibuf *b, struct nv_exact *e)
+{
+	uint32_t tmp[1u << 12];	/* a bucket's counts below IV_DENSE_HI (2^21: 4096 ns) */
+	size_t j = 0, nm = b->nminor, nw;
+	uint64_t *w;
+	int err;
+
+	if (nm > 1)
+		qsort(b->minor, nm, sizeof(*b->minor), cmp_u64);
+	while (j < nm && b->minor[j] < b->lim)
+		j++;
+	if ((err = wide_less(b, b->minor + j, nm - j, &w, &nw)))
+		return err;
+	j = 0;
+	for (unsigned h = b->hlo; b->ios && h <= b->hhi; h++) {
+		uint64_t lo, hi;
+		size_t n;
+
+		if (!b->hist[h])
+			continue;
+		nv_exact_bucket_range(h, &lo, &hi);
+		if (hi >= b->lim)	/* a bucket is below the limit or above it, whole */
+			break;
+		n = (size_t)(hi - lo + 1);
+		while (j < nm && b->minor[j] < lo)
+			j++;
+		if (j == nm || b->minor[j] > hi) {
+			nv_exact_add_counts(e, lo, b->dense + lo, n);
+			continue;
+		}
+		memcpy(tmp, b->dense + lo, n * sizeof(*tmp));
+		for (; j < nm && b->minor[j] <= hi; j++)
+			tmp[b->minor[j] - lo]--;
+		nv_exact_add_counts(e, lo, tmp, n);
+	}
+	nv_exact_add_many(e, w ? w : b->wide, nw);
+	free(w);
+	b->nminor = 0;
+	return 0;
+}
+
 void tan_ibuf_clear(struct ibuf *b)
 {
 	if (b->ios) {
@@ -354,6 +505,7 @@ void tan_ibuf_clear(struct ibuf *b)
 	b->lim = b->dense_ok ? IV_DENSE_LO : 0;
 	b->ios = 0;
 	b->nwide = 0;
+	b->nminor = 0;
 	b->ncv = 0;
 	b->cut = 0;
 	b->bytes = 0;

@@ -6,14 +6,17 @@
  * The traces go interval by interval together (a round per interval that
  * has IOs): in a round each trace's records that complete before the
  * interval's end are counted into that trace's own interval buffers
- * (trace_interval.c) and exact states per queue-depth class, on whichever
- * worker takes it; then this thread closes the interval from every trace's
- * buffers at once (the bucket counts summed, the k-th smallest found among
- * all their per-ns counts and lists: exact, in any order), keeps the slow-IO
- * candidates at or above the largest cut and clears the buffers for the
- * next round.  At the end the traces' totals, notes and exact states are
- * merged in trace order.  Nothing depends on which worker ran what, or on
- * how many there were: the output is the same for any -J.
+ * (trace_interval.c) and exact states per queue-depth class (those of the
+ * class a buffer holds only at the close: trace_series.c exact_run), on
+ * whichever worker takes it; then this thread closes the interval from
+ * every trace's buffers at once (the bucket counts summed, the k-th
+ * smallest found among all their per-ns counts and lists: exact, in any
+ * order), keeps the slow-IO candidates at or above the largest cut, adds
+ * the IOs each buffer held to the job's exact states (in trace order:
+ * tan_defer_close) and clears the buffers for the next round.  At the end
+ * the traces' totals, notes and exact states are merged in trace order.
+ * Nothing depends on which worker ran what, or on how many there were: the
+ * output is the same for any -J.
  *
  * Time: t = 0 is the submission of the IO that completes first (ties: the
  * lower trace); a record completing before its trace's open interval (out
@@ -209,8 +212,7 @@ static int part_walk(struct part *pt, uint64_t end)
 		}
 		if (last >= t0 && last - t0 > pt->tan.span_ns)
 			pt->tan.span_ns = last - t0;
-		if (i > a && ((err = tan_interval_run(st, c, a, i)) ||
-			      (err = tan_feed_exact(st, s, a, i)))) {
+		if (i > a && (err = tan_interval_run(st, c, a, i))) {
 			snprintf(pt->err, sizeof(pt->err), "%s: out of memory", st->paths[0]);
 			return err;
 		}
@@ -546,7 +548,10 @@ static int close_merged(struct split *sp)
 					      &t->series[NV_TAN_ALL][st->cur],
 					      pd ? pd->r[NV_TAN_ALL] : NULL);
 	}
-	for (size_t i = 0; i < st->npaths; i++) {
+	for (size_t i = 0; i < st->npaths; i++) {	/* in trace order */
+		int e = tan_defer_close(&sp->p[i].st, st);
+
+		err = err ? err : e;
 		for (unsigned k = 0; k < NVT_OP__MAX; k++)
 			if (sp->p[i].tan.series[k])
 				tan_ibuf_clear(&sp->p[i].st.ib[k]);

@@ -306,6 +306,8 @@ static int close_interval(struct state *st)
 			err = reduce_all(st, bufs, nb, &st->t->series[NV_TAN_ALL][st->cur],
 					 pd ? pd->r[NV_TAN_ALL] : NULL);
 	}
+	if (!err)
+		err = tan_defer_close(st, st);
 	if (!err && st->on_close)
 		err = st->on_close(st);
 	for (unsigned k = 0; k < NVT_OP__MAX; k++)
@@ -327,21 +329,32 @@ static void count_bucket(struct nv_tan *t, unsigned op, uint64_t lat)
 }
 
 /*
- * Records [a, b) of block c, all of one operation, into the open interval
- * and the totals.  Return: 0 or -ENOMEM.
+ * Records [a, b) of block c, all of operation op and queue-depth class q,
+ * into the open interval, the totals and the exact states (tan_exact_run).  An
+ * interval that spills keeps no other operation's IOs either: what they
+ * held is fed to the exact states then.  Return: 0 or -ENOMEM.
  */
-static int op_run(struct state *st, const struct nvt_cols *c, unsigned op, size_t a, size_t b)
+static int op_run(struct state *st, const struct nvt_cols *c, unsigned op, unsigned q,
+		  size_t a, size_t b)
 {
 	struct nv_tan *t = st->t;
 	struct nv_tan_op *o = &t->op[op];
 	struct ibuf *ib = &st->ib[op];
 	uint64_t bytes = 0, errors = 0;
+	bool spilled = st->spilled;
 	int err;
 
 	if (!t->series[op] && (err = start_op(st, op)))
 		return err;
+	if ((err = tan_exact_run(st, c, op, q, a, b)))
+		return err;
 	if ((err = tan_ibuf_push(ib, c->latency_ns + a, c->complete_ns + a, b - a, &st->spilled)))
 		return err;
+	for (unsigned k = 0; k < NVT_OP__MAX && st->spilled && !spilled; k++) {
+		if ((err = tan_defer_flush(st, k, st)))
+			return err;
+		st->defer[k] = TAN_DIRECT;
+	}
 	if (c->uniform & NVT_COL_LENGTH) {
 		bytes = (uint64_t)c->length[a] * (b - a);
 	} else {
@@ -365,17 +378,21 @@ static int op_run(struct state *st, const struct nvt_cols *c, unsigned op, size_
 }
 
 /* Records [a, b) of block c, all in the open interval, in runs of one
- * operation.  Return: 0 or -ENOMEM. */
+ * operation and queue-depth class.  Return: 0 or -ENOMEM. */
 static int interval_run(struct state *st, const struct nvt_cols *c, size_t a, size_t b)
 {
+	bool one_op = c->uniform & NVT_COL_OP, one_qd = c->uniform & NVT_COL_QD;
 	int err;
 
-	if (c->uniform & NVT_COL_OP)
-		return a < b ? op_run(st, c, c->op[a], a, b) : 0;
 	for (size_t g = a, i; g < b; g = i) {
-		for (i = g + 1; i < b && c->op[i] == c->op[g]; i++)
+		unsigned op = c->op[g], q = nv_tan_qd_class(c->qd[g]), lo, hi;
+
+		nv_tan_qd_range(q, &lo, &hi);
+		lo = q ? lo : 0;	/* class 0 holds qd 0 too */
+		for (i = g + 1; i < b && (one_op || c->op[i] == op) &&
+				(one_qd || (c->qd[i] >= lo && c->qd[i] <= hi)); i++)
 			;
-		if ((err = op_run(st, c, c->op[g], g, i)))
+		if ((err = op_run(st, c, op, q, g, i)))
 			return err;
 	}
 	return 0;
@@ -442,8 +459,6 @@ int tan_pass1_run(struct state *st, struct src *s, size_t a, size_t b)
 		size_t e = tan_counted_run(st, s, &a, b);
 
 		if ((err = pass1_span(st, s->c, a, e, !s->ramp_end)))
-			return err;
-		if ((err = tan_feed_exact(st, s, a, e)))
 			return err;
 		a = e;
 	}

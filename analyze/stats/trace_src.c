@@ -1,8 +1,8 @@
 /*
  * trace_src.c - nv_tan_run's traces (trace_tan.h): opened with what their
  * header and footer say (ramp, nv_trace_ab, waits), read block by block
- * with the progress told, records checked, and counted by queue-depth
- * class (nv_tan_qd_class).
+ * with the progress told, records checked (their queue-depth classes'
+ * exact states: trace_qdclass.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -259,103 +259,4 @@ size_t tan_counted_run(struct state *st, const struct src *s, size_t *a, size_t 
 	for (e = *a; e < b && !tan_in_ramp(s, e); e++)
 		;
 	return e;
-}
-
-unsigned nv_tan_qd_class(unsigned qd)
-{
-	unsigned c;
-
-	if (qd <= 1)
-		return 0;
-	c = 32u - (unsigned)__builtin_clz(qd - 1);	/* the least c with 2^c >= qd */
-	return c < NV_TAN_NQD - 1 ? c : NV_TAN_NQD - 1;
-}
-
-void nv_tan_qd_range(unsigned cls, unsigned *lo, unsigned *hi)
-{
-	*lo = cls ? (1u << (cls - 1)) + 1 : 1;
-	*hi = cls < NV_TAN_NQD - 1 ? 1u << cls : 65535;
-}
-
-/* Op op's state for queue-depth class q, made on first use.  Return: it, or NULL. */
-static struct nv_exact *qd_state(struct state *st, unsigned op, unsigned q)
-{
-	if (!st->qx[op][q]) {
-		if (nv_opstats_exact_new(&st->qx[op][q]))
-			return NULL;
-		/* the next trace's state of this class: the same pages */
-		nv_exact_set_role(st->qx[op][q], NV_OPSTATS_ROLES + op * NV_TAN_NQD + q);
-		if (st->qx_dense)
-			nv_exact_set_single(st->qx[op][q], st->qx_dense, st->qx_ovf);
-	}
-	return st->qx[op][q];
-}
-
-int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b)
-{
-	const struct nvt_cols *c = s->c;
-	bool one_op = c->uniform & NVT_COL_OP;
-	struct nv_exact *e;
-	int err;
-
-	if (a == b)
-		return 0;
-	/* pass 1 feeds the classes only; tan_fold_exact makes the operations' */
-	if (st->pass > 0 &&
-	    (err = nv_opstats_add_block(&st->ops, c->op + a, c->latency_ns + a, b - a, one_op)))
-		return err;
-	if (one_op && (c->uniform & NVT_COL_QD)) {	/* one state: no classes to find */
-		if (!(e = qd_state(st, c->op[a], nv_tan_qd_class(c->qd[a]))))
-			return -ENOMEM;
-		nv_exact_add_many(e, c->latency_ns + a, b - a);
-		return 0;
-	}
-	for (size_t g = a, i; g < b; g = i) {	/* runs of one operation and class */
-		unsigned op = c->op[g], q = nv_tan_qd_class(c->qd[g]), lo, hi;
-
-		nv_tan_qd_range(q, &lo, &hi);
-		lo = q ? lo : 0;	/* class 0 holds qd 0 too */
-		i = g + 1;
-		if (one_op)
-			while (i < b && c->qd[i] >= lo && c->qd[i] <= hi)
-				i++;
-		else
-			while (i < b && c->op[i] == op && c->qd[i] >= lo && c->qd[i] <= hi)
-				i++;
-		if (!(e = qd_state(st, op, q)))
-			return -ENOMEM;
-		nv_exact_add_many(e, c->latency_ns + g, i - g);
-	}
-	return 0;
-}
-
-int tan_fold_exact(struct state *st)
-{
-	int err = 0;
-
-	for (unsigned k = 0; k < NVT_OP__MAX && !err; k++) {
-		int big = -1;	/* the class with most IOs first: its counts move */
-
-		for (unsigned q = 0; q < NV_TAN_NQD; q++)
-			if (st->qx[k][q] && (big < 0 || nv_exact_count(st->qx[k][q]) >
-							nv_exact_count(st->qx[k][big])))
-				big = (int)q;
-		if (big >= 0)
-			err = nv_opstats_merge(&st->ops, k, st->qx[k][big]);
-		for (unsigned q = 0; q < NV_TAN_NQD && !err; q++)
-			if (st->qx[k][q] && (int)q != big)
-				err = nv_opstats_merge(&st->ops, k, st->qx[k][q]);
-	}
-	if (!err)
-		err = nv_opstats_merge_all(&st->ops);
-	if (err)
-		snprintf(st->err, st->errlen, "%s: %s", st->paths[0],
-			 err == -ENOMEM ? "out of memory" :
-			 "internal error: merging exact states");
-	return err;
-}
-
-struct nv_exact *tan_qd_state(struct state *st, unsigned op, unsigned q)
-{
-	return qd_state(st, op, q);
 }

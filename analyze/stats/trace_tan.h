@@ -67,6 +67,8 @@ struct ibuf {
 	struct ivcand *cv;	/* IOs with latency >= cut */
 	size_t ncv, cvcap;
 	uint64_t cut;
+	uint64_t *minor;	/* latencies of its IOs not of the class held for the */
+	size_t nminor, minorcap;	/* exact states (tan_ibuf_minor), unordered */
 	uint64_t ios;		/* the interval's IOs of this op, counted or spilled */
 	uint64_t bytes, errors, max;
 	uint64_t lat_sum;	/* the sum of its latencies */
@@ -120,6 +122,27 @@ int tan_ibuf_cands(const struct ibuf *b, uint64_t from, uint64_t *cut,
  */
 void tan_ibuf_le(const struct ibuf *b, const uint64_t *e, unsigned n, uint64_t *le);
 
+/*
+ * Whether pushing lat[0..n) leaves b able to give each of its IOs back
+ * (tan_ibuf_exact): per-ns counts kept, none can wrap, and the list does
+ * not fill past vcap (its limit raised first when that makes room, as the
+ * push itself would).  Return: true or false.
+ */
+bool tan_ibuf_will_hold(struct ibuf *b, const uint64_t *lat, size_t n);
+
+/* Latencies lat[0..n) of IOs pushed into b (before or after this) noted as
+ * not of the queue-depth class b holds for the exact states: tan_ibuf_exact
+ * leaves them out.  At most IV_MINOR_MAX are noted in an interval.
+ * Return: 0, -ENOSPC (that many noted: none of these) or -ENOMEM. */
+int tan_ibuf_minor(struct ibuf *b, const uint64_t *lat, size_t n);
+#define IV_MINOR_MAX 4096
+
+/* Every latency of b (per-ns counts kept, not spilled) but the ones noted
+ * by tan_ibuf_minor added to exact state e: the interval's IOs of the class
+ * held counted into its state once, not IO by IO; the notes dropped (b's
+ * counts and list as they were).  Return: 0 or -ENOMEM (e unchanged). */
+int tan_ibuf_exact(struct ibuf *b, struct nv_exact *e);
+
 /* Return: nothing; b empty for the next interval (only what was used cleared). */
 void tan_ibuf_clear(struct ibuf *b);
 
@@ -146,6 +169,15 @@ struct state {
 	struct nv_opstats ops;	/* exact latency per operation and of all (opstats.h) */
 	struct nv_exact *qx[NVT_OP__MAX][NV_TAN_NQD];
 	struct ibuf ib[NVT_OP__MAX];
+	/* per op, where the open interval's IOs go in the exact states: 0 none
+	 * yet; q + 1: those of queue-depth class q held in ib until the interval
+	 * closes (tan_ibuf_exact), the others fed now and noted in ib
+	 * (tan_ibuf_minor); TAN_DIRECT: all fed IO by IO (ib could not give
+	 * them back, or too many of other classes) */
+	int defer[NVT_OP__MAX];
+	int major[NVT_OP__MAX];	/* q + 1 of the class with most IOs in the last
+				 * interval with IOs of op, the one held next */
+	uint64_t ncls[NVT_OP__MAX][NV_TAN_NQD];	/* the open interval's IOs per class */
 	size_t cap;		/* allocated intervals per series */
 	size_t cur;		/* the open interval */
 	size_t vcap;		/* latencies listed per interval and op at most */
@@ -204,6 +236,7 @@ struct state {
 };
 
 enum { TAN_KEPT, TAN_CUT, TAN_LEFT_OUT };
+#define TAN_DIRECT (-1)
 
 #define add_note(o, ...) nv_note_add(&(o)->notes, &(o)->nnotes, __VA_ARGS__)
 
@@ -265,8 +298,8 @@ int tan_pass1_split(struct state *st);
 int tan_series_grow(struct state *st, size_t need);
 /* Op's series, cuts and interval buffer, unless made.  Return: 0 or -ENOMEM. */
 int tan_series_start(struct state *st, unsigned op);
-/* Records [a, b) of block c, all in st's open interval, into its buffers and
- * totals (the series started).  Return: 0 or -ENOMEM. */
+/* Records [a, b) of block c, all in st's open interval, into its buffers,
+ * totals and exact states (the series started).  Return: 0 or -ENOMEM. */
 int tan_interval_run(struct state *st, const struct nvt_cols *c, size_t a, size_t b);
 /* Exact p50/p99/p99.9/max of the IOs in bufs[0..nb) (nb >= 1) into p, or a
  * spilled interval's ranks into pr.  Return: 0, -ENOMEM or -EINVAL. */
@@ -282,6 +315,26 @@ struct pend *tan_new_pend(struct state *st);
 size_t tan_series_vcap(bool *dense);
 /* Return: nothing; t's all-operations totals and records from its operations'. */
 void tan_pass1_totals(struct nv_tan *t);
+/* The IOs of op that from's open interval holds for the exact states (its
+ * defer[op]) added to to's state of their class (to: from, or the job of a
+ * thread trace from, at the interval's close).  Return: 0 or -ENOMEM. */
+int tan_defer_flush(struct state *from, unsigned op, struct state *to);
+/* At the close of from's open interval (its points taken): every IO it
+ * holds for the exact states added to to's (tan_defer_flush), the class to
+ * hold next noted.  Return: 0 or -ENOMEM. */
+int tan_defer_close(struct state *from, struct state *to);
+/*
+ * The exact states' share of records [a, b) of block c, all of op and of
+ * queue-depth class q, in st's open interval (trace_qdclass.c), before they
+ * are pushed into its buffer.  While op's buffer can give its IOs back,
+ * those of the class it holds (the last interval's most frequent, else the
+ * first class seen) wait in it for the interval's close and the others are
+ * fed now and noted, to be left out then; once it cannot (it may spill, or
+ * IV_MINOR_MAX IOs of other classes were noted), what it held is fed and
+ * the rest of the interval IO by IO.  Return: 0 or -ENOMEM.
+ */
+int tan_exact_run(struct state *st, const struct nvt_cols *c, unsigned op, unsigned q,
+		  size_t a, size_t b);
 /* Op op's exact state of queue-depth class q, made on first use (trace_src.c).
  * Return: it, or NULL (no memory). */
 struct nv_exact *tan_qd_state(struct state *st, unsigned op, unsigned q);

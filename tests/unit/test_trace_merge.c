@@ -6,7 +6,7 @@
  * struct nv_tan, bit for bit, and it equals the analysis of one trace holding every thread's
  * records merged as the analysis merges them, by their next completions
  * (the intervals' exact percentiles, counts, spikes; the mean and standard
- * deviation but for the rounding of their sums), also where one thread's
+ * deviation bit for bit: exact sums), also where one thread's
  * completion times go back 3 intervals once (the spikes too: a slow IO is
  * placed in the interval pass 1 counted it in, test_trace_spikes.c).
  * Intervals that overflow their lists (NVANALYZE_SERIES_CAP) are resolved
@@ -15,7 +15,6 @@
  * workers.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,25 +90,23 @@ static void free_job(struct job *j)
 	}
 }
 
-/* Return: true when a and b are equal, or (sums false) within rounding. */
-static bool same_double(double a, double b, bool bits)
+/* Return: true when a and b are the same bits (exact sums: any order). */
+static bool same_double(double a, double b)
 {
-	if (bits)
-		return !memcmp(&a, &b, sizeof(a));
-	return fabs(a - b) <= 1e-9 * fabs(a) + 1e-9;
+	return !memcmp(&a, &b, sizeof(a));
 }
 
-static bool same_latsum(const struct nv_latsum *a, const struct nv_latsum *b, bool bits)
+static bool same_latsum(const struct nv_latsum *a, const struct nv_latsum *b)
 {
 	return a->n == b->n && a->min == b->min && a->max == b->max &&
-	       same_double(a->mean, b->mean, bits) && same_double(a->stdev, b->stdev, bits) &&
+	       same_double(a->mean, b->mean) && same_double(a->stdev, b->stdev) &&
 	       !memcmp(a->pct, b->pct, sizeof(a->pct)) && a->nlv == b->nlv &&
 	       !memcmp(a->lv, b->lv, a->nlv * sizeof(a->lv[0]));
 }
 
 /*
  * a and b the same: every count, series point, percentile, spike and note;
- * bits: the mean and standard deviation too, bit for bit, and the passes.
+ * bits: the passes too.
  * Return: true when they are.
  */
 static bool same_tan(const struct nv_tan *a, const struct nv_tan *b, bool bits)
@@ -127,7 +124,7 @@ static bool same_tan(const struct nv_tan *a, const struct nv_tan *b, bool bits)
 		const struct nv_tan_op *x = &a->op[k], *y = &b->op[k];
 
 		ok = x->records == y->records && x->bytes == y->bytes && x->errors == y->errors &&
-		     same_latsum(&x->lat, &y->lat, bits) && x->hist_lo == y->hist_lo &&
+		     same_latsum(&x->lat, &y->lat) && x->hist_lo == y->hist_lo &&
 		     x->hist_n == y->hist_n && !x->hist == !y->hist &&
 		     (!x->hist || !memcmp(x->hist, y->hist, x->hist_n * sizeof(*x->hist))) &&
 		     !a->series[k] == !b->series[k] &&
@@ -136,7 +133,7 @@ static bool same_tan(const struct nv_tan *a, const struct nv_tan *b, bool bits)
 	}
 	for (size_t i = 0; ok && i < a->nqd; i++)
 		ok = a->qd[i].op == b->qd[i].op && a->qd[i].qd_lo == b->qd[i].qd_lo &&
-		     same_latsum(&a->qd[i].lat, &b->qd[i].lat, bits);
+		     same_latsum(&a->qd[i].lat, &b->qd[i].lat);
 	for (size_t i = 0; ok && i < a->nspikes; i++)
 		ok = !memcmp(&a->spikes[i], &b->spikes[i], sizeof(a->spikes[i]));
 	for (size_t i = 0; ok && i < a->nnotes; i++)
