@@ -22,7 +22,8 @@
 # jobs); grouped: one fio job of N threads (numjobs, group_reporting: one job
 # of N thread traces, jobs/randread.fio's layout), gen_trace's traces with a
 # seed each; nop: the same layout from a real run, fio's nv_nop target at QD
-# 64 (a million dense timestamps a second per thread), IOS IOs per thread.
+# 64 in jobs/randread.fio's 256 MiB area (a million dense timestamps a second
+# per thread), IOS IOs per thread.
 workers_layout() {
 	local shape=$1 dir=$2 n=$3 ios=$4 k
 	[ "$shape" = hosts ] || mkdir -p "$dir/traces"
@@ -47,10 +48,14 @@ workers_layout() {
 				n, tr, n * ios * 4096, n * ios, n * ios, n * ios * 4
 		}' >"$dir/run.json";;
 	nop)
-		head -c 1M /dev/zero >"$dir/nop"
+		# jobs/randread.fio's area, 256 MiB a thread (a sparse file: fio
+		# lays nothing out, nv_nop reads nothing), IOS IOs (io_size): fio
+		# drains the queue each time it wraps, every 65536 IOs, as in the
+		# brief's time_based run (a 1 MiB area drained it every 256)
+		truncate -s 256M "$dir/nop"
 		"$FIO" --thread --ioengine="external:$NVENGINE_SO" --name=randread \
-			--filename="$dir/nop" --size=1M --bs=4k --rw=randread --iodepth=64 \
-			--loops=$(((ios + 255) / 256)) --nv_nop=1 --nv_trace="$dir/traces" \
+			--filename="$dir/nop" --size=256M --io_size=$((ios * 4096)) --bs=4k \
+			--rw=randread --iodepth=64 --nv_nop=1 --nv_trace="$dir/traces" \
 			--numjobs="$n" --group_reporting --output-format=json \
 			--output="$dir/run.json" >"$dir/fio.out" 2>&1 ||
 			die "workers: fio nv_nop failed: $(tail -n 3 "$dir/fio.out")";;
