@@ -598,10 +598,7 @@ static int fold_exact(struct split *sp)
 
 	for (size_t i = 0; i < sp->st->npaths && !err; i++)
 		err = merge_exact(sp->st, &sp->p[i], FOLD_LEAST, FOLD_LISTED);
-	if (err)
-		snprintf(sp->st->err, sp->st->errlen, "%s: %s", sp->st->paths[0], err == -ENOMEM ?
-			 "out of memory" : "internal error: merging exact states");
-	return err;
+	return tan_merge_failed(sp->st, err);
 }
 
 /*
@@ -671,10 +668,7 @@ static size_t fold_paused(struct split *sp, size_t n, int *err)
 		if (!pt->paused)
 			continue;
 		pt->paused = false;
-		if ((*err = merge_exact(sp->st, pt, FOLD_LEAST, sp->pause)))
-			snprintf(sp->st->err, sp->st->errlen, "%s: %s", sp->st->paths[0],
-				 *err == -ENOMEM ? "out of memory" :
-				 "internal error: merging exact states");
+		*err = tan_merge_failed(sp->st, merge_exact(sp->st, pt, FOLD_LEAST, sp->pause));
 		sp->item[m++] = sp->item[j];	/* j >= m: still to be read */
 	}
 	return *err ? 0 : m;
@@ -746,9 +740,7 @@ static int merge_parts(struct split *sp)
 
 	for (size_t i = 0; i < st->npaths && !err; i++)
 		err = merge_part(st, &sp->p[i]);
-	if (err)
-		snprintf(st->err, st->errlen, "%s: %s", st->paths[0], err == -ENOMEM ?
-			 "out of memory" : "internal error: merging exact states");
+	tan_merge_failed(st, err);
 	tan_pass1_totals(st->t);
 	st->pass_records = sp->records;
 	st->done_bytes = sp->bytes;

@@ -99,6 +99,11 @@ int tan_fold_exact(struct state *st)
 	}
 	if (!err)
 		err = nv_opstats_merge_all(&st->ops);
+	return tan_merge_failed(st, err);
+}
+
+int tan_merge_failed(struct state *st, int err)
+{
 	if (err)
 		snprintf(st->err, st->errlen, "%s: %s", st->paths[0],
 			 err == -ENOMEM ? "out of memory" :

@@ -275,6 +275,11 @@ int tan_feed_exact(struct state *st, const struct src *s, size_t a, size_t b);
  * mixed job.  Return: 0 or -errno (st->err set). */
 int tan_fold_exact(struct state *st);
 
+/* st->err set for err, a failed merge of exact states (-ENOMEM: out of
+ * memory; else an internal error), naming the job's first trace.
+ * Return: err. */
+int tan_merge_failed(struct state *st, int err);
+
 /* *l from exact state e once resolved (nlv: the extra levels e resolves
  * after nv_pcts', opstats.h).  Return: nothing. */
 struct nv_latsum;
