@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +115,31 @@ static int print_stdout(struct nv_report *r, const struct nv_curves *c,
 }
 
 /*
+ * The tables on stdout (print_stdout).  With -o DIR, a reader that went
+ * away (`| head`: a closed pipe) does not cost the report: SIGPIPE is
+ * ignored, the tables stop there and DIR is still written; any other
+ * failure is an error.
+ * Return: 0, 1 (stdout closed by its reader under -o: nothing to say), or
+ * 2 after printing the error.
+ */
+static int tables_stdout(struct nv_report *r, const struct nv_curves *c,
+			 const struct nv_tracejoin *tj, const struct opts *o)
+{
+	bool failed;
+
+	if (o->outdir)
+		signal(SIGPIPE, SIG_IGN);
+	errno = 0;
+	failed = print_stdout(r, c, tj, o->format) || fflush(stdout);
+	if (!failed)
+		return 0;
+	if (o->outdir && errno == EPIPE)
+		return 1;
+	fprintf(stderr, "nvanalyze: writing the output failed\n");
+	return 2;
+}
+
+/*
  * The load curves of r (report/curves.h), linked from r for -o.
  * Return: 0, or 2 after printing the error.
  */
@@ -182,8 +209,7 @@ int compare_report(struct side_store *st, size_t n, const struct opts *o,
 	} else if (!r.nblocks) {
 		fprintf(stderr, "nvanalyze: no job matches the --job/--dir selection\n");
 		ret = 2;
-	} else if (print_stdout(&r, &curves, tj, o->format) || fflush(stdout)) {
-		fprintf(stderr, "nvanalyze: writing the output failed\n");
+	} else if (tables_stdout(&r, &curves, tj, o) == 2) {
 		ret = 2;
 	} else if (o->outdir && write_outdir(o->outdir, &r, tj, o->formats)) {
 		ret = 2;

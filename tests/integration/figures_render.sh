@@ -285,3 +285,27 @@ rc2=$?
 	"$T/fbad.err" && [ "$rc2" = 2 ] && grep -q "add -o DIR" "$T/fnoo.err" &&
 	[ ! -e "$T/fbad" ] && pass figures_bad_value_named ||
 	fail figures_bad_value_named "exit $rc1/$rc2: $(head -c 200 "$T/fbad.err" "$T/fnoo.err")"
+
+# -o DIR with stdout's reader gone (`nvanalyze -o DIR A | head`: a pipe
+# closed before the tables are written): the report is written all the
+# same and the exit status is 0 (SIGPIPE ignored under -o); without -o the
+# process ends on SIGPIPE as any filter does; stdout full (/dev/full): an
+# error, exit 2
+closed_pipe() {	# CMD...: its exit status, stdout a pipe whose reader is gone
+	python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+sys.exit(min(abs(subprocess.call(sys.argv[1:], stdout=w)), 255))' "$@"
+}
+closed_pipe "$NVANALYZE" -J 2 --interval 0.02 -o "$T/fpipe" "$A" 2>"$T/fpipe.err"
+rc1=$?
+closed_pipe "$NVANALYZE" -J 2 --interval 0.02 "$A" 2>/dev/null
+rc2=$?
+"$NVANALYZE" -J 2 --interval 0.02 -o "$T/ffull" "$A" >/dev/full 2>"$T/ffull.err"
+rc3=$?
+[ "$rc1" = 0 ] && [ -s "$T/fpipe/report.md" ] && [ -s "$T/fpipe/report.html" ] &&
+	[ "$(ls "$T"/fpipe/*.png | wc -l)" = 8 ] && [ "$rc2" = 13 ] && [ "$rc3" = 2 ] &&
+	grep -q "writing the output failed" "$T/ffull.err" &&
+	pass outdir_written_when_stdout_closed ||
+	fail outdir_written_when_stdout_closed "exit $rc1 (-o), $rc2 (no -o), $rc3 (/dev/full):" \
+		"$(ls "$T/fpipe" 2>&1 | head -3) $(head -c 200 "$T/fpipe.err")"
