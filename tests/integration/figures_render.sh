@@ -291,15 +291,9 @@ rc2=$?
 # same and the exit status is 0 (SIGPIPE ignored under -o); without -o the
 # process ends on SIGPIPE as any filter does; stdout full (/dev/full): an
 # error, exit 2
-closed_pipe() {	# CMD...: its exit status, stdout a pipe whose reader is gone
-	python3 -c 'import os, subprocess, sys
-r, w = os.pipe()
-os.close(r)
-sys.exit(min(abs(subprocess.call(sys.argv[1:], stdout=w)), 255))' "$@"
-}
-closed_pipe "$NVANALYZE" -J 2 --interval 0.02 -o "$T/fpipe" "$A" 2>"$T/fpipe.err"
+pytool closed_pipe "$NVANALYZE" -J 2 --interval 0.02 -o "$T/fpipe" "$A" 2>"$T/fpipe.err"
 rc1=$?
-closed_pipe "$NVANALYZE" -J 2 --interval 0.02 "$A" 2>/dev/null
+pytool closed_pipe "$NVANALYZE" -J 2 --interval 0.02 "$A" 2>/dev/null
 rc2=$?
 "$NVANALYZE" -J 2 --interval 0.02 -o "$T/ffull" "$A" >/dev/full 2>"$T/ffull.err"
 rc3=$?
