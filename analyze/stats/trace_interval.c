@@ -421,17 +421,10 @@ static int wide_less(const struct ibuf *b, const uint64_t *m, size_t nm, uint64_
 	}
 	for (size_t i = 0; i < b->nwide; i++) {
 		uint64_t v = b->wide[i];
-		size_t lo = 0, hi = nm;
 
 		if (v >= m[0] && v <= m[nm - 1]) {
-			while (lo < hi) {	/* the first noted at or above v */
-				size_t mid = (lo + hi) / 2;
+			size_t lo = le_index(m, (unsigned)nm, v);	/* nm <= IV_MINOR_MAX */
 
-				if (m[mid] >= v)
-					hi = mid;
-				else
-					lo = mid + 1;
-			}
 			while (lo < nm && m[lo] == v && used[lo])
 				lo++;
 			if (lo < nm && m[lo] == v) {	/* one noted copy of v: left out */
