@@ -498,7 +498,7 @@ static int close_op(struct split *sp, unsigned k, struct pend *pd)
 		cut = sp->bufs[j]->cut > cut ? sp->bufs[j]->cut : cut;
 	st->cutx[k][st->cur] = cut;
 	for (unsigned j = 0; j < nb && !err; j++)
-		err = tan_keep_cands(st, k, sp->bufs[j], cut);
+		err = tan_keep_cands(st, k, sp->bufs[j], cut, NULL);
 	return err;
 }
 

@@ -120,95 +120,6 @@ static int reduce(struct state *st, struct ibuf *const *bufs, unsigned nb, const
 	return 0;
 }
 
-/* tan_ibuf_cands' keep: a candidate into st->cand, at most CAND_KEEP. */
-struct cand_arg {
-	struct state *st;
-	unsigned op;
-};
-
-_Static_assert(NVT_OP__MAX <= 8, "thin_cands: an operation holds an eighth at least");
-
-/*
- * The candidates thinned, a run too long to keep them all: for each
- * operation holding an eighth of them or more (one at least, NVT_OP__MAX
- * being 7), the floor raised above the middle one of its latencies, those
- * below it dropped (half of its or more).  Every interval's candidates are then
- * the IOs at or above the larger of its cut and the floor; the spike pass
- * reads again those whose larger cut is above the threshold (trace_spikes.c).
- * Return: 0 or -ENOMEM.
- */
-static int thin_cands(struct state *st)
-{
-	uint64_t *lat = malloc(st->ncand * sizeof(*lat)), mid;
-	size_t n, k = 0;
-
-	if (!lat)
-		return -ENOMEM;
-	for (unsigned op = 0; op < NVT_OP__MAX; op++) {
-		n = 0;
-		for (size_t i = 0; i < st->ncand; i++)
-			if (st->cand[i].op == op)
-				lat[n++] = st->cand[i].complete - st->cand[i].submit;
-		if (n < st->ncand / 8)
-			continue;	/* a rare operation's: kept whole */
-		mid = nv_select_kth(lat, n, (n - 1) / 2);
-		if (mid + 1 > st->cand_floor[op])
-			st->cand_floor[op] = mid + 1;
-	}
-	for (size_t i = 0; i < st->ncand; i++) {
-		const struct slow *c = &st->cand[i];
-
-		if (c->complete - c->submit >= st->cand_floor[c->op])
-			st->cand[k++] = *c;
-	}
-	st->ncand = k;
-	free(lat);
-	return 0;
-}
-
-/* Return: the candidates kept at most: CAND_KEEP, or for tests
- * NVANALYZE_CAND_KEEP=N (8 at least: a small N thins the list often). */
-static size_t cand_keep_limit(void)
-{
-	const char *e = getenv("NVANALYZE_CAND_KEEP");
-	unsigned long long n = e ? strtoull(e, NULL, 10) : 0;
-
-	return n ? (n < 8 ? 8 : (size_t)n) : CAND_KEEP;
-}
-
-static int keep_cand(void *arg, uint64_t lat, uint64_t cpl)
-{
-	struct cand_arg *a = arg;
-	struct state *st = a->st;
-	int err;
-
-	if (st->cand_overflow || lat < st->cand_floor[a->op])
-		return 0;
-	if (st->cur > UINT32_MAX) {
-		st->cand_overflow = true;	/* beyond struct slow's iv: read again */
-		return 0;
-	}
-	if (!st->cand_keep)
-		st->cand_keep = cand_keep_limit();
-	if (st->ncand >= st->cand_keep) {
-		if ((err = thin_cands(st)))
-			return err;
-		if (lat < st->cand_floor[a->op])
-			return 0;
-	}
-	if (st->ncand == st->candcap) {
-		size_t nc = st->candcap ? st->candcap * 2 : 1024;
-		struct slow *n = realloc(st->cand, nc * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->cand = n;
-		st->candcap = nc;
-	}
-	st->cand[st->ncand++] = (struct slow){ cpl - lat, cpl, a->op, (uint32_t)st->cur };
-	return 0;
-}
-
 /* Reduce op k's buffer into p and keep its candidates: the IOs at or above
  * the larger of its p99.9 and its buffer's cut (cutx); a spilled interval's
  * ranks into pr, its slow IOs read again.  Return: 0, -ENOMEM or -EINVAL. */
@@ -216,7 +127,6 @@ static int reduce_op(struct state *st, unsigned k, struct nv_tan_point *p,
 		     struct pend_rank *pr)
 {
 	struct ibuf *b = &st->ib[k];
-	struct cand_arg a = { st, k };
 	int err;
 
 	if (!b->ios) {
@@ -229,7 +139,7 @@ static int reduce_op(struct state *st, unsigned k, struct nv_tan_point *p,
 		st->cand_overflow = true;
 		return 0;
 	}
-	return tan_ibuf_cands(b, p->p999, &st->cutx[k][st->cur], keep_cand, &a);
+	return tan_keep_cands(st, k, b, p->p999, &st->cutx[k][st->cur]);
 }
 
 /*
@@ -785,14 +695,6 @@ int tan_reduce_bufs(struct state *st, struct ibuf *const *bufs, unsigned nb,
 		    struct nv_tan_point *p, struct pend_rank *pr)
 {
 	return reduce_all(st, bufs, nb, p, pr);
-}
-
-int tan_keep_cands(struct state *st, unsigned op, const struct ibuf *b, uint64_t cut)
-{
-	struct cand_arg a = { st, op };
-	uint64_t used;
-
-	return tan_ibuf_cands(b, cut, &used, keep_cand, &a);
 }
 
 struct pend *tan_new_pend(struct state *st)

@@ -47,6 +47,11 @@ static bool spiky_interval(const struct state *st, size_t i)
 	return false;
 }
 
+double tan_spike_factor(const struct state *st)
+{
+	return st->o->spike_factor > 0 ? st->o->spike_factor : 10;
+}
+
 bool tan_any_spiky(const struct state *st)
 {
 	for (size_t i = 0; i < st->t->nint; i++)
@@ -115,7 +120,64 @@ static int add_slow(struct state *st, const struct nvt_record *x)
 		st->slow = n;
 		st->slowcap = nc;
 	}
-	st->slow[st->nslow++] = (struct slow){ x->submit_ns, x->complete_ns, x->op, 0 };
+	st->slow[st->nslow++] = (struct slow){ x->submit_ns, x->complete_ns, x->op };
+	return 0;
+}
+
+_Static_assert(sizeof(struct slow) >= sizeof(struct cand), "slow_from_cands widens in place");
+
+/*
+ * The candidates at or above their operation's threshold, of intervals not
+ * read again, become the slow IOs (st->slow, empty until then): kept in
+ * place, then widened into struct slow from the last one back in their
+ * own memory grown to fit (slow IO i lies over candidates i and later,
+ * already moved), so that a long list is not held twice.  The candidates
+ * are gone after.
+ * Return: 0 or -ENOMEM.
+ */
+static int slow_from_cands(struct state *st)
+{
+	const struct nv_tan *t = st->t;
+	size_t q = 0;
+	char *mem;
+
+	for (size_t i = 0; !st->cand_overflow && i < st->ncand; i++) {
+		const struct cand *c = &st->cand[i];
+		unsigned op = cand_op(c);
+
+		/* its iv: the interval whose buffer held it, not its completion's */
+		if (st->spiky[op] && c->lat >= t->spike_threshold_ns[op] &&
+		    !needs_reread(st, op, cand_iv(c)))
+			st->cand[q++] = *c;
+	}
+	mem = q && !st->nslow ? realloc(st->cand, q * sizeof(struct slow)) : NULL;
+	if (q && !st->nslow && !mem)
+		return -ENOMEM;	/* st->cand is still st's: freed with it */
+	if (mem) {
+		for (size_t i = q; i-- > 0;) {
+			struct cand c;
+			struct slow s;
+
+			memcpy(&c, mem + i * sizeof(c), sizeof(c));
+			s = (struct slow){ c.complete - c.lat, c.complete, cand_op(&c) };
+			memcpy(mem + i * sizeof(s), &s, sizeof(s));
+		}
+		free(st->slow);
+		st->slow = (struct slow *)mem;
+		st->nslow = st->slowcap = q;
+		st->cand = NULL;
+	}
+	for (size_t i = 0; !mem && i < q; i++) {	/* slow IOs before: appended */
+		const struct cand *c = &st->cand[i];
+
+		if (add_slow(st, &(struct nvt_record){ .submit_ns = c->complete - c->lat,
+						       .complete_ns = c->complete,
+						       .op = (uint8_t)cand_op(c) }))
+			return -ENOMEM;
+	}
+	free(st->cand);
+	st->cand = NULL;
+	st->ncand = st->candcap = 0;
 	return 0;
 }
 
@@ -128,7 +190,7 @@ int tan_plan_spikes(struct state *st)
 	struct nv_tan *t = st->t;
 	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)),
 		 *ios = calloc(t->nint + 1, sizeof(*ios));
-	double f = st->o->spike_factor > 0 ? st->o->spike_factor : 10;
+	double f = tan_spike_factor(st);
 
 	t->spike_factor = f;
 
@@ -153,21 +215,7 @@ int tan_plan_spikes(struct state *st)
 	}
 	free(p999);
 	free(ios);
-	for (size_t i = 0; !st->cand_overflow && i < st->ncand; i++) {
-		const struct slow *c = &st->cand[i];
-
-		/* c->iv: the interval whose buffer held it, not its completion's */
-		if (st->spiky[c->op] && c->complete - c->submit >= t->spike_threshold_ns[c->op] &&
-		    !needs_reread(st, c->op, c->iv) &&
-		    add_slow(st, &(struct nvt_record){ .submit_ns = c->submit,
-						       .complete_ns = c->complete,
-						       .op = (uint8_t)c->op }))
-			return -ENOMEM;
-	}
-	free(st->cand);
-	st->cand = NULL;
-	st->ncand = st->candcap = 0;
-	return 0;
+	return slow_from_cands(st);
 }
 
 size_t tan_pass1_iv(const struct state *st, uint64_t complete, size_t *run)

@@ -158,8 +158,21 @@ struct pend {
 
 #define SERIES_VCAP (1u << 18)	/* latencies listed per interval and op: 2 MiB */
 /* Slow-IO candidates kept at most (48 MiB): a longer run's are thinned,
- * each operation's floor raised past the lower half of its (thin_cands). */
+ * each operation's floor raised past the lower half of its; from a 32nd of
+ * it, to a quarter of the spike threshold estimated so far (trace_cands.c). */
 #define CAND_KEEP (1u << 21)
+
+/* A slow-IO candidate (16 bytes): its completion, its latency (below 2^32
+ * ns: a longer one is not kept, st->cand_overflow) and, in op_iv, the
+ * interval pass 1 counted it in (CAND_IV_MAX at most) and its operation. */
+struct cand {
+	uint64_t complete;
+	uint32_t lat;
+	uint32_t op_iv;		/* iv << 3 | op */
+};
+#define CAND_IV_MAX ((1u << 29) - 1)
+static inline unsigned cand_op(const struct cand *c) { return c->op_iv & 7; }
+static inline size_t cand_iv(const struct cand *c) { return c->op_iv >> 3; }
 
 struct state {
 	struct nv_tan *t;
@@ -192,19 +205,20 @@ struct state {
 	uint64_t next_ns;	/* its end, from t0 */
 	bool any;
 	bool spiky[NV_TAN_NOPS];	/* some interval's max reached the threshold */
-	/* a slow IO, or a candidate with iv the interval pass 1 counted it in */
-	struct slow { uint64_t submit, complete; unsigned op; uint32_t iv; } *slow;
+	/* the slow IOs (latency at or above the spike threshold) */
+	struct slow { uint64_t submit, complete; unsigned op; } *slow;
 	size_t nslow, slowcap;
 	/* Pass 1 keeps the IOs at or above their interval's cut (cutx, its
 	 * p99.9 or a little above): the slow IOs are among them wherever the
 	 * cut is below the spike threshold, so only intervals where it is not
 	 * are read again. */
-	struct slow *cand;
+	struct cand *cand;
 	size_t ncand, candcap;
 	/* per operation, the candidates of every interval are only the IOs at
 	 * or above this too (the list thinned: its cut is the larger) */
 	uint64_t cand_floor[NVT_OP__MAX];
 	size_t cand_keep;	/* CAND_KEEP (tests: NVANALYZE_CAND_KEEP), 0 until read */
+	size_t cand_soft;	/* the size thinned at by the estimate (trace_cands.c) */
 	bool cand_overflow;
 	bool back;		/* some trace's completion times go back (pass 1): the
 				 * spike pass reads the traces whole, not from an index */
@@ -310,9 +324,12 @@ int tan_interval_run(struct state *st, const struct nvt_cols *c, size_t a, size_
  * spilled interval's ranks into pr.  Return: 0, -ENOMEM or -EINVAL. */
 int tan_reduce_bufs(struct state *st, struct ibuf *const *bufs, unsigned nb,
 		    struct nv_tan_point *p, struct pend_rank *pr);
+/* trace_cands.c: pass 1's slow-IO candidates */
 /* b's candidates at or above cut (at least b's own cut) kept as op's slow-IO
- * candidates of st.  Return: 0 or -ENOMEM. */
-int tan_keep_cands(struct state *st, unsigned op, const struct ibuf *b, uint64_t cut);
+ * candidates of st (the list thinned when full); *used (or NULL): the bound
+ * they were taken from, the larger of cut and b's.  Return: 0 or -ENOMEM. */
+int tan_keep_cands(struct state *st, unsigned op, const struct ibuf *b, uint64_t cut,
+		   uint64_t *used);
 /* A new entry of st->pend for interval st->cur (zeroed).  Return: it, or NULL. */
 struct pend *tan_new_pend(struct state *st);
 /* Return: the latencies listed per interval and op (SERIES_VCAP, or the
@@ -380,6 +397,9 @@ int tan_series_pass(struct state *st);
 /* After pass 1: thresholds, spiky operations, slow IOs among the candidates.
  * Return: 0 or -ENOMEM. */
 int tan_plan_spikes(struct state *st);
+
+/* Return: the spike factor (--spike-factor, default 10). */
+double tan_spike_factor(const struct state *st);
 
 /* Return: true when some interval's slow IOs must be read again (tan_spike_pass). */
 bool tan_any_spiky(const struct state *st);

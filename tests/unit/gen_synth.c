@@ -2,11 +2,12 @@
  * gen_synth - a synthetic trace with known behaviour over time, for the
  * acceptance test of nvanalyze's findings (tests/integration/analysis.sh).
  *
- *   gen_synth FILE [SECONDS [DROP_S [SPIKE_S [STALL_MS]]]]
+ *   gen_synth FILE [SECONDS [DROP_S [SPIKE_S [STALL_MS [AFTER_US]]]]]
  *
  * Simulates 4k random reads at queue depth 4 for SECONDS (default 40):
- * service time 200 us +-10% until DROP_S (default 20), 400 us after it, so
- * throughput halves at DROP_S ("burst then throttling"); the device stalls
+ * service time 200 us +-10% until DROP_S (default 20), AFTER_US (default
+ * 400) after it, so throughput halves at DROP_S ("burst then throttling";
+ * a smaller AFTER_US: a device that gets faster); the device stalls
  * from SPIKE_S (default 8) for STALL_MS (default 300): every IO in service
  * then completes at the end of the stall (a garbage-collection pause).  Time
  * 0 is the first submission.  Records go through the real trace writer in
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 2 ? atof(argv[2]) : 40, drop = argc > 3 ? atof(argv[3]) : 20;
 	double spike = argc > 4 ? atof(argv[4]) : 8, stall_ms = argc > 5 ? atof(argv[5]) : 300;
+	uint64_t after_ns = argc > 6 ? (uint64_t)(atof(argv[6]) * 1e3) : 400000;
 	uint64_t end = T0 + (uint64_t)(secs * 1e9), drop_ns = T0 + (uint64_t)(drop * 1e9);
 	uint64_t st0 = T0 + (uint64_t)(spike * 1e9), st1 = st0 + (uint64_t)(stall_ms * 1e6);
 	struct nvt_kv hdr[] = { { "job.name", "synth" }, { "job.number", "1" } };
@@ -37,7 +39,8 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: gen_synth FILE [SECONDS [DROP_S [SPIKE_S [STALL_MS]]]]\n");
+		fprintf(stderr, "usage: gen_synth FILE [SECONDS [DROP_S [SPIKE_S [STALL_MS "
+			"[AFTER_US]]]]]\n");
 		return 2;
 	}
 	err = nvt_writer_open(&w, argv[1], hdr, 2, NULL);
@@ -60,7 +63,7 @@ int main(int argc, char **argv)
 
 			if (r->complete_ns)
 				continue;
-			svc = (r->submit_ns >= drop_ns ? 400000 : 200000);
+			svc = (r->submit_ns >= drop_ns ? after_ns : 200000);
 			svc = svc * 9 / 10 + gen_below(&rng, svc / 5);
 			c = r->submit_ns + svc;
 			if (c > st0 && r->submit_ns < st1)
