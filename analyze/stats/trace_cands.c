@@ -9,7 +9,7 @@
  * holds about 0.1% of the IOs (each interval's p99.9 and above) while most
  * of them end below the threshold.  Thinned in two ways, each raising an
  * operation's floor (a bound every interval's candidates then share):
- *   - at a soft size (CAND_KEEP / CAND_SOFT_DIV, 64 Ki, 1.5 MiB): the floor
+ *   - at a soft size (CAND_KEEP / CAND_SOFT_DIV, 64 Ki, 1 MiB): the floor
  *     raised to a quarter of the threshold the intervals closed so far give
  *     (CAND_EST_MIN of them at least), the soft size doubled when that
  *     freed less than half of the list;

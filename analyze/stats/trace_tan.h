@@ -157,7 +157,7 @@ struct pend {
 };
 
 #define SERIES_VCAP (1u << 18)	/* latencies listed per interval and op: 2 MiB */
-/* Slow-IO candidates kept at most (48 MiB): a longer run's are thinned,
+/* Slow-IO candidates kept at most (32 MiB): a longer run's are thinned,
  * each operation's floor raised past the lower half of its; from a 32nd of
  * it, to a quarter of the spike threshold estimated so far (trace_cands.c). */
 #define CAND_KEEP (1u << 21)
