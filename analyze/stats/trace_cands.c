@@ -17,7 +17,7 @@
  * Nothing found depends on either: an interval whose slow IOs a floor may
  * hide (the floor reached the final threshold) is read again
  * (trace_spikes.c needs_reread), so thinning costs time only where the
- * estimate was wrong (a run whose p99.9 fell by more than half after the
+ * estimate was wrong (a run whose p99.9 fell below a quarter after the
  * list filled) or the slow IOs outnumber the list.
  */
 #include <errno.h>
