@@ -24,7 +24,6 @@
 #include <stdlib.h>
 
 #include "analyze/stats/exact.h"
-#include "analyze/stats/findings.h"
 #include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_tan.h"
 
@@ -47,28 +46,13 @@ _Static_assert(NVT_OP__MAX <= 8, "thin_cands: an operation holds an eighth at le
  */
 static uint64_t est_floor(const struct state *st, unsigned op)
 {
-	const struct nv_tan_point *p = st->t->series[op];
-	uint64_t *p999, *ios, thr;
-	size_t n = 0;
+	uint64_t thr;
+	size_t n;
 
-	if (!p || op >= NV_TAN_NOPS)
-		return 0;
-	p999 = malloc((st->cur + 1) * sizeof(*p999));
-	ios = malloc((st->cur + 1) * sizeof(*ios));
-	if (!p999 || !ios) {
-		free(p999);
-		free(ios);
+	/* [0, cur): the open interval is not closed */
+	if (tan_op_threshold(st, op, st->cur, true, &thr, &n))
 		return UINT64_MAX;
-	}
-	for (size_t i = 0; i < st->cur; i++)	/* the open interval: not closed */
-		if (p[i].ios && p[i].p999) {
-			p999[n] = p[i].p999;
-			ios[n++] = p[i].ios;
-		}
-	thr = n >= CAND_EST_MIN ? nv_spike_threshold(p999, ios, n, tan_spike_factor(st)) : 0;
-	free(p999);
-	free(ios);
-	return thr / 4;
+	return n >= CAND_EST_MIN ? thr / 4 : 0;
 }
 
 /*

@@ -47,9 +47,42 @@ static bool spiky_interval(const struct state *st, size_t i)
 	return false;
 }
 
-double tan_spike_factor(const struct state *st)
+/* Return: the spike factor (--spike-factor, default 10). */
+static double spike_factor(const struct state *st)
 {
 	return st->o->spike_factor > 0 ? st->o->spike_factor : 10;
+}
+
+int tan_op_threshold(const struct state *st, unsigned op, size_t n, bool known_only,
+		     uint64_t *thr, size_t *used)
+{
+	const struct nv_tan_point *p = op < NV_TAN_NOPS ? st->t->series[op] : NULL;
+	uint64_t *p999 = NULL, *ios = NULL;
+	size_t k = 0;
+
+	*thr = 0;
+	if (used)
+		*used = 0;
+	if (!p || !n)
+		return 0;
+	p999 = malloc(n * sizeof(*p999));
+	ios = malloc(n * sizeof(*ios));
+	if (!p999 || !ios) {
+		free(p999);
+		free(ios);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p[i].ios && (p[i].p999 || !known_only)) {
+			p999[k] = p[i].p999;
+			ios[k++] = p[i].ios;
+		}
+	*thr = nv_spike_threshold(p999, ios, k, spike_factor(st));
+	if (used)
+		*used = k;
+	free(p999);
+	free(ios);
+	return 0;
 }
 
 bool tan_any_spiky(const struct state *st)
@@ -128,11 +161,11 @@ _Static_assert(sizeof(struct slow) >= sizeof(struct cand), "slow_from_cands wide
 
 /*
  * The candidates at or above their operation's threshold, of intervals not
- * read again, become the slow IOs (st->slow, empty until then): kept in
- * place, then widened into struct slow from the last one back in their
- * own memory grown to fit (slow IO i lies over candidates i and later,
- * already moved), so that a long list is not held twice.  The candidates
- * are gone after.
+ * read again, become the slow IOs (st->slow, empty: the spike pass adds to
+ * it after): kept in place, then widened into struct slow from the last
+ * one back in their own memory grown to fit (slow IO i lies over
+ * candidates i and later, already moved), so that a long list is not held
+ * twice.  The candidates are gone after.
  * Return: 0 or -ENOMEM.
  */
 static int slow_from_cands(struct state *st)
@@ -150,30 +183,22 @@ static int slow_from_cands(struct state *st)
 		    !needs_reread(st, op, cand_iv(c)))
 			st->cand[q++] = *c;
 	}
-	mem = q && !st->nslow ? realloc(st->cand, q * sizeof(struct slow)) : NULL;
-	if (q && !st->nslow && !mem)
+	mem = q ? realloc(st->cand, q * sizeof(struct slow)) : NULL;
+	if (q && !mem)
 		return -ENOMEM;	/* st->cand is still st's: freed with it */
-	if (mem) {
-		for (size_t i = q; i-- > 0;) {
-			struct cand c;
-			struct slow s;
+	for (size_t i = q; i-- > 0;) {
+		struct cand c;
+		struct slow s;
 
-			memcpy(&c, mem + i * sizeof(c), sizeof(c));
-			s = (struct slow){ c.complete - c.lat, c.complete, cand_op(&c) };
-			memcpy(mem + i * sizeof(s), &s, sizeof(s));
-		}
+		memcpy(&c, mem + i * sizeof(c), sizeof(c));
+		s = (struct slow){ c.complete - c.lat, c.complete, cand_op(&c) };
+		memcpy(mem + i * sizeof(s), &s, sizeof(s));
+	}
+	if (mem) {
 		free(st->slow);
 		st->slow = (struct slow *)mem;
 		st->nslow = st->slowcap = q;
 		st->cand = NULL;
-	}
-	for (size_t i = 0; !mem && i < q; i++) {	/* slow IOs before: appended */
-		const struct cand *c = &st->cand[i];
-
-		if (add_slow(st, &(struct nvt_record){ .submit_ns = c->complete - c->lat,
-						       .complete_ns = c->complete,
-						       .op = (uint8_t)cand_op(c) }))
-			return -ENOMEM;
 	}
 	free(st->cand);
 	st->cand = NULL;
@@ -188,33 +213,19 @@ static int slow_from_cands(struct state *st)
 int tan_plan_spikes(struct state *st)
 {
 	struct nv_tan *t = st->t;
-	uint64_t *p999 = calloc(t->nint + 1, sizeof(*p999)),
-		 *ios = calloc(t->nint + 1, sizeof(*ios));
-	double f = tan_spike_factor(st);
 
-	t->spike_factor = f;
-
-	if (!p999 || !ios) {
-		free(p999);
-		free(ios);
-		return -ENOMEM;
-	}
+	t->spike_factor = spike_factor(st);
 	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
 		const struct nv_tan_point *p = t->series[k];
 
 		if (!p)
 			continue;
-		for (size_t i = 0; i < t->nint; i++) {
-			p999[i] = p[i].p999;
-			ios[i] = p[i].ios;
-		}
-		t->spike_threshold_ns[k] = nv_spike_threshold(p999, ios, t->nint, f);
+		if (tan_op_threshold(st, k, t->nint, false, &t->spike_threshold_ns[k], NULL))
+			return -ENOMEM;
 		for (size_t i = 0; t->spike_threshold_ns[k] && i < t->nint; i++)
 			if (p[i].ios && p[i].max >= t->spike_threshold_ns[k])
 				st->spiky[k] = true;
 	}
-	free(p999);
-	free(ios);
 	return slow_from_cands(st);
 }
 

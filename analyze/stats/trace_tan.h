@@ -398,8 +398,13 @@ int tan_series_pass(struct state *st);
  * Return: 0 or -ENOMEM. */
 int tan_plan_spikes(struct state *st);
 
-/* Return: the spike factor (--spike-factor, default 10). */
-double tan_spike_factor(const struct state *st);
+/* Op's spike threshold over its intervals [0, n) with IOs (findings.h:
+ * the spike factor times their median p99.9), those whose p99.9 is not
+ * known yet (0: a spilled interval before tan_series_pass) left out when
+ * known_only, into *thr; *used (or NULL): the intervals it took.
+ * Return: 0 or -ENOMEM. */
+int tan_op_threshold(const struct state *st, unsigned op, size_t n, bool known_only,
+		     uint64_t *thr, size_t *used);
 
 /* Return: true when some interval's slow IOs must be read again (tan_spike_pass). */
 bool tan_any_spiky(const struct state *st);
