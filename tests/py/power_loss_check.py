@@ -17,7 +17,8 @@ back) + nv_trace_sync + 1 s for compressing, writing and syncing a block
 under TCG; W = L - span - sync, that last part as measured; D the accepted
 records that contradict the workload (a sequential 4k read at QD 1 from
 offset 0: record i at i*4096 modulo NS_BYTES, op read, status 0, qd 1,
-completion after submission, non-decreasing, before the cut); E how the
+completion after submission, non-decreasing, before the cut: no later
+than the last tick plus twice the longest gap between ticks); E how the
 file ended: footer, truncated (a block cut short), damaged (a block the
 reader rejected), empty (cut before the first sync) or unreadable.
 """
@@ -34,16 +35,21 @@ NS_BYTES = int(os.environ.get("NVVM_NS_MB", "128")) * 2**20
 
 
 def ticks(console):
-    """(last tick before the armed line, last tick) in seconds."""
+    """(last tick before the armed line, last tick, longest gap between two
+    ticks) in seconds."""
     armed = last = None
+    gap = TICK
     with open(console, errors="replace") as f:
         for line in f:
             m = re.search(r"nvvm-tick ([0-9.]+)", line)
             if m:
-                last = float(m.group(1))
+                t = float(m.group(1))
+                if last is not None:
+                    gap = max(gap, t - last)
+                last = t
             if "nvvm: cut-armed" in line and armed is None:
                 armed = last
-    return armed, last
+    return armed, last, gap
 
 
 def header_and_spans(path):
@@ -79,11 +85,16 @@ def header_and_spans(path):
 
 
 def main(d):
-    armed, last = ticks(os.path.join(d, "console.log"))
+    armed, last, gap = ticks(os.path.join(d, "console.log"))
     if last is None:
         print("no-ticks")
         return
     cut = last + TICK
+    # The tick loop's period is TICK plus the guest's fork of sleep(1), which
+    # a loaded TCG host stretches: the cut came before the next tick, no later
+    # than the longest gap the run showed (cut + TICK is the time-lost estimate
+    # only: records completed up to ~10 ms past it were seen on a 2-core host).
+    cut_latest = last + 2 * gap
     kv, spans = header_and_spans(os.path.join(d, "pl.nvt"))
     m = re.search(r"nv_trace_sync=(\d+)", kv.get("engine.options", ""))
     sync = int(m.group(1)) / 1000 if m else 1.0	# the case runs the default
@@ -98,7 +109,8 @@ def main(d):
             s, c, lat, off, ln, op, st, qd, fi = line.strip().split(",")
             s, c, lat, off = int(s), int(c), int(lat), int(off)
             ok = (off == (n * BS) % NS_BYTES and ln == str(BS) and op == "read" and st == "0"
-                  and qd == "1" and fi == "0" and lat > 0 and c >= prev_c and c / 1e9 <= cut)
+                  and qd == "1" and fi == "0" and lat > 0 and c >= prev_c
+                  and c / 1e9 <= cut_latest)
             damaged += not ok
             prev_c = c
             last_c = c
