@@ -5,18 +5,20 @@
  *
  * The traces go interval by interval together (a round per interval that
  * has IOs): in a round each trace's records that complete before the
- * interval's end are counted into that trace's own interval buffers
- * (trace_interval.c) and exact states per queue-depth class (those of the
- * class a buffer holds only at the close: trace_series.c exact_run), on
- * whichever worker takes it; then this thread closes the interval from
- * every trace's buffers at once (the bucket counts summed, the k-th
- * smallest found among all their per-ns counts and lists: exact, in any
- * order), keeps the slow-IO candidates at or above the largest cut, adds
- * the IOs each buffer held to the job's exact states (in trace order:
- * tan_defer_close) and clears the buffers for the next round.  At the end
- * the traces' totals, notes and exact states are merged in trace order.
- * Nothing depends on which worker ran what, or on how many there were: the
- * output is the same for any -J.
+ * interval's end are counted, on whichever worker takes it, into that
+ * worker's interval buffers (trace_interval.c; lent to the trace for its
+ * walk: tan_slot_lend) and the trace's own exact states per queue-depth class
+ * (those of the class a buffer holds only at the close: trace_series.c
+ * exact_run); then this thread closes the interval from every worker's
+ * buffers at once (the bucket counts summed, the k-th smallest found among
+ * all their per-ns counts and lists: exact, in any order and any split),
+ * keeps the slow-IO candidates at or above the largest cut, adds the IOs
+ * each buffer held to the job's exact states (tan_defer_close) and clears
+ * the buffers for the next round.  At the end the traces' totals, notes
+ * and exact states are merged in trace order.  The output does not depend
+ * on which worker ran what, or on how many there were: every value is
+ * exact in any split (the exact states' sums are integers), so it is the
+ * same for any -J.
  *
  * Time: t = 0 is the submission of the IO that completes first (ties: the
  * lower trace); a record completing before its trace's open interval (out
@@ -26,10 +28,10 @@
  * intervals (trace_series.c), which reads them merged, divides them alike.
  * Memory: per trace its current block's columns (read in a scratch of the
  * worker's; after the first round only where a block straddles a round's
- * end, and then only the block's rest, packed: part_round), interval buffers and
- * exact states (merged into the job's after a round, or inside one once they
- * list PAUSE_LISTED values: run_round), independent of the number of IOs and
- * of the run's length.
+ * end, and then only the block's rest, packed: part_round) and exact states
+ * (merged into the job's after a round, or inside one once they list
+ * PAUSE_LISTED values: run_round); per worker its interval buffers;
+ * independent of the number of IOs and of the run's length.
  *
  * A trace that cannot be opened is left out, one that is damaged further
  * on is used up to the damage (its later passes end there too: st->drop),
@@ -89,6 +91,8 @@ struct split {
 	uint64_t records, bytes;	/* read in pass 1, every trace */
 	struct nvt_scratch *scr;	/* [nscr]: what a worker reads blocks in, lent */
 	bool *scr_busy;		/* to the part it walks (nvt_reader_scratch) */
+	struct state *slot;	/* [nscr]: the interval buffers scr[k]'s parts count
+				 * into, lent with it (tan_slot_lend) */
 	unsigned nscr;
 	size_t pause;		/* PAUSE_LISTED (tests: NVANALYZE_PAUSE_LISTED) */
 };
@@ -263,7 +267,7 @@ static void part_keep_rest(struct part *pt)
 	}
 }
 
-/* Return: a scratch no part is using (one per worker), or NULL (the reader's own). */
+/* Return: a scratch no part is using (one per worker, so there is one), or NULL. */
 static struct nvt_scratch *scratch_take(struct split *sp)
 {
 	struct nvt_scratch *got = NULL;
@@ -290,8 +294,9 @@ static void scratch_give(struct split *sp, struct nvt_scratch *s)
 
 /*
  * Work item i of a round (workpool.h): its part walked, its reader reading
- * in a scratch of the worker's (its own buffers hold no block meanwhile);
- * its head noted.  A part that reached its end closes its reader.  In the
+ * in a scratch of the worker's (its own buffers hold no block meanwhile),
+ * its IOs counted into the worker's interval buffers (tan_slot_lend); its head
+ * noted.  A part that reached its end closes its reader.  In the
  * first round (end 0: time 0 is known from every part's head) the parts
  * past the first nscr read again from their start by the next round
  * (part_rewind) rather than hold a block each: a job of many short thread
@@ -309,14 +314,21 @@ static int part_round(size_t i, void *arg)
 	struct split *sp = arg;
 	struct part *pt = &sp->p[sp->item[i]];
 	struct nvt_scratch *scr = scratch_take(sp);
+	struct state *slot = scr ? &sp->slot[scr - sp->scr] : NULL;
 
+	if (!slot) {	/* as many as workers: cannot happen */
+		snprintf(pt->err, sizeof(pt->err), "%s: out of memory", pt->st.paths[0]);
+		return pt->ret = -ENOMEM;
+	}
 	nvt_reader_scratch(pt->s.r, scr);
+	tan_slot_lend(&pt->st, slot);
 	if (pt->s.r && nvt_reader_unpack_rest(pt->s.r) < 0) {
 		snprintf(pt->err, sizeof(pt->err), "%s: out of memory", pt->st.paths[0]);
 		pt->ret = -ENOMEM;
 	} else {
 		pt->ret = part_walk(pt, sp->end);
 	}
+	tan_slot_lend(&pt->st, slot);
 	nvt_reader_scratch(pt->s.r, NULL);
 	scratch_give(sp, scr);
 	if (!pt->ret && pt->paused) {	/* on from there in this round */
@@ -451,121 +463,32 @@ static bool next_round(const struct split *sp, uint64_t *k)
 }
 
 /*
- * The buffers of op (NV_TAN_ALL: of every op) with IOs in the open
- * interval, every part's, into sp->bufs.
- * Return: their number.
- */
-static unsigned interval_bufs(struct split *sp, unsigned op)
-{
-	unsigned nb = 0;
-
-	for (size_t i = 0; i < sp->st->npaths; i++)
-		for (unsigned k = 0; k < NVT_OP__MAX; k++) {
-			struct part *pt = &sp->p[i];
-
-			if ((op == NV_TAN_ALL || k == op) && pt->tan.series[k] && pt->st.ib[k].ios)
-				sp->bufs[nb++] = &pt->st.ib[k];
-		}
-	return nb;
-}
-
-/*
- * Op k's point of the open interval from every part's buffers; its slow-IO
- * candidates: the IOs at or above the largest of its p99.9 and the
- * buffers' cuts (each buffer holds every IO at or above its own cut).
- * Return: 0, -ENOMEM or -EINVAL.
- */
-static int close_op(struct split *sp, unsigned k, struct pend *pd)
-{
-	struct state *st = sp->st;
-	struct nv_tan_point *p = &st->t->series[k][st->cur];
-	unsigned nb = interval_bufs(sp, k);
-	uint64_t cut;
-	int err;
-
-	if (!nb) {
-		memset(p, 0, sizeof(*p));
-		return 0;
-	}
-	if ((err = tan_reduce_bufs(st, sp->bufs, nb, p, pd ? pd->r[k] : NULL)))
-		return err;
-	if (pd) {	/* its slow IOs read again */
-		st->cand_overflow = true;
-		return 0;
-	}
-	cut = p->p999;
-	for (unsigned j = 0; j < nb; j++)
-		cut = sp->bufs[j]->cut > cut ? sp->bufs[j]->cut : cut;
-	st->cutx[k][st->cur] = cut;
-	for (unsigned j = 0; j < nb && !err; j++)
-		err = tan_keep_cands(st, k, sp->bufs[j], cut, NULL);
-	return err;
-}
-
-/*
- * Close the open interval st->cur from every part's buffers (the series of
- * an operation a part started, started), as close_interval does a single
- * trace's; the buffers cleared for the next round.
+ * Close the open interval st->cur (trace_slots.c), the series of an
+ * operation a part started, started.
  * Return: 0, -ENOMEM or -EINVAL.
  */
 static int close_merged(struct split *sp)
 {
 	struct state *st = sp->st;
-	struct nv_tan *t = st->t;
-	bool spilled = false;
-	struct pend *pd = NULL;
-	int only = -1, nops = 0, err = 0;
+	int err;
 
-	for (unsigned k = 0; k < NVT_OP__MAX; k++) {
-		bool ios = false;
-
-		for (size_t i = 0; i < st->npaths; i++) {
-			struct part *pt = &sp->p[i];
-
-			if (pt->tan.series[k] && !t->series[k] && (err = tan_series_start(st, k)))
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		for (size_t i = 0; i < st->npaths; i++)
+			if (sp->p[i].tan.series[k] && !st->t->series[k] &&
+			    (err = tan_series_start(st, k)))
 				return err;
-			ios |= pt->tan.series[k] && pt->st.ib[k].ios;
-		}
-		if (ios) {
-			only = (int)k;
-			nops++;
-		}
-	}
-	for (size_t i = 0; i < st->npaths; i++)
-		spilled |= sp->p[i].st.spilled;
-	if (spilled && !(pd = tan_new_pend(st)))
-		return -ENOMEM;
-	if (pd)
-		pd->only = nops == 1 ? only : -1;
-	for (unsigned k = 0; k < NVT_OP__MAX && !err; k++)
-		if (t->series[k])
-			err = close_op(sp, k, pd);
-	if (!err && t->series[NV_TAN_ALL]) {
-		if (nops == 1)
-			t->series[NV_TAN_ALL][st->cur] = t->series[only][st->cur];
-		else if (nops > 1)
-			err = tan_reduce_bufs(st, sp->bufs, interval_bufs(sp, NV_TAN_ALL),
-					      &t->series[NV_TAN_ALL][st->cur],
-					      pd ? pd->r[NV_TAN_ALL] : NULL);
-	}
-	for (size_t i = 0; i < st->npaths; i++) {	/* in trace order */
-		int e = tan_defer_close(&sp->p[i].st, st);
-
-		err = err ? err : e;
-		for (unsigned k = 0; k < NVT_OP__MAX; k++)
-			if (sp->p[i].tan.series[k])
-				tan_ibuf_clear(&sp->p[i].st.ib[k]);
-		sp->p[i].st.spilled = false;
-	}
-	return err;
+	return tan_slots_close(st, sp->slot, sp->nscr, sp->bufs);
 }
 
 /*
  * Part pt's exact states per queue-depth class that hold at least least
  * values, or list at least listed, added to the job's (its counts per ns
  * below PART_DENSE, its list of the others counted in the job's arrays) and
- * freed, so that a part holds at most about a round's values.  Which are folded when depends only
- * on the part's own records and the rounds, never on the workers.
+ * freed, so that a part holds at most about a round's values.  Which are
+ * folded when depends on the part's records and on what its worker's
+ * buffers held when they gave their IOs back during its walk (a spill, too
+ * many other classes: tan_defer_flush), so on the workers too; the merged
+ * states do not show it (exact in any split).
  * Return: 0 or -errno.
  */
 static int merge_exact(struct state *st, struct part *pt, uint64_t least, size_t listed)
@@ -603,8 +526,8 @@ static int fold_exact(struct split *sp)
 
 /*
  * Part pt's totals, --buckets, ramp, span, notes, disturbance and exact
- * states added to the job's (in trace order: the notes and the exact
- * states' rounding do not depend on the workers).
+ * states added to the job's (in trace order: the notes do not depend on
+ * the workers).
  * Return: 0 or -errno.
  */
 static int merge_part(struct state *st, struct part *pt)
@@ -654,8 +577,9 @@ static int no_records(struct split *sp)
  * The parts of the round's items[0..n) that paused (part_walk): their exact
  * states that list sp->pause values (the one that paused at least) folded
  * as after a round (merge_exact), in trace order, and the
- * parts made the items to go on with.  Which parts pause where depends only
- * on their own records: the folds are the same for any -J.
+ * parts made the items to go on with.  Where a part pauses can depend on
+ * the workers (merge_exact), what the job's states hold after the round
+ * cannot.
  * Return: the number of such parts, or 0 with *err set (st->err set).
  */
 static size_t fold_paused(struct split *sp, size_t n, int *err)
@@ -756,24 +680,26 @@ int tan_pass1_split(struct state *st)
 	int err = -ENOMEM;
 
 	sp.pause = sp.pause ? sp.pause : PAUSE_LISTED;
+	sp.nscr = st->workers > 1 ? (st->workers < NV_POOL_MAX ? st->workers : NV_POOL_MAX) : 1;
 	st->vcap = vcap;
-	if (vcap == SERIES_VCAP)	/* the job's list shared among its traces */
-		vcap = vcap / n > PART_VCAP_MIN ? vcap / n : PART_VCAP_MIN;
+	if (vcap == SERIES_VCAP)	/* the job's list shared among its workers */
+		vcap = vcap / sp.nscr > PART_VCAP_MIN ? vcap / sp.nscr : PART_VCAP_MIN;
 	sp.p = calloc(n, sizeof(*sp.p));
 	sp.item = calloc(n, sizeof(*sp.item));
-	sp.bufs = calloc(n * NVT_OP__MAX, sizeof(*sp.bufs));
-	sp.nscr = st->workers > 1 ? (st->workers < NV_POOL_MAX ? st->workers : NV_POOL_MAX) : 1;
+	sp.bufs = calloc(sp.nscr * NVT_OP__MAX, sizeof(*sp.bufs));
 	sp.scr = calloc(sp.nscr, sizeof(*sp.scr));
 	sp.scr_busy = calloc(sp.nscr, sizeof(*sp.scr_busy));
+	sp.slot = calloc(sp.nscr, sizeof(*sp.slot));
 	st->drop = calloc(n, sizeof(*st->drop));
-	if (!sp.p || !sp.item || !sp.bufs || !sp.scr || !sp.scr_busy || !st->drop ||
-	    pthread_mutex_init(&sp.lock, NULL)) {
+	if (!sp.p || !sp.item || !sp.bufs || !sp.scr || !sp.scr_busy || !sp.slot ||
+	    !st->drop || pthread_mutex_init(&sp.lock, NULL)) {
 		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
 		free(sp.p);
 		free(sp.item);
 		free(sp.bufs);
 		free(sp.scr);
 		free(sp.scr_busy);
+		free(sp.slot);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -788,8 +714,9 @@ int tan_pass1_split(struct state *st)
 	for (size_t i = 0; i < n; i++)
 		part_free(&sp.p[i]);
 	pthread_mutex_destroy(&sp.lock);
-	for (unsigned k = 0; k < sp.nscr; k++)
-		nvt_scratch_free(&sp.scr[k]);
+	for (unsigned w = 0; w < sp.nscr; w++)
+		nvt_scratch_free(&sp.scr[w]);
+	tan_slots_free(sp.slot, sp.nscr);
 	free(sp.scr);
 	free(sp.scr_busy);
 	free(sp.p);

@@ -49,11 +49,12 @@ static int grow_series(struct state *st, size_t need)
 	return 0;
 }
 
-/* The first record of a new operation: its series, cuts and interval buffer. */
+/* The first record of a new operation: its series, cuts and interval buffer
+ * (the ones st lacks: a thread trace of a job walks into the buffers of the
+ * worker that walks it, trace_merge.c, which may not have met op yet). */
 static int start_op(struct state *st, unsigned op)
 {
 	struct nv_tan *t = st->t;
-	int err;
 
 	if (!st->cap)
 		st->cap = 64;
@@ -66,13 +67,12 @@ static int start_op(struct state *st, unsigned op)
 		if (!t->series[i])
 			return -ENOMEM;
 	}
-	if (!(st->cutx[op] = calloc(st->cap, sizeof(*st->cutx[op]))))
+	if (!st->cutx[op] && !(st->cutx[op] = calloc(st->cap, sizeof(*st->cutx[op]))))
 		return -ENOMEM;
-	err = tan_ibuf_init(&st->ib[op], st->vcap, st->dense,
-			    NV_OPSTATS_ROLES + NVT_OP__MAX * NV_TAN_NQD + op);
-	if (err)
-		return err;
-	return 0;
+	if (st->ib[op].hist)
+		return 0;
+	return tan_ibuf_init(&st->ib[op], st->vcap, st->dense,
+			     NV_OPSTATS_ROLES + NVT_OP__MAX * NV_TAN_NQD + op);
 }
 
 /* The k-th smallest (0-based) of bufs[0..nb) with counts h (nonzero in [lo,
@@ -254,7 +254,7 @@ static int op_run(struct state *st, const struct nvt_cols *c, unsigned op, unsig
 	bool spilled = st->spilled;
 	int err;
 
-	if (!t->series[op] && (err = start_op(st, op)))
+	if ((!t->series[op] || !ib->hist) && (err = start_op(st, op)))
 		return err;
 	if ((err = tan_exact_run(st, c, op, q, a, b)))
 		return err;

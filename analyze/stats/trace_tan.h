@@ -312,6 +312,20 @@ int tan_pass1(struct state *st, struct src *s);
  */
 int tan_pass1_split(struct state *st);
 
+/* trace_slots.c: a job of thread traces' interval buffers, a set per worker */
+/* Interval buffers and what they hold for the exact states (ib, defer,
+ * major, ncls, spilled) exchanged between a and b: a worker's set b lent to
+ * the state a of the thread trace it walks, given back after the walk by
+ * the same call.  Return: nothing. */
+void tan_slot_lend(struct state *a, struct state *b);
+/* The open interval st->cur (its series started) closed from the sets
+ * slot[0..n) (bufs: room for n * NVT_OP__MAX), as a single trace's from
+ * its own; the IOs they held added to st's exact states; the sets cleared
+ * for the next.  Return: 0, -ENOMEM or -EINVAL. */
+int tan_slots_close(struct state *st, struct state *slot, unsigned n, struct ibuf **bufs);
+/* Return: nothing; slot[0..n)'s buffers and slot freed (NULL: nothing). */
+void tan_slots_free(struct state *slot, unsigned n);
+
 /* Pass 1 pieces shared with trace_merge.c (trace_series.c). */
 /* The series (and cuts) grown to hold need intervals.  Return: 0 or -ENOMEM. */
 int tan_series_grow(struct state *st, size_t need);
