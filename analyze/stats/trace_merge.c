@@ -682,8 +682,11 @@ int tan_pass1_split(struct state *st)
 	sp.pause = sp.pause ? sp.pause : PAUSE_LISTED;
 	sp.nscr = st->workers > 1 ? (st->workers < NV_POOL_MAX ? st->workers : NV_POOL_MAX) : 1;
 	st->vcap = vcap;
-	if (vcap == SERIES_VCAP)	/* the job's list shared among its workers */
-		vcap = vcap / sp.nscr > PART_VCAP_MIN ? vcap / sp.nscr : PART_VCAP_MIN;
+	if (vcap == SERIES_VCAP) {	/* the job's list shared among its busy workers' */
+		size_t busy = sp.nscr < n ? sp.nscr : n ? n : 1;
+
+		vcap = vcap / busy > PART_VCAP_MIN ? vcap / busy : PART_VCAP_MIN;
+	}
 	sp.p = calloc(n, sizeof(*sp.p));
 	sp.item = calloc(n, sizeof(*sp.item));
 	sp.bufs = calloc(sp.nscr * NVT_OP__MAX, sizeof(*sp.bufs));
