@@ -12,6 +12,8 @@
 #include "analyze/stats/trace_stats.h"
 #include "analyze/stats/trace_tan.h"
 
+#define FIRST_LOOK 4096	/* IOs first_class counts */
+
 unsigned nv_tan_qd_class(unsigned qd)
 {
 	unsigned c;
@@ -168,6 +170,30 @@ static int exact_feed(struct state *st, unsigned op, unsigned q, const uint64_t 
 	return 0;
 }
 
+/*
+ * The queue-depth class most of op's next IOs in block c from record a on
+ * have (at most FIRST_LOOK of them; ties: the lower class), for an interval
+ * with no last one to go by: a run starts at QD 1 and climbs to its depth,
+ * so the first IO's class (QD 1's) would be held while nearly every other IO of
+ * the first interval is noted, then, past IV_MINOR_MAX, fed IO by IO (a
+ * quarter of nv_nop 4 x 4 M's IOs).
+ * Return: the class.
+ */
+static unsigned first_class(const struct nvt_cols *c, unsigned op, size_t a)
+{
+	uint64_t n[NV_TAN_NQD] = { 0 };
+	size_t end = c->n - a > FIRST_LOOK ? a + FIRST_LOOK : c->n;
+	bool one_op = c->uniform & NVT_COL_OP;
+	unsigned best = 0;
+
+	for (size_t i = a; i < end; i++)
+		if (one_op || c->op[i] == op)
+			n[nv_tan_qd_class(c->qd[i])]++;
+	for (unsigned k = 1; k < NV_TAN_NQD; k++)
+		best = n[k] > n[best] ? k : best;
+	return best;
+}
+
 int tan_exact_run(struct state *st, const struct nvt_cols *c, unsigned op, unsigned q,
 		  size_t a, size_t b)
 {
@@ -178,7 +204,7 @@ int tan_exact_run(struct state *st, const struct nvt_cols *c, unsigned op, unsig
 
 	st->ncls[op][q] += n;
 	if (!*d)
-		*d = st->major[op] ? st->major[op] : (int)q + 1;
+		*d = st->major[op] ? st->major[op] : (int)first_class(c, op, a) + 1;
 	if (*d != TAN_DIRECT && !st->spilled && tan_ibuf_will_hold(ib, lat, n)) {
 		if (*d == (int)q + 1)
 			return 0;

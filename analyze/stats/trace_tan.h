@@ -364,7 +364,7 @@ int tan_defer_close(struct state *from, struct state *to);
  * queue-depth class q, in st's open interval (trace_qdclass.c), before they
  * are pushed into its buffer.  While op's buffer can give its IOs back,
  * those of the class it holds (the last interval's most frequent, else the
- * first class seen) wait in it for the interval's close and the others are
+ * one most of c's next IOs have) wait in it for the interval's close and the others are
  * fed now and noted, to be left out then; once it cannot (it may spill, or
  * IV_MINOR_MAX IOs of other classes were noted), what it held is fed and
  * the rest of the interval IO by IO.  Return: 0 or -ENOMEM.
