@@ -9,7 +9,9 @@
  * worker's interval buffers (trace_interval.c; lent to the trace for its
  * walk: tan_slot_lend) and the trace's own exact states per queue-depth class
  * (those of the class a buffer holds only at the close: trace_series.c
- * exact_run); then this thread closes the interval from every worker's
+ * exact_run), and on to the end of the block it stopped in, into the
+ * worker's buffers of the next interval (part_walk_on); then this thread
+ * closes the interval from every worker's
  * buffers at once (the bucket counts summed, the k-th smallest found among
  * all their per-ns counts and lists: exact, in any order and any split),
  * keeps the slow-IO candidates at or above the largest cut, adds the IOs
@@ -26,12 +28,12 @@
  * by completion had open too (a merged stream takes a record only once no
  * other trace's next one completes earlier), so the series pass of spilled
  * intervals (trace_series.c), which reads them merged, divides them alike.
- * Memory: per trace its current block's columns (read in a scratch of the
- * worker's; after the first round only where a block straddles a round's
- * end, and then only the block's rest, packed: part_round) and exact states
- * (merged into the job's after a round, or inside one once they list
- * PAUSE_LISTED values: run_round); per worker its interval buffers;
- * independent of the number of IOs and of the run's length.
+ * Memory: per trace its exact states (merged into the job's after a round,
+ * or inside one once they list PAUSE_LISTED values: run_round) and, only
+ * where a block reaches past the end of the interval after the round's (a
+ * block longer than an interval), that block's rest, packed (part_round);
+ * per worker a decoded block (in its scratch) and two sets of interval
+ * buffers; independent of the number of IOs and of the run's length.
  *
  * A trace that cannot be opened is left out, one that is damaged further
  * on is used up to the damage (its later passes end there too: st->drop),
@@ -76,6 +78,9 @@ struct part {
 	uint64_t head_c, head_l;	/* that record's completion time and latency */
 	bool live;		/* it has a next counted record */
 	bool paused;		/* stopped inside the round at PAUSE_LISTED (part_walk) */
+	bool used_up;		/* its block walked to the end into the next interval's
+				 * sets: its next record is in the next block, its head
+				 * the next interval (part_walk_on) */
 	uint64_t records, bytes;	/* its progress counted in the job's */
 	int ret;		/* its last round's */
 	char err[1024];
@@ -87,12 +92,15 @@ struct split {
 	size_t *item;		/* the parts of a round */
 	struct ibuf **bufs;	/* [npaths * NVT_OP__MAX]: an interval's buffers */
 	uint64_t end;		/* the round's end, CLOCK_MONOTONIC ns (0: first records) */
+	uint64_t end_next;	/* the end of the interval after it */
 	pthread_mutex_t lock;	/* the job's progress callback and counts; the scratches */
 	uint64_t records, bytes;	/* read in pass 1, every trace */
 	struct nvt_scratch *scr;	/* [nscr]: what a worker reads blocks in, lent */
 	bool *scr_busy;		/* to the part it walks (nvt_reader_scratch) */
 	struct state *slot;	/* [nscr]: the interval buffers scr[k]'s parts count
 				 * into, lent with it (tan_slot_lend) */
+	struct state *next;	/* [nscr]: the same for the interval after the round's,
+				 * where a walk goes on to its block's end */
 	unsigned nscr;
 	size_t pause;		/* PAUSE_LISTED (tests: NVANALYZE_PAUSE_LISTED) */
 };
@@ -182,30 +190,25 @@ static size_t part_listed(const struct state *st)
 }
 
 /*
- * Part pt's records up to the round's end (before: their interval's
- * buffers, totals and exact states), stopping at its first counted record
- * at or after it (pt->live) or its end, or before, once one of its exact
- * states lists PAUSE_LISTED values (pt->paused: the run's records so far
- * counted).
+ * Part pt's records of its current block from s->i on that complete before
+ * end (records before a stop at or after it: the interval's, as in a
+ * merged stream), into the buffers it was lent, its totals and exact
+ * states; *stopped set when it stopped at such a record (else the block is
+ * used up).
  * Return: 0 or -errno (pt->err set).
  */
-static int part_walk(struct part *pt, uint64_t end)
+static int walk_block(struct part *pt, uint64_t end, bool *stopped)
 {
 	struct state *st = &pt->st;
 	struct src *s = &pt->s;
+	const struct nvt_cols *c = s->c;
 	uint64_t t0 = pt->tan.t0, last = 0;
+	size_t a = s->i, e, i;
 	int err;
 
-	pt->live = false;
-	while (!s->done) {
-		const struct nvt_cols *c = s->c;
-		size_t a = s->i, e, i;
-
-		if (s->i == s->n) {
-			if ((err = tan_src_next(st, s)))
-				return err;
-			continue;
-		}
+	*stopped = false;
+	while (s->i < s->n) {
+		a = s->i;
 		e = tan_counted_run(st, s, &a, s->n);
 		if (!s->ramp_end && c->max_complete_ns < end) {	/* the block's rest */
 			i = e;	/* every record counted: its latest is the span's */
@@ -222,15 +225,64 @@ static int part_walk(struct part *pt, uint64_t end)
 		}
 		s->i = i;
 		if (i < e) {
+			*stopped = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Part pt's records up to the round's end (before: their interval's
+ * buffers, totals and exact states), stopping at its first counted record
+ * at or after it (pt->live) or its end, or before, once one of its exact
+ * states lists PAUSE_LISTED values (pt->paused: the run's records so far
+ * counted).
+ * Return: 0 or -errno (pt->err set).
+ */
+static int part_walk(struct part *pt, uint64_t end)
+{
+	struct src *s = &pt->s;
+	bool stopped;
+	int err;
+
+	pt->live = false;
+	while (!s->done) {
+		if (s->i == s->n) {
+			if ((err = tan_src_next(&pt->st, s)))
+				return err;
+			continue;
+		}
+		if ((err = walk_block(pt, end, &stopped)))
+			return err;
+		if (stopped) {
 			pt->live = true;
 			return 0;
 		}
-		if (part_listed(st) >= pt->sp->pause) {	/* folded, then on in this round */
+		if (part_listed(&pt->st) >= pt->sp->pause) {	/* folded, then on */
 			pt->live = pt->paused = true;
 			return 0;
 		}
 	}
 	return 0;
+}
+
+/*
+ * Part pt, stopped at the round's end inside a block, on through that
+ * block into the next interval's sets (lent), up to end (the next
+ * interval's): the rest of the block is not held between rounds (packed,
+ * it was most of a job of many threads' memory: half a block a thread).
+ * Used up, its head is the next interval (pt->used_up); else it stopped at
+ * a record at or after end, its head.
+ * Return: 0 or -errno (pt->err set).
+ */
+static int part_walk_on(struct part *pt, uint64_t end)
+{
+	bool stopped;
+	int err = walk_block(pt, end, &stopped);
+
+	pt->used_up = !err && !stopped;
+	return err;
 }
 
 /*
@@ -303,10 +355,13 @@ static void scratch_give(struct split *sp, struct nvt_scratch *s)
  * traces (64 threads of a fraction of a second) then holds nscr decoded
  * blocks, not one per thread, for the price of decoding the others' first
  * blocks twice.  Nothing else depends on nscr.  A part that stops inside
- * a block in a later round keeps the block's rest only, packed, until the
- * next takes it back (nvt_reader_keep_rest, nvt_reader_unpack_rest: about
- * half a block a thread at 10 bytes a record, not 27; 64 threads of
- * gen_trace 80.6 -> 51.6 MiB).
+ * a block in a later round goes on through that block into the next
+ * interval's sets (part_walk_on); where the block reaches past that
+ * interval too, it keeps the block's rest only, packed, until the next round
+ * takes it back (nvt_reader_keep_rest, nvt_reader_unpack_rest: 10 bytes a
+ * record, not 27).  Held by every thread between rounds, half a block each,
+ * the rests were most of a job of many threads' memory: 64 threads of
+ * nv_nop 46.2 -> 19.1 MiB, of gen_trace 36.2 -> 17.8 MiB.
  * Return: its result.
  */
 static int part_round(size_t i, void *arg)
@@ -315,6 +370,7 @@ static int part_round(size_t i, void *arg)
 	struct part *pt = &sp->p[sp->item[i]];
 	struct nvt_scratch *scr = scratch_take(sp);
 	struct state *slot = scr ? &sp->slot[scr - sp->scr] : NULL;
+	struct state *next = scr ? &sp->next[scr - sp->scr] : NULL;
 
 	if (!slot) {	/* as many as workers: cannot happen */
 		snprintf(pt->err, sizeof(pt->err), "%s: out of memory", pt->st.paths[0]);
@@ -329,13 +385,20 @@ static int part_round(size_t i, void *arg)
 		pt->ret = part_walk(pt, sp->end);
 	}
 	tan_slot_lend(&pt->st, slot);
+	if (!pt->ret && pt->live && !pt->paused && sp->end) {
+		tan_slot_lend(&pt->st, next);
+		pt->ret = part_walk_on(pt, sp->end_next);
+		tan_slot_lend(&pt->st, next);
+	}
 	nvt_reader_scratch(pt->s.r, NULL);
 	scratch_give(sp, scr);
 	if (!pt->ret && pt->paused) {	/* on from there in this round */
 		part_keep_rest(pt);
 	} else if (!pt->ret && pt->live) {
-		pt->head_c = pt->s.c->complete_ns[pt->s.i];
-		pt->head_l = pt->s.c->latency_ns[pt->s.i];
+		if (!pt->used_up) {
+			pt->head_c = pt->s.c->complete_ns[pt->s.i];
+			pt->head_l = pt->s.c->latency_ns[pt->s.i];
+		}
 		if (!sp->end && sp->item[i] >= sp->nscr)	/* no ramp IO counted before */
 			pt->ret = part_rewind(pt, 0);
 		else
@@ -380,7 +443,9 @@ static int round_end(struct split *sp, size_t nitems)
 			pt->ret = 0;
 		}
 		if (pt->live && !pt->paused && st->any)
-			pt->head = part_head(pt, st->t->t0, st->t->interval_ns);
+			pt->head = pt->used_up ? st->cur + 1 :
+				   part_head(pt, st->t->t0, st->t->interval_ns);
+		pt->used_up = false;
 	}
 	return 0;
 }
@@ -481,36 +546,6 @@ static int close_merged(struct split *sp)
 }
 
 /*
- * Part pt's exact states per queue-depth class that hold at least least
- * values, or list at least listed, added to the job's (its counts per ns
- * below PART_DENSE, its list of the others counted in the job's arrays) and
- * freed, so that a part holds at most about a round's values.  Which are
- * folded when depends on the part's records and on what its worker's
- * buffers held when they gave their IOs back during its walk (a spill, too
- * many other classes: tan_defer_flush), so on the workers too; the merged
- * states do not show it (exact in any split).
- * Return: 0 or -errno.
- */
-static int merge_exact(struct state *st, struct part *pt, uint64_t least, size_t listed)
-{
-	for (unsigned k = 0; k < NVT_OP__MAX; k++)
-		for (unsigned q = 0; q < NV_TAN_NQD; q++) {
-			struct nv_exact **x = &pt->st.qx[k][q], *e;
-			int err;
-
-			if (!*x || (nv_exact_count(*x) < least && nv_exact_listed(*x) < listed))
-				continue;
-			if (!(e = tan_qd_state(st, k, q)))
-				return -ENOMEM;
-			if ((err = nv_exact_merge(e, *x)))
-				return err;
-			nv_exact_free(*x);
-			*x = NULL;
-		}
-	return 0;
-}
-
-/*
  * After a round: the parts' exact states that hold FOLD_LEAST values or
  * more merged into the job's, in trace order.
  * Return: 0 or -errno (st->err set).
@@ -520,7 +555,7 @@ static int fold_exact(struct split *sp)
 	int err = 0;
 
 	for (size_t i = 0; i < sp->st->npaths && !err; i++)
-		err = merge_exact(sp->st, &sp->p[i], FOLD_LEAST, FOLD_LISTED);
+		err = tan_qd_fold(sp->st, &sp->p[i].st, FOLD_LEAST, FOLD_LISTED);
 	return tan_merge_failed(sp->st, err);
 }
 
@@ -551,7 +586,7 @@ static int merge_part(struct state *st, struct part *pt)
 	for (size_t i = 0; i < u->nnotes; i++)
 		add_note(t, "%s", u->notes[i]);
 	nv_trace_disturb_merge(&t->disturb, &u->disturb);
-	return merge_exact(st, pt, 0, 0);
+	return tan_qd_fold(st, &pt->st, 0, 0);
 }
 
 /*
@@ -576,9 +611,9 @@ static int no_records(struct split *sp)
 /*
  * The parts of the round's items[0..n) that paused (part_walk): their exact
  * states that list sp->pause values (the one that paused at least) folded
- * as after a round (merge_exact), in trace order, and the
+ * as after a round (tan_qd_fold), in trace order, and the
  * parts made the items to go on with.  Where a part pauses can depend on
- * the workers (merge_exact), what the job's states hold after the round
+ * the workers (tan_qd_fold), what the job's states hold after the round
  * cannot.
  * Return: the number of such parts, or 0 with *err set (st->err set).
  */
@@ -592,7 +627,8 @@ static size_t fold_paused(struct split *sp, size_t n, int *err)
 		if (!pt->paused)
 			continue;
 		pt->paused = false;
-		*err = tan_merge_failed(sp->st, merge_exact(sp->st, pt, FOLD_LEAST, sp->pause));
+		*err = tan_qd_fold(sp->st, &pt->st, FOLD_LEAST, sp->pause);
+		*err = tan_merge_failed(sp->st, *err);
 		sp->item[m++] = sp->item[j];	/* j >= m: still to be read */
 	}
 	return *err ? 0 : m;
@@ -620,26 +656,50 @@ static int run_round(struct split *sp, struct nv_pool *pool, uint64_t k)
 	return err;
 }
 
+/* Return: whether a set of slot[0..n) holds IOs. */
+static bool sets_hold(const struct state *slot, unsigned n)
+{
+	for (unsigned w = 0; w < n; w++)
+		for (unsigned k = 0; k < NVT_OP__MAX; k++)
+			if (slot[w].ib[k].hist && slot[w].ib[k].ios)
+				return true;
+	return false;
+}
+
 /*
  * The rounds: the first record of every part (time 0), then each interval
- * with IOs walked by every part that has some there and closed.
+ * with IOs walked by every part that has some there and closed (the parts
+ * go on to their block's end into the next interval's sets, which are the
+ * open interval's in the next round: that one is closed even when no part
+ * is walked in it).
  * Return: 0 or -errno (st->err set).
  */
 static int rounds(struct split *sp, struct nv_pool *pool)
 {
 	struct state *st = sp->st;
 	uint64_t k = 0;
+	bool held = false;	/* the next interval's sets hold IOs */
 	int err;
 
 	sp->end = 0;
 	if ((err = run_round(sp, pool, 0)))
 		return err;
 	find_t0(sp);
-	while (next_round(sp, &k)) {
+	for (;;) {
+		bool more = next_round(sp, &k);
+		struct state *cur = sp->slot;
+
+		if (held && (!more || k > st->cur + 1)) {	/* closed even with no part */
+			k = st->cur + 1;
+			more = true;
+		}
+		if (!more)
+			break;
 		if ((err = tan_series_grow(st, (size_t)k + 1)))
 			return err;
 		st->cur = (size_t)k;	/* the intervals before: no IOs, zero */
 		sp->end = st->t->t0 + (k + 1) * st->t->interval_ns;
+		sp->end_next = sp->end + st->t->interval_ns;
 		if ((err = run_round(sp, pool, k)))
 			return err;
 		if ((err = close_merged(sp))) {
@@ -648,6 +708,9 @@ static int rounds(struct split *sp, struct nv_pool *pool)
 				 "internal error: an interval's counts disagree");
 			return err;
 		}
+		sp->slot = sp->next;	/* the next interval's sets are the open one's */
+		sp->next = cur;
+		held = sets_hold(sp->slot, sp->nscr);
 		if ((err = fold_exact(sp)))
 			return err;
 	}
@@ -693,9 +756,10 @@ int tan_pass1_split(struct state *st)
 	sp.scr = calloc(sp.nscr, sizeof(*sp.scr));
 	sp.scr_busy = calloc(sp.nscr, sizeof(*sp.scr_busy));
 	sp.slot = calloc(sp.nscr, sizeof(*sp.slot));
+	sp.next = calloc(sp.nscr, sizeof(*sp.next));
 	st->drop = calloc(n, sizeof(*st->drop));
 	if (!sp.p || !sp.item || !sp.bufs || !sp.scr || !sp.scr_busy || !sp.slot ||
-	    !st->drop || pthread_mutex_init(&sp.lock, NULL)) {
+	    !sp.next || !st->drop || pthread_mutex_init(&sp.lock, NULL)) {
 		snprintf(st->err, st->errlen, "%s: out of memory", st->paths[0]);
 		free(sp.p);
 		free(sp.item);
@@ -703,6 +767,7 @@ int tan_pass1_split(struct state *st)
 		free(sp.scr);
 		free(sp.scr_busy);
 		free(sp.slot);
+		free(sp.next);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -720,6 +785,7 @@ int tan_pass1_split(struct state *st)
 	for (unsigned w = 0; w < sp.nscr; w++)
 		nvt_scratch_free(&sp.scr[w]);
 	tan_slots_free(sp.slot, sp.nscr);
+	tan_slots_free(sp.next, sp.nscr);
 	free(sp.scr);
 	free(sp.scr_busy);
 	free(sp.p);

@@ -218,3 +218,22 @@ int tan_exact_run(struct state *st, const struct nvt_cols *c, unsigned op, unsig
 	*d = TAN_DIRECT;
 	return exact_feed(st, op, q, lat, n);
 }
+
+int tan_qd_fold(struct state *to, struct state *from, uint64_t least, size_t listed)
+{
+	for (unsigned k = 0; k < NVT_OP__MAX; k++)
+		for (unsigned q = 0; q < NV_TAN_NQD; q++) {
+			struct nv_exact **x = &from->qx[k][q], *e;
+			int err;
+
+			if (!*x || (nv_exact_count(*x) < least && nv_exact_listed(*x) < listed))
+				continue;
+			if (!(e = qd_state(to, k, q)))
+				return -ENOMEM;
+			if ((err = nv_exact_merge(e, *x)))
+				return err;
+			nv_exact_free(*x);
+			*x = NULL;
+		}
+	return 0;
+}

@@ -312,6 +312,18 @@ int tan_pass1(struct state *st, struct src *s);
  */
 int tan_pass1_split(struct state *st);
 
+/*
+ * The exact states per QD class of from (a thread trace of a job) that hold
+ * at least least values or list at least listed, added to to's (the job's:
+ * from's counts per ns below its own limit, its list counted in to's
+ * arrays) and freed, so that a trace holds at most about a round's values
+ * (trace_merge.c).  Which are folded when depends on the trace's records
+ * and on what its worker's buffers held when they gave their IOs back
+ * during its walk (a spill, too many other classes: tan_defer_flush), so
+ * on the workers too; the merged states do not show it (exact in any
+ * split).  Return: 0 or -errno.
+ */
+int tan_qd_fold(struct state *to, struct state *from, uint64_t least, size_t listed);
 /* trace_slots.c: a job of thread traces' interval buffers, a set per worker */
 /* Interval buffers and what they hold for the exact states (ib, defer,
  * major, ncls, spilled) exchanged between a and b: a worker's set b lent to

@@ -30,6 +30,7 @@
 #define JOB "grouped"	/* the job's name in its traces' headers */
 
 static bool ooo;	/* make_job: thread 2's completion times go back once */
+static uint64_t gap_ns;	/* make_job: every thread idle this long halfway */
 
 struct job {
 	char *paths[MAXT + 1];	/* the thread traces, then the merged one */
@@ -63,6 +64,10 @@ static int make_job(struct job *j, size_t nth, enum gen_pattern pat, unsigned qd
 			gen_record(&g, &r[t * per + i]);
 		for (size_t i = per / 2; t == 5 && i < per / 2 + 3; i++)	/* a spike */
 			r[t * per + i].submit_ns = r[t * per + i].complete_ns - 30000000;
+		for (size_t i = per / 2; gap_ns && i < per; i++) {	/* every thread idle */
+			r[t * per + i].submit_ns += gap_ns;
+			r[t * per + i].complete_ns += gap_ns;
+		}
 		if (t == 2 && ooo) {	/* a completion out of order, 3 intervals back */
 			r[t * per + per / 3].complete_ns -= 15000000;
 			r[t * per + per / 3].submit_ns -= 15000000;
@@ -210,6 +215,23 @@ TEST(out_of_order_completion)
 	free_job(&j);
 }
 
+/*
+ * Every thread idle for 12 intervals halfway (mid-block): the threads that
+ * went on to their block's end into the next interval's sets stop at the
+ * first IO after the idle time, so no thread has the next interval as its
+ * head and that interval is closed from the sets alone.
+ */
+TEST(idle_intervals_in_every_thread)
+{
+	struct job j;
+
+	gap_ns = 60000000;
+	CHECK(!make_job(&j, 4, GEN_RANDREAD, 8, 30000));
+	check_job(&j);
+	gap_ns = 0;
+	free_job(&j);
+}
+
 /* Intervals whose lists overflow: resolved by a second read, the same. */
 TEST(spilled_intervals)
 {
@@ -311,6 +333,7 @@ int main(void)
 	RUN(four_threads_mixed);
 	RUN(sixteen_threads_spiky_reads);
 	RUN(out_of_order_completion);
+	RUN(idle_intervals_in_every_thread);
 	RUN(spilled_intervals);
 	RUN(damaged_and_missing_traces);
 	RUN(no_trace_readable);
