@@ -90,7 +90,7 @@ struct split {
 	struct state *st;	/* the job's */
 	struct part *p;		/* [st->npaths] */
 	size_t *item;		/* the parts of a round */
-	struct ibuf **bufs;	/* [npaths * NVT_OP__MAX]: an interval's buffers */
+	struct ibuf **bufs;	/* [nscr * NVT_OP__MAX]: an interval's buffers */
 	uint64_t end;		/* the round's end, CLOCK_MONOTONIC ns (0: first records) */
 	uint64_t end_next;	/* the end of the interval after it */
 	pthread_mutex_t lock;	/* the job's progress callback and counts; the scratches */
