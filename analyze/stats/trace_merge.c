@@ -656,16 +656,6 @@ static int run_round(struct split *sp, struct nv_pool *pool, uint64_t k)
 	return err;
 }
 
-/* Return: whether a set of slot[0..n) holds IOs. */
-static bool sets_hold(const struct state *slot, unsigned n)
-{
-	for (unsigned w = 0; w < n; w++)
-		for (unsigned k = 0; k < NVT_OP__MAX; k++)
-			if (slot[w].ib[k].hist && slot[w].ib[k].ios)
-				return true;
-	return false;
-}
-
 /*
  * The rounds: the first record of every part (time 0), then each interval
  * with IOs walked by every part that has some there and closed (the parts
@@ -710,7 +700,7 @@ static int rounds(struct split *sp, struct nv_pool *pool)
 		}
 		sp->slot = sp->next;	/* the next interval's sets are the open one's */
 		sp->next = cur;
-		held = sets_hold(sp->slot, sp->nscr);
+		held = tan_slots_hold(sp->slot, sp->nscr);
 		if ((err = fold_exact(sp)))
 			return err;
 	}

@@ -39,6 +39,12 @@ void tan_slot_lend(struct state *a, struct state *b)
 	swap_bytes(&a->spilled, &b->spilled, sizeof(a->spilled));
 }
 
+/* Return: whether b (made, or not yet: a set that has not met its op) holds IOs. */
+static bool buf_holds(const struct ibuf *b)
+{
+	return b->hist && b->ios;
+}
+
 /*
  * The buffers of op (NV_TAN_ALL: of every op) with IOs in the open
  * interval, every set's, into bufs.
@@ -52,10 +58,19 @@ static unsigned interval_bufs(struct state *slot, unsigned n, struct ibuf **bufs
 		for (unsigned k = 0; k < NVT_OP__MAX; k++) {
 			struct ibuf *b = &slot[w].ib[k];
 
-			if ((op == NV_TAN_ALL || k == op) && b->hist && b->ios)
+			if ((op == NV_TAN_ALL || k == op) && buf_holds(b))
 				bufs[nb++] = b;
 		}
 	return nb;
+}
+
+bool tan_slots_hold(const struct state *slot, unsigned n)
+{
+	for (unsigned w = 0; w < n; w++)
+		for (unsigned k = 0; k < NVT_OP__MAX; k++)
+			if (buf_holds(&slot[w].ib[k]))
+				return true;
+	return false;
 }
 
 /*

@@ -335,6 +335,8 @@ void tan_slot_lend(struct state *a, struct state *b);
  * its own; the IOs they held added to st's exact states; the sets cleared
  * for the next.  Return: 0, -ENOMEM or -EINVAL. */
 int tan_slots_close(struct state *st, struct state *slot, unsigned n, struct ibuf **bufs);
+/* Return: whether a set of slot[0..n) holds IOs. */
+bool tan_slots_hold(const struct state *slot, unsigned n);
 /* Return: nothing; slot[0..n)'s buffers and slot freed (NULL: nothing). */
 void tan_slots_free(struct state *slot, unsigned n);
 
